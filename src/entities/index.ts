@@ -1,0 +1,14 @@
+import { AiAgent } from './ai-agent.entity';
+import { ApiKey } from './api-key.entity';
+import { Call } from './call.entity';
+import { Campaign } from './campaign.entity';
+import { Company } from './company.entity';
+import { Contact } from './contact.entity';
+import { PhoneNumber } from './phone-number.entity';
+import { WebhookExecution } from './webhook-execution.entity';
+import { WebhookFlow } from './webhook-flow.entity';
+import { WebhookStep } from './webhook-step.entity';
+
+export { AiAgent, ApiKey, Call, Campaign, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep };
+
+export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, Call, WebhookFlow, WebhookStep, WebhookExecution];

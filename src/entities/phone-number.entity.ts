@@ -1,0 +1,21 @@
+import { Entity, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-orm/core';
+import { BaseEntity } from './base.entity';
+import { Company } from './company.entity';
+
+/** A number the company owns and may call from. Stored in E.164. */
+@Entity({ tableName: 'phone_numbers' })
+@Unique({ properties: ['company', 'phoneNumber'] })
+export class PhoneNumber extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
+  company!: Ref<Company>;
+
+  @Property({ type: 'string', length: 20 })
+  phoneNumber!: string;
+
+  /** Country calling code, digits only (`1` for +1). */
+  @Property({ type: 'string', length: 4 })
+  countryCode!: string;
+
+  @Property({ type: 'string', length: 200 })
+  label: Opt<string> = '';
+}

@@ -1,0 +1,85 @@
+import { Cascade, Collection, Entity, Index, ManyToOne, OneToMany, type Opt, Property, type Ref } from '@mikro-orm/core';
+import { BaseEntity } from './base.entity';
+import { Company } from './company.entity';
+import { WebhookStep } from './webhook-step.entity';
+
+export interface PredefinedVariable {
+  name: string;
+  value: string;
+}
+
+/** A value a step extracts from an earlier step's response (interface 2.5, "Variable"). */
+export interface FlowVariable {
+  name: string;
+  location: string;
+  stepId: number;
+  type: string;
+  dataType: string;
+  customValue: string;
+}
+
+/**
+ * An outbound webhook flow: ordered HTTP steps run when triggered. Integration templates
+ * are flows with `isTemplate` and no company, copied (never edited) to be used.
+ */
+@Entity({ tableName: 'webhook_flows' })
+@Index({ properties: ['company', 'workspaceId'] })
+export class WebhookFlow extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, nullable: true, deleteRule: 'cascade' })
+  company!: Ref<Company> | null;
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  createdBy: Opt<string> | null = null;
+
+  @Property({ type: 'string', length: 100 })
+  workspaceId: Opt<string> = 'default';
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  @Property({ type: 'text' })
+  logo: Opt<string> = '';
+
+  @Property({ type: 'integer' })
+  retryDelay: Opt<number> = 60;
+
+  @Property({ type: 'string', length: 10 })
+  retryDelayUnit: Opt<string> = 'seconds';
+
+  @Property({ type: 'integer' })
+  maxRetries: Opt<number> = 3;
+
+  @Property({ type: 'string', length: 50 })
+  status: Opt<string> = 'running';
+
+  @Property({ type: 'boolean' })
+  isTemplate: Opt<boolean> = false;
+
+  @Property({ type: 'string', length: 20 })
+  flowDirection: Opt<string> = 'outbound';
+
+  @Property({ type: 'json' })
+  flowMapping: Opt<Record<string, unknown>> = {};
+
+  @Property({ type: 'string', length: 200 })
+  tagName: Opt<string> = '';
+
+  @Property({ type: 'string', length: 200 })
+  categoryName: Opt<string> = '';
+
+  @Property({ type: 'json' })
+  predefinedVariables: Opt<PredefinedVariable[]> = [];
+
+  @Property({ type: 'json' })
+  variables: Opt<FlowVariable[]> = [];
+
+  /** Standard Webhooks signing secret (`whsec_...`). Never serialised. */
+  @Property({ type: 'string', length: 100, hidden: true, lazy: true })
+  secret!: string;
+
+  @OneToMany({ entity: () => WebhookStep, mappedBy: 'flow', cascade: [Cascade.ALL], orphanRemoval: true, orderBy: { stepNumber: 'asc' } })
+  steps = new Collection<WebhookStep>(this);
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  deletedAt: Opt<Date> | null = null;
+}

@@ -1,0 +1,45 @@
+import type { Call } from '../entities';
+import { iso, refId } from './serialize';
+
+/** Call record, interface 2.1, field for field. */
+export function serializeCall(c: Call) {
+  return {
+    id: c.id,
+    call_sid: c.callSid,
+    company_id: c.company.id,
+    ai_agent_id: c.aiAgent.id,
+    campaign_id: refId(c.campaign),
+    contact_id: refId(c.contact),
+    call_provider: c.callProvider,
+    call_from: c.callFrom,
+    call_to: c.callTo,
+    call_duration: c.callDuration,
+    call_status: c.callStatus,
+    call_direction: c.callDirection,
+    is_test: c.isTest,
+    call_rating: c.callRating,
+    call_feedback: c.callFeedback,
+    record_url: c.recordUrl,
+    transcript: c.transcript,
+    transcript_object: c.transcriptObject ?? null,
+    transcript_language: c.transcriptLanguage,
+    cost: Number(c.cost),
+    price_unit: c.priceUnit,
+    latency: c.latency,
+    disconnect_reason: c.disconnectReason,
+    analysis_sentiment: c.analysisSentiment,
+    agent_task_status: c.agentTaskStatus,
+    agent_task_feedback: c.agentTaskFeedback,
+    metadata: c.metadata,
+    agent_dynamic_variables: c.agentDynamicVariables,
+    agent_post_call_outcomes: c.agentPostCallOutcomes,
+    notes: c.notes,
+    workspace_id: c.workspaceId,
+    created_at: iso(c.createdAt),
+    updated_at: iso(c.updatedAt),
+    deleted_at: iso(c.deletedAt),
+    started_at: iso(c.startedAt),
+    ended_at: iso(c.endedAt),
+    retry_at: iso(c.retryAt),
+  };
+}

@@ -1,0 +1,76 @@
+import type { Context } from 'koa';
+import { AppError, type FieldError, PreconditionError, ValidationError } from '../services/errors';
+
+/** The `{status, message, data}` body every response carries (interface section 1). */
+export interface Envelope {
+  status: 'ok' | 'error';
+  message: string;
+  data: unknown;
+}
+
+export function ok(ctx: Context, data: unknown, message = 'ok'): void {
+  ctx.status = 200;
+  ctx.body = { status: 'ok', message, data } satisfies Envelope;
+}
+
+export const failure = (message: string, data: string | FieldError[] = ''): Envelope => ({ status: 'error', message, data });
+
+/**
+ * How a route answers failures:
+ * - `standard`: 400 with the field list, 404, 409, 401, 413, 500;
+ * - `make-call`: as documented in 4.1: validation 400 with the field list, any other
+ *   failure of the service 400 `error`;
+ * - `legacy-200`: as documented for campaign update and contact listing: every failure
+ *   but authentication answers HTTP 200 with status `error`.
+ */
+export type ErrorPolicy = 'standard' | 'make-call' | 'legacy-200';
+
+export interface Mapped {
+  status: number;
+  body: Envelope;
+  /** True when the failure is ours, not the caller's: log it in full. */
+  internal: boolean;
+}
+
+/** A request body the parser refused: too large, not JSON. Raised by the body parser only. */
+export class BodyError extends Error {
+  constructor(
+    readonly status: 400 | 413 | 415,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function mapStandard(err: unknown): Mapped {
+  if (err instanceof AppError) {
+    switch (err.code) {
+      case 'BAD_USER_INPUT':
+        return { status: 400, body: failure('Validation failed', (err as ValidationError).fields), internal: false };
+      case 'NOT_FOUND':
+        return { status: 404, body: failure('Not found'), internal: false };
+      case 'UNAUTHENTICATED':
+        return { status: 401, body: failure('Unauthorized'), internal: false };
+      case 'CONFLICT':
+        return { status: 409, body: failure(err.message), internal: false };
+      case 'FAILED_PRECONDITION': {
+        const { field } = err as PreconditionError;
+        const body = field ? failure('Validation failed', [{ field, message: err.message }]) : failure(err.message);
+        return { status: 400, body, internal: false };
+      }
+    }
+  }
+  if (err instanceof BodyError) return { status: err.status, body: failure(err.message), internal: false };
+  return { status: 500, body: failure('Internal server error'), internal: true };
+}
+
+/** Maps any thrown value to the answer the route's policy documents. */
+export function mapError(err: unknown, policy: ErrorPolicy): Mapped {
+  const mapped = mapStandard(err);
+  if (mapped.status === 401) return mapped;
+  if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error') };
+  if (policy === 'make-call' && err instanceof AppError && err.code !== 'BAD_USER_INPUT') {
+    return { ...mapped, status: 400, body: failure('error') };
+  }
+  return mapped;
+}

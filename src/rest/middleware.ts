@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { bodyParser } from '@koa/bodyparser';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Context, Middleware, Next } from 'koa';
+import type { Logger } from '../logger';
+import type { AuthService } from '../services/auth.service';
+import type { Caller } from '../services/scope';
+import { BodyError, type ErrorPolicy, failure, mapError } from './envelope';
+
+export interface RestState {
+  requestId: string;
+  errorPolicy: ErrorPolicy;
+  caller: Caller;
+}
+
+export type RestContext = Context & { state: RestState };
+
+/** Largest accepted request body. */
+export const BODY_LIMIT = '1mb';
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * Outermost middleware: request id (taken from `X-Request-Id` or generated, and echoed),
+ * one log line per request, and the only place errors become responses.
+ */
+export function handleErrors(logger: Logger): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.errorPolicy = 'standard';
+    ctx.set('X-Request-Id', requestId);
+    const started = performance.now();
+    try {
+      await next();
+      if (ctx.body === undefined && ctx.status === 404) {
+        ctx.status = 404;
+        ctx.body = failure('Not found');
+      }
+    } catch (err) {
+      const mapped = mapError(err, ctx.state.errorPolicy as ErrorPolicy);
+      if (mapped.internal) logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      ctx.status = mapped.status;
+      ctx.body = mapped.body;
+    }
+    logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
+  };
+}
+
+/**
+ * The middleware every endpoint starts with: its error policy, then authentication, which
+ * builds the caller (scope plus a fresh EntityManager fork for this request).
+ */
+export function endpointKit(orm: MikroORM, auth: AuthService) {
+  const json = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: BODY_LIMIT,
+    encoding: 'utf-8',
+    onError: (err: Error & { status?: number }) => {
+      if (err.status === 413) throw new BodyError(413, 'Request body too large (limit 1 MiB)');
+      if (err.status === 415) throw new BodyError(415, 'Unsupported content encoding');
+      throw new BodyError(400, 'Malformed JSON body');
+    },
+  });
+  return (options: { policy?: ErrorPolicy; body?: boolean } = {}): Middleware[] => {
+    const policy: Middleware = async (ctx, next) => {
+      ctx.state.errorPolicy = options.policy ?? 'standard';
+      await next();
+    };
+    const authenticate: Middleware = async (ctx, next) => {
+      const em = orm.em.fork();
+      const scope = await auth.authenticate(em, ctx.get('authorization'));
+      ctx.state.caller = { scope, em } satisfies Caller;
+      await next();
+    };
+    return options.body ? [policy, authenticate, json] : [policy, authenticate];
+  };
+}
+
+export type Endpoint = ReturnType<typeof endpointKit>;

@@ -1,0 +1,57 @@
+import { AiAgent } from '../entities';
+import { createAgentInput, listAgentsInput, updateAgentInput } from './input/agent.input';
+import { camelKeys, findOwned, parseId } from './records';
+import type { Caller } from './scope';
+import { ValidationError } from './errors';
+import { parseInput } from './validation';
+
+/** AI agents of a company, and the built-in template catalogue every company can read. */
+export class AgentService {
+  async list({ scope, em }: Caller, input: unknown): Promise<AiAgent[]> {
+    const { workspace } = parseInput(listAgentsInput, input);
+    return em.find(AiAgent, { company: scope.companyId, workspaceId: workspace, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  async templates({ em }: Caller): Promise<AiAgent[]> {
+    return em.find(AiAgent, { isTemplate: true, company: null }, { orderBy: { name: 'asc' } });
+  }
+
+  /** One of the company's agents, or a template. */
+  async get({ scope, em }: Caller, id: unknown): Promise<AiAgent> {
+    return findOwned(em, AiAgent, 'Agent', {
+      id: parseId(id),
+      deletedAt: null,
+      $or: [{ company: scope.companyId }, { isTemplate: true, company: null }],
+    });
+  }
+
+  /** An agent the company may place calls with: its own, not deleted. */
+  async getOwn({ scope, em }: Caller, id: string): Promise<AiAgent> {
+    return findOwned(em, AiAgent, 'Agent', { id, company: scope.companyId, deletedAt: null });
+  }
+
+  async create(caller: Caller, input: unknown): Promise<AiAgent> {
+    const { workspace, ...fields } = parseInput(createAgentInput, input);
+    const agent = caller.em.create(AiAgent, { ...camelKeys(fields), name: fields.name, company: caller.scope.companyId, workspaceId: workspace });
+    await caller.em.flush();
+    return agent;
+  }
+
+  async update(caller: Caller, id: unknown, input: unknown): Promise<AiAgent> {
+    const agent = await this.getOwn(caller, parseId(id));
+    const { workspace, ...fields } = parseInput(updateAgentInput, input);
+    caller.em.assign(agent, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
+    if (agent.reminderFrequencyFrom > agent.reminderFrequencyTo) {
+      throw ValidationError.of('reminder_frequency_from', 'Must not be greater than reminder_frequency_to');
+    }
+    await caller.em.flush();
+    return agent;
+  }
+
+  /** Soft delete: the agent disappears from lists; calls made with it keep their link. */
+  async delete(caller: Caller, id: unknown): Promise<void> {
+    const agent = await this.getOwn(caller, parseId(id));
+    agent.deletedAt = new Date();
+    await caller.em.flush();
+  }
+}

@@ -1,0 +1,102 @@
+import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
+import { type FieldError, ValidationError } from './errors';
+import { byWorkspaceInput, createCampaignInput, type UpdateCampaignInput, updateCampaignInput } from './input/campaign.input';
+import { camelKeys, findOwned, parseId } from './records';
+import type { Caller } from './scope';
+import { parseInput } from './validation';
+
+/** Related records a campaign may name, each of which must belong to the caller's company. */
+const RELATIONS = [
+  { field: 'ai_agent_id', property: 'aiAgent', entity: AiAgent, name: 'Agent', softDeleted: true },
+  { field: 'inbound_phone_number_id', property: 'inboundPhoneNumber', entity: PhoneNumber, name: 'Phone number', softDeleted: false },
+  { field: 'outbound_phone_number_id', property: 'outboundPhoneNumber', entity: PhoneNumber, name: 'Phone number', softDeleted: false },
+  { field: 'webhook_id', property: 'webhook', entity: WebhookFlow, name: 'Webhook', softDeleted: true },
+] as const;
+
+/** Campaigns: calling jobs over contact lists. */
+export class CampaignService {
+  async listAll({ scope, em }: Caller): Promise<Campaign[]> {
+    return em.find(Campaign, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  async listByWorkspace({ scope, em }: Caller, workspace: unknown): Promise<Campaign[]> {
+    const input = parseInput(byWorkspaceInput, { workspace });
+    return em.find(
+      Campaign,
+      { company: scope.companyId, workspace: input.workspace, deletedAt: null },
+      { orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+  }
+
+  async get({ scope, em }: Caller, id: unknown): Promise<Campaign> {
+    return findOwned(em, Campaign, 'Campaign', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+
+  async create(caller: Caller, input: unknown): Promise<Campaign> {
+    const { workspace, ...fields } = parseInput(createCampaignInput, input);
+    const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
+    await this.apply(caller, campaign, fields);
+    await caller.em.flush();
+    return campaign;
+  }
+
+  /**
+   * Partial update (interface 4.2): fields left out stay as they were; a nullable field
+   * sent as null is cleared. `company_id`, when sent, must be the caller's own company.
+   */
+  async update(caller: Caller, id: unknown, input: unknown): Promise<Campaign> {
+    const campaign = await this.get(caller, id);
+    await this.apply(caller, campaign, parseInput(updateCampaignInput, input));
+    await caller.em.flush();
+    return campaign;
+  }
+
+  /** Soft delete: `deleted_at` set, gone from lists and reads. */
+  async delete(caller: Caller, id: unknown): Promise<void> {
+    const campaign = await this.get(caller, id);
+    campaign.deletedAt = new Date();
+    await caller.em.flush();
+  }
+
+  private async apply(caller: Caller, campaign: Campaign, input: UpdateCampaignInput): Promise<void> {
+    const { company_id, created_at: _created, updated_at: _updated, deleted_at, ...fields } = input;
+    const errors: FieldError[] = [];
+    if (company_id !== undefined && company_id !== caller.scope.companyId) {
+      errors.push({ field: 'company_id', message: 'Must be your own company' });
+    }
+    const relations: Record<string, string | null> = {};
+    for (const rel of RELATIONS) {
+      const id = fields[rel.field];
+      delete fields[rel.field];
+      if (id === undefined) continue;
+      if (id !== null && !(await this.owns(caller, rel, id))) errors.push({ field: rel.field, message: `${rel.name} not found` });
+      relations[rel.property] = id;
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+    caller.em.assign(campaign, {
+      ...camelKeys(fields),
+      ...relations,
+      ...(deleted_at !== undefined ? { deletedAt: deleted_at === null ? null : new Date(deleted_at) } : {}),
+    });
+    this.checkConsistency(campaign);
+  }
+
+  private async owns(
+    { scope, em }: Caller,
+    rel: (typeof RELATIONS)[number],
+    id: string,
+  ): Promise<boolean> {
+    const where = { id, company: scope.companyId, ...(rel.softDeleted ? { deletedAt: null } : {}) };
+    return (await em.count(rel.entity, where as never)) > 0;
+  }
+
+  /** Rules across fields, checked on the merged record so that partial updates obey them too. */
+  private checkConsistency(c: Campaign): void {
+    const errors: FieldError[] = [];
+    const tiers = c.numberOfCallAttempts.length;
+    if (c.retryDelay.length !== tiers) errors.push({ field: 'retry_delay', message: 'Must have one entry per number_of_call_attempts entry' });
+    if (c.retryDelayUnit.length !== tiers) errors.push({ field: 'retry_delay_unit', message: 'Must have one entry per number_of_call_attempts entry' });
+    if (c.startedAt && c.endedAt && c.startedAt > c.endedAt) errors.push({ field: 'ended_at', message: 'Must not be before started_at' });
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+}

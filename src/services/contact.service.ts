@@ -1,0 +1,81 @@
+import { Campaign, Contact } from '../entities';
+import { type FieldError, ValidationError } from './errors';
+import { type CreateContactInput, createContactInput, importContactsInput, updateContactInput } from './input/contact.input';
+import type { PhoneParser } from './phone';
+import { camelKeys, findOwned, parseId } from './records';
+import type { Caller } from './scope';
+import { parseInput } from './validation';
+
+type ContactFields = Omit<CreateContactInput, 'phone_number'> & { phone_number?: CreateContactInput['phone_number'] };
+
+/** Contacts of a company: the people campaigns call. */
+export class ContactService {
+  private readonly createInput;
+  private readonly importInput;
+  private readonly updateInput;
+
+  constructor(phones: PhoneParser) {
+    this.createInput = createContactInput(phones);
+    this.importInput = importContactsInput(phones);
+    this.updateInput = updateContactInput(phones);
+  }
+
+  /** Every contact of the company, newest first (documented list: no pagination). */
+  async list({ scope, em }: Caller): Promise<Contact[]> {
+    return em.find(Contact, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  async get({ scope, em }: Caller, id: unknown): Promise<Contact> {
+    return findOwned(em, Contact, 'Contact', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+
+  /**
+   * Creates one contact, or imports an array all-or-nothing: any bad row rejects the whole
+   * import, with every bad row's fields named by index (`[3].phone_number`).
+   */
+  async create(caller: Caller, input: unknown): Promise<Contact | Contact[]> {
+    const bulk = Array.isArray(input);
+    const rows = bulk ? parseInput(this.importInput, input) : [parseInput(this.createInput, input)];
+    await this.checkCampaigns(caller, rows, bulk);
+    const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
+    await caller.em.flush();
+    return bulk ? contacts : contacts[0]!;
+  }
+
+  async update(caller: Caller, id: unknown, input: unknown): Promise<Contact> {
+    const contact = await this.get(caller, id);
+    const fields = parseInput(this.updateInput, input);
+    await this.checkCampaigns(caller, [fields], false);
+    caller.em.assign(contact, this.toEntity(fields));
+    await caller.em.flush();
+    return contact;
+  }
+
+  async delete(caller: Caller, id: unknown): Promise<void> {
+    const contact = await this.get(caller, id);
+    contact.deletedAt = new Date();
+    await caller.em.flush();
+  }
+
+  private toEntity({ phone_number, campaign_id, ...rest }: ContactFields): Record<string, unknown> {
+    return {
+      ...camelKeys(rest),
+      ...(phone_number ? { phoneNumber: phone_number.e164, numberCountryCode: phone_number.countryCode } : {}),
+      ...(campaign_id !== undefined ? { campaign: campaign_id } : {}),
+    };
+  }
+
+  /** Every campaign_id named must be a campaign of the caller's company. */
+  private async checkCampaigns({ scope, em }: Caller, rows: ContactFields[], indexed: boolean): Promise<void> {
+    const wanted = [...new Set(rows.map((r) => r.campaign_id).filter((id): id is string => !!id))];
+    if (wanted.length === 0) return;
+    const found = await em.find(Campaign, { id: wanted, company: scope.companyId, deletedAt: null }, { fields: ['id'] });
+    const known = new Set(found.map((c) => c.id));
+    const errors: FieldError[] = rows.flatMap((row, i) =>
+      row.campaign_id && !known.has(row.campaign_id)
+        ? [{ field: indexed ? `[${i}].campaign_id` : 'campaign_id', message: 'Campaign not found' }]
+        : [],
+    );
+    if (errors.length > 0) throw new ValidationError(errors);
+  }
+}

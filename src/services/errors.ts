@@ -1,0 +1,67 @@
+/**
+ * The one error hierarchy of the product. Services throw these; each transport maps them
+ * exhaustively (REST: envelope + status, GraphQL: extensions.code). Nothing here knows HTTP.
+ */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'CONFLICT' | 'FAILED_PRECONDITION';
+
+export abstract class AppError extends Error {
+  abstract readonly code: ErrorCode;
+}
+
+/** Input failed validation; `fields` names each offending input, e.g. `dynamic_variables[0].name`. */
+export class ValidationError extends AppError {
+  readonly code = 'BAD_USER_INPUT';
+  constructor(readonly fields: FieldError[]) {
+    super('Validation failed');
+  }
+
+  static of(field: string, message: string): ValidationError {
+    return new ValidationError([{ field, message }]);
+  }
+}
+
+/** The record does not exist, or belongs to another company (callers cannot tell which). */
+export class NotFoundError extends AppError {
+  readonly code = 'NOT_FOUND';
+  constructor(readonly resource: string) {
+    super(`${resource} not found`);
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  readonly code = 'UNAUTHENTICATED';
+  constructor(reason = 'Unauthorized') {
+    super(reason);
+  }
+}
+
+/** The request is well formed but clashes with existing state (a duplicate, say). */
+export class ConflictError extends AppError {
+  readonly code = 'CONFLICT';
+}
+
+/**
+ * The request is well formed but the product cannot act on it: a referenced record is
+ * missing or not usable (a call_from number the company does not own, for instance).
+ * `field` names the input at fault, for the surfaces that report it.
+ */
+export class PreconditionError extends AppError {
+  readonly code = 'FAILED_PRECONDITION';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** One line for a console: the fields of a validation error, or the message. */
+export function describeError(err: unknown): string {
+  if (err instanceof ValidationError) return `${err.message}: ${err.fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`;
+  return err instanceof Error ? err.message : String(err);
+}

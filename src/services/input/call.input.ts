@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { PhoneParser } from '../phone';
+import { page, phone, uuid, workspace } from './common';
+
+const dynamicVariable = z.object({
+  name: z.string().superRefine((name, ctx) => {
+    if (name.trim() === '') ctx.addIssue({ code: 'custom', message: 'Dynamic variable name must not be empty' });
+    else if (/\s/.test(name)) ctx.addIssue({ code: 'custom', message: 'Dynamic variable name must not contain spaces' });
+  }),
+  value: z.string().refine((v) => v.trim() !== '', 'Dynamic variable value must not be empty'),
+});
+
+/** make-call (interface 4.1). Unknown fields are ignored, as legacy clients send extras. */
+export const makeCallInput = (parser: PhoneParser) =>
+  z.object({
+    ai_agent_id: uuid(),
+    call_from: phone(parser),
+    call_to: phone(parser),
+    dynamic_variables: z.array(dynamicVariable).max(100, 'At most 100 dynamic variables').nullish(),
+    workspace: workspace(),
+  });
+
+export const listCallsInput = page().extend({
+  campaign_id: uuid().optional(),
+  workspace: z.string().min(1).max(100).optional(),
+  status: z.string().min(1).max(30).optional(),
+});

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import type { PhoneParser } from '../phone';
+import { phone, text } from './common';
+
+export const createPhoneNumberInput = (parser: PhoneParser) =>
+  z.strictObject({
+    phone_number: phone(parser),
+    label: text(200).optional(),
+  });

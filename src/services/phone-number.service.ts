@@ -1,0 +1,53 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { PhoneNumber } from '../entities';
+import { ConflictError } from './errors';
+import { createPhoneNumberInput } from './input/phone-number.input';
+import type { PhoneParser } from './phone';
+import { findOwned, parseId } from './records';
+import type { Caller } from './scope';
+import { parseInput } from './validation';
+
+/** Numbers a company owns: the only numbers it may call from. */
+export class PhoneNumberService {
+  private readonly createInput;
+
+  constructor(private readonly phones: PhoneParser) {
+    this.createInput = createPhoneNumberInput(phones);
+  }
+
+  async list({ scope, em }: Caller): Promise<PhoneNumber[]> {
+    return em.find(PhoneNumber, { company: scope.companyId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  async create({ scope, em }: Caller, input: unknown): Promise<PhoneNumber> {
+    const { phone_number, label } = parseInput(this.createInput, input);
+    const number = em.create(PhoneNumber, {
+      company: scope.companyId,
+      phoneNumber: phone_number.e164,
+      countryCode: phone_number.countryCode,
+      label: label ?? '',
+    });
+    try {
+      await em.flush();
+    } catch (err) {
+      if (err instanceof UniqueConstraintViolationException) throw new ConflictError('Phone number already added');
+      throw err;
+    }
+    return number;
+  }
+
+  async delete({ scope, em }: Caller, id: unknown): Promise<void> {
+    const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
+    await em.remove(number).flush();
+  }
+
+  /**
+   * The company's number matching `raw` after normalisation to E.164, or null when the
+   * text is no phone number or the company does not own it.
+   */
+  async findOwnedNumber({ scope, em }: Caller, raw: string): Promise<PhoneNumber | null> {
+    const parsed = this.phones.parse(raw);
+    if (!parsed) return null;
+    return em.findOne(PhoneNumber, { company: scope.companyId, phoneNumber: parsed.e164 });
+  }
+}

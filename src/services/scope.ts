@@ -1,0 +1,17 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Who is calling: the company every record read or written must belong to, and the user. */
+export interface Scope {
+  companyId: string;
+  /** JWT `sub`; null for API keys. */
+  userId: string | null;
+}
+
+/**
+ * What every service method takes first: the caller's scope and the unit of work (an
+ * EntityManager fork of its own: one per HTTP request, websocket operation or job).
+ */
+export interface Caller {
+  scope: Scope;
+  em: EntityManager;
+}

@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Company } from '../entities';
+import type { Services } from './index';
+
+export interface DemoSeed {
+  companyId: string;
+  apiKey: string;
+}
+
+/**
+ * First-run experience: on an empty database, a demo company with an agent, a phone
+ * number, a few contacts, a campaign and a flow, made through the services themselves.
+ * Returns null when the database already has a company.
+ */
+export async function seedDemo(em: EntityManager, services: Services): Promise<DemoSeed | null> {
+  if ((await em.count(Company, {})) > 0) return null;
+  return em.transactional((tx) => seedCompany(tx, services));
+}
+
+async function seedCompany(em: EntityManager, services: Services): Promise<DemoSeed> {
+  const { companyId, apiKey } = await services.auth.createCompany(em, { name: 'Demo Company' });
+  const caller = { scope: { companyId, userId: null }, em };
+  const agent = await services.agents.create(caller, {
+    name: 'Demo appointment reminder',
+    description: 'Calls contacts to confirm their appointment.',
+    prompt: 'You are a friendly assistant calling {{firstname}} to confirm an appointment.',
+  });
+  const number = await services.phoneNumbers.create(caller, { phone_number: '+14155550100', label: 'Demo outbound line' });
+  const flow = await services.webhooks.create(caller, {
+    name: 'Demo: post call results',
+    status: 'stopped',
+    steps: [{ step_number: 1, webhook_url: 'https://example.com/switchboard/calls', webhook_method: 'POST', webhook_body: { call_id: '{{call_id}}', status: '{{call_status}}' } }],
+  });
+  const campaign = await services.campaigns.create(caller, {
+    name: 'Demo reminder campaign',
+    ai_agent_id: agent.id,
+    outbound_phone_number_id: number.id,
+    webhook_id: flow.flow.id,
+    time_zone: 'America/New_York',
+    number_of_call_attempts: [2],
+    retry_delay: [30],
+    retry_delay_unit: ['minutes'],
+    agent_variables_contact_metadata_mapping: { firstname: 'firstname' },
+  });
+  await services.contacts.create(caller, [
+    { firstname: 'Ada', lastname: 'Lovelace', phone_number: '+14155552671', campaign_id: campaign.id, tag_name: 'vip' },
+    { firstname: 'Alan', lastname: 'Turing', phone_number: '(415) 555-0101', campaign_id: campaign.id },
+    { firstname: 'Grace', lastname: 'Hopper', phone_number: '+44 20 7946 0958', source_name: 'import' },
+  ]);
+  return { companyId, apiKey };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { type FieldError, ValidationError } from './errors';
+
+/** `['dynamic_variables', 0, 'name']` -> `dynamic_variables[0].name`; `[]` -> `body`. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  const text = path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
+    .join('');
+  return text === '' ? 'body' : text;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/** Default wording for issues a schema did not word itself. */
+const messages: z.core.$ZodErrorMap = (iss) => {
+  if (iss.code === 'invalid_type') {
+    if (iss.input === undefined) return 'Required';
+    return `Expected ${iss.expected}, received ${describe(iss.input)}`;
+  }
+  return undefined;
+};
+
+function toFieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.flatMap((iss) =>
+    iss.code === 'unrecognized_keys'
+      ? iss.keys.map((key) => ({ field: fieldPath([...iss.path, key]), message: 'Unknown field' }))
+      : [{ field: fieldPath(iss.path), message: iss.message }],
+  );
+}
+
+/**
+ * Validates `input` against one operation's schema, shared by REST and GraphQL. Throws
+ * ValidationError naming every offending field; returns the parsed, normalised value.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input, { error: messages });
+  if (!result.success) throw new ValidationError(toFieldErrors(result.error));
+  return result.data;
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { WebhookExecution, WebhookFlow, WebhookStep } from '../entities';
+import { ValidationError } from './errors';
+import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput } from './input/webhook.input';
+import { camelKeys, findOwned, parseId } from './records';
+import type { Caller } from './scope';
+import { parseInput } from './validation';
+
+/** How many executions a flow shows inline (its documented `executions`), newest first. */
+export const INLINE_EXECUTIONS = 20;
+
+export interface FlowView {
+  flow: WebhookFlow;
+  /** Latest executions, newest first. */
+  executions: WebhookExecution[];
+  /** The signing secret: present only in the answer to create, never again. */
+  secret?: string;
+}
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** Outbound webhook flows and the integration-template catalogue. */
+export class WebhookService {
+  async list(caller: Caller, input: unknown): Promise<FlowView[]> {
+    const { workspace } = parseInput(listWebhooksInput, input);
+    const flows = await caller.em.find(
+      WebhookFlow,
+      { company: caller.scope.companyId, workspaceId: workspace, deletedAt: null },
+      { populate: ['steps'], orderBy: { createdAt: 'desc', id: 'desc' } },
+    );
+    return this.withExecutions(caller.em, flows);
+  }
+
+  /** Integration templates: flows every company can read, copied to be used. */
+  async templates({ em }: Caller): Promise<FlowView[]> {
+    const flows = await em.find(WebhookFlow, { isTemplate: true, company: null, deletedAt: null }, { populate: ['steps'], orderBy: { name: 'asc' } });
+    return flows.map((flow) => ({ flow, executions: [] }));
+  }
+
+  async get(caller: Caller, id: unknown): Promise<FlowView> {
+    const flow = await this.getOwn(caller, id);
+    return (await this.withExecutions(caller.em, [flow]))[0]!;
+  }
+
+  async create(caller: Caller, input: unknown): Promise<FlowView> {
+    const { workspace, steps, ...fields } = parseInput(createWebhookInput, input);
+    const secret = newSecret();
+    const flow = caller.em.create(WebhookFlow, {
+      ...camelKeys(fields),
+      name: fields.name,
+      company: caller.scope.companyId,
+      createdBy: caller.scope.userId,
+      workspaceId: workspace,
+      secret,
+    });
+    this.replaceSteps(caller.em, flow, steps ?? []);
+    await caller.em.flush();
+    return { flow, executions: [], secret };
+  }
+
+  /** Partial update; `steps`, `variables` and `predefinedVariables`, when sent, replace the old ones. */
+  async update(caller: Caller, id: unknown, input: unknown): Promise<FlowView> {
+    const flow = await this.getOwn(caller, id);
+    const { workspace, steps, ...fields }: UpdateWebhookInput = parseInput(updateWebhookInput, input);
+    caller.em.assign(flow, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
+    if (steps) this.replaceSteps(caller.em, flow, steps);
+    const numbers = new Set(flow.steps.getItems().map((s) => s.stepNumber));
+    const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));
+    if (orphan >= 0) throw ValidationError.of(`variables[${orphan}].stepId`, 'Must name a step of this flow');
+    await caller.em.flush();
+    return (await this.withExecutions(caller.em, [flow]))[0]!;
+  }
+
+  /** Soft delete: status `deleted`, `deleted_at` set, hidden from lists. */
+  async delete(caller: Caller, id: unknown): Promise<void> {
+    const flow = await this.getOwn(caller, id);
+    flow.status = 'deleted';
+    flow.deletedAt = new Date();
+    await caller.em.flush();
+  }
+
+  private async getOwn({ scope, em }: Caller, id: unknown): Promise<WebhookFlow> {
+    return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null }, ['steps']);
+  }
+
+  private replaceSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
+    flow.steps.removeAll();
+    for (const s of steps) {
+      flow.steps.add(em.create(WebhookStep, { ...camelKeys(s), flow, stepNumber: s.step_number, webhookUrl: s.webhook_url }));
+    }
+  }
+
+  /** The latest executions of each flow, in one query whatever the number of flows. */
+  private async withExecutions(em: EntityManager, flows: WebhookFlow[]): Promise<FlowView[]> {
+    if (flows.length === 0) return [];
+    const rows = await em.execute(
+      `SELECT * FROM (
+         SELECT e.*, row_number() OVER (PARTITION BY e.flow_id ORDER BY e.created_at DESC, e.id DESC) AS rn
+         FROM webhook_executions e WHERE e.flow_id IN (?)
+       ) latest WHERE rn <= ? ORDER BY created_at DESC, id DESC`,
+      [flows.map((f) => f.id), INLINE_EXECUTIONS],
+    );
+    const executions = rows.map(({ rn: _rn, ...row }) => em.map(WebhookExecution, row));
+    return flows.map((flow) => ({ flow, executions: executions.filter((e) => e.flow.id === flow.id) }));
+  }
+}

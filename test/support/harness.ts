@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { type RunningApp, startApp } from '../../src/app';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+
+export const JWT_SECRET = 'test-secret-at-least-16-chars';
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database of this test file's own, cloned from the migrated template. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sb_test_${process.env.TEST_RUN_ID}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${process.env.TEST_TEMPLATE_DATABASE}"`);
+  const url = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: RunningApp;
+  url: string;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
+  /** A new company with its API key. */
+  company(name?: string): Promise<{ companyId: string; apiKey: string }>;
+  jwtFor(companyId: string, claims?: Record<string, unknown>, secret?: string): string;
+  close(): Promise<void>;
+}
+
+/** Starts the real service on a fresh database and a free port; `close()` drops both. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET,
+    ...env,
+  });
+  const app = await startApp(config, createLogger(config.logLevel));
+  const url = app.url;
+  return {
+    app,
+    url,
+    async request(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      let body: string | undefined = options.raw;
+      if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      const res = await fetch(`${url}${path}`, { method, headers, body });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: res.status, headers: res.headers, body: parsed as never, text };
+    },
+    async company(name = 'Acme') {
+      return app.services.auth.createCompany(app.orm.em.fork(), { name });
+    },
+    jwtFor(companyId, claims = {}, secret = JWT_SECRET) {
+      const exp = Math.floor(Date.now() / 1000) + 3600;
+      return jwt.sign({ company_id: companyId, sub: 'user-1', exp, ...claims }, secret, { algorithm: 'HS256' });
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
