@@ -8,7 +8,7 @@ import { resolveDatabase } from './db/database';
 import { openDatabase } from './db/orm';
 import type { Logger } from './logger';
 import { restRouter } from './rest';
-import { handleErrors } from './rest/middleware';
+import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { createServices, type Services } from './services';
 import { type DemoSeed, seedDemo } from './services/seed.service';
 
@@ -28,6 +28,7 @@ export function createKoa(orm: MikroORM, services: Services, logger: Logger): Ko
   const app = new Koa();
   app.proxy = true;
   app.use(handleErrors(logger));
+  app.use(rejectMalformedUrls());
   const router = restRouter(orm, services);
   app.use(router.routes());
   return app;

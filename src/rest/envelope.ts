@@ -32,8 +32,8 @@ export interface Mapped {
   internal: boolean;
 }
 
-/** A request body the parser refused: too large, not JSON. Raised by the body parser only. */
-export class BodyError extends Error {
+/** A request refused before any service sees it: body too large or not JSON, URL malformed. */
+export class MalformedRequest extends Error {
   constructor(
     readonly status: 400 | 413 | 415,
     message: string,
@@ -60,7 +60,7 @@ function mapStandard(err: unknown): Mapped {
       }
     }
   }
-  if (err instanceof BodyError) return { status: err.status, body: failure(err.message), internal: false };
+  if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), internal: false };
   return { status: 500, body: failure('Internal server error'), internal: true };
 }
 

@@ -5,7 +5,7 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
 import type { Caller } from '../services/scope';
-import { BodyError, type ErrorPolicy, failure, mapError } from './envelope';
+import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
 
 export interface RestState {
   requestId: string;
@@ -48,6 +48,30 @@ export function handleErrors(logger: Logger): Middleware {
   };
 }
 
+function containsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
+  return false;
+}
+
+/**
+ * Refuses URLs no route could serve safely: malformed percent-encoding, or NUL characters
+ * (PostgreSQL cannot store them).
+ */
+export function rejectMalformedUrls(): Middleware {
+  return async (ctx, next) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(ctx.path) + decodeURIComponent(ctx.querystring.replace(/\+/g, ' '));
+    } catch {
+      throw new MalformedRequest(400, 'Malformed URL encoding');
+    }
+    if (decoded.includes('\u0000')) throw new MalformedRequest(400, 'NUL characters are not allowed');
+    await next();
+  };
+}
+
 /**
  * The middleware every endpoint starts with: its error policy, then authentication, which
  * builds the caller (scope plus a fresh EntityManager fork for this request).
@@ -58,9 +82,9 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
     jsonLimit: BODY_LIMIT,
     encoding: 'utf-8',
     onError: (err: Error & { status?: number }) => {
-      if (err.status === 413) throw new BodyError(413, 'Request body too large (limit 1 MiB)');
-      if (err.status === 415) throw new BodyError(415, 'Unsupported content encoding');
-      throw new BodyError(400, 'Malformed JSON body');
+      if (err.status === 413) throw new MalformedRequest(413, 'Request body too large (limit 1 MiB)');
+      if (err.status === 415) throw new MalformedRequest(415, 'Unsupported content encoding');
+      throw new MalformedRequest(400, 'Malformed JSON body');
     },
   });
   return (options: { policy?: ErrorPolicy; body?: boolean } = {}): Middleware[] => {
@@ -74,7 +98,11 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
       ctx.state.caller = { scope, em } satisfies Caller;
       await next();
     };
-    return options.body ? [policy, authenticate, json] : [policy, authenticate];
+    const noNul: Middleware = async (ctx, next) => {
+      if (containsNul(ctx.request.body)) throw new MalformedRequest(400, 'NUL characters are not allowed');
+      await next();
+    };
+    return options.body ? [policy, authenticate, json, noNul] : [policy, authenticate];
   };
 }
 

@@ -54,7 +54,7 @@ export class WebhookService {
       workspaceId: workspace,
       secret,
     });
-    this.replaceSteps(caller.em, flow, steps ?? []);
+    this.replaceSteps(caller.em, flow, steps);
     await caller.em.flush();
     return { flow, executions: [], secret };
   }

@@ -44,6 +44,7 @@ export interface RequestOptions {
 export interface TestApp {
   app: RunningApp;
   url: string;
+  databaseUrl: string;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<ApiResponse<T>>;
   /** A new company with its API key. */
   company(name?: string): Promise<{ companyId: string; apiKey: string }>;
@@ -69,6 +70,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   return {
     app,
     url,
+    databaseUrl: db.url,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -60,7 +60,10 @@ const flowFields = {
 
 type FlowShape = { steps?: StepInput[]; variables?: { stepId: number }[] };
 
-/** Step numbers unique; a dependency names an earlier step; a variable names a step. */
+/**
+ * Step numbers unique; a dependency names an earlier step; a variable names a step. Without
+ * `steps` (a partial update) the service checks the variables against the stored steps.
+ */
 function checkSteps(flow: FlowShape, ctx: z.RefinementCtx): void {
   if (!flow.steps) return;
   const numbers = new Set<number>();
@@ -82,7 +85,7 @@ export const createWebhookInput = z
   .strictObject(flowFields)
   .partial()
   .required({ name: true })
-  .extend({ workspace: workspace() })
+  .extend({ workspace: workspace(), steps: flowFields.steps.default([]) })
   .superRefine(checkSteps);
 
 export const updateWebhookInput = z

@@ -1,0 +1,88 @@
+import { okData, type Tenant, tenant } from '../support/fixtures';
+import { startTestApp, type TestApp } from '../support/harness';
+
+let t: TestApp;
+let a: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  a = await tenant(t, 'A');
+});
+afterAll(() => t.close());
+
+const countContacts = async () => okData<any[]>(await t.request('GET', '/compaign/v1/contact', { token: a.key })).length;
+
+function expectEnvelope(res: { status: number; body: any; text: string }, status: number) {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ status: 'error', message: expect.any(String), data: expect.anything() });
+  expect(res.text).not.toMatch(/at .+\.(ts|js):\d+/);
+}
+
+describe('bad input gets the envelope, never a crash or a partial write', () => {
+  it('answers unknown routes with a 404 envelope', async () => {
+    expectEnvelope(await t.request('GET', '/v1/nope', { token: a.key }), 404);
+    expectEnvelope(await t.request('PUT', '/v1/campaigns/list', { token: a.key }), 404);
+  });
+
+  it.each([
+    ['malformed JSON', '{"phone_number": "+1415', 400, 'Malformed JSON body'],
+    ['a bare JSON string', '"hello"', 400, 'Malformed JSON body'],
+    ['JSON null', 'null', 400, 'Malformed JSON body'],
+  ])('refuses %s', async (_name, raw, status, message) => {
+    const before = await countContacts();
+    const res = await t.request('POST', '/v1/contacts', { token: a.key, raw });
+    expectEnvelope(res, status);
+    expect(res.body.message).toBe(message);
+    expect(await countContacts()).toBe(before);
+  });
+
+  it('names the body when an object is expected and something else came', async () => {
+    const res = await t.request('POST', '/v1/ai-agent', { token: a.key, body: ['x'] });
+    expectEnvelope(res, 400);
+    expect(res.body.data).toEqual([{ field: 'body', message: 'Expected object, received array' }]);
+  });
+
+  it('refuses over-long strings with the limit named', async () => {
+    const res = await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'n'.repeat(5000) } });
+    expect(res.body.data).toEqual([{ field: 'name', message: 'Must be at most 200 characters' }]);
+  });
+
+  it('refuses empty strings where text is required', async () => {
+    const res = await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: '   ' } });
+    expect(res.body.data).toEqual([{ field: 'name', message: 'Must not be empty' }]);
+  });
+
+  it('refuses NUL characters in bodies, paths and query strings (PostgreSQL cannot store them)', async () => {
+    const before = await countContacts();
+    const body = await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550100', metadata: { k: 'a\u0000b' } } });
+    expectEnvelope(body, 400);
+    expect(await countContacts()).toBe(before);
+    expectEnvelope(await t.request('GET', '/v1/campaigns/by-workspace/a%00b', { token: a.key }), 400);
+    expectEnvelope(await t.request('GET', '/v1/ai-agent?workspace=%00', { token: a.key }), 400);
+  });
+
+  it('refuses malformed percent-encoding in a path', async () => {
+    expectEnvelope(await t.request('GET', '/v1/campaigns/by-workspace/%E0%A4%A', { token: a.key }), 400);
+  });
+
+  it('refuses a non-numeric limit with the field named', async () => {
+    const res = await t.request('GET', '/v1/calls?limit=ten', { token: a.key });
+    expectEnvelope(res, 400);
+    expect(res.body.data[0].field).toBe('limit');
+  });
+
+  it('refuses a body that is not JSON as a validation failure, not a crash', async () => {
+    const res = await t.request('POST', '/v1/ai-agent', { token: a.key, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectEnvelope(res, 400);
+  });
+
+  it('ignores duplicate or odd Authorization schemes safely', async () => {
+    expectEnvelope(await t.request('GET', '/v1/campaigns/list', { headers: { authorization: `Basic ${a.key}` } }), 401);
+    expectEnvelope(await t.request('GET', '/v1/campaigns/list', { headers: { authorization: 'Bearer' } }), 401);
+    expectEnvelope(await t.request('GET', '/v1/campaigns/list', { headers: { authorization: 'Bearer a.b.c' } }), 401);
+  });
+
+  it('still answers after all of that', async () => {
+    okData(await t.request('GET', '/v1/campaigns/list', { token: a.key }));
+  });
+});
