@@ -9,7 +9,6 @@ import type { Logger } from '../../logger';
  *
  * A handler is an idempotent service method: delivery is at-least-once.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface JobMap {}
 
 export type JobName = keyof JobMap;
