@@ -10,6 +10,10 @@ import type { Logger } from './logger';
 import { restRouter } from './rest';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { createServices, type Services } from './services';
+import type { CallEvents } from './services/call-lifecycle.service';
+import { type Clock, systemClock } from './services/clock';
+import { JobQueue } from './services/jobs/job-queue';
+import { startWorkers } from './services/jobs/workers';
 import { type DemoSeed, seedDemo } from './services/seed.service';
 
 export interface RunningApp {
@@ -20,22 +24,28 @@ export interface RunningApp {
   url: string;
   /** The demo company made on first run, when SEED_DEMO is on and the database was empty. */
   demo: DemoSeed | null;
-  /** Stops accepting requests, lets running ones finish, then closes the database. */
+  jobs: JobQueue;
+  /** Stops accepting requests and jobs, lets running ones finish, then closes the database. */
   close(): Promise<void>;
 }
 
-export function createKoa(orm: MikroORM, services: Services, logger: Logger): Koa {
+export interface AppOverrides {
+  /** Time source of the services (tests move it by hand). */
+  clock?: Clock;
+}
+
+export function createKoa(orm: MikroORM, services: Services, logger: Logger, publicBaseUrl: string): Koa {
   const app = new Koa();
   app.proxy = true;
   app.use(handleErrors(logger));
   app.use(rejectMalformedUrls());
-  const router = restRouter(orm, services);
+  const router = restRouter(orm, services, publicBaseUrl);
   app.use(router.routes());
   return app;
 }
 
 /** Starts the whole service: database (external or embedded), migrations, seed, HTTP. */
-export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<RunningApp> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   let orm: MikroORM;
   try {
@@ -44,10 +54,18 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     await db.stop();
     throw err;
   }
-  const services = createServices(config);
+  const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs }, logger);
+  const callEvents: CallEvents = {
+    callUpdated: (call) => logger.debug({ callId: call.id, status: call.callStatus }, 'call updated'),
+  };
+  const services = createServices(config, { orm, jobs, clock: overrides.clock ?? systemClock, logger, callEvents });
+  await startWorkers(jobs, services);
+  const sweeper = setInterval(() => {
+    services.lifecycle.sweep().catch((err: unknown) => logger.error({ err }, 'call sweep failed'));
+  }, config.callSweepMs);
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const server = http.createServer(createKoa(orm, services, logger).callback());
+  const server = http.createServer(createKoa(orm, services, logger, config.publicBaseUrl).callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -61,11 +79,14 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     services,
     url: `http://${host}:${port}`,
     demo,
+    jobs,
     async close() {
+      clearInterval(sweeper);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await jobs.stop();
       await orm.close();
       await db.stop();
     },

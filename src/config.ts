@@ -31,7 +31,25 @@ const schema = z.object({
     .string()
     .regex(/^[A-Z]{3}$/, 'must be a three-letter currency code such as USD')
     .default('USD'),
-  TELEPHONY_PROVIDER: z.enum(['simulated']).default('simulated'),
+  TELEPHONY_PROVIDER: z.enum(['simulated', 'twilio']).default('simulated'),
+  /** Simulated provider: how long a call rings, and how long an answered call lasts. */
+  SIM_RING_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  SIM_TALK_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /** Price of one minute of call, in PRICE_UNIT. */
+  CALL_PRICE_PER_MINUTE: z.coerce.number().min(0).max(100).default(0.05),
+  /** A live call with no update for this long is ended as failed (disconnect_reason timeout). */
+  MAX_CALL_DURATION_S: z.coerce.number().int().min(1).max(86_400).default(3600),
+  MAX_CONCURRENT_CALLS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** How often each replica looks for timed-out and stranded calls. */
+  CALL_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** How often an idle job worker polls for jobs queued by other replicas. */
+  JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Twilio-compatible provider (TELEPHONY_PROVIDER=twilio). */
+  TWILIO_API_BASE_URL: z.url().default('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  /** Public URL of this service, for provider callbacks (default http://localhost:PORT). */
+  PUBLIC_BASE_URL: z.url().optional(),
   SEED_DEMO: boolean.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -48,6 +66,14 @@ export interface Config {
   defaultPhoneRegion: string;
   priceUnit: string;
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
+  simulated: { ringMs: number; talkMs: number };
+  pricePerMinute: number;
+  maxCallDurationS: number;
+  maxConcurrentCallsPerCompany: number;
+  callSweepMs: number;
+  jobPollMs: number;
+  twilio: { baseUrl: string; accountSid: string; authToken: string } | null;
+  publicBaseUrl: string;
   seedDemo: boolean;
   logLevel: Env['LOG_LEVEL'];
 }
@@ -63,6 +89,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   const e = parsed.data;
+  if (e.TELEPHONY_PROVIDER === 'twilio' && !(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN)) {
+    throw new ConfigError('Invalid configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when TELEPHONY_PROVIDER=twilio');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -73,6 +102,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     priceUnit: e.PRICE_UNIT,
     telephonyProvider: e.TELEPHONY_PROVIDER,
+    simulated: { ringMs: e.SIM_RING_MS, talkMs: e.SIM_TALK_MS },
+    pricePerMinute: e.CALL_PRICE_PER_MINUTE,
+    maxCallDurationS: e.MAX_CALL_DURATION_S,
+    maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
+    callSweepMs: e.CALL_SWEEP_MS,
+    jobPollMs: e.JOB_POLL_MS,
+    twilio:
+      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
+        ? { baseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''), accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN }
+        : null,
+    publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
   };

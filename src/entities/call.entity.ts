@@ -10,11 +10,18 @@ export interface DynamicVariable {
   value: string;
 }
 
+export const CALL_STATUSES = ['pstn-queued', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+export const LIVE_STATUSES: readonly CallStatus[] = ['pstn-queued', 'ringing', 'in-progress'];
+export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
+
 /** One phone call placed (or received) by an AI agent. Status vocabulary: docs/rest.md. */
 @Entity({ tableName: 'calls' })
 @Index({ properties: ['company', 'createdAt', 'id'] })
 @Index({ properties: ['company', 'workspaceId', 'createdAt'] })
 @Index({ properties: ['campaign', 'createdAt'] })
+@Index({ properties: ['company', 'callStatus', 'dispatchedAt'] })
+@Index({ properties: ['callStatus', 'updatedAt'] })
 export class Call extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;
@@ -48,7 +55,7 @@ export class Call extends BaseEntity {
   callDuration: Opt<number> = 0;
 
   @Property({ type: 'string', length: 30 })
-  callStatus: Opt<string> = 'pstn-queued';
+  callStatus: Opt<CallStatus> = 'pstn-queued';
 
   @Property({ type: 'string', length: 20 })
   callDirection: Opt<string> = 'outgoing';
@@ -68,8 +75,9 @@ export class Call extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   transcript: Opt<string> | null = null;
 
+  /** `{turns: [{role, text, time_offset_ms}]}` once an answered call has ended. */
   @Property({ type: 'json', nullable: true })
-  transcriptObject: Opt<unknown> | null = null;
+  transcriptObject: Opt<Record<string, unknown>> | null = null;
 
   @Property({ type: 'string', length: 35, nullable: true })
   transcriptLanguage: Opt<string> | null = null;
@@ -118,4 +126,8 @@ export class Call extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   retryAt: Opt<Date> | null = null;
+
+  /** When the call took one of its company's concurrent-call slots (null while waiting). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  dispatchedAt: Opt<Date> | null = null;
 }

@@ -13,6 +13,9 @@ export function callRoutes(endpoint: Endpoint, calls: CallService): Router<RestS
     const page = await calls.list(ctx.state.caller, ctx.query);
     ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
   });
+  router.post('/v1/calls/:id/cancel', ...endpoint(), async (ctx) => {
+    ok(ctx, serializeCall(await calls.cancel(ctx.state.caller, ctx.params.id)));
+  });
   router.get('/v1/calls/:id', ...endpoint(), async (ctx) => {
     ok(ctx, serializeCall(await calls.get(ctx.state.caller, ctx.params.id)));
   });

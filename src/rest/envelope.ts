@@ -51,6 +51,8 @@ function mapStandard(err: unknown): Mapped {
         return { status: 404, body: failure('Not found'), internal: false };
       case 'UNAUTHENTICATED':
         return { status: 401, body: failure('Unauthorized'), internal: false };
+      case 'FORBIDDEN':
+        return { status: 403, body: failure(err.message), internal: false };
       case 'CONFLICT':
         return { status: 409, body: failure(err.message), internal: false };
       case 'FAILED_PRECONDITION': {

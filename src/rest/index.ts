@@ -7,10 +7,11 @@ import { campaignRoutes } from './campaign.routes';
 import { contactRoutes } from './contact.routes';
 import { endpointKit, type RestState } from './middleware';
 import { phoneNumberRoutes } from './phone-number.routes';
+import { telephonyRoutes } from './telephony.routes';
 import { webhookRoutes } from './webhook.routes';
 
 /** Every REST route: the documented surface (interface section 4) and the management operations. */
-export function restRouter(orm: MikroORM, services: Services): Router<RestState> {
+export function restRouter(orm: MikroORM, services: Services, publicBaseUrl: string): Router<RestState> {
   const endpoint = endpointKit(orm, services.auth);
   const router = new Router<RestState>();
   for (const child of [
@@ -20,6 +21,7 @@ export function restRouter(orm: MikroORM, services: Services): Router<RestState>
     agentRoutes(endpoint, services.agents),
     phoneNumberRoutes(endpoint, services.phoneNumbers),
     webhookRoutes(endpoint, services.webhooks),
+    telephonyRoutes(services.lifecycle, publicBaseUrl),
   ]) {
     router.use(child.routes());
   }

@@ -1,5 +1,6 @@
 import { Call } from '../entities';
 import type { AgentService } from './agent.service';
+import type { CallLifecycleService } from './call-lifecycle.service';
 import { PreconditionError } from './errors';
 import { listCallsInput, makeCallInput } from './input/call.input';
 import { newestFirst, type Page } from './pagination';
@@ -14,7 +15,19 @@ export interface CallServiceOptions {
   priceUnit: string;
 }
 
-/** Calls: placing test calls, reading them. */
+/** A call to create: the campaign dialer and make-call both come through here. */
+export interface NewCall {
+  aiAgentId: string;
+  from: string;
+  to: string;
+  workspace: string;
+  isTest: boolean;
+  dynamicVariables: { name: string; value: string }[];
+  campaignId?: string;
+  contactId?: string;
+}
+
+/** Calls: placing them, reading them, cancelling them. */
 export class CallService {
   private readonly makeCallInput;
 
@@ -22,38 +35,59 @@ export class CallService {
     phones: PhoneParser,
     private readonly agents: AgentService,
     private readonly numbers: PhoneNumberService,
+    private readonly lifecycle: CallLifecycleService,
     private readonly options: CallServiceOptions,
   ) {
     this.makeCallInput = makeCallInput(phones);
   }
 
   /**
-   * Creates a test call (`pstn-queued`, `is_test` true) with one of the company's agents,
-   * from a number the company owns, to any valid number.
+   * make-call (interface 4.1): a test call with one of the company's agents, from a number
+   * the company owns, to any valid number. Answers `pstn-queued`; dialing follows.
    */
   async makeCall(caller: Caller, input: unknown): Promise<Call> {
     const body = parseInput(this.makeCallInput, input);
     const agent = await this.agents.getOwn(caller, body.ai_agent_id);
     const from = await this.numbers.findOwnedNumber(caller, body.call_from.e164);
     if (!from) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
+    return this.create(caller, {
+      aiAgentId: agent.id,
+      from: from.phoneNumber,
+      to: body.call_to.e164,
+      workspace: body.workspace,
+      isTest: true,
+      dynamicVariables: body.dynamic_variables ?? [],
+    });
+  }
+
+  /** Stores a new call in `pstn-queued` and queues it for dialing. */
+  async create(caller: Caller, spec: NewCall): Promise<Call> {
     const call = caller.em.create(Call, {
       company: caller.scope.companyId,
-      aiAgent: agent,
-      workspaceId: body.workspace,
+      aiAgent: spec.aiAgentId,
+      campaign: spec.campaignId ?? null,
+      contact: spec.contactId ?? null,
+      workspaceId: spec.workspace,
       callProvider: this.options.provider,
-      callFrom: from.phoneNumber,
-      callTo: body.call_to.e164,
-      isTest: true,
+      callFrom: spec.from,
+      callTo: spec.to,
+      isTest: spec.isTest,
       callDirection: 'outgoing',
       priceUnit: this.options.priceUnit,
-      agentDynamicVariables: body.dynamic_variables ?? [],
+      agentDynamicVariables: spec.dynamicVariables,
     });
     await caller.em.flush();
+    await this.lifecycle.enqueue(call);
     return call;
   }
 
   async get({ scope, em }: Caller, id: unknown): Promise<Call> {
     return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+
+  /** Ends a call not yet ended; a call already ended is a ConflictError. */
+  async cancel(caller: Caller, id: unknown): Promise<Call> {
+    return this.lifecycle.cancel(caller, await this.get(caller, id));
   }
 
   async list({ scope, em }: Caller, input: unknown): Promise<Page<Call>> {

@@ -7,7 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'CONFLICT' | 'FAILED_PRECONDITION';
+export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'FAILED_PRECONDITION';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
@@ -38,6 +38,11 @@ export class UnauthenticatedError extends AppError {
   constructor(reason = 'Unauthorized') {
     super(reason);
   }
+}
+
+/** The caller is known (or the request is signed) but may not do this: a forged signature, say. */
+export class ForbiddenError extends AppError {
+  readonly code = 'FORBIDDEN';
 }
 
 /** The request is well formed but clashes with existing state (a duplicate, say). */

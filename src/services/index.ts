@@ -1,25 +1,57 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
+import type { Logger } from '../logger';
 import { AgentService } from './agent.service';
 import { AuthService } from './auth.service';
+import { type CallEvents, CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
+import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
+import { SimulatedTelephony } from './telephony/simulated.telephony';
+import type { TelephonyAdapter } from './telephony/telephony';
+import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
+
+export interface Infrastructure {
+  orm: MikroORM;
+  jobs: JobQueue;
+  clock: Clock;
+  logger: Logger;
+  callEvents: CallEvents;
+}
 
 export type Services = ReturnType<typeof createServices>;
 
+/** The telephony provider named by TELEPHONY_PROVIDER. */
+function telephony(config: Config, jobs: JobQueue): TelephonyAdapter {
+  if (config.telephonyProvider === 'twilio' && config.twilio) {
+    return new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status` });
+  }
+  return new SimulatedTelephony(jobs, config.simulated);
+}
+
 /** Wires the services together; each gets only what it needs. */
-export function createServices(config: Config) {
+export function createServices(config: Config, infra: Infrastructure) {
   const phones = new PhoneParser(config.defaultPhoneRegion);
   const agents = new AgentService();
   const phoneNumbers = new PhoneNumberService(phones);
+  const provider = telephony(config, infra.jobs);
+  const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.callEvents, infra.clock, {
+    pricePerMinute: config.pricePerMinute,
+    maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
+    maxCallDurationS: config.maxCallDurationS,
+  }, infra.logger);
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
     phoneNumbers,
-    calls: new CallService(phones, agents, phoneNumbers, { provider: config.telephonyProvider, priceUnit: config.priceUnit }),
+    provider,
+    lifecycle,
+    calls: new CallService(phones, agents, phoneNumbers, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }),
     campaigns: new CampaignService(),
     contacts: new ContactService(phones),
     webhooks: new WebhookService(),

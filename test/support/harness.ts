@@ -63,6 +63,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     SEED_DEMO: '0',
     LOG_LEVEL: 'silent',
     JWT_SECRET,
+    JOB_POLL_MS: '50',
+    CALL_SWEEP_MS: '250',
     ...env,
   });
   const app = await startApp(config, createLogger(config.logLevel));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { CALL_STATUSES } from '../../entities/call.entity';
 import type { PhoneParser } from '../phone';
-import { page, phone, uuid, workspace } from './common';
+import { page, phone, rule, uuid, workspace } from './common';
 
 const dynamicVariable = z.object({
   name: z.string().superRefine((name, ctx) => {
@@ -23,5 +24,5 @@ export const makeCallInput = (parser: PhoneParser) =>
 export const listCallsInput = page().extend({
   campaign_id: uuid().optional(),
   workspace: z.string().min(1).max(100).optional(),
-  status: z.string().min(1).max(30).optional(),
+  status: z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(),
 });

@@ -1,0 +1,239 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AiAgent, Call, Contact } from '../entities';
+import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
+import type { Logger } from '../logger';
+import type { Clock } from './clock';
+import { ConflictError, ForbiddenError, NotFoundError } from './errors';
+import type { JobQueue } from './jobs/job-queue';
+import type { Caller } from './scope';
+import type { SimulatedStepJob, SimulatedTelephony } from './telephony/simulated.telephony';
+import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
+import { TwilioTelephony } from './telephony/twilio.telephony';
+
+declare module './jobs/job-queue' {
+  interface JobMap {
+    'call.dispatch': { companyId: string };
+    'call.place': { companyId: string; callId: string };
+  }
+}
+
+/** Statuses a call may be in for it to move to the key status (semantics: Calls). */
+const PREDECESSORS: Record<CallStatus, readonly CallStatus[]> = {
+  'pstn-queued': [],
+  ringing: ['pstn-queued'],
+  'in-progress': ['pstn-queued', 'ringing'],
+  completed: ['pstn-queued', 'ringing', 'in-progress'],
+  busy: ['pstn-queued', 'ringing'],
+  'no-answer': ['pstn-queued', 'ringing'],
+  canceled: ['pstn-queued', 'ringing'],
+  failed: ['pstn-queued', 'ringing', 'in-progress'],
+};
+
+/** The contact's `last_call_status` for each call status (docs/calls.md). */
+const CONTACT_STATUS: Record<CallStatus, string> = {
+  'pstn-queued': 'in-progress',
+  ringing: 'in-progress',
+  'in-progress': 'in-progress',
+  completed: 'picked-up',
+  busy: 'busy',
+  'no-answer': 'no-answer',
+  failed: 'unreachable',
+  canceled: 'canceled',
+};
+
+/** Told of every stored transition, after commit. */
+export interface CallEvents {
+  callUpdated(call: Call): void;
+}
+
+export interface LifecycleOptions {
+  pricePerMinute: number;
+  maxConcurrentPerCompany: number;
+  maxCallDurationS: number;
+}
+
+/**
+ * Moves calls through their statuses, durably: dispatching within the company's
+ * concurrency limit, placing through the provider, applying provider updates (duplicates
+ * and out-of-order updates change nothing), ending calls that outlive the maximum duration.
+ */
+export class CallLifecycleService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly jobs: JobQueue,
+    private readonly provider: TelephonyAdapter,
+    private readonly events: CallEvents,
+    private readonly clock: Clock,
+    private readonly options: LifecycleOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Queues a new call for dialing. */
+  async enqueue(call: Call): Promise<void> {
+    this.events.callUpdated(call);
+    await this.jobs.send('call.dispatch', { companyId: call.company.id });
+  }
+
+  /**
+   * Gives waiting calls of a company the free concurrent-call slots, oldest first. A
+   * per-company advisory lock makes two replicas dispatching at once count the same slots.
+   */
+  async dispatch(companyId: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const picked = await em.transactional(async (tx) => {
+      await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`calls:${companyId}`]);
+      const live = await tx.count(Call, { company: companyId, callStatus: { $in: [...LIVE_STATUSES] }, dispatchedAt: { $ne: null } });
+      const free = this.options.maxConcurrentPerCompany - live;
+      if (free <= 0) return [];
+      const waiting = await tx.find(
+        Call,
+        { company: companyId, callStatus: 'pstn-queued', dispatchedAt: null },
+        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: free, fields: ['id'] },
+      );
+      if (waiting.length > 0) await tx.nativeUpdate(Call, { id: waiting.map((c) => c.id) }, { dispatchedAt: this.clock.now() });
+      return waiting.map((c) => c.id);
+    });
+    for (const callId of picked) await this.jobs.send('call.place', { companyId, callId });
+  }
+
+  /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
+  async place(callId: string): Promise<void> {
+    const em = this.orm.em.fork();
+    const call = await em.findOne(Call, { id: callId });
+    if (!call || call.callSid !== '' || call.callStatus !== 'pstn-queued') return;
+    let sid: string;
+    try {
+      sid = await this.provider.place({ callId, companyId: call.company.id, from: call.callFrom, to: call.callTo });
+    } catch (err) {
+      this.logger.warn({ err, callId }, 'provider refused the call');
+      await this.applyUpdate(callId, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
+      return;
+    }
+    await em.nativeUpdate(Call, { id: callId, callSid: '' }, { callSid: sid });
+  }
+
+  /**
+   * Stores a status change if the call's current status allows it, stamping the fields of
+   * the new status, mirroring it on the contact, publishing it and, when the call ends,
+   * freeing its slot. Returns false when the update was stale or a duplicate.
+   */
+  async applyUpdate(callId: string, update: StatusUpdate): Promise<boolean> {
+    const em = this.orm.em.fork();
+    const call = await em.transactional(async (tx) => {
+      const current = await tx.findOne(Call, { id: callId });
+      if (!current || !PREDECESSORS[update.status].includes(current.callStatus)) return null;
+      const changed = await tx.nativeUpdate(
+        Call,
+        { id: callId, callStatus: { $in: [...PREDECESSORS[update.status]] } },
+        this.stamp(current, update),
+      );
+      if (changed === 0) return null;
+      await tx.refresh(current);
+      await this.mirrorOnContact(tx, current);
+      return current;
+    });
+    if (!call) return false;
+    this.events.callUpdated(call);
+    if (!LIVE_STATUSES.includes(call.callStatus)) await this.jobs.send('call.dispatch', { companyId: call.company.id });
+    return true;
+  }
+
+  private stamp(call: Call, update: StatusUpdate): Partial<Call> {
+    const fields: Partial<Call> = { callStatus: update.status, updatedAt: this.clock.now() };
+    if (update.status === 'in-progress') fields.startedAt = update.at;
+    if (LIVE_STATUSES.includes(update.status)) return fields;
+    const answered = call.startedAt ?? (update.status === 'completed' ? update.at : null);
+    const duration = update.durationS ?? (answered ? Math.max(0, Math.round((update.at.getTime() - answered.getTime()) / 1000)) : 0);
+    Object.assign(fields, {
+      endedAt: update.at,
+      startedAt: answered,
+      callDuration: duration,
+      cost: Math.round((duration / 60) * this.options.pricePerMinute * 10_000) / 10_000,
+      disconnectReason: update.disconnectReason ?? update.status,
+    });
+    if (update.latencyMs !== undefined) fields.latency = update.latencyMs;
+    if (update.transcript) {
+      fields.transcriptObject = { turns: update.transcript.turns };
+      fields.transcript = update.transcript.turns.map((t) => `${t.role === 'agent' ? 'Agent' : 'User'}: ${t.text}`).join('\n');
+      fields.transcriptLanguage = update.transcript.language;
+    }
+    return fields;
+  }
+
+  private async mirrorOnContact(em: Caller['em'], call: Call): Promise<void> {
+    if (!call.contact) return;
+    const voicemail = call.disconnectReason === 'voicemail_reached';
+    await em.nativeUpdate(Contact, { id: call.contact.id }, {
+      lastCallStatus: voicemail ? 'voicemail' : CONTACT_STATUS[call.callStatus as CallStatus],
+      lastCallAt: call.startedAt ?? call.createdAt,
+      lastCallDuration: call.callDuration,
+    });
+  }
+
+  /** Runs one step of a simulated call and schedules the next. Idempotent. */
+  async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
+    const em = this.orm.em.fork();
+    const call = await em.findOne(Call, { id: job.callId });
+    if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
+    const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id });
+    const { update, next } = simulated.outcome(job.step, call, agent);
+    const applied = await this.applyUpdate(call.id, { ...update, at: this.clock.now() });
+    if (applied && next) {
+      await this.jobs.send('telephony.simulated.step', { ...job, step: next.step }, { startAfter: new Date(Date.now() + next.delayMs) });
+    }
+  }
+
+  /**
+   * A Twilio status callback: trusted only with a valid signature of the exact URL Twilio
+   * called (`url`) and its parameters; then applied like any provider update.
+   */
+  async receiveTwilioStatus(url: string, params: Record<string, string>, signature: string): Promise<void> {
+    if (!(this.provider instanceof TwilioTelephony)) throw new NotFoundError('Route');
+    if (!this.provider.verify(url, params, signature)) throw new ForbiddenError('Invalid Twilio signature');
+    const callId = new URL(url).searchParams.get('call_id');
+    const em = this.orm.em.fork();
+    const call = callId && /^[0-9a-f-]{36}$/i.test(callId) ? await em.findOne(Call, { id: callId }) : null;
+    if (!call || (call.callSid !== '' && params.CallSid && params.CallSid !== call.callSid)) throw new NotFoundError('Call');
+    const update = this.provider.toUpdate(params, this.clock.now());
+    if (update) await this.applyUpdate(call.id, update);
+  }
+
+  /** Cancels a call not yet ended: hung up when answered, else canceled. */
+  async cancel(caller: Caller, call: Call): Promise<Call> {
+    if (!LIVE_STATUSES.includes(call.callStatus)) throw new ConflictError(`Call already ended (${call.callStatus})`);
+    const live = call.callStatus === 'in-progress';
+    if (call.callSid) await this.provider.cancel(call.callSid, live);
+    const update: StatusUpdate = live
+      ? { status: 'completed', at: this.clock.now(), disconnectReason: 'canceled' }
+      : { status: 'canceled', at: this.clock.now(), disconnectReason: 'canceled' };
+    if (!(await this.applyUpdate(call.id, update))) throw new ConflictError('Call already ended');
+    await caller.em.refresh(call);
+    return call;
+  }
+
+  /**
+   * Ends calls with no update for longer than the maximum duration as `failed` (`timeout`),
+   * and re-queues the dispatch and placing of calls a crash may have stranded.
+   */
+  async sweep(): Promise<void> {
+    const em = this.orm.em.fork();
+    const now = this.clock.now();
+    const stale = await em.find(
+      Call,
+      { callStatus: { $in: [...LIVE_STATUSES] }, updatedAt: { $lt: new Date(now.getTime() - this.options.maxCallDurationS * 1000) } },
+      { fields: ['id'], limit: 500 },
+    );
+    for (const { id } of stale) await this.applyUpdate(id, { status: 'failed', at: now, disconnectReason: 'timeout' });
+    const stranded = await em.find(
+      Call,
+      { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - 30_000) } },
+      { fields: ['id', 'company'], limit: 500 },
+    );
+    for (const c of stranded) await this.jobs.send('call.place', { companyId: c.company.id, callId: c.id });
+    const waiting: { company_id: string }[] = await em.execute(
+      `select distinct company_id from calls where call_status = 'pstn-queued' and dispatched_at is null and created_at < ?`,
+      [new Date(now.getTime() - 5_000)],
+    );
+    for (const { company_id } of waiting) await this.jobs.send('call.dispatch', { companyId: company_id });
+  }
+}

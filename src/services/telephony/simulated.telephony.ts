@@ -1,0 +1,104 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { AiAgent } from '../../entities';
+import type { Call } from '../../entities/call.entity';
+import type { JobQueue } from '../jobs/job-queue';
+import type { PlaceRequest, StatusUpdate, TelephonyAdapter, TranscriptTurn } from './telephony';
+
+export type SimulatedStep = 'ring' | 'answer' | 'hangup';
+
+export interface SimulatedStepJob {
+  companyId: string;
+  callId: string;
+  step: SimulatedStep;
+}
+
+declare module '../jobs/job-queue' {
+  interface JobMap {
+    'telephony.simulated.step': SimulatedStepJob;
+  }
+}
+
+export interface SimulatedTimings {
+  ringMs: number;
+  talkMs: number;
+}
+
+/** What the callee does, from the last four digits of the number (docs/calls.md). */
+export type CalleeBehaviour = 'busy' | 'no-answer' | 'failed' | 'voicemail' | 'person';
+
+export function calleeBehaviour(to: string): CalleeBehaviour {
+  if (to.endsWith('0001')) return 'busy';
+  if (to.endsWith('0002')) return 'no-answer';
+  if (to.endsWith('0003')) return 'failed';
+  if (to.endsWith('0004')) return 'voicemail';
+  return 'person';
+}
+
+/** The next step of a simulated call: what it reports now, and what happens after how long. */
+export interface StepOutcome {
+  update: Omit<StatusUpdate, 'at'>;
+  next?: { step: SimulatedStep; delayMs: number };
+}
+
+const fill = (text: string, vars: Map<string, string>) => text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => vars.get(name) ?? '');
+
+function transcript(call: Call, agent: AiAgent, talkMs: number): TranscriptTurn[] {
+  const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
+  const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
+  const purpose = fill(agent.prompt, vars).split(/(?<=[.!?])\s/)[0]?.trim();
+  const turns: TranscriptTurn[] = [
+    { role: 'agent', text: `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`, time_offset_ms: 0 },
+    { role: 'user', text: name ? `Hi, yes, this is ${name}.` : 'Hello, who is this?', time_offset_ms: Math.round(talkMs * 0.2) },
+  ];
+  if (purpose) turns.push({ role: 'agent', text: purpose, time_offset_ms: Math.round(talkMs * 0.4) });
+  turns.push({ role: 'user', text: 'Sounds good, thank you.', time_offset_ms: Math.round(talkMs * 0.7) });
+  turns.push({ role: 'agent', text: 'Thank you for your time. Goodbye!', time_offset_ms: Math.round(talkMs * 0.9) });
+  return turns;
+}
+
+/** A stable pseudo-latency per call, 400 to 799 ms. */
+const latencyOf = (callId: string) => 400 + (createHash('sha1').update(callId).digest().readUInt16BE(0) % 400);
+
+/**
+ * The default provider: no network. Each call moves through real transitions driven by
+ * durable jobs (`telephony.simulated.step`), so a restart mid-call still finishes it.
+ */
+export class SimulatedTelephony implements TelephonyAdapter {
+  readonly name = 'simulated';
+
+  constructor(
+    private readonly jobs: JobQueue,
+    readonly timings: SimulatedTimings,
+  ) {}
+
+  async place(request: PlaceRequest): Promise<string> {
+    await this.jobs.send('telephony.simulated.step', { companyId: request.companyId, callId: request.callId, step: 'ring' });
+    return `SIM${randomUUID().replace(/-/g, '')}`;
+  }
+
+  /** Nothing to hang up: the call's later steps find it ended and change nothing. */
+  async cancel(): Promise<void> {}
+
+  outcome(step: SimulatedStep, call: Call, agent: AiAgent): StepOutcome {
+    const { ringMs, talkMs } = this.timings;
+    const behaviour = calleeBehaviour(call.callTo);
+    if (step === 'ring') return { update: { status: 'ringing' }, next: { step: 'answer', delayMs: ringMs } };
+    if (step === 'answer') {
+      if (behaviour === 'busy') return { update: { status: 'busy', disconnectReason: 'busy' } };
+      if (behaviour === 'no-answer') return { update: { status: 'no-answer', disconnectReason: 'no_answer' } };
+      if (behaviour === 'failed') return { update: { status: 'failed', disconnectReason: 'dial_failed' } };
+      return { update: { status: 'in-progress' }, next: { step: 'hangup', delayMs: talkMs } };
+    }
+    const durationS = Math.round(talkMs / 1000);
+    if (behaviour === 'voicemail') return { update: { status: 'completed', durationS, disconnectReason: 'voicemail_reached' } };
+    return {
+      update: {
+        status: 'completed',
+        durationS,
+        disconnectReason: 'agent_hangup',
+        latencyMs: latencyOf(call.id),
+        transcript: { turns: transcript(call, agent, talkMs), language: agent.language },
+      },
+    };
+  }
+}

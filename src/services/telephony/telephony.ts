@@ -1,0 +1,39 @@
+import type { CallStatus } from '../../entities/call.entity';
+
+/** One turn of a transcript. */
+export interface TranscriptTurn {
+  role: 'agent' | 'user';
+  text: string;
+  /** Milliseconds from the moment the call was answered. */
+  time_offset_ms: number;
+}
+
+/** A status change reported by a provider, in our vocabulary. */
+export interface StatusUpdate {
+  status: CallStatus;
+  at: Date;
+  /** Seconds answered, when the provider says so; else computed from started_at. */
+  durationS?: number;
+  disconnectReason?: string;
+  latencyMs?: number;
+  transcript?: { turns: TranscriptTurn[]; language: string };
+}
+
+export interface PlaceRequest {
+  callId: string;
+  companyId: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * A telephony provider. `place` asks it to dial and returns its call id; status updates
+ * arrive later (provider callbacks, or the simulated provider's own jobs) and go through
+ * CallLifecycleService.applyUpdate, which ignores duplicates and out-of-order updates.
+ */
+export interface TelephonyAdapter {
+  readonly name: string;
+  place(request: PlaceRequest): Promise<string>;
+  /** Hangs up (`live`: answered) or cancels (not yet answered) the provider's call. */
+  cancel(providerSid: string, live: boolean): Promise<void>;
+}

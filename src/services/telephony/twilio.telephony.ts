@@ -1,0 +1,92 @@
+import twilio from 'twilio';
+import type { CallStatus } from '../../entities/call.entity';
+import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
+
+export interface TwilioOptions {
+  /** https://api.twilio.com, or a compatible API (tests run a local fake). */
+  baseUrl: string;
+  accountSid: string;
+  authToken: string;
+  /** Absolute URL of our status-callback route, as Twilio will call (and sign) it. */
+  statusCallbackUrl: string;
+}
+
+const STATUS: Record<string, CallStatus | undefined> = {
+  ringing: 'ringing',
+  'in-progress': 'in-progress',
+  answered: 'in-progress',
+  completed: 'completed',
+  busy: 'busy',
+  'no-answer': 'no-answer',
+  failed: 'failed',
+  canceled: 'canceled',
+};
+
+/**
+ * Twilio's Calls API: calls are created with a status callback on our route; callbacks are
+ * trusted only with a valid `X-Twilio-Signature` (HMAC of URL and parameters). Media (the
+ * agent's voice) is outside this service: the TwiML keeps the line open.
+ */
+export class TwilioTelephony implements TelephonyAdapter {
+  readonly name = 'twilio';
+
+  constructor(private readonly options: TwilioOptions) {}
+
+  async place(request: PlaceRequest): Promise<string> {
+    const body = new URLSearchParams({
+      To: request.to,
+      From: request.from,
+      Twiml: '<Response><Pause length="60"/></Response>',
+      StatusCallback: this.callbackUrl(request.callId),
+      StatusCallbackMethod: 'POST',
+    });
+    for (const event of ['initiated', 'ringing', 'answered', 'completed']) body.append('StatusCallbackEvent', event);
+    const created = (await this.post('Calls.json', body)) as { sid?: unknown };
+    if (typeof created.sid !== 'string') throw new Error('Twilio answered without a call sid');
+    return created.sid;
+  }
+
+  async cancel(providerSid: string, live: boolean): Promise<void> {
+    await this.post(`Calls/${encodeURIComponent(providerSid)}.json`, new URLSearchParams({ Status: live ? 'completed' : 'canceled' }));
+  }
+
+  /** The URL Twilio calls back for one of our calls; our call id rides in the signed URL. */
+  callbackUrl(callId: string): string {
+    return `${this.options.statusCallbackUrl}?call_id=${encodeURIComponent(callId)}`;
+  }
+
+  /** True when `signature` is Twilio's signature of this exact URL and these parameters. */
+  verify(url: string, params: Record<string, string>, signature: string): boolean {
+    return twilio.validateRequest(this.options.authToken, signature, url, params);
+  }
+
+  /** Our update for a status callback, or null for statuses that change nothing (queued, initiated). */
+  toUpdate(params: Record<string, string>, now: Date): StatusUpdate | null {
+    const status = STATUS[params.CallStatus ?? ''];
+    if (!status) return null;
+    const at = params.Timestamp && !Number.isNaN(Date.parse(params.Timestamp)) ? new Date(params.Timestamp) : now;
+    const duration = Number.parseInt(params.CallDuration ?? '', 10);
+    const machine = (params.AnsweredBy ?? '').startsWith('machine');
+    return {
+      status,
+      at,
+      ...(Number.isFinite(duration) ? { durationS: duration } : {}),
+      ...(status === 'completed' && machine ? { disconnectReason: 'voicemail_reached' } : {}),
+    };
+  }
+
+  private async post(path: string, body: URLSearchParams): Promise<unknown> {
+    const { baseUrl, accountSid, authToken } = this.options;
+    const res = await fetch(`${baseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`Twilio answered HTTP ${res.status}`);
+    return res.json();
+  }
+}
