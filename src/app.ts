@@ -6,16 +6,20 @@ import Koa from 'koa';
 import type { Config } from './config';
 import { resolveDatabase } from './db/database';
 import { openDatabase } from './db/orm';
+import { createGraphQL } from './graphql';
 import type { Logger } from './logger';
 import { restRouter } from './rest';
 import { handleErrors } from './rest/middleware';
 import { createServices, type Services } from './services';
+import { type EventBus, startEventBus } from './services/events';
 import { type DemoSeed, seedDemo } from './services/seed.service';
 
 export interface RunningApp {
   server: http.Server;
   orm: MikroORM;
   services: Services;
+  /** The event bus shared by every replica (PostgreSQL LISTEN/NOTIFY, or Redis). */
+  events: EventBus;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   /** The demo company made on first run, when SEED_DEMO is on and the database was empty. */
@@ -24,10 +28,11 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export function createKoa(orm: MikroORM, services: Services, logger: Logger): Koa {
+export function createKoa(orm: MikroORM, services: Services, logger: Logger, graphql: Koa.Middleware): Koa {
   const app = new Koa();
   app.proxy = true;
   app.use(handleErrors(logger));
+  app.use(graphql);
   const router = restRouter(orm, services);
   app.use(router.routes());
   return app;
@@ -43,10 +48,21 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     await db.stop();
     throw err;
   }
-  const services = createServices(config);
+  const events = await startEventBus({
+    databaseUrl: db.url,
+    redisUrl: config.redisUrl,
+    onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
+  }).catch(async (err: unknown) => {
+    await orm.close();
+    await db.stop();
+    throw err;
+  });
+  const services = createServices(config, events);
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
+  const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const server = http.createServer(createKoa(orm, services, logger).callback());
+  const server = http.createServer(createKoa(orm, services, logger, graphql.middleware).callback());
+  graphql.attach(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -58,13 +74,16 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     server,
     orm,
     services,
+    events,
     url: `http://${host}:${port}`,
     demo,
     async close() {
+      await graphql.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await events.close();
       await orm.close();
       await db.stop();
     },

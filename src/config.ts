@@ -33,6 +33,13 @@ const schema = z.object({
     .default('USD'),
   TELEPHONY_PROVIDER: z.enum(['simulated']).default('simulated'),
   SEED_DEMO: boolean.default(true),
+  /** Redis for the event bus between replicas. Unset: PostgreSQL LISTEN/NOTIFY. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** GraphQL schema introspection (and so the IDE's docs). Unset: on except in production. */
+  GRAPHQL_INTROSPECTION: boolean.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -49,6 +56,8 @@ export interface Config {
   priceUnit: string;
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
   seedDemo: boolean;
+  redisUrl: string | undefined;
+  graphqlIntrospection: boolean;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -74,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priceUnit: e.PRICE_UNIT,
     telephonyProvider: e.TELEPHONY_PROVIDER,
     seedDemo: e.SEED_DEMO,
+    redisUrl: e.REDIS_URL,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
   };
 }

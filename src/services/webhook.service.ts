@@ -3,8 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution, WebhookFlow, WebhookStep } from '../entities';
 import { ValidationError } from './errors';
 import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput } from './input/webhook.input';
+import { page as pageInput } from './input/common';
+import { countPerParent, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
@@ -41,6 +43,29 @@ export class WebhookService {
   async get(caller: Caller, id: unknown): Promise<FlowView> {
     const flow = await this.getOwn(caller, id);
     return (await this.withExecutions(caller.em, [flow]))[0]!;
+  }
+
+  /** The steps of each flow (own or template), in `step_number` order, in one query. */
+  async stepsByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, WebhookStep[]>> {
+    const steps = await em.find(
+      WebhookStep,
+      { flow: { id: [...flowIds], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] }, deletedAt: null },
+      { orderBy: { stepNumber: 'asc' } },
+    );
+    return new Map(flowIds.map((id) => [id, steps.filter((s) => s.flow.id === id)]));
+  }
+
+  /** The executions of each flow, newest first, a page per flow, in one query. */
+  async executionsByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<WebhookExecution>>> {
+    return newestFirstPerParent(em, WebhookExecution, this.perFlow(scope, flowIds), parseInput(pageInput(), input));
+  }
+
+  async countExecutionsByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, number>> {
+    return countPerParent(em, WebhookExecution, this.perFlow(scope, flowIds));
+  }
+
+  async getExecution({ scope, em }: Caller, id: unknown): Promise<WebhookExecution> {
+    return findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId });
   }
 
   async create(caller: Caller, input: unknown): Promise<FlowView> {
@@ -82,6 +107,10 @@ export class WebhookService {
 
   private async getOwn({ scope, em }: Caller, id: unknown): Promise<WebhookFlow> {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null }, ['steps']);
+  }
+
+  private perFlow(scope: Scope, parentIds: readonly string[]): PerParent {
+    return { parentColumn: 'flow_id', parentIds, where: 'company_id = ?', params: [scope.companyId] };
   }
 
   private replaceSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { GraphQLError } from 'graphql';
+import type { Services } from '../services';
+import { UnauthenticatedError } from '../services/errors';
+import type { EventBus } from '../services/events';
+import type { Caller, Scope } from '../services/scope';
+import { createLoaders, type Loaders } from './loaders';
+
+/** What every resolver gets: who calls, their unit of work and loaders, and the event bus. */
+export interface GraphQLContext {
+  requestId: string;
+  caller: Caller;
+  loaders: Loaders;
+  events: EventBus;
+  /**
+   * Starts a fresh unit of work (EntityManager fork and loaders) on this context and
+   * answers its caller. A subscription's resolver calls it for each event, so that every
+   * event reads current state, not what an earlier event left in the identity map.
+   */
+  renew(): Caller;
+}
+
+/**
+ * Builds resolver contexts the way the REST middleware builds its caller: the bearer
+ * token through `AuthService.authenticate`, then one EntityManager fork per HTTP request
+ * and per websocket operation.
+ */
+export class ContextFactory {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly services: Services,
+    private readonly events: EventBus,
+  ) {}
+
+  /**
+   * The scope of an `Authorization` header value (`Bearer sk_...` or `Bearer <jwt>`).
+   * Bad credentials throw a GraphQL error with code UNAUTHENTICATED and HTTP status 401.
+   */
+  async authenticate(authorization: string | undefined): Promise<Scope> {
+    try {
+      return await this.services.auth.authenticate(this.orm.em.fork(), authorization);
+    } catch (err) {
+      if (err instanceof UnauthenticatedError) {
+        throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+      }
+      throw err;
+    }
+  }
+
+  /** A context for one operation of the caller whose scope is `scope`. */
+  forScope(scope: Scope, requestId: string = randomUUID()): GraphQLContext {
+    const { orm, services, events } = this;
+    const unitOfWork = () => {
+      const caller: Caller = { scope, em: orm.em.fork() };
+      return { caller, loaders: createLoaders(caller, services) };
+    };
+    const context: GraphQLContext = {
+      requestId,
+      events,
+      ...unitOfWork(),
+      renew: () => Object.assign(context, unitOfWork()).caller,
+    };
+    return context;
+  }
+}
