@@ -1,4 +1,4 @@
-import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { type GraphQLSchema, printSchema } from 'graphql';
 import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { resolverClasses } from '../resolvers';
 
@@ -34,5 +34,5 @@ export function buildGraphQLSchema({ resolvers, pubSub }: SchemaWiring = { resol
   });
 }
 
-/** The SDL committed as schema.graphql: types sorted by name, so diffs show real changes. */
-export const printSDL = (schema: GraphQLSchema): string => `${printSchema(lexicographicSortSchema(schema))}\n`;
+/** The SDL committed as schema.graphql, in declaration order. */
+export const printSDL = (schema: GraphQLSchema): string => `${printSchema(schema)}\n`;

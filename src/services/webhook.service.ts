@@ -79,7 +79,7 @@ export class WebhookService {
       workspaceId: workspace,
       secret,
     });
-    this.replaceSteps(caller.em, flow, steps ?? []);
+    this.addSteps(caller.em, flow, steps ?? []);
     await caller.em.flush();
     return { flow, executions: [], secret };
   }
@@ -89,11 +89,22 @@ export class WebhookService {
     const flow = await this.getOwn(caller, id);
     const { workspace, steps, ...fields }: UpdateWebhookInput = parseInput(updateWebhookInput, input);
     caller.em.assign(flow, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
-    if (steps) this.replaceSteps(caller.em, flow, steps);
-    const numbers = new Set(flow.steps.getItems().map((s) => s.stepNumber));
+    const numbers = new Set(steps ? steps.map((s) => s.step_number) : flow.steps.getItems().map((s) => s.stepNumber));
     const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));
     if (orphan >= 0) throw ValidationError.of(`variables[${orphan}].stepId`, 'Must name a step of this flow');
-    await caller.em.flush();
+    await caller.em.begin();
+    try {
+      // The old steps go first, in the same transaction: a new step may reuse a step number.
+      if (steps) {
+        flow.steps.removeAll();
+        await caller.em.flush();
+        this.addSteps(caller.em, flow, steps);
+      }
+      await caller.em.commit();
+    } catch (err) {
+      await caller.em.rollback();
+      throw err;
+    }
     return (await this.withExecutions(caller.em, [flow]))[0]!;
   }
 
@@ -113,8 +124,7 @@ export class WebhookService {
     return { parentColumn: 'flow_id', parentIds, where: 'company_id = ?', params: [scope.companyId] };
   }
 
-  private replaceSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
-    flow.steps.removeAll();
+  private addSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
     for (const s of steps) {
       flow.steps.add(em.create(WebhookStep, { ...camelKeys(s), flow, stepNumber: s.step_number, webhookUrl: s.webhook_url }));
     }
