@@ -39,8 +39,7 @@ export function wsClient(t: TestApp, token: string | null, key = 'authorization'
 
 /**
  * A live subscription: `next()` resolves with the next payload (each one pushed by the
- * server wakes the waiting promise; no polling, no sleeps), `ready` once the server has
- * acknowledged the connection and registered the operation.
+ * server wakes the waiting promise; no polling, no sleeps).
  */
 export interface Subscription<T> {
   next(): Promise<T>;
@@ -48,7 +47,34 @@ export interface Subscription<T> {
   close(): void;
 }
 
-export function subscribe<T = any>(client: Client, query: string, variables: Record<string, unknown> = {}): Subscription<T> {
+/** Runs one query over the client's socket and resolves with its result. */
+export function query<T = any>(client: Client, text: string, variables: Record<string, unknown> = {}): Promise<{ data?: T; errors?: any[] }> {
+  return new Promise((resolve, reject) => {
+    let result: { data?: T; errors?: any[] } = {};
+    client.subscribe<T>({ query: text, variables }, { next: (v) => (result = v as never), error: reject, complete: () => resolve(result) });
+  });
+}
+
+/**
+ * Subscribes, then resolves once the server has registered the subscription: the server
+ * handles a socket's messages in order and registers a subscription without I/O, so when
+ * a query sent after it (which reads the database) has answered, events reach it.
+ */
+export async function subscribe<T = any>(client: Client, text: string, variables: Record<string, unknown> = {}): Promise<Subscription<T>> {
+  const subscription = listen<T>(client, text, variables);
+  await query(client, '{ phoneNumbers { id } }');
+  return subscription;
+}
+
+/** Resolves with the close event's code once the server closes the client's socket. */
+export function closeCode(client: Client): Promise<number> {
+  return new Promise((resolve) => {
+    client.on('closed', (event) => resolve((event as { code: number }).code));
+    client.subscribe({ query: '{ phoneNumbers { id } }' }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+  });
+}
+
+function listen<T>(client: Client, query: string, variables: Record<string, unknown>): Subscription<T> {
   const received: T[] = [];
   const waiting: { resolve: (v: T) => void; reject: (e: unknown) => void }[] = [];
   let consumed = 0;
