@@ -6,7 +6,7 @@ import { DEFAULT_PAGE_SIZE } from './input';
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
 export const MAX_DEPTH = 10;
 /** Most complexity points per operation: a field costs 1, a list or page its size times its selection. */
-export const MAX_COMPLEXITY = 5000;
+export const MAX_COMPLEXITY = 25_000;
 /** Parsing stops past this many tokens: thousands of aliases are refused before validation. */
 export const MAX_TOKENS = 5000;
 
