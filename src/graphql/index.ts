@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
@@ -71,7 +72,8 @@ export async function createGraphQL({ orm, services, events, introspection, logg
     formatError,
     validationRules: extraRules(introspection),
     parseOptions: { maxTokens: MAX_TOKENS },
-    plugins: [gatewayPlugin(schema, logger)],
+    // Cache hints are unused (responses are per caller); the plugin would wrap every field.
+    plugins: [gatewayPlugin(schema, logger), ApolloServerPluginCacheControlDisabled()],
     logger,
   });
   await apollo.start();

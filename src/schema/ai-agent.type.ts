@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { AiAgent } from '../entities';
 
 /** A conversational agent, or a template of the built-in catalogue (`isTemplate`). */
-@ObjectType('AiAgent')
+@ObjectType('AiAgent', { simpleResolvers: true })
 export class AiAgentType {
   @Field(() => ID)
   id!: string;

@@ -4,7 +4,7 @@ import type { Call } from '../entities';
 import { CallStatus } from './call.enum';
 import { ConnectionType } from './connection.type';
 
-@ObjectType('DynamicVariable')
+@ObjectType('DynamicVariable', { simpleResolvers: true })
 export class DynamicVariableType {
   @Field()
   name!: string;
@@ -14,7 +14,7 @@ export class DynamicVariableType {
 }
 
 /** A phone call placed (or received) by an AI agent. `aiAgent`, `campaign`, `contact` resolve on demand. */
-@ObjectType('Call')
+@ObjectType('Call', { simpleResolvers: true })
 export class CallType {
   @Field(() => ID)
   id!: string;

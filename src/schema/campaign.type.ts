@@ -4,7 +4,7 @@ import type { Campaign } from '../entities';
 import { ConnectionType } from './connection.type';
 
 /** A calling job over a contact selection. `aiAgent` and `calls` resolve on demand. */
-@ObjectType('Campaign')
+@ObjectType('Campaign', { simpleResolvers: true })
 export class CampaignType {
   @Field(() => ID)
   id!: string;

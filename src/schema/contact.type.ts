@@ -4,7 +4,7 @@ import type { Contact } from '../entities';
 import { ConnectionType } from './connection.type';
 
 /** A person to call. `lastCall*` mirror the outcome of the latest call to the contact. */
-@ObjectType('Contact')
+@ObjectType('Contact', { simpleResolvers: true })
 export class ContactType {
   @Field(() => ID)
   id!: string;

@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import type { PhoneNumber } from '../entities';
 
 /** A number the company owns and may call from. */
-@ObjectType('PhoneNumber')
+@ObjectType('PhoneNumber', { simpleResolvers: true })
 export class PhoneNumberType {
   @Field(() => ID)
   id!: string;

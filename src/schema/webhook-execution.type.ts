@@ -5,7 +5,7 @@ import { ConnectionType } from './connection.type';
 import { ExecutionStatus } from './webhook.enum';
 
 /** One run of a flow, across its attempts. */
-@ObjectType('WebhookExecution')
+@ObjectType('WebhookExecution', { simpleResolvers: true })
 export class WebhookExecutionType {
   @Field(() => ID)
   id!: string;

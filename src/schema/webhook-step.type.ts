@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { WebhookStep } from '../entities';
 
 /** One HTTP request of a flow, run in `stepNumber` order after `dependsOnStep` succeeded. */
-@ObjectType('WebhookStep')
+@ObjectType('WebhookStep', { simpleResolvers: true })
 export class WebhookStepType {
   @Field(() => ID)
   id!: string;

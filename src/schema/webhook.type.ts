@@ -3,7 +3,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { WebhookFlow } from '../entities';
 import { toWebhookStepType, type WebhookStepType } from './webhook-step.type';
 
-@ObjectType('PredefinedVariable')
+@ObjectType('PredefinedVariable', { simpleResolvers: true })
 export class PredefinedVariableType {
   @Field()
   name!: string;
@@ -12,7 +12,7 @@ export class PredefinedVariableType {
   value!: string;
 }
 
-@ObjectType('FlowVariable', { description: "A value extracted from an earlier step's response." })
+@ObjectType('FlowVariable', { simpleResolvers: true, description: "A value extracted from an earlier step's response." })
 export class FlowVariableType {
   @Field()
   name!: string;
@@ -34,7 +34,7 @@ export class FlowVariableType {
 }
 
 /** An outbound webhook flow. `steps` and `executions` resolve on demand. */
-@ObjectType('WebhookFlow')
+@ObjectType('WebhookFlow', { simpleResolvers: true })
 export class WebhookFlowType {
   @Field(() => ID)
   id!: string;
