@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
 import { UnauthenticatedError } from '../services/errors';
@@ -37,9 +37,9 @@ export class ContextFactory {
    * The scope of an `Authorization` header value (`Bearer sk_...` or `Bearer <jwt>`).
    * Bad credentials throw a GraphQL error with code UNAUTHENTICATED and HTTP status 401.
    */
-  async authenticate(authorization: string | undefined): Promise<Scope> {
+  async authenticate(authorization: string | undefined, em: EntityManager = this.orm.em.fork()): Promise<Scope> {
     try {
-      return await this.services.auth.authenticate(this.orm.em.fork(), authorization);
+      return await this.services.auth.authenticate(em, authorization);
     } catch (err) {
       if (err instanceof UnauthenticatedError) {
         throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
@@ -48,18 +48,24 @@ export class ContextFactory {
     }
   }
 
+  /** The context of one HTTP request: its credentials checked in the request's own fork. */
+  async forRequest(authorization: string | undefined, requestId: string): Promise<GraphQLContext> {
+    const em = this.orm.em.fork();
+    return this.forScope(await this.authenticate(authorization, em), requestId, em);
+  }
+
   /** A context for one operation of the caller whose scope is `scope`. */
-  forScope(scope: Scope, requestId: string = randomUUID()): GraphQLContext {
+  forScope(scope: Scope, requestId: string = randomUUID(), em: EntityManager = this.orm.em.fork()): GraphQLContext {
     const { orm, services, events } = this;
-    const unitOfWork = () => {
-      const caller: Caller = { scope, em: orm.em.fork() };
+    const unitOfWork = (fork: EntityManager) => {
+      const caller: Caller = { scope, em: fork };
       return { caller, loaders: createLoaders(caller, services) };
     };
     const context: GraphQLContext = {
       requestId,
       events,
-      ...unitOfWork(),
-      renew: () => Object.assign(context, unitOfWork()).caller,
+      ...unitOfWork(em),
+      renew: () => Object.assign(context, unitOfWork(orm.em.fork())).caller,
     };
     return context;
   }

@@ -27,18 +27,34 @@ export function extraRules(introspection: boolean): ValidationRule[] {
 
 export const validationRules = (introspection: boolean): ValidationRule[] => [...specifiedRules, ...extraRules(introspection)];
 
+/** Complexity per document (Apollo hands out the same parsed document for the same query) and variables. */
+const known = new WeakMap<DocumentNode, Map<string, number>>();
+const KNOWN_PER_DOCUMENT = 100;
+
+function complexityOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string | null): number {
+  const key = `${operationName ?? ''} ${JSON.stringify(variables)}`;
+  const byVariables = known.get(document) ?? new Map<string, number>();
+  known.set(document, byVariables);
+  const cached = byVariables.get(key);
+  if (cached !== undefined) return cached;
+  const complexity = getComplexity({
+    schema,
+    query: document,
+    variables,
+    ...(operationName ? { operationName } : {}),
+    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+  });
+  if (byVariables.size >= KNOWN_PER_DOCUMENT) byVariables.clear();
+  byVariables.set(key, complexity);
+  return complexity;
+}
+
 /**
  * Refuses an operation costlier than MAX_COMPLEXITY, with code QUERY_TOO_COMPLEX. Runs
  * after validation, once variables are known (`first: $n`).
  */
 export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): void {
-  const complexity = getComplexity({
-    schema,
-    query: document,
-    variables: variables ?? {},
-    ...(operationName ? { operationName } : {}),
-    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-  });
+  const complexity = complexityOf(schema, document, variables ?? {}, operationName);
   if (complexity > MAX_COMPLEXITY) {
     throw new GraphQLError(`Query is too complex: ${complexity} points, the limit is ${MAX_COMPLEXITY}`, {
       extensions: { code: 'QUERY_TOO_COMPLEX', complexity, maxComplexity: MAX_COMPLEXITY, http: { status: 400 } },

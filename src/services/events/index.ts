@@ -2,7 +2,7 @@ import type { BusErrorHandler, EventBus } from './event-bus';
 import { PgEventBus } from './pg-event-bus';
 import { RedisEventBus } from './redis-event-bus';
 
-export type { BusErrorHandler, EventBus, EventPublisher, Handler } from './event-bus';
+export type { BusErrorHandler, EventBus, EventPublisher } from './event-bus';
 export type { Topic, Topics } from './topics';
 
 /**
