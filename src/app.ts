@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Config } from './config';
 import { resolveDatabase } from './db/database';
+import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { createGraphQL } from './graphql';
 import type { Logger } from './logger';
@@ -38,25 +39,31 @@ export function createKoa(orm: MikroORM, services: Services, logger: Logger, gra
   return app;
 }
 
-/** Starts the whole service: database (external or embedded), migrations, seed, HTTP. */
-export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+/**
+ * The migrated database (external or embedded) and the event bus between replicas. When a
+ * step fails, what the earlier steps opened is closed again.
+ */
+async function openStores(config: Config, logger: Logger): Promise<{ db: RunningDatabase; orm: MikroORM; events: EventBus }> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
-  let orm: MikroORM;
+  const opened: (() => Promise<void>)[] = [() => db.stop()];
   try {
-    orm = await openDatabase(db.url);
+    const orm = await openDatabase(db.url);
+    opened.unshift(() => orm.close());
+    const events = await startEventBus({
+      databaseUrl: db.url,
+      redisUrl: config.redisUrl,
+      onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
+    });
+    return { db, orm, events };
   } catch (err) {
-    await db.stop();
+    for (const close of opened) await close();
     throw err;
   }
-  const events = await startEventBus({
-    databaseUrl: db.url,
-    redisUrl: config.redisUrl,
-    onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
-  }).catch(async (err: unknown) => {
-    await orm.close();
-    await db.stop();
-    throw err;
-  });
+}
+
+/** Starts the whole service: database, migrations, event bus, seed, HTTP and websockets. */
+export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+  const { db, orm, events } = await openStores(config, logger);
   const services = createServices(config, events);
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });
