@@ -21,8 +21,17 @@ type ConnectionExtra = {
   scope?: Scope;
 };
 
+/** GraphQL's own parse and validation errors, with the code Apollo gives them on HTTP. */
 const withCode = (errors: readonly GraphQLError[], code: string): GraphQLError[] =>
-  errors.map((e) => new GraphQLError(e.message, { nodes: e.nodes, extensions: { ...e.extensions, code: e.extensions.code ?? code } }));
+  errors.map(
+    (e) =>
+      new GraphQLError(e.message, {
+        ...(e.nodes ? { nodes: e.nodes } : {}),
+        ...(e.source ? { source: e.source } : {}),
+        ...(e.positions ? { positions: e.positions } : {}),
+        extensions: { ...e.extensions, code: e.extensions.code ?? code },
+      }),
+  );
 
 /**
  * The parse, validation and cost checks of an HTTP operation, for a websocket one: the

@@ -39,7 +39,7 @@ export class PgEventBus implements EventBus {
 
   async publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
     try {
-      const client = this.client ?? (await this.connect());
+      const client = await this.connect();
       await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, LocalFanout.encode(topic, payload)]);
     } catch (err) {
       this.onError(err, `publish ${topic}`);
@@ -54,7 +54,9 @@ export class PgEventBus implements EventBus {
     await client?.end().catch(() => undefined);
   }
 
+  /** The listening connection: the open one, the one being opened, or a new one. */
   private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
     this.connecting ??= this.open().finally(() => {
       this.connecting = null;
     });
