@@ -3,16 +3,14 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
 import { UnauthenticatedError } from '../services/errors';
-import type { EventBus } from '../services/events';
 import type { Caller, Scope } from '../services/scope';
 import { createLoaders, type Loaders } from './loaders';
 
-/** What every resolver gets: who calls, their unit of work and loaders, and the event bus. */
+/** What every resolver gets: who calls, their unit of work and its loaders. */
 export interface GraphQLContext {
   requestId: string;
   caller: Caller;
   loaders: Loaders;
-  events: EventBus;
   /**
    * Starts a fresh unit of work (EntityManager fork and loaders) on this context and
    * answers its caller. A subscription's resolver calls it for each event, so that every
@@ -30,7 +28,6 @@ export class ContextFactory {
   constructor(
     private readonly orm: MikroORM,
     private readonly services: Services,
-    private readonly events: EventBus,
   ) {}
 
   /**
@@ -56,14 +53,13 @@ export class ContextFactory {
 
   /** A context for one operation of the caller whose scope is `scope`. */
   forScope(scope: Scope, requestId: string = randomUUID(), em: EntityManager = this.orm.em.fork()): GraphQLContext {
-    const { orm, services, events } = this;
+    const { orm, services } = this;
     const unitOfWork = (fork: EntityManager) => {
       const caller: Caller = { scope, em: fork };
       return { caller, loaders: createLoaders(caller, services) };
     };
     const context: GraphQLContext = {
       requestId,
-      events,
       ...unitOfWork(em),
       renew: () => Object.assign(context, unitOfWork(orm.em.fork())).caller,
     };

@@ -63,7 +63,7 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
  */
 export async function createGraphQL({ orm, services, events, introspection, logger }: GraphQLOptions): Promise<GraphQLGateway> {
   const schema = buildGraphQLSchema({ resolvers: createResolvers(services), pubSub: busPubSub(events) });
-  const contexts = new ContextFactory(orm, services, events);
+  const contexts = new ContextFactory(orm, services);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection,
