@@ -5,13 +5,15 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
 import type { Config } from './config';
 import { resolveDatabase } from './db/database';
+import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
+import { createGraphQL } from './graphql';
 import type { Logger } from './logger';
 import { restRouter } from './rest';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { createServices, type Services } from './services';
-import type { CallEvents } from './services/call-lifecycle.service';
 import { type Clock, systemClock } from './services/clock';
+import { type EventBus, startEventBus } from './services/events';
 import { JobQueue } from './services/jobs/job-queue';
 import { startWorkers } from './services/jobs/workers';
 import { type DemoSeed, seedDemo } from './services/seed.service';
@@ -20,11 +22,14 @@ export interface RunningApp {
   server: http.Server;
   orm: MikroORM;
   services: Services;
+  /** The event bus shared by every replica (PostgreSQL LISTEN/NOTIFY, or Redis). */
+  events: EventBus;
+  /** Durable jobs (pg-boss) this replica works on. */
+  jobs: JobQueue;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   /** The demo company made on first run, when SEED_DEMO is on and the database was empty. */
   demo: DemoSeed | null;
-  jobs: JobQueue;
   /** Stops accepting requests and jobs, lets running ones finish, then closes the database. */
   close(): Promise<void>;
 }
@@ -34,38 +39,58 @@ export interface AppOverrides {
   clock?: Clock;
 }
 
-export function createKoa(orm: MikroORM, services: Services, logger: Logger, publicBaseUrl: string): Koa {
+export function createKoa(orm: MikroORM, services: Services, logger: Logger, graphql: Koa.Middleware, publicBaseUrl: string): Koa {
   const app = new Koa();
   app.proxy = true;
   app.use(handleErrors(logger));
   app.use(rejectMalformedUrls());
+  app.use(graphql);
   const router = restRouter(orm, services, publicBaseUrl);
   app.use(router.routes());
   return app;
 }
 
-/** Starts the whole service: database (external or embedded), migrations, seed, HTTP. */
-export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<RunningApp> {
+interface Stores {
+  db: RunningDatabase;
+  orm: MikroORM;
+  events: EventBus;
+  jobs: JobQueue;
+}
+
+/**
+ * The migrated database (external or embedded), the event bus between replicas and the job
+ * queue. When a step fails, what the earlier steps opened is closed again.
+ */
+async function openStores(config: Config, logger: Logger): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
-  let orm: MikroORM;
+  const opened: (() => Promise<void>)[] = [() => db.stop()];
   try {
-    orm = await openDatabase(db.url);
+    const orm = await openDatabase(db.url);
+    opened.unshift(() => orm.close());
+    const events = await startEventBus({
+      databaseUrl: db.url,
+      redisUrl: config.redisUrl,
+      onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
+    });
+    opened.unshift(() => events.close());
+    const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs }, logger);
+    return { db, orm, events, jobs };
   } catch (err) {
-    await db.stop();
+    for (const close of opened) await close();
     throw err;
   }
-  const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs }, logger);
-  const callEvents: CallEvents = {
-    callUpdated: (call) => logger.debug({ callId: call.id, status: call.callStatus }, 'call updated'),
-  };
-  const services = createServices(config, { orm, jobs, clock: overrides.clock ?? systemClock, logger, callEvents });
-  await startWorkers(jobs, services);
-  const sweeper = setInterval(() => {
-    services.lifecycle.sweep().catch((err: unknown) => logger.error({ err }, 'call sweep failed'));
-  }, config.callSweepMs);
+}
+
+/** Starts the whole service: database, migrations, event bus, jobs, seed, HTTP and websockets. */
+export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<RunningApp> {
+  const { db, orm, events, jobs } = await openStores(config, logger);
+  const services = createServices(config, { orm, jobs, events, clock: overrides.clock ?? systemClock, logger });
+  const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, config.callSweepMs, logger) : () => undefined;
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
+  const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const server = http.createServer(createKoa(orm, services, logger, config.publicBaseUrl).callback());
+  const server = http.createServer(createKoa(orm, services, logger, graphql.middleware, config.publicBaseUrl).callback());
+  graphql.attach(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -77,16 +102,19 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
     server,
     orm,
     services,
+    events,
+    jobs,
     url: `http://${host}:${port}`,
     demo,
-    jobs,
     async close() {
-      clearInterval(sweeper);
+      stopWorkers();
+      await graphql.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
       await jobs.stop();
+      await events.close();
       await orm.close();
       await db.stop();
     },

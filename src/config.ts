@@ -42,6 +42,8 @@ const schema = z.object({
   MAX_CONCURRENT_CALLS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(20),
   /** How often each replica looks for timed-out and stranded calls. */
   CALL_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** Whether this replica works on jobs and sweeps calls (0: an API-only replica). */
+  JOB_WORKERS: boolean.default(true),
   /** How often an idle job worker polls for jobs queued by other replicas. */
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Twilio-compatible provider (TELEPHONY_PROVIDER=twilio). */
@@ -51,6 +53,13 @@ const schema = z.object({
   /** Public URL of this service, for provider callbacks (default http://localhost:PORT). */
   PUBLIC_BASE_URL: z.url().optional(),
   SEED_DEMO: boolean.default(true),
+  /** Redis for the event bus between replicas. Unset: PostgreSQL LISTEN/NOTIFY. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** GraphQL schema introspection (and so the IDE's docs). Unset: on except in production. */
+  GRAPHQL_INTROSPECTION: boolean.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -72,9 +81,12 @@ export interface Config {
   maxConcurrentCallsPerCompany: number;
   callSweepMs: number;
   jobPollMs: number;
+  jobWorkers: boolean;
   twilio: { baseUrl: string; accountSid: string; authToken: string } | null;
   publicBaseUrl: string;
   seedDemo: boolean;
+  redisUrl: string | undefined;
+  graphqlIntrospection: boolean;
   logLevel: Env['LOG_LEVEL'];
 }
 
@@ -108,12 +120,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
     callSweepMs: e.CALL_SWEEP_MS,
     jobPollMs: e.JOB_POLL_MS,
+    jobWorkers: e.JOB_WORKERS,
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
         ? { baseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''), accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN }
         : null,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     seedDemo: e.SEED_DEMO,
+    redisUrl: e.REDIS_URL,
+    graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
   };
 }

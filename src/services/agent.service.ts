@@ -25,6 +25,14 @@ export class AgentService {
     });
   }
 
+  /**
+   * The company's agents and templates by id, soft-deleted ones included: for records that
+   * link to an agent (calls keep theirs). Ids of other companies are left out.
+   */
+  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<AiAgent[]> {
+    return em.find(AiAgent, { id: [...ids], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] });
+  }
+
   /** An agent the company may place calls with: its own, not deleted. */
   async getOwn({ scope, em }: Caller, id: string): Promise<AiAgent> {
     return findOwned(em, AiAgent, 'Agent', { id, company: scope.companyId, deletedAt: null });

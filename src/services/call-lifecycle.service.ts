@@ -3,6 +3,7 @@ import { AiAgent, Call, Contact } from '../entities';
 import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
+import type { EventPublisher } from './events';
 import { ConflictError, ForbiddenError, NotFoundError } from './errors';
 import type { JobQueue } from './jobs/job-queue';
 import type { Caller } from './scope';
@@ -41,11 +42,6 @@ const CONTACT_STATUS: Record<CallStatus, string> = {
   canceled: 'canceled',
 };
 
-/** Told of every stored transition, after commit. */
-export interface CallEvents {
-  callUpdated(call: Call): void;
-}
-
 export interface LifecycleOptions {
   pricePerMinute: number;
   maxConcurrentPerCompany: number;
@@ -62,7 +58,7 @@ export class CallLifecycleService {
     private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
     private readonly provider: TelephonyAdapter,
-    private readonly events: CallEvents,
+    private readonly events: EventPublisher,
     private readonly clock: Clock,
     private readonly options: LifecycleOptions,
     private readonly logger: Logger,
@@ -70,7 +66,7 @@ export class CallLifecycleService {
 
   /** Queues a new call for dialing. */
   async enqueue(call: Call): Promise<void> {
-    this.events.callUpdated(call);
+    await this.published(call);
     await this.jobs.send('call.dispatch', { companyId: call.company.id });
   }
 
@@ -133,9 +129,19 @@ export class CallLifecycleService {
       return current;
     });
     if (!call) return false;
-    this.events.callUpdated(call);
+    await this.published(call);
     if (!LIVE_STATUSES.includes(call.callStatus)) await this.jobs.send('call.dispatch', { companyId: call.company.id });
     return true;
+  }
+
+  /** Tells every replica's subscribers that `call` changed; after the change is committed. */
+  private async published(call: Call): Promise<void> {
+    await this.events.publish('call.updated', {
+      companyId: call.company.id,
+      callId: call.id,
+      campaignId: call.campaign?.id ?? null,
+      workspace: call.workspaceId,
+    });
   }
 
   private stamp(call: Call, update: StatusUpdate): Partial<Call> {

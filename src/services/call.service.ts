@@ -1,13 +1,15 @@
 import { Call } from '../entities';
+import type { CallStatus } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { PreconditionError } from './errors';
+import { page as pageInput } from './input/common';
 import { listCallsInput, makeCallInput } from './input/call.input';
-import { newestFirst, type Page } from './pagination';
+import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
 
 export interface CallServiceOptions {
@@ -81,28 +83,46 @@ export class CallService {
     return call;
   }
 
-  async get({ scope, em }: Caller, id: unknown): Promise<Call> {
-    return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
-  }
-
   /** Ends a call not yet ended; a call already ended is a ConflictError. */
   async cancel(caller: Caller, id: unknown): Promise<Call> {
     return this.lifecycle.cancel(caller, await this.get(caller, id));
   }
 
+  async get({ scope, em }: Caller, id: unknown): Promise<Call> {
+    return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+
   async list({ scope, em }: Caller, input: unknown): Promise<Page<Call>> {
     const { campaign_id, workspace, status, ...page } = parseInput(listCallsInput, input);
-    return newestFirst(
-      em,
-      Call,
-      {
-        company: scope.companyId,
-        deletedAt: null,
-        ...(campaign_id ? { campaign: campaign_id } : {}),
-        ...(workspace ? { workspaceId: workspace } : {}),
-        ...(status ? { callStatus: status } : {}),
-      },
-      page,
-    );
+    return newestFirst(em, Call, this.filters(scope, { campaign_id, workspace, status }), page);
+  }
+
+  /** How many calls `list` would page through with the same filters. */
+  async count({ scope, em }: Caller, input: unknown): Promise<number> {
+    const { campaign_id, workspace, status } = parseInput(listCallsInput, input);
+    return em.count(Call, this.filters(scope, { campaign_id, workspace, status }));
+  }
+
+  /** The latest calls of each campaign, a page per campaign, in one query. */
+  async pageByCampaigns({ scope, em }: Caller, campaignIds: readonly string[], input: unknown): Promise<Map<string, Page<Call>>> {
+    return newestFirstPerParent(em, Call, this.perCampaign(scope, campaignIds), parseInput(pageInput(), input));
+  }
+
+  async countByCampaigns({ scope, em }: Caller, campaignIds: readonly string[]): Promise<Map<string, number>> {
+    return countPerParent(em, Call, this.perCampaign(scope, campaignIds));
+  }
+
+  private filters(scope: Scope, { campaign_id, workspace, status }: { campaign_id?: string; workspace?: string; status?: CallStatus }) {
+    return {
+      company: scope.companyId,
+      deletedAt: null,
+      ...(campaign_id ? { campaign: campaign_id } : {}),
+      ...(workspace ? { workspaceId: workspace } : {}),
+      ...(status ? { callStatus: status } : {}),
+    };
+  }
+
+  private perCampaign(scope: Scope, parentIds: readonly string[]): PerParent {
+    return { parentColumn: 'campaign_id', parentIds, where: 'company_id = ? AND deleted_at IS NULL', params: [scope.companyId] };
   }
 }

@@ -1,8 +1,15 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
 import { type FieldError, ValidationError } from './errors';
-import { byWorkspaceInput, createCampaignInput, type UpdateCampaignInput, updateCampaignInput } from './input/campaign.input';
+import {
+  byWorkspaceInput,
+  createCampaignInput,
+  pageCampaignsInput,
+  type UpdateCampaignInput,
+  updateCampaignInput,
+} from './input/campaign.input';
+import { newestFirst, type Page } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
 
 /** Related records a campaign may name, each of which must belong to the caller's company. */
@@ -26,6 +33,26 @@ export class CampaignService {
       { company: scope.companyId, workspace: input.workspace, deletedAt: null },
       { orderBy: { createdAt: 'desc', id: 'desc' } },
     );
+  }
+
+  /** Newest first, a page at a time; `workspace` optional. */
+  async page({ scope, em }: Caller, input: unknown): Promise<Page<Campaign>> {
+    const { workspace, ...page } = parseInput(pageCampaignsInput, input);
+    return newestFirst(em, Campaign, this.filters(scope, workspace), page);
+  }
+
+  /** How many campaigns `page` would page through with the same filters. */
+  async count({ scope, em }: Caller, input: unknown): Promise<number> {
+    const { workspace } = parseInput(pageCampaignsInput, input);
+    return em.count(Campaign, this.filters(scope, workspace));
+  }
+
+  /**
+   * Campaigns of the company by id, soft-deleted ones included: for records that link to
+   * a campaign (a call keeps its campaign). Ids of other companies are left out.
+   */
+  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<Campaign[]> {
+    return em.find(Campaign, { id: [...ids], company: scope.companyId });
   }
 
   async get({ scope, em }: Caller, id: unknown): Promise<Campaign> {
@@ -56,6 +83,10 @@ export class CampaignService {
     const campaign = await this.get(caller, id);
     campaign.deletedAt = new Date();
     await caller.em.flush();
+  }
+
+  private filters(scope: Scope, workspace: string | undefined) {
+    return { company: scope.companyId, deletedAt: null, ...(workspace ? { workspace } : {}) };
   }
 
   private async apply(caller: Caller, campaign: Campaign, input: UpdateCampaignInput): Promise<void> {

@@ -1,9 +1,10 @@
 import { Campaign, Contact } from '../entities';
 import { type FieldError, ValidationError } from './errors';
-import { type CreateContactInput, createContactInput, importContactsInput, updateContactInput } from './input/contact.input';
+import { type CreateContactInput, createContactInput, importContactsInput, pageContactsInput, updateContactInput } from './input/contact.input';
+import { newestFirst, type Page } from './pagination';
 import type { PhoneParser } from './phone';
 import { camelKeys, findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
 
 type ContactFields = Omit<CreateContactInput, 'phone_number'> & { phone_number?: CreateContactInput['phone_number'] };
@@ -23,6 +24,23 @@ export class ContactService {
   /** Every contact of the company, newest first (documented list: no pagination). */
   async list({ scope, em }: Caller): Promise<Contact[]> {
     return em.find(Contact, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  /** Newest first, a page at a time, optionally filtered by `status` and `campaign_id`. */
+  async page({ scope, em }: Caller, input: unknown): Promise<Page<Contact>> {
+    const { status, campaign_id, ...page } = parseInput(pageContactsInput, input);
+    return newestFirst(em, Contact, this.filters(scope, status, campaign_id), page);
+  }
+
+  /** How many contacts `page` would page through with the same filters. */
+  async count({ scope, em }: Caller, input: unknown): Promise<number> {
+    const { status, campaign_id } = parseInput(pageContactsInput, input);
+    return em.count(Contact, this.filters(scope, status, campaign_id));
+  }
+
+  /** Contacts of the company by id, soft-deleted ones included (a call keeps its contact). */
+  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<Contact[]> {
+    return em.find(Contact, { id: [...ids], company: scope.companyId });
   }
 
   async get({ scope, em }: Caller, id: unknown): Promise<Contact> {
@@ -55,6 +73,10 @@ export class ContactService {
     const contact = await this.get(caller, id);
     contact.deletedAt = new Date();
     await caller.em.flush();
+  }
+
+  private filters(scope: Scope, status: string | undefined, campaignId: string | undefined) {
+    return { company: scope.companyId, deletedAt: null, ...(status ? { status } : {}), ...(campaignId ? { campaign: campaignId } : {}) };
   }
 
   private toEntity({ phone_number, campaign_id, ...rest }: ContactFields): Record<string, unknown> {

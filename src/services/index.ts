@@ -3,11 +3,12 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { AgentService } from './agent.service';
 import { AuthService } from './auth.service';
-import { type CallEvents, CallLifecycleService } from './call-lifecycle.service';
+import { CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import type { EventPublisher } from './events';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
@@ -21,7 +22,8 @@ export interface Infrastructure {
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
-  callEvents: CallEvents;
+  /** Where services publish their changes, after commit, for live subscribers on every replica. */
+  events: EventPublisher;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -40,7 +42,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const agents = new AgentService();
   const phoneNumbers = new PhoneNumberService(phones);
   const provider = telephony(config, infra.jobs);
-  const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.callEvents, infra.clock, {
+  const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,

@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PhoneNumber } from '../entities';
 import { ConflictError } from './errors';
-import { createPhoneNumberInput } from './input/phone-number.input';
+import { createPhoneNumberInput, updatePhoneNumberInput } from './input/phone-number.input';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
@@ -33,6 +33,14 @@ export class PhoneNumberService {
       if (err instanceof UniqueConstraintViolationException) throw new ConflictError('Phone number already added');
       throw err;
     }
+    return number;
+  }
+
+  async update({ scope, em }: Caller, id: unknown, input: unknown): Promise<PhoneNumber> {
+    const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
+    const { label } = parseInput(updatePhoneNumberInput, input);
+    if (label !== undefined) number.label = label;
+    await em.flush();
     return number;
   }
 

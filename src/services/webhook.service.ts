@@ -3,8 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution, WebhookFlow, WebhookStep } from '../entities';
 import { ValidationError } from './errors';
 import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput } from './input/webhook.input';
+import { page as pageInput } from './input/common';
+import { countPerParent, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
@@ -43,6 +45,29 @@ export class WebhookService {
     return (await this.withExecutions(caller.em, [flow]))[0]!;
   }
 
+  /** The steps of each flow (own or template), in `step_number` order, in one query. */
+  async stepsByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, WebhookStep[]>> {
+    const steps = await em.find(
+      WebhookStep,
+      { flow: { id: [...flowIds], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] }, deletedAt: null },
+      { orderBy: { stepNumber: 'asc' } },
+    );
+    return new Map(flowIds.map((id) => [id, steps.filter((s) => s.flow.id === id)]));
+  }
+
+  /** The executions of each flow, newest first, a page per flow, in one query. */
+  async executionsByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<WebhookExecution>>> {
+    return newestFirstPerParent(em, WebhookExecution, this.perFlow(scope, flowIds), parseInput(pageInput(), input));
+  }
+
+  async countExecutionsByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, number>> {
+    return countPerParent(em, WebhookExecution, this.perFlow(scope, flowIds));
+  }
+
+  async getExecution({ scope, em }: Caller, id: unknown): Promise<WebhookExecution> {
+    return findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId });
+  }
+
   async create(caller: Caller, input: unknown): Promise<FlowView> {
     const { workspace, steps, ...fields } = parseInput(createWebhookInput, input);
     const secret = newSecret();
@@ -54,7 +79,7 @@ export class WebhookService {
       workspaceId: workspace,
       secret,
     });
-    this.replaceSteps(caller.em, flow, steps);
+    this.addSteps(caller.em, flow, steps);
     await caller.em.flush();
     return { flow, executions: [], secret };
   }
@@ -64,11 +89,22 @@ export class WebhookService {
     const flow = await this.getOwn(caller, id);
     const { workspace, steps, ...fields }: UpdateWebhookInput = parseInput(updateWebhookInput, input);
     caller.em.assign(flow, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
-    if (steps) this.replaceSteps(caller.em, flow, steps);
-    const numbers = new Set(flow.steps.getItems().map((s) => s.stepNumber));
+    const numbers = new Set(steps ? steps.map((s) => s.step_number) : flow.steps.getItems().map((s) => s.stepNumber));
     const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));
     if (orphan >= 0) throw ValidationError.of(`variables[${orphan}].stepId`, 'Must name a step of this flow');
-    await caller.em.flush();
+    await caller.em.begin();
+    try {
+      // The old steps go first, in the same transaction: a new step may reuse a step number.
+      if (steps) {
+        flow.steps.removeAll();
+        await caller.em.flush();
+        this.addSteps(caller.em, flow, steps);
+      }
+      await caller.em.commit();
+    } catch (err) {
+      await caller.em.rollback();
+      throw err;
+    }
     return (await this.withExecutions(caller.em, [flow]))[0]!;
   }
 
@@ -84,8 +120,11 @@ export class WebhookService {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null }, ['steps']);
   }
 
-  private replaceSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
-    flow.steps.removeAll();
+  private perFlow(scope: Scope, parentIds: readonly string[]): PerParent {
+    return { parentColumn: 'flow_id', parentIds, where: 'company_id = ?', params: [scope.companyId] };
+  }
+
+  private addSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
     for (const s of steps) {
       flow.steps.add(em.create(WebhookStep, { ...camelKeys(s), flow, stepNumber: s.step_number, webhookUrl: s.webhook_url }));
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intBetween, jsonObject, requiredText, rule, text, uuid, workspace } from './common';
+import { intBetween, jsonObject, page, requiredText, rule, text, uuid, workspace } from './common';
 
 export const RETRY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
 
@@ -80,3 +80,6 @@ export const createCampaignInput = z
 export const byWorkspaceInput = z.object({
   workspace: z.string().min(1, 'Workspace must not be empty').max(100, 'Workspace must be at most 100 characters'),
 });
+
+/** A page of campaigns, optionally of one workspace only. */
+export const pageCampaignsInput = page().extend({ workspace: byWorkspaceInput.shape.workspace.optional() });

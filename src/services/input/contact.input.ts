@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PhoneParser } from '../phone';
-import { jsonObject, phone, requiredText, text, uuid } from './common';
+import { jsonObject, page, phone, requiredText, text, uuid } from './common';
 
 export const MAX_CONTACTS_PER_IMPORT = 10_000;
 
@@ -29,3 +29,9 @@ export const importContactsInput = (parser: PhoneParser) =>
     .max(MAX_CONTACTS_PER_IMPORT, `At most ${MAX_CONTACTS_PER_IMPORT} contacts per import`);
 
 export const updateContactInput = (parser: PhoneParser) => z.strictObject(contactFields(parser)).partial();
+
+/** A page of contacts, optionally only those of one status or one campaign. */
+export const pageContactsInput = page().extend({
+  status: requiredText(50).optional(),
+  campaign_id: uuid().optional(),
+});

@@ -7,3 +7,6 @@ export const createPhoneNumberInput = (parser: PhoneParser) =>
     phone_number: phone(parser),
     label: text(200).optional(),
   });
+
+/** The number itself is fixed once added; only its label changes. */
+export const updatePhoneNumberInput = z.strictObject({ label: text(200).optional() });

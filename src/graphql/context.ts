@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { GraphQLError } from 'graphql';
+import type { Services } from '../services';
+import { UnauthenticatedError } from '../services/errors';
+import type { Caller, Scope } from '../services/scope';
+import { createLoaders, type Loaders } from './loaders';
+
+/** What every resolver gets: who calls, their unit of work and its loaders. */
+export interface GraphQLContext {
+  requestId: string;
+  caller: Caller;
+  loaders: Loaders;
+  /**
+   * Starts a fresh unit of work (EntityManager fork and loaders) on this context and
+   * answers its caller. A subscription's resolver calls it for each event, so that every
+   * event reads current state, not what an earlier event left in the identity map.
+   */
+  renew(): Caller;
+}
+
+/**
+ * Builds resolver contexts the way the REST middleware builds its caller: the bearer
+ * token through `AuthService.authenticate`, then one EntityManager fork per HTTP request
+ * and per websocket operation.
+ */
+export class ContextFactory {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly services: Services,
+  ) {}
+
+  /**
+   * The scope of an `Authorization` header value (`Bearer sk_...` or `Bearer <jwt>`).
+   * Bad credentials throw a GraphQL error with code UNAUTHENTICATED and HTTP status 401.
+   */
+  async authenticate(authorization: string | undefined, em: EntityManager = this.orm.em.fork()): Promise<Scope> {
+    try {
+      return await this.services.auth.authenticate(em, authorization);
+    } catch (err) {
+      if (err instanceof UnauthenticatedError) {
+        throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+      }
+      throw err;
+    }
+  }
+
+  /** The context of one HTTP request: its credentials checked in the request's own fork. */
+  async forRequest(authorization: string | undefined, requestId: string): Promise<GraphQLContext> {
+    const em = this.orm.em.fork();
+    return this.forScope(await this.authenticate(authorization, em), requestId, em);
+  }
+
+  /** A context for one operation of the caller whose scope is `scope`. */
+  forScope(scope: Scope, requestId: string = randomUUID(), em: EntityManager = this.orm.em.fork()): GraphQLContext {
+    const { orm, services } = this;
+    const unitOfWork = (fork: EntityManager) => {
+      const caller: Caller = { scope, em: fork };
+      return { caller, loaders: createLoaders(caller, services) };
+    };
+    const context: GraphQLContext = {
+      requestId,
+      ...unitOfWork(em),
+      renew: () => Object.assign(context, unitOfWork(orm.em.fork())).caller,
+    };
+    return context;
+  }
+}

@@ -1,0 +1,91 @@
+import type http from 'node:http';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { GraphQLSchema } from 'graphql';
+import type { Middleware } from 'koa';
+import type { Logger } from '../logger';
+import { createResolvers } from '../resolvers';
+import type { Services } from '../services';
+import type { EventBus } from '../services/events';
+import { ContextFactory, type GraphQLContext } from './context';
+import { formatError, isInternal, rootCause } from './errors';
+import { graphqlMiddleware } from './koa';
+import { checkComplexity, extraRules, MAX_TOKENS } from './limits';
+import { buildGraphQLSchema } from './schema';
+import { busPubSub } from './subscriptions';
+import { attachWebSockets } from './ws';
+
+/** HTTP and websocket endpoint of the GraphQL API. */
+export const GRAPHQL_PATH = '/graphql';
+
+export interface GraphQLOptions {
+  orm: MikroORM;
+  services: Services;
+  events: EventBus;
+  introspection: boolean;
+  logger: Logger;
+}
+
+export interface GraphQLGateway {
+  /** Koa middleware for GRAPHQL_PATH (and the IDE's files); passes other paths on. */
+  middleware: Middleware;
+  /** Serves subscriptions (graphql-ws) on the HTTP server, same path. */
+  attach(server: http.Server): void;
+  /** Closes every websocket, then stops Apollo. */
+  stop(): Promise<void>;
+}
+
+/** Complexity check once variables are known, and logging of internal failures in full. */
+function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async contextCreationDidFail({ error }) {
+      if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql context creation failed');
+    },
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, request, operationName }) {
+          checkComplexity(schema, document, request.variables, operationName);
+        },
+        async didEncounterErrors({ errors, contextValue }) {
+          for (const error of errors) {
+            if (isInternal(error)) logger.error({ err: rootCause(error), requestId: contextValue.requestId }, 'graphql operation failed');
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The GraphQL gateway over the services: Apollo Server for queries and mutations over
+ * HTTP, graphql-ws for subscriptions, one schema, one context factory, the same limits.
+ */
+export async function createGraphQL({ orm, services, events, introspection, logger }: GraphQLOptions): Promise<GraphQLGateway> {
+  const schema = buildGraphQLSchema({ resolvers: createResolvers(services), pubSub: busPubSub(events) });
+  const contexts = new ContextFactory(orm, services);
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    introspection,
+    hideSchemaDetailsFromClientErrors: !introspection,
+    includeStacktraceInErrorResponses: false,
+    formatError,
+    validationRules: extraRules(introspection),
+    parseOptions: { maxTokens: MAX_TOKENS },
+    // Cache hints are unused (responses are per caller); the plugin would wrap every field.
+    plugins: [gatewayPlugin(schema, logger), ApolloServerPluginCacheControlDisabled()],
+    logger,
+  });
+  await apollo.start();
+  let sockets: { dispose(): void | Promise<void> } | null = null;
+  return {
+    middleware: graphqlMiddleware(GRAPHQL_PATH, apollo, contexts),
+    attach(server) {
+      sockets = attachWebSockets(server, { path: GRAPHQL_PATH, schema, contexts, introspection, logger });
+    },
+    async stop() {
+      await sockets?.dispose();
+      await apollo.stop();
+    },
+  };
+}

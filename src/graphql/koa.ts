@@ -1,0 +1,73 @@
+import { Readable } from 'node:stream';
+import { type ApolloServer, HeaderMap } from '@apollo/server';
+import { bodyParser } from '@koa/bodyparser';
+import type { Context, Middleware, Next } from 'koa';
+import type { ContextFactory, GraphQLContext } from './context';
+import { GraphiQLPage, IDE_ASSETS_PATH } from './ide';
+
+/** Largest accepted request body, as on REST. */
+const BODY_LIMIT = '1mb';
+
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const json = bodyParser({
+  enableTypes: ['json'],
+  jsonLimit: BODY_LIMIT,
+  encoding: 'utf-8',
+  onError: (err: Error & { status?: number }) => {
+    if (err.status === 413) throw new BodyError(413, 'Request body too large (limit 1 MiB)');
+    throw new BodyError(400, 'Malformed JSON body');
+  },
+});
+
+function headersOf(ctx: Context): HeaderMap {
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(ctx.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+async function readBody(ctx: Context): Promise<unknown> {
+  if (ctx.method !== 'POST') return undefined;
+  await json(ctx, async () => undefined);
+  return (ctx.request as { body?: unknown }).body;
+}
+
+/**
+ * Koa adapter over Apollo's `executeHTTPGraphQLRequest` (the official Koa integration is
+ * ESM-only). Serves `path` for GraphQL over HTTP, the GraphiQL page to browsers there, and
+ * the IDE's files under /graphql/ide. The context is built per request from the
+ * Authorization header.
+ */
+export function graphqlMiddleware(path: string, apollo: ApolloServer<GraphQLContext>, contexts: ContextFactory): Middleware {
+  const ide = new GraphiQLPage(path);
+  return async (ctx: Context, next: Next) => {
+    if (ctx.path.startsWith(`${IDE_ASSETS_PATH}/`) && ide.serveAsset(ctx, ctx.path.slice(IDE_ASSETS_PATH.length + 1))) return;
+    if (ctx.path !== path) return next();
+    if (ide.wants(ctx)) return ide.servePage(ctx);
+    let body: unknown;
+    try {
+      body = await readBody(ctx);
+    } catch (err) {
+      if (!(err instanceof BodyError)) throw err;
+      ctx.status = err.status;
+      ctx.body = { errors: [{ message: err.message, extensions: { code: 'BAD_REQUEST' } }] };
+      return;
+    }
+    const result = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: ctx.method.toUpperCase(), headers: headersOf(ctx), search: ctx.querystring, body },
+      context: () => contexts.forRequest(ctx.get('authorization') || undefined, ctx.state.requestId as string),
+    });
+    for (const [name, value] of result.headers) ctx.set(name, value);
+    ctx.status = result.status ?? 200;
+    ctx.body = result.body.kind === 'complete' ? result.body.string : Readable.from(result.body.asyncIterator);
+  };
+}

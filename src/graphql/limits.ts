@@ -1,0 +1,63 @@
+import depthLimit from 'graphql-depth-limit';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, specifiedRules, type ValidationRule } from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
+import { DEFAULT_PAGE_SIZE } from './input';
+
+/** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
+export const MAX_DEPTH = 10;
+/** Most complexity points per operation: a field costs 1, a list or page its size times its selection. */
+export const MAX_COMPLEXITY = 25_000;
+/** Parsing stops past this many tokens: thousands of aliases are refused before validation. */
+export const MAX_TOKENS = 5000;
+
+/**
+ * Complexity of a field returning a page or a list of about `first` nodes: its selection
+ * counted once per node. Used as `@Field({ complexity: perNode })`.
+ */
+export const perNode = ({ args, childComplexity }: ComplexityEstimatorArgs): number =>
+  1 + childComplexity * (typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE);
+
+/** Complexity of a list without a size argument (a company's agents, webhooks, numbers). */
+export const unboundedList = ({ childComplexity }: ComplexityEstimatorArgs): number => 1 + childComplexity * 50;
+
+/** Validation rules added to GraphQL's own, on HTTP and on websockets alike. */
+export function extraRules(introspection: boolean): ValidationRule[] {
+  return [depthLimit(MAX_DEPTH), ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+}
+
+export const validationRules = (introspection: boolean): ValidationRule[] => [...specifiedRules, ...extraRules(introspection)];
+
+/** Complexity per document (Apollo hands out the same parsed document for the same query) and variables. */
+const known = new WeakMap<DocumentNode, Map<string, number>>();
+const KNOWN_PER_DOCUMENT = 100;
+
+function complexityOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, operationName?: string | null): number {
+  const key = `${operationName ?? ''} ${JSON.stringify(variables)}`;
+  const byVariables = known.get(document) ?? new Map<string, number>();
+  known.set(document, byVariables);
+  const cached = byVariables.get(key);
+  if (cached !== undefined) return cached;
+  const complexity = getComplexity({
+    schema,
+    query: document,
+    variables,
+    ...(operationName ? { operationName } : {}),
+    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+  });
+  if (byVariables.size >= KNOWN_PER_DOCUMENT) byVariables.clear();
+  byVariables.set(key, complexity);
+  return complexity;
+}
+
+/**
+ * Refuses an operation costlier than MAX_COMPLEXITY, with code QUERY_TOO_COMPLEX. Runs
+ * after validation, once variables are known (`first: $n`).
+ */
+export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): void {
+  const complexity = complexityOf(schema, document, variables ?? {}, operationName);
+  if (complexity > MAX_COMPLEXITY) {
+    throw new GraphQLError(`Query is too complex: ${complexity} points, the limit is ${MAX_COMPLEXITY}`, {
+      extensions: { code: 'QUERY_TOO_COMPLEX', complexity, maxComplexity: MAX_COMPLEXITY, http: { status: 400 } },
+    });
+  }
+}

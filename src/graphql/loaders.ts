@@ -1,0 +1,72 @@
+import DataLoader from 'dataloader';
+import type { AiAgent, Call, Campaign, Contact, WebhookExecution, WebhookStep } from '../entities';
+import type { Services } from '../services';
+import type { Page } from '../services/pagination';
+import type { Caller } from '../services/scope';
+
+/** A page request for one parent: the parent's id plus the page arguments. */
+export interface PageKey {
+  parentId: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** Records by id, in key order; ids the caller may not see load as null. */
+function byId<T extends { id: string }>(load: (ids: readonly string[]) => Promise<T[]>): DataLoader<string, T | null> {
+  return new DataLoader(async (ids) => {
+    const found = new Map((await load(ids)).map((r) => [r.id, r]));
+    return ids.map((id) => found.get(id) ?? null);
+  });
+}
+
+/** One value per parent id from a batch method answering a map. */
+function perParent<V>(load: (ids: readonly string[]) => Promise<Map<string, V>>): DataLoader<string, V> {
+  return new DataLoader(async (ids) => {
+    const found = await load(ids);
+    return ids.map((id) => found.get(id)!);
+  });
+}
+
+/**
+ * Pages per parent: keys asking for the same page size and cursor (every parent of one
+ * list, typically) are fetched in one call.
+ */
+function pages<T>(load: (ids: readonly string[], page: { limit: number; cursor?: string }) => Promise<Map<string, Page<T>>>): DataLoader<PageKey, Page<T>, string> {
+  return new DataLoader(
+    async (keys) => {
+      const groups = new Map<string, PageKey[]>();
+      for (const key of keys) {
+        const group = `${key.limit}:${key.cursor ?? ''}`;
+        groups.set(group, [...(groups.get(group) ?? []), key]);
+      }
+      const results = new Map<PageKey, Page<T>>();
+      for (const group of groups.values()) {
+        const { limit, cursor } = group[0]!;
+        const found = await load(group.map((k) => k.parentId), cursor ? { limit, cursor } : { limit });
+        for (const key of group) results.set(key, found.get(key.parentId)!);
+      }
+      return keys.map((key) => results.get(key)!);
+    },
+    { cacheKeyFn: (key) => `${key.parentId}:${key.limit}:${key.cursor ?? ''}` },
+  );
+}
+
+/**
+ * The request's DataLoaders: every relation a list of N records resolves costs one query
+ * per relation, not N. Built per request (and per subscription event), over the caller's
+ * scope, so that a cached record never crosses from one caller to another.
+ */
+export function createLoaders(caller: Caller, s: Services) {
+  return {
+    agent: byId<AiAgent>((ids) => s.agents.getMany(caller, ids)),
+    campaign: byId<Campaign>((ids) => s.campaigns.getMany(caller, ids)),
+    contact: byId<Contact>((ids) => s.contacts.getMany(caller, ids)),
+    steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
+    campaignCalls: pages<Call>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
+    campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
+    flowExecutions: pages<WebhookExecution>((ids, page) => s.webhooks.executionsByFlows(caller, ids, page)),
+    flowExecutionCount: perParent<number>((ids) => s.webhooks.countExecutionsByFlows(caller, ids)),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,98 @@
+import type http from 'node:http';
+import { type ExecutionArgs, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import type { Disposable } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Logger } from '../logger';
+import type { Scope } from '../services/scope';
+import type { ContextFactory } from './context';
+import { formatErrors, isInternal, rootCause } from './errors';
+import { checkComplexity, MAX_TOKENS, validationRules } from './limits';
+
+export interface WebSocketOptions {
+  path: string;
+  schema: GraphQLSchema;
+  contexts: ContextFactory;
+  introspection: boolean;
+  logger: Logger;
+}
+
+type ConnectionExtra = {
+  scope?: Scope;
+};
+
+/** GraphQL's own parse and validation errors, with the code Apollo gives them on HTTP. */
+const withCode = (errors: readonly GraphQLError[], code: string): GraphQLError[] =>
+  errors.map(
+    (e) =>
+      new GraphQLError(e.message, {
+        ...(e.nodes ? { nodes: e.nodes } : {}),
+        ...(e.source ? { source: e.source } : {}),
+        ...(e.positions ? { positions: e.positions } : {}),
+        extensions: { ...e.extensions, code: e.extensions.code ?? code },
+      }),
+  );
+
+/**
+ * The parse, validation and cost checks of an HTTP operation, for a websocket one: the
+ * same token, depth and complexity limits. Answers the execution arguments or the errors.
+ */
+function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
+  let document;
+  try {
+    document = parse(payload.query, { maxTokens: MAX_TOKENS });
+  } catch (err) {
+    return withCode([err as GraphQLError], 'GRAPHQL_PARSE_FAILED');
+  }
+  const invalid = validate(schema, document, validationRules(introspection));
+  if (invalid.length > 0) return withCode(invalid, 'GRAPHQL_VALIDATION_FAILED');
+  try {
+    checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
+  } catch (err) {
+    return [err as GraphQLError];
+  }
+  return { schema, document, variableValues: payload.variables, operationName: payload.operationName } satisfies ExecutionArgs;
+}
+
+/**
+ * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
+ * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
+ * bad credentials close the socket with 4403 Forbidden. Each operation gets its own
+ * context (scope + EntityManager fork); results are formatted as over HTTP.
+ */
+export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger }: WebSocketOptions): Disposable {
+  const wss = new WebSocketServer({ server, path });
+  const logInternal = (errors: readonly GraphQLError[], requestId?: string) => {
+    for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error), requestId }, 'graphql websocket operation failed');
+  };
+  return useServer<Record<string, unknown>, ConnectionExtra>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+        try {
+          ctx.extra.scope = await contexts.authenticate(typeof authorization === 'string' ? authorization : undefined);
+          return true;
+        } catch (err) {
+          if (isInternal(err)) logger.error({ err }, 'graphql websocket authentication failed');
+          return false;
+        }
+      },
+      onSubscribe: (ctx, _id, payload) => {
+        const prepared = prepare(schema, introspection, payload);
+        if (Array.isArray(prepared)) return prepared;
+        return { ...prepared, contextValue: contexts.forScope(ctx.extra.scope!) };
+      },
+      onNext: (_ctx, _id, _payload, args, result) => {
+        if (!result.errors) return result;
+        logInternal(result.errors, (args.contextValue as { requestId?: string }).requestId);
+        return { ...result, errors: formatErrors(result.errors) };
+      },
+      onError: (_ctx, _id, _payload, errors) => {
+        logInternal(errors);
+        return formatErrors(errors);
+      },
+    },
+    wss,
+  );
+}

@@ -1,0 +1,63 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { perNode } from '../graphql/limits';
+import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
+import { CallConnection, type CallType, toCallType } from '../schema/call.type';
+import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
+import { CampaignConnection, CampaignType, toCampaignType } from '../schema/campaign.type';
+import { type Connection, connectionOf } from '../schema/connection.type';
+import { CampaignsArgs, PageArgs } from '../schema/page.args';
+import type { CampaignService } from '../services/campaign.service';
+
+@Resolver(() => CampaignType)
+export class CampaignResolver {
+  constructor(private readonly campaignService: CampaignService) {}
+
+  @Query(() => CampaignType)
+  async campaign(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+    return toCampaignType(await this.campaignService.get(caller, id));
+  }
+
+  @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
+  async campaigns(@Args() { first, after, ...filters }: CampaignsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CampaignType>> {
+    const input = { ...toFilterInput(filters), ...pageInput(first, after) };
+    return connectionOf({
+      page: await this.campaignService.page(caller, input),
+      node: toCampaignType,
+      count: () => this.campaignService.count(caller, input),
+    });
+  }
+
+  @Mutation(() => CampaignType)
+  async createCampaign(@Arg('input') input: CreateCampaignInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+    return toCampaignType(await this.campaignService.create(caller, toServiceInput(input)));
+  }
+
+  @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
+  async updateCampaign(
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateCampaignInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<CampaignType> {
+    return toCampaignType(await this.campaignService.update(caller, id, toServiceInput(input)));
+  }
+
+  @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
+  async deleteCampaign(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+    await this.campaignService.delete(caller, id);
+    return id;
+  }
+
+  @FieldResolver(() => AiAgentType, { nullable: true })
+  async aiAgent(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType | null> {
+    const agent = campaign.aiAgentId ? await loaders.agent.load(campaign.aiAgentId) : null;
+    return agent && toAiAgentType(agent);
+  }
+
+  @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })
+  async calls(@Root() campaign: CampaignType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<CallType>> {
+    const page = await loaders.campaignCalls.load({ parentId: campaign.id, ...pageInput(first, after) });
+    return connectionOf({ page, node: toCallType, count: () => loaders.campaignCallCount.load(campaign.id) });
+  }
+}

@@ -1,0 +1,64 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { perNode } from '../graphql/limits';
+import { CampaignType, toCampaignType } from '../schema/campaign.type';
+import { type Connection, connectionOf } from '../schema/connection.type';
+import { CreateContactInput, UpdateContactInput } from '../schema/contact.input';
+import { ContactConnection, ContactType, toContactType } from '../schema/contact.type';
+import { ContactsArgs } from '../schema/page.args';
+import type { ContactService } from '../services/contact.service';
+import type { Contact } from '../entities';
+
+const one = (created: Contact | Contact[]): Contact => (Array.isArray(created) ? created[0]! : created);
+
+@Resolver(() => ContactType)
+export class ContactResolver {
+  constructor(private readonly contactService: ContactService) {}
+
+  @Query(() => ContactType)
+  async contact(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
+    return toContactType(await this.contactService.get(caller, id));
+  }
+
+  @Query(() => ContactConnection, { complexity: perNode, description: 'Contacts, newest first; every filter optional.' })
+  async contacts(@Args() { first, after, ...filters }: ContactsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<ContactType>> {
+    const input = { ...toFilterInput(filters), ...pageInput(first, after) };
+    return connectionOf({ page: await this.contactService.page(caller, input), node: toContactType, count: () => this.contactService.count(caller, input) });
+  }
+
+  @Mutation(() => ContactType)
+  async createContact(@Arg('input') input: CreateContactInput, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
+    return toContactType(one(await this.contactService.create(caller, toServiceInput(input))));
+  }
+
+  @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phone_number).' })
+  async importContacts(
+    @Arg('input', () => [CreateContactInput]) input: CreateContactInput[],
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<ContactType[]> {
+    const created = await this.contactService.create(caller, input.map((row) => toServiceInput(row)));
+    return (Array.isArray(created) ? created : [created]).map(toContactType);
+  }
+
+  @Mutation(() => ContactType)
+  async updateContact(
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateContactInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<ContactType> {
+    return toContactType(await this.contactService.update(caller, id, toServiceInput(input)));
+  }
+
+  @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
+  async deleteContact(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+    await this.contactService.delete(caller, id);
+    return id;
+  }
+
+  @FieldResolver(() => CampaignType, { nullable: true })
+  async campaign(@Root() contact: ContactType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
+    const campaign = contact.campaignId ? await loaders.campaign.load(contact.campaignId) : null;
+    return campaign && toCampaignType(campaign);
+  }
+}

@@ -1,0 +1,31 @@
+import type { Services } from '../services';
+import { AiAgentResolver } from './ai-agent.resolver';
+import { CallResolver } from './call.resolver';
+import { CampaignResolver } from './campaign.resolver';
+import { ContactResolver } from './contact.resolver';
+import { PhoneNumberResolver } from './phone-number.resolver';
+import { WebhookExecutionResolver } from './webhook-execution.resolver';
+import { WebhookResolver } from './webhook.resolver';
+
+export const resolverClasses = [
+  CallResolver,
+  CampaignResolver,
+  ContactResolver,
+  AiAgentResolver,
+  PhoneNumberResolver,
+  WebhookResolver,
+  WebhookExecutionResolver,
+] as const;
+
+/** Every resolver, each built with the one service it adapts. */
+export function createResolvers(s: Services): object[] {
+  return [
+    new CallResolver(s.calls),
+    new CampaignResolver(s.campaigns),
+    new ContactResolver(s.contacts),
+    new AiAgentResolver(s.agents),
+    new PhoneNumberResolver(s.phoneNumbers),
+    new WebhookResolver(s.webhooks),
+    new WebhookExecutionResolver(s.webhooks),
+  ];
+}

@@ -1,0 +1,37 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { toServiceInput } from '../graphql/input';
+import { unboundedList } from '../graphql/limits';
+import { CreatePhoneNumberInput, UpdatePhoneNumberInput } from '../schema/phone-number.input';
+import { PhoneNumberType, toPhoneNumberType } from '../schema/phone-number.type';
+import type { PhoneNumberService } from '../services/phone-number.service';
+
+@Resolver(() => PhoneNumberType)
+export class PhoneNumberResolver {
+  constructor(private readonly phoneNumberService: PhoneNumberService) {}
+
+  @Query(() => [PhoneNumberType], { complexity: unboundedList, description: 'The numbers your company owns and may call from.' })
+  async phoneNumbers(@Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType[]> {
+    return (await this.phoneNumberService.list(caller)).map(toPhoneNumberType);
+  }
+
+  @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it.' })
+  async createPhoneNumber(@Arg('input') input: CreatePhoneNumberInput, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
+    return toPhoneNumberType(await this.phoneNumberService.create(caller, toServiceInput(input)));
+  }
+
+  @Mutation(() => PhoneNumberType, { description: 'Changes the label; the number itself is fixed.' })
+  async updatePhoneNumber(
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdatePhoneNumberInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<PhoneNumberType> {
+    return toPhoneNumberType(await this.phoneNumberService.update(caller, id, toServiceInput(input)));
+  }
+
+  @Mutation(() => ID, { description: 'Removes the number; answers the id.' })
+  async deletePhoneNumber(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+    await this.phoneNumberService.delete(caller, id);
+    return id;
+  }
+}

@@ -1,0 +1,30 @@
+import { Args, Ctx, Resolver, Root, Subscription } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { ownEvents } from '../graphql/subscriptions';
+import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
+import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
+import type { Topics } from '../services/events';
+import type { WebhookService } from '../services/webhook.service';
+
+type ExecutionEvent = Topics['webhook.execution.updated'];
+
+const matches = (f: WebhookExecutionUpdatedArgs, e: ExecutionEvent): boolean =>
+  (!f.webhookId || f.webhookId === e.flowId) && (!f.executionId || f.executionId === e.executionId);
+
+@Resolver(() => WebhookExecutionType)
+export class WebhookExecutionResolver {
+  constructor(private readonly webhookService: WebhookService) {}
+
+  @Subscription(() => WebhookExecutionType, {
+    description: "An execution of one of your flows was created or changed status. Payload: the execution's current state.",
+    topics: 'webhook.execution.updated',
+    filter: ownEvents<'webhook.execution.updated', WebhookExecutionUpdatedArgs>(matches),
+  })
+  async webhookExecutionUpdated(
+    @Root() event: ExecutionEvent,
+    @Args() _filters: WebhookExecutionUpdatedArgs,
+    @Ctx() context: GraphQLContext,
+  ): Promise<WebhookExecutionType> {
+    return toWebhookExecutionType(await this.webhookService.getExecution(context.renew(), event.executionId));
+  }
+}

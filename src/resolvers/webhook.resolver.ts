@@ -1,0 +1,69 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { perNode, unboundedList } from '../graphql/limits';
+import { type Connection, connectionOf } from '../schema/connection.type';
+import { PageArgs } from '../schema/page.args';
+import { CreateWebhookInput, UpdateWebhookInput } from '../schema/webhook.input';
+import { toWebhookFlowType, WebhookFlowType } from '../schema/webhook.type';
+import { WebhookExecutionConnection, type WebhookExecutionType, toWebhookExecutionType } from '../schema/webhook-execution.type';
+import { toWebhookStepType, WebhookStepType } from '../schema/webhook-step.type';
+import type { WebhookService } from '../services/webhook.service';
+
+/** Inputs the REST contract itself names in camelCase: passed to the service as they are. */
+const CAMEL_CASE_INPUTS = ['predefinedVariables', 'variables'];
+
+@Resolver(() => WebhookFlowType)
+export class WebhookResolver {
+  constructor(private readonly webhookService: WebhookService) {}
+
+  @Query(() => WebhookFlowType, { description: 'One of your outbound webhook flows.' })
+  async webhook(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
+    return toWebhookFlowType(await this.webhookService.get(caller, id));
+  }
+
+  @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Your flows of one workspace ("default" when left out).' })
+  async webhooks(@Arg('workspace', () => String, { nullable: true }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
+    return (await this.webhookService.list(caller, toFilterInput({ workspace }))).map(toWebhookFlowType);
+  }
+
+  @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Built-in flow templates, copied to be used.' })
+  async integrationTemplates(@Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
+    return (await this.webhookService.templates(caller)).map(toWebhookFlowType);
+  }
+
+  @Mutation(() => WebhookFlowType, { description: 'Creates a flow; the answer is the only one that carries its signing `secret`.' })
+  async createWebhook(@Arg('input') input: CreateWebhookInput, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
+    return toWebhookFlowType(await this.webhookService.create(caller, toServiceInput(input, CAMEL_CASE_INPUTS)));
+  }
+
+  @Mutation(() => WebhookFlowType, { description: 'Partial update; steps, variables and predefinedVariables, when sent, replace the old ones.' })
+  async updateWebhook(
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateWebhookInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<WebhookFlowType> {
+    return toWebhookFlowType(await this.webhookService.update(caller, id, toServiceInput(input, CAMEL_CASE_INPUTS)));
+  }
+
+  @Mutation(() => ID, { description: 'Soft delete (status deleted); answers the id.' })
+  async deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+    await this.webhookService.delete(caller, id);
+    return id;
+  }
+
+  @FieldResolver(() => [WebhookStepType], { description: 'In stepNumber order.' })
+  async steps(@Root() flow: WebhookFlowType, @Ctx() { loaders }: GraphQLContext): Promise<WebhookStepType[]> {
+    return flow.loadedSteps ?? (await loaders.steps.load(flow.id)).map(toWebhookStepType);
+  }
+
+  @FieldResolver(() => WebhookExecutionConnection, { complexity: perNode, description: 'Runs of the flow, newest first.' })
+  async executions(
+    @Root() flow: WebhookFlowType,
+    @Args() { first, after }: PageArgs,
+    @Ctx() { loaders }: GraphQLContext,
+  ): Promise<Connection<WebhookExecutionType>> {
+    const page = await loaders.flowExecutions.load({ parentId: flow.id, ...pageInput(first, after) });
+    return connectionOf({ page, node: toWebhookExecutionType, count: () => loaders.flowExecutionCount.load(flow.id) });
+  }
+}

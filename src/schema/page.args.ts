@@ -1,0 +1,62 @@
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/input';
+import { CallStatus } from './call.enum';
+
+/** Relay forward pagination, newest first. */
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_SIZE, description: `Page size, 1 to ${MAX_PAGE_SIZE}.` })
+  first!: number;
+
+  @Field(() => String, { nullable: true, description: '`endCursor` of the previous page.' })
+  after?: string | null;
+}
+
+@ArgsType()
+export class CallsArgs extends PageArgs {
+  @Field(() => ID, { nullable: true })
+  campaignId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  workspace?: string | null;
+
+  @Field(() => CallStatus, { nullable: true })
+  status?: CallStatus | null;
+}
+
+@ArgsType()
+export class CampaignsArgs extends PageArgs {
+  @Field(() => String, { nullable: true })
+  workspace?: string | null;
+}
+
+@ArgsType()
+export class ContactsArgs extends PageArgs {
+  @Field(() => String, { nullable: true })
+  status?: string | null;
+
+  @Field(() => ID, { nullable: true })
+  campaignId?: string | null;
+}
+
+/** Each argument an optional filter; all given must match. */
+@ArgsType()
+export class CallStatusChangedArgs {
+  @Field(() => ID, { nullable: true })
+  callId?: string | null;
+
+  @Field(() => ID, { nullable: true })
+  campaignId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  workspace?: string | null;
+}
+
+@ArgsType()
+export class WebhookExecutionUpdatedArgs {
+  @Field(() => ID, { nullable: true })
+  webhookId?: string | null;
+
+  @Field(() => ID, { nullable: true })
+  executionId?: string | null;
+}

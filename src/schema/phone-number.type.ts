@@ -1,0 +1,28 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import type { PhoneNumber } from '../entities';
+
+/** A number the company owns and may call from. */
+@ObjectType('PhoneNumber', { simpleResolvers: true })
+export class PhoneNumberType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'E.164.' })
+  phoneNumber!: string;
+
+  @Field({ description: 'Country calling code, digits only (1 for +1).' })
+  countryCode!: string;
+
+  @Field()
+  label!: string;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
+}
+
+export function toPhoneNumberType(p: PhoneNumber): PhoneNumberType {
+  return { id: p.id, phoneNumber: p.phoneNumber, countryCode: p.countryCode, label: p.label, createdAt: p.createdAt, updatedAt: p.updatedAt };
+}

@@ -1,0 +1,98 @@
+import pg from 'pg';
+import { type BusErrorHandler, type EventBus, type Handler, LocalFanout } from './event-bus';
+import type { Topic, Topics } from './topics';
+
+/** NOTIFY channel of every event; PostgreSQL scopes it to the database, so to one deployment. */
+export const PG_CHANNEL = 'switchboard_events';
+const RECONNECT_MS = 1000;
+
+/**
+ * Event bus on PostgreSQL LISTEN/NOTIFY: every replica on the same database hears every
+ * event, the publisher included. One dedicated connection per replica listens and
+ * publishes; when it drops, it is opened again (events sent meanwhile are missed, which
+ * subscribers tolerate by design).
+ */
+export class PgEventBus implements EventBus {
+  private readonly fanout: LocalFanout;
+  private client: pg.Client | null = null;
+  private connecting: Promise<pg.Client> | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly url: string,
+    private readonly onError: BusErrorHandler,
+  ) {
+    this.fanout = new LocalFanout(onError);
+  }
+
+  /** Connects and starts listening; rejects when the first connection fails. */
+  static async start(url: string, onError: BusErrorHandler): Promise<PgEventBus> {
+    const bus = new PgEventBus(url, onError);
+    await bus.connect();
+    return bus;
+  }
+
+  subscribe<T extends Topic>(topic: T, handler: Handler<T>): () => void {
+    return this.fanout.subscribe(topic, handler);
+  }
+
+  async publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
+    try {
+      const client = await this.connect();
+      await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, LocalFanout.encode(topic, payload)]);
+    } catch (err) {
+      this.onError(err, `publish ${topic}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
+    const client = this.client ?? (await this.connecting?.catch(() => null));
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+
+  /** The listening connection: the open one, the one being opened, or a new one. */
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = null;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    if (this.closed) throw new Error('event bus closed');
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (msg) => {
+      if (msg.channel === PG_CHANNEL && msg.payload) this.fanout.deliver(msg.payload);
+    });
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    await client.connect();
+    await client.query(`LISTEN ${PG_CHANNEL}`);
+    this.client = client;
+    return client;
+  }
+
+  private lost(client: pg.Client, err: unknown): void {
+    if (this.client !== client || this.closed) return;
+    this.client = null;
+    this.onError(err, 'event bus connection lost');
+    client.end().catch(() => undefined);
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      this.connect().catch((err: unknown) => {
+        this.onError(err, 'event bus reconnect failed');
+        this.scheduleReconnect();
+      });
+    }, RECONNECT_MS);
+  }
+}

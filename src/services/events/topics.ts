@@ -1,0 +1,22 @@
+/**
+ * Every topic of the event bus and the payload it carries. Payloads hold ids only (a
+ * PostgreSQL NOTIFY payload is capped at 8000 bytes): subscribers re-read the state they
+ * need through the services, with their own scope, so that no event carries data a
+ * subscriber may not see and a late subscriber never reads a stale copy.
+ */
+export interface Topics {
+  /** A call was created or changed status. */
+  'call.updated': { companyId: string; callId: string; campaignId: string | null; workspace: string };
+  /** A webhook flow execution was created or changed status. */
+  'webhook.execution.updated': { companyId: string; flowId: string; executionId: string };
+}
+
+export type Topic = keyof Topics;
+
+export const TOPICS: readonly Topic[] = ['call.updated', 'webhook.execution.updated'];
+
+/** One event as it travels between replicas. */
+export interface Envelope<T extends Topic = Topic> {
+  topic: T;
+  payload: Topics[T];
+}
