@@ -39,6 +39,11 @@ export class CallResolver {
     return toCallType(await this.callService.makeCall(caller, toServiceInput(input)));
   }
 
+  @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })
+  async cancelCall(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+    return toCallType(await this.callService.cancel(caller, id));
+  }
+
   @Subscription(() => CallType, {
     description: "A call of your company was created or changed status. Payload: the call's current state.",
     topics: 'call.updated',
