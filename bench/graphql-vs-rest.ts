@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { startApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { BENCH_DATABASE } from './database';
 import { Company } from '../src/entities';
 import { createLogger } from '../src/logger';
 
@@ -63,7 +64,7 @@ function row(name: string, { result: r, busyMs }: Measured): string {
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig({ ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ ...BENCH_DATABASE, ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', SEED_DEMO: '0', LOG_LEVEL: 'silent' });
   const app = await startApp(config, createLogger(config.logLevel));
   const em = app.orm.em.fork();
   const { companyId, apiKey } = await app.services.auth.createCompany(em, { name: 'Benchmark' });

@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
 import { ConflictError, ForbiddenError, NotFoundError } from './errors';
-import type { JobQueue } from './jobs/job-queue';
+import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
 import type { Caller } from './scope';
 import type { SimulatedStepJob, SimulatedTelephony } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
@@ -17,6 +17,9 @@ declare module './jobs/job-queue' {
     'call.place': { companyId: string; callId: string };
   }
 }
+
+// One waiting dispatch per company is enough: it gives every free slot at once.
+coalesceBySingletonKey('call.dispatch');
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
 const PREDECESSORS: Record<CallStatus, readonly CallStatus[]> = {
@@ -67,7 +70,7 @@ export class CallLifecycleService {
   /** Queues a new call for dialing. */
   async enqueue(call: Call): Promise<void> {
     await this.published(call);
-    await this.jobs.send('call.dispatch', { companyId: call.company.id });
+    await this.jobs.send('call.dispatch', { companyId: call.company.id }, { singletonKey: call.company.id });
   }
 
   /**
@@ -130,7 +133,7 @@ export class CallLifecycleService {
     });
     if (!call) return false;
     await this.published(call);
-    if (!LIVE_STATUSES.includes(call.callStatus)) await this.jobs.send('call.dispatch', { companyId: call.company.id });
+    if (!LIVE_STATUSES.includes(call.callStatus)) await this.jobs.send('call.dispatch', { companyId: call.company.id }, { singletonKey: call.company.id });
     return true;
   }
 
@@ -240,6 +243,6 @@ export class CallLifecycleService {
       `select distinct company_id from calls where call_status = 'pstn-queued' and dispatched_at is null and created_at < ?`,
       [new Date(now.getTime() - 5_000)],
     );
-    for (const { company_id } of waiting) await this.jobs.send('call.dispatch', { companyId: company_id });
+    for (const { company_id } of waiting) await this.jobs.send('call.dispatch', { companyId: company_id }, { singletonKey: company_id });
   }
 }

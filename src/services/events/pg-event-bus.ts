@@ -8,12 +8,14 @@ const RECONNECT_MS = 1000;
 
 /**
  * Event bus on PostgreSQL LISTEN/NOTIFY: every replica on the same database hears every
- * event, the publisher included. One dedicated connection per replica listens and
- * publishes; when it drops, it is opened again (events sent meanwhile are missed, which
- * subscribers tolerate by design).
+ * event, the publisher included. One dedicated connection per replica listens; when it
+ * drops, it is opened again (events sent meanwhile are missed, which subscribers tolerate
+ * by design). Publishing goes through a small pool of its own, so that concurrent NOTIFYs
+ * never queue on the listening connection.
  */
 export class PgEventBus implements EventBus {
   private readonly fanout: LocalFanout;
+  private readonly publisher: pg.Pool;
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -24,6 +26,8 @@ export class PgEventBus implements EventBus {
     private readonly onError: BusErrorHandler,
   ) {
     this.fanout = new LocalFanout(onError);
+    this.publisher = new pg.Pool({ connectionString: url, max: 2 });
+    this.publisher.on('error', (err) => onError(err, 'event bus publisher'));
   }
 
   /** Connects and starts listening; rejects when the first connection fails. */
@@ -39,8 +43,7 @@ export class PgEventBus implements EventBus {
 
   async publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
     try {
-      const client = await this.connect();
-      await client.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, LocalFanout.encode(topic, payload)]);
+      await this.publisher.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, LocalFanout.encode(topic, payload)]);
     } catch (err) {
       this.onError(err, `publish ${topic}`);
     }
@@ -52,6 +55,7 @@ export class PgEventBus implements EventBus {
     const client = this.client ?? (await this.connecting?.catch(() => null));
     this.client = null;
     await client?.end().catch(() => undefined);
+    await this.publisher.end().catch(() => undefined);
   }
 
   /** The listening connection: the open one, the one being opened, or a new one. */

@@ -13,6 +13,17 @@ export interface JobMap {}
 
 export type JobName = keyof JobMap;
 
+/**
+ * pg-boss queue policies by job name. `short`: at most one job per `singletonKey` waits at a
+ * time (more sends while one waits are dropped), which coalesces "do this again" signals.
+ */
+const POLICIES = new Map<string, 'short'>();
+
+/** Makes `name` a `short` queue: set by the feature module that owns the job, at load. */
+export function coalesceBySingletonKey(name: JobName): void {
+  POLICIES.set(name, 'short');
+}
+
 export interface SendOptions {
   /** Not before this moment. */
   startAfter?: Date;
@@ -91,7 +102,7 @@ export class JobQueue {
 
   private async ensureQueue(name: string): Promise<void> {
     if (this.queues.has(name)) return;
-    await this.boss.createQueue(name);
+    await this.boss.createQueue(name, { name, policy: POLICIES.get(name) ?? 'standard' });
     this.queues.add(name);
   }
 
@@ -107,17 +118,21 @@ export class JobQueue {
         await this.idle(name);
         continue;
       }
-      await Promise.all(jobs.map((job) => this.run(name, job, handler)));
+      const succeeded = await Promise.all(jobs.map((job) => this.run(name, job, handler)));
+      const done = jobs.filter((_, i) => succeeded[i]).map((job) => job.id);
+      if (done.length > 0) await this.boss.complete(name, done).catch((err: unknown) => this.logger.error({ err, queue: name }, 'job completion failed'));
     }
   }
 
-  private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<void> {
+  /** Runs one job; true when it succeeded (completed with its batch), false when failed here. */
+  private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<boolean> {
     try {
       await handler(job.data);
-      await this.boss.complete(name, job.id);
+      return true;
     } catch (err) {
       this.logger.warn({ err, queue: name, jobId: job.id }, 'job failed; pg-boss retries it');
       await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
+      return false;
     }
   }
 
