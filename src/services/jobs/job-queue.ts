@@ -66,7 +66,7 @@ export class JobQueue {
   ) {}
 
   static async start(connectionString: string, options: JobQueueOptions, logger: Logger): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 4, supervise: true, schedule: false, application_name: 'switchboard-jobs' });
+    const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 10, supervise: true, schedule: false, application_name: 'switchboard-jobs' });
     boss.on('error', (err) => logger.error({ err }, 'job queue error'));
     await boss.start();
     return new JobQueue(boss, options, logger);

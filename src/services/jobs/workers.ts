@@ -9,7 +9,7 @@ import type { JobQueue } from './job-queue';
  */
 export async function startWorkers(jobs: JobQueue, services: Services, sweepMs: number, logger: Logger): Promise<() => void> {
   const { lifecycle, provider } = services;
-  await jobs.work('call.dispatch', { batchSize: 10 }, ({ companyId }) => lifecycle.dispatch(companyId));
+  await jobs.work('call.dispatch', { batchSize: 1 }, ({ companyId }) => lifecycle.dispatch(companyId));
   await jobs.work('call.place', { batchSize: 50 }, ({ callId }) => lifecycle.place(callId));
   if (provider instanceof SimulatedTelephony) {
     await jobs.work('telephony.simulated.step', { batchSize: 100 }, (job) => lifecycle.advanceSimulated(provider, job));
