@@ -10,6 +10,9 @@ import type { Logger } from './logger';
 import { restRouter } from './rest';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { createServices, type Services } from './services';
+import { type Clock, systemClock } from './services/clock';
+import { JobQueue } from './services/jobs/job-queue';
+import { startWorkers } from './services/jobs/workers';
 import { type DemoSeed, seedDemo } from './services/seed.service';
 
 export interface RunningApp {
@@ -34,8 +37,13 @@ export function createKoa(orm: MikroORM, services: Services, logger: Logger): Ko
   return app;
 }
 
-/** Starts the whole service: database (external or embedded), migrations, seed, HTTP. */
-export async function startApp(config: Config, logger: Logger): Promise<RunningApp> {
+export interface StartOptions {
+  /** Where services read the time (tests pass a controllable clock). */
+  clock?: Clock;
+}
+
+/** Starts the whole service: database (external or embedded), migrations, jobs, seed, HTTP. */
+export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   let orm: MikroORM;
   try {
@@ -44,7 +52,9 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
     await db.stop();
     throw err;
   }
-  const services = createServices(config);
+  const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs }, logger);
+  const services = createServices(config, { jobs, clock: options.clock ?? systemClock, logger });
+  await startWorkers(jobs, services, orm);
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const server = http.createServer(createKoa(orm, services, logger).callback());
@@ -66,6 +76,8 @@ export async function startApp(config: Config, logger: Logger): Promise<RunningA
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await jobs.stop();
+      await services.close();
       await orm.close();
       await db.stop();
     },

@@ -34,6 +34,17 @@ const schema = z.object({
   TELEPHONY_PROVIDER: z.enum(['simulated']).default('simulated'),
   SEED_DEMO: boolean.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How often an idle job worker looks for jobs queued by other replicas. */
+  JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Lets flow requests reach loopback, private, link-local and metadata addresses. */
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  /** Hosts (names or IPs) and CIDR ranges flow requests may reach although not public. */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+  /** First pause between the retries of a step; doubled at each retry, at most 30 s. */
+  WEBHOOK_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 type Env = z.infer<typeof schema>;
@@ -50,6 +61,8 @@ export interface Config {
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
   seedDemo: boolean;
   logLevel: Env['LOG_LEVEL'];
+  jobPollMs: number;
+  webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -75,5 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     telephonyProvider: e.TELEPHONY_PROVIDER,
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
+    jobPollMs: e.JOB_POLL_MS,
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowedHosts: e.WEBHOOK_ALLOWED_HOSTS, retryBackoffMs: e.WEBHOOK_RETRY_BACKOFF_MS },
   };
 }

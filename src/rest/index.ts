@@ -8,6 +8,7 @@ import { contactRoutes } from './contact.routes';
 import { endpointKit, type RestState } from './middleware';
 import { phoneNumberRoutes } from './phone-number.routes';
 import { webhookRoutes } from './webhook.routes';
+import { webhookExecutionRoutes } from './webhook-execution.routes';
 
 /** Every REST route: the documented surface (interface section 4) and the management operations. */
 export function restRouter(orm: MikroORM, services: Services): Router<RestState> {
@@ -20,6 +21,7 @@ export function restRouter(orm: MikroORM, services: Services): Router<RestState>
     agentRoutes(endpoint, services.agents),
     phoneNumberRoutes(endpoint, services.phoneNumbers),
     webhookRoutes(endpoint, services.webhooks),
+    webhookExecutionRoutes(endpoint, services.flows, services.executions),
   ]) {
     router.use(child.routes());
   }

@@ -16,15 +16,30 @@ export type JobName = keyof JobMap;
 export interface SendOptions {
   /** Not before this moment. */
   startAfter?: Date;
-  /** At most one queued job per key (pg-boss singleton): makes enqueueing idempotent. */
+  /** Not before this many milliseconds from now (the database's now). */
+  delayMs?: number;
+  /**
+   * pg-boss `singletonKey`. It deduplicates only on queues whose pg-boss policy is not
+   * `standard` (ours are standard): here it is a label, not a guarantee.
+   */
   singletonKey?: string;
   /** Attempts after the first when the handler throws (default 3). */
   retryLimit?: number;
+  /** How long one run may take before pg-boss hands the job to another worker (default 60). */
+  expireInSeconds?: number;
+  /**
+   * Runs the insert on this connection instead of pg-boss's own, so that the job is written
+   * in the caller's transaction (see `jobSql`). Local workers are then not woken: call
+   * `wake(name)` after the commit.
+   */
+  db?: PgBoss.Db;
 }
 
 export interface WorkOptions {
-  /** Jobs fetched and run concurrently per round. */
+  /** Most jobs fetched in one round. */
   batchSize?: number;
+  /** Most handlers running at once on this process (default: batchSize). */
+  concurrency?: number;
 }
 
 export interface JobQueueOptions {
@@ -38,13 +53,15 @@ type Handler<K extends JobName> = (data: JobMap[K]) => Promise<void>;
 
 /**
  * Durable jobs on pg-boss (tables in the `pgboss` schema of our database). Workers run their
- * own fetch loop: a batch is fetched, run concurrently, completed or failed in bulk, and the
- * next batch fetched at once while work remains; an idle worker sleeps `pollMs`, or less
- * when this process queues a job for it.
+ * own fetch loop: up to `concurrency` handlers run at once, and a slot freed is refilled at
+ * once while work remains, so one slow job never holds up the others; an idle worker sleeps
+ * `pollMs`, or less when this process queues a job for it.
  */
 export class JobQueue {
   private readonly loops: Promise<void>[] = [];
   private readonly wakers = new Map<string, Set<() => void>>();
+  /** Queues woken while their worker was busy: its next idle() returns at once. */
+  private readonly pendingWakes = new Set<string>();
   private readonly queues = new Set<string>();
   private stopping = false;
 
@@ -61,24 +78,42 @@ export class JobQueue {
     return new JobQueue(boss, options, logger);
   }
 
+  /** Queues a job. Call `prepare(name)` first when sending within a transaction (`db`). */
   async send<K extends JobName>(name: K, data: JobMap[K], options: SendOptions = {}): Promise<void> {
-    await this.ensureQueue(name);
-    await this.boss.send(name, data, {
-      startAfter: options.startAfter,
+    if (!options.db) await this.ensureQueue(name);
+    const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
+    await this.boss.send(name, data as object, {
+      startAfter: options.delayMs ? options.delayMs / 1000 : options.startAfter,
       singletonKey: options.singletonKey,
       retryLimit: options.retryLimit ?? 3,
       retryDelay: 1,
       retryBackoff: true,
-      expireInSeconds: this.options.expireInSeconds ?? 60,
+      expireInSeconds: options.expireInSeconds ?? this.options.expireInSeconds ?? 60,
+      db: options.db,
     });
-    const wait = options.startAfter ? options.startAfter.getTime() - Date.now() : 0;
-    setTimeout(() => this.wake(name), Math.max(0, wait)).unref();
+    if (!options.db || delayMs > 0) setTimeout(() => this.wake(name), Math.max(0, delayMs)).unref();
+  }
+
+  /** Makes sure the queue exists, so that a later send within a transaction can write to it. */
+  async prepare(name: JobName): Promise<void> {
+    await this.ensureQueue(name);
+  }
+
+  /** Tells this process's workers of `name` that jobs are ready (after a transactional send commits). */
+  wake(name: JobName): void {
+    const wakers = this.wakers.get(name);
+    if (!wakers || wakers.size === 0) {
+      this.pendingWakes.add(name);
+      return;
+    }
+    for (const wake of wakers) wake();
   }
 
   /** Runs `handler` for every job of `name`, on this process, until stop(). */
   async work<K extends JobName>(name: K, options: WorkOptions, handler: Handler<K>): Promise<void> {
     await this.ensureQueue(name);
-    this.loops.push(this.loop(name, options.batchSize ?? 20, handler));
+    const batchSize = options.batchSize ?? 20;
+    this.loops.push(this.loop(name, batchSize, options.concurrency ?? batchSize, handler));
   }
 
   /** Stops fetching, lets running handlers finish, then closes pg-boss. */
@@ -95,19 +130,31 @@ export class JobQueue {
     this.queues.add(name);
   }
 
-  private async loop<K extends JobName>(name: K, batchSize: number, handler: Handler<K>): Promise<void> {
+  private async loop<K extends JobName>(name: K, batchSize: number, concurrency: number, handler: Handler<K>): Promise<void> {
+    const running = new Set<Promise<void>>();
     while (!this.stopping) {
-      let jobs: PgBoss.Job<JobMap[K]>[] = [];
-      try {
-        jobs = await this.boss.fetch<JobMap[K]>(name, { batchSize });
-      } catch (err) {
-        this.logger.error({ err, queue: name }, 'job fetch failed');
-      }
-      if (jobs.length === 0) {
-        await this.idle(name);
+      const room = concurrency - running.size;
+      if (room <= 0) {
+        await Promise.race(running);
         continue;
       }
-      await Promise.all(jobs.map((job) => this.run(name, job, handler)));
+      const wanted = Math.min(batchSize, room);
+      const jobs = await this.fetch(name, wanted);
+      for (const job of jobs) {
+        const run: Promise<void> = this.run(name, job, handler).finally(() => running.delete(run));
+        running.add(run);
+      }
+      if (jobs.length < wanted) await this.idle(name);
+    }
+    await Promise.all(running);
+  }
+
+  private async fetch<K extends JobName>(name: K, batchSize: number): Promise<PgBoss.Job<JobMap[K]>[]> {
+    try {
+      return await this.boss.fetch<JobMap[K]>(name, { batchSize });
+    } catch (err) {
+      this.logger.error({ err, queue: name }, 'job fetch failed');
+      return [];
     }
   }
 
@@ -122,6 +169,7 @@ export class JobQueue {
   }
 
   private idle(name: string): Promise<void> {
+    if (this.pendingWakes.delete(name)) return Promise.resolve();
     return new Promise((resolve) => {
       const wakers = this.wakers.get(name) ?? new Set<() => void>();
       this.wakers.set(name, wakers);
@@ -133,9 +181,5 @@ export class JobQueue {
       const timer = setTimeout(done, this.options.pollMs);
       wakers.add(done);
     });
-  }
-
-  private wake(name: string): void {
-    for (const wake of this.wakers.get(name) ?? []) wake();
   }
 }
