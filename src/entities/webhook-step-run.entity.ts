@@ -71,4 +71,11 @@ export class WebhookStepRun extends BaseEntity {
 
   @Property({ type: 'json' })
   extracted: Opt<Record<string, unknown>> = {};
+
+  /**
+   * Optimistic lock: a worker that took over a step (its first worker presumed dead) bumps
+   * it, so the first worker, should it still be alive, cannot record the step a second time.
+   */
+  @Property({ type: 'integer', version: true })
+  version!: Opt<number>;
 }

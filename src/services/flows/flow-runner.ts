@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../../entities';
 import type { StepDefinition } from '../../entities/webhook-execution.entity';
@@ -89,7 +89,12 @@ export class FlowRunner {
     const outcome = await this.deps.executor.run({ executionId: execution.id, step, scope, secret });
     this.finishRun(run, execution, outcome);
     const runs = [...loaded.runs.filter((r) => r !== run), run];
-    await this.advance(caller.em, execution, runs);
+    try {
+      await this.advance(caller.em, execution, runs);
+    } catch (err) {
+      if (err instanceof OptimisticLockError) return; // another worker took the step over and records it
+      throw err;
+    }
   }
 
   /** The execution and runs a job needs, or null when the job is stale or already done. */

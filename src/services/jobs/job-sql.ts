@@ -1,24 +1,21 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type PgBoss from 'pg-boss';
 
 /**
- * pg-boss's SQL port over a MikroORM EntityManager: `send(name, data, { db: jobSql(em) })`
- * between `em.begin()` and `em.commit()` writes the job in that transaction, so that the
- * job exists if and only if the state that asked for it does. pg-boss writes `$n`
- * placeholders and MikroORM's raw queries take `?`: each `$n` becomes a `?` bound to
- * value n (pg-boss's job SQL has no literal `?`; one would be refused).
+ * pg-boss's SQL port over the transaction open on a MikroORM EntityManager:
+ * `send(name, data, { db: jobSql(em) })` between `em.begin()` and `em.commit()` writes the
+ * job in that transaction, so the job exists if and only if the state that asked for it
+ * does. The SQL goes to the transaction's own connection as is: pg-boss uses `$n`
+ * placeholders, some of them twice with different types, which MikroORM's `?` bindings
+ * cannot express.
  */
 export function jobSql(em: EntityManager): PgBoss.Db {
   return {
     async executeSql(text, values) {
-      if (text.includes('?')) throw new Error('jobSql cannot rebind SQL that contains "?"');
-      const bindings: unknown[] = [];
-      const sql = text.replace(/\$(\d+)/g, (_, n: string) => {
-        bindings.push(values[Number(n) - 1] ?? null);
-        return '?';
-      });
-      const rows = await em.execute(sql, bindings as never[]);
-      return { rows };
+      const trx = em.getTransactionContext<Knex.Transaction>();
+      if (!trx) throw new Error('jobSql needs a transaction open on its EntityManager');
+      const connection = (await trx.client.acquireConnection()) as { query(text: string, values: unknown[]): Promise<{ rows: unknown[] }> };
+      return connection.query(text, values);
     },
   };
 }
