@@ -1,5 +1,4 @@
 import type { FlowDefinition, StepDefinition } from '../../entities/webhook-execution.entity';
-import type { WebhookFlow } from '../../entities/webhook-flow.entity';
 import type { StepRunStatus } from '../../entities/webhook-step-run.entity';
 import { coerce, readPath, type Scope } from './placeholders';
 
@@ -21,34 +20,6 @@ export type NextAction =
   | { kind: 'done'; skipped: number[]; failedStep: number | null };
 
 const UNIT_MS: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
-
-/** The flow as it is now, frozen for one execution. */
-export function snapshot(flow: WebhookFlow): FlowDefinition {
-  const steps = [...flow.steps.getItems()]
-    .filter((s) => s.deletedAt === null)
-    .sort((a, b) => a.stepNumber - b.stepNumber)
-    .map((s) => ({
-      stepNumber: s.stepNumber,
-      url: s.webhookUrl,
-      method: s.webhookMethod,
-      webhookTimeout: s.webhookTimeout,
-      retryLimit: s.retryLimit,
-      timeout: s.timeout,
-      urlParams: s.webhookUrlParams,
-      headers: s.webhookHeaders,
-      body: s.webhookBody ?? null,
-      dependsOnStep: s.dependsOnStep,
-      successCondition: s.successCondition ?? null,
-    }));
-  return {
-    steps,
-    variables: flow.variables,
-    predefinedVariables: flow.predefinedVariables,
-    maxRetries: flow.maxRetries,
-    retryDelay: flow.retryDelay,
-    retryDelayUnit: flow.retryDelayUnit,
-  };
-}
 
 const succeeded = (runs: RunRecord[], step: number) => runs.some((r) => r.stepNumber === step && r.status === 'success');
 

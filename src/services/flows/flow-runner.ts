@@ -1,17 +1,20 @@
-import { OptimisticLockError, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../../entities';
-import type { StepDefinition } from '../../entities/webhook-execution.entity';
+import type { WebhookExecution } from '../../entities';
+import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { Clock } from '../clock';
-import { ConflictError, PreconditionError } from '../errors';
+import { ConflictError, NotFoundError, PreconditionError } from '../errors';
 import { triggerInput } from '../input/webhook-execution.input';
 import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
-import { findOwned, parseId } from '../records';
+import { parseId } from '../records';
 import type { Caller } from '../scope';
 import { parseInput } from '../validation';
 import type { ExecutionEvents } from './execution-events';
-import { allSucceeded, extractVariables, nextAction, retryPlan, snapshot, variableScope } from './flow-plan';
+import {
+  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, loadExecution,
+  loadFlowToRun, type StoredRun,
+} from './execution-store';
+import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
 
 /** One step of one attempt of an execution, to send. */
@@ -37,14 +40,6 @@ export interface FlowRunnerDeps {
   events: ExecutionEvents;
 }
 
-interface Loaded {
-  execution: WebhookExecution;
-  runs: WebhookStepRun[];
-  step: StepDefinition;
-  secret: string;
-  flowDeleted: boolean;
-}
-
 /** Seconds a step job may run past its step `timeout` before pg-boss hands it to another worker. */
 const EXPIRY_MARGIN_SECONDS = 60;
 
@@ -62,162 +57,108 @@ export class FlowRunner {
    */
   async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<WebhookExecution> {
     const { variables } = parseInput(triggerInput, input ?? {});
-    const where = { id: parseId(flowId), company: caller.scope.companyId, deletedAt: null };
-    const flow = await findOwned(caller.em, WebhookFlow, 'Webhook', where, ['steps']);
+    const { em, scope } = caller;
+    const id = parseId(flowId);
+    const flow = await loadFlowToRun(em, scope.companyId, id);
+    if (!flow) throw new NotFoundError('Webhook');
     if (flow.status === 'stopped') throw new ConflictError('Webhook flow is stopped: it refuses triggers until its status is running');
-    const definition = snapshot(flow);
-    const first = definition.steps[0];
+    const first = flow.definition.steps[0];
     if (!first) throw new PreconditionError('Webhook flow has no steps to run');
     await this.deps.jobs.prepare(FLOW_STEP_JOB);
-    const { em } = caller;
-    const execution = em.create(WebhookExecution, { company: caller.scope.companyId, flow: flow.id, variables, definition });
-    await inTransaction(em, () => this.enqueue(em, execution, first, 0));
+    const execution = await inTransaction(em, async () => {
+      const created = await insertExecution(em, { companyId: scope.companyId, flowId: id, variables, definition: flow.definition });
+      await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
+      return created;
+    });
     this.deps.jobs.wake(FLOW_STEP_JOB);
-    this.publish(execution);
+    this.publish({ companyId: scope.companyId, flowId: id, id: execution.id }, 'scheduled');
     return execution;
   }
 
   /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
-  async runStep(caller: Caller, job: FlowStepJob): Promise<void> {
-    const loaded = await this.load(caller, job);
-    if (!loaded) return;
-    if (loaded.flowDeleted) return this.abandon(caller.em, loaded.execution);
-    const run = await this.claim(caller.em, loaded);
-    if (!run) return;
-    const { execution, step, secret } = loaded;
-    const scope = variableScope(execution.definition!, execution.variables, loaded.runs);
-    const outcome = await this.deps.executor.run({ executionId: execution.id, step, scope, secret });
-    this.finishRun(run, execution, outcome);
-    const runs = [...loaded.runs.filter((r) => r !== run), run];
-    try {
-      await this.advance(caller.em, execution, runs);
-    } catch (err) {
-      if (err instanceof OptimisticLockError) return; // another worker took the step over and records it
-      throw err;
+  async runStep({ em }: Caller, job: FlowStepJob): Promise<void> {
+    const state = await loadExecution(em, job.companyId, job.executionId);
+    const active = state?.status === 'scheduled' || state?.status === 'in_progress';
+    if (!state?.definition || !active || state.attemptNumber !== job.attempt) return;
+    const step = state.definition.steps.find((s) => s.stepNumber === job.step);
+    if (!step) return;
+    if (state.flowDeleted) {
+      await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
+      return this.publish(state, 'failed');
     }
-  }
-
-  /** The execution and runs a job needs, or null when the job is stale or already done. */
-  private async load({ scope, em }: Caller, job: FlowStepJob): Promise<Loaded | null> {
-    const execution = await em.findOne(
-      WebhookExecution,
-      { id: job.executionId, company: scope.companyId },
-      { populate: ['definition', 'flow', 'flow.secret'] },
-    );
-    const active = execution?.status === 'scheduled' || execution?.status === 'in_progress';
-    if (!execution?.definition || !active || execution.attemptNumber !== job.attempt) return null;
-    const step = execution.definition.steps.find((s) => s.stepNumber === job.step);
-    const runs = await em.find(WebhookStepRun, { execution: execution.id });
-    const done = runs.some((r) => r.attemptNumber === job.attempt && r.stepNumber === job.step && r.status !== 'running');
-    if (!step || done) return null;
-    const flow = execution.flow.getEntity();
-    return { execution, runs, step, secret: flow.secret, flowDeleted: flow.deletedAt !== null };
-  }
-
-  /**
-   * Marks the step `running` (and the execution `in_progress` at an attempt's first step).
-   * Null when another worker holds the same step: the unique key lets one claim it.
-   */
-  private async claim(em: EntityManager, { execution, runs, step }: Loaded): Promise<WebhookStepRun | null> {
-    const now = this.deps.clock.now();
-    const starting = execution.status === 'scheduled';
-    if (starting) Object.assign(execution, { status: 'in_progress', executedAt: now });
-    const attemptNumber = execution.attemptNumber;
-    const run = runs.find((r) => r.attemptNumber === attemptNumber && r.stepNumber === step.stepNumber)
-      ?? em.create(WebhookStepRun, { execution, attemptNumber, stepNumber: step.stepNumber });
-    run.startedAt = now;
-    try {
-      await em.flush();
-    } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) return null;
-      throw err;
-    }
-    if (starting) this.publish(execution);
-    return run;
-  }
-
-  private finishRun(run: WebhookStepRun, execution: WebhookExecution, outcome: StepOutcome): void {
-    const success = outcome.status === 'success' && outcome.view !== null;
-    Object.assign(run, {
-      status: outcome.status,
-      tries: outcome.tries,
-      tryErrors: outcome.tryErrors,
-      error: outcome.error,
-      request: outcome.request,
-      response: outcome.response,
-      durationMs: outcome.durationMs,
-      finishedAt: this.deps.clock.now(),
-      extracted: success ? extractVariables(execution.definition!, run.stepNumber, outcome.view!) : {},
-    });
+    const claimed = await claimStep(em, state, step.stepNumber, this.deps.clock.now());
+    if (!claimed) return;
+    if (claimed.started) this.publish(state, 'in_progress');
+    const scope = variableScope(state.definition, state.variables, state.runs);
+    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, secret: state.secret });
+    await this.finish(em, state, claimed.run, outcome);
   }
 
   /**
    * Stores the finished step with what follows, in one transaction: skipped steps, then the
-   * next step's job, or a retry attempt's delayed job, or the final status.
+   * next step's job, or a retry attempt's delayed job, or the final status. Writes nothing
+   * when another worker took the step over meanwhile.
    */
-  private async advance(em: EntityManager, execution: WebhookExecution, runs: WebhookStepRun[]): Promise<void> {
-    const definition = execution.definition!;
-    const before = execution.status;
+  private async finish(em: EntityManager, state: ExecutionState, run: StoredRun, outcome: StepOutcome): Promise<void> {
+    const definition = state.definition!;
     const now = this.deps.clock.now();
-    const next = nextAction(definition, runs, execution.attemptNumber);
-    for (const stepNumber of next.skipped) {
-      const dependency = definition.steps.find((s) => s.stepNumber === stepNumber)!.dependsOnStep;
-      const error = `Skipped: step ${dependency} did not succeed`;
-      runs.push(em.create(WebhookStepRun, { execution, attemptNumber: execution.attemptNumber, stepNumber, status: 'skipped', error, finishedAt: now }));
-    }
-    let queued: { step: StepDefinition; delayMs: number } | null = null;
-    if (next.kind === 'run') queued = { step: next.step, delayMs: 0 };
-    else if (allSucceeded(definition, runs)) Object.assign(execution, { status: 'success', finishedAt: now, errorMessage: null });
-    else queued = this.failAttempt(execution, runs, next.failedStep, now);
-    await inTransaction(em, async () => {
-      if (queued) await this.enqueue(em, execution, queued.step, queued.delayMs);
-    });
+    const extracted = outcome.status === 'success' && outcome.view ? extractVariables(definition, run.stepNumber, outcome.view) : {};
+    const runs = [...state.runs.filter((r) => r.id !== run.id), { ...run, status: outcome.status, extracted, error: outcome.error }];
+    const next = nextAction(definition, runs, state.attemptNumber);
+    const skipped = next.skipped.map((stepNumber) => ({ stepNumber, error: `Skipped: step ${dependencyOf(definition.steps, stepNumber)} did not succeed` }));
+    for (const { stepNumber, error } of skipped) runs.push({ id: '', version: 1, attemptNumber: state.attemptNumber, stepNumber, status: 'skipped', extracted: {}, error });
+    const { change, queued } = this.decide(state, runs, next, now);
+    const { view: _view, ...logged } = outcome;
+    const write = async () => {
+      if (!(await finishStep(em, state.id, run, { ...logged, finishedAt: now, extracted }, change))) return false;
+      await insertSkipped(em, state.id, state.attemptNumber, skipped, now);
+      if (queued) await this.enqueue(em, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: queued.step.stepNumber }, queued.step, queued.delayMs);
+      return true;
+    };
+    // finishStep alone is one atomic statement: a transaction is needed only when more follows.
+    const recorded = queued || skipped.length > 0 ? await inTransaction(em, write) : await write();
+    if (!recorded) return;
     if (queued && queued.delayMs === 0) this.deps.jobs.wake(FLOW_STEP_JOB);
-    if (execution.status !== before) this.publish(execution);
+    if (change.status !== state.status) this.publish(state, change.status);
   }
 
-  /** A failed attempt: another one after the flow's retry delay, or the execution fails. */
-  private failAttempt(execution: WebhookExecution, runs: WebhookStepRun[], failedStep: number | null, now: Date) {
-    const definition = execution.definition!;
-    const failed = runs.find((r) => r.attemptNumber === execution.attemptNumber && r.stepNumber === failedStep);
+  /** What the execution becomes after a step: still running, succeeded, retried later, or failed. */
+  private decide(state: ExecutionState, runs: StoredRun[], next: ReturnType<typeof nextAction>, now: Date) {
+    const definition = state.definition!;
+    const keep: ExecutionChange = { status: 'in_progress', attemptNumber: state.attemptNumber, nextRetryAt: null, finishedAt: null, errorMessage: null };
+    if (next.kind === 'run') return { change: keep, queued: { step: next.step, delayMs: 0 } };
+    if (allSucceeded(definition, runs)) return { change: { ...keep, status: 'success' as const, finishedAt: now }, queued: null };
+    const failed = runs.find((r) => r.attemptNumber === state.attemptNumber && r.stepNumber === next.failedStep);
     const errorMessage = failed ? `Step ${failed.stepNumber} failed: ${failed.error}` : 'A step did not succeed';
-    const retry = retryPlan(definition, execution.attemptNumber);
-    if (!retry) {
-      Object.assign(execution, { status: 'failed', finishedAt: now, errorMessage });
-      return null;
-    }
-    const attemptNumber = execution.attemptNumber + 1;
+    const retry = retryPlan(definition, state.attemptNumber);
+    const first = retry ? nextAction(definition, runs, state.attemptNumber + 1) : null;
+    if (!retry || first?.kind !== 'run') return { change: { ...keep, status: 'failed' as const, finishedAt: now, errorMessage }, queued: null };
     const nextRetryAt = new Date(now.getTime() + retry.delayMs);
-    Object.assign(execution, { status: 'scheduled', attemptNumber, nextRetryAt, errorMessage });
-    const first = nextAction(definition, runs, attemptNumber);
-    return first.kind === 'run' ? { step: first.step, delayMs: retry.delayMs } : null;
+    const change = { ...keep, status: 'scheduled' as const, attemptNumber: state.attemptNumber + 1, nextRetryAt, errorMessage };
+    return { change, queued: { step: first.step, delayMs: retry.delayMs } };
   }
 
-  /** The flow was deleted while the execution ran: it ends failed, without retries. */
-  private async abandon(em: EntityManager, execution: WebhookExecution): Promise<void> {
-    Object.assign(execution, { status: 'failed', finishedAt: this.deps.clock.now(), errorMessage: 'Webhook flow was deleted' });
-    await em.flush();
-    this.publish(execution);
-  }
-
-  private enqueue(em: EntityManager, execution: WebhookExecution, step: StepDefinition, delayMs: number): Promise<void> {
-    const job = { companyId: execution.company.id, executionId: execution.id, attempt: execution.attemptNumber, step: step.stepNumber };
+  private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
     const expireInSeconds = step.timeout + EXPIRY_MARGIN_SECONDS;
     return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, expireInSeconds, retryLimit: 5 });
   }
 
-  private publish(execution: WebhookExecution): void {
-    const { company, flow, id: executionId, status } = execution;
-    this.deps.events.executionUpdated({ companyId: company.id, flowId: flow.id, executionId, status });
+  private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {
+    this.deps.events.executionUpdated({ companyId: execution.companyId, flowId: execution.flowId, executionId: execution.id, status });
   }
 }
 
-/** Runs `work` and flushes `em` in one transaction. */
-async function inTransaction(em: EntityManager, work: () => Promise<void>): Promise<void> {
+function dependencyOf(steps: StepDefinition[], stepNumber: number): number | null {
+  return steps.find((s) => s.stepNumber === stepNumber)?.dependsOnStep ?? null;
+}
+
+/** Runs `work` in one transaction on `em`. */
+async function inTransaction<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
   await em.begin();
   try {
-    await work();
+    const result = await work();
     await em.commit();
+    return result;
   } catch (err) {
     await em.rollback();
     throw err;

@@ -49,6 +49,9 @@ export interface JobQueueOptions {
   expireInSeconds?: number;
 }
 
+/** How long a finished job may wait to be marked completed with others. */
+const COMPLETION_DELAY_MS = 20;
+
 type Handler<K extends JobName> = (data: JobMap[K]) => Promise<void>;
 
 /**
@@ -63,6 +66,9 @@ export class JobQueue {
   /** Queues woken while their worker was busy: its next idle() returns at once. */
   private readonly pendingWakes = new Set<string>();
   private readonly queues = new Set<string>();
+  /** Finished jobs not yet marked completed, by queue: completed in bulk. */
+  private readonly completions = new Map<string, string[]>();
+  private completionTimer: NodeJS.Timeout | null = null;
   private stopping = false;
 
   private constructor(
@@ -121,6 +127,7 @@ export class JobQueue {
     this.stopping = true;
     for (const wakers of this.wakers.values()) for (const wake of wakers) wake();
     await Promise.all(this.loops);
+    await this.flushCompletions();
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 
@@ -161,11 +168,33 @@ export class JobQueue {
   private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<void> {
     try {
       await handler(job.data);
-      await this.boss.complete(name, job.id);
+      this.complete(name, job.id);
     } catch (err) {
       this.logger.warn({ err, queue: name, jobId: job.id }, 'job failed; pg-boss retries it');
       await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
     }
+  }
+
+  /**
+   * Marks a finished job completed within COMPLETION_DELAY_MS, together with the others
+   * finished meanwhile: one statement for many jobs. Should the process die first, the job
+   * runs again after its expiry, which idempotent handlers allow.
+   */
+  private complete(name: string, id: string): void {
+    const ids = this.completions.get(name) ?? [];
+    ids.push(id);
+    this.completions.set(name, ids);
+    this.completionTimer ??= setTimeout(() => void this.flushCompletions(), COMPLETION_DELAY_MS);
+  }
+
+  private async flushCompletions(): Promise<void> {
+    if (this.completionTimer) clearTimeout(this.completionTimer);
+    this.completionTimer = null;
+    const batches = [...this.completions];
+    this.completions.clear();
+    await Promise.all(
+      batches.map(([name, ids]) => this.boss.complete(name, ids).catch((err: unknown) => this.logger.error({ err, queue: name }, 'job completion failed; the jobs run again after their expiry'))),
+    );
   }
 
   private idle(name: string): Promise<void> {
