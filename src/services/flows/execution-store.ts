@@ -12,11 +12,6 @@ import type { RunRecord } from './flow-plan';
  * hundreds of executions a second. Reads for the API stay on the entities.
  */
 
-export interface FlowToRun {
-  status: string;
-  definition: FlowDefinition;
-}
-
 export interface StoredRun extends RunRecord {
   id: string;
   version: number;
@@ -60,56 +55,103 @@ export interface ExecutionChange {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** The flow (of this company, not deleted) with a snapshot of its steps and settings. */
-export async function loadFlowToRun(em: EntityManager, companyId: string, flowId: string): Promise<FlowToRun | null> {
-  const [row] = await em.execute<{ status: string; definition: FlowDefinition }[]>(
-    `SELECT f.status, json_build_object(
-       'steps', COALESCE((SELECT json_agg(json_build_object(
-           'stepNumber', s.step_number, 'url', s.webhook_url, 'method', s.webhook_method,
-           'webhookTimeout', s.webhook_timeout, 'retryLimit', s.retry_limit, 'timeout', s.timeout,
-           'urlParams', s.webhook_url_params, 'headers', s.webhook_headers, 'body', s.webhook_body,
-           'dependsOnStep', s.depends_on_step, 'successCondition', s.success_condition) ORDER BY s.step_number)
-         FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL), '[]'::json),
-       'variables', f.variables, 'predefinedVariables', f.predefined_variables,
-       'maxRetries', f.max_retries, 'retryDelay', f.retry_delay, 'retryDelayUnit', f.retry_delay_unit) AS definition
-     FROM webhook_flows f WHERE f.id = ? AND f.company_id = ? AND f.deleted_at IS NULL`,
-    [flowId, companyId],
-  );
-  return row ?? null;
-}
+/** The flow's steps and settings as one JSON value: the snapshot an execution runs (alias `f`). */
+const DEFINITION_SQL = `jsonb_build_object(
+  'steps', COALESCE((SELECT jsonb_agg(jsonb_build_object(
+      'stepNumber', s.step_number, 'url', s.webhook_url, 'method', s.webhook_method,
+      'webhookTimeout', s.webhook_timeout, 'retryLimit', s.retry_limit, 'timeout', s.timeout,
+      'urlParams', s.webhook_url_params, 'headers', s.webhook_headers, 'body', s.webhook_body,
+      'dependsOnStep', s.depends_on_step, 'successCondition', s.success_condition) ORDER BY s.step_number)
+    FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL), '[]'::jsonb),
+  'variables', f.variables, 'predefinedVariables', f.predefined_variables,
+  'maxRetries', f.max_retries, 'retryDelay', f.retry_delay, 'retryDelayUnit', f.retry_delay_unit)`;
 
-/** Inserts a `scheduled` execution; call within the transaction that queues its first step. */
+/**
+ * Inserts a `scheduled` execution of the flow with a snapshot of it, in one statement; call
+ * within the transaction that queues its first step. Null when the flow cannot be triggered
+ * (see `triggerRefusal`).
+ */
 export async function insertExecution(
   em: EntityManager,
-  fields: { companyId: string; flowId: string; variables: Record<string, unknown>; definition: FlowDefinition },
-): Promise<WebhookExecution> {
+  fields: { companyId: string; flowId: string; variables: Record<string, unknown> },
+): Promise<WebhookExecution | null> {
   const now = new Date();
   const [row] = await em.execute(
     `INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition)
-     VALUES (?, ?, ?, ?, ?, 'scheduled', 1, ?::jsonb, ?::jsonb) RETURNING *`,
-    [randomUUID(), now, now, fields.companyId, fields.flowId, json(fields.variables), json(fields.definition)],
+     SELECT ?, ?, ?, f.company_id, f.id, 'scheduled', 1, ?::jsonb, ${DEFINITION_SQL}
+     FROM webhook_flows f
+     WHERE f.id = ? AND f.company_id = ? AND f.deleted_at IS NULL AND f.status <> 'stopped'
+       AND EXISTS (SELECT 1 FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL)
+     RETURNING *`,
+    [randomUUID(), now, now, json(fields.variables), fields.flowId, fields.companyId],
   );
-  return em.map(WebhookExecution, row);
+  return row ? em.map(WebhookExecution, row) : null;
 }
 
-/** The execution of this company with its flow's secret and every step run so far. */
-export async function loadExecution(em: EntityManager, companyId: string, executionId: string): Promise<ExecutionState | null> {
+/** Why the flow cannot be triggered: missing (or another company's, or deleted), stopped, or without steps. */
+export async function triggerRefusal(em: EntityManager, companyId: string, flowId: string): Promise<'not_found' | 'stopped' | 'no_steps'> {
   const [row] = await em.execute(
-    `SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
-            f.secret, f.deleted_at IS NOT NULL AS flow_deleted,
-            COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number,
-                'stepNumber', r.step_number, 'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error))
-              FROM webhook_step_runs r WHERE r.execution_id = e.id), '[]'::json) AS runs
-     FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id
-     WHERE e.id = ? AND e.company_id = ?`,
-    [executionId, companyId],
+    `SELECT f.status, EXISTS (SELECT 1 FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL) AS has_steps
+     FROM webhook_flows f WHERE f.id = ? AND f.company_id = ? AND f.deleted_at IS NULL`,
+    [flowId, companyId],
+  );
+  if (!row) return 'not_found';
+  return row.status === 'stopped' ? 'stopped' : 'no_steps';
+}
+
+/** A job's step, as claimed: the execution's state and, when the step may run, its run. */
+export interface Claim {
+  state: ExecutionState;
+  /** Null when the step may not run (stale job, finished step, deleted flow). */
+  run: StoredRun | null;
+  /** This claim moved the execution from `scheduled` to `in_progress`. */
+  started: boolean;
+}
+
+/**
+ * Loads the execution (with its flow's secret and every step run so far) and claims the
+ * job's step, in one statement: the run is marked `running` and, at an attempt's first
+ * step, the execution `in_progress`. A run already `running` (its worker presumed dead:
+ * its job came back) is taken over, its version bumped so that the old worker cannot
+ * record it. The step is not claimed when the job is stale (other attempt, execution
+ * over, step not in the snapshot), when the step already finished, or when the flow was
+ * deleted. Null when the execution does not exist for this company.
+ */
+export async function claimStep(em: EntityManager, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
+  const [row] = await em.execute(
+    `WITH execution AS (
+       SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
+              f.secret, f.deleted_at IS NOT NULL AS flow_deleted
+       FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id
+       WHERE e.id = ? AND e.company_id = ?
+     ), runnable AS (
+       SELECT id FROM execution
+       WHERE status IN ('scheduled', 'in_progress') AND attempt_number = ? AND NOT flow_deleted
+         AND definition -> 'steps' @> jsonb_build_array(jsonb_build_object('stepNumber', ?::int))
+     ), started AS (
+       UPDATE webhook_executions SET status = 'in_progress', executed_at = ?, updated_at = ?
+       WHERE id IN (SELECT id FROM runnable) AND status = 'scheduled' RETURNING id
+     ), run AS (
+       INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, version)
+       SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', 1 FROM runnable
+       ON CONFLICT (execution_id, attempt_number, step_number) DO UPDATE
+         SET started_at = excluded.started_at, updated_at = excluded.updated_at, version = webhook_step_runs.version + 1
+         WHERE webhook_step_runs.status = 'running'
+       RETURNING id, version
+     )
+     SELECT execution.*, run.id AS run_id, run.version AS run_version, EXISTS (SELECT 1 FROM started) AS started,
+       COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number, 'stepNumber', r.step_number,
+           'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error))
+         FROM webhook_step_runs r WHERE r.execution_id = execution.id), '[]'::json) AS runs
+     FROM execution LEFT JOIN run ON true`,
+    [job.executionId, job.companyId, job.attempt, job.step, now, now, randomUUID(), now, now, job.attempt, job.step, now],
   );
   if (!row) return null;
-  return {
+  const state: ExecutionState = {
     id: row.id,
     companyId: row.company_id,
     flowId: row.flow_id,
-    status: row.status,
+    status: row.started ? 'in_progress' : row.status,
     attemptNumber: row.attempt_number,
     variables: row.variables,
     definition: row.definition,
@@ -117,38 +159,10 @@ export async function loadExecution(em: EntityManager, companyId: string, execut
     flowDeleted: row.flow_deleted,
     runs: row.runs,
   };
-}
-
-/**
- * Marks a step of the execution's current attempt `running` and, at an attempt's first step,
- * the execution `in_progress`, in one statement. A run already `running` (its worker
- * presumed dead: its job came back) is taken over, its version bumped so the old worker
- * cannot record it. Null when the step is already finished.
- */
-export async function claimStep(
-  em: EntityManager,
-  state: ExecutionState,
-  stepNumber: number,
-  now: Date,
-): Promise<{ run: StoredRun; started: boolean } | null> {
-  const [row] = await em.execute(
-    `WITH started AS (
-       UPDATE webhook_executions SET status = 'in_progress', executed_at = ?, updated_at = ?
-       WHERE id = ? AND status = 'scheduled' AND attempt_number = ? RETURNING id
-     ), run AS (
-       INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, version)
-       VALUES (?, ?, ?, ?, ?, ?, 'running', ?, '[]', '{}', 1)
-       ON CONFLICT (execution_id, attempt_number, step_number) DO UPDATE
-         SET started_at = excluded.started_at, updated_at = excluded.updated_at, version = webhook_step_runs.version + 1
-         WHERE webhook_step_runs.status = 'running'
-       RETURNING id, version
-     )
-     SELECT run.id, run.version, EXISTS (SELECT 1 FROM started) AS started FROM run`,
-    [now, now, state.id, state.attemptNumber, randomUUID(), now, now, state.id, state.attemptNumber, stepNumber, now],
-  );
-  if (!row) return null;
-  const run = { id: row.id, version: row.version, attemptNumber: state.attemptNumber, stepNumber, status: 'running' as const, extracted: {}, error: null };
-  return { run, started: row.started };
+  const run = row.run_id
+    ? { id: row.run_id, version: row.run_version, attemptNumber: job.attempt, stepNumber: job.step, status: 'running' as const, extracted: {}, error: null }
+    : null;
+  return { state, run, started: row.started };
 }
 
 /**

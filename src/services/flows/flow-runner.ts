@@ -11,8 +11,7 @@ import type { Caller } from '../scope';
 import { parseInput } from '../validation';
 import type { ExecutionEvents } from './execution-events';
 import {
-  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, loadExecution,
-  loadFlowToRun, type StoredRun,
+  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type StoredRun, triggerRefusal,
 } from './execution-store';
 import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
@@ -40,6 +39,13 @@ export interface FlowRunnerDeps {
   events: ExecutionEvents;
 }
 
+/** Why a trigger is refused, as the error each surface maps. */
+const REFUSALS = {
+  not_found: () => new NotFoundError('Webhook'),
+  stopped: () => new ConflictError('Webhook flow is stopped: it refuses triggers until its status is running'),
+  no_steps: () => new PreconditionError('Webhook flow has no steps to run'),
+};
+
 /** Seconds a step job may run past its step `timeout` before pg-boss hands it to another worker. */
 const EXPIRY_MARGIN_SECONDS = 60;
 
@@ -59,14 +65,11 @@ export class FlowRunner {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);
-    const flow = await loadFlowToRun(em, scope.companyId, id);
-    if (!flow) throw new NotFoundError('Webhook');
-    if (flow.status === 'stopped') throw new ConflictError('Webhook flow is stopped: it refuses triggers until its status is running');
-    const first = flow.definition.steps[0];
-    if (!first) throw new PreconditionError('Webhook flow has no steps to run');
     await this.deps.jobs.prepare(FLOW_STEP_JOB);
     const execution = await inTransaction(em, async () => {
-      const created = await insertExecution(em, { companyId: scope.companyId, flowId: id, variables, definition: flow.definition });
+      const created = await insertExecution(em, { companyId: scope.companyId, flowId: id, variables });
+      if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
+      const first = created.definition!.steps[0]!;
       await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
       return created;
     });
@@ -77,21 +80,20 @@ export class FlowRunner {
 
   /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
   async runStep({ em }: Caller, job: FlowStepJob): Promise<void> {
-    const state = await loadExecution(em, job.companyId, job.executionId);
-    const active = state?.status === 'scheduled' || state?.status === 'in_progress';
-    if (!state?.definition || !active || state.attemptNumber !== job.attempt) return;
-    const step = state.definition.steps.find((s) => s.stepNumber === job.step);
-    if (!step) return;
-    if (state.flowDeleted) {
+    const claim = await claimStep(em, job, this.deps.clock.now());
+    if (!claim) return;
+    const { state, run } = claim;
+    if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
       await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
       return this.publish(state, 'failed');
     }
-    const claimed = await claimStep(em, state, step.stepNumber, this.deps.clock.now());
-    if (!claimed) return;
-    if (claimed.started) this.publish(state, 'in_progress');
-    const scope = variableScope(state.definition, state.variables, state.runs);
+    if (!run) return;
+    if (claim.started) this.publish(state, 'in_progress');
+    const definition = state.definition!;
+    const step = definition.steps.find((s) => s.stepNumber === job.step)!;
+    const scope = variableScope(definition, state.variables, state.runs);
     const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, secret: state.secret });
-    await this.finish(em, state, claimed.run, outcome);
+    await this.finish(em, state, run, outcome);
   }
 
   /**
