@@ -73,8 +73,8 @@ export class WebhookStepRun extends BaseEntity {
   extracted: Opt<Record<string, unknown>> = {};
 
   /**
-   * Optimistic lock: a worker that took over a step (its first worker presumed dead) bumps
-   * it, so the first worker, should it still be alive, cannot record the step a second time.
+   * Optimistic lock: bumped when a worker takes over a step whose first worker is presumed
+   * dead, so that the first worker, should it still be alive, cannot record the step too.
    */
   @Property({ type: 'integer', version: true })
   version!: Opt<number>;

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
 import type { LoggedRequest, LoggedResponse, StepRunStatus } from '../../entities/webhook-step-run.entity';
-import type { RunRecord } from './flow-plan';
+import type { RunRecord, Skip } from './flow-plan';
 
 /**
  * The flow engine's reads and writes, in plain SQL. The engine's hot path runs a handful of
@@ -191,7 +191,7 @@ export async function finishStep(em: EntityManager, executionId: string, run: St
 }
 
 /** Records steps skipped because a dependency did not succeed. */
-export async function insertSkipped(em: EntityManager, executionId: string, attemptNumber: number, skipped: { stepNumber: number; error: string }[], now: Date): Promise<void> {
+export async function insertSkipped(em: EntityManager, executionId: string, attemptNumber: number, skipped: Skip[], now: Date): Promise<void> {
   for (const { stepNumber, error } of skipped) {
     await em.execute(
       `INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, error, finished_at, try_errors, extracted, version)

@@ -15,9 +15,15 @@ export interface RunRecord {
   extracted: Record<string, unknown>;
 }
 
+/** A step skipped because its dependency did not succeed, and why in words. */
+export interface Skip {
+  stepNumber: number;
+  error: string;
+}
+
 export type NextAction =
-  | { kind: 'run'; step: StepDefinition; skipped: number[] }
-  | { kind: 'done'; skipped: number[]; failedStep: number | null };
+  | { kind: 'run'; step: StepDefinition; skipped: Skip[] }
+  | { kind: 'done'; skipped: Skip[]; failedStep: number | null };
 
 const UNIT_MS: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
@@ -31,7 +37,7 @@ const succeeded = (runs: RunRecord[], step: number) => runs.some((r) => r.stepNu
 export function nextAction(definition: FlowDefinition, runs: RunRecord[], attempt: number): NextAction {
   const current = new Map<number, StepRunStatus>();
   for (const r of runs) if (r.attemptNumber === attempt) current.set(r.stepNumber, r.status);
-  const skipped: number[] = [];
+  const skipped: Skip[] = [];
   let failedStep: number | null = null;
   for (const step of definition.steps) {
     if (succeeded(runs, step.stepNumber)) continue;
@@ -42,7 +48,7 @@ export function nextAction(definition: FlowDefinition, runs: RunRecord[], attemp
     }
     const dependency = step.dependsOnStep;
     if (dependency !== null && !succeeded(runs, dependency)) {
-      skipped.push(step.stepNumber);
+      skipped.push({ stepNumber: step.stepNumber, error: `Skipped: step ${dependency} did not succeed` });
       current.set(step.stepNumber, 'skipped');
       continue;
     }

@@ -107,7 +107,7 @@ export class FlowRunner {
     const extracted = outcome.status === 'success' && outcome.view ? extractVariables(definition, run.stepNumber, outcome.view) : {};
     const runs = [...state.runs.filter((r) => r.id !== run.id), { ...run, status: outcome.status, extracted, error: outcome.error }];
     const next = nextAction(definition, runs, state.attemptNumber);
-    const skipped = next.skipped.map((stepNumber) => ({ stepNumber, error: `Skipped: step ${dependencyOf(definition.steps, stepNumber)} did not succeed` }));
+    const { skipped } = next;
     for (const { stepNumber, error } of skipped) runs.push({ id: '', version: 1, attemptNumber: state.attemptNumber, stepNumber, status: 'skipped', extracted: {}, error });
     const { change, queued } = this.decide(state, runs, next, now);
     const { view: _view, ...logged } = outcome;
@@ -148,10 +148,6 @@ export class FlowRunner {
   private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {
     this.deps.events.executionUpdated({ companyId: execution.companyId, flowId: execution.flowId, executionId: execution.id, status });
   }
-}
-
-function dependencyOf(steps: StepDefinition[], stepNumber: number): number | null {
-  return steps.find((s) => s.stepNumber === stepNumber)?.dependsOnStep ?? null;
 }
 
 /** Runs `work` in one transaction on `em`. */

@@ -9,12 +9,12 @@ const REDACTED = '[redacted]';
 const SECRET_NAME = /auth|token|secret|password|passwd|api[-_]?key|signature|cookie|session|credential|private/i;
 
 /** Cuts `text` to the excerpt limit; null stays null. */
-export function excerpt(text: string | null): string | null {
+function excerpt(text: string | null): string | null {
   return text === null || text.length <= EXCERPT_LIMIT ? text : text.slice(0, EXCERPT_LIMIT);
 }
 
 /** Headers with credential values replaced, cut to the excerpt limit (whole headers only). */
-export function loggedHeaders(headers: Record<string, string>, redact: boolean): Record<string, string> {
+function loggedHeaders(headers: Record<string, string>, redact: boolean): Record<string, string> {
   const kept: Record<string, string> = {};
   let size = 2;
   for (const [name, value] of Object.entries(headers)) {
@@ -27,7 +27,7 @@ export function loggedHeaders(headers: Record<string, string>, redact: boolean):
 }
 
 /** The URL with credential query parameters and user-info replaced. */
-export function loggedUrl(url: string): string {
+function loggedUrl(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
