@@ -112,6 +112,12 @@ describe('flow execution', () => {
     expect(done.error_message).toBe('Step 2 failed: HTTP 200: success_condition not met');
   });
 
+  it('fails, without retrying, a step whose success condition is not valid JSON Logic', async () => {
+    const flow = await api.create({ max_retries: 0, steps: [{ step_number: 1, webhook_url: `${rx.url}/bad-rule`, retry_limit: 3, success_condition: { frobnicate: [1] } }] });
+    const done = await api.settled(flow.id, (await api.trigger(flow.id)).id);
+    expect(done.steps[0]).toMatchObject({ status: 'failed', tries: 1, error: 'success_condition is not valid JSON Logic: Unrecognized operation frobnicate' });
+  });
+
   it('retries a step within the attempt, then succeeds, logging each earlier failure', async () => {
     rx.on('/flaky', inTurn(answer(503, {}), answer(502, {}), answer(200, { ok: true })));
     const flow = await api.create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/flaky`, retry_limit: 3 }] });
