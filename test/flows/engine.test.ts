@@ -118,6 +118,12 @@ describe('flow execution', () => {
     expect(done.steps[0]).toMatchObject({ status: 'failed', tries: 1, error: 'success_condition is not valid JSON Logic: Unrecognized operation frobnicate' });
   });
 
+  it('fails a step whose URL is not valid once filled, showing the template rather than the values', async () => {
+    const flow = await api.create({ max_retries: 0, steps: [{ step_number: 1, webhook_url: '{{target}}/hook', retry_limit: 2 }] });
+    const done = await api.settled(flow.id, (await api.trigger(flow.id, { target: 'token-123' })).id);
+    expect(done.steps[0]).toMatchObject({ status: 'failed', tries: 0, request: null, error: 'Not a valid URL once its placeholders are filled: {{target}}/hook' });
+  });
+
   it('retries a step within the attempt, then succeeds, logging each earlier failure', async () => {
     rx.on('/flaky', inTurn(answer(503, {}), answer(502, {}), answer(200, { ok: true })));
     const flow = await api.create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/flaky`, retry_limit: 3 }] });

@@ -182,7 +182,7 @@ export async function finishStep(em: EntityManager, executionId: string, run: St
      )
      SELECT count(*)::int AS n FROM run`,
     [
-      done.status, done.tries, json(done.tryErrors), done.error, json(done.request), json(done.response),
+      done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
       done.durationMs, done.finishedAt, json(done.extracted), now, run.id, run.version,
       change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now, executionId,
     ],

@@ -113,7 +113,8 @@ function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
   try {
     url = new URL(filled);
   } catch {
-    throw new DeliveryError(`Invalid URL after filling placeholders: "${filled.slice(0, 200)}"`, false);
+    // The template, not the filled URL: filled values may be credentials.
+    throw new DeliveryError(`Not a valid URL once its placeholders are filled: ${step.url.slice(0, 200)}`, false);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DeliveryError(`Not an http or https URL: ${url.protocol}`, false);
   for (const [name, value] of Object.entries(fillMap(step.urlParams, scope))) url.searchParams.append(name, value);

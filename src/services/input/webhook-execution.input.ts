@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { page, requiredText, workspace } from './common';
+import { page } from './common';
 
 const VARIABLE_NAME = /^[\w.-]{1,100}$/;
 
@@ -19,9 +19,3 @@ export const triggerInput = z.strictObject({
 });
 
 export const listExecutionsInput = page();
-
-/** Copy an integration template into the caller's company. */
-export const useTemplateInput = z.strictObject({
-  workspace: workspace(),
-  name: requiredText(200).optional(),
-});

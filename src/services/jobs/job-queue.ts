@@ -69,6 +69,8 @@ export class JobQueue {
   /** Finished jobs not yet marked completed, by queue: completed in bulk. */
   private readonly completions = new Map<string, string[]>();
   private completionTimer: NodeJS.Timeout | null = null;
+  /** The bulk completion under way, which stop() waits for. */
+  private completing: Promise<void> = Promise.resolve();
   private stopping = false;
 
   private constructor(
@@ -187,14 +189,16 @@ export class JobQueue {
     this.completionTimer ??= setTimeout(() => void this.flushCompletions(), COMPLETION_DELAY_MS);
   }
 
-  private async flushCompletions(): Promise<void> {
+  private flushCompletions(): Promise<void> {
     if (this.completionTimer) clearTimeout(this.completionTimer);
     this.completionTimer = null;
     const batches = [...this.completions];
     this.completions.clear();
-    await Promise.all(
+    const done = Promise.all(
       batches.map(([name, ids]) => this.boss.complete(name, ids).catch((err: unknown) => this.logger.error({ err, queue: name }, 'job completion failed; the jobs run again after their expiry'))),
     );
+    this.completing = Promise.all([this.completing, done]).then(() => undefined);
+    return this.completing;
   }
 
   private idle(name: string): Promise<void> {
