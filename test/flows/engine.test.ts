@@ -35,21 +35,22 @@ describe('flow execution', () => {
         { step_number: 1, webhook_url: '{{base}}/contacts', webhook_method: 'POST', webhook_body: { name: '{{name}}' } },
       ],
     });
-    const started = await api.trigger(flow.id, { name: 'Ada', who: 'trigger' });
-    expect(started).toMatchObject({ status: 'scheduled', attempt_number: 1, flow_id: flow.id, variables: { name: 'Ada', who: 'trigger' }, steps: [] });
+    const name = "Ada? O'Neil \\ $1 {{plan}}";
+    const started = await api.trigger(flow.id, { name, who: 'trigger' });
+    expect(started).toMatchObject({ status: 'scheduled', attempt_number: 1, flow_id: flow.id, variables: { name, who: 'trigger' }, steps: [] });
     const done = await api.settled(flow.id, started.id);
     expect(done).toMatchObject({ status: 'success', attempt_number: 1, error_message: null });
     expect(done.finished_at).not.toBeNull();
     expect(done.executed_at).not.toBeNull();
     expect(done.steps.map((s: any) => [s.step_number, s.status])).toEqual([[1, 'success'], [2, 'success']]);
     expect(done.steps[0].variables).toEqual({ crm_id: 'crm-42', score: 17, trace: 'req-9' });
-    expect(JSON.parse(rx.at('/contacts')[0]!.body)).toEqual({ name: 'Ada' });
+    expect(JSON.parse(rx.at('/contacts')[0]!.body)).toEqual({ name });
     const note = rx.at('/notes/crm-42')[0]!;
     expect(note.method).toBe('PUT');
     expect(Object.fromEntries(note.query)).toEqual({ trace: 'req-9', plan: 'basic' });
     expect(note.headers['x-who']).toBe('trigger');
     expect(note.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(note.body)).toEqual({ score: 17, text: 'Score 17 for Ada', fallback: 'fallback', unknown: 'xy' });
+    expect(JSON.parse(note.body)).toEqual({ score: 17, text: `Score 17 for ${name}`, fallback: 'fallback', unknown: 'xy' });
   });
 
   it('skips a step whose dependency failed, and a step depending on a skipped one, but runs independent steps', async () => {

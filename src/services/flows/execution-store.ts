@@ -108,6 +108,32 @@ export interface Claim {
   started: boolean;
 }
 
+const CLAIM_SQL = `WITH execution AS (
+    SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
+           f.secret, f.deleted_at IS NOT NULL AS flow_deleted
+    FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id
+    WHERE e.id = ? AND e.company_id = ?
+  ), runnable AS (
+    SELECT id FROM execution
+    WHERE status IN ('scheduled', 'in_progress') AND attempt_number = ? AND NOT flow_deleted
+      AND definition -> 'steps' @> jsonb_build_array(jsonb_build_object('stepNumber', ?::int))
+  ), started AS (
+    UPDATE webhook_executions SET status = 'in_progress', executed_at = ?, updated_at = ?
+    WHERE id IN (SELECT id FROM runnable) AND status = 'scheduled' RETURNING id
+  ), run AS (
+    INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, version)
+    SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', 1 FROM runnable
+    ON CONFLICT (execution_id, attempt_number, step_number) DO UPDATE
+      SET started_at = excluded.started_at, updated_at = excluded.updated_at, version = webhook_step_runs.version + 1
+      WHERE webhook_step_runs.status = 'running'
+    RETURNING id, version
+  )
+  SELECT execution.*, run.id AS run_id, run.version AS run_version, EXISTS (SELECT 1 FROM started) AS started,
+    COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number, 'stepNumber', r.step_number,
+        'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error))
+      FROM webhook_step_runs r WHERE r.execution_id = execution.id), '[]'::json) AS runs
+  FROM execution LEFT JOIN run ON true`;
+
 /**
  * Loads the execution (with its flow's secret and every step run so far) and claims the
  * job's step, in one statement: the run is marked `running` and, at an attempt's first
@@ -119,31 +145,7 @@ export interface Claim {
  */
 export async function claimStep(em: EntityManager, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
   const [row] = await em.execute(
-    `WITH execution AS (
-       SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
-              f.secret, f.deleted_at IS NOT NULL AS flow_deleted
-       FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id
-       WHERE e.id = ? AND e.company_id = ?
-     ), runnable AS (
-       SELECT id FROM execution
-       WHERE status IN ('scheduled', 'in_progress') AND attempt_number = ? AND NOT flow_deleted
-         AND definition -> 'steps' @> jsonb_build_array(jsonb_build_object('stepNumber', ?::int))
-     ), started AS (
-       UPDATE webhook_executions SET status = 'in_progress', executed_at = ?, updated_at = ?
-       WHERE id IN (SELECT id FROM runnable) AND status = 'scheduled' RETURNING id
-     ), run AS (
-       INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, version)
-       SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', 1 FROM runnable
-       ON CONFLICT (execution_id, attempt_number, step_number) DO UPDATE
-         SET started_at = excluded.started_at, updated_at = excluded.updated_at, version = webhook_step_runs.version + 1
-         WHERE webhook_step_runs.status = 'running'
-       RETURNING id, version
-     )
-     SELECT execution.*, run.id AS run_id, run.version AS run_version, EXISTS (SELECT 1 FROM started) AS started,
-       COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number, 'stepNumber', r.step_number,
-           'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error))
-         FROM webhook_step_runs r WHERE r.execution_id = execution.id), '[]'::json) AS runs
-     FROM execution LEFT JOIN run ON true`,
+    CLAIM_SQL,
     [job.executionId, job.companyId, job.attempt, job.step, now, now, randomUUID(), now, now, job.attempt, job.step, now],
   );
   if (!row) return null;
@@ -165,6 +167,16 @@ export async function claimStep(em: EntityManager, job: { companyId: string; exe
   return { state, run, started: row.started };
 }
 
+const FINISH_SQL = `WITH run AS (
+    UPDATE webhook_step_runs SET status = ?, tries = ?, try_errors = ?::jsonb, error = ?, request = ?::jsonb, response = ?::jsonb,
+      duration_ms = ?, finished_at = ?, extracted = ?::jsonb, updated_at = ?, version = version + 1
+    WHERE id = ? AND version = ? RETURNING id
+  ), execution AS (
+    UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?
+    WHERE id = ? AND EXISTS (SELECT 1 FROM run) RETURNING id
+  )
+  SELECT count(*)::int AS n FROM run`;
+
 /**
  * Stores a finished step and the execution's new state in one statement. False when the
  * run's version moved on (another worker took the step over): nothing is written then.
@@ -172,15 +184,7 @@ export async function claimStep(em: EntityManager, job: { companyId: string; exe
 export async function finishStep(em: EntityManager, executionId: string, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
   const now = new Date();
   const [row] = await em.execute(
-    `WITH run AS (
-       UPDATE webhook_step_runs SET status = ?, tries = ?, try_errors = ?::jsonb, error = ?, request = ?::jsonb, response = ?::jsonb,
-         duration_ms = ?, finished_at = ?, extracted = ?::jsonb, updated_at = ?, version = version + 1
-       WHERE id = ? AND version = ? RETURNING id
-     ), execution AS (
-       UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?
-       WHERE id = ? AND EXISTS (SELECT 1 FROM run) RETURNING id
-     )
-     SELECT count(*)::int AS n FROM run`,
+    FINISH_SQL,
     [
       done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
       done.durationMs, done.finishedAt, json(done.extracted), now, run.id, run.version,
