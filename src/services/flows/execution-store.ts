@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
-import type { LoggedRequest, LoggedResponse, StepRunStatus } from '../../entities/webhook-step-run.entity';
 import type { RunRecord, Skip } from './flow-plan';
+import type { StepOutcome } from './step-executor';
 
 /**
  * The flow engine's reads and writes, in plain SQL. The engine's hot path runs a handful of
@@ -31,18 +31,8 @@ export interface ExecutionState {
   runs: StoredRun[];
 }
 
-/** A finished step as stored in its run. */
-export interface FinishedRun {
-  status: StepRunStatus;
-  tries: number;
-  tryErrors: string[];
-  error: string | null;
-  request: LoggedRequest | null;
-  response: LoggedResponse | null;
-  durationMs: number;
-  finishedAt: Date;
-  extracted: Record<string, unknown>;
-}
+/** A finished step as stored in its run: what was sent and received, and what it yielded. */
+export type FinishedRun = Omit<StepOutcome, 'view'> & { finishedAt: Date; extracted: Record<string, unknown> };
 
 /** The execution columns a step's end may change. */
 export interface ExecutionChange {
