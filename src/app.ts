@@ -34,7 +34,7 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export interface AppOverrides {
+export interface StartOptions {
   /** Time source of the services (tests move it by hand). */
   clock?: Clock;
 }
@@ -82,10 +82,10 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
 }
 
 /** Starts the whole service: database, migrations, event bus, jobs, seed, HTTP and websockets. */
-export async function startApp(config: Config, logger: Logger, overrides: AppOverrides = {}): Promise<RunningApp> {
+export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const { db, orm, events, jobs } = await openStores(config, logger);
-  const services = createServices(config, { orm, jobs, events, clock: overrides.clock ?? systemClock, logger });
-  const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, config.callSweepMs, logger) : () => undefined;
+  const services = createServices(config, { orm, jobs, events, clock: options.clock ?? systemClock, logger });
+  const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, logger }) : () => undefined;
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });
   // Koa's callback() captures the middleware list: build it only after every app.use().
@@ -114,6 +114,7 @@ export async function startApp(config: Config, logger: Logger, overrides: AppOve
         server.closeIdleConnections();
       });
       await jobs.stop();
+      await services.close();
       await events.close();
       await orm.close();
       await db.stop();

@@ -61,6 +61,15 @@ const schema = z.object({
   /** GraphQL schema introspection (and so the IDE's docs). Unset: on except in production. */
   GRAPHQL_INTROSPECTION: boolean.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Lets flow requests reach loopback, private, link-local and metadata addresses. */
+  WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
+  /** Hosts (names or IPs) and CIDR ranges flow requests may reach although not public. */
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+  /** First pause between the retries of a step; doubled at each retry, at most 30 s. */
+  WEBHOOK_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 type Env = z.infer<typeof schema>;
@@ -88,6 +97,7 @@ export interface Config {
   redisUrl: string | undefined;
   graphqlIntrospection: boolean;
   logLevel: Env['LOG_LEVEL'];
+  webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -130,5 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     logLevel: e.LOG_LEVEL,
+    webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowedHosts: e.WEBHOOK_ALLOWED_HOSTS, retryBackoffMs: e.WEBHOOK_RETRY_BACKOFF_MS },
   };
 }

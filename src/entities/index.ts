@@ -8,7 +8,8 @@ import { PhoneNumber } from './phone-number.entity';
 import { WebhookExecution } from './webhook-execution.entity';
 import { WebhookFlow } from './webhook-flow.entity';
 import { WebhookStep } from './webhook-step.entity';
+import { WebhookStepRun } from './webhook-step-run.entity';
 
-export { AiAgent, ApiKey, Call, Campaign, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep };
+export { AiAgent, ApiKey, Call, Campaign, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
 
-export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, Call, WebhookFlow, WebhookStep, WebhookExecution];
+export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun];

@@ -1,9 +1,36 @@
 import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-orm/core';
 import { BaseEntity } from './base.entity';
 import { Company } from './company.entity';
+import type { FlowVariable, PredefinedVariable } from './webhook-flow.entity';
 import { WebhookFlow } from './webhook-flow.entity';
+import type { WebhookMethod } from './webhook-step.entity';
 
 export type ExecutionStatus = 'scheduled' | 'in_progress' | 'success' | 'failed';
+
+/** A step as it was when the execution was triggered. */
+export interface StepDefinition {
+  stepNumber: number;
+  url: string;
+  method: WebhookMethod;
+  webhookTimeout: number;
+  retryLimit: number;
+  timeout: number;
+  urlParams: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+  dependsOnStep: number | null;
+  successCondition: unknown;
+}
+
+/** The flow as it was when the execution was triggered: later edits do not change a run. */
+export interface FlowDefinition {
+  steps: StepDefinition[];
+  variables: FlowVariable[];
+  predefinedVariables: PredefinedVariable[];
+  maxRetries: number;
+  retryDelay: number;
+  retryDelayUnit: string;
+}
 
 /** One run of a flow, across its attempts. */
 @Entity({ tableName: 'webhook_executions' })
@@ -36,4 +63,11 @@ export class WebhookExecution extends BaseEntity {
 
   @Property({ type: 'text', nullable: true })
   errorMessage: Opt<string> | null = null;
+
+  /**
+   * Snapshot of the flow taken at the trigger; the steps of every attempt follow it. Null
+   * only on executions recorded before the engine existed.
+   */
+  @Property({ type: 'json', nullable: true, lazy: true, hidden: true })
+  definition: Opt<FlowDefinition> | null = null;
 }

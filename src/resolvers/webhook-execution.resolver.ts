@@ -1,9 +1,11 @@
-import { Args, Ctx, Resolver, Root, Subscription } from 'type-graphql';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Args, Ctx, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { ownEvents } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
 import type { Topics } from '../services/events';
+import type { FlowRunner } from '../services/flows/flow-runner';
 import type { WebhookService } from '../services/webhook.service';
 
 type ExecutionEvent = Topics['webhook.execution.updated'];
@@ -13,7 +15,19 @@ const matches = (f: WebhookExecutionUpdatedArgs, e: ExecutionEvent): boolean =>
 
 @Resolver(() => WebhookExecutionType)
 export class WebhookExecutionResolver {
-  constructor(private readonly webhookService: WebhookService) {}
+  constructor(
+    private readonly webhookService: WebhookService,
+    private readonly flows: FlowRunner,
+  ) {}
+
+  @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it scheduled.' })
+  async triggerWebhook(
+    @Arg('id', () => ID) id: string,
+    @Arg('variables', () => GraphQLJSONObject, { nullable: true }) variables: Record<string, unknown> | null,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<WebhookExecutionType> {
+    return toWebhookExecutionType(await this.flows.trigger(caller, id, { variables: variables ?? {} }));
+  }
 
   @Subscription(() => WebhookExecutionType, {
     description: "An execution of one of your flows was created or changed status. Payload: the execution's current state.",

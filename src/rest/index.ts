@@ -9,6 +9,7 @@ import { endpointKit, type RestState } from './middleware';
 import { phoneNumberRoutes } from './phone-number.routes';
 import { telephonyRoutes } from './telephony.routes';
 import { webhookRoutes } from './webhook.routes';
+import { webhookExecutionRoutes } from './webhook-execution.routes';
 
 /** Every REST route: the documented surface (interface section 4) and the management operations. */
 export function restRouter(orm: MikroORM, services: Services, publicBaseUrl: string): Router<RestState> {
@@ -22,6 +23,7 @@ export function restRouter(orm: MikroORM, services: Services, publicBaseUrl: str
     phoneNumberRoutes(endpoint, services.phoneNumbers),
     webhookRoutes(endpoint, services.webhooks),
     telephonyRoutes(services.lifecycle, publicBaseUrl),
+    webhookExecutionRoutes(endpoint, services.flows, services.executions),
   ]) {
     router.use(child.routes());
   }

@@ -9,6 +9,10 @@ import { CampaignService } from './campaign.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import type { EventPublisher } from './events';
+import { busExecutionEvents } from './flows/execution-events';
+import { FlowRunner } from './flows/flow-runner';
+import { OutboundHttp } from './flows/outbound-http';
+import { StepExecutor } from './flows/step-executor';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
@@ -16,6 +20,7 @@ import { SimulatedTelephony } from './telephony/simulated.telephony';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
+import { WebhookExecutionService } from './webhook-execution.service';
 
 export interface Infrastructure {
   orm: MikroORM;
@@ -36,9 +41,11 @@ function telephony(config: Config, jobs: JobQueue): TelephonyAdapter {
   return new SimulatedTelephony(jobs, config.simulated);
 }
 
-/** Wires the services together; each gets only what it needs. */
+/** Wires the services together; each gets only what it needs. `close()` releases their connections. */
 export function createServices(config: Config, infra: Infrastructure) {
   const phones = new PhoneParser(config.defaultPhoneRegion);
+  const outbound = new OutboundHttp(config.webhooks);
+  const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
   const agents = new AgentService();
   const phoneNumbers = new PhoneNumberService(phones);
   const provider = telephony(config, infra.jobs);
@@ -57,5 +64,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     campaigns: new CampaignService(),
     contacts: new ContactService(phones),
     webhooks: new WebhookService(),
+    executions: new WebhookExecutionService(),
+    flows: new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) }),
+    close: () => outbound.close(),
   };
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution, WebhookFlow, WebhookStep } from '../entities';
-import { ValidationError } from './errors';
-import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput } from './input/webhook.input';
+import { NotFoundError, ValidationError } from './errors';
 import { page as pageInput } from './input/common';
+import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput, useTemplateInput } from './input/webhook.input';
 import { countPerParent, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
 import type { Caller, Scope } from './scope';
@@ -18,6 +18,14 @@ export interface FlowView {
   executions: WebhookExecution[];
   /** The signing secret: present only in the answer to create, never again. */
   secret?: string;
+}
+
+/** What a copy of an integration template takes from it (a new flow gets its own id, status and secret). */
+const COPIED_FLOW_FIELDS = ['logo', 'retryDelay', 'retryDelayUnit', 'maxRetries', 'flowDirection', 'flowMapping', 'tagName', 'categoryName', 'predefinedVariables', 'variables'] as const;
+const COPIED_STEP_FIELDS = ['stepNumber', 'webhookUrl', 'webhookMethod', 'webhookTimeout', 'retryLimit', 'timeout', 'webhookUrlParams', 'webhookHeaders', 'webhookBody', 'dependsOnStep', 'successCondition'] as const;
+
+function pick<T, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, source[k]])) as Pick<T, K>;
 }
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -106,6 +114,41 @@ export class WebhookService {
       throw err;
     }
     return (await this.withExecutions(caller.em, [flow]))[0]!;
+  }
+
+  /** A new signing secret for the caller's flow, answered this once; the old one stops signing at once. */
+  async rotateSecret(caller: Caller, id: unknown): Promise<FlowView> {
+    const flow = await this.getOwn(caller, id);
+    const secret = newSecret();
+    flow.secret = secret;
+    await caller.em.flush();
+    return { ...(await this.withExecutions(caller.em, [flow]))[0]!, secret };
+  }
+
+  /**
+   * Copies an integration template into the caller's company and workspace as a new,
+   * running flow with its own secret (answered this once). The template is not changed.
+   */
+  async useTemplate(caller: Caller, templateId: unknown, input: unknown): Promise<FlowView> {
+    const { workspace, name } = parseInput(useTemplateInput, input ?? {});
+    const where = { id: parseId(templateId), isTemplate: true, company: null, deletedAt: null };
+    const template = await caller.em.findOne(WebhookFlow, where, { populate: ['steps'] });
+    if (!template) throw new NotFoundError('Integration template');
+    const secret = newSecret();
+    const copy = structuredClone(pick(template, COPIED_FLOW_FIELDS));
+    const flow = caller.em.create(WebhookFlow, {
+      ...copy,
+      name: name ?? template.name,
+      company: caller.scope.companyId,
+      createdBy: caller.scope.userId,
+      workspaceId: workspace,
+      secret,
+    });
+    for (const step of template.steps.getItems()) {
+      flow.steps.add(caller.em.create(WebhookStep, { ...structuredClone(pick(step, COPIED_STEP_FIELDS)), flow }));
+    }
+    await caller.em.flush();
+    return { flow, executions: [], secret };
   }
 
   /** Soft delete: status `deleted`, `deleted_at` set, hidden from lists. */

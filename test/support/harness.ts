@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import { type RunningApp, startApp } from '../../src/app';
+import { type RunningApp, type StartOptions, startApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 
@@ -42,6 +42,7 @@ export interface RequestOptions {
 }
 
 export interface TestApp {
+  /** The running service (a new one after `restart()`). */
   app: RunningApp;
   url: string;
   databaseUrl: string;
@@ -49,11 +50,13 @@ export interface TestApp {
   /** A new company with its API key. */
   company(name?: string): Promise<{ companyId: string; apiKey: string }>;
   jwtFor(companyId: string, claims?: Record<string, unknown>, secret?: string): string;
+  /** Closes the service and starts a new one on the same database (a deploy, a crash recovery). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts the real service on a fresh database and a free port; `close()` drops both. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -67,11 +70,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     CALL_SWEEP_MS: '250',
     ...env,
   });
-  const app = await startApp(config, createLogger(config.logLevel));
-  const url = app.url;
+  const start = () => startApp(config, createLogger(config.logLevel), options);
+  let app = await start();
   return {
-    app,
-    url,
+    get app() {
+      return app;
+    },
+    get url() {
+      return app.url;
+    },
     databaseUrl: db.url,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
@@ -79,7 +86,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       let body: string | undefined = options.raw;
       if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      const res = await fetch(`${url}${path}`, { method, headers, body });
+      const res = await fetch(`${app.url}${path}`, { method, headers, body });
       const text = await res.text();
       let parsed: unknown;
       try {
@@ -95,6 +102,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     jwtFor(companyId, claims = {}, secret = JWT_SECRET) {
       const exp = Math.floor(Date.now() / 1000) + 3600;
       return jwt.sign({ company_id: companyId, sub: 'user-1', exp, ...claims }, secret, { algorithm: 'HS256' });
+    },
+    async restart() {
+      await app.close();
+      app = await start();
     },
     async close() {
       await app.close();

@@ -95,3 +95,9 @@ export const updateWebhookInput = z
 export type UpdateWebhookInput = z.output<typeof updateWebhookInput>;
 
 export const listWebhooksInput = z.object({ workspace: workspace() });
+
+/** Copy an integration template into the caller's company (optional workspace and name). */
+export const useTemplateInput = z.strictObject({
+  workspace: workspace(),
+  name: requiredText(200).optional(),
+});

@@ -27,15 +27,30 @@ export function coalesceBySingletonKey(name: JobName): void {
 export interface SendOptions {
   /** Not before this moment. */
   startAfter?: Date;
-  /** At most one queued job per key (pg-boss singleton): makes enqueueing idempotent. */
+  /** Not before this many milliseconds from now (the database's now). */
+  delayMs?: number;
+  /**
+   * pg-boss `singletonKey`. It deduplicates only on queues made `short` with
+   * `coalesceBySingletonKey`; on the others (pg-boss `standard`) it is a label.
+   */
   singletonKey?: string;
   /** Attempts after the first when the handler throws (default 3). */
   retryLimit?: number;
+  /** How long one run may take before pg-boss hands the job to another worker (default 60). */
+  expireInSeconds?: number;
+  /**
+   * Runs the insert on this connection instead of pg-boss's own, so that the job is written
+   * in the caller's transaction (see `jobSql`). Local workers are then not woken: call
+   * `wake(name)` after the commit.
+   */
+  db?: PgBoss.Db;
 }
 
 export interface WorkOptions {
-  /** Jobs fetched and run concurrently per round. */
+  /** Most jobs fetched in one round. */
   batchSize?: number;
+  /** Most handlers running at once on this process (default: batchSize). */
+  concurrency?: number;
 }
 
 export interface JobQueueOptions {
@@ -45,18 +60,28 @@ export interface JobQueueOptions {
   expireInSeconds?: number;
 }
 
+/** How long a finished job may wait to be marked completed with others. */
+const COMPLETION_DELAY_MS = 20;
+
 type Handler<K extends JobName> = (data: JobMap[K]) => Promise<void>;
 
 /**
  * Durable jobs on pg-boss (tables in the `pgboss` schema of our database). Workers run their
- * own fetch loop: a batch is fetched, run concurrently, completed or failed in bulk, and the
- * next batch fetched at once while work remains; an idle worker sleeps `pollMs`, or less
- * when this process queues a job for it.
+ * own fetch loop: up to `concurrency` handlers run at once, and a slot freed is refilled at
+ * once while work remains, so one slow job never holds up the others; an idle worker sleeps
+ * `pollMs`, or less when this process queues a job for it.
  */
 export class JobQueue {
   private readonly loops: Promise<void>[] = [];
   private readonly wakers = new Map<string, Set<() => void>>();
+  /** Queues woken while their worker was busy: its next idle() returns at once. */
+  private readonly pendingWakes = new Set<string>();
   private readonly queues = new Set<string>();
+  /** Finished jobs not yet marked completed, by queue: completed in bulk. */
+  private readonly completions = new Map<string, string[]>();
+  private completionTimer: NodeJS.Timeout | null = null;
+  /** The bulk completion under way, which stop() waits for. */
+  private completing: Promise<void> = Promise.resolve();
   private stopping = false;
 
   private constructor(
@@ -72,24 +97,42 @@ export class JobQueue {
     return new JobQueue(boss, options, logger);
   }
 
+  /** Queues a job. Call `prepare(name)` first when sending within a transaction (`db`). */
   async send<K extends JobName>(name: K, data: JobMap[K], options: SendOptions = {}): Promise<void> {
-    await this.ensureQueue(name);
-    await this.boss.send(name, data, {
-      startAfter: options.startAfter,
+    if (!options.db) await this.ensureQueue(name);
+    const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
+    await this.boss.send(name, data as object, {
+      startAfter: options.delayMs ? options.delayMs / 1000 : options.startAfter,
       singletonKey: options.singletonKey,
       retryLimit: options.retryLimit ?? 3,
       retryDelay: 1,
       retryBackoff: true,
-      expireInSeconds: this.options.expireInSeconds ?? 60,
+      expireInSeconds: options.expireInSeconds ?? this.options.expireInSeconds ?? 60,
+      db: options.db,
     });
-    const wait = options.startAfter ? options.startAfter.getTime() - Date.now() : 0;
-    setTimeout(() => this.wake(name), Math.max(0, wait)).unref();
+    if (!options.db || delayMs > 0) setTimeout(() => this.wake(name), Math.max(0, delayMs)).unref();
+  }
+
+  /** Makes sure the queue exists, so that a later send within a transaction can write to it. */
+  async prepare(name: JobName): Promise<void> {
+    await this.ensureQueue(name);
+  }
+
+  /** Tells this process's workers of `name` that jobs are ready (after a transactional send commits). */
+  wake(name: JobName): void {
+    const wakers = this.wakers.get(name);
+    if (!wakers || wakers.size === 0) {
+      this.pendingWakes.add(name);
+      return;
+    }
+    for (const wake of wakers) wake();
   }
 
   /** Runs `handler` for every job of `name`, on this process, until stop(). */
   async work<K extends JobName>(name: K, options: WorkOptions, handler: Handler<K>): Promise<void> {
     await this.ensureQueue(name);
-    this.loops.push(this.loop(name, options.batchSize ?? 20, handler));
+    const batchSize = options.batchSize ?? 20;
+    this.loops.push(this.loop(name, batchSize, options.concurrency ?? batchSize, handler));
   }
 
   /** Stops fetching, lets running handlers finish, then closes pg-boss. */
@@ -97,6 +140,7 @@ export class JobQueue {
     this.stopping = true;
     for (const wakers of this.wakers.values()) for (const wake of wakers) wake();
     await Promise.all(this.loops);
+    await this.flushCompletions();
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 
@@ -106,37 +150,70 @@ export class JobQueue {
     this.queues.add(name);
   }
 
-  private async loop<K extends JobName>(name: K, batchSize: number, handler: Handler<K>): Promise<void> {
+  private async loop<K extends JobName>(name: K, batchSize: number, concurrency: number, handler: Handler<K>): Promise<void> {
+    const running = new Set<Promise<void>>();
     while (!this.stopping) {
-      let jobs: PgBoss.Job<JobMap[K]>[] = [];
-      try {
-        jobs = await this.boss.fetch<JobMap[K]>(name, { batchSize });
-      } catch (err) {
-        this.logger.error({ err, queue: name }, 'job fetch failed');
-      }
-      if (jobs.length === 0) {
-        await this.idle(name);
+      const room = concurrency - running.size;
+      if (room <= 0) {
+        await Promise.race(running);
         continue;
       }
-      const succeeded = await Promise.all(jobs.map((job) => this.run(name, job, handler)));
-      const done = jobs.filter((_, i) => succeeded[i]).map((job) => job.id);
-      if (done.length > 0) await this.boss.complete(name, done).catch((err: unknown) => this.logger.error({ err, queue: name }, 'job completion failed'));
+      const wanted = Math.min(batchSize, room);
+      const jobs = await this.fetch(name, wanted);
+      for (const job of jobs) {
+        const run: Promise<void> = this.run(name, job, handler).finally(() => running.delete(run));
+        running.add(run);
+      }
+      if (jobs.length < wanted) await this.idle(name);
+    }
+    await Promise.all(running);
+  }
+
+  private async fetch<K extends JobName>(name: K, batchSize: number): Promise<PgBoss.Job<JobMap[K]>[]> {
+    try {
+      return await this.boss.fetch<JobMap[K]>(name, { batchSize });
+    } catch (err) {
+      this.logger.error({ err, queue: name }, 'job fetch failed');
+      return [];
     }
   }
 
-  /** Runs one job; true when it succeeded (completed with its batch), false when failed here. */
-  private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<boolean> {
+  private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<void> {
     try {
       await handler(job.data);
-      return true;
+      this.complete(name, job.id);
     } catch (err) {
       this.logger.warn({ err, queue: name, jobId: job.id }, 'job failed; pg-boss retries it');
       await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
-      return false;
     }
   }
 
+  /**
+   * Marks a finished job completed within COMPLETION_DELAY_MS, together with the others
+   * finished meanwhile: one statement for many jobs. Should the process die first, the job
+   * runs again after its expiry, which idempotent handlers allow.
+   */
+  private complete(name: string, id: string): void {
+    const ids = this.completions.get(name) ?? [];
+    ids.push(id);
+    this.completions.set(name, ids);
+    this.completionTimer ??= setTimeout(() => void this.flushCompletions(), COMPLETION_DELAY_MS);
+  }
+
+  private flushCompletions(): Promise<void> {
+    if (this.completionTimer) clearTimeout(this.completionTimer);
+    this.completionTimer = null;
+    const batches = [...this.completions];
+    this.completions.clear();
+    const done = Promise.all(
+      batches.map(([name, ids]) => this.boss.complete(name, ids).catch((err: unknown) => this.logger.error({ err, queue: name }, 'job completion failed; the jobs run again after their expiry'))),
+    );
+    this.completing = Promise.all([this.completing, done]).then(() => undefined);
+    return this.completing;
+  }
+
   private idle(name: string): Promise<void> {
+    if (this.pendingWakes.delete(name)) return Promise.resolve();
     return new Promise((resolve) => {
       const wakers = this.wakers.get(name) ?? new Set<() => void>();
       this.wakers.set(name, wakers);
@@ -148,9 +225,5 @@ export class JobQueue {
       const timer = setTimeout(done, this.options.pollMs);
       wakers.add(done);
     });
-  }
-
-  private wake(name: string): void {
-    for (const wake of this.wakers.get(name) ?? []) wake();
   }
 }

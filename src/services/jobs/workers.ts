@@ -1,21 +1,35 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
+import { FLOW_STEP_JOB } from '../flows/flow-runner';
 import type { Services } from '../index';
+import type { Caller } from '../scope';
 import { SimulatedTelephony } from '../telephony/simulated.telephony';
 import type { JobQueue } from './job-queue';
 
+/** A job's caller: the company named in its data, no user, a fresh EntityManager. */
+const jobCaller = (orm: MikroORM, companyId: string): Caller => ({ scope: { companyId, userId: null }, em: orm.em.fork() });
+
+export interface WorkerOptions {
+  /** How often the call sweep runs (timeouts, stranded calls). */
+  sweepMs: number;
+  logger: Logger;
+}
+
 /**
- * Registers every job's handler (each an idempotent service method) and starts the periodic
- * call sweep. Returns what stops the sweep; the queue's own stop() ends the workers.
+ * Registers every job handler on this process (each an idempotent service method) and starts
+ * the periodic call sweep. Returns what stops the sweep; the queue's own stop() ends the
+ * workers. Flow steps wait on customers' endpoints, not on CPU: many run at once.
  */
-export async function startWorkers(jobs: JobQueue, services: Services, sweepMs: number, logger: Logger): Promise<() => void> {
-  const { lifecycle, provider } = services;
+export async function startWorkers(jobs: JobQueue, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
+  const { lifecycle, provider, flows } = services;
   await jobs.work('call.dispatch', { batchSize: 1 }, ({ companyId }) => lifecycle.dispatch(companyId));
   await jobs.work('call.place', { batchSize: 50 }, ({ callId }) => lifecycle.place(callId));
   if (provider instanceof SimulatedTelephony) {
     await jobs.work('telephony.simulated.step', { batchSize: 100 }, (job) => lifecycle.advanceSimulated(provider, job));
   }
+  await jobs.work(FLOW_STEP_JOB, { batchSize: 50, concurrency: 200 }, (job) => flows.runStep(jobCaller(orm, job.companyId), job));
   const sweeper = setInterval(() => {
-    lifecycle.sweep().catch((err: unknown) => logger.error({ err }, 'call sweep failed'));
-  }, sweepMs);
+    lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));
+  }, options.sweepMs);
   return () => clearInterval(sweeper);
 }

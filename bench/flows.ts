@@ -1,0 +1,203 @@
+/**
+ * Flow engine benchmark: N single-step executions triggered over the REST API (one process:
+ * app and job workers) against a local receiver (a child process, as a customer's endpoint
+ * would be), all on this machine with its PostgreSQL.
+ * Prints executions per second (first trigger to last execution stored `success`) and the
+ * latency from trigger to delivery (trigger request sent to the receiver's receipt).
+ *
+ *   npm run bench:flows                                   # 5,000 executions, embedded PostgreSQL
+ *   DATABASE_URL=postgres://... npm run bench:flows       # a throw-away database on that server
+ *   BENCH_EXECUTIONS=1000 BENCH_CONCURRENCY=32 npm run bench:flows   # defaults: 5000, 16
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import { type ChildProcess, fork } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { type RunningApp, startApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { createLogger } from '../src/logger';
+
+const EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 5000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+
+interface Database {
+  url: string;
+  drop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+/** A throw-away database: on DATABASE_URL's server when set, else on an embedded PostgreSQL. */
+async function benchDatabase(): Promise<Database> {
+  const name = `switchboard_bench_${randomBytes(3).toString('hex')}`;
+  if (process.env.DATABASE_URL) {
+    const admin = process.env.DATABASE_URL;
+    await ensureDatabase(admin, name);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    const drop = async () => {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    };
+    return { url: url.toString(), drop };
+  }
+  const dir = path.resolve('.data/bench-postgres');
+  await mkdir(dir, { recursive: true });
+  await chmod(dir, 0o755);
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: name });
+  return { url: db.url, drop: async () => { await db.stop(); await rm(dir, { recursive: true, force: true }); } };
+}
+
+/** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
+const now = () => performance.timeOrigin + performance.now();
+
+type Command = { type: 'trigger'; appUrl: string; key: string; flowId: string; from: number; to: number } | { type: 'report' };
+
+/**
+ * The outside world, in a child process: the receiver (answers 200 at once, notes when each
+ * execution's request arrived) and the client that triggers executions over REST, so that
+ * neither shares the app's event loop.
+ */
+function outsideProcess(): void {
+  const delivered: Record<number, number> = {};
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const { n } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { n: number };
+      delivered[n] ??= now();
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as net.AddressInfo).port }));
+  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
+  process.on('message', (command: Command) => {
+    if (command.type === 'report') return process.send!({ delivered }, () => process.exit(0));
+    void triggerAll(agent, command).then((started) => process.send!({ started }));
+  });
+}
+
+/** Triggers executions `from` to `to` - 1, at most CONCURRENCY in flight; answers when each started. */
+async function triggerAll(agent: Agent, { appUrl, key, flowId, from, to }: Command & { type: 'trigger' }): Promise<Record<number, number>> {
+  const started: Record<number, number> = {};
+  let next = from;
+  const lane = async () => {
+    while (next < to) {
+      const n = next++;
+      started[n] = now();
+      const res = await request(`${appUrl}/v1/webhooks/${flowId}/trigger`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ variables: { n } }),
+      });
+      const text = await res.body.text();
+      if (res.statusCode !== 200) throw new Error(`trigger: HTTP ${res.statusCode} ${text}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  return started;
+}
+
+interface Outside {
+  receiverUrl: string;
+  trigger(command: Omit<Command & { type: 'trigger' }, 'type'>): Promise<Record<number, number>>;
+  /** Ends the child process; answers when each execution was delivered. */
+  report(): Promise<Record<number, number>>;
+}
+
+async function startOutside(): Promise<Outside> {
+  const child: ChildProcess = fork(__filename, ['outside']);
+  const ask = <T>(command: Command) =>
+    new Promise<T>((resolve) => {
+      child.once('message', resolve as never);
+      child.send(command);
+    });
+  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', resolve as never));
+  return {
+    receiverUrl: `http://127.0.0.1:${port}`,
+    trigger: async (command) => (await ask<{ started: Record<number, number> }>({ type: 'trigger', ...command })).started,
+    report: async () => (await ask<{ delivered: Record<number, number> }>({ type: 'report' })).delivered,
+  };
+}
+
+async function waitForSuccesses(app: RunningApp, flowId: string, count: number): Promise<void> {
+  const em = app.orm.em.fork();
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const [row] = await em.execute(`select count(*)::int as n from webhook_executions where flow_id = ? and status = 'success'`, [flowId]);
+    if (row.n >= count) return;
+    if (Date.now() > deadline) throw new Error(`only ${row.n} of ${count} executions succeeded within 10 minutes`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function run(app: RunningApp, outside: Outside): Promise<void> {
+  const { companyId, apiKey } = await app.services.auth.createCompany(app.orm.em.fork(), { name: 'Bench' });
+  const caller = { scope: { companyId, userId: null }, em: app.orm.em.fork() };
+  const steps = [{ step_number: 1, webhook_url: `${outside.receiverUrl}/hook`, webhook_body: { n: '{{n}}' } }];
+  const { flow } = await app.services.webhooks.create(caller, { name: 'Bench', steps });
+  const run = { appUrl: app.url, key: apiKey, flowId: flow.id };
+  const warmUp = Math.min(200, EXECUTIONS);
+  await outside.trigger({ ...run, from: -warmUp, to: 0 });
+  await waitForSuccesses(app, flow.id, warmUp);
+  const t0 = performance.now();
+  const started = await outside.trigger({ ...run, from: 0, to: EXECUTIONS });
+  const triggeredMs = performance.now() - t0;
+  await waitForSuccesses(app, flow.id, warmUp + EXECUTIONS);
+  const totalMs = performance.now() - t0;
+  const delivered = await outside.report();
+  const latencies = Array.from({ length: EXECUTIONS }, (_, n) => delivered[n]! - started[n]!).sort((a, b) => a - b);
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  console.log(`executions:             ${EXECUTIONS} single-step, ${CONCURRENCY} concurrent triggers over REST`);
+  console.log(`triggers accepted:      ${(EXECUTIONS / (triggeredMs / 1000)).toFixed(0)} /s`);
+  console.log(`executions completed:   ${(EXECUTIONS / (totalMs / 1000)).toFixed(0)} /s  (${(totalMs / 1000).toFixed(2)} s, first trigger to last success stored)`);
+  console.log(`trigger -> delivery:    p50 ${ms(percentile(latencies, 50))}, p90 ${ms(percentile(latencies, 90))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1]!)}`);
+}
+
+async function main(): Promise<void> {
+  const db = await benchDatabase();
+  const outside = await startOutside();
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  });
+  const app = await startApp(config, createLogger(config.logLevel));
+  try {
+    await run(app, outside);
+  } finally {
+    await app.close();
+    await db.drop();
+  }
+}
+
+if (process.argv[2] === 'outside') {
+  outsideProcess();
+} else {
+  main().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

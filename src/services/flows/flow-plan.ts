@@ -1,0 +1,99 @@
+import type { FlowDefinition, StepDefinition } from '../../entities/webhook-execution.entity';
+import type { StepRunStatus } from '../../entities/webhook-step-run.entity';
+import { coerce, readPath, type Scope } from './placeholders';
+
+/**
+ * What an execution does next, decided from its flow snapshot and its step runs alone.
+ * Pure functions: the runner stores what they decide.
+ */
+
+/** What the planner needs of a stored step run. */
+export interface RunRecord {
+  attemptNumber: number;
+  stepNumber: number;
+  status: StepRunStatus;
+  extracted: Record<string, unknown>;
+}
+
+/** A step skipped because its dependency did not succeed, and why in words. */
+export interface Skip {
+  stepNumber: number;
+  error: string;
+}
+
+export type NextAction =
+  | { kind: 'run'; step: StepDefinition; skipped: Skip[] }
+  | { kind: 'done'; skipped: Skip[]; failedStep: number | null };
+
+const UNIT_MS: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+
+const succeeded = (runs: RunRecord[], step: number) => runs.some((r) => r.stepNumber === step && r.status === 'success');
+
+/**
+ * The next step of `attempt` to send, with the steps to mark skipped on the way (a step
+ * whose dependency failed or was skipped in this attempt), or `done`. Steps that succeeded
+ * in an earlier attempt are not sent again: an attempt retries what did not succeed.
+ */
+export function nextAction(definition: FlowDefinition, runs: RunRecord[], attempt: number): NextAction {
+  const current = new Map<number, StepRunStatus>();
+  for (const r of runs) if (r.attemptNumber === attempt) current.set(r.stepNumber, r.status);
+  const skipped: Skip[] = [];
+  let failedStep: number | null = null;
+  for (const step of definition.steps) {
+    if (succeeded(runs, step.stepNumber)) continue;
+    const status = current.get(step.stepNumber);
+    if (status === 'failed' || status === 'skipped') {
+      if (status === 'failed') failedStep ??= step.stepNumber;
+      continue;
+    }
+    const dependency = step.dependsOnStep;
+    if (dependency !== null && !succeeded(runs, dependency)) {
+      skipped.push({ stepNumber: step.stepNumber, error: `Skipped: step ${dependency} did not succeed` });
+      current.set(step.stepNumber, 'skipped');
+      continue;
+    }
+    return { kind: 'run', step, skipped };
+  }
+  return { kind: 'done', skipped, failedStep };
+}
+
+/** True once every step has succeeded, in this attempt or an earlier one. */
+export function allSucceeded(definition: FlowDefinition, runs: RunRecord[]): boolean {
+  return definition.steps.every((s) => succeeded(runs, s.stepNumber));
+}
+
+/** Whether a failed attempt gets another, and after how long. */
+export function retryPlan(definition: FlowDefinition, attempt: number): { delayMs: number } | null {
+  if (attempt > definition.maxRetries) return null;
+  return { delayMs: definition.retryDelay * (UNIT_MS[definition.retryDelayUnit] ?? 1_000) };
+}
+
+/**
+ * The values placeholders are filled from, highest precedence first: the trigger payload,
+ * variables extracted from earlier responses (or their `customValue` when extraction found
+ * nothing), then `predefinedVariables`.
+ */
+export function variableScope(definition: FlowDefinition, trigger: Record<string, unknown>, runs: RunRecord[]): Scope {
+  const scope: Scope = {};
+  for (const v of definition.predefinedVariables) scope[v.name] = v.value;
+  for (const v of definition.variables) {
+    const source = runs.find((r) => r.stepNumber === v.stepId && r.status === 'success' && Object.hasOwn(r.extracted, v.name));
+    if (source) scope[v.name] = source.extracted[v.name];
+    else if (v.customValue) scope[v.name] = v.customValue;
+  }
+  return Object.assign(scope, trigger);
+}
+
+/** The flow variables a step's response yields (those naming this step), converted to their `dataType`. */
+export function extractVariables(
+  definition: FlowDefinition,
+  stepNumber: number,
+  response: { status: number; headers: Record<string, string>; body: unknown },
+): Record<string, unknown> {
+  const found: Record<string, unknown> = {};
+  for (const v of definition.variables.filter((x) => x.stepId === stepNumber)) {
+    const value = coerce(readPath(response, v.location), v.dataType);
+    if (value !== undefined) found[v.name] = value;
+  }
+  return found;
+}

@@ -1,0 +1,164 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { WebhookExecution } from '../../entities';
+import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
+import type { Clock } from '../clock';
+import { ConflictError, NotFoundError, PreconditionError } from '../errors';
+import { triggerInput } from '../input/webhook-execution.input';
+import type { JobQueue } from '../jobs/job-queue';
+import { jobSql } from '../jobs/job-sql';
+import { parseId } from '../records';
+import type { Caller } from '../scope';
+import { parseInput } from '../validation';
+import type { ExecutionEvents } from './execution-events';
+import {
+  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type StoredRun, triggerRefusal,
+} from './execution-store';
+import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
+import type { StepExecutor, StepOutcome } from './step-executor';
+
+/** One step of one attempt of an execution, to send. */
+export interface FlowStepJob {
+  companyId: string;
+  executionId: string;
+  attempt: number;
+  step: number;
+}
+
+declare module '../jobs/job-queue' {
+  interface JobMap {
+    'flow.step': FlowStepJob;
+  }
+}
+
+export const FLOW_STEP_JOB = 'flow.step';
+
+export interface FlowRunnerDeps {
+  jobs: JobQueue;
+  clock: Clock;
+  executor: StepExecutor;
+  events: ExecutionEvents;
+}
+
+/** Why a trigger is refused, as the error each surface maps. */
+const REFUSALS = {
+  not_found: () => new NotFoundError('Webhook'),
+  stopped: () => new ConflictError('Webhook flow is stopped: it refuses triggers until its status is running'),
+  no_steps: () => new PreconditionError('Webhook flow has no steps to run'),
+};
+
+/** Seconds a step job may run past its step `timeout` before pg-boss hands it to another worker. */
+const EXPIRY_MARGIN_SECONDS = 60;
+
+/**
+ * The flow engine: triggers executions and runs them on durable jobs, one job per step
+ * sent. Every state change is stored together with the job that continues from it, so a
+ * crash or restart loses nothing; a step already finished in an attempt is never sent again.
+ */
+export class FlowRunner {
+  constructor(private readonly deps: FlowRunnerDeps) {}
+
+  /**
+   * Starts an execution of one of the caller's flows with `input.variables`; answers it
+   * `scheduled`. Refuses a stopped flow (ConflictError) and a flow without steps.
+   */
+  async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<WebhookExecution> {
+    const { variables } = parseInput(triggerInput, input ?? {});
+    const { em, scope } = caller;
+    const id = parseId(flowId);
+    await this.deps.jobs.prepare(FLOW_STEP_JOB);
+    const execution = await inTransaction(em, async () => {
+      const created = await insertExecution(em, { companyId: scope.companyId, flowId: id, variables });
+      if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
+      const first = created.definition!.steps[0]!;
+      await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
+      return created;
+    });
+    this.deps.jobs.wake(FLOW_STEP_JOB);
+    this.publish({ companyId: scope.companyId, flowId: id, id: execution.id }, 'scheduled');
+    return execution;
+  }
+
+  /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
+  async runStep({ em }: Caller, job: FlowStepJob): Promise<void> {
+    const claim = await claimStep(em, job, this.deps.clock.now());
+    if (!claim) return;
+    const { state, run } = claim;
+    if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
+      await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
+      return this.publish(state, 'failed');
+    }
+    if (!run) return;
+    if (claim.started) this.publish(state, 'in_progress');
+    const definition = state.definition!;
+    const step = definition.steps.find((s) => s.stepNumber === job.step)!;
+    const scope = variableScope(definition, state.variables, state.runs);
+    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, secret: state.secret });
+    await this.finish(em, state, run, outcome);
+  }
+
+  /**
+   * Stores the finished step with what follows, in one transaction: skipped steps, then the
+   * next step's job, or a retry attempt's delayed job, or the final status. Writes nothing
+   * when another worker took the step over meanwhile.
+   */
+  private async finish(em: EntityManager, state: ExecutionState, run: StoredRun, outcome: StepOutcome): Promise<void> {
+    const definition = state.definition!;
+    const now = this.deps.clock.now();
+    const extracted = outcome.status === 'success' && outcome.view ? extractVariables(definition, run.stepNumber, outcome.view) : {};
+    const runs = [...state.runs.filter((r) => r.id !== run.id), { ...run, status: outcome.status, extracted, error: outcome.error }];
+    const next = nextAction(definition, runs, state.attemptNumber);
+    const { skipped } = next;
+    for (const { stepNumber, error } of skipped) runs.push({ id: '', version: 1, attemptNumber: state.attemptNumber, stepNumber, status: 'skipped', extracted: {}, error });
+    const { change, queued } = this.decide(state, runs, next, now);
+    const { view: _view, ...logged } = outcome;
+    const write = async () => {
+      if (!(await finishStep(em, state.id, run, { ...logged, finishedAt: now, extracted }, change))) return false;
+      await insertSkipped(em, state.id, state.attemptNumber, skipped, now);
+      if (queued) await this.enqueue(em, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: queued.step.stepNumber }, queued.step, queued.delayMs);
+      return true;
+    };
+    // finishStep alone is one atomic statement: a transaction is needed only when more follows.
+    const recorded = queued || skipped.length > 0 ? await inTransaction(em, write) : await write();
+    if (!recorded) return;
+    if (queued && queued.delayMs === 0) this.deps.jobs.wake(FLOW_STEP_JOB);
+    if (change.status !== state.status) this.publish(state, change.status);
+  }
+
+  /** What the execution becomes after a step: still running, succeeded, retried later, or failed. */
+  private decide(state: ExecutionState, runs: StoredRun[], next: ReturnType<typeof nextAction>, now: Date) {
+    const definition = state.definition!;
+    const keep: ExecutionChange = { status: 'in_progress', attemptNumber: state.attemptNumber, nextRetryAt: null, finishedAt: null, errorMessage: null };
+    if (next.kind === 'run') return { change: keep, queued: { step: next.step, delayMs: 0 } };
+    if (allSucceeded(definition, runs)) return { change: { ...keep, status: 'success' as const, finishedAt: now }, queued: null };
+    const failed = runs.find((r) => r.attemptNumber === state.attemptNumber && r.stepNumber === next.failedStep);
+    const errorMessage = failed ? `Step ${failed.stepNumber} failed: ${failed.error}` : 'A step did not succeed';
+    const retry = retryPlan(definition, state.attemptNumber);
+    const first = retry ? nextAction(definition, runs, state.attemptNumber + 1) : null;
+    if (!retry || first?.kind !== 'run') return { change: { ...keep, status: 'failed' as const, finishedAt: now, errorMessage }, queued: null };
+    const nextRetryAt = new Date(now.getTime() + retry.delayMs);
+    const change = { ...keep, status: 'scheduled' as const, attemptNumber: state.attemptNumber + 1, nextRetryAt, errorMessage };
+    return { change, queued: { step: first.step, delayMs: retry.delayMs } };
+  }
+
+  private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
+    const expireInSeconds = step.timeout + EXPIRY_MARGIN_SECONDS;
+    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, expireInSeconds, retryLimit: 5 });
+  }
+
+  private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {
+    this.deps.events.executionUpdated({ companyId: execution.companyId, flowId: execution.flowId, executionId: execution.id, status });
+  }
+}
+
+/** Runs `work` in one transaction on `em`. */
+async function inTransaction<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  await em.begin();
+  try {
+    const result = await work();
+    await em.commit();
+    return result;
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
+}

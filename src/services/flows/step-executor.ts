@@ -1,0 +1,158 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import jsonLogic from 'json-logic-js';
+import { Webhook } from 'standardwebhooks';
+import type { StepDefinition } from '../../entities/webhook-execution.entity';
+import type { LoggedRequest, LoggedResponse } from '../../entities/webhook-step-run.entity';
+import type { Clock } from '../clock';
+import { DeliveryError, type OutboundHttp, type OutboundRequest, type OutboundResponse } from './outbound-http';
+import { fillJson, fillMap, fillText, type Scope } from './placeholders';
+import { logRequest, logResponse } from './step-log';
+
+/** A response as success conditions and variable locations see it. */
+export interface ResponseView {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON when the body is JSON, else its text; null when empty. */
+  body: unknown;
+}
+
+export interface StepOutcome {
+  status: 'success' | 'failed';
+  tries: number;
+  tryErrors: string[];
+  error: string | null;
+  request: LoggedRequest | null;
+  response: LoggedResponse | null;
+  durationMs: number;
+  /** The last response, for variable extraction; null when none came. */
+  view: ResponseView | null;
+}
+
+export interface StepTask {
+  executionId: string;
+  step: StepDefinition;
+  scope: Scope;
+  /** The flow's Standard Webhooks secret. */
+  secret: string;
+}
+
+interface TryResult {
+  ok: boolean;
+  error: string | null;
+  retryable: boolean;
+  timedOut: boolean;
+  request: LoggedRequest;
+  response: LoggedResponse | null;
+  view: ResponseView | null;
+}
+
+/** Most pause between two tries of a step. */
+const MAX_BACKOFF_MS = 30_000;
+const SIGNATURE_HEADERS = new Set(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+
+/**
+ * Sends one step: placeholders filled, signed, retried up to `retry_limit` times with
+ * doubling pauses, each try bounded by `webhook_timeout` and the whole step by `timeout`.
+ * Timeouts are real durations (timers), not readings of the injected clock; signature
+ * timestamps come from the clock.
+ */
+export class StepExecutor {
+  constructor(
+    private readonly http: OutboundHttp,
+    private readonly clock: Clock,
+    private readonly backoffMs: number,
+  ) {}
+
+  async run(task: StepTask): Promise<StepOutcome> {
+    const started = performance.now();
+    const { step } = task;
+    const deadline = started + step.timeout * 1000;
+    let request: OutboundRequest;
+    try {
+      request = buildRequest(step, task.scope);
+    } catch (err) {
+      return { status: 'failed', tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, view: null };
+    }
+    const tryErrors: string[] = [];
+    for (let tries = 1; ; tries++) {
+      const left = deadline - performance.now();
+      const result = await this.try(task, request, Math.min(step.webhookTimeout * 1000, left));
+      const durationMs = Math.round(performance.now() - started);
+      const outcome = { tries, tryErrors, request: result.request, response: result.response, durationMs, view: result.view };
+      if (result.ok) return { ...outcome, status: 'success', error: null };
+      if (!result.retryable || tries > step.retryLimit) return { ...outcome, status: 'failed', error: result.error };
+      const pause = Math.min(this.backoffMs * 2 ** (tries - 1), MAX_BACKOFF_MS);
+      if (deadline - performance.now() <= pause || (result.timedOut && left < step.webhookTimeout * 1000)) {
+        return { ...outcome, status: 'failed', error: `${result.error}; step timeout of ${step.timeout} s reached` };
+      }
+      tryErrors.push(result.error!);
+      await sleep(pause);
+    }
+  }
+
+  private async try(task: StepTask, request: OutboundRequest, timeoutMs: number): Promise<TryResult> {
+    const signed = sign(request, `msg_${task.executionId}_${task.step.stepNumber}`, task.secret, this.clock.now());
+    const logged = logRequest(signed);
+    let response: OutboundResponse;
+    try {
+      response = await this.http.send(signed, timeoutMs);
+    } catch (err) {
+      const e = err instanceof DeliveryError ? err : new DeliveryError(String(err), true);
+      return { ok: false, error: e.message, retryable: e.retryable, timedOut: e.timedOut, request: logged, response: null, view: null };
+    }
+    const view: ResponseView = { status: response.status, headers: response.headers, body: parseBody(response) };
+    const verdict = judge(view, task.step.successCondition);
+    return { ...verdict, timedOut: false, request: logged, response: logResponse(response), view };
+  }
+}
+
+/** The request a step describes, placeholders filled. Throws DeliveryError on a bad URL. */
+function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
+  const filled = fillText(step.url, scope);
+  let url: URL;
+  try {
+    url = new URL(filled);
+  } catch {
+    // The template, not the filled URL: filled values may be credentials.
+    throw new DeliveryError(`Not a valid URL once its placeholders are filled: ${step.url.slice(0, 200)}`, false);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new DeliveryError(`Not an http or https URL: ${url.protocol}`, false);
+  for (const [name, value] of Object.entries(fillMap(step.urlParams, scope))) url.searchParams.append(name, value);
+  const headers = Object.fromEntries(Object.entries(fillMap(step.headers, scope)).filter(([name]) => !SIGNATURE_HEADERS.has(name.toLowerCase())));
+  const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
+  const body = step.method === 'GET' || step.method === 'HEAD' || step.body === null ? null : JSON.stringify(fillJson(step.body, scope));
+  if (body !== null && !names.has('content-type')) headers['content-type'] = 'application/json';
+  if (!names.has('user-agent')) headers['user-agent'] = 'Switchboard-Webhooks/1.0';
+  return { method: step.method, url: url.toString(), headers, body };
+}
+
+/** Adds the Standard Webhooks headers: `{id}.{timestamp}.{body}` signed with HMAC-SHA256. */
+function sign(request: OutboundRequest, messageId: string, secret: string, at: Date): OutboundRequest {
+  const signature = new Webhook(secret).sign(messageId, at, request.body ?? '');
+  const headers = { ...request.headers, 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  return { ...request, headers };
+}
+
+function parseBody(response: OutboundResponse): unknown {
+  if (response.text === '') return null;
+  if (response.truncated) return response.text;
+  try {
+    return JSON.parse(response.text);
+  } catch {
+    return response.text;
+  }
+}
+
+/** A 2xx status when there is no `success_condition`, else the JSON Logic rule's truthiness. */
+function judge(view: ResponseView, condition: unknown): { ok: boolean; error: string | null; retryable: boolean } {
+  if (condition === null || condition === undefined) {
+    const ok = view.status >= 200 && view.status < 300;
+    return { ok, error: ok ? null : `HTTP ${view.status} (expected 2xx)`, retryable: true };
+  }
+  try {
+    const ok = jsonLogic.truthy(jsonLogic.apply(condition as jsonLogic.RulesLogic, view as never));
+    return { ok, error: ok ? null : `HTTP ${view.status}: success_condition not met`, retryable: true };
+  } catch (err) {
+    return { ok: false, error: `success_condition is not valid JSON Logic: ${(err as Error).message}`, retryable: false };
+  }
+}

@@ -1,0 +1,34 @@
+import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../entities';
+import { listExecutionsInput } from './input/webhook-execution.input';
+import { newestFirst, type Page } from './pagination';
+import { findOwned, parseId } from './records';
+import type { Caller } from './scope';
+import { parseInput } from './validation';
+
+export interface ExecutionDetail {
+  execution: WebhookExecution;
+  /** The step log: every step of every attempt, in attempt then step order. */
+  steps: WebhookStepRun[];
+}
+
+/** Reading a flow's executions and their step logs. Flows run in FlowRunner. */
+export class WebhookExecutionService {
+  /** Newest first, keyset-paginated like the calls list. */
+  async list(caller: Caller, flowId: unknown, input: unknown): Promise<Page<WebhookExecution>> {
+    const flow = await this.ownFlow(caller, flowId);
+    const page = parseInput(listExecutionsInput, input);
+    return newestFirst(caller.em, WebhookExecution, { flow: flow.id, company: caller.scope.companyId }, page);
+  }
+
+  async get(caller: Caller, flowId: unknown, executionId: unknown): Promise<ExecutionDetail> {
+    const flow = await this.ownFlow(caller, flowId);
+    const where = { id: parseId(executionId), flow: flow.id, company: caller.scope.companyId };
+    const execution = await findOwned(caller.em, WebhookExecution, 'Execution', where);
+    const steps = await caller.em.find(WebhookStepRun, { execution: execution.id }, { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } });
+    return { execution, steps };
+  }
+
+  private ownFlow({ scope, em }: Caller, id: unknown): Promise<WebhookFlow> {
+    return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+}
