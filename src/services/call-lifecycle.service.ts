@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AiAgent, Call, Contact } from '../entities';
-import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
+import { Call } from '../entities';
+import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
+import { applyTransition, PREDECESSORS } from './call-transitions';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
@@ -21,29 +22,15 @@ declare module './jobs/job-queue' {
 // One waiting dispatch per company is enough: it gives every free slot at once.
 coalesceBySingletonKey('call.dispatch');
 
-/** Statuses a call may be in for it to move to the key status (semantics: Calls). */
-const PREDECESSORS: Record<CallStatus, readonly CallStatus[]> = {
-  'pstn-queued': [],
-  ringing: ['pstn-queued'],
-  'in-progress': ['pstn-queued', 'ringing'],
-  completed: ['pstn-queued', 'ringing', 'in-progress'],
-  busy: ['pstn-queued', 'ringing'],
-  'no-answer': ['pstn-queued', 'ringing'],
-  canceled: ['pstn-queued', 'ringing'],
-  failed: ['pstn-queued', 'ringing', 'in-progress'],
-};
-
-/** The contact's `last_call_status` for each call status (docs/calls.md). */
-const CONTACT_STATUS: Record<CallStatus, string> = {
-  'pstn-queued': 'in-progress',
-  ringing: 'in-progress',
-  'in-progress': 'in-progress',
-  completed: 'picked-up',
-  busy: 'busy',
-  'no-answer': 'no-answer',
-  failed: 'unreachable',
-  canceled: 'canceled',
-};
+interface SimulatedCallRow {
+  id: string;
+  call_to: string;
+  call_status: CallStatus;
+  agent_dynamic_variables: DynamicVariable[];
+  name: string;
+  prompt: string;
+  language: string;
+}
 
 export interface LifecycleOptions {
   pricePerMinute: number;
@@ -69,7 +56,7 @@ export class CallLifecycleService {
 
   /** Queues a new call for dialing. */
   async enqueue(call: Call): Promise<void> {
-    await this.published(call);
+    await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
     await this.jobs.send('call.dispatch', { companyId: call.company.id }, { singletonKey: call.company.id });
   }
 
@@ -112,81 +99,33 @@ export class CallLifecycleService {
   }
 
   /**
-   * Stores a status change if the call's current status allows it, stamping the fields of
-   * the new status, mirroring it on the contact, publishing it and, when the call ends,
-   * freeing its slot. Returns false when the update was stale or a duplicate.
+   * Stores a status change if the call's current status allows it (stamping the fields of
+   * the new status and mirroring it on the contact, atomically), publishes it and, when the
+   * call ends, frees its slot. Returns false when the update was stale or a duplicate.
    */
   async applyUpdate(callId: string, update: StatusUpdate): Promise<boolean> {
-    const em = this.orm.em.fork();
-    const call = await em.transactional(async (tx) => {
-      const current = await tx.findOne(Call, { id: callId });
-      if (!current || !PREDECESSORS[update.status].includes(current.callStatus)) return null;
-      const changed = await tx.nativeUpdate(
-        Call,
-        { id: callId, callStatus: { $in: [...PREDECESSORS[update.status]] } },
-        this.stamp(current, update),
-      );
-      if (changed === 0) return null;
-      await tx.refresh(current);
-      await this.mirrorOnContact(tx, current);
-      return current;
-    });
-    if (!call) return false;
-    await this.published(call);
-    if (!LIVE_STATUSES.includes(call.callStatus)) await this.jobs.send('call.dispatch', { companyId: call.company.id }, { singletonKey: call.company.id });
+    if (PREDECESSORS[update.status].length === 0) return false;
+    const done = await applyTransition(this.orm.em.fork(), callId, update, this.options.pricePerMinute, this.clock.now());
+    if (!done) return false;
+    await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
+    if (!LIVE_STATUSES.includes(done.status)) await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });
     return true;
-  }
-
-  /** Tells every replica's subscribers that `call` changed; after the change is committed. */
-  private async published(call: Call): Promise<void> {
-    await this.events.publish('call.updated', {
-      companyId: call.company.id,
-      callId: call.id,
-      campaignId: call.campaign?.id ?? null,
-      workspace: call.workspaceId,
-    });
-  }
-
-  private stamp(call: Call, update: StatusUpdate): Partial<Call> {
-    const fields: Partial<Call> = { callStatus: update.status, updatedAt: this.clock.now() };
-    if (update.status === 'in-progress') fields.startedAt = update.at;
-    if (LIVE_STATUSES.includes(update.status)) return fields;
-    const answered = call.startedAt ?? (update.status === 'completed' ? update.at : null);
-    const duration = update.durationS ?? (answered ? Math.max(0, Math.round((update.at.getTime() - answered.getTime()) / 1000)) : 0);
-    Object.assign(fields, {
-      endedAt: update.at,
-      startedAt: answered,
-      callDuration: duration,
-      cost: Math.round((duration / 60) * this.options.pricePerMinute * 10_000) / 10_000,
-      disconnectReason: update.disconnectReason ?? update.status,
-    });
-    if (update.latencyMs !== undefined) fields.latency = update.latencyMs;
-    if (update.transcript) {
-      fields.transcriptObject = { turns: update.transcript.turns };
-      fields.transcript = update.transcript.turns.map((t) => `${t.role === 'agent' ? 'Agent' : 'User'}: ${t.text}`).join('\n');
-      fields.transcriptLanguage = update.transcript.language;
-    }
-    return fields;
-  }
-
-  private async mirrorOnContact(em: Caller['em'], call: Call): Promise<void> {
-    if (!call.contact) return;
-    const voicemail = call.disconnectReason === 'voicemail_reached';
-    await em.nativeUpdate(Contact, { id: call.contact.id }, {
-      lastCallStatus: voicemail ? 'voicemail' : CONTACT_STATUS[call.callStatus as CallStatus],
-      lastCallAt: call.startedAt ?? call.createdAt,
-      lastCallDuration: call.callDuration,
-    });
   }
 
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
-    const em = this.orm.em.fork();
-    const call = await em.findOne(Call, { id: job.callId });
-    if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
-    const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id });
-    const { update, next } = simulated.outcome(job.step, call, agent);
-    const applied = await this.applyUpdate(call.id, { ...update, at: this.clock.now() });
+    const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
+      `SELECT c.id, c.call_to, c.call_status, c.agent_dynamic_variables, a.name, a.prompt, a.language
+       FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id WHERE c.id = ?`,
+      [job.callId],
+    );
+    if (!row || !LIVE_STATUSES.includes(row.call_status)) return;
+    const { update, next } = simulated.outcome(
+      job.step,
+      { id: row.id, callTo: row.call_to, agentDynamicVariables: row.agent_dynamic_variables },
+      { name: row.name, prompt: row.prompt, language: row.language },
+    );
+    const applied = await this.applyUpdate(row.id, { ...update, at: this.clock.now() });
     if (applied && next) {
       await this.jobs.send('telephony.simulated.step', { ...job, step: next.step }, { startAfter: new Date(Date.now() + next.delayMs) });
     }

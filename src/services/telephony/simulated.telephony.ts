@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { AiAgent } from '../../entities';
-import type { Call } from '../../entities/call.entity';
+import type { DynamicVariable } from '../../entities/call.entity';
 import type { JobQueue } from '../jobs/job-queue';
 import type { PlaceRequest, StatusUpdate, TelephonyAdapter, TranscriptTurn } from './telephony';
 
@@ -34,6 +33,19 @@ export function calleeBehaviour(to: string): CalleeBehaviour {
   return 'person';
 }
 
+/** What a simulated call needs to know of the call and its agent. */
+export interface SimulatedCall {
+  id: string;
+  callTo: string;
+  agentDynamicVariables: DynamicVariable[];
+}
+
+export interface SimulatedAgent {
+  name: string;
+  prompt: string;
+  language: string;
+}
+
 /** The next step of a simulated call: what it reports now, and what happens after how long. */
 export interface StepOutcome {
   update: Omit<StatusUpdate, 'at'>;
@@ -42,7 +54,7 @@ export interface StepOutcome {
 
 const fill = (text: string, vars: Map<string, string>) => text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => vars.get(name) ?? '');
 
-function transcript(call: Call, agent: AiAgent, talkMs: number): TranscriptTurn[] {
+function transcript(call: SimulatedCall, agent: SimulatedAgent, talkMs: number): TranscriptTurn[] {
   const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
   const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
   const purpose = fill(agent.prompt, vars).split(/(?<=[.!?])\s/)[0]?.trim();
@@ -79,7 +91,7 @@ export class SimulatedTelephony implements TelephonyAdapter {
   /** Nothing to hang up: the call's later steps find it ended and change nothing. */
   async cancel(): Promise<void> {}
 
-  outcome(step: SimulatedStep, call: Call, agent: AiAgent): StepOutcome {
+  outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent): StepOutcome {
     const { ringMs, talkMs } = this.timings;
     const behaviour = calleeBehaviour(call.callTo);
     if (step === 'ring') return { update: { status: 'ringing' }, next: { step: 'answer', delayMs: ringMs } };
