@@ -1,15 +1,11 @@
-import { okData, type Tenant, tenant } from '../support/fixtures';
-import { startTestApp, type TestApp } from '../support/harness';
+import { okData, type Tenant, twoTenants } from '../support/fixtures';
+import type { TestApp } from '../support/harness';
 
 let t: TestApp;
 let a: Tenant;
 let b: Tenant;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  a = await tenant(t, 'A');
-  b = await tenant(t, 'B', '+14155552672');
-});
+beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
 const CONTACT_FIELDS = [

@@ -1,4 +1,4 @@
-import type { TestApp } from './harness';
+import { startTestApp, type TestApp } from './harness';
 
 export const FROM = '+14155552671';
 
@@ -32,4 +32,10 @@ export async function tenant(t: TestApp, name = 'Acme', from = FROM): Promise<Te
   const campaign = await post('/v1/campaigns', { name: `${name} campaign`, ai_agent_id: agent.id, outbound_phone_number_id: number.id });
   const contact = await post('/v1/contacts', { firstname: 'Ada', phone_number: '+14155550199', campaign_id: campaign.id });
   return { companyId, key, agent, number, campaign, contact, flow };
+}
+
+/** A running service with two companies, A and B (numbers FROM and +14155552672), each with one record of every kind. */
+export async function twoTenants(env: Record<string, string> = {}): Promise<{ t: TestApp; a: Tenant; b: Tenant }> {
+  const t = await startTestApp(env);
+  return { t, a: await tenant(t, 'A'), b: await tenant(t, 'B', '+14155552672') };
 }
