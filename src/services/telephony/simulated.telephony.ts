@@ -57,7 +57,7 @@ const fill = (text: string, vars: Map<string, string>) => text.replace(/\{\{\s*(
 function transcript(call: SimulatedCall, agent: SimulatedAgent, talkMs: number): TranscriptTurn[] {
   const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
   const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
-  const purpose = fill(agent.prompt, vars).split(/(?<=[.!?])\s/)[0]?.trim();
+  const purpose = fill(agent.prompt, vars).replace(/\s{2,}/g, ' ').split(/(?<=[.!?])\s/)[0]?.trim();
   const turns: TranscriptTurn[] = [
     { role: 'agent', text: `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`, time_offset_ms: 0 },
     { role: 'user', text: name ? `Hi, yes, this is ${name}.` : 'Hello, who is this?', time_offset_ms: Math.round(talkMs * 0.2) },
