@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { AiAgent, Call, Campaign, Contact, WebhookExecution, WebhookStep } from '../entities';
+import type { AiAgent, Call, Campaign, Contact, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
 import type { Page } from '../services/pagination';
 import type { Caller } from '../services/scope';
@@ -66,6 +66,7 @@ export function createLoaders(caller: Caller, s: Services) {
     campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
     flowExecutions: pages<WebhookExecution>((ids, page) => s.webhooks.executionsByFlows(caller, ids, page)),
     flowExecutionCount: perParent<number>((ids) => s.webhooks.countExecutionsByFlows(caller, ids)),
+    stepLogs: perParent<WebhookStepRun[]>((ids) => s.executions.stepLogsOf(caller, ids)),
   };
 }
 

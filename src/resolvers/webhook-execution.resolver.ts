@@ -1,9 +1,10 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, Ctx, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { ownEvents } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
+import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
 import type { Topics } from '../services/events';
 import type { FlowRunner } from '../services/flows/flow-runner';
 import type { WebhookService } from '../services/webhook.service';
@@ -27,6 +28,11 @@ export class WebhookExecutionResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookExecutionType> {
     return toWebhookExecutionType(await this.flows.trigger(caller, id, { variables: variables ?? {} }));
+  }
+
+  @FieldResolver(() => [WebhookStepRunType], { description: 'The step log: every step of every attempt, in attempt then step order.' })
+  async stepLog(@Root() execution: WebhookExecutionType, @Ctx() { loaders }: GraphQLContext): Promise<WebhookStepRunType[]> {
+    return (await loaders.stepLogs.load(execution.id)).map(toWebhookStepRunType);
   }
 
   @Subscription(() => WebhookExecutionType, {

@@ -28,6 +28,18 @@ export class WebhookExecutionService {
     return { execution, steps };
   }
 
+  /** The step logs of several executions of the caller's company, in one query. */
+  async stepLogsOf({ scope, em }: Caller, executionIds: readonly string[]): Promise<Map<string, WebhookStepRun[]>> {
+    const runs = await em.find(
+      WebhookStepRun,
+      { execution: { id: [...executionIds], company: scope.companyId } },
+      { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } },
+    );
+    const byExecution = new Map<string, WebhookStepRun[]>(executionIds.map((id) => [id, []]));
+    for (const run of runs) byExecution.get(run.execution.id)?.push(run);
+    return byExecution;
+  }
+
   private ownFlow({ scope, em }: Caller, id: unknown): Promise<WebhookFlow> {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }

@@ -42,6 +42,18 @@ describe('flows over GraphQL', () => {
     expect(JSON.parse(rx.at('/gql')[0]!.body)).toEqual({ who: 'Ada' });
     expect(subB.received).toEqual([]);
 
+    const log = await gql(
+      t,
+      'query($id: ID!) { webhook(id: $id) { executions(first: 5) { edges { node { id stepLog { attemptNumber stepNumber status tries request response } } } } } }',
+      { id: flow.id },
+      a.apiKey,
+    );
+    expect(log.errors).toBeUndefined();
+    const [run] = log.data.webhook.executions.edges[0].node.stepLog;
+    expect(run).toMatchObject({ attemptNumber: 1, stepNumber: 1, status: 'success', tries: 1 });
+    expect(run.request).toMatchObject({ method: 'POST' });
+    expect(run.response).toMatchObject({ status: 200 });
+
     const foreign = await gql(t, TRIGGER, { id: flow.id }, b.apiKey);
     expect(foreign.errors?.[0]?.extensions.code).toBe('NOT_FOUND');
     subA.close();
