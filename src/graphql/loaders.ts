@@ -64,8 +64,8 @@ export function createLoaders(caller: Caller, s: Services) {
     steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
     campaignCalls: pages<Call>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
     campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
-    flowExecutions: pages<WebhookExecution>((ids, page) => s.webhooks.executionsByFlows(caller, ids, page)),
-    flowExecutionCount: perParent<number>((ids) => s.webhooks.countExecutionsByFlows(caller, ids)),
+    flowExecutions: pages<WebhookExecution>((ids, page) => s.executions.pageByFlows(caller, ids, page)),
+    flowExecutionCount: perParent<number>((ids) => s.executions.countByFlows(caller, ids)),
     stepLogs: perParent<WebhookStepRun[]>((ids) => s.executions.stepLogsOf(caller, ids)),
   };
 }

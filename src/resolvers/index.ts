@@ -26,6 +26,6 @@ export function createResolvers(s: Services): object[] {
     new AiAgentResolver(s.agents),
     new PhoneNumberResolver(s.phoneNumbers),
     new WebhookResolver(s.webhooks),
-    new WebhookExecutionResolver(s.webhooks, s.flows),
+    new WebhookExecutionResolver(s.executions, s.flows),
   ];
 }

@@ -7,7 +7,7 @@ import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-
 import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
 import type { Topics } from '../services/events';
 import type { FlowRunner } from '../services/flows/flow-runner';
-import type { WebhookService } from '../services/webhook.service';
+import type { WebhookExecutionService } from '../services/webhook-execution.service';
 
 type ExecutionEvent = Topics['webhook.execution.updated'];
 
@@ -17,7 +17,7 @@ const matches = (f: WebhookExecutionUpdatedArgs, e: ExecutionEvent): boolean =>
 @Resolver(() => WebhookExecutionType)
 export class WebhookExecutionResolver {
   constructor(
-    private readonly webhookService: WebhookService,
+    private readonly executions: WebhookExecutionService,
     private readonly flows: FlowRunner,
   ) {}
 
@@ -45,6 +45,6 @@ export class WebhookExecutionResolver {
     @Args() _filters: WebhookExecutionUpdatedArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookExecutionType> {
-    return toWebhookExecutionType(await this.webhookService.getExecution(context.renew(), event.executionId));
+    return toWebhookExecutionType(await this.executions.getById(context.renew(), event.executionId));
   }
 }

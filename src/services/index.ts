@@ -54,6 +54,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,
   }, infra.logger);
+  const executions = new WebhookExecutionService();
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -63,8 +64,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     calls: new CallService(phones, agents, phoneNumbers, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }),
     campaigns: new CampaignService(),
     contacts: new ContactService(phones),
-    webhooks: new WebhookService(),
-    executions: new WebhookExecutionService(),
+    webhooks: new WebhookService(executions),
+    executions,
     flows: new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) }),
     close: () => outbound.close(),
   };

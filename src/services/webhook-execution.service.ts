@@ -1,8 +1,9 @@
 import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../entities';
 import { listExecutionsInput } from './input/webhook-execution.input';
-import { newestFirst, type Page } from './pagination';
+import { page as pageInput } from './input/common';
+import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import { findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
 
 export interface ExecutionDetail {
@@ -10,6 +11,13 @@ export interface ExecutionDetail {
   /** The step log: every step of every attempt, in attempt then step order. */
   steps: WebhookStepRun[];
 }
+
+const perFlow = (scope: Scope, parentIds: readonly string[]): PerParent => ({
+  parentColumn: 'flow_id',
+  parentIds,
+  where: 'company_id = ?',
+  params: [scope.companyId],
+});
 
 /** Reading a flow's executions and their step logs. Flows run in FlowRunner. */
 export class WebhookExecutionService {
@@ -26,6 +34,20 @@ export class WebhookExecutionService {
     const execution = await findOwned(caller.em, WebhookExecution, 'Execution', where);
     const steps = await caller.em.find(WebhookStepRun, { execution: execution.id }, { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } });
     return { execution, steps };
+  }
+
+  /** The latest executions of each flow of the caller's company, a page per flow, in one query. */
+  async pageByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<WebhookExecution>>> {
+    return newestFirstPerParent(em, WebhookExecution, perFlow(scope, flowIds), parseInput(pageInput(), input));
+  }
+
+  async countByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, number>> {
+    return countPerParent(em, WebhookExecution, perFlow(scope, flowIds));
+  }
+
+  /** One execution of the caller's company, by its id alone. */
+  async getById({ scope, em }: Caller, id: unknown): Promise<WebhookExecution> {
+    return findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId });
   }
 
   /** The step logs of several executions of the caller's company, in one query. */

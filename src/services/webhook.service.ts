@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookExecution, WebhookFlow, WebhookStep } from '../entities';
+import { WebhookFlow, WebhookStep, type WebhookExecution } from '../entities';
 import { NotFoundError, ValidationError } from './errors';
-import { page as pageInput } from './input/common';
 import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput, useTemplateInput } from './input/webhook.input';
-import { countPerParent, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
-import type { Caller, Scope } from './scope';
+import type { Caller } from './scope';
+import type { WebhookExecutionService } from './webhook-execution.service';
 import { parseInput } from './validation';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
@@ -32,6 +31,8 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Outbound webhook flows and the integration-template catalogue. */
 export class WebhookService {
+  constructor(private readonly executions: WebhookExecutionService) {}
+
   async list(caller: Caller, input: unknown): Promise<FlowView[]> {
     const { workspace } = parseInput(listWebhooksInput, input);
     const flows = await caller.em.find(
@@ -39,7 +40,7 @@ export class WebhookService {
       { company: caller.scope.companyId, workspaceId: workspace, deletedAt: null },
       { populate: ['steps'], orderBy: { createdAt: 'desc', id: 'desc' } },
     );
-    return this.withExecutions(caller.em, flows);
+    return this.withExecutions(caller, flows);
   }
 
   /** Integration templates: flows every company can read, copied to be used. */
@@ -50,7 +51,7 @@ export class WebhookService {
 
   async get(caller: Caller, id: unknown): Promise<FlowView> {
     const flow = await this.getOwn(caller, id);
-    return (await this.withExecutions(caller.em, [flow]))[0]!;
+    return (await this.withExecutions(caller, [flow]))[0]!;
   }
 
   /** The steps of each flow (own or template), in `step_number` order, in one query. */
@@ -61,19 +62,6 @@ export class WebhookService {
       { orderBy: { stepNumber: 'asc' } },
     );
     return new Map(flowIds.map((id) => [id, steps.filter((s) => s.flow.id === id)]));
-  }
-
-  /** The executions of each flow, newest first, a page per flow, in one query. */
-  async executionsByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<WebhookExecution>>> {
-    return newestFirstPerParent(em, WebhookExecution, this.perFlow(scope, flowIds), parseInput(pageInput(), input));
-  }
-
-  async countExecutionsByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, number>> {
-    return countPerParent(em, WebhookExecution, this.perFlow(scope, flowIds));
-  }
-
-  async getExecution({ scope, em }: Caller, id: unknown): Promise<WebhookExecution> {
-    return findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId });
   }
 
   async create(caller: Caller, input: unknown): Promise<FlowView> {
@@ -113,7 +101,7 @@ export class WebhookService {
       await caller.em.rollback();
       throw err;
     }
-    return (await this.withExecutions(caller.em, [flow]))[0]!;
+    return (await this.withExecutions(caller, [flow]))[0]!;
   }
 
   /** A new signing secret for the caller's flow, answered this once; the old one stops signing at once. */
@@ -122,7 +110,7 @@ export class WebhookService {
     const secret = newSecret();
     flow.secret = secret;
     await caller.em.flush();
-    return { ...(await this.withExecutions(caller.em, [flow]))[0]!, secret };
+    return { ...(await this.withExecutions(caller, [flow]))[0]!, secret };
   }
 
   /**
@@ -163,27 +151,15 @@ export class WebhookService {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null }, ['steps']);
   }
 
-  private perFlow(scope: Scope, parentIds: readonly string[]): PerParent {
-    return { parentColumn: 'flow_id', parentIds, where: 'company_id = ?', params: [scope.companyId] };
-  }
-
   private addSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
     for (const s of steps) {
       flow.steps.add(em.create(WebhookStep, { ...camelKeys(s), flow, stepNumber: s.step_number, webhookUrl: s.webhook_url }));
     }
   }
 
-  /** The latest executions of each flow, in one query whatever the number of flows. */
-  private async withExecutions(em: EntityManager, flows: WebhookFlow[]): Promise<FlowView[]> {
-    if (flows.length === 0) return [];
-    const rows = await em.execute(
-      `SELECT * FROM (
-         SELECT e.*, row_number() OVER (PARTITION BY e.flow_id ORDER BY e.created_at DESC, e.id DESC) AS rn
-         FROM webhook_executions e WHERE e.flow_id IN (?)
-       ) latest WHERE rn <= ? ORDER BY created_at DESC, id DESC`,
-      [flows.map((f) => f.id), INLINE_EXECUTIONS],
-    );
-    const executions = rows.map(({ rn: _rn, ...row }) => em.map(WebhookExecution, row));
-    return flows.map((flow) => ({ flow, executions: executions.filter((e) => e.flow.id === flow.id) }));
+  /** Each flow with its latest executions, in one query whatever the number of flows. */
+  private async withExecutions(caller: Caller, flows: WebhookFlow[]): Promise<FlowView[]> {
+    const latest = await this.executions.pageByFlows(caller, flows.map((f) => f.id), { limit: INLINE_EXECUTIONS });
+    return flows.map((flow) => ({ flow, executions: latest.get(flow.id)!.items }));
   }
 }
