@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/services/clock';
 import { okData } from '../support/fixtures';
 import type { TestApp } from '../support/harness';
+import { waitFor as waitUntil } from '../support/wait';
 
 /** What the flow tests run with: receivers on 127.0.0.1 allowed, fast polling and backoff. */
 export const FLOW_ENV = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', JOB_POLL_MS: '50', WEBHOOK_RETRY_BACKOFF_MS: '20' };
@@ -79,14 +80,15 @@ export const inTurn = (...behaviours: Behaviour[]): Behaviour => {
 
 /** Polls `read` until `done` holds of its value (at most `timeoutMs`), then returns the value. */
 export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!done(value)) {
-    if (Date.now() > deadline) throw new Error(`waitFor: condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    value = await read();
-  }
-  return value;
+  let last: T | undefined;
+  return waitUntil(
+    () => `a condition; last value: ${JSON.stringify(last)}`,
+    async () => {
+      last = await read();
+      return done(last) ? last : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /** A clock tests set by hand. */
