@@ -1,15 +1,12 @@
 import { sign } from 'jsonwebtoken';
-import { type Tenant, tenant } from '../support/fixtures';
-import { startTestApp, type TestApp } from '../support/harness';
+import { type Tenant, oneTenant } from '../support/fixtures';
+import type { TestApp } from '../support/harness';
 import { closeCode, gql, query, wsClient } from './graphql-client';
 
 let t: TestApp;
 let a: Tenant;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  a = await tenant(t, 'A');
-});
+beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
 const bad: [string, () => string | null][] = [

@@ -1,15 +1,12 @@
 import pg from 'pg';
-import { type Tenant, tenant } from '../support/fixtures';
+import { type Tenant, oneTenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { firstError, gql, query, wsClient } from './graphql-client';
 
 let t: TestApp;
 let a: Tenant;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  a = await tenant(t, 'A');
-});
+beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
 const deep = (levels: number): string => {

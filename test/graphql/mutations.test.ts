@@ -1,14 +1,11 @@
-import { FROM, type Tenant, tenant } from '../support/fixtures';
-import { startTestApp, type TestApp } from '../support/harness';
+import { FROM, type Tenant, oneTenant } from '../support/fixtures';
+import type { TestApp } from '../support/harness';
 import { firstError, gql, gqlData } from './graphql-client';
 
 let t: TestApp;
 let a: Tenant;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  a = await tenant(t, 'A');
-});
+beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
 /** The field list REST answers for the same body: GraphQL must name the same fields with the same messages. */

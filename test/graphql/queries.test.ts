@@ -1,15 +1,12 @@
-import { type Tenant, tenant } from '../support/fixtures';
-import { startTestApp, type TestApp } from '../support/harness';
+import { type Tenant, oneTenant } from '../support/fixtures';
+import type { TestApp } from '../support/harness';
 import { firstError, gql, gqlData } from './graphql-client';
 import { insertCalls, insertExecutions } from './records';
 
 let t: TestApp;
 let a: Tenant;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  a = await tenant(t, 'A');
-});
+beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
 const TEMPLATE_AGENT = '6f1c0b5e-0a51-4c37-9a11-000000000001';

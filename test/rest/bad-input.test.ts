@@ -1,13 +1,10 @@
-import { okData, type Tenant, tenant } from '../support/fixtures';
-import { startTestApp, type TestApp } from '../support/harness';
+import { okData, type Tenant, oneTenant } from '../support/fixtures';
+import type { TestApp } from '../support/harness';
 
 let t: TestApp;
 let a: Tenant;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  a = await tenant(t, 'A');
-});
+beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
 const countContacts = async () => okData<any[]>(await t.request('GET', '/compaign/v1/contact', { token: a.key })).length;

@@ -39,3 +39,9 @@ export async function twoTenants(env: Record<string, string> = {}): Promise<{ t:
   const t = await startTestApp(env);
   return { t, a: await tenant(t, 'A'), b: await tenant(t, 'B', '+14155552672') };
 }
+
+/** A running service with one company, A, with one record of every kind. */
+export async function oneTenant(env: Record<string, string> = {}): Promise<{ t: TestApp; a: Tenant }> {
+  const t = await startTestApp(env);
+  return { t, a: await tenant(t, 'A') };
+}
