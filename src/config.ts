@@ -42,6 +42,10 @@ const schema = z.object({
   MAX_CONCURRENT_CALLS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(20),
   /** How often each replica looks for timed-out and stranded calls. */
   CALL_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** How often each replica looks for campaigns with attempts due (retries, window openings). */
+  CAMPAIGN_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
+  /** How often a running campaign adds contacts that newly match its selection. */
+  CAMPAIGN_SELECTION_REFRESH_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** Whether this replica works on jobs and sweeps calls (0: an API-only replica). */
   JOB_WORKERS: boolean.default(true),
   /** How often an idle job worker polls for jobs queued by other replicas. */
@@ -89,6 +93,7 @@ export interface Config {
   maxCallDurationS: number;
   maxConcurrentCallsPerCompany: number;
   callSweepMs: number;
+  campaigns: { sweepMs: number; selectionRefreshMs: number };
   jobPollMs: number;
   jobWorkers: boolean;
   twilio: { baseUrl: string; accountSid: string; authToken: string } | null;
@@ -129,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxCallDurationS: e.MAX_CALL_DURATION_S,
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
     callSweepMs: e.CALL_SWEEP_MS,
+    campaigns: { sweepMs: e.CAMPAIGN_SWEEP_MS, selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS },
     jobPollMs: e.JOB_POLL_MS,
     jobWorkers: e.JOB_WORKERS,
     twilio:

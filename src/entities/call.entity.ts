@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-orm/core';
 import { AiAgent } from './ai-agent.entity';
 import { BaseEntity } from './base.entity';
 import { Campaign } from './campaign.entity';
@@ -22,6 +22,7 @@ export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'n
 @Index({ properties: ['campaign', 'createdAt'] })
 @Index({ properties: ['company', 'callStatus', 'dispatchedAt'] })
 @Index({ properties: ['callStatus', 'updatedAt'] })
+@Unique({ properties: ['campaign', 'contact', 'campaignAttempt'] })
 export class Call extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;
@@ -34,6 +35,13 @@ export class Call extends BaseEntity {
 
   @ManyToOne({ entity: () => Contact, ref: true, nullable: true, deleteRule: 'set null' })
   contact: Ref<Contact> | null = null;
+
+  /**
+   * Which attempt of its campaign at its contact this call is (1, 2, ...); null for calls
+   * outside campaigns. Unique with the two: no contact is called twice for one attempt.
+   */
+  @Property({ type: 'integer', nullable: true })
+  campaignAttempt: Opt<number> | null = null;
 
   @Property({ type: 'string', length: 100 })
   workspaceId: Opt<string> = 'default';

@@ -101,6 +101,10 @@ export class Campaign extends BaseEntity {
   @Property({ type: 'integer' })
   maxConcurrentCalls: Opt<number> = 5;
 
+  /** When the dialer last added newly matching contacts to the selection; null: due now. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  selectedAt: Opt<Date> | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deletedAt: Opt<Date> | null = null;
 }

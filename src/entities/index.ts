@@ -2,6 +2,7 @@ import { AiAgent } from './ai-agent.entity';
 import { ApiKey } from './api-key.entity';
 import { Call } from './call.entity';
 import { Campaign } from './campaign.entity';
+import { CampaignContact } from './campaign-contact.entity';
 import { Company } from './company.entity';
 import { Contact } from './contact.entity';
 import { PhoneNumber } from './phone-number.entity';
@@ -10,6 +11,6 @@ import { WebhookFlow } from './webhook-flow.entity';
 import { WebhookStep } from './webhook-step.entity';
 import { WebhookStepRun } from './webhook-step-run.entity';
 
-export { AiAgent, ApiKey, Call, Campaign, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
+export { AiAgent, ApiKey, Call, Campaign, CampaignContact, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
 
-export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun];
+export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, CampaignContact, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun];

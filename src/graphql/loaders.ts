@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { AiAgent, Call, Campaign, Contact, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
+import type { CampaignStats } from '../services/campaign.service';
 import type { Page } from '../services/pagination';
 import type { Caller } from '../services/scope';
 
@@ -62,6 +63,7 @@ export function createLoaders(caller: Caller, s: Services) {
     campaign: byId<Campaign>((ids) => s.campaigns.getMany(caller, ids)),
     contact: byId<Contact>((ids) => s.contacts.getMany(caller, ids)),
     steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
+    campaignStats: perParent<CampaignStats>((ids) => s.campaigns.statsMany(caller, ids)),
     campaignCalls: pages<Call>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
     campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
     flowExecutions: pages<WebhookExecution>((ids, page) => s.executions.pageByFlows(caller, ids, page)),

@@ -5,6 +5,7 @@ import { perNode } from '../graphql/limits';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType, toCallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
+import { CampaignStatsType, toCampaignStatsType } from '../schema/campaign-stats.type';
 import { CampaignConnection, CampaignType, toCampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
@@ -53,6 +54,11 @@ export class CampaignResolver {
   async aiAgent(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType | null> {
     const agent = campaign.aiAgentId ? await loaders.agent.load(campaign.aiAgentId) : null;
     return agent && toAiAgentType(agent);
+  }
+
+  @FieldResolver(() => CampaignStatsType, { description: 'Its contacts by state; batched across a list of campaigns.' })
+  async stats(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignStatsType> {
+    return toCampaignStatsType(await loaders.campaignStats.load(campaign.id));
   }
 
   @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })

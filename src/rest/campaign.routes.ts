@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { CampaignService } from '../services/campaign.service';
-import { serializeCampaign } from './campaign.serializer';
+import { serializeCampaign, serializeCampaignStats } from './campaign.serializer';
 import { ok } from './envelope';
 import type { Endpoint, RestState } from './middleware';
 
@@ -18,6 +18,9 @@ export function campaignRoutes(endpoint: Endpoint, campaigns: CampaignService): 
   });
   router.get('/v1/campaigns/by-id/:id', ...endpoint(), async (ctx) => {
     ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, ctx.params.id)));
+  });
+  router.get('/v1/campaigns/:id/stats', ...endpoint(), async (ctx) => {
+    ok(ctx, serializeCampaignStats(await campaigns.stats(ctx.state.caller, ctx.params.id)));
   });
   router.post('/v1/campaigns', ...endpoint({ body: true }), async (ctx) => {
     ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, ctx.request.body)));

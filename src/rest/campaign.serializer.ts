@@ -1,4 +1,5 @@
 import type { Campaign } from '../entities';
+import type { CampaignStats } from '../services/campaign.service';
 import { iso, refId } from './serialize';
 
 /**
@@ -41,5 +42,23 @@ export function serializeCampaign(c: Campaign) {
     webhook_id: refId(c.webhook),
     allow_non_local_calls: c.allowNonLocalCalls,
     max_concurrent_calls: c.maxConcurrentCalls,
+  };
+}
+
+/** `GET /v1/campaigns/{id}/stats` (docs/campaigns.md). */
+export function serializeCampaignStats(s: CampaignStats) {
+  return {
+    campaign_id: s.campaignId,
+    status: s.status,
+    call_progress: s.callProgress,
+    contacts_selected: s.contactsSelected,
+    settled: s.settled,
+    picked_up: s.pickedUp,
+    failed: s.failed,
+    in_progress: s.inProgress,
+    queued: s.queued,
+    skipped: s.skipped,
+    skipped_reasons: s.skippedReasons,
+    next_attempt_at: iso(s.nextAttemptAt),
   };
 }

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
-import { applyTransition, PREDECESSORS } from './call-transitions';
+import { applyTransition, PREDECESSORS, type Transitioned } from './call-transitions';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
@@ -44,6 +44,8 @@ export interface LifecycleOptions {
  * and out-of-order updates change nothing), ending calls that outlive the maximum duration.
  */
 export class CallLifecycleService {
+  private readonly endedListeners: ((call: Transitioned) => Promise<void>)[] = [];
+
   constructor(
     private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
@@ -56,8 +58,23 @@ export class CallLifecycleService {
 
   /** Queues a new call for dialing. */
   async enqueue(call: Call): Promise<void> {
-    await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
-    await this.jobs.send('call.dispatch', { companyId: call.company.id }, { singletonKey: call.company.id });
+    await this.enqueueMany(call.company.id, [{ id: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId }]);
+  }
+
+  /** Queues new calls of one company for dialing: each is announced, one dispatch gives them slots. */
+  async enqueueMany(companyId: string, calls: { id: string; campaignId: string | null; workspace: string }[]): Promise<void> {
+    if (calls.length === 0) return;
+    await Promise.all(calls.map((c) => this.events.publish('call.updated', { companyId, callId: c.id, campaignId: c.campaignId, workspace: c.workspace })));
+    await this.jobs.send('call.dispatch', { companyId }, { singletonKey: companyId });
+  }
+
+  /**
+   * Registers what runs after a call reaches a terminal status (the campaign dialer counts
+   * the attempt). Best effort: a listener that fails, or a crash before it runs, is made up
+   * for by the listener's own sweep.
+   */
+  onEnded(listener: (call: Transitioned) => Promise<void>): void {
+    this.endedListeners.push(listener);
   }
 
   /**
@@ -108,7 +125,12 @@ export class CallLifecycleService {
     const done = await applyTransition(this.orm.em.fork(), callId, update, this.options.pricePerMinute, this.clock.now());
     if (!done) return false;
     await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
-    if (!LIVE_STATUSES.includes(done.status)) await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });
+    if (!LIVE_STATUSES.includes(done.status)) {
+      await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });
+      for (const listener of this.endedListeners) {
+        await listener(done).catch((err: unknown) => this.logger.warn({ err, callId: done.id }, 'call-ended listener failed'));
+      }
+    }
     return true;
   }
 

@@ -1,5 +1,6 @@
 import { Call } from '../entities';
-import type { CallStatus } from '../entities/call.entity';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CallStatus, DynamicVariable } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { PreconditionError } from './errors';
@@ -27,6 +28,31 @@ export interface NewCall {
   dynamicVariables: { name: string; value: string }[];
   campaignId?: string;
   contactId?: string;
+}
+
+/** The campaign and settings every call of one dialer batch shares. */
+export interface CampaignCallBatch {
+  companyId: string;
+  campaignId: string;
+  aiAgentId: string;
+  from: string;
+  workspace: string;
+}
+
+/** One attempt at one contact: at most one call is ever stored for it. */
+export interface NewCampaignCall {
+  contactId: string;
+  attempt: number;
+  to: string;
+  dynamicVariables: DynamicVariable[];
+}
+
+/** A campaign call as stored; `created` false when the attempt had been stored before. */
+export interface StoredCampaignCall {
+  id: string;
+  contactId: string;
+  attempt: number;
+  created: boolean;
 }
 
 /** Calls: placing them, reading them, cancelling them. */
@@ -81,6 +107,44 @@ export class CallService {
     await caller.em.flush();
     await this.lifecycle.enqueue(call);
     return call;
+  }
+
+  /**
+   * Stores a batch of campaign calls (`is_test` false) in the transaction open on `em`, in
+   * one statement. The unique key on (campaign, contact, attempt) makes it idempotent: an
+   * attempt stored before is not stored again but answered with its call (`created` false).
+   * Queue the created calls with `queueCampaignCalls` once the transaction has committed.
+   */
+  async createCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[]): Promise<StoredCampaignCall[]> {
+    if (calls.length === 0) return [];
+    const now = new Date();
+    const rows: { id: string; contact_id: string; campaign_attempt: number; created: boolean }[] = await em.execute(
+      `WITH r AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb)
+       ), ins AS (
+         INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, campaign_id, contact_id, campaign_attempt, workspace_id,
+                            call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
+         SELECT gen_random_uuid(), ?, ?, ?, ?, ?, r.contact_id, r.attempt, ?, ?, ?, r.call_to, false, 'outgoing', ?, r.vars FROM r
+         ON CONFLICT (campaign_id, contact_id, campaign_attempt) DO NOTHING
+         RETURNING id, contact_id, campaign_attempt
+       )
+       SELECT id, contact_id, campaign_attempt, true AS created FROM ins
+       UNION ALL
+       SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
+       WHERE k.campaign_id = ?`,
+      [
+        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables }))),
+        now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
+        this.options.provider, batch.from, this.options.priceUnit,
+        batch.campaignId,
+      ],
+    );
+    return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
+  }
+
+  /** Queues campaign calls for dialing once the transaction that stored them has committed. */
+  async queueCampaignCalls(batch: CampaignCallBatch, callIds: string[]): Promise<void> {
+    await this.lifecycle.enqueueMany(batch.companyId, callIds.map((id) => ({ id, campaignId: batch.campaignId, workspace: batch.workspace })));
   }
 
   /** Ends a call not yet ended; a call already ended is a ConflictError. */

@@ -7,6 +7,9 @@ import {
   type UpdateCampaignInput,
   updateCampaignInput,
 } from './input/campaign.input';
+import { isValidTimeZone, nextOpening } from './campaigns/calling-window';
+import { type StatsRow, statsOf } from './campaigns/dialer-store';
+import type { Clock } from './clock';
 import { newestFirst, type Page } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
 import type { Caller, Scope } from './scope';
@@ -20,8 +23,36 @@ const RELATIONS = [
   { field: 'webhook_id', property: 'webhook', entity: WebhookFlow, name: 'Webhook', softDeleted: true },
 ] as const;
 
+/** How far a campaign has got (docs/campaigns.md). */
+export interface CampaignStats {
+  campaignId: string;
+  status: string;
+  callProgress: number;
+  contactsSelected: number;
+  settled: number;
+  pickedUp: number;
+  failed: number;
+  inProgress: number;
+  queued: number;
+  skipped: number;
+  /** Skipped contacts by reason: `do_not_call`, `non_local`, `contact_inactive`. */
+  skippedReasons: Record<string, number>;
+  /** When the next attempt is due, window permitting; null when none is waiting or the campaign is not active. */
+  nextAttemptAt: Date | null;
+}
+
+/** What the campaign service asks of the dialer. */
+export interface DialerControl {
+  kick(companyId: string, campaignId: string): Promise<void>;
+}
+
 /** Campaigns: calling jobs over contact lists. */
 export class CampaignService {
+  constructor(
+    private readonly dialer: DialerControl,
+    private readonly clock: Clock,
+  ) {}
+
   async listAll({ scope, em }: Caller): Promise<Campaign[]> {
     return em.find(Campaign, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
@@ -63,7 +94,7 @@ export class CampaignService {
     const { workspace, ...fields } = parseInput(createCampaignInput, input);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
-    await caller.em.flush();
+    await this.save(caller, campaign);
     return campaign;
   }
 
@@ -74,8 +105,34 @@ export class CampaignService {
   async update(caller: Caller, id: unknown, input: unknown): Promise<Campaign> {
     const campaign = await this.get(caller, id);
     await this.apply(caller, campaign, parseInput(updateCampaignInput, input));
-    await caller.em.flush();
+    await this.save(caller, campaign);
     return campaign;
+  }
+
+  /** Counters of the campaign's contacts; NotFoundError for another company's campaign. */
+  async stats(caller: Caller, id: unknown): Promise<CampaignStats> {
+    const campaign = await this.get(caller, id);
+    return (await this.statsMany(caller, [campaign.id])).get(campaign.id)!;
+  }
+
+  /** Stats of many campaigns of the company in one query (GraphQL lists); ids of others are left out. */
+  async statsMany(caller: Caller, ids: readonly string[]): Promise<Map<string, CampaignStats>> {
+    const campaigns = await this.getMany(caller, ids);
+    const rows = await statsOf(caller.em, campaigns.map((c) => c.id));
+    const now = this.clock.now();
+    return new Map(campaigns.map((c) => [c.id, toStats(c, rows.get(c.id), now)]));
+  }
+
+  /**
+   * Stores the campaign; an active one is (re)started: its contact selection is refreshed
+   * and the dialer asked for a tick, so activation, resumption and edits of a running
+   * campaign take effect at once.
+   */
+  private async save(caller: Caller, campaign: Campaign): Promise<void> {
+    const active = campaign.status === 'active' && campaign.deletedAt === null;
+    if (active) campaign.selectedAt = null;
+    await caller.em.flush();
+    if (active) await this.dialer.kick(caller.scope.companyId, campaign.id);
   }
 
   /** Soft delete: `deleted_at` set, gone from lists and reads. */
@@ -110,6 +167,22 @@ export class CampaignService {
       ...(deleted_at !== undefined ? { deletedAt: deleted_at === null ? null : new Date(deleted_at) } : {}),
     });
     this.checkConsistency(campaign);
+    if (campaign.status === 'active') await this.checkActivation(caller, campaign);
+  }
+
+  /**
+   * An active campaign must be able to call: a usable agent of the company, an outbound
+   * number the company owns (ownership is checked when the id is set) and a valid zone.
+   */
+  private async checkActivation({ scope, em }: Caller, c: Campaign): Promise<void> {
+    const errors: FieldError[] = [];
+    const agentId = c.aiAgent?.id;
+    if (!agentId || (await em.count(AiAgent, { id: agentId, company: scope.companyId, deletedAt: null })) === 0) {
+      errors.push({ field: 'ai_agent_id', message: 'An active campaign needs an agent of your company' });
+    }
+    if (!c.outboundPhoneNumber) errors.push({ field: 'outbound_phone_number_id', message: 'An active campaign needs an outbound phone number of your company' });
+    if (!isValidTimeZone(c.timeZone)) errors.push({ field: 'time_zone', message: 'Must be an IANA time zone such as America/New_York' });
+    if (errors.length > 0) throw new ValidationError(errors);
   }
 
   private async owns(
@@ -130,4 +203,23 @@ export class CampaignService {
     if (c.startedAt && c.endedAt && c.startedAt > c.endedAt) errors.push({ field: 'ended_at', message: 'Must not be before started_at' });
     if (errors.length > 0) throw new ValidationError(errors);
   }
+}
+
+function toStats(c: Campaign, row: StatsRow | undefined, now: Date): CampaignStats {
+  const waiting = row?.next_attempt_at ? new Date(Math.max(new Date(row.next_attempt_at).getTime(), now.getTime())) : null;
+  const window = { timeZone: c.timeZone, from: c.callTimeOfDayFrom, to: c.callTimeOfDayTo, daysOfWeek: c.daysOfWeek, startDate: c.startedAt, endDate: c.endedAt };
+  return {
+    campaignId: c.id,
+    status: c.status,
+    callProgress: c.callProgress,
+    contactsSelected: row?.selected ?? 0,
+    settled: row?.settled ?? 0,
+    pickedUp: row?.picked_up ?? 0,
+    failed: row?.failed ?? 0,
+    inProgress: row?.in_progress ?? 0,
+    queued: row?.queued ?? 0,
+    skipped: row?.skipped ?? 0,
+    skippedReasons: row?.skipped_reasons ?? {},
+    nextAttemptAt: waiting && c.status === 'active' && isValidTimeZone(c.timeZone) ? nextOpening(waiting, window) : null,
+  };
 }

@@ -6,6 +6,7 @@ import { AuthService } from './auth.service';
 import { CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
+import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import type { EventPublisher } from './events';
@@ -55,18 +56,26 @@ export function createServices(config: Config, infra: Infrastructure) {
     maxCallDurationS: config.maxCallDurationS,
   }, infra.logger);
   const executions = new WebhookExecutionService();
+  const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
+  const calls = new CallService(phones, agents, phoneNumbers, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
+  const dialer = new CampaignDialer(
+    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger },
+    { selectionRefreshMs: config.campaigns.selectionRefreshMs },
+  );
+  lifecycle.onEnded((call) => dialer.callEnded(call));
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
     phoneNumbers,
     provider,
     lifecycle,
-    calls: new CallService(phones, agents, phoneNumbers, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }),
-    campaigns: new CampaignService(),
+    calls,
+    campaigns: new CampaignService(dialer, infra.clock),
+    dialer,
     contacts: new ContactService(phones),
     webhooks: new WebhookService(executions),
     executions,
-    flows: new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) }),
+    flows,
     close: () => outbound.close(),
   };
 }

@@ -62,6 +62,17 @@ export class FlowRunner {
    * `scheduled`. Refuses a stopped flow (ConflictError) and a flow without steps.
    */
   async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<WebhookExecution> {
+    const { execution, announce } = await this.start(caller, flowId, input);
+    announce();
+    return execution;
+  }
+
+  /**
+   * `trigger` for a caller with its own transaction open on `caller.em`: the execution and
+   * its first step's job are written in that transaction, and `announce` (wake the workers,
+   * publish `scheduled`) is for after it commits. Without an open transaction, one of its own.
+   */
+  async start(caller: Caller, flowId: unknown, input: unknown): Promise<{ execution: WebhookExecution; announce: () => void }> {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);
@@ -73,9 +84,11 @@ export class FlowRunner {
       await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
       return created;
     });
-    this.deps.jobs.wake(FLOW_STEP_JOB);
-    this.publish({ companyId: scope.companyId, flowId: id, id: execution.id }, 'scheduled');
-    return execution;
+    const announce = () => {
+      this.deps.jobs.wake(FLOW_STEP_JOB);
+      this.publish({ companyId: scope.companyId, flowId: id, id: execution.id }, 'scheduled');
+    };
+    return { execution, announce };
   }
 
   /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
@@ -150,8 +163,9 @@ export class FlowRunner {
   }
 }
 
-/** Runs `work` in one transaction on `em`. */
+/** Runs `work` in one transaction on `em`: the one already open, or one of its own. */
 async function inTransaction<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
+  if (em.isInTransaction()) return work();
   await em.begin();
   try {
     const result = await work();

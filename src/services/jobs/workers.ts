@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
+import { CAMPAIGN_TICK_JOB } from '../campaigns/campaign-dialer.service';
 import { FLOW_STEP_JOB } from '../flows/flow-runner';
 import type { Services } from '../index';
 import type { Caller } from '../scope';
@@ -12,6 +13,8 @@ const jobCaller = (orm: MikroORM, companyId: string): Caller => ({ scope: { comp
 export interface WorkerOptions {
   /** How often the call sweep runs (timeouts, stranded calls). */
   sweepMs: number;
+  /** How often the campaign sweep runs (attempts due, ticks lost). */
+  campaignSweepMs: number;
   logger: Logger;
 }
 
@@ -21,15 +24,21 @@ export interface WorkerOptions {
  * workers. Flow steps wait on customers' endpoints, not on CPU: many run at once.
  */
 export async function startWorkers(jobs: JobQueue, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
-  const { lifecycle, provider, flows } = services;
+  const { lifecycle, provider, flows, dialer } = services;
   await jobs.work('call.dispatch', { batchSize: 1 }, ({ companyId }) => lifecycle.dispatch(companyId));
   await jobs.work('call.place', { batchSize: 50 }, ({ callId }) => lifecycle.place(callId));
   if (provider instanceof SimulatedTelephony) {
     await jobs.work('telephony.simulated.step', { batchSize: 100 }, (job) => lifecycle.advanceSimulated(provider, job));
   }
   await jobs.work(FLOW_STEP_JOB, { batchSize: 50, concurrency: 200 }, (job) => flows.runStep(jobCaller(orm, job.companyId), job));
-  const sweeper = setInterval(() => {
-    lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));
-  }, options.sweepMs);
-  return () => clearInterval(sweeper);
+  await jobs.work(CAMPAIGN_TICK_JOB, { batchSize: 5 }, (job) => dialer.tick(job));
+  const sweepers = [
+    setInterval(() => {
+      lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));
+    }, options.sweepMs),
+    setInterval(() => {
+      dialer.sweep().catch((err: unknown) => options.logger.error({ err }, 'campaign sweep failed'));
+    }, options.campaignSweepMs),
+  ];
+  return () => sweepers.forEach(clearInterval);
 }

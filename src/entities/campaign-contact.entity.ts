@@ -1,0 +1,48 @@
+import { Entity, Index, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-orm/core';
+import { BaseEntity } from './base.entity';
+import { Campaign } from './campaign.entity';
+import { Company } from './company.entity';
+import { Contact } from './contact.entity';
+
+/**
+ * Where the campaign dialer is with one selected contact (docs/campaigns.md):
+ * - `queued`: waits for its next attempt, due at `next_attempt_at`;
+ * - `calling`: attempt `attempts` is live as call `last_call_id`;
+ * - `settled`: done, `outcome` says how (`picked-up`, `failed`, `canceled`, `skipped`, `expired`),
+ *   `reason` why when skipped or expired.
+ */
+@Entity({ tableName: 'campaign_contacts' })
+@Unique({ properties: ['campaign', 'contact'] })
+@Index({ properties: ['campaign', 'state', 'nextAttemptAt'] })
+export class CampaignContact extends BaseEntity {
+  @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
+  company!: Ref<Company>;
+
+  @ManyToOne({ entity: () => Campaign, ref: true, deleteRule: 'cascade' })
+  campaign!: Ref<Campaign>;
+
+  @ManyToOne({ entity: () => Contact, ref: true, deleteRule: 'cascade' })
+  contact!: Ref<Contact>;
+
+  @Property({ type: 'string', length: 20 })
+  state: Opt<'queued' | 'calling' | 'settled'> = 'queued';
+
+  /** Attempts made so far (the live one included). */
+  @Property({ type: 'integer' })
+  attempts: Opt<number> = 0;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  nextAttemptAt: Opt<Date> | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  lastCallId: Opt<string> | null = null;
+
+  @Property({ type: 'string', length: 20, nullable: true })
+  outcome: Opt<string> | null = null;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  reason: Opt<string> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  settledAt: Opt<Date> | null = null;
+}

@@ -1,0 +1,239 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from '../../logger';
+import type { CallService, CampaignCallBatch, NewCampaignCall } from '../call.service';
+import type { Transitioned } from '../call-transitions';
+import type { Clock } from '../clock';
+import type { EventPublisher } from '../events';
+import { AppError } from '../errors';
+import type { FlowRunner } from '../flows/flow-runner';
+import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
+import { type CallingWindow, isOpen, isOver } from './calling-window';
+import { dynamicVariables, webhookVariables } from './contact-mapping';
+import {
+  applyChanges, type CampaignRow, campaignsWithWork, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued,
+  liveAttempts, loadCampaign, markCalling, recordProgress, selectContacts,
+} from './dialer-store';
+import { delayBefore, type RetryTiers } from './retry-tiers';
+
+export interface CampaignTickJob {
+  companyId: string;
+  campaignId: string;
+}
+
+declare module '../jobs/job-queue' {
+  interface JobMap {
+    'campaign.tick': CampaignTickJob;
+  }
+}
+
+export const CAMPAIGN_TICK_JOB = 'campaign.tick';
+
+// One waiting tick per campaign is enough: a tick does everything that is due.
+coalesceBySingletonKey(CAMPAIGN_TICK_JOB);
+
+export interface DialerOptions {
+  /** How often newly matching contacts are added to a running campaign's selection. */
+  selectionRefreshMs: number;
+}
+
+export interface DialerDeps {
+  orm: MikroORM;
+  jobs: JobQueue;
+  calls: CallService;
+  flows: FlowRunner;
+  events: EventPublisher;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** What one tick did, for what follows its commit. */
+interface TickResult {
+  companyId: string;
+  /** Calls stored for new attempts, to queue for dialing. */
+  batch: CampaignCallBatch | null;
+  placed: string[];
+  /** Ended calls counted by this tick: announced again, as the campaign's progress moved. */
+  counted: { id: string; workspace: string }[];
+  /** Flow executions started, to announce. */
+  announcements: (() => void)[];
+}
+
+const windowOf = (c: CampaignRow): CallingWindow => ({
+  timeZone: c.time_zone,
+  from: c.call_time_of_day_from,
+  to: c.call_time_of_day_to,
+  daysOfWeek: c.days_of_week,
+  startDate: c.started_at,
+  endDate: c.ended_at,
+});
+
+const tiersOf = (c: CampaignRow): RetryTiers => ({ attempts: c.number_of_call_attempts, delays: c.retry_delay, units: c.retry_delay_unit });
+
+/**
+ * The campaign dialer (docs/campaigns.md). All its work is one idempotent job, the tick of
+ * a campaign, run under the campaign's advisory lock in one transaction: count the attempts
+ * whose calls ended (settle or schedule a retry, trigger the campaign's webhook), add newly
+ * matching contacts, then, while the campaign is active and its window open, place the due
+ * attempts up to its concurrency limit. Calls are stored with the attempt they make, under
+ * a unique key, in the same transaction that marks the attempt made: a crash, a second
+ * replica or a pause can never make an attempt twice.
+ *
+ * Ticks are asked for when a campaign is activated and when one of its calls ends; a
+ * periodic sweep on every worker replica asks for the ticks that time makes due (retries,
+ * window openings) and any a crash lost.
+ */
+export class CampaignDialer {
+  constructor(
+    private readonly deps: DialerDeps,
+    private readonly options: DialerOptions,
+  ) {}
+
+  /** Asks for a tick of the campaign now. */
+  async kick(companyId: string, campaignId: string): Promise<void> {
+    await this.deps.jobs.send(CAMPAIGN_TICK_JOB, { companyId, campaignId }, { singletonKey: campaignId });
+  }
+
+  /** Call-ended listener: a campaign call ended, so its campaign has an attempt to count and a slot free. */
+  async callEnded(call: Transitioned): Promise<void> {
+    if (call.campaignId) await this.kick(call.companyId, call.campaignId);
+  }
+
+  /** Asks for a tick of every campaign with due work at the clock's now. */
+  async sweep(): Promise<void> {
+    const due = await campaignsWithWork(this.deps.orm.em.fork(), this.deps.clock.now());
+    for (const c of due) await this.kick(c.company_id, c.id);
+  }
+
+  /** Job handler: one tick of one campaign. Idempotent. */
+  async tick({ campaignId }: CampaignTickJob): Promise<void> {
+    const em = this.deps.orm.em.fork();
+    const result = await em.transactional(async (tx) => {
+      await tx.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`campaign:${campaignId}`]);
+      const campaign = await loadCampaign(tx, campaignId);
+      if (!campaign || campaign.deleted_at) return null;
+      return this.work(tx, campaign);
+    });
+    if (!result) return;
+    if (result.batch && result.placed.length > 0) await this.deps.calls.queueCampaignCalls(result.batch, result.placed);
+    for (const announce of result.announcements) announce();
+    for (const call of result.counted) {
+      await this.deps.events.publish('call.updated', { companyId: result.companyId, callId: call.id, campaignId, workspace: call.workspace });
+    }
+  }
+
+  private async work(tx: EntityManager, campaign: CampaignRow): Promise<TickResult> {
+    const now = this.deps.clock.now();
+    const ended = await endedAttempts(tx, campaign.id);
+    await applyChanges(tx, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
+    const announcements: (() => void)[] = [];
+    for (const attempt of ended) {
+      const announce = await this.triggerWebhook(tx, campaign, attempt);
+      if (announce) announcements.push(announce);
+    }
+    const batch = this.batchOf(campaign);
+    let placed: string[] = [];
+    if (campaign.status === 'active') {
+      const stale = campaign.selected_at === null || now.getTime() - campaign.selected_at.getTime() >= this.options.selectionRefreshMs;
+      if (stale) await selectContacts(tx, campaign, now);
+      const window = windowOf(campaign);
+      if (isOver(now, window)) await expireQueued(tx, campaign.id, now);
+      else if (batch && isOpen(now, window)) placed = await this.dial(tx, campaign, batch, now);
+    }
+    await recordProgress(tx, campaign, now);
+    const counted = ended.map((e) => ({ id: e.call.id, workspace: String(e.call.workspace_id) }));
+    return { companyId: campaign.company_id, batch, placed, counted, announcements };
+  }
+
+  /** The shared settings of the campaign's calls; null when it cannot call (no usable agent or number). */
+  private batchOf(c: CampaignRow): CampaignCallBatch | null {
+    if (!c.ai_agent_id || !c.agent_usable || !c.outbound_number) return null;
+    return { companyId: c.company_id, campaignId: c.id, aiAgentId: c.ai_agent_id, from: c.outbound_number, workspace: c.workspace };
+  }
+
+  /**
+   * What an ended attempt makes of its contact: answered by a person settles it
+   * (`picked-up`); a cancel settles it (`canceled`: someone decided); busy, no-answer,
+   * failed and voicemail queue the next attempt after its tier's delay, or settle it as
+   * `failed` once every tier is used up.
+   */
+  private afterCall(c: CampaignRow, attempt: EndedAttempt, now: Date): EntryChange {
+    const { call_status: status, disconnect_reason: reason } = attempt.call;
+    if (status === 'completed' && reason !== 'voicemail_reached' && reason !== 'timeout') return { id: attempt.entry_id, state: 'settled', outcome: 'picked-up', reason: null };
+    if (status === 'canceled') return { id: attempt.entry_id, state: 'settled', outcome: 'canceled', reason: null };
+    const delay = delayBefore(tiersOf(c), attempt.attempts + 1);
+    if (delay === null) return { id: attempt.entry_id, state: 'settled', outcome: 'failed', reason: reason || status };
+    return { id: attempt.entry_id, state: 'queued', nextAttemptAt: new Date(now.getTime() + delay) };
+  }
+
+  /**
+   * Triggers the campaign's flow for an ended call, in the tick's transaction (so exactly
+   * once per call). A flow that refuses (stopped, deleted, no steps, bad variable names) is
+   * logged and skipped: the campaign goes on.
+   */
+  private async triggerWebhook(tx: EntityManager, c: CampaignRow, attempt: EndedAttempt): Promise<(() => void) | null> {
+    if (!c.webhook_id) return null;
+    const variables = webhookVariables(c.webhook_mapping_variables, c.webhook_mapping_variables_sources, {
+      call: attempt.call,
+      contact: attempt.contact,
+      campaign: c,
+      agent_post_call_outcomes: (attempt.call.agent_post_call_outcomes as Record<string, unknown> | null) ?? {},
+    });
+    try {
+      const { announce } = await this.deps.flows.start({ scope: { companyId: c.company_id, userId: null }, em: tx }, c.webhook_id, { variables });
+      return announce;
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      this.deps.logger.warn({ err, campaignId: c.id, callId: attempt.call.id }, 'campaign webhook not triggered');
+      return null;
+    }
+  }
+
+  /**
+   * Places the due attempts that fit in the campaign's free slots, skipping (and settling)
+   * contacts on the do-not-call list, non-local ones when the campaign forbids them, and
+   * contacts deleted or made inactive since they were selected. Returns the new calls.
+   */
+  private async dial(tx: EntityManager, c: CampaignRow, batch: CampaignCallBatch, now: Date): Promise<string[]> {
+    const placed: string[] = [];
+    let free = c.max_concurrent_calls - (await liveAttempts(tx, c.id));
+    while (free > 0) {
+      const wanted = free;
+      const due = await dueEntries(tx, c.id, now, wanted);
+      if (due.length === 0) break;
+      const skips: EntryChange[] = [];
+      const attempts: (NewCampaignCall & { entryId: string })[] = [];
+      for (const entry of due) {
+        const skip = this.skipReason(c, entry.contact, entry.suppressed);
+        if (skip) skips.push({ id: entry.entry_id, state: 'settled', outcome: 'skipped', reason: skip });
+        else {
+          attempts.push({
+            entryId: entry.entry_id,
+            contactId: entry.contact.id,
+            attempt: entry.attempts + 1,
+            to: entry.contact.phone_number,
+            dynamicVariables: dynamicVariables(c.agent_variables_contact_metadata_mapping, entry.contact),
+          });
+        }
+      }
+      await applyChanges(tx, skips, now);
+      const stored = await this.deps.calls.createCampaignCalls(tx, batch, attempts);
+      const byContact = new Map(stored.map((s) => [`${s.contactId}:${s.attempt}`, s]));
+      const calling = attempts.flatMap((a) => {
+        const call = byContact.get(`${a.contactId}:${a.attempt}`);
+        return call ? [{ entryId: a.entryId, callId: call.id, attempt: a.attempt }] : [];
+      });
+      await markCalling(tx, calling, now);
+      placed.push(...stored.filter((s) => s.created).map((s) => s.id));
+      free -= calling.length;
+      if (due.length < wanted) break;
+    }
+    return placed;
+  }
+
+  private skipReason(c: CampaignRow, contact: { status: string; deleted_at: string | null; number_country_code: string }, suppressed: boolean): string | null {
+    if (contact.deleted_at !== null || contact.status !== 'active') return 'contact_inactive';
+    if (suppressed) return 'do_not_call';
+    if (!c.allow_non_local_calls && contact.number_country_code !== c.outbound_country_code) return 'non_local';
+    return null;
+  }
+}
