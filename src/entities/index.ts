@@ -4,12 +4,13 @@ import { Call } from './call.entity';
 import { Campaign } from './campaign.entity';
 import { Company } from './company.entity';
 import { Contact } from './contact.entity';
+import { DoNotCallNumber } from './do-not-call-number.entity';
 import { PhoneNumber } from './phone-number.entity';
 import { WebhookExecution } from './webhook-execution.entity';
 import { WebhookFlow } from './webhook-flow.entity';
 import { WebhookStep } from './webhook-step.entity';
 import { WebhookStepRun } from './webhook-step-run.entity';
 
-export { AiAgent, ApiKey, Call, Campaign, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
+export { AiAgent, ApiKey, Call, Campaign, Company, Contact, DoNotCallNumber, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
 
-export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun];
+export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun, DoNotCallNumber];
