@@ -8,6 +8,7 @@ import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
 import { FlowRunner } from './flows/flow-runner';
@@ -48,6 +49,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
   const agents = new AgentService();
   const phoneNumbers = new PhoneNumberService(phones);
+  const doNotCall = new DoNotCallService(phones);
   const provider = telephony(config, infra.jobs);
   const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
@@ -61,9 +63,10 @@ export function createServices(config: Config, infra: Infrastructure) {
     phoneNumbers,
     provider,
     lifecycle,
-    calls: new CallService(phones, agents, phoneNumbers, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }),
+    calls: new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }),
     campaigns: new CampaignService(),
     contacts: new ContactService(phones),
+    doNotCall,
     webhooks: new WebhookService(executions),
     executions,
     flows: new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) }),
