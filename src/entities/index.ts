@@ -5,12 +5,13 @@ import { Campaign } from './campaign.entity';
 import { CampaignContact } from './campaign-contact.entity';
 import { Company } from './company.entity';
 import { Contact } from './contact.entity';
+import { DoNotCallNumber } from './do-not-call-number.entity';
 import { PhoneNumber } from './phone-number.entity';
 import { WebhookExecution } from './webhook-execution.entity';
 import { WebhookFlow } from './webhook-flow.entity';
 import { WebhookStep } from './webhook-step.entity';
 import { WebhookStepRun } from './webhook-step-run.entity';
 
-export { AiAgent, ApiKey, Call, Campaign, CampaignContact, Company, Contact, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
+export { AiAgent, ApiKey, Call, Campaign, CampaignContact, Company, Contact, DoNotCallNumber, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
 
-export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, CampaignContact, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun];
+export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, CampaignContact, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun, DoNotCallNumber];

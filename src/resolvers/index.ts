@@ -3,6 +3,7 @@ import { AiAgentResolver } from './ai-agent.resolver';
 import { CallResolver } from './call.resolver';
 import { CampaignResolver } from './campaign.resolver';
 import { ContactResolver } from './contact.resolver';
+import { DoNotCallResolver } from './do-not-call.resolver';
 import { PhoneNumberResolver } from './phone-number.resolver';
 import { WebhookExecutionResolver } from './webhook-execution.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -13,6 +14,7 @@ export const resolverClasses = [
   ContactResolver,
   AiAgentResolver,
   PhoneNumberResolver,
+  DoNotCallResolver,
   WebhookResolver,
   WebhookExecutionResolver,
 ] as const;
@@ -25,6 +27,7 @@ export function createResolvers(s: Services): object[] {
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents),
     new PhoneNumberResolver(s.phoneNumbers),
+    new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),
     new WebhookExecutionResolver(s.executions, s.flows),
   ];

@@ -5,6 +5,7 @@ import { agentRoutes } from './agent.routes';
 import { callRoutes } from './call.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contactRoutes } from './contact.routes';
+import { doNotCallRoutes } from './do-not-call.routes';
 import { endpointKit, type RestState } from './middleware';
 import { phoneNumberRoutes } from './phone-number.routes';
 import { telephonyRoutes } from './telephony.routes';
@@ -21,6 +22,7 @@ export function restRouter(orm: MikroORM, services: Services, publicBaseUrl: str
     contactRoutes(endpoint, services.contacts),
     agentRoutes(endpoint, services.agents),
     phoneNumberRoutes(endpoint, services.phoneNumbers),
+    doNotCallRoutes(endpoint, services.doNotCall),
     webhookRoutes(endpoint, services.webhooks),
     telephonyRoutes(services.lifecycle, publicBaseUrl),
     webhookExecutionRoutes(endpoint, services.flows, services.executions),

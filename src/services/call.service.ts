@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CallStatus, DynamicVariable } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
 import type { CallLifecycleService } from './call-lifecycle.service';
+import type { DoNotCallService } from './do-not-call.service';
 import { PreconditionError } from './errors';
 import { page as pageInput } from './input/common';
 import { listCallsInput, makeCallInput } from './input/call.input';
@@ -63,6 +64,7 @@ export class CallService {
     phones: PhoneParser,
     private readonly agents: AgentService,
     private readonly numbers: PhoneNumberService,
+    private readonly doNotCall: DoNotCallService,
     private readonly lifecycle: CallLifecycleService,
     private readonly options: CallServiceOptions,
   ) {
@@ -71,13 +73,15 @@ export class CallService {
 
   /**
    * make-call (interface 4.1): a test call with one of the company's agents, from a number
-   * the company owns, to any valid number. Answers `pstn-queued`; dialing follows.
+   * the company owns, to any valid number not on the company's do-not-call list. Answers
+   * `pstn-queued`; dialing follows.
    */
   async makeCall(caller: Caller, input: unknown): Promise<Call> {
     const body = parseInput(this.makeCallInput, input);
     const agent = await this.agents.getOwn(caller, body.ai_agent_id);
     const from = await this.numbers.findOwnedNumber(caller, body.call_from.e164);
     if (!from) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
+    if (await this.doNotCall.isSuppressed(caller, body.call_to.e164)) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
     return this.create(caller, {
       aiAgentId: agent.id,
       from: from.phoneNumber,

@@ -9,6 +9,7 @@ import { CampaignService } from './campaign.service';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
 import { FlowRunner } from './flows/flow-runner';
@@ -49,6 +50,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
   const agents = new AgentService();
   const phoneNumbers = new PhoneNumberService(phones);
+  const doNotCall = new DoNotCallService(phones);
   const provider = telephony(config, infra.jobs);
   const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
@@ -57,7 +59,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   }, infra.logger);
   const executions = new WebhookExecutionService();
   const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
-  const calls = new CallService(phones, agents, phoneNumbers, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
+  const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
   const dialer = new CampaignDialer(
     { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
@@ -73,6 +75,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     campaigns: new CampaignService(dialer, infra.clock),
     dialer,
     contacts: new ContactService(phones),
+    doNotCall,
     webhooks: new WebhookService(executions),
     executions,
     flows,

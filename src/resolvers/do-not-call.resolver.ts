@@ -1,0 +1,35 @@
+import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { pageInput, toServiceInput } from '../graphql/input';
+import { perNode } from '../graphql/limits';
+import { type Connection, connectionOf } from '../schema/connection.type';
+import { AddDoNotCallNumbersInput } from '../schema/do-not-call.input';
+import { DoNotCallNumberConnection, DoNotCallNumberType, toDoNotCallNumberType } from '../schema/do-not-call.type';
+import { PageArgs } from '../schema/page.args';
+import type { DoNotCallService } from '../services/do-not-call.service';
+
+@Resolver(() => DoNotCallNumberType)
+export class DoNotCallResolver {
+  constructor(private readonly doNotCallService: DoNotCallService) {}
+
+  @Query(() => DoNotCallNumberConnection, { complexity: perNode, description: "Your company's do-not-call list, newest first." })
+  async doNotCallNumbers(@Args() { first, after }: PageArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<DoNotCallNumberType>> {
+    return connectionOf({
+      page: await this.doNotCallService.list(caller, pageInput(first, after)),
+      node: toDoNotCallNumberType,
+      count: () => this.doNotCallService.count(caller),
+    });
+  }
+
+  @Mutation(() => [DoNotCallNumberType], {
+    description: 'Lists numbers; a number already listed is kept as it was. Answers the entries for the numbers given. Errors name numbers by index (numbers[3]).',
+  })
+  async addDoNotCallNumbers(@Arg('input') input: AddDoNotCallNumbersInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
+    return (await this.doNotCallService.add(caller, toServiceInput(input))).map(toDoNotCallNumberType);
+  }
+
+  @Mutation(() => String, { description: 'Takes a number (any format) off the list; answers it in E.164. NOT_FOUND when not listed.' })
+  async removeDoNotCallNumber(@Arg('number') number: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+    return (await this.doNotCallService.remove(caller, number)).phoneNumber;
+  }
+}
