@@ -118,10 +118,10 @@ export class CallService {
    * one statement. The unique key on (campaign, contact, attempt) makes it idempotent: an
    * attempt stored before is not stored again but answered with its call (`created` false).
    * Queue the created calls with `queueCampaignCalls` once the transaction has committed.
+   * `now` stamps them: the dialer's clock, the one later transitions and the timeout sweep read.
    */
-  async createCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[]): Promise<StoredCampaignCall[]> {
+  async createCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[], now: Date): Promise<StoredCampaignCall[]> {
     if (calls.length === 0) return [];
-    const now = new Date();
     const rows: { id: string; contact_id: string; campaign_attempt: number; created: boolean }[] = await em.execute(
       `WITH r AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb)

@@ -72,12 +72,12 @@ describe('campaigns', () => {
     const updated = await gqlData(
       t,
       `mutation($id: ID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${FIELDS} } }`,
-      { id, input: { status: 'active', aiAgentId: null, contactsListTags: ['vip', 'new'], timeZone: 'Europe/Paris' } },
+      { id, input: { status: 'paused', aiAgentId: null, contactsListTags: ['vip', 'new'], timeZone: 'Europe/Paris' } },
       a.key,
     );
     expect(updated.updateCampaign).toMatchObject({
       name: 'Spring',
-      status: 'active',
+      status: 'paused',
       aiAgentId: null,
       aiAgent: null,
       numberOfCallAttempts: [2],

@@ -133,7 +133,7 @@ export class CampaignDialer {
     const batch = this.batchOf(campaign);
     let placed: string[] = [];
     if (campaign.status === 'active') {
-      const stale = campaign.selected_at === null || now.getTime() - campaign.selected_at.getTime() >= this.options.selectionRefreshMs;
+      const stale = campaign.selected_at === null || now.getTime() - new Date(campaign.selected_at).getTime() >= this.options.selectionRefreshMs;
       if (stale) await selectContacts(tx, campaign, now);
       const window = windowOf(campaign);
       if (isOver(now, window)) await expireQueued(tx, campaign.id, now);
@@ -216,7 +216,7 @@ export class CampaignDialer {
         }
       }
       await applyChanges(tx, skips, now);
-      const stored = await this.deps.calls.createCampaignCalls(tx, batch, attempts);
+      const stored = await this.deps.calls.createCampaignCalls(tx, batch, attempts, now);
       const byContact = new Map(stored.map((s) => [`${s.contactId}:${s.attempt}`, s]));
       const calling = attempts.flatMap((a) => {
         const call = byContact.get(`${a.contactId}:${a.attempt}`);

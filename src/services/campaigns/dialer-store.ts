@@ -38,7 +38,8 @@ export interface CampaignRow {
   allow_non_local_calls: boolean;
   max_concurrent_calls: number;
   call_progress: number;
-  selected_at: Date | null;
+  /** Raw SQL answers timestamps as text. */
+  selected_at: string | null;
   [field: string]: unknown;
 }
 
@@ -70,8 +71,8 @@ export async function selectContacts(em: EntityManager, c: CampaignRow, now: Dat
     [c.contacts_list_tags, 'tag_name'],
     [c.contacts_list_categories, 'category_name'],
   ] as const;
-  const clauses = filters.filter(([values]) => values.length > 0).map(([, column]) => `ct.${column} = ANY(?::text[])`);
-  const params = filters.filter(([values]) => values.length > 0).map(([values]) => values);
+  const clauses = filters.filter(([values]) => values.length > 0).map(([, column]) => `ct.${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`);
+  const params = filters.filter(([values]) => values.length > 0).map(([values]) => JSON.stringify(values));
   const matching = clauses.length > 0 ? clauses.join(' AND ') : 'TRUE';
   const rows: { n: number }[] = await em.execute(
     `WITH added AS (
