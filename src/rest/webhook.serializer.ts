@@ -69,8 +69,16 @@ export const flowShape = z
     category_name: z.string(),
     deleted_at: shape.timestamp().nullable(),
     predefinedVariables: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+    /** `type`, `dataType` and `customValue` are absent when the flow was saved without them. */
     variables: z.array(
-      z.strictObject({ name: z.string(), location: z.string(), stepId: z.int(), type: z.string(), dataType: z.string(), customValue: z.string() }),
+      z.strictObject({
+        name: z.string(),
+        location: z.string(),
+        stepId: z.int(),
+        type: z.string().optional(),
+        dataType: z.string().optional(),
+        customValue: z.string().optional(),
+      }),
     ),
     secret: z.string().startsWith('whsec_').optional(),
   })

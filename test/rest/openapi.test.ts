@@ -112,7 +112,7 @@ describe('GET /openapi.json', () => {
     expect(agent.properties.responsiveness).toEqual({ type: 'integer', minimum: 0, maximum: 100 });
     const list = doc.paths['/v1/calls'].get.parameters as Json[];
     expect(list.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', default: 50, maximum: 200 } });
-    expect(list.find((p) => p.name === 'status').schema.enum).toContain('pstn-queued');
+    expect(list.find((p) => p.name === 'status')?.schema.enum).toContain('pstn-queued');
     const contacts = doc.paths['/v1/contacts'].post.requestBody.content['application/json'].schema;
     expect(contacts.anyOf).toHaveLength(2);
   });
