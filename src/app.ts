@@ -9,11 +9,13 @@ import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { createGraphQL } from './graphql';
 import type { Logger } from './logger';
-import { restRouter } from './rest';
+import { type RestOptions, restRouter } from './rest';
+import { apiReference } from './rest/api-reference';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { createServices, type Services } from './services';
 import { type Clock, systemClock } from './services/clock';
 import { type EventBus, startEventBus } from './services/events';
+import { HealthService } from './services/health.service';
 import { JobQueue } from './services/jobs/job-queue';
 import { startWorkers } from './services/jobs/workers';
 import { type DemoSeed, seedDemo } from './services/seed.service';
@@ -39,13 +41,14 @@ export interface StartOptions {
   clock?: Clock;
 }
 
-export function createKoa(orm: MikroORM, services: Services, logger: Logger, graphql: Koa.Middleware, publicBaseUrl: string): Koa {
+export function createKoa(orm: MikroORM, services: Services, logger: Logger, graphql: Koa.Middleware, rest: RestOptions): Koa {
   const app = new Koa();
   app.proxy = true;
   app.use(handleErrors(logger));
   app.use(rejectMalformedUrls());
   app.use(graphql);
-  const router = restRouter(orm, services, publicBaseUrl);
+  app.use(apiReference());
+  const router = restRouter(orm, services, rest);
   app.use(router.routes());
   return app;
 }
@@ -86,10 +89,11 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   const { db, orm, events, jobs } = await openStores(config, logger);
   const services = createServices(config, { orm, jobs, events, clock: options.clock ?? systemClock, logger });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
+  const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const server = http.createServer(createKoa(orm, services, logger, graphql.middleware, config.publicBaseUrl).callback());
+  const server = http.createServer(createKoa(orm, services, logger, graphql.middleware, { publicBaseUrl: config.publicBaseUrl, health }).callback());
   graphql.attach(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,29 +1,55 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { AgentService } from '../services/agent.service';
-import { serializeAgent } from './agent.serializer';
+import { createAgentInput, listAgentsInput, updateAgentInput } from '../services/input/agent.input';
+import { agentShape, serializeAgent } from './agent.serializer';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
 
-export function agentRoutes(endpoint: Endpoint, agents: AgentService): Router<RestState> {
+const tag = 'AI agents';
+const ownAgent = notFound('agent') + ' Templates cannot be changed: they answer 404 too.';
+
+export function agentRoutes(api: RestApi, agents: AgentService): Router<RestState> {
   const router = new Router<RestState>();
-  router.get('/v1/ai-agent/templates', ...endpoint(), async (ctx) => {
-    ok(ctx, (await agents.templates(ctx.state.caller)).map(serializeAgent));
-  });
-  router.get('/v1/ai-agent', ...endpoint(), async (ctx) => {
-    ok(ctx, (await agents.list(ctx.state.caller, ctx.query)).map(serializeAgent));
-  });
-  router.get('/v1/ai-agent/:id', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeAgent(await agents.get(ctx.state.caller, ctx.params.id)));
-  });
-  router.post('/v1/ai-agent', ...endpoint({ body: true }), async (ctx) => {
+  api.route(
+    router,
+    { id: 'listAgentTemplates', method: 'get', path: '/v1/ai-agent/templates', tag, summary: 'List the agent templates (interface 4.8)', data: z.array(agentShape) },
+    async (ctx) => {
+      ok(ctx, (await agents.templates(ctx.state.caller)).map(serializeAgent));
+    },
+  );
+  api.route(
+    router,
+    { id: 'listAgents', method: 'get', path: '/v1/ai-agent', tag, summary: 'List the agents of a workspace (interface 4.9)', query: listAgentsInput, data: z.array(agentShape) },
+    async (ctx) => {
+      ok(ctx, (await agents.list(ctx.state.caller, ctx.query)).map(serializeAgent));
+    },
+  );
+  api.route(
+    router,
+    { id: 'getAgent', method: 'get', path: '/v1/ai-agent/:id', tag, summary: "Get one of the company's agents, or a template (interface 4.7)", data: agentShape, errors: { 404: notFound('agent') } },
+    async (ctx) => {
+      ok(ctx, serializeAgent(await agents.get(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(router, { id: 'createAgent', method: 'post', path: '/v1/ai-agent', tag, summary: 'Create an agent', body: createAgentInput, data: agentShape }, async (ctx) => {
     ok(ctx, serializeAgent(await agents.create(ctx.state.caller, ctx.request.body)));
   });
-  router.patch('/v1/ai-agent/:id', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, serializeAgent(await agents.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
-  });
-  router.delete('/v1/ai-agent/:id', ...endpoint(), async (ctx) => {
-    await agents.delete(ctx.state.caller, ctx.params.id);
-    ok(ctx, 'Agent deleted');
-  });
+  api.route(
+    router,
+    { id: 'updateAgent', method: 'patch', path: '/v1/ai-agent/:id', tag, summary: 'Update an agent', body: updateAgentInput, data: agentShape, errors: { 404: ownAgent } },
+    async (ctx) => {
+      ok(ctx, serializeAgent(await agents.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'deleteAgent', method: 'delete', path: '/v1/ai-agent/:id', tag, summary: 'Delete an agent (soft: calls keep it)', data: z.literal('Agent deleted'), errors: { 404: ownAgent } },
+    async (ctx) => {
+      await agents.delete(ctx.state.caller, ctx.params.id);
+      ok(ctx, 'Agent deleted');
+    },
+  );
   return router;
 }

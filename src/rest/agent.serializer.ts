@@ -1,7 +1,36 @@
+import { z } from 'zod';
 import type { AiAgent } from '../entities';
+import { shape } from './serialize';
 
 /** AI agent, interface 2.4, field for field (also the shape of agent templates). */
-export function serializeAgent(a: AiAgent) {
+export const agentShape = z
+  .strictObject({
+    id: shape.id(),
+    name: z.string(),
+    description: z.string(),
+    language: z.string(),
+    status: z.string(),
+    prompt: z.string(),
+    starting_state: z.string(),
+    who_talks_first: z.string(),
+    reminder_frequency_from: z.int(),
+    reminder_frequency_to: z.int(),
+    max_silence_duration: z.int(),
+    responsiveness: z.int(),
+    voice_speed: z.int(),
+    voice_temperature: z.int(),
+    interruption_sensitivity: z.int(),
+    llm_temperature: z.int(),
+    agent_type: z.string(),
+    background_audio_status: z.string(),
+    workspace_id: z.string(),
+    agent_flow: shape.json(),
+    agent_dynamic_variables: shape.json(),
+    agent_post_call_outcomes: shape.json(),
+  })
+  .meta({ id: 'AiAgent' });
+
+export function serializeAgent(a: AiAgent): z.output<typeof agentShape> {
   return {
     id: a.id,
     name: a.name,

@@ -1,23 +1,61 @@
 import Router from '@koa/router';
 import type { CallService } from '../services/call.service';
-import { serializeCall } from './call.serializer';
+import { listCallsInput } from '../services/input/call.input';
+import { callPageShape, callShape, serializeCall } from './call.serializer';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
 
-export function callRoutes(endpoint: Endpoint, calls: CallService): Router<RestState> {
+const tag = 'Calls';
+
+export function callRoutes(api: RestApi, calls: CallService): Router<RestState> {
   const router = new Router<RestState>();
-  router.post('/v1/calls/make-call', ...endpoint({ policy: 'make-call', body: true }), async (ctx) => {
-    ok(ctx, serializeCall(await calls.makeCall(ctx.state.caller, ctx.request.body)));
-  });
-  router.get('/v1/calls', ...endpoint(), async (ctx) => {
-    const page = await calls.list(ctx.state.caller, ctx.query);
-    ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
-  });
-  router.post('/v1/calls/:id/cancel', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeCall(await calls.cancel(ctx.state.caller, ctx.params.id)));
-  });
-  router.get('/v1/calls/:id', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeCall(await calls.get(ctx.state.caller, ctx.params.id)));
-  });
+  api.route(
+    router,
+    {
+      id: 'makeCall',
+      method: 'post',
+      path: '/v1/calls/make-call',
+      tag,
+      summary: 'Make a test call (interface 4.1)',
+      description: 'Answers the call in `pstn-queued`; dialling follows (docs/calls.md). Unknown fields are ignored.',
+      policy: 'make-call',
+      body: calls.makeCallInput,
+      data: callShape,
+    },
+    async (ctx) => {
+      ok(ctx, serializeCall(await calls.makeCall(ctx.state.caller, ctx.request.body)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', query: listCallsInput, data: callPageShape },
+    async (ctx) => {
+      const page = await calls.list(ctx.state.caller, ctx.query);
+      ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'cancelCall',
+      method: 'post',
+      path: '/v1/calls/:id/cancel',
+      tag,
+      summary: 'Cancel a call not yet ended',
+      data: callShape,
+      errors: { 404: notFound('call'), 409: 'The call has already ended.' },
+    },
+    async (ctx) => {
+      ok(ctx, serializeCall(await calls.cancel(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'getCall', method: 'get', path: '/v1/calls/:id', tag, summary: 'Get a call', data: callShape, errors: { 404: notFound('call') } },
+    async (ctx) => {
+      ok(ctx, serializeCall(await calls.get(ctx.state.caller, ctx.params.id)));
+    },
+  );
   return router;
 }

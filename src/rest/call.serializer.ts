@@ -1,8 +1,55 @@
+import { z } from 'zod';
 import type { Call } from '../entities';
-import { iso, refId } from './serialize';
+import { CALL_STATUSES } from '../entities/call.entity';
+import { iso, refId, shape } from './serialize';
 
 /** Call record, interface 2.1, field for field. */
-export function serializeCall(c: Call) {
+export const callShape = z
+  .strictObject({
+    id: shape.id(),
+    call_sid: z.string(),
+    company_id: shape.id(),
+    ai_agent_id: shape.id(),
+    campaign_id: shape.id().nullable(),
+    contact_id: shape.id().nullable(),
+    call_provider: z.string(),
+    call_from: z.string(),
+    call_to: z.string(),
+    call_duration: z.int(),
+    call_status: z.enum(CALL_STATUSES),
+    call_direction: z.string(),
+    is_test: z.boolean(),
+    call_rating: z.int(),
+    call_feedback: z.string().nullable(),
+    record_url: z.string().nullable(),
+    transcript: z.string().nullable(),
+    transcript_object: shape.json().nullable(),
+    transcript_language: z.string().nullable(),
+    cost: z.number(),
+    price_unit: z.string(),
+    latency: z.int(),
+    disconnect_reason: z.string(),
+    analysis_sentiment: z.string(),
+    agent_task_status: z.string(),
+    agent_task_feedback: z.string(),
+    metadata: shape.json().nullable(),
+    agent_dynamic_variables: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+    agent_post_call_outcomes: shape.json().nullable(),
+    notes: z.string().nullable(),
+    workspace_id: z.string(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+    deleted_at: shape.timestamp().nullable(),
+    started_at: shape.timestamp().nullable(),
+    ended_at: shape.timestamp().nullable(),
+    retry_at: shape.timestamp().nullable(),
+  })
+  .meta({ id: 'Call' });
+
+/** A page of calls, newest first. */
+export const callPageShape = z.strictObject({ items: z.array(callShape), next_cursor: z.string().nullable() });
+
+export function serializeCall(c: Call): z.output<typeof callShape> {
   return {
     id: c.id,
     call_sid: c.callSid,

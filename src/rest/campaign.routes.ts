@@ -1,33 +1,84 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { CampaignService } from '../services/campaign.service';
-import { serializeCampaign, serializeCampaignStats } from './campaign.serializer';
+import { byWorkspaceInput, createCampaignInput, updateCampaignInput } from '../services/input/campaign.input';
+import { campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignStats } from './campaign.serializer';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
 
-export function campaignRoutes(endpoint: Endpoint, campaigns: CampaignService): Router<RestState> {
+const tag = 'Campaigns';
+
+export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router<RestState> {
   const router = new Router<RestState>();
-  router.post('/compaign/v1/campaign/update/:id', ...endpoint({ policy: 'legacy-200', body: true }), async (ctx) => {
-    await campaigns.update(ctx.state.caller, ctx.params.id, ctx.request.body);
-    ok(ctx, 'Campaign updated');
-  });
-  router.get('/v1/campaigns/list', ...endpoint(), async (ctx) => {
+  api.route(
+    router,
+    {
+      id: 'updateCampaign',
+      method: 'post',
+      path: '/compaign/v1/campaign/update/:id',
+      tag,
+      summary: 'Update a campaign (interface 4.2)',
+      description: 'Partial: fields left out stay as they were. Unknown fields are ignored. Every failure but credentials answers HTTP 200 `error`.',
+      policy: 'legacy-200',
+      body: updateCampaignInput,
+      data: z.literal('Campaign updated'),
+    },
+    async (ctx) => {
+      await campaigns.update(ctx.state.caller, ctx.params.id, ctx.request.body);
+      ok(ctx, 'Campaign updated');
+    },
+  );
+  api.route(router, { id: 'listCampaigns', method: 'get', path: '/v1/campaigns/list', tag, summary: 'List campaigns (interface 4.6)', data: z.array(campaignShape) }, async (ctx) => {
     ok(ctx, (await campaigns.listAll(ctx.state.caller)).map(serializeCampaign));
   });
-  router.get('/v1/campaigns/by-workspace/:workspace', ...endpoint(), async (ctx) => {
-    ok(ctx, (await campaigns.listByWorkspace(ctx.state.caller, ctx.params.workspace)).map(serializeCampaign));
-  });
-  router.get('/v1/campaigns/by-id/:id', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, ctx.params.id)));
-  });
-  router.get('/v1/campaigns/:id/stats', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeCampaignStats(await campaigns.stats(ctx.state.caller, ctx.params.id)));
-  });
-  router.post('/v1/campaigns', ...endpoint({ body: true }), async (ctx) => {
+  api.route(
+    router,
+    {
+      id: 'listCampaignsByWorkspace',
+      method: 'get',
+      path: '/v1/campaigns/by-workspace/:workspace',
+      tag,
+      summary: 'List the campaigns of a workspace (interface 4.4)',
+      params: byWorkspaceInput,
+      data: z.array(campaignShape),
+    },
+    async (ctx) => {
+      ok(ctx, (await campaigns.listByWorkspace(ctx.state.caller, ctx.params.workspace)).map(serializeCampaign));
+    },
+  );
+  api.route(
+    router,
+    { id: 'getCampaign', method: 'get', path: '/v1/campaigns/by-id/:id', tag, summary: 'Get a campaign (interface 4.5)', data: campaignShape, errors: { 404: notFound('campaign') } },
+    async (ctx) => {
+      ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'getCampaignStats',
+      method: 'get',
+      path: '/v1/campaigns/:id/stats',
+      tag,
+      summary: "A campaign's contacts by state: selected, settled, picked up, failed, live, waiting, skipped (by reason), next attempt",
+      data: campaignStatsShape,
+      errors: { 404: notFound('campaign') },
+    },
+    async (ctx) => {
+      ok(ctx, serializeCampaignStats(await campaigns.stats(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', body: createCampaignInput, data: campaignShape }, async (ctx) => {
     ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, ctx.request.body)));
   });
-  router.delete('/v1/campaigns/:id', ...endpoint(), async (ctx) => {
-    await campaigns.delete(ctx.state.caller, ctx.params.id);
-    ok(ctx, 'Campaign deleted');
-  });
+  api.route(
+    router,
+    { id: 'deleteCampaign', method: 'delete', path: '/v1/campaigns/:id', tag, summary: 'Delete a campaign (soft)', data: z.literal('Campaign deleted'), errors: { 404: notFound('campaign') } },
+    async (ctx) => {
+      await campaigns.delete(ctx.state.caller, ctx.params.id);
+      ok(ctx, 'Campaign deleted');
+    },
+  );
   return router;
 }

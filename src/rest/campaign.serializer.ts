@@ -1,12 +1,54 @@
+import { z } from 'zod';
 import type { Campaign } from '../entities';
 import type { CampaignStats } from '../services/campaign.service';
-import { iso, refId } from './serialize';
+import { iso, refId, shape } from './serialize';
+
+const date = () => z.iso.date().nullable();
 
 /**
  * Campaign, interface 2.2, then the related-record fields that update accepts (so what is
  * written can be read back) and the `max_concurrent_calls` extension.
  */
-export function serializeCampaign(c: Campaign) {
+export const campaignShape = z
+  .strictObject({
+    id: shape.id(),
+    name: z.string(),
+    notes: z.string(),
+    status: z.string(),
+    campaign_type: z.string(),
+    call_progress: z.int(),
+    days_of_week: z.array(z.int()),
+    time_zone: z.string(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+    workspace: z.string(),
+    contacts_list_source: z.array(z.string()),
+    contacts_list_tags: z.array(z.string()),
+    contacts_list_categories: z.array(z.string()),
+    contacts_list_source_metadata: shape.json(),
+    agent_variables_contact_metadata_mapping: shape.json(),
+    call_time_of_day_from: z.iso.time({ precision: 0 }),
+    call_time_of_day_to: z.iso.time({ precision: 0 }),
+    number_of_call_attempts: z.array(z.int()),
+    retry_delay: z.array(z.int()),
+    retry_delay_unit: z.array(z.string()),
+    deleted_at: shape.timestamp().nullable(),
+    started_at: date(),
+    ended_at: date(),
+    webhook_mapping_variables: shape.json(),
+    webhook_mapping_variables_sources: shape.json(),
+    company_id: shape.id(),
+    owner_user_id: shape.id().nullable(),
+    ai_agent_id: shape.id().nullable(),
+    inbound_phone_number_id: shape.id().nullable(),
+    outbound_phone_number_id: shape.id().nullable(),
+    webhook_id: shape.id().nullable(),
+    allow_non_local_calls: z.boolean(),
+    max_concurrent_calls: z.int(),
+  })
+  .meta({ id: 'Campaign' });
+
+export function serializeCampaign(c: Campaign): z.output<typeof campaignShape> {
   return {
     id: c.id,
     name: c.name,
@@ -46,7 +88,24 @@ export function serializeCampaign(c: Campaign) {
 }
 
 /** `GET /v1/campaigns/{id}/stats` (docs/campaigns.md). */
-export function serializeCampaignStats(s: CampaignStats) {
+export const campaignStatsShape = z
+  .strictObject({
+    campaign_id: shape.id(),
+    status: z.string(),
+    call_progress: z.int(),
+    contacts_selected: z.int(),
+    settled: z.int(),
+    picked_up: z.int(),
+    failed: z.int(),
+    in_progress: z.int(),
+    queued: z.int(),
+    skipped: z.int(),
+    skipped_reasons: z.record(z.string(), z.int()),
+    next_attempt_at: shape.timestamp().nullable(),
+  })
+  .meta({ id: 'CampaignStats' });
+
+export function serializeCampaignStats(s: CampaignStats): z.output<typeof campaignStatsShape> {
   return {
     campaign_id: s.campaignId,
     status: s.status,

@@ -1,27 +1,65 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { ContactService } from '../services/contact.service';
-import { serializeContact } from './contact.serializer';
+import { contactShape, serializeContact } from './contact.serializer';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
 
-export function contactRoutes(endpoint: Endpoint, contacts: ContactService): Router<RestState> {
+const tag = 'Contacts';
+
+export function contactRoutes(api: RestApi, contacts: ContactService): Router<RestState> {
   const router = new Router<RestState>();
-  router.get('/compaign/v1/contact', ...endpoint({ policy: 'legacy-200' }), async (ctx) => {
-    ok(ctx, (await contacts.list(ctx.state.caller)).map(serializeContact));
-  });
-  router.post('/v1/contacts', ...endpoint({ body: true }), async (ctx) => {
-    const created = await contacts.create(ctx.state.caller, ctx.request.body);
-    ok(ctx, Array.isArray(created) ? created.map(serializeContact) : serializeContact(created));
-  });
-  router.get('/v1/contacts/:id', ...endpoint(), async (ctx) => {
+  api.route(
+    router,
+    {
+      id: 'listContacts',
+      method: 'get',
+      path: '/compaign/v1/contact',
+      tag,
+      summary: 'List every contact, newest first (interface 4.3)',
+      description: 'No pagination, as documented. Every failure but credentials answers HTTP 200 `error`.',
+      policy: 'legacy-200',
+      data: z.array(contactShape),
+    },
+    async (ctx) => {
+      ok(ctx, (await contacts.list(ctx.state.caller)).map(serializeContact));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'createContacts',
+      method: 'post',
+      path: '/v1/contacts',
+      tag,
+      summary: 'Create a contact, or import 1 to 10,000 at once',
+      description: 'An array is imported all-or-nothing; each bad row is named by index (`[3].phone_number`).',
+      body: z.union([contacts.createInput, contacts.importInput]),
+      data: z.union([contactShape, z.array(contactShape)]),
+    },
+    async (ctx) => {
+      const created = await contacts.create(ctx.state.caller, ctx.request.body);
+      ok(ctx, Array.isArray(created) ? created.map(serializeContact) : serializeContact(created));
+    },
+  );
+  api.route(router, { id: 'getContact', method: 'get', path: '/v1/contacts/:id', tag, summary: 'Get a contact', data: contactShape, errors: { 404: notFound('contact') } }, async (ctx) => {
     ok(ctx, serializeContact(await contacts.get(ctx.state.caller, ctx.params.id)));
   });
-  router.patch('/v1/contacts/:id', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, serializeContact(await contacts.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
-  });
-  router.delete('/v1/contacts/:id', ...endpoint(), async (ctx) => {
-    await contacts.delete(ctx.state.caller, ctx.params.id);
-    ok(ctx, 'Contact deleted');
-  });
+  api.route(
+    router,
+    { id: 'updateContact', method: 'patch', path: '/v1/contacts/:id', tag, summary: 'Update a contact', body: contacts.updateInput, data: contactShape, errors: { 404: notFound('contact') } },
+    async (ctx) => {
+      ok(ctx, serializeContact(await contacts.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'deleteContact', method: 'delete', path: '/v1/contacts/:id', tag, summary: 'Delete a contact (soft)', data: z.literal('Contact deleted'), errors: { 404: notFound('contact') } },
+    async (ctx) => {
+      await contacts.delete(ctx.state.caller, ctx.params.id);
+      ok(ctx, 'Contact deleted');
+    },
+  );
   return router;
 }

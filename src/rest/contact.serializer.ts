@@ -1,8 +1,33 @@
+import { z } from 'zod';
 import type { Contact } from '../entities';
-import { iso, refId } from './serialize';
+import { iso, refId, shape } from './serialize';
 
-/** Contact, interface 2.3, field for field. */
-export function serializeContact(c: Contact) {
+/** Contact, interface 2.3, field for field; `last_call_*` are null until the first call. */
+export const contactShape = z
+  .strictObject({
+    id: shape.id(),
+    company_id: shape.id(),
+    firstname: z.string(),
+    lastname: z.string(),
+    phone_number: z.string(),
+    metadata: shape.json(),
+    number_country_code: z.string(),
+    last_call_status: z.string().nullable(),
+    last_call_at: shape.timestamp().nullable(),
+    last_call_duration: z.int().nullable(),
+    last_call_feedback: z.string().nullable(),
+    source_name: z.string(),
+    tag_name: z.string(),
+    category_name: z.string(),
+    notes: z.string(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+    campaign_id: shape.id().nullable(),
+    status: z.string(),
+  })
+  .meta({ id: 'Contact' });
+
+export function serializeContact(c: Contact): z.output<typeof contactShape> {
   return {
     id: c.id,
     company_id: c.company.id,

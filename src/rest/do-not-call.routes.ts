@@ -1,22 +1,48 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { DoNotCallService } from '../services/do-not-call.service';
-import { serializeDoNotCallNumber } from './do-not-call.serializer';
+import { listDoNotCallInput } from '../services/input/do-not-call.input';
+import { doNotCallPageShape, doNotCallShape, serializeDoNotCallNumber } from './do-not-call.serializer';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
+import type { RestState } from './middleware';
+import type { RestApi } from './openapi';
 
-export function doNotCallRoutes(endpoint: Endpoint, doNotCall: DoNotCallService): Router<RestState> {
+const tag = 'Do-not-call';
+
+export function doNotCallRoutes(api: RestApi, doNotCall: DoNotCallService): Router<RestState> {
   const router = new Router<RestState>();
-  router.post('/v1/do-not-call', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, (await doNotCall.add(ctx.state.caller, ctx.request.body)).map(serializeDoNotCallNumber));
-  });
-  router.get('/v1/do-not-call', ...endpoint(), async (ctx) => {
-    const page = await doNotCall.list(ctx.state.caller, ctx.query);
-    ok(ctx, { items: page.items.map(serializeDoNotCallNumber), next_cursor: page.nextCursor });
-  });
+  api.route(
+    router,
+    { id: 'addDoNotCallNumbers', method: 'post', path: '/v1/do-not-call', tag, summary: 'Add numbers to the company’s do-not-call list (idempotent)', body: doNotCall.addInput, data: z.array(doNotCallShape) },
+    async (ctx) => {
+      ok(ctx, (await doNotCall.add(ctx.state.caller, ctx.request.body)).map(serializeDoNotCallNumber));
+    },
+  );
+  api.route(
+    router,
+    { id: 'listDoNotCallNumbers', method: 'get', path: '/v1/do-not-call', tag, summary: 'The do-not-call list, newest first, a page at a time', query: listDoNotCallInput, data: doNotCallPageShape },
+    async (ctx) => {
+      const page = await doNotCall.list(ctx.state.caller, ctx.query);
+      ok(ctx, { items: page.items.map(serializeDoNotCallNumber), next_cursor: page.nextCursor });
+    },
+  );
   // The router has already percent-decoded the number: %2B14155550123 arrives as +14155550123.
-  router.delete('/v1/do-not-call/:number', ...endpoint(), async (ctx) => {
-    await doNotCall.remove(ctx.state.caller, ctx.params.number);
-    ok(ctx, 'Number removed');
-  });
+  api.route(
+    router,
+    {
+      id: 'removeDoNotCallNumber',
+      method: 'delete',
+      path: '/v1/do-not-call/:number',
+      tag,
+      summary: 'Take a number off the list',
+      params: z.object({ number: z.string().describe('The number in any accepted format, percent-encoded (%2B for +)') }),
+      data: z.literal('Number removed'),
+      errors: { 404: 'The number is not on the list.' },
+    },
+    async (ctx) => {
+      await doNotCall.remove(ctx.state.caller, ctx.params.number);
+      ok(ctx, 'Number removed');
+    },
+  );
   return router;
 }

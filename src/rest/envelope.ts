@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { z } from 'zod';
 import { AppError, type FieldError, PreconditionError, ValidationError } from '../services/errors';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
@@ -12,6 +13,22 @@ export function ok(ctx: Context, data: unknown, message = 'ok'): void {
   ctx.status = 200;
   ctx.body = { status: 'ok', message, data } satisfies Envelope;
 }
+
+/** One offending input field of a `Validation failed` answer. */
+export const fieldErrorShape = z.strictObject({ field: z.string(), message: z.string() }).meta({ id: 'FieldError' });
+
+/** The body of every failure: `data` is `""`, or the field list of a validation failure. */
+export const errorEnvelopeShape = z
+  .strictObject({ status: z.literal('error'), message: z.string(), data: z.union([z.literal(''), z.array(fieldErrorShape)]) })
+  .meta({ id: 'Error' });
+
+/** The documented failure of make-call (400) and of campaign update and contact listing (HTTP 200). */
+export const quirkErrorShape = z
+  .strictObject({ status: z.literal('error'), message: z.literal('error'), data: z.literal('') })
+  .meta({ id: 'QuirkError' });
+
+/** The body of a success carrying `data`. */
+export const okEnvelopeShape = <T extends z.ZodType>(data: T) => z.strictObject({ status: z.literal('ok'), message: z.literal('ok'), data });
 
 export const failure = (message: string, data: string | FieldError[] = ''): Envelope => ({ status: 'error', message, data });
 

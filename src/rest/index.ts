@@ -1,31 +1,46 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Router from '@koa/router';
 import type { Services } from '../services';
+import type { HealthService } from '../services/health.service';
 import { agentRoutes } from './agent.routes';
 import { callRoutes } from './call.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contactRoutes } from './contact.routes';
 import { doNotCallRoutes } from './do-not-call.routes';
+import { healthRoutes } from './health.routes';
 import { endpointKit, type RestState } from './middleware';
+import { RestApi } from './openapi';
+import { openApiRoutes } from './openapi.routes';
 import { phoneNumberRoutes } from './phone-number.routes';
 import { telephonyRoutes } from './telephony.routes';
 import { webhookRoutes } from './webhook.routes';
 import { webhookExecutionRoutes } from './webhook-execution.routes';
 
-/** Every REST route: the documented surface (interface section 4) and the management operations. */
-export function restRouter(orm: MikroORM, services: Services, publicBaseUrl: string): Router<RestState> {
-  const endpoint = endpointKit(orm, services.auth);
+export interface RestOptions {
+  /** Public URL of this service (provider callbacks are signed over it). */
+  publicBaseUrl: string;
+  health: HealthService;
+}
+
+/**
+ * Every REST route: the documented surface (interface section 4), the management operations,
+ * the provider callbacks, the probes, and /openapi.json describing them all.
+ */
+export function restRouter(orm: MikroORM, services: Services, options: RestOptions): Router<RestState> {
+  const api = new RestApi(endpointKit(orm, services.auth));
   const router = new Router<RestState>();
   for (const child of [
-    callRoutes(endpoint, services.calls),
-    campaignRoutes(endpoint, services.campaigns),
-    contactRoutes(endpoint, services.contacts),
-    agentRoutes(endpoint, services.agents),
-    phoneNumberRoutes(endpoint, services.phoneNumbers),
-    doNotCallRoutes(endpoint, services.doNotCall),
-    webhookRoutes(endpoint, services.webhooks),
-    telephonyRoutes(services.lifecycle, publicBaseUrl),
-    webhookExecutionRoutes(endpoint, services.flows, services.executions),
+    callRoutes(api, services.calls),
+    campaignRoutes(api, services.campaigns),
+    contactRoutes(api, services.contacts),
+    agentRoutes(api, services.agents),
+    phoneNumberRoutes(api, services.phoneNumbers),
+    doNotCallRoutes(api, services.doNotCall),
+    webhookRoutes(api, services.webhooks),
+    telephonyRoutes(api, services.lifecycle, options.publicBaseUrl),
+    webhookExecutionRoutes(api, services.flows, services.executions),
+    healthRoutes(api, options.health),
+    openApiRoutes(api),
   ]) {
     router.use(child.routes());
   }

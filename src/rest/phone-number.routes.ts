@@ -1,20 +1,41 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { PhoneNumberService } from '../services/phone-number.service';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
-import { serializePhoneNumber } from './phone-number.serializer';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
+import { phoneNumberShape, serializePhoneNumber } from './phone-number.serializer';
 
-export function phoneNumberRoutes(endpoint: Endpoint, numbers: PhoneNumberService): Router<RestState> {
+const tag = 'Phone numbers';
+
+export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Router<RestState> {
   const router = new Router<RestState>();
-  router.get('/v1/phone-numbers', ...endpoint(), async (ctx) => {
+  api.route(router, { id: 'listPhoneNumbers', method: 'get', path: '/v1/phone-numbers', tag, summary: 'List the numbers the company calls from', data: z.array(phoneNumberShape) }, async (ctx) => {
     ok(ctx, (await numbers.list(ctx.state.caller)).map(serializePhoneNumber));
   });
-  router.post('/v1/phone-numbers', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, serializePhoneNumber(await numbers.create(ctx.state.caller, ctx.request.body)));
-  });
-  router.delete('/v1/phone-numbers/:id', ...endpoint(), async (ctx) => {
-    await numbers.delete(ctx.state.caller, ctx.params.id);
-    ok(ctx, 'Phone number deleted');
-  });
+  api.route(
+    router,
+    {
+      id: 'addPhoneNumber',
+      method: 'post',
+      path: '/v1/phone-numbers',
+      tag,
+      summary: 'Add a number the company calls from',
+      body: numbers.createInput,
+      data: phoneNumberShape,
+      errors: { 409: 'The company already has this number.' },
+    },
+    async (ctx) => {
+      ok(ctx, serializePhoneNumber(await numbers.create(ctx.state.caller, ctx.request.body)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'deletePhoneNumber', method: 'delete', path: '/v1/phone-numbers/:id', tag, summary: 'Remove a number', data: z.literal('Phone number deleted'), errors: { 404: notFound('phone number') } },
+    async (ctx) => {
+      await numbers.delete(ctx.state.caller, ctx.params.id);
+      ok(ctx, 'Phone number deleted');
+    },
+  );
   return router;
 }

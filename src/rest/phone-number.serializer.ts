@@ -1,7 +1,21 @@
+import { z } from 'zod';
 import type { PhoneNumber } from '../entities';
-import { iso } from './serialize';
+import { iso, shape } from './serialize';
 
-export function serializePhoneNumber(p: PhoneNumber) {
+/** A number the company calls from (management extension). */
+export const phoneNumberShape = z
+  .strictObject({
+    id: shape.id(),
+    company_id: shape.id(),
+    phone_number: z.string(),
+    country_code: z.string(),
+    label: z.string(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+  })
+  .meta({ id: 'PhoneNumber' });
+
+export function serializePhoneNumber(p: PhoneNumber): z.output<typeof phoneNumberShape> {
   return {
     id: p.id,
     company_id: p.company.id,

@@ -1,23 +1,67 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { FlowRunner } from '../services/flows/flow-runner';
+import { listExecutionsInput, triggerInput } from '../services/input/webhook-execution.input';
 import type { WebhookExecutionService } from '../services/webhook-execution.service';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
-import { serializeExecutionDetail, serializeExecutionItem } from './webhook-execution.serializer';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
+import { executionDetailShape, executionItemShape, serializeExecutionDetail, serializeExecutionItem } from './webhook-execution.serializer';
+
+const tag = 'Webhook flows';
 
 /** Triggering flows and reading their executions (see docs/flows.md). */
-export function webhookExecutionRoutes(endpoint: Endpoint, flows: FlowRunner, executions: WebhookExecutionService): Router<RestState> {
+export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executions: WebhookExecutionService): Router<RestState> {
   const router = new Router<RestState>();
-  router.post('/v1/webhooks/:id/trigger', ...endpoint({ body: true }), async (ctx) => {
-    const execution = await flows.trigger(ctx.state.caller, ctx.params.id, ctx.request.body);
-    ok(ctx, serializeExecutionDetail({ execution, steps: [] }));
-  });
-  router.get('/v1/webhooks/:id/executions', ...endpoint(), async (ctx) => {
-    const page = await executions.list(ctx.state.caller, ctx.params.id, ctx.query);
-    ok(ctx, { items: page.items.map(serializeExecutionItem), next_cursor: page.nextCursor });
-  });
-  router.get('/v1/webhooks/:id/executions/:executionId', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeExecutionDetail(await executions.get(ctx.state.caller, ctx.params.id, ctx.params.executionId)));
-  });
+  api.route(
+    router,
+    {
+      id: 'triggerWebhook',
+      method: 'post',
+      path: '/v1/webhooks/:id/trigger',
+      tag,
+      summary: 'Run a flow now with these variables',
+      description: 'Answers the new execution, `scheduled`; its steps run as jobs (docs/flows.md). A flow without steps answers 400.',
+      body: triggerInput,
+      data: executionDetailShape,
+      errors: { 404: notFound('webhook flow'), 409: 'The flow is `stopped`: it refuses triggers until its status is `running`.' },
+    },
+    async (ctx) => {
+      const execution = await flows.trigger(ctx.state.caller, ctx.params.id, ctx.request.body);
+      ok(ctx, serializeExecutionDetail({ execution, steps: [] }));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'listWebhookExecutions',
+      method: 'get',
+      path: '/v1/webhooks/:id/executions',
+      tag,
+      summary: 'List the executions of a flow, newest first, a page at a time',
+      query: listExecutionsInput,
+      data: z.strictObject({ items: z.array(executionItemShape), next_cursor: z.string().nullable() }),
+      errors: { 404: notFound('webhook flow') },
+    },
+    async (ctx) => {
+      const page = await executions.list(ctx.state.caller, ctx.params.id, ctx.query);
+      ok(ctx, { items: page.items.map(serializeExecutionItem), next_cursor: page.nextCursor });
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'getWebhookExecution',
+      method: 'get',
+      path: '/v1/webhooks/:id/executions/:executionId',
+      tag,
+      summary: 'Get an execution with its step log',
+      data: executionDetailShape,
+      errors: { 404: notFound('flow or execution') },
+    },
+    async (ctx) => {
+      ok(ctx, serializeExecutionDetail(await executions.get(ctx.state.caller, ctx.params.id, ctx.params.executionId)));
+    },
+  );
   return router;
 }

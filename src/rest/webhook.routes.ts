@@ -1,36 +1,98 @@
 import Router from '@koa/router';
+import { z } from 'zod';
+import { createWebhookInput, listWebhooksInput, updateWebhookInput, useTemplateInput } from '../services/input/webhook.input';
 import type { WebhookService } from '../services/webhook.service';
 import { ok } from './envelope';
-import type { Endpoint, RestState } from './middleware';
-import { serializeFlow } from './webhook.serializer';
+import type { RestState } from './middleware';
+import { notFound, type RestApi } from './openapi';
+import { flowShape, serializeFlow } from './webhook.serializer';
 
-export function webhookRoutes(endpoint: Endpoint, webhooks: WebhookService): Router<RestState> {
+const tag = 'Webhook flows';
+
+/** The documented listing names no parameter (interface 4.11): both names are read. */
+const listQuery = listWebhooksInput.extend({ workspace_id: listWebhooksInput.shape.workspace.describe('Same as `workspace`, read when `workspace` is absent.') });
+
+export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<RestState> {
   const router = new Router<RestState>();
-  router.get('/v1/integrations/templates', ...endpoint(), async (ctx) => {
-    ok(ctx, (await webhooks.templates(ctx.state.caller)).map(serializeFlow));
-  });
-  router.post('/v1/integrations/templates/:id/use', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, serializeFlow(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, ctx.request.body)));
-  });
-  router.get('/v1/webhooks', ...endpoint(), async (ctx) => {
+  const flow = notFound('webhook flow');
+  api.route(
+    router,
+    { id: 'listIntegrationTemplates', method: 'get', path: '/v1/integrations/templates', tag, summary: 'List the integration templates (interface 4.10)', data: z.array(flowShape) },
+    async (ctx) => {
+      ok(ctx, (await webhooks.templates(ctx.state.caller)).map(serializeFlow));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'useIntegrationTemplate',
+      method: 'post',
+      path: '/v1/integrations/templates/:id/use',
+      tag,
+      summary: "Copy an integration template into the company's flows",
+      description: 'The answer carries the new flow\'s signing `secret`, shown only this once.',
+      body: useTemplateInput,
+      data: flowShape,
+      errors: { 404: 'Unknown template.' },
+    },
+    async (ctx) => {
+      ok(ctx, serializeFlow(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, ctx.request.body)));
+    },
+  );
+  api.route(router, { id: 'listWebhooks', method: 'get', path: '/v1/webhooks', tag, summary: 'List the flows of a workspace (interface 4.11)', query: listQuery, data: z.array(flowShape) }, async (ctx) => {
     const workspace = ctx.query.workspace ?? ctx.query.workspace_id;
     ok(ctx, (await webhooks.list(ctx.state.caller, { workspace })).map(serializeFlow));
   });
-  router.post('/v1/webhooks', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, serializeFlow(await webhooks.create(ctx.state.caller, ctx.request.body)));
-  });
-  router.get('/v1/webhooks/:id', ...endpoint(), async (ctx) => {
+  api.route(
+    router,
+    {
+      id: 'createWebhook',
+      method: 'post',
+      path: '/v1/webhooks',
+      tag,
+      summary: 'Create a flow',
+      description: 'The answer carries the flow\'s signing `secret` (`whsec_...`), shown only this once.',
+      body: createWebhookInput,
+      data: flowShape,
+    },
+    async (ctx) => {
+      ok(ctx, serializeFlow(await webhooks.create(ctx.state.caller, ctx.request.body)));
+    },
+  );
+  api.route(router, { id: 'getWebhook', method: 'get', path: '/v1/webhooks/:id', tag, summary: 'Get a flow', data: flowShape, errors: { 404: flow } }, async (ctx) => {
     ok(ctx, serializeFlow(await webhooks.get(ctx.state.caller, ctx.params.id)));
   });
-  router.patch('/v1/webhooks/:id', ...endpoint({ body: true }), async (ctx) => {
-    ok(ctx, serializeFlow(await webhooks.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
-  });
-  router.post('/v1/webhooks/:id/rotate-secret', ...endpoint(), async (ctx) => {
-    ok(ctx, serializeFlow(await webhooks.rotateSecret(ctx.state.caller, ctx.params.id)));
-  });
-  router.delete('/v1/webhooks/:id', ...endpoint(), async (ctx) => {
-    await webhooks.delete(ctx.state.caller, ctx.params.id);
-    ok(ctx, 'Webhook deleted');
-  });
+  api.route(
+    router,
+    {
+      id: 'updateWebhook',
+      method: 'patch',
+      path: '/v1/webhooks/:id',
+      tag,
+      summary: 'Update a flow',
+      description: '`steps`, `variables` and `predefinedVariables`, when sent, replace the stored ones whole.',
+      body: updateWebhookInput,
+      data: flowShape,
+      errors: { 404: flow },
+    },
+    async (ctx) => {
+      ok(ctx, serializeFlow(await webhooks.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'rotateWebhookSecret', method: 'post', path: '/v1/webhooks/:id/rotate-secret', tag, summary: 'Replace the signing secret; the answer shows the new one once', data: flowShape, errors: { 404: flow } },
+    async (ctx) => {
+      ok(ctx, serializeFlow(await webhooks.rotateSecret(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(
+    router,
+    { id: 'deleteWebhook', method: 'delete', path: '/v1/webhooks/:id', tag, summary: 'Delete a flow (status `deleted`)', data: z.literal('Webhook deleted'), errors: { 404: flow } },
+    async (ctx) => {
+      await webhooks.delete(ctx.state.caller, ctx.params.id);
+      ok(ctx, 'Webhook deleted');
+    },
+  );
   return router;
 }

@@ -1,8 +1,90 @@
+import { z } from 'zod';
 import type { WebhookExecution, WebhookStep } from '../entities';
+import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
 import type { FlowView } from '../services/webhook.service';
-import { iso, refId } from './serialize';
+import { iso, refId, shape } from './serialize';
 
-export function serializeExecution(e: WebhookExecution) {
+export const EXECUTION_STATUSES = ['scheduled', 'in_progress', 'success', 'failed'] as const;
+
+/** Execution, interface 2.5. */
+export const executionShape = z
+  .strictObject({
+    id: shape.id(),
+    status: z.enum(EXECUTION_STATUSES),
+    attempt_number: z.int(),
+    executed_at: shape.timestamp().nullable(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+    next_retry_at: shape.timestamp().nullable(),
+    finished_at: shape.timestamp().nullable(),
+    error_message: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookExecution' });
+
+/** Step, interface 2.5. */
+export const stepShape = z
+  .strictObject({
+    id: shape.id(),
+    step_number: z.int(),
+    webhook_url: z.string(),
+    webhook_method: z.enum(WEBHOOK_METHODS),
+    webhook_timeout: z.int(),
+    retry_limit: z.int(),
+    timeout: z.int(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+    deleted_at: shape.timestamp().nullable(),
+    webhook_url_params: z.record(z.string(), z.string()),
+    webhook_headers: z.record(z.string(), z.string()),
+    webhook_body: z.unknown(),
+    depends_on_step: z.int().nullable(),
+    success_condition: z.unknown(),
+  })
+  .meta({ id: 'WebhookStep' });
+
+/**
+ * Webhook flow, interface 2.5, field for field; `executions` holds the latest 20, newest
+ * first. `secret` appears only in the answers to create, rotate-secret and a template's use.
+ */
+export const flowShape = z
+  .strictObject({
+    id: shape.id(),
+    created_by: z.string().nullable(),
+    company_id: shape.id().nullable(),
+    workspace_id: z.string(),
+    name: z.string(),
+    logo: z.string(),
+    retry_delay: z.int(),
+    retry_delay_unit: z.string(),
+    max_retries: z.int(),
+    status: z.string(),
+    created_at: shape.timestamp(),
+    updated_at: shape.timestamp(),
+    executions: z.array(executionShape),
+    steps: z.array(stepShape),
+    is_template: z.boolean(),
+    flow_direction: z.string(),
+    flow_mapping: shape.json(),
+    tag_name: z.string(),
+    category_name: z.string(),
+    deleted_at: shape.timestamp().nullable(),
+    predefinedVariables: z.array(z.strictObject({ name: z.string(), value: z.string() })),
+    /** `type`, `dataType` and `customValue` are absent when the flow was saved without them. */
+    variables: z.array(
+      z.strictObject({
+        name: z.string(),
+        location: z.string(),
+        stepId: z.int(),
+        type: z.string().optional(),
+        dataType: z.string().optional(),
+        customValue: z.string().optional(),
+      }),
+    ),
+    secret: z.string().startsWith('whsec_').optional(),
+  })
+  .meta({ id: 'WebhookFlow' });
+
+export function serializeExecution(e: WebhookExecution): z.output<typeof executionShape> {
   return {
     id: e.id,
     status: e.status,
@@ -16,7 +98,7 @@ export function serializeExecution(e: WebhookExecution) {
   };
 }
 
-export function serializeStep(s: WebhookStep) {
+export function serializeStep(s: WebhookStep): z.output<typeof stepShape> {
   return {
     id: s.id,
     step_number: s.stepNumber,
@@ -36,11 +118,7 @@ export function serializeStep(s: WebhookStep) {
   };
 }
 
-/**
- * Webhook flow, interface 2.5, field for field; `executions` holds the latest 20, newest
- * first. `secret` appears only in the answer to create.
- */
-export function serializeFlow({ flow: f, executions, secret }: FlowView) {
+export function serializeFlow({ flow: f, executions, secret }: FlowView): z.output<typeof flowShape> {
   return {
     id: f.id,
     created_by: f.createdBy,

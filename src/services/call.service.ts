@@ -58,7 +58,8 @@ export interface StoredCampaignCall {
 
 /** Calls: placing them, reading them, cancelling them. */
 export class CallService {
-  private readonly makeCallInput;
+  /** The make-call input schema (phone numbers read by this service's parser); /openapi.json describes it. */
+  readonly makeCallInput;
 
   constructor(
     phones: PhoneParser,

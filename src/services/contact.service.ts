@@ -11,9 +11,10 @@ type ContactFields = Omit<CreateContactInput, 'phone_number'> & { phone_number?:
 
 /** Contacts of a company: the people campaigns call. */
 export class ContactService {
-  private readonly createInput;
-  private readonly importInput;
-  private readonly updateInput;
+  /** Input schemas built with this service's phone parser; /openapi.json describes them. */
+  readonly createInput;
+  readonly importInput;
+  readonly updateInput;
 
   constructor(phones: PhoneParser) {
     this.createInput = createContactInput(phones);

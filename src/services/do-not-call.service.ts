@@ -12,7 +12,7 @@ import { parseInput } from './validation';
  * (`isSuppressed`); the campaign dialer checks the table in its own SQL.
  */
 export class DoNotCallService {
-  private readonly addInput;
+  readonly addInput;
   private readonly removeInput;
 
   constructor(phones: PhoneParser) {

@@ -9,7 +9,8 @@ import { parseInput } from './validation';
 
 /** Numbers a company owns: the only numbers it may call from. */
 export class PhoneNumberService {
-  private readonly createInput;
+  /** Input schemas built with this service's phone parser; /openapi.json describes them. */
+  readonly createInput;
 
   constructor(private readonly phones: PhoneParser) {
     this.createInput = createPhoneNumberInput(phones);

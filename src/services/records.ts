@@ -5,7 +5,8 @@ import { NotFoundError } from './errors';
 import { uuid } from './input/common';
 import { parseInput } from './validation';
 
-const idInput = z.object({ id: uuid() });
+/** A record id in a path: also what /openapi.json says of `{id}` parameters. */
+export const idInput = z.object({ id: uuid() });
 
 /** Validates a path id; a malformed one is a validation error on field `id`. */
 export const parseId = (id: unknown): string => parseInput(idInput, { id }).id;

@@ -73,6 +73,8 @@ type Handler<K extends JobName> = (data: JobMap[K]) => Promise<void>;
  */
 export class JobQueue {
   private readonly loops: Promise<void>[] = [];
+  /** Worker loops still running: each `work()` starts one, which ends only at stop() or on a bug. */
+  private liveLoops = 0;
   private readonly wakers = new Map<string, Set<() => void>>();
   /** Queues woken while their worker was busy: its next idle() returns at once. */
   private readonly pendingWakes = new Set<string>();
@@ -132,7 +134,17 @@ export class JobQueue {
   async work<K extends JobName>(name: K, options: WorkOptions, handler: Handler<K>): Promise<void> {
     await this.ensureQueue(name);
     const batchSize = options.batchSize ?? 20;
-    this.loops.push(this.loop(name, batchSize, options.concurrency ?? batchSize, handler));
+    this.liveLoops += 1;
+    this.loops.push(
+      this.loop(name, batchSize, options.concurrency ?? batchSize, handler).finally(() => {
+        this.liveLoops -= 1;
+      }),
+    );
+  }
+
+  /** True while this process works on jobs: workers were started, none has ended, stop() not called. */
+  get working(): boolean {
+    return !this.stopping && this.loops.length > 0 && this.liveLoops === this.loops.length;
   }
 
   /** Stops fetching, lets running handlers finish, then closes pg-boss. */

@@ -1,0 +1,71 @@
+import type { Router, RouterMiddleware } from '@koa/router';
+import type { z } from 'zod';
+import type { ErrorPolicy } from './envelope';
+import type { Endpoint, RestState } from './middleware';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A documented failure of one operation, beyond those its kind always has (see below). */
+export type DocumentedError = string | { description: string; message: string; data: z.ZodType };
+
+/**
+ * One REST operation as /openapi.json describes it. The schemas are the very zod schemas the
+ * services parse (src/services/input) and the serializers' shapes, so the document follows
+ * the code. Every operation also gets, without saying: 400 (malformed URL; plus validation
+ * when it has params, query or a body; plus `Malformed JSON body` with a JSON body), 413
+ * with a body, 401 and 429 (with Retry-After) when authenticated, 500; and the documented
+ * quirks of its error policy (make-call's 400 `error`, the legacy HTTP 200 `error`).
+ */
+export interface Operation {
+  /** Unique, camelCase: names the operation in generated clients. */
+  id: string;
+  method: HttpMethod;
+  /** Koa syntax, `/v1/calls/:id`; the document writes `{id}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** `bearer` (default): an API key `sk_...` or a JWT; `none`: no Authorization header. */
+  auth?: 'bearer' | 'none';
+  /** How failures answer (src/rest/envelope.ts); `standard` unless said. */
+  policy?: ErrorPolicy;
+  /** Path parameters. A parameter not named here is a record id: a UUID, as `parseId` checks. */
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Media type of `body`; JSON unless said. */
+  bodyType?: 'application/json' | 'application/x-www-form-urlencoded';
+  /** `data` of the success envelope (HTTP 200). */
+  data: z.ZodType;
+  /** The 200 body is `data` itself, not the envelope (the OpenAPI document only). */
+  unwrapped?: boolean;
+  /** Further failures, by HTTP status: 403, 404, 409, 503... */
+  errors?: Partial<Record<number, DocumentedError>>;
+}
+
+/** The 404 of an operation on one record: foreign ids answer exactly like unknown ones. */
+export const notFound = (what: string): string => `Unknown ${what}, or one of another company.`;
+
+/**
+ * The REST operations of one process, each declared once: `route` documents an operation
+ * and mounts it, so that its method, path, authentication, error policy and body parsing
+ * come from the same declaration as its entry in /openapi.json.
+ */
+export class RestApi {
+  readonly operations: Operation[] = [];
+
+  constructor(private readonly endpoint: Endpoint) {}
+
+  /**
+   * Documents `op` and mounts `handlers` for it on `router`, behind the endpoint middleware
+   * (error policy, authentication, JSON body parser when `op.body` is JSON) unless
+   * `op.auth` is `none`, in which case `handlers` do all of it.
+   */
+  route(router: Router<RestState>, op: Operation, ...handlers: RouterMiddleware<RestState>[]): void {
+    if (this.operations.some((o) => o.id === op.id)) throw new Error(`Operation ${op.id} declared twice`);
+    this.operations.push(op);
+    const json = op.body !== undefined && (op.bodyType ?? 'application/json') === 'application/json';
+    const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json });
+    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...handlers]);
+  }
+}
