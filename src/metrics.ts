@@ -101,7 +101,9 @@ export class Metrics {
   private readonly operationNames = new Set<string>();
 
   constructor() {
-    // Process metrics (CPU, memory, event loop lag, GC, handles) on this registry only.
+    // Process metrics (CPU, memory, event loop lag, GC, handles) on this registry only. Each
+    // app starts its own event-loop monitor and GC observer; prom-client cannot stop them,
+    // which costs nothing in production (one app) and a little per app in a test process.
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
   }
 
