@@ -9,9 +9,12 @@ import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { createGraphQL } from './graphql';
 import type { Logger } from './logger';
-import { type RestOptions, restRouter } from './rest';
+import { Metrics } from './metrics';
+import { restRouter } from './rest';
 import { apiReference } from './rest/api-reference';
+import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
+import { observeRequests } from './rest/observe';
 import { createServices, type Services } from './services';
 import { type Clock, systemClock } from './services/clock';
 import { type EventBus, startEventBus } from './services/events';
@@ -28,6 +31,8 @@ export interface RunningApp {
   events: EventBus;
   /** Durable jobs (pg-boss) this replica works on. */
   jobs: JobQueue;
+  /** This app's Prometheus metrics, served at GET /metrics. */
+  metrics: Metrics;
   /** Base URL the server listens on, e.g. http://127.0.0.1:3000 */
   url: string;
   /** The demo company made on first run, when SEED_DEMO is on and the database was empty. */
@@ -41,14 +46,26 @@ export interface StartOptions {
   clock?: Clock;
 }
 
-export function createKoa(orm: MikroORM, services: Services, logger: Logger, graphql: Koa.Middleware, rest: RestOptions): Koa {
+export interface KoaParts {
+  orm: MikroORM;
+  services: Services;
+  logger: Logger;
+  metrics: Metrics;
+  graphql: Koa.Middleware;
+  health: HealthService;
+  config: Pick<Config, 'publicBaseUrl' | 'metricsToken'>;
+}
+
+export function createKoa({ orm, services, logger, metrics, graphql, health, config }: KoaParts): Koa {
   const app = new Koa();
   app.proxy = true;
+  app.use(observeRequests(logger, metrics));
   app.use(handleErrors(logger));
   app.use(rejectMalformedUrls());
   app.use(graphql);
   app.use(apiReference());
-  const router = restRouter(orm, services, rest);
+  app.use(metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken }).routes());
+  const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
   app.use(router.routes());
   return app;
 }
@@ -87,13 +104,14 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
 /** Starts the whole service: database, migrations, event bus, jobs, seed, HTTP and websockets. */
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const { db, orm, events, jobs } = await openStores(config, logger);
-  const services = createServices(config, { orm, jobs, events, clock: options.clock ?? systemClock, logger });
+  const metrics = new Metrics();
+  const services = createServices(config, { orm, jobs, events, clock: options.clock ?? systemClock, logger, metrics });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
-  const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });
+  const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger, metrics });
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const server = http.createServer(createKoa(orm, services, logger, graphql.middleware, { publicBaseUrl: config.publicBaseUrl, health }).callback());
+  const server = http.createServer(createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback());
   graphql.attach(server);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -108,6 +126,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     services,
     events,
     jobs,
+    metrics,
     url: `http://${host}:${port}`,
     demo,
     async close() {

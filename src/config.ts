@@ -64,6 +64,12 @@ const schema = z.object({
     .optional(),
   /** GraphQL schema introspection (and so the IDE's docs). Unset: on except in production. */
   GRAPHQL_INTROSPECTION: boolean.optional(),
+  /** Bearer token GET /metrics requires. Unset: /metrics is open (keep it off public networks). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^\S+$/, 'must not contain spaces')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Lets flow requests reach loopback, private, link-local and metadata addresses. */
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
@@ -101,6 +107,7 @@ export interface Config {
   seedDemo: boolean;
   redisUrl: string | undefined;
   graphqlIntrospection: boolean;
+  metricsToken: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
 }
@@ -145,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     redisUrl: e.REDIS_URL,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowedHosts: e.WEBHOOK_ALLOWED_HOSTS, retryBackoffMs: e.WEBHOOK_RETRY_BACKOFF_MS },
   };

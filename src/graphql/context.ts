@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
 import { UnauthenticatedError } from '../services/errors';
 import type { Caller, Scope } from '../services/scope';
+import { addLogFields, type LogFields } from '../logger';
 import { createLoaders, type Loaders } from './loaders';
 
 /** What every resolver gets: who calls, their unit of work and its loaders. */
@@ -18,6 +19,9 @@ export interface GraphQLContext {
    */
   renew(): Caller;
 }
+
+/** The tenancy ids of a caller, as log fields. */
+export const logFieldsOf = (scope: Scope): LogFields => ({ company_id: scope.companyId, user_id: scope.userId });
 
 /**
  * Builds resolver contexts the way the REST middleware builds its caller: the bearer
@@ -45,10 +49,15 @@ export class ContextFactory {
     }
   }
 
-  /** The context of one HTTP request: its credentials checked in the request's own fork. */
+  /**
+   * The context of one HTTP request: its credentials checked in the request's own fork.
+   * The request's log lines carry the caller's ids from here on.
+   */
   async forRequest(authorization: string | undefined, requestId: string): Promise<GraphQLContext> {
     const em = this.orm.em.fork();
-    return this.forScope(await this.authenticate(authorization, em), requestId, em);
+    const scope = await this.authenticate(authorization, em);
+    addLogFields(logFieldsOf(scope));
+    return this.forScope(scope, requestId, em);
   }
 
   /** A context for one operation of the caller whose scope is `scope`. */

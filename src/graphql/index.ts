@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { GraphQLSchema } from 'graphql';
 import type { Middleware } from 'koa';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import { createResolvers } from '../resolvers';
 import type { Services } from '../services';
 import type { EventBus } from '../services/events';
@@ -12,6 +13,7 @@ import { ContextFactory, type GraphQLContext } from './context';
 import { formatError, isInternal, rootCause } from './errors';
 import { graphqlMiddleware } from './koa';
 import { checkComplexity, extraRules, MAX_TOKENS } from './limits';
+import { metricsPlugin } from './observe';
 import { buildGraphQLSchema } from './schema';
 import { busPubSub } from './subscriptions';
 import { attachWebSockets } from './ws';
@@ -25,6 +27,7 @@ export interface GraphQLOptions {
   events: EventBus;
   introspection: boolean;
   logger: Logger;
+  metrics: Metrics;
 }
 
 export interface GraphQLGateway {
@@ -47,9 +50,9 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
         async didResolveOperation({ document, request, operationName }) {
           checkComplexity(schema, document, request.variables, operationName);
         },
-        async didEncounterErrors({ errors, contextValue }) {
+        async didEncounterErrors({ errors }) {
           for (const error of errors) {
-            if (isInternal(error)) logger.error({ err: rootCause(error), requestId: contextValue.requestId }, 'graphql operation failed');
+            if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql operation failed');
           }
         },
       };
@@ -61,7 +64,7 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
  * The GraphQL gateway over the services: Apollo Server for queries and mutations over
  * HTTP, graphql-ws for subscriptions, one schema, one context factory, the same limits.
  */
-export async function createGraphQL({ orm, services, events, introspection, logger }: GraphQLOptions): Promise<GraphQLGateway> {
+export async function createGraphQL({ orm, services, events, introspection, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
   const schema = buildGraphQLSchema({ resolvers: createResolvers(services), pubSub: busPubSub(events) });
   const contexts = new ContextFactory(orm, services);
   const apollo = new ApolloServer<GraphQLContext>({
@@ -73,7 +76,7 @@ export async function createGraphQL({ orm, services, events, introspection, logg
     validationRules: extraRules(introspection),
     parseOptions: { maxTokens: MAX_TOKENS },
     // Cache hints are unused (responses are per caller); the plugin would wrap every field.
-    plugins: [gatewayPlugin(schema, logger), ApolloServerPluginCacheControlDisabled()],
+    plugins: [gatewayPlugin(schema, logger), metricsPlugin(metrics), ApolloServerPluginCacheControlDisabled()],
     logger,
   });
   await apollo.start();
@@ -81,7 +84,7 @@ export async function createGraphQL({ orm, services, events, introspection, logg
   return {
     middleware: graphqlMiddleware(GRAPHQL_PATH, apollo, contexts),
     attach(server) {
-      sockets = attachWebSockets(server, { path: GRAPHQL_PATH, schema, contexts, introspection, logger });
+      sockets = attachWebSockets(server, { path: GRAPHQL_PATH, schema, contexts, introspection, logger, metrics });
     },
     async stop() {
       await sockets?.dispose();

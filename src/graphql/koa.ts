@@ -50,8 +50,13 @@ async function readBody(ctx: Context): Promise<unknown> {
 export function graphqlMiddleware(path: string, apollo: ApolloServer<GraphQLContext>, contexts: ContextFactory): Middleware {
   const ide = new GraphiQLPage(path);
   return async (ctx: Context, next: Next) => {
-    if (ctx.path.startsWith(`${IDE_ASSETS_PATH}/`) && ide.serveAsset(ctx, ctx.path.slice(IDE_ASSETS_PATH.length + 1))) return;
+    // ctx.state.route names the route for metrics and the access log: this is outside @koa/router.
+    if (ctx.path.startsWith(`${IDE_ASSETS_PATH}/`) && ide.serveAsset(ctx, ctx.path.slice(IDE_ASSETS_PATH.length + 1))) {
+      ctx.state.route = `${IDE_ASSETS_PATH}/:file`;
+      return;
+    }
     if (ctx.path !== path) return next();
+    ctx.state.route = path;
     if (ide.wants(ctx)) return ide.servePage(ctx);
     let body: unknown;
     try {

@@ -1,13 +1,15 @@
 import type http from 'node:http';
-import { type ExecutionArgs, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
-import type { Disposable } from 'graphql-ws';
+import { type ExecutionArgs, execute, getOperationAST, GraphQLError, type GraphQLSchema, parse, subscribe, validate } from 'graphql';
+import type { Disposable, OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { Logger } from '../logger';
+import { type Logger, withLogFields } from '../logger';
+import type { GraphQLOperationLabels, Metrics } from '../metrics';
 import type { Scope } from '../services/scope';
-import type { ContextFactory } from './context';
+import type { ContextFactory, GraphQLContext } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
 import { checkComplexity, MAX_TOKENS, validationRules } from './limits';
+import { observedStream, operationLabels, operationLogFields } from './observe';
 
 export interface WebSocketOptions {
   path: string;
@@ -15,6 +17,7 @@ export interface WebSocketOptions {
   contexts: ContextFactory;
   introspection: boolean;
   logger: Logger;
+  metrics: Metrics;
 }
 
 type ConnectionExtra = {
@@ -55,19 +58,48 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
 }
 
 /**
+ * Runs one websocket operation (execute, or subscribe for subscriptions) with its log
+ * fields, records its latency (a subscription's: the time to start) and writes its access
+ * line. A subscription's stream is handed back wrapped, to count it and log its events.
+ */
+function observed(metrics: Metrics, logger: Logger, run: (args: ExecutionArgs) => OperationResult) {
+  return async (args: ExecutionArgs): Promise<Awaited<OperationResult>> => {
+    const fields = operationLogFields(args.contextValue as GraphQLContext);
+    const started = performance.now();
+    const result = await withLogFields(fields, () => run(args));
+    const stream = Symbol.asyncIterator in result;
+    const labels: GraphQLOperationLabels = {
+      ...operationLabels(getOperationAST(args.document, args.operationName)),
+      outcome: stream || !result.errors ? 'ok' : 'error',
+      transport: 'ws',
+    };
+    const seconds = (performance.now() - started) / 1000;
+    metrics.observeGraphQL(labels, seconds);
+    withLogFields(fields, () => logger.info({ ...labels, ms: Math.round(seconds * 1000) }, 'graphql websocket operation'));
+    return stream ? observedStream(result, fields, metrics.activeSubscriptions) : result;
+  };
+}
+
+/**
  * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
  * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
  * bad credentials close the socket with 4403 Forbidden. Each operation gets its own
  * context (scope + EntityManager fork); results are formatted as over HTTP.
  */
-export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger }: WebSocketOptions): Disposable {
+export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger, metrics }: WebSocketOptions): Disposable {
   const wss = new WebSocketServer({ server, path });
-  const logInternal = (errors: readonly GraphQLError[], requestId?: string) => {
-    for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error), requestId }, 'graphql websocket operation failed');
+  wss.on('connection', (socket) => {
+    metrics.websocketConnections.inc();
+    socket.once('close', () => metrics.websocketConnections.dec());
+  });
+  const logInternal = (errors: readonly GraphQLError[]) => {
+    for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
   };
   return useServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
+      execute: observed(metrics, logger, execute),
+      subscribe: observed(metrics, logger, subscribe),
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         try {
@@ -79,13 +111,17 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
         }
       },
       onSubscribe: (ctx, _id, payload) => {
+        const started = performance.now();
         const prepared = prepare(schema, introspection, payload);
-        if (Array.isArray(prepared)) return prepared;
+        if (Array.isArray(prepared)) {
+          metrics.observeGraphQL({ ...operationLabels(null), outcome: 'error', transport: 'ws' }, (performance.now() - started) / 1000);
+          return prepared;
+        }
         return { ...prepared, contextValue: contexts.forScope(ctx.extra.scope!) };
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!result.errors) return result;
-        logInternal(result.errors, (args.contextValue as { requestId?: string }).requestId);
+        withLogFields(operationLogFields(args.contextValue as GraphQLContext), () => logInternal(result.errors!));
         return { ...result, errors: formatErrors(result.errors) };
       },
       onError: (_ctx, _id, _payload, errors) => {

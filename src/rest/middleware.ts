@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { bodyParser } from '@koa/bodyparser';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
-import type { Logger } from '../logger';
+import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
@@ -18,20 +17,13 @@ export type RestContext = Context & { state: RestState };
 /** Largest accepted request body. */
 export const BODY_LIMIT = '1mb';
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 /**
- * Outermost middleware: request id (taken from `X-Request-Id` or generated, and echoed),
- * one log line per request, and the only place errors become responses.
+ * The only place errors become responses (inside `observeRequests`, which gives the
+ * request its id). Failures of ours are logged in full; the caller gets an opaque 500.
  */
 export function handleErrors(logger: Logger): Middleware {
   return async (ctx: Context, next: Next) => {
-    const given = ctx.get('x-request-id');
-    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
-    ctx.state.requestId = requestId;
     ctx.state.errorPolicy = 'standard';
-    ctx.set('X-Request-Id', requestId);
-    const started = performance.now();
     try {
       await next();
       if (ctx.body === undefined && ctx.status === 404) {
@@ -40,11 +32,10 @@ export function handleErrors(logger: Logger): Middleware {
       }
     } catch (err) {
       const mapped = mapError(err, ctx.state.errorPolicy as ErrorPolicy);
-      if (mapped.internal) logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
+      if (mapped.internal) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = mapped.status;
       ctx.body = mapped.body;
     }
-    logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   };
 }
 
@@ -96,6 +87,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
       const em = orm.em.fork();
       const scope = await auth.authenticate(em, ctx.get('authorization'));
       ctx.state.caller = { scope, em } satisfies Caller;
+      addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await next();
     };
     const noNul: Middleware = async (ctx, next) => {

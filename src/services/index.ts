@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
+import type { Metrics } from '../metrics';
 import { AgentService } from './agent.service';
 import { AuthService } from './auth.service';
 import { CallLifecycleService } from './call-lifecycle.service';
@@ -18,6 +19,7 @@ import { StepExecutor } from './flows/step-executor';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
+import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
@@ -29,6 +31,8 @@ export interface Infrastructure {
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
+  /** This app's Prometheus metrics (the campaign dialer counts its dials there). */
+  metrics: Metrics;
   /** Where services publish their changes, after commit, for live subscribers on every replica. */
   events: EventPublisher;
 }
@@ -61,7 +65,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
   const dialer = new CampaignDialer(
-    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger },
+    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
@@ -78,6 +82,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     doNotCall,
     webhooks: new WebhookService(executions),
     executions,
+    systemState: new SystemStateService(),
     flows,
     close: () => outbound.close(),
   };

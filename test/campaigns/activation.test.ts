@@ -1,3 +1,4 @@
+import { campaignStatsShape } from '../../src/rest/campaign.serializer';
 import { firstError, gql } from '../graphql/graphql-client';
 import { okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
@@ -54,7 +55,9 @@ describe('activating a campaign', () => {
     const api = campaignApi(t, a);
     await api.contacts(['+14155557001'], { tag_name: 'at-once' });
     const campaign = await api.campaign({ contacts_list_tags: ['at-once'], status: 'active', call_time_of_day_from: '00:00:00', call_time_of_day_to: '00:00:00' });
-    await statsWhen(api, campaign.id, 'the contact to be picked up', (s) => s.picked_up === 1);
+    const stats = await statsWhen(api, campaign.id, 'the contact to be picked up', (s) => s.picked_up === 1);
+    expect(campaignStatsShape.parse(stats)).toEqual(stats);
+    expect((await t.request('GET', '/metrics')).text).toMatch(/^switchboard_campaign_dials_total [1-9]/m);
   });
 
   it('refuses malformed and unknown stats ids like other reads', async () => {

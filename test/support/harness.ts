@@ -3,7 +3,7 @@ import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { type RunningApp, type StartOptions, startApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import { createLogger, type Logger } from '../../src/logger';
 
 export const JWT_SECRET = 'test-secret-at-least-16-chars';
 
@@ -55,8 +55,13 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions extends StartOptions {
+  /** Where the service logs (default: a logger at LOG_LEVEL, silent unless `env` says otherwise). */
+  logger?: Logger;
+}
+
 /** Starts the real service on a fresh database and a free port; `close()` drops both. */
-export async function startTestApp(env: Record<string, string> = {}, options: StartOptions = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, { logger, ...options }: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -70,7 +75,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: St
     CALL_SWEEP_MS: '250',
     ...env,
   });
-  const start = () => startApp(config, createLogger(config.logLevel), options);
+  const start = () => startApp(config, logger ?? createLogger(config.logLevel), options);
   let app = await start();
   return {
     get app() {

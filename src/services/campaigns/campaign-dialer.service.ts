@@ -44,6 +44,8 @@ export interface DialerDeps {
   events: EventPublisher;
   clock: Clock;
   logger: Logger;
+  /** Counts the calls this replica's dialer places (`switchboard_campaign_dials_total`). */
+  dials: { inc(n: number): void };
 }
 
 /** What one tick did, for what follows its commit. */
@@ -114,7 +116,10 @@ export class CampaignDialer {
       return this.work(tx, campaign);
     });
     if (!result) return;
-    if (result.batch && result.placed.length > 0) await this.deps.calls.queueCampaignCalls(result.batch, result.placed);
+    if (result.batch && result.placed.length > 0) {
+      this.deps.dials.inc(result.placed.length);
+      await this.deps.calls.queueCampaignCalls(result.batch, result.placed);
+    }
     for (const announce of result.announcements) announce();
     for (const call of result.counted) {
       await this.deps.events.publish('call.updated', { companyId: result.companyId, callId: call.id, campaignId, workspace: call.workspace });

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { Logger } from '../../logger';
+import { type Logger, withLogFields } from '../../logger';
 
 /**
  * Every durable job of the product and its payload. Each feature adds its entries from its
@@ -190,14 +190,24 @@ export class JobQueue {
     }
   }
 
+  /**
+   * Runs one job; every line its handler logs carries the job's name and id and, when its
+   * data names one, the company. Completion is batched across jobs, so it runs outside.
+   */
   private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<void> {
-    try {
-      await handler(job.data);
-      this.complete(name, job.id);
-    } catch (err) {
-      this.logger.warn({ err, queue: name, jobId: job.id }, 'job failed; pg-boss retries it');
-      await this.boss.fail(name, job.id, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
-    }
+    const { companyId } = job.data as { companyId?: unknown };
+    const fields = { job: name, job_id: job.id, ...(typeof companyId === 'string' && { company_id: companyId }) };
+    const failed = await withLogFields(fields, async () => {
+      try {
+        await handler(job.data);
+        return null;
+      } catch (err) {
+        this.logger.warn({ err }, 'job failed; pg-boss retries it');
+        return { err };
+      }
+    });
+    if (!failed) this.complete(name, job.id);
+    else await this.boss.fail(name, job.id, { message: failed.err instanceof Error ? failed.err.message : String(failed.err) }).catch(() => undefined);
   }
 
   /**

@@ -1,0 +1,71 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { OperationDefinitionNode } from 'graphql';
+import type { Gauge } from 'prom-client';
+import { type LogFields, withLogFields } from '../logger';
+import type { GraphQLOperationLabels, Metrics } from '../metrics';
+import { type GraphQLContext, logFieldsOf } from './context';
+
+/**
+ * Name and type labels of an operation. Only a document that parsed and validated names
+ * one: the name a client sends next to a broken document is not trusted as a label.
+ */
+export function operationLabels(operation: OperationDefinitionNode | null | undefined): Pick<GraphQLOperationLabels, 'operation' | 'type'> {
+  if (!operation) return { operation: 'unknown', type: 'unknown' };
+  return { operation: operation.name?.value ?? 'anonymous', type: operation.operation };
+}
+
+/** The log fields of a websocket operation: its request id and the caller's ids. */
+export const operationLogFields = (context: GraphQLContext): LogFields => ({ request_id: context.requestId, ...logFieldsOf(context.caller.scope) });
+
+/**
+ * Latency of every GraphQL operation over HTTP. Requests refused before an operation runs
+ * (bad credentials) have no operation: the HTTP histogram counts them under `/graphql`.
+ */
+export function metricsPlugin(metrics: Metrics): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      const started = performance.now();
+      return {
+        async willSendResponse({ operation, errors }) {
+          const outcome = errors && errors.length > 0 ? 'error' : 'ok';
+          metrics.observeGraphQL({ ...operationLabels(operation), outcome, transport: 'http' }, (performance.now() - started) / 1000);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * A subscription's event stream as graphql-ws consumes it: each event is resolved with the
+ * operation's log fields (graphql-ws pulls events outside any context of ours), and
+ * `active` counts the stream from start until it ends, fails or is stopped. A plain
+ * iterator, not an async generator: a generator's `return()` would wait for the pending
+ * `next()`, that is for the next event, before the socket could close.
+ */
+export function observedStream<T>(source: AsyncIterable<T>, fields: LogFields, active: Gauge): AsyncIterableIterator<T> & { return(): Promise<IteratorResult<T>> } {
+  const events = source[Symbol.asyncIterator]();
+  let live = true;
+  active.inc();
+  const end = () => {
+    if (live) active.dec();
+    live = false;
+  };
+  const stream = {
+    [Symbol.asyncIterator]: () => stream,
+    async next(): Promise<IteratorResult<T>> {
+      try {
+        const result = await withLogFields(fields, () => events.next());
+        if (result.done) end();
+        return result;
+      } catch (err) {
+        end();
+        throw err;
+      }
+    },
+    async return(): Promise<IteratorResult<T>> {
+      end();
+      return (await events.return?.()) ?? { done: true, value: undefined };
+    },
+  };
+  return stream;
+}
