@@ -211,7 +211,8 @@ function toStats(c: Campaign, row: StatsRow | undefined, now: Date): CampaignSta
   return {
     campaignId: c.id,
     status: c.status,
-    callProgress: c.callProgress,
+    // From the same read as the counts, so the two always agree.
+    callProgress: row && row.selected > 0 ? Math.floor((row.settled * 100) / row.selected) : c.callProgress,
     contactsSelected: row?.selected ?? 0,
     settled: row?.settled ?? 0,
     pickedUp: row?.picked_up ?? 0,
