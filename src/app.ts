@@ -84,7 +84,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
 /** Starts the whole service: database, migrations, event bus, jobs, seed, HTTP and websockets. */
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const { db, orm, events, jobs } = await openStores(config, logger);
-  const services = createServices(config, { orm, jobs, events, clock: options.clock ?? systemClock, logger });
+  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, logger }) : () => undefined;
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger });

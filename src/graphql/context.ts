@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { HeaderMap } from '@apollo/server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
-import { UnauthenticatedError } from '../services/errors';
+import { RateLimitedError, UnauthenticatedError } from '../services/errors';
 import type { Caller, Scope } from '../services/scope';
+import { toGraphQLError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
 
 /** What every resolver gets: who calls, their unit of work and its loaders. */
@@ -45,10 +47,28 @@ export class ContextFactory {
     }
   }
 
-  /** The context of one HTTP request: its credentials checked in the request's own fork. */
+  /**
+   * Counts one request (an HTTP request, a websocket operation) of `scope` against its rate
+   * limits. A used-up limit throws RATE_LIMITED, with HTTP status 429 and `Retry-After`
+   * for an HTTP request, which is then refused whole.
+   */
+  async countRequest(scope: Scope): Promise<void> {
+    try {
+      await this.services.rateLimits.consume(scope, ['request']);
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      const { message, extensions } = toGraphQLError(err);
+      const headers = new HeaderMap([['retry-after', String(err.retryAfterS)]]);
+      throw new GraphQLError(message, { extensions: { ...extensions, http: { status: 429, headers } } });
+    }
+  }
+
+  /** The context of one HTTP request: its credentials checked in the request's own fork, then its rate limits. */
   async forRequest(authorization: string | undefined, requestId: string): Promise<GraphQLContext> {
     const em = this.orm.em.fork();
-    return this.forScope(await this.authenticate(authorization, em), requestId, em);
+    const scope = await this.authenticate(authorization, em);
+    await this.countRequest(scope);
+    return this.forScope(scope, requestId, em);
   }
 
   /** A context for one operation of the caller whose scope is `scope`. */

@@ -57,8 +57,9 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
 /**
  * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
  * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
- * bad credentials close the socket with 4403 Forbidden. Each operation gets its own
- * context (scope + EntityManager fork); results are formatted as over HTTP.
+ * bad credentials close the socket with 4403 Forbidden. Each operation counts against the
+ * caller's rate limits, as one HTTP request does, and gets its own context (scope +
+ * EntityManager fork); results are formatted as over HTTP.
  */
 export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger }: WebSocketOptions): Disposable {
   const wss = new WebSocketServer({ server, path });
@@ -78,7 +79,13 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        try {
+          await contexts.countRequest(ctx.extra.scope!);
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
         const prepared = prepare(schema, introspection, payload);
         if (Array.isArray(prepared)) return prepared;
         return { ...prepared, contextValue: contexts.forScope(ctx.extra.scope!) };

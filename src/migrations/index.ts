@@ -2,6 +2,7 @@ import { Migration20261122083223 } from './Migration20261122083223';
 import { Migration20261122090000_catalogue } from './Migration20261122090000_catalogue';
 import { Migration20261122092354_call_dispatch } from './Migration20261122092354_call_dispatch';
 import { Migration20261122092620_flow_runs } from './Migration20261122092620_flow_runs';
+import { Migration20261123100100_rate_limits } from './Migration20261123100100_rate_limits';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -9,4 +10,5 @@ export const migrationsList = [
   { name: 'Migration20261122090000_catalogue', class: Migration20261122090000_catalogue },
   { name: 'Migration20261122092354_call_dispatch', class: Migration20261122092354_call_dispatch },
   { name: 'Migration20261122092620_flow_runs', class: Migration20261122092620_flow_runs },
+  { name: 'Migration20261123100100_rate_limits', class: Migration20261123100100_rate_limits },
 ];

@@ -6,7 +6,7 @@ import type { Endpoint, RestState } from './middleware';
 
 export function callRoutes(endpoint: Endpoint, calls: CallService): Router<RestState> {
   const router = new Router<RestState>();
-  router.post('/v1/calls/make-call', ...endpoint({ policy: 'make-call', body: true }), async (ctx) => {
+  router.post('/v1/calls/make-call', ...endpoint({ policy: 'make-call', body: true, limit: 'make-call' }), async (ctx) => {
     ok(ctx, serializeCall(await calls.makeCall(ctx.state.caller, ctx.request.body)));
   });
   router.get('/v1/calls', ...endpoint(), async (ctx) => {

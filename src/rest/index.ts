@@ -13,7 +13,7 @@ import { webhookExecutionRoutes } from './webhook-execution.routes';
 
 /** Every REST route: the documented surface (interface section 4) and the management operations. */
 export function restRouter(orm: MikroORM, services: Services, publicBaseUrl: string): Router<RestState> {
-  const endpoint = endpointKit(orm, services.auth);
+  const endpoint = endpointKit(orm, services.auth, services.rateLimits);
   const router = new Router<RestState>();
   for (const child of [
     callRoutes(endpoint, services.calls),

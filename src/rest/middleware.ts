@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
+import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
 
@@ -43,6 +44,7 @@ export function handleErrors(logger: Logger): Middleware {
       if (mapped.internal) logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = mapped.status;
       ctx.body = mapped.body;
+      if (mapped.headers) ctx.set(mapped.headers);
     }
     logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   };
@@ -74,9 +76,10 @@ export function rejectMalformedUrls(): Middleware {
 
 /**
  * The middleware every endpoint starts with: its error policy, then authentication, which
- * builds the caller (scope plus a fresh EntityManager fork for this request).
+ * builds the caller (scope plus a fresh EntityManager fork for this request), then the
+ * caller's rate limits: one request, plus the operation's own limit when it has one.
  */
-export function endpointKit(orm: MikroORM, auth: AuthService) {
+export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLimitService) {
   const json = bodyParser({
     enableTypes: ['json'],
     jsonLimit: BODY_LIMIT,
@@ -87,7 +90,8 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
       throw new MalformedRequest(400, 'Malformed JSON body');
     },
   });
-  return (options: { policy?: ErrorPolicy; body?: boolean } = {}): Middleware[] => {
+  return (options: { policy?: ErrorPolicy; body?: boolean; limit?: Exclude<RateLimited, 'request'> } = {}): Middleware[] => {
+    const counted: RateLimited[] = options.limit ? ['request', options.limit] : ['request'];
     const policy: Middleware = async (ctx, next) => {
       ctx.state.errorPolicy = options.policy ?? 'standard';
       await next();
@@ -95,6 +99,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
       const scope = await auth.authenticate(em, ctx.get('authorization'));
+      await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;
       await next();
     };

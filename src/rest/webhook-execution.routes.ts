@@ -8,7 +8,7 @@ import { serializeExecutionDetail, serializeExecutionItem } from './webhook-exec
 /** Triggering flows and reading their executions (see docs/flows.md). */
 export function webhookExecutionRoutes(endpoint: Endpoint, flows: FlowRunner, executions: WebhookExecutionService): Router<RestState> {
   const router = new Router<RestState>();
-  router.post('/v1/webhooks/:id/trigger', ...endpoint({ body: true }), async (ctx) => {
+  router.post('/v1/webhooks/:id/trigger', ...endpoint({ body: true, limit: 'flow-trigger' }), async (ctx) => {
     const execution = await flows.trigger(ctx.state.caller, ctx.params.id, ctx.request.body);
     ok(ctx, serializeExecutionDetail({ execution, steps: [] }));
   });

@@ -16,6 +16,7 @@ import { StepExecutor } from './flows/step-executor';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
+import { RateLimitService } from './rate-limit.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
@@ -24,6 +25,8 @@ import { WebhookExecutionService } from './webhook-execution.service';
 
 export interface Infrastructure {
   orm: MikroORM;
+  /** The database of `orm`, for stores that keep a pool of their own (rate limits). */
+  databaseUrl: string;
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
@@ -55,6 +58,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     maxCallDurationS: config.maxCallDurationS,
   }, infra.logger);
   const executions = new WebhookExecutionService();
+  const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -67,6 +71,10 @@ export function createServices(config: Config, infra: Infrastructure) {
     webhooks: new WebhookService(executions),
     executions,
     flows: new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) }),
-    close: () => outbound.close(),
+    rateLimits,
+    close: async () => {
+      await outbound.close();
+      await rateLimits.close();
+    },
   };
 }
