@@ -84,7 +84,10 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     enableTypes: ['json'],
     jsonLimit: BODY_LIMIT,
     encoding: 'utf-8',
-    onError: (err: Error & { status?: number }) => {
+    onError: (err: Error & { status?: number }, ctx: Context) => {
+      // The parser leaves a refused body unread (over the limit: not read at all) and the
+      // request paused; kept alive, the connection would wait for it forever.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
       if (err.status === 413) throw new MalformedRequest(413, 'Request body too large (limit 1 MiB)');
       if (err.status === 415) throw new MalformedRequest(415, 'Unsupported content encoding');
       throw new MalformedRequest(400, 'Malformed JSON body');
