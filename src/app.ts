@@ -105,7 +105,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const { db, orm, events, jobs } = await openStores(config, logger);
   const metrics = new Metrics();
-  const services = createServices(config, { orm, jobs, events, clock: options.clock ?? systemClock, logger, metrics });
+  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;

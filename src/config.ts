@@ -80,6 +80,18 @@ const schema = z.object({
     .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
   /** First pause between the retries of a step; doubled at each retry, at most 30 s. */
   WEBHOOK_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Whether requests are counted against the limits below (0: off, no database round trip). */
+  RATE_LIMIT_ENABLED: boolean.default(true),
+  /** Length of a rate-limit window; every RATE_LIMIT_* count below is per window. */
+  RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Requests per window of one credential (an API key, or a JWT's company and sub). */
+  RATE_LIMIT_PER_CREDENTIAL: z.coerce.number().int().min(1).default(600),
+  /** Requests per window of one company, all its credentials together. */
+  RATE_LIMIT_PER_COMPANY: z.coerce.number().int().min(1).default(1200),
+  /** Make-calls per window of one company, on top of the request limits. */
+  RATE_LIMIT_MAKE_CALL: z.coerce.number().int().min(1).default(120),
+  /** Flow triggers per window of one company, on top of the request limits. */
+  RATE_LIMIT_FLOW_TRIGGER: z.coerce.number().int().min(1).default(300),
 });
 
 type Env = z.infer<typeof schema>;
@@ -110,6 +122,17 @@ export interface Config {
   metricsToken: string | undefined;
   logLevel: Env['LOG_LEVEL'];
   webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
+  /** Null when rate limiting is off. */
+  rateLimits: RateLimits | null;
+}
+
+/** Points (requests) per window, per key: see docs/operations.md. */
+export interface RateLimits {
+  windowS: number;
+  perCredential: number;
+  perCompany: number;
+  makeCall: number;
+  flowTrigger: number;
 }
 
 export class ConfigError extends Error {}
@@ -155,5 +178,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowedHosts: e.WEBHOOK_ALLOWED_HOSTS, retryBackoffMs: e.WEBHOOK_RETRY_BACKOFF_MS },
+    rateLimits: e.RATE_LIMIT_ENABLED
+      ? {
+          windowS: e.RATE_LIMIT_WINDOW_S,
+          perCredential: e.RATE_LIMIT_PER_CREDENTIAL,
+          perCompany: e.RATE_LIMIT_PER_COMPANY,
+          makeCall: e.RATE_LIMIT_MAKE_CALL,
+          flowTrigger: e.RATE_LIMIT_FLOW_TRIGGER,
+        }
+      : null,
   };
 }

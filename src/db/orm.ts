@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
+import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
 
 /** MikroORM options for one database. Schema changes come only from committed migrations. */
 export function ormOptions(clientUrl: string, poolMax = 10) {
@@ -13,6 +14,8 @@ export function ormOptions(clientUrl: string, poolMax = 10) {
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
+    // Not an entity: rate-limiter-flexible reads and writes it (made by a migration all the same).
+    schemaGenerator: { skipTables: [RATE_LIMIT_TABLE] },
     migrations: {
       migrationsList,
       path: 'src/migrations',

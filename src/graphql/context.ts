@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { HeaderMap } from '@apollo/server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
-import { UnauthenticatedError } from '../services/errors';
+import { RateLimitedError, UnauthenticatedError } from '../services/errors';
 import type { Caller, Scope } from '../services/scope';
 import { addLogFields, type LogFields } from '../logger';
+import { toGraphQLError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
 
 /** What every resolver gets: who calls, their unit of work and its loaders. */
@@ -50,13 +52,30 @@ export class ContextFactory {
   }
 
   /**
-   * The context of one HTTP request: its credentials checked in the request's own fork.
-   * The request's log lines carry the caller's ids from here on.
+   * Counts one request (an HTTP request, a websocket operation) of `scope` against its rate
+   * limits. A used-up limit throws RATE_LIMITED, with HTTP status 429 and `Retry-After`
+   * for an HTTP request, which is then refused whole.
+   */
+  async countRequest(scope: Scope): Promise<void> {
+    try {
+      await this.services.rateLimits.consume(scope, ['request']);
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      const { message, extensions } = toGraphQLError(err);
+      const headers = new HeaderMap([['retry-after', String(err.retryAfterS)]]);
+      throw new GraphQLError(message, { extensions: { ...extensions, http: { status: 429, headers } } });
+    }
+  }
+
+  /**
+   * The context of one HTTP request: its credentials checked in the request's own fork,
+   * then its rate limits. The request's log lines carry the caller's ids from here on.
    */
   async forRequest(authorization: string | undefined, requestId: string): Promise<GraphQLContext> {
     const em = this.orm.em.fork();
     const scope = await this.authenticate(authorization, em);
     addLogFields(logFieldsOf(scope));
+    await this.countRequest(scope);
     return this.forScope(scope, requestId, em);
   }
 

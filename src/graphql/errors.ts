@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, type PreconditionError, type ValidationError } from '../services/errors';
+import { AppError, type PreconditionError, type RateLimitedError, type ValidationError } from '../services/errors';
 
 /** The service's error for a failed operation, as GraphQL answers it: one case per code. */
 export function toGraphQLError(err: AppError): GraphQLError {
@@ -20,6 +20,8 @@ export function toGraphQLError(err: AppError): GraphQLError {
         ? new GraphQLError('Validation failed', { extensions: { code: 'BAD_USER_INPUT', fields: [{ field, message: err.message }] } })
         : new GraphQLError(err.message, { extensions: { code } });
     }
+    case 'RATE_LIMITED':
+      return new GraphQLError(err.message, { extensions: { code, retryAfter: (err as RateLimitedError).retryAfterS } });
     default:
       return unreachable(code);
   }

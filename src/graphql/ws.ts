@@ -83,8 +83,9 @@ function observed(metrics: Metrics, logger: Logger, run: (args: ExecutionArgs) =
 /**
  * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
  * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
- * bad credentials close the socket with 4403 Forbidden. Each operation gets its own
- * context (scope + EntityManager fork); results are formatted as over HTTP.
+ * bad credentials close the socket with 4403 Forbidden. Each operation counts against the
+ * caller's rate limits, as one HTTP request does, and gets its own context (scope +
+ * EntityManager fork); results are formatted as over HTTP.
  */
 export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger, metrics }: WebSocketOptions): Disposable {
   const wss = new WebSocketServer({ server, path });
@@ -110,8 +111,14 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
         const started = performance.now();
+        try {
+          await contexts.countRequest(ctx.extra.scope!);
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
         const prepared = prepare(schema, introspection, payload);
         if (Array.isArray(prepared)) {
           metrics.observeGraphQL({ ...operationLabels(null), outcome: 'error', transport: 'ws' }, (performance.now() - started) / 1000);

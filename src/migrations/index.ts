@@ -3,6 +3,7 @@ import { Migration20261122090000_catalogue } from './Migration20261122090000_cat
 import { Migration20261122092354_call_dispatch } from './Migration20261122092354_call_dispatch';
 import { Migration20261122092620_flow_runs } from './Migration20261122092620_flow_runs';
 import { Migration20261123100000_do_not_call } from './Migration20261123100000_do_not_call';
+import { Migration20261123100100_rate_limits } from './Migration20261123100100_rate_limits';
 import { Migration20261123101000_campaign_dialer } from './Migration20261123101000_campaign_dialer';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
@@ -12,5 +13,6 @@ export const migrationsList = [
   { name: 'Migration20261122092354_call_dispatch', class: Migration20261122092354_call_dispatch },
   { name: 'Migration20261122092620_flow_runs', class: Migration20261122092620_flow_runs },
   { name: 'Migration20261123100000_do_not_call', class: Migration20261123100000_do_not_call },
+  { name: 'Migration20261123100100_rate_limits', class: Migration20261123100100_rate_limits },
   { name: 'Migration20261123101000_campaign_dialer', class: Migration20261123101000_campaign_dialer },
 ];

@@ -12,6 +12,7 @@ import { ContactType, toContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import type { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
+import type { RateLimitService } from '../services/rate-limit.service';
 import type { Topics } from '../services/events';
 
 type CallEvent = Topics['call.updated'];
@@ -21,7 +22,10 @@ const matches = (f: CallStatusChangedArgs, e: CallEvent): boolean =>
 
 @Resolver(() => CallType)
 export class CallResolver {
-  constructor(private readonly callService: CallService) {}
+  constructor(
+    private readonly callService: CallService,
+    private readonly rateLimits: RateLimitService,
+  ) {}
 
   @Query(() => CallType, { description: 'One call of your company.' })
   async call(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
@@ -36,6 +40,7 @@ export class CallResolver {
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
   async makeCall(@Arg('input') input: MakeCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+    await this.rateLimits.consume(caller.scope, ['make-call']);
     return toCallType(await this.callService.makeCall(caller, toServiceInput(input)));
   }
 

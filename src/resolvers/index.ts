@@ -19,16 +19,16 @@ export const resolverClasses = [
   WebhookExecutionResolver,
 ] as const;
 
-/** Every resolver, each built with the one service it adapts. */
+/** Every resolver, each built with the one service it adapts (and the rate limits of its costly mutations). */
 export function createResolvers(s: Services): object[] {
   return [
-    new CallResolver(s.calls),
+    new CallResolver(s.calls, s.rateLimits),
     new CampaignResolver(s.campaigns),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),
-    new WebhookExecutionResolver(s.executions, s.flows),
+    new WebhookExecutionResolver(s.executions, s.flows, s.rateLimits),
   ];
 }

@@ -7,6 +7,7 @@ import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-
 import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
 import type { Topics } from '../services/events';
 import type { FlowRunner } from '../services/flows/flow-runner';
+import type { RateLimitService } from '../services/rate-limit.service';
 import type { WebhookExecutionService } from '../services/webhook-execution.service';
 
 type ExecutionEvent = Topics['webhook.execution.updated'];
@@ -19,6 +20,7 @@ export class WebhookExecutionResolver {
   constructor(
     private readonly executions: WebhookExecutionService,
     private readonly flows: FlowRunner,
+    private readonly rateLimits: RateLimitService,
   ) {}
 
   @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it scheduled.' })
@@ -27,6 +29,7 @@ export class WebhookExecutionResolver {
     @Arg('variables', () => GraphQLJSONObject, { nullable: true }) variables: Record<string, unknown> | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookExecutionType> {
+    await this.rateLimits.consume(caller.scope, ['flow-trigger']);
     return toWebhookExecutionType(await this.flows.trigger(caller, id, { variables: variables ?? {} }));
   }
 

@@ -20,6 +20,7 @@ export function callRoutes(api: RestApi, calls: CallService): Router<RestState> 
       summary: 'Make a test call (interface 4.1)',
       description: 'Answers the call in `pstn-queued`; dialling follows (docs/calls.md). Unknown fields are ignored.',
       policy: 'make-call',
+      limit: 'make-call',
       body: calls.makeCallInput,
       data: callShape,
     },

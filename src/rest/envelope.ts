@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { AppError, type FieldError, PreconditionError, ValidationError } from '../services/errors';
+import { AppError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
 export interface Envelope {
@@ -39,12 +39,16 @@ export const failure = (message: string, data: string | FieldError[] = ''): Enve
  *   failure of the service 400 `error`;
  * - `legacy-200`: as documented for campaign update and contact listing: every failure
  *   but authentication answers HTTP 200 with status `error`.
+ * Under every policy, missing credentials answer 401 and a used-up rate limit 429: both
+ * are refused before the operation runs, and clients must tell them from its failures.
  */
 export type ErrorPolicy = 'standard' | 'make-call' | 'legacy-200';
 
 export interface Mapped {
   status: number;
   body: Envelope;
+  /** Response headers the failure adds (`Retry-After`). */
+  headers?: Record<string, string>;
   /** True when the failure is ours, not the caller's: log it in full. */
   internal: boolean;
 }
@@ -77,6 +81,10 @@ function mapStandard(err: unknown): Mapped {
         const body = field ? failure('Validation failed', [{ field, message: err.message }]) : failure(err.message);
         return { status: 400, body, internal: false };
       }
+      case 'RATE_LIMITED': {
+        const retryAfter = String((err as RateLimitedError).retryAfterS);
+        return { status: 429, body: failure('Too many requests'), headers: { 'Retry-After': retryAfter }, internal: false };
+      }
     }
   }
   if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), internal: false };
@@ -86,7 +94,7 @@ function mapStandard(err: unknown): Mapped {
 /** Maps any thrown value to the answer the route's policy documents. */
 export function mapError(err: unknown, policy: ErrorPolicy): Mapped {
   const mapped = mapStandard(err);
-  if (mapped.status === 401) return mapped;
+  if (mapped.status === 401 || mapped.status === 429) return mapped;
   if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error') };
   if (policy === 'make-call' && err instanceof AppError && err.code !== 'BAD_USER_INPUT') {
     return { ...mapped, status: 400, body: failure('error') };

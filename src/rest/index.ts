@@ -27,7 +27,7 @@ export interface RestOptions {
  * the provider callbacks, the probes, and /openapi.json describing them all.
  */
 export function restRouter(orm: MikroORM, services: Services, options: RestOptions): Router<RestState> {
-  const api = new RestApi(endpointKit(orm, services.auth));
+  const api = new RestApi(endpointKit(orm, services.auth, services.rateLimits));
   const router = new Router<RestState>();
   for (const child of [
     callRoutes(api, services.calls),

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
 import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
+import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
 
@@ -35,6 +36,7 @@ export function handleErrors(logger: Logger): Middleware {
       if (mapped.internal) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
       ctx.status = mapped.status;
       ctx.body = mapped.body;
+      if (mapped.headers) ctx.set(mapped.headers);
     }
   };
 }
@@ -65,20 +67,25 @@ export function rejectMalformedUrls(): Middleware {
 
 /**
  * The middleware every endpoint starts with: its error policy, then authentication, which
- * builds the caller (scope plus a fresh EntityManager fork for this request).
+ * builds the caller (scope plus a fresh EntityManager fork for this request), then the
+ * caller's rate limits: one request, plus the operation's own limit when it has one.
  */
-export function endpointKit(orm: MikroORM, auth: AuthService) {
+export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLimitService) {
   const json = bodyParser({
     enableTypes: ['json'],
     jsonLimit: BODY_LIMIT,
     encoding: 'utf-8',
-    onError: (err: Error & { status?: number }) => {
+    onError: (err: Error & { status?: number }, ctx: Context) => {
+      // The parser leaves a refused body unread (over the limit: not read at all) and the
+      // request paused; kept alive, the connection would wait for it forever.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
       if (err.status === 413) throw new MalformedRequest(413, 'Request body too large (limit 1 MiB)');
       if (err.status === 415) throw new MalformedRequest(415, 'Unsupported content encoding');
       throw new MalformedRequest(400, 'Malformed JSON body');
     },
   });
-  return (options: { policy?: ErrorPolicy; body?: boolean } = {}): Middleware[] => {
+  return (options: { policy?: ErrorPolicy; body?: boolean; limit?: Exclude<RateLimited, 'request'> } = {}): Middleware[] => {
+    const counted: RateLimited[] = options.limit ? ['request', options.limit] : ['request'];
     const policy: Middleware = async (ctx, next) => {
       ctx.state.errorPolicy = options.policy ?? 'standard';
       await next();
@@ -86,6 +93,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
       const scope = await auth.authenticate(em, ctx.get('authorization'));
+      await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;
       addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await next();

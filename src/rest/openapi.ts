@@ -1,6 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
 import type { ErrorPolicy } from './envelope';
+import type { RateLimited } from '../services/rate-limit.service';
 import type { Endpoint, RestState } from './middleware';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -29,6 +30,8 @@ export interface Operation {
   auth?: 'bearer' | 'none';
   /** How failures answer (src/rest/envelope.ts); `standard` unless said. */
   policy?: ErrorPolicy;
+  /** The operation's own rate limit, counted on top of the general one (docs/operations.md). */
+  limit?: Exclude<RateLimited, 'request'>;
   /** Path parameters. A parameter not named here is a record id: a UUID, as `parseId` checks. */
   params?: z.ZodObject;
   query?: z.ZodObject;
@@ -65,7 +68,7 @@ export class RestApi {
     if (this.operations.some((o) => o.id === op.id)) throw new Error(`Operation ${op.id} declared twice`);
     this.operations.push(op);
     const json = op.body !== undefined && (op.bodyType ?? 'application/json') === 'application/json';
-    const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json });
+    const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json, limit: op.limit });
     router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...handlers]);
   }
 }

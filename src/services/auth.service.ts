@@ -44,7 +44,7 @@ export class AuthService {
   private async fromApiKey(em: EntityManager, token: string): Promise<Scope> {
     const key = await em.findOne(ApiKey, { hash: hashKey(token), revokedAt: null });
     if (!key) throw new UnauthenticatedError();
-    return { companyId: key.company.id, userId: null };
+    return { companyId: key.company.id, userId: null, credential: `key:${key.id}` };
   }
 
   private async fromJwt(em: EntityManager, token: string): Promise<Scope> {
@@ -59,7 +59,8 @@ export class AuthService {
     if (!claims.success) throw new UnauthenticatedError();
     const company = await em.count(Company, { id: claims.data.company_id });
     if (company === 0) throw new UnauthenticatedError();
-    return { companyId: claims.data.company_id, userId: claims.data.sub ?? null };
+    const userId = claims.data.sub ?? null;
+    return { companyId: claims.data.company_id, userId, credential: `jwt:${claims.data.company_id}:${userId ?? ''}` };
   }
 
   /** Creates a company with its first API key. The key is returned once and stored hashed. */

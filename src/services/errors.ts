@@ -7,7 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'FAILED_PRECONDITION';
+export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'FAILED_PRECONDITION' | 'RATE_LIMITED';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
@@ -62,6 +62,19 @@ export class PreconditionError extends AppError {
     readonly field?: string,
   ) {
     super(message);
+  }
+}
+
+/** The caller used up a rate limit; the same request may succeed after `retryAfterMs`. */
+export class RateLimitedError extends AppError {
+  readonly code = 'RATE_LIMITED';
+  constructor(readonly retryAfterMs: number) {
+    super('Too many requests');
+  }
+
+  /** The wait in whole seconds, rounded up and at least 1, as `Retry-After` states it. */
+  get retryAfterS(): number {
+    return Math.max(1, Math.ceil(this.retryAfterMs / 1000));
   }
 }
 

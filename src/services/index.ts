@@ -19,6 +19,7 @@ import { StepExecutor } from './flows/step-executor';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
+import { RateLimitService } from './rate-limit.service';
 import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
 import type { TelephonyAdapter } from './telephony/telephony';
@@ -28,6 +29,8 @@ import { WebhookExecutionService } from './webhook-execution.service';
 
 export interface Infrastructure {
   orm: MikroORM;
+  /** The database of `orm`, for stores that keep a pool of their own (rate limits). */
+  databaseUrl: string;
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
@@ -69,6 +72,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
+  const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -84,6 +88,10 @@ export function createServices(config: Config, infra: Infrastructure) {
     executions,
     systemState: new SystemStateService(),
     flows,
-    close: () => outbound.close(),
+    rateLimits,
+    close: async () => {
+      await outbound.close();
+      await rateLimits.close();
+    },
   };
 }

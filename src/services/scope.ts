@@ -5,6 +5,12 @@ export interface Scope {
   companyId: string;
   /** JWT `sub`; null for API keys. */
   userId: string | null;
+  /**
+   * The credential the request came with, for per-credential rate limits: `key:<API key id>`
+   * or `jwt:<company id>:<sub>`. Absent for the product's own work (jobs, seed), which is
+   * not rate limited.
+   */
+  credential?: string;
 }
 
 /**

@@ -154,4 +154,13 @@ describe('POST /v1/calls/make-call', () => {
     expect(res.status).toBe(413);
     expect(res.body.status).toBe('error');
   });
+
+  it('closes the connection of a body it refused unread, so that nothing waits for the rest', async () => {
+    const { apiKey } = await t.company('Fresh'); // not yet cached: the body waits for authentication
+    const res = await makeCall({ ...valid(), notes: 'x'.repeat(1024 * 1024 + 10) }, apiKey);
+    expect(res.status).toBe(413);
+    expect(res.headers.get('connection')).toBe('close');
+    await t.restart(); // a graceful shutdown waits for open requests
+    okData(await t.request('GET', '/v1/calls', { token: a.key }));
+  });
 });
