@@ -37,13 +37,21 @@ function complexityOf(schema: GraphQLSchema, document: DocumentNode, variables: 
   known.set(document, byVariables);
   const cached = byVariables.get(key);
   if (cached !== undefined) return cached;
-  const complexity = getComplexity({
-    schema,
-    query: document,
-    variables,
-    ...(operationName ? { operationName } : {}),
-    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-  });
+  let complexity: number;
+  try {
+    complexity = getComplexity({
+      schema,
+      query: document,
+      variables,
+      ...(operationName ? { operationName } : {}),
+      estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (err) {
+    // The count coerces the variables first: a value that does not fit its type is the
+    // caller's error, answered as execution would answer it, not a failure of ours.
+    if (!(err instanceof GraphQLError)) throw err;
+    throw new GraphQLError(err.message, { nodes: err.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  }
   if (byVariables.size >= KNOWN_PER_DOCUMENT) byVariables.clear();
   byVariables.set(key, complexity);
   return complexity;

@@ -64,6 +64,13 @@ describe('hostile operations are refused quickly with a clear error', () => {
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'first', message: 'Must be between 1 and 100' }] });
   });
 
+  it('a variable of the wrong type: BAD_USER_INPUT with HTTP 400, before the cost is counted', async () => {
+    const res = await gql(t, 'mutation($i: CreateContactInput!) { createContact(input: $i) { id } }', { i: { phoneNumber: 0 } }, a.key);
+    expect(res.status).toBe(400);
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT' });
+    expect(res.errors![0]!.message).toMatch(/String cannot represent a non string value: 0/);
+  });
+
   it('the same limits on websockets', async () => {
     const client = wsClient(t, a.key);
     await expect(query(client, deep(3))).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
