@@ -1,5 +1,5 @@
 import depthLimit from 'graphql-depth-limit';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, specifiedRules, type ValidationRule } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, Lexer, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE } from './input';
 
@@ -19,6 +19,33 @@ export const perNode = ({ args, childComplexity }: ComplexityEstimatorArgs): num
 
 /** Complexity of a list without a size argument (a company's agents, webhooks, numbers). */
 export const unboundedList = ({ childComplexity }: ComplexityEstimatorArgs): number => 1 + childComplexity * 50;
+
+/** Deepest nesting of braces, brackets and parentheses a document may have (selections and literals). */
+export const MAX_NESTING = 32;
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/**
+ * Refuses, before parsing, a document nested deeper than MAX_NESTING: graphql-js parses
+ * recursively, and a few thousand `{` (well within MAX_TOKENS) overflow the stack. The
+ * lexer is iterative; a lexing error is left for the parser to report.
+ */
+export function checkNesting(query: string): void {
+  const lexer = new Lexer(new Source(query));
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(), count = 0; token.kind !== TokenKind.EOF && count < MAX_TOKENS; token = lexer.advance(), count++) {
+      if (CLOSING.has(token.kind)) depth--;
+      else if (OPENING.has(token.kind) && ++depth > MAX_NESTING) break;
+    }
+  } catch {
+    return;
+  }
+  if (depth > MAX_NESTING) {
+    throw new GraphQLError(`Document is nested more than ${MAX_NESTING} levels deep`, { extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } } });
+  }
+}
 
 /** Validation rules added to GraphQL's own, on HTTP and on websockets alike. */
 export function extraRules(introspection: boolean): ValidationRule[] {

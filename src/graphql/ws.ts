@@ -7,7 +7,7 @@ import type { Logger } from '../logger';
 import type { Scope } from '../services/scope';
 import type { ContextFactory } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
-import { checkComplexity, MAX_TOKENS, validationRules } from './limits';
+import { checkComplexity, checkNesting, MAX_TOKENS, validationRules } from './limits';
 
 export interface WebSocketOptions {
   path: string;
@@ -40,6 +40,7 @@ const withCode = (errors: readonly GraphQLError[], code: string): GraphQLError[]
 function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
   let document;
   try {
+    checkNesting(payload.query);
     document = parse(payload.query, { maxTokens: MAX_TOKENS });
   } catch (err) {
     return withCode([err as GraphQLError], 'GRAPHQL_PARSE_FAILED');

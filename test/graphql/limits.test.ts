@@ -64,6 +64,17 @@ describe('hostile operations are refused quickly with a clear error', () => {
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'first', message: 'Must be between 1 and 100' }] });
   });
 
+  it('thousands of nested braces: refused before parsing, which would overflow the stack', async () => {
+    const res = await gql(t, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`, {}, a.key);
+    expect(res.status).toBe(400);
+    expect(firstError(res)).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
+    expect(res.errors![0]!.message).toBe('Document is nested more than 32 levels deep');
+    const client = wsClient(t, a.key);
+    await expect(query(client, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`)).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
+    expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
+    await client.dispose();
+  });
+
   it('a variable of the wrong type: BAD_USER_INPUT with HTTP 400, before the cost is counted', async () => {
     const res = await gql(t, 'mutation($i: CreateContactInput!) { createContact(input: $i) { id } }', { i: { phoneNumber: 0 } }, a.key);
     expect(res.status).toBe(400);
