@@ -1,6 +1,7 @@
 import depthLimit from 'graphql-depth-limit';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, Lexer, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, Lexer, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule, visit } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
+import { textProblem, unstorable } from '../services/input/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
 
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
@@ -95,4 +96,19 @@ export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, v
       extensions: { code: 'QUERY_TOO_COMPLEX', complexity, maxComplexity: MAX_COMPLEXITY, http: { status: 400 } },
     });
   }
+}
+
+/**
+ * Refuses input no service could store, with code BAD_USER_INPUT (HTTP 400): NUL characters
+ * or unpaired surrogates in a string literal of the document or in the variables, or
+ * variables nested too deeply (the same rule as REST bodies, src/services/input/storable.ts).
+ */
+export function checkInputValues(document: DocumentNode, variables: Record<string, unknown> | undefined): void {
+  let problem = unstorable(variables ?? {});
+  visit(document, {
+    StringValue(node) {
+      problem ??= textProblem(node.value);
+    },
+  });
+  if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
 }

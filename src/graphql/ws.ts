@@ -7,7 +7,7 @@ import type { Logger } from '../logger';
 import type { Scope } from '../services/scope';
 import type { ContextFactory } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
-import { checkComplexity, checkNesting, MAX_TOKENS, validationRules } from './limits';
+import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 
 export interface WebSocketOptions {
   path: string;
@@ -48,6 +48,7 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
   const invalid = validate(schema, document, validationRules(introspection));
   if (invalid.length > 0) return withCode(invalid, 'GRAPHQL_VALIDATION_FAILED');
   try {
+    checkInputValues(document, payload.variables ?? undefined);
     checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
   } catch (err) {
     return [err as GraphQLError];

@@ -4,6 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
+import { unstorable } from '../services/input/storable';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
 
@@ -46,13 +47,6 @@ export function handleErrors(logger: Logger): Middleware {
     }
     logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) }, 'request');
   };
-}
-
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
-  return false;
 }
 
 /**
@@ -98,11 +92,12 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
       ctx.state.caller = { scope, em } satisfies Caller;
       await next();
     };
-    const noNul: Middleware = async (ctx, next) => {
-      if (containsNul(ctx.request.body)) throw new MalformedRequest(400, 'NUL characters are not allowed');
+    const storable: Middleware = async (ctx, next) => {
+      const problem = unstorable(ctx.request.body);
+      if (problem) throw new MalformedRequest(400, problem);
       await next();
     };
-    return options.body ? [policy, authenticate, json, noNul] : [policy, authenticate];
+    return options.body ? [policy, authenticate, json, storable] : [policy, authenticate];
   };
 }
 
