@@ -43,9 +43,9 @@ export function createKoa(orm: MikroORM, services: Services, logger: Logger, gra
   const app = new Koa();
   app.proxy = true;
   app.use(handleErrors(logger));
-  app.use(rejectMalformedUrls());
-  app.use(graphql);
   const router = restRouter(orm, services, publicBaseUrl);
+  app.use(rejectMalformedUrls(router));
+  app.use(graphql);
   app.use(router.routes());
   return app;
 }

@@ -49,19 +49,32 @@ export function handleErrors(logger: Logger): Middleware {
   };
 }
 
+/** Why no route could serve this URL safely: malformed percent-encoding, or NUL characters (PostgreSQL cannot store them). */
+function urlProblem(ctx: Context): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(ctx.path) + decodeURIComponent(ctx.querystring.replace(/\+/g, ' '));
+  } catch {
+    return 'Malformed URL encoding';
+  }
+  return decoded.includes('\u0000') ? 'NUL characters are not allowed' : null;
+}
+
+/** Refuses a malformed URL (400, or what the route's error policy makes of it). */
+export const wellFormedUrl: Middleware = async (ctx, next) => {
+  const problem = urlProblem(ctx);
+  if (problem) throw new MalformedRequest(400, problem);
+  await next();
+};
+
 /**
- * Refuses URLs no route could serve safely: malformed percent-encoding, or NUL characters
- * (PostgreSQL cannot store them).
+ * Refuses malformed URLs before any route, except those of a REST operation: the operation
+ * refuses them itself (`wellFormedUrl`, after authentication), so that its error policy
+ * applies; campaign update answers 200 `error`, as documented for any of its failures.
  */
-export function rejectMalformedUrls(): Middleware {
+export function rejectMalformedUrls(routes: { match(path: string, method: string): { route: boolean } }): Middleware {
   return async (ctx, next) => {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(ctx.path) + decodeURIComponent(ctx.querystring.replace(/\+/g, ' '));
-    } catch {
-      throw new MalformedRequest(400, 'Malformed URL encoding');
-    }
-    if (decoded.includes('\u0000')) throw new MalformedRequest(400, 'NUL characters are not allowed');
+    if (!routes.match(ctx.path, ctx.method).route) return wellFormedUrl(ctx, next);
     await next();
   };
 }
@@ -97,7 +110,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService) {
       if (problem) throw new MalformedRequest(400, problem);
       await next();
     };
-    return options.body ? [policy, authenticate, json, storable] : [policy, authenticate];
+    return options.body ? [policy, authenticate, wellFormedUrl, json, storable] : [policy, authenticate, wellFormedUrl];
   };
 }
 

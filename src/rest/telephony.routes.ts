@@ -2,7 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
 import { ok } from './envelope';
-import type { RestState } from './middleware';
+import { type RestState, wellFormedUrl } from './middleware';
 
 /**
  * Provider callbacks. Not behind bearer auth: each request is trusted only with the
@@ -11,7 +11,7 @@ import type { RestState } from './middleware';
 export function telephonyRoutes(lifecycle: CallLifecycleService, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
   const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb' });
-  router.post('/v1/telephony/twilio/status', form, async (ctx) => {
+  router.post('/v1/telephony/twilio/status', wellFormedUrl, form, async (ctx) => {
     const params = Object.fromEntries(
       Object.entries((ctx.request.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]),
     );
