@@ -15,7 +15,8 @@ import {
   isNonNullType,
   isObjectType,
 } from 'graphql';
-import { type FuzzWorld, fc, jsonObject, jsonValue, NASTY_STRINGS, idsOf } from './support';
+import { jsonObject, jsonValue, NASTY_STRINGS } from './arbitraries';
+import { type FuzzWorld, fc, idsOf } from './support';
 
 /** The schema as published (schema.graphql; a test keeps it in step with the code). */
 export const schema = buildSchema(readFileSync(path.join(__dirname, '../../schema.graphql'), 'utf8'));

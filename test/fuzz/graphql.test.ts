@@ -2,7 +2,8 @@ import type { Client } from 'graphql-ws';
 import { query, wsClient } from '../graphql/graphql-client';
 import { DocumentArbitraries, type Operation } from './graphql-documents';
 import { expectGraphQLShape, type GraphQLResult } from './invariants';
-import { B_ONLY, type FuzzWorld, fc, fuzzParameters, fuzzWorld, headers, rawBody, send, Snapshots } from './support';
+import { headers, rawBody } from './arbitraries';
+import { B_ONLY, type FuzzWorld, fc, fuzzParameters, fuzzWorld, send, Snapshots } from './support';
 
 let w: FuzzWorld;
 let snapshots: Snapshots;

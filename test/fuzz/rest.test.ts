@@ -1,22 +1,7 @@
 import { restRouter } from '../../src/rest';
 import { expectRestInvariants, refused } from './invariants';
-import {
-  B_ONLY,
-  type FuzzWorld,
-  fc,
-  fillPath,
-  fuzzParameters,
-  fuzzWorld,
-  headers,
-  idsOf,
-  jsonObject,
-  queryString,
-  type RawResponse,
-  rawBody,
-  segment,
-  send,
-  Snapshots,
-} from './support';
+import { fillPath, headers, jsonObject, queryString, rawBody, segment } from './arbitraries';
+import { B_ONLY, type FuzzWorld, fc, fuzzParameters, fuzzWorld, idsOf, type RawResponse, send, Snapshots } from './support';
 
 let w: FuzzWorld;
 let snapshots: Snapshots;
