@@ -61,11 +61,11 @@ export function createKoa({ orm, services, logger, metrics, graphql, health, con
   app.proxy = true;
   app.use(observeRequests(logger, metrics));
   app.use(handleErrors(logger));
-  app.use(rejectMalformedUrls());
+  const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
+  app.use(rejectMalformedUrls(router));
   app.use(graphql);
   app.use(apiReference());
   app.use(metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken }).routes());
-  const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
   app.use(router.routes());
   return app;
 }

@@ -12,7 +12,7 @@ import type { EventBus } from '../services/events';
 import { ContextFactory, type GraphQLContext } from './context';
 import { formatError, isInternal, rootCause } from './errors';
 import { graphqlMiddleware } from './koa';
-import { checkComplexity, extraRules, MAX_TOKENS } from './limits';
+import { checkComplexity, checkInputValues, extraRules, MAX_TOKENS } from './limits';
 import { metricsPlugin } from './observe';
 import { buildGraphQLSchema } from './schema';
 import { busPubSub } from './subscriptions';
@@ -48,6 +48,7 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
     async requestDidStart() {
       return {
         async didResolveOperation({ document, request, operationName }) {
+          checkInputValues(document, request.variables);
           checkComplexity(schema, document, request.variables, operationName);
         },
         async didEncounterErrors({ errors }) {

@@ -1,9 +1,11 @@
 import { Readable } from 'node:stream';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { bodyParser } from '@koa/bodyparser';
+import { GraphQLError } from 'graphql';
 import type { Context, Middleware, Next } from 'koa';
 import type { ContextFactory, GraphQLContext } from './context';
 import { GraphiQLPage, IDE_ASSETS_PATH } from './ide';
+import { checkNesting } from './limits';
 
 /** Largest accepted request body, as on REST. */
 const BODY_LIMIT = '1mb';
@@ -65,6 +67,15 @@ export function graphqlMiddleware(path: string, apollo: ApolloServer<GraphQLCont
       if (!(err instanceof BodyError)) throw err;
       ctx.status = err.status;
       ctx.body = { errors: [{ message: err.message, extensions: { code: 'BAD_REQUEST' } }] };
+      return;
+    }
+    const document = ctx.method === 'POST' ? (body as { query?: unknown } | undefined)?.query : ctx.query.query;
+    try {
+      if (typeof document === 'string') checkNesting(document);
+    } catch (err) {
+      if (!(err instanceof GraphQLError)) throw err;
+      ctx.status = 400;
+      ctx.body = { errors: [{ message: err.message, extensions: { code: err.extensions.code } }] };
       return;
     }
     const result = await apollo.executeHTTPGraphQLRequest({

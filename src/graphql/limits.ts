@@ -1,6 +1,7 @@
 import depthLimit from 'graphql-depth-limit';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, specifiedRules, type ValidationRule } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, Lexer, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule, visit } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
+import { textProblem, unstorable } from '../services/input/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
 
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
@@ -20,6 +21,33 @@ export const perNode = ({ args, childComplexity }: ComplexityEstimatorArgs): num
 /** Complexity of a list without a size argument (a company's agents, webhooks, numbers). */
 export const unboundedList = ({ childComplexity }: ComplexityEstimatorArgs): number => 1 + childComplexity * 50;
 
+/** Deepest nesting of braces, brackets and parentheses a document may have (selections and literals). */
+export const MAX_NESTING = 32;
+
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.BRACKET_L, TokenKind.PAREN_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.BRACKET_R, TokenKind.PAREN_R]);
+
+/**
+ * Refuses, before parsing, a document nested deeper than MAX_NESTING: graphql-js parses
+ * recursively, and a few thousand `{` (well within MAX_TOKENS) overflow the stack. The
+ * lexer is iterative; a lexing error is left for the parser to report.
+ */
+export function checkNesting(query: string): void {
+  const lexer = new Lexer(new Source(query));
+  let depth = 0;
+  try {
+    for (let token = lexer.advance(), count = 0; token.kind !== TokenKind.EOF && count < MAX_TOKENS; token = lexer.advance(), count++) {
+      if (CLOSING.has(token.kind)) depth--;
+      else if (OPENING.has(token.kind) && ++depth > MAX_NESTING) break;
+    }
+  } catch {
+    return;
+  }
+  if (depth > MAX_NESTING) {
+    throw new GraphQLError(`Document is nested more than ${MAX_NESTING} levels deep`, { extensions: { code: 'GRAPHQL_PARSE_FAILED', http: { status: 400 } } });
+  }
+}
+
 /** Validation rules added to GraphQL's own, on HTTP and on websockets alike. */
 export function extraRules(introspection: boolean): ValidationRule[] {
   return [depthLimit(MAX_DEPTH), ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
@@ -37,13 +65,21 @@ function complexityOf(schema: GraphQLSchema, document: DocumentNode, variables: 
   known.set(document, byVariables);
   const cached = byVariables.get(key);
   if (cached !== undefined) return cached;
-  const complexity = getComplexity({
-    schema,
-    query: document,
-    variables,
-    ...(operationName ? { operationName } : {}),
-    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-  });
+  let complexity: number;
+  try {
+    complexity = getComplexity({
+      schema,
+      query: document,
+      variables,
+      ...(operationName ? { operationName } : {}),
+      estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+    });
+  } catch (err) {
+    // The count coerces the variables first: a value that does not fit its type is the
+    // caller's error, answered as execution would answer it, not a failure of ours.
+    if (!(err instanceof GraphQLError)) throw err;
+    throw new GraphQLError(err.message, { nodes: err.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  }
   if (byVariables.size >= KNOWN_PER_DOCUMENT) byVariables.clear();
   byVariables.set(key, complexity);
   return complexity;
@@ -60,4 +96,19 @@ export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, v
       extensions: { code: 'QUERY_TOO_COMPLEX', complexity, maxComplexity: MAX_COMPLEXITY, http: { status: 400 } },
     });
   }
+}
+
+/**
+ * Refuses input no service could store, with code BAD_USER_INPUT (HTTP 400): NUL characters
+ * or unpaired surrogates in a string literal of the document or in the variables, or
+ * variables nested too deeply (the same rule as REST bodies, src/services/input/storable.ts).
+ */
+export function checkInputValues(document: DocumentNode, variables: Record<string, unknown> | undefined): void {
+  let problem = unstorable(variables ?? {});
+  visit(document, {
+    StringValue(node) {
+      problem ??= textProblem(node.value);
+    },
+  });
+  if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
 }

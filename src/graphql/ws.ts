@@ -8,7 +8,7 @@ import type { GraphQLOperationLabels, Metrics } from '../metrics';
 import type { Scope } from '../services/scope';
 import type { ContextFactory, GraphQLContext } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
-import { checkComplexity, MAX_TOKENS, validationRules } from './limits';
+import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 import { observedStream, operationLabels, operationLogFields } from './observe';
 
 export interface WebSocketOptions {
@@ -43,6 +43,7 @@ const withCode = (errors: readonly GraphQLError[], code: string): GraphQLError[]
 function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query: string; variables?: Record<string, unknown> | null; operationName?: string | null }) {
   let document;
   try {
+    checkNesting(payload.query);
     document = parse(payload.query, { maxTokens: MAX_TOKENS });
   } catch (err) {
     return withCode([err as GraphQLError], 'GRAPHQL_PARSE_FAILED');
@@ -50,6 +51,7 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
   const invalid = validate(schema, document, validationRules(introspection));
   if (invalid.length > 0) return withCode(invalid, 'GRAPHQL_VALIDATION_FAILED');
   try {
+    checkInputValues(document, payload.variables ?? undefined);
     checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
   } catch (err) {
     return [err as GraphQLError];

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
 import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
+import { unstorable } from '../services/input/storable';
 import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
@@ -41,26 +42,32 @@ export function handleErrors(logger: Logger): Middleware {
   };
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === 'object') return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
-  return false;
+/** Why no route could serve this URL safely: malformed percent-encoding, or NUL characters (PostgreSQL cannot store them). */
+function urlProblem(ctx: Context): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(ctx.path) + decodeURIComponent(ctx.querystring.replace(/\+/g, ' '));
+  } catch {
+    return 'Malformed URL encoding';
+  }
+  return decoded.includes('\u0000') ? 'NUL characters are not allowed' : null;
 }
 
+/** Refuses a malformed URL (400, or what the route's error policy makes of it). */
+export const wellFormedUrl: Middleware = async (ctx, next) => {
+  const problem = urlProblem(ctx);
+  if (problem) throw new MalformedRequest(400, problem);
+  await next();
+};
+
 /**
- * Refuses URLs no route could serve safely: malformed percent-encoding, or NUL characters
- * (PostgreSQL cannot store them).
+ * Refuses malformed URLs before any route, except those of a REST operation: the operation
+ * refuses them itself (`wellFormedUrl`, after authentication), so that its error policy
+ * applies; campaign update answers 200 `error`, as documented for any of its failures.
  */
-export function rejectMalformedUrls(): Middleware {
+export function rejectMalformedUrls(routes: { match(path: string, method: string): { route: boolean } }): Middleware {
   return async (ctx, next) => {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(ctx.path) + decodeURIComponent(ctx.querystring.replace(/\+/g, ' '));
-    } catch {
-      throw new MalformedRequest(400, 'Malformed URL encoding');
-    }
-    if (decoded.includes('\u0000')) throw new MalformedRequest(400, 'NUL characters are not allowed');
+    if (!routes.match(ctx.path, ctx.method).route) return wellFormedUrl(ctx, next);
     await next();
   };
 }
@@ -93,16 +100,17 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
       const scope = await auth.authenticate(em, ctx.get('authorization'));
+      addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;
-      addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await next();
     };
-    const noNul: Middleware = async (ctx, next) => {
-      if (containsNul(ctx.request.body)) throw new MalformedRequest(400, 'NUL characters are not allowed');
+    const storable: Middleware = async (ctx, next) => {
+      const problem = unstorable(ctx.request.body);
+      if (problem) throw new MalformedRequest(400, problem);
       await next();
     };
-    return options.body ? [policy, authenticate, json, noNul] : [policy, authenticate];
+    return options.body ? [policy, authenticate, wellFormedUrl, json, storable] : [policy, authenticate, wellFormedUrl];
   };
 }
 

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
 import { ok } from './envelope';
-import type { RestState } from './middleware';
+import { type RestState, wellFormedUrl } from './middleware';
 import type { RestApi } from './openapi';
 
 /**
@@ -36,6 +36,7 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, p
       data: z.literal(''),
       errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
     },
+    wellFormedUrl,
     form,
     async (ctx) => {
       const params = Object.fromEntries(

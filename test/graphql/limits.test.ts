@@ -64,6 +64,45 @@ describe('hostile operations are refused quickly with a clear error', () => {
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'first', message: 'Must be between 1 and 100' }] });
   });
 
+  it('thousands of nested braces: refused before parsing, which would overflow the stack', async () => {
+    const res = await gql(t, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`, {}, a.key);
+    expect(res.status).toBe(400);
+    expect(firstError(res)).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
+    expect(res.errors![0]!.message).toBe('Document is nested more than 32 levels deep');
+    const client = wsClient(t, a.key);
+    await expect(query(client, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`)).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
+    expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
+    await client.dispose();
+  });
+
+  it('a variable of the wrong type: BAD_USER_INPUT with HTTP 400, before the cost is counted', async () => {
+    const res = await gql(t, 'mutation($i: CreateContactInput!) { createContact(input: $i) { id } }', { i: { phoneNumber: 0 } }, a.key);
+    expect(res.status).toBe(400);
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT' });
+    expect(res.errors![0]!.message).toMatch(/String cannot represent a non string value: 0/);
+  });
+
+  it('text no service could store, and variables nested over 64 levels: BAD_USER_INPUT with HTTP 400, nothing written', async () => {
+    const create = 'mutation($i: CreateContactInput!) { createContact(input: $i) { id } }';
+    const refusals = [
+      [await gql(t, create, { i: { phoneNumber: '+14155550100', firstname: 'a\u0000b' } }, a.key), 'NUL characters are not allowed'],
+      [await gql(t, '{ aiAgents(workspace: "a\\u0000b") { id } }', {}, a.key), 'NUL characters are not allowed'],
+      [await gql(t, create, { i: { phoneNumber: '+14155550100', metadata: { k: '\ud800' } } }, a.key), 'Unpaired surrogate characters are not allowed'],
+      [await gql(t, create, { i: { phoneNumber: '+14155550100', metadata: JSON.parse(`${'{"k":'.repeat(1000)}1${'}'.repeat(1000)}`) } }, a.key), 'JSON nested more than 64 levels deep'],
+    ] as const;
+    for (const [res, message] of refusals) {
+      expect(res.status).toBe(400);
+      expect(res.errors).toEqual([{ message, extensions: { code: 'BAD_USER_INPUT' } }]);
+    }
+    const client = wsClient(t, a.key);
+    await expect(query(client, create, { i: { phoneNumber: '+14155550100', lastname: 'x\u0000' } })).rejects.toEqual([
+      { message: 'NUL characters are not allowed', extensions: { code: 'BAD_USER_INPUT' } },
+    ]);
+    await client.dispose();
+    const { data } = await gql(t, '{ contacts { totalCount } }', {}, a.key);
+    expect(data.contacts.totalCount).toBe(1);
+  });
+
   it('the same limits on websockets', async () => {
     const client = wsClient(t, a.key);
     await expect(query(client, deep(3))).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);

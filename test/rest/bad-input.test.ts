@@ -58,6 +58,19 @@ describe('bad input gets the envelope, never a crash or a partial write', () => 
     expectEnvelope(await t.request('GET', '/v1/ai-agent?workspace=%00', { token: a.key }), 400);
   });
 
+  it('refuses unpaired surrogates (jsonb cannot store them) and JSON nested over 64 levels, writing nothing', async () => {
+    const before = await countContacts();
+    const surrogate = await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550100', metadata: { k: 'a\ud800b' } } });
+    expectEnvelope(surrogate, 400);
+    expect(surrogate.body.message).toBe('Unpaired surrogate characters are not allowed');
+    const deep = `{"phone_number": "+14155550100", "metadata": ${'{"k":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+    const nested = await t.request('POST', '/v1/contacts', { token: a.key, raw: deep });
+    expectEnvelope(nested, 400);
+    expect(nested.body.message).toBe('JSON nested more than 64 levels deep');
+    expect(await countContacts()).toBe(before);
+    okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550100', metadata: { emoji: '😀', nested: [[[{ k: 1 }]]] } } }));
+  });
+
   it('refuses malformed percent-encoding in a path', async () => {
     expectEnvelope(await t.request('GET', '/v1/campaigns/by-workspace/%E0%A4%A', { token: a.key }), 400);
   });

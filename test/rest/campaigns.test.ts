@@ -128,6 +128,9 @@ describe('POST /compaign/v1/campaign/update/{id}', () => {
     ['an unknown id', () => '00000000-0000-4000-8000-000000000000', {}],
     ["another company's campaign", () => b.campaign.id, { name: 'hijacked' }],
     ['a malformed id', () => 'xyz', {}],
+    ['broken percent-encoding in the id', () => '%E0%A4%A', {}],
+    ['a NUL in the id', () => `${a.campaign.id}%00`, {}],
+    ['a NUL in the query string', () => `${a.campaign.id}?x=%00`, { name: 'renamed' }],
     ['a bad time of day', () => a.campaign.id, { call_time_of_day_from: '25:00' }],
     ['a day of week out of range', () => a.campaign.id, { days_of_week: [0] }],
     ['an unknown time zone', () => a.campaign.id, { time_zone: 'Mars/Olympus' }],
@@ -156,6 +159,8 @@ describe('POST /compaign/v1/campaign/update/{id}', () => {
     const anon = await update(a.campaign.id, {}, '');
     expect(anon.status).toBe(401);
     expect(anon.body).toEqual({ status: 'error', message: 'Unauthorized', data: '' });
+    const anonMalformed = await update('%E0%A4%A', {}, '');
+    expect(anonMalformed.status).toBe(401);
   });
 });
 

@@ -1,0 +1,40 @@
+/** Deepest nesting of a JSON input (a body, GraphQL variables) accepted: 64 levels of objects and arrays. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Why a piece of text cannot be stored: PostgreSQL refuses NUL characters in text and
+ * jsonb, and unpaired UTF-16 surrogates are not Unicode (jsonb refuses their escapes, text
+ * would silently get U+FFFD instead).
+ */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function textProblem(text: string): string | null {
+  if (text.includes('\u0000')) return 'NUL characters are not allowed';
+  if (UNPAIRED_SURROGATE.test(text)) return 'Unpaired surrogate characters are not allowed';
+  return null;
+}
+
+/**
+ * Why an input value cannot be taken as it is: text that cannot be stored, in a value or a
+ * key, or nesting deeper than MAX_JSON_DEPTH (validation and serialization recurse, and a
+ * body of `[[[[...` a few thousand deep overflows the stack). Walks without recursion.
+ * Transports check every input with it before a service sees it.
+ */
+export function unstorable(value: unknown): string | null {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item === 'string') {
+      const problem = textProblem(item);
+      if (problem) return problem;
+    } else if (item !== null && typeof item === 'object') {
+      if (depth >= MAX_JSON_DEPTH) return `JSON nested more than ${MAX_JSON_DEPTH} levels deep`;
+      for (const [key, child] of Object.entries(item)) {
+        const problem = textProblem(key);
+        if (problem) return problem;
+        pending.push([child, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
