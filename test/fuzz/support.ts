@@ -47,7 +47,8 @@ export const B_ONLY = ['B agent', 'B flow', 'B campaign'];
 
 /**
  * Row count and checksum of every table of the service (pg-boss's own schema aside: a
- * refused request enqueues nothing, and its maintenance is not ours). Equal snapshots
+ * refused request enqueues nothing, and its maintenance is not ours; and the rate-limit
+ * counters aside, which count every request by design). Equal snapshots
  * before and after a request mean it wrote nothing.
  */
 export class Snapshots {
@@ -61,7 +62,7 @@ export class Snapshots {
     await client.connect();
     const { rows } = await client.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables
-        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'mikro_orm_migrations' ORDER BY table_name`,
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('mikro_orm_migrations', 'rate_limits') ORDER BY table_name`,
     );
     const sql = rows
       .map(({ table_name: name }) => `SELECT '${name}' AS t, count(*)::int AS n, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS sum FROM "${name}" x`)
