@@ -3,8 +3,11 @@ import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
 
+/** Connections of the service's ORM pool (npm run bench gives its bare baseline as many). */
+export const POOL_MAX = 10;
+
 /** MikroORM options for one database. Schema changes come only from committed migrations. */
-export function ormOptions(clientUrl: string, poolMax = 10) {
+export function ormOptions(clientUrl: string, poolMax = POOL_MAX) {
   return defineConfig({
     clientUrl,
     entities,
