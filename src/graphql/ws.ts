@@ -1,11 +1,12 @@
 import type http from 'node:http';
-import { type ExecutionArgs, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator';
 import type { Disposable } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../logger';
 import type { Scope } from '../services/scope';
-import type { ContextFactory } from './context';
+import type { ContextFactory, GraphQLContext } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
 import { checkComplexity, MAX_TOKENS, validationRules } from './limits';
 
@@ -55,6 +56,33 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
 }
 
 /**
+ * graphql-js's `subscribe`, with each event's execution shared: subscribers of one company
+ * running the same operation (text, operation name, variables; `keys` holds it per context)
+ * get one result per event, not one execution each, which is what lets one replica serve
+ * 1,000 dashboards. The source stream stays per subscriber, and with it the company filter
+ * and the subscription's filter arguments. Results are keyed by the event object (decoded
+ * once per replica by the bus), so they live only as long as the event is pending.
+ */
+function sharedSubscribe(keys: WeakMap<object, string>) {
+  const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+  return async (args: ExecutionArgs) => {
+    const stream = await createSourceEventStream(args);
+    if (!(Symbol.asyncIterator in stream)) return stream;
+    const key = keys.get(args.contextValue as object)!;
+    return mapAsyncIterator(stream as AsyncIterable<object>, (event) => {
+      const byOperation = results.get(event) ?? new Map<string, Promise<ExecutionResult>>();
+      results.set(event, byOperation);
+      let result = byOperation.get(key);
+      if (!result) {
+        result = Promise.resolve(execute({ ...args, rootValue: event }));
+        byOperation.set(key, result);
+      }
+      return result;
+    });
+  };
+}
+
+/**
  * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
  * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
  * bad credentials close the socket with 4403 Forbidden. Each operation gets its own
@@ -62,12 +90,14 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
  */
 export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger }: WebSocketOptions): Disposable {
   const wss = new WebSocketServer({ server, path });
+  const operationKeys = new WeakMap<object, string>();
   const logInternal = (errors: readonly GraphQLError[], requestId?: string) => {
     for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error), requestId }, 'graphql websocket operation failed');
   };
   return useServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
+      subscribe: sharedSubscribe(operationKeys),
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         try {
@@ -81,7 +111,10 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
       onSubscribe: (ctx, _id, payload) => {
         const prepared = prepare(schema, introspection, payload);
         if (Array.isArray(prepared)) return prepared;
-        return { ...prepared, contextValue: contexts.forScope(ctx.extra.scope!) };
+        const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
+        const { query, operationName, variables } = payload;
+        operationKeys.set(contextValue, JSON.stringify([ctx.extra.scope!.companyId, query, operationName ?? null, variables ?? null]));
+        return { ...prepared, contextValue };
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!result.errors) return result;
