@@ -1,5 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, rm } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres';
+
 /**
  * Without DATABASE_URL, benchmarks run on an embedded PostgreSQL of their own (folder and
  * port apart from the service's), so they neither touch nor collide with a local service.
  */
 export const BENCH_DATABASE = { EMBEDDED_PG_DIR: '.data/bench-postgres', EMBEDDED_PG_PORT: '54339' };
+
+export interface BenchDatabase {
+  url: string;
+  /** Where it runs, for the report: `DATABASE_URL` or the embedded server. */
+  kind: string;
+  drop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as net.AddressInfo;
+  await new Promise((resolve) => srv.close(resolve));
+  return port;
+}
+
+/**
+ * A fresh, throw-away database: on DATABASE_URL's server when set, else on an embedded
+ * PostgreSQL of its own (folder `.data/bench-postgres`, a free port), removed by `drop()`.
+ */
+export async function benchDatabase(): Promise<BenchDatabase> {
+  const name = `switchboard_bench_${randomBytes(3).toString('hex')}`;
+  if (process.env.DATABASE_URL) {
+    const admin = process.env.DATABASE_URL;
+    await ensureDatabase(admin, name);
+    const url = new URL(admin);
+    url.pathname = `/${name}`;
+    const drop = async () => {
+      const client = new pg.Client({ connectionString: admin });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    };
+    return { url: url.toString(), kind: 'DATABASE_URL server', drop };
+  }
+  const dir = path.resolve(BENCH_DATABASE.EMBEDDED_PG_DIR);
+  await mkdir(dir, { recursive: true });
+  await chmod(dir, 0o755);
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: name });
+  const drop = async () => {
+    await db.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return { url: db.url, kind: 'embedded PostgreSQL', drop };
+}

@@ -10,57 +10,17 @@
  *   BENCH_EXECUTIONS=1000 BENCH_CONCURRENCY=32 npm run bench:flows   # defaults: 5000, 16
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, rm } from 'node:fs/promises';
 import { type ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
-import pg from 'pg';
+import type net from 'node:net';
 import { Agent, request } from 'undici';
 import { type RunningApp, startApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { benchDatabase } from './database';
 import { createLogger } from '../src/logger';
 
 const EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-
-interface Database {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
-}
-
-/** A throw-away database: on DATABASE_URL's server when set, else on an embedded PostgreSQL. */
-async function benchDatabase(): Promise<Database> {
-  const name = `switchboard_bench_${randomBytes(3).toString('hex')}`;
-  if (process.env.DATABASE_URL) {
-    const admin = process.env.DATABASE_URL;
-    await ensureDatabase(admin, name);
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    const drop = async () => {
-      const client = new pg.Client({ connectionString: admin });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await client.end();
-    };
-    return { url: url.toString(), drop };
-  }
-  const dir = path.resolve('.data/bench-postgres');
-  await mkdir(dir, { recursive: true });
-  await chmod(dir, 0o755);
-  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: name });
-  return { url: db.url, drop: async () => { await db.stop(); await rm(dir, { recursive: true, force: true }); } };
-}
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
 const now = () => performance.timeOrigin + performance.now();

@@ -4,8 +4,11 @@ import { entities } from '../entities';
 import { migrationsList } from '../migrations';
 import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
 
+/** Connections of the service's ORM pool (npm run bench gives its bare baseline as many). */
+export const POOL_MAX = 10;
+
 /** MikroORM options for one database. Schema changes come only from committed migrations. */
-export function ormOptions(clientUrl: string, poolMax = 10) {
+export function ormOptions(clientUrl: string, poolMax = POOL_MAX) {
   return defineConfig({
     clientUrl,
     entities,

@@ -15,11 +15,21 @@ export interface GraphQLContext {
   caller: Caller;
   loaders: Loaders;
   /**
-   * Starts a fresh unit of work (EntityManager fork and loaders) on this context and
-   * answers its caller. A subscription's resolver calls it for each event, so that every
-   * event reads current state, not what an earlier event left in the identity map.
+   * A subscription's read for one event: `read` runs once per event and company, in a
+   * fresh unit of work (EntityManager fork and loaders), and every subscriber of that
+   * company handling the same event gets its result; this context switches to that unit
+   * of work, so field resolvers share its loaders too. Each event reads current state,
+   * not what an earlier event left in an identity map, and 1,000 subscribers of a company
+   * cost one read per event, not 1,000.
    */
-  renew(): Caller;
+  readForEvent<T>(event: object, read: (caller: Caller) => Promise<T>): Promise<T>;
+}
+
+/** One event's read for one company: its unit of work and the result it shares. */
+interface EventRead {
+  caller: Caller;
+  loaders: Loaders;
+  result: Promise<unknown>;
 }
 
 /** The tenancy ids of a caller, as log fields. */
@@ -31,6 +41,13 @@ export const logFieldsOf = (scope: Scope): LogFields => ({ company_id: scope.com
  * and per websocket operation.
  */
 export class ContextFactory {
+  /**
+   * The reads of each event by company. Keyed by the event object itself: the bus decodes
+   * a message once per replica and hands the same object to every subscriber, so an entry
+   * lives only while some subscriber still holds the event, and two events never share one.
+   */
+  private readonly eventReads = new WeakMap<object, Map<string, EventRead>>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly services: Services,
@@ -81,16 +98,37 @@ export class ContextFactory {
 
   /** A context for one operation of the caller whose scope is `scope`. */
   forScope(scope: Scope, requestId: string = randomUUID(), em: EntityManager = this.orm.em.fork()): GraphQLContext {
-    const { orm, services } = this;
-    const unitOfWork = (fork: EntityManager) => {
-      const caller: Caller = { scope, em: fork };
-      return { caller, loaders: createLoaders(caller, services) };
-    };
+    const caller: Caller = { scope, em };
     const context: GraphQLContext = {
       requestId,
-      ...unitOfWork(em),
-      renew: () => Object.assign(context, unitOfWork(orm.em.fork())).caller,
+      caller,
+      loaders: createLoaders(caller, this.services),
+      readForEvent: <T>(event: object, read: (caller: Caller) => Promise<T>) => {
+        const shared = this.eventRead(event, scope.companyId, read);
+        context.caller = shared.caller;
+        context.loaders = shared.loaders;
+        return shared.result as Promise<T>;
+      },
     };
     return context;
+  }
+
+  /**
+   * The read of `event` for `companyId`, started by its first subscriber. It reads as the
+   * company (user id null): tenancy is per company, and services scope reads by company.
+   */
+  private eventRead(event: object, companyId: string, read: (caller: Caller) => Promise<unknown>): EventRead {
+    const byCompany = this.eventReads.get(event) ?? new Map<string, EventRead>();
+    this.eventReads.set(event, byCompany);
+    let shared = byCompany.get(companyId);
+    if (!shared) {
+      const caller: Caller = { scope: { companyId, userId: null }, em: this.orm.em.fork() };
+      shared = { caller, loaders: createLoaders(caller, this.services), result: read(caller) };
+      // Each subscriber awaits the result; this copy only keeps an early failure from
+      // being reported as unhandled before they do.
+      shared.result.catch(() => undefined);
+      byCompany.set(companyId, shared);
+    }
+    return shared;
   }
 }

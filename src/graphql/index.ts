@@ -79,6 +79,9 @@ export async function createGraphQL({ orm, services, events, introspection, logg
     // Cache hints are unused (responses are per caller); the plugin would wrap every field.
     plugins: [gatewayPlugin(schema, logger), metricsPlugin(metrics), ApolloServerPluginCacheControlDisabled()],
     logger,
+    // main.ts owns SIGTERM/SIGINT: Apollo's own handlers would stop it first and leave
+    // app.close() waiting on that stop, so the process never exits.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   let sockets: { dispose(): void | Promise<void> } | null = null;

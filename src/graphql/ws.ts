@@ -1,5 +1,6 @@
 import type http from 'node:http';
-import { type ExecutionArgs, execute, getOperationAST, GraphQLError, type GraphQLSchema, parse, subscribe, validate } from 'graphql';
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator';
 import type { Disposable, OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -83,6 +84,33 @@ function observed(metrics: Metrics, logger: Logger, run: (args: ExecutionArgs) =
 }
 
 /**
+ * graphql-js's `subscribe`, with each event's execution shared: subscribers of one company
+ * running the same operation (text, operation name, variables; `keys` holds it per context)
+ * get one result per event, not one execution each, which is what lets one replica serve
+ * 1,000 dashboards. The source stream stays per subscriber, and with it the company filter
+ * and the subscription's filter arguments. Results are keyed by the event object (decoded
+ * once per replica by the bus), so they live only as long as the event is pending.
+ */
+function sharedSubscribe(keys: WeakMap<object, string>) {
+  const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+  return async (args: ExecutionArgs) => {
+    const stream = await createSourceEventStream(args);
+    if (!(Symbol.asyncIterator in stream)) return stream;
+    const key = keys.get(args.contextValue as object)!;
+    return mapAsyncIterator(stream as AsyncIterable<object>, (event) => {
+      const byOperation = results.get(event) ?? new Map<string, Promise<ExecutionResult>>();
+      results.set(event, byOperation);
+      let result = byOperation.get(key);
+      if (!result) {
+        result = Promise.resolve(execute({ ...args, rootValue: event }));
+        byOperation.set(key, result);
+      }
+      return result;
+    });
+  };
+}
+
+/**
  * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
  * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
  * bad credentials close the socket with 4403 Forbidden. Each operation counts against the
@@ -95,6 +123,7 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
     metrics.websocketConnections.inc();
     socket.once('close', () => metrics.websocketConnections.dec());
   });
+  const operationKeys = new WeakMap<object, string>();
   const logInternal = (errors: readonly GraphQLError[]) => {
     for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
   };
@@ -102,7 +131,7 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
     {
       schema,
       execute: observed(metrics, logger, execute),
-      subscribe: observed(metrics, logger, subscribe),
+      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys)),
       onConnect: async (ctx) => {
         const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
         try {
@@ -126,7 +155,10 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
           metrics.observeGraphQL({ ...operationLabels(null), outcome: 'error', transport: 'ws' }, (performance.now() - started) / 1000);
           return prepared;
         }
-        return { ...prepared, contextValue: contexts.forScope(ctx.extra.scope!) };
+        const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
+        const { query, operationName, variables } = payload;
+        operationKeys.set(contextValue, JSON.stringify([ctx.extra.scope!.companyId, query, operationName ?? null, variables ?? null]));
+        return { ...prepared, contextValue };
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!result.errors) return result;

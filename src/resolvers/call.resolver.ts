@@ -55,7 +55,7 @@ export class CallResolver {
     filter: ownEvents<'call.updated', CallStatusChangedArgs>(matches),
   })
   async callStatusChanged(@Root() event: CallEvent, @Args() _filters: CallStatusChangedArgs, @Ctx() context: GraphQLContext): Promise<CallType> {
-    return toCallType(await this.callService.get(context.renew(), event.callId));
+    return toCallType(await context.readForEvent(event, (caller) => this.callService.get(caller, event.callId)));
   }
 
   @FieldResolver(() => AiAgentType)

@@ -48,6 +48,6 @@ export class WebhookExecutionResolver {
     @Args() _filters: WebhookExecutionUpdatedArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookExecutionType> {
-    return toWebhookExecutionType(await this.executions.getById(context.renew(), event.executionId));
+    return toWebhookExecutionType(await context.readForEvent(event, (caller) => this.executions.getById(caller, event.executionId)));
   }
 }

@@ -1,6 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
+import { queriesOf } from '../support/queries';
 import { gqlData } from './graphql-client';
 import { insertCalls, insertExecutions } from './records';
 
@@ -13,23 +13,6 @@ beforeAll(async () => {
   a = await tenant(t, 'A');
 });
 afterAll(() => t.close());
-
-/** Counts the SQL statements the app's ORM runs (every fork shares its logger). */
-async function queriesOf(orm: MikroORM, run: () => Promise<unknown>): Promise<number> {
-  const logger = orm.config.getLogger();
-  const original = logger.logQuery.bind(logger);
-  let count = 0;
-  logger.logQuery = (context) => {
-    count += 1;
-    original(context);
-  };
-  try {
-    await run();
-  } finally {
-    logger.logQuery = original;
-  }
-  return count;
-}
 
 let made = 0;
 

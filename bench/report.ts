@@ -1,0 +1,58 @@
+import { readFile, writeFile } from 'node:fs/promises';
+
+/** One line of the results table: a figure, what it is compared with, and the aim if any. */
+export interface Row {
+  figure: string;
+  measured: string;
+  anchor: string;
+  aim?: { text: string; met: boolean };
+}
+
+export interface Run {
+  date: string;
+  machine: string;
+  load: string;
+  database: string;
+  rows: Row[];
+  notes: string[];
+}
+
+const START = '<!-- bench:results:start (written by npm run bench) -->';
+const END = '<!-- bench:results:end -->';
+
+export function markdown(run: Run): string {
+  const lines = [
+    `Run of ${run.date} on ${run.machine}; ${run.database}.`,
+    `Load average (1, 5, 15 min) ${run.load}.`,
+    '',
+    '| Figure | Measured | Anchor (same run) | Aim | |',
+    '|---|---|---|---|---|',
+    ...run.rows.map((r) => `| ${r.figure} | ${r.measured} | ${r.anchor} | ${r.aim?.text ?? ''} | ${r.aim ? (r.aim.met ? 'met' : '**not met**') : ''} |`),
+  ];
+  if (run.notes.length > 0) lines.push('', ...run.notes.map((n) => `- ${n}`));
+  return lines.join('\n');
+}
+
+/** The table for a terminal: columns padded, aims marked. */
+export function text(run: Run): string {
+  const cells = run.rows.map((r) => [r.figure, r.measured, r.anchor, r.aim ? `${r.aim.text}: ${r.aim.met ? 'met' : 'NOT MET'}` : '']);
+  const header = ['Figure', 'Measured', 'Anchor (same run)', 'Aim'];
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [
+    `${run.date}, ${run.machine}, ${run.database}, load average ${run.load}`,
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.map(line),
+    ...run.notes.map((n) => `* ${n}`),
+  ].join('\n');
+}
+
+/** Replaces the results block of `file` (between its markers), keeping the prose around it. */
+export async function writeResults(file: string, run: Run): Promise<void> {
+  const doc = await readFile(file, 'utf8');
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${file} has no results markers (${START} ... ${END})`);
+  await writeFile(file, `${doc.slice(0, start + START.length)}\n${markdown(run)}\n${doc.slice(end)}`);
+}

@@ -1,0 +1,288 @@
+/**
+ * `npm run bench`: the service's figures, each beside an anchor measured in the same run.
+ * Starts the compiled service as a process of its own (so that its RSS and CPU can be read
+ * and it shares no event loop with the load) on a fresh database (embedded PostgreSQL of
+ * its own, or a throw-away database on DATABASE_URL's server), seeds a company with 100
+ * campaigns, an agent and a number, then measures (method: docs/performance.md):
+ * by-id and list reads against a bare node:http + pg server, the GraphQL list against the
+ * REST list, make-call, and event delivery to 1,000 graphql-ws subscribers. Prints the
+ * table and writes it into docs/performance.md.
+ *
+ *   npm run bench                     BENCH_CPU_PROF=1 npm run bench   (profile of the service)
+ *   BENCH_DURATION=5 BENCH_SUBSCRIBERS=1000 BENCH_EVENT_CALLS=4 (calls per second while subscribed)
+ */
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { POOL_MAX } from '../src/db/orm';
+import { benchDatabase, freePort } from './database';
+import { type Measured, startProcess } from './processes';
+import { type Row, text, writeResults } from './report';
+import { subscribe } from './subscribers';
+import { countEvents, drain, quiet } from './waits';
+
+const CONNECTIONS = 10;
+const CAMPAIGNS = 100;
+const WARMUP_S = 2;
+const ROUNDS = 2;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const EVENT_CALLS_PER_S = Number(process.env.BENCH_EVENT_CALLS ?? 4);
+const EVENT_SECONDS = 10;
+const ROOT = path.resolve(__dirname, '../..');
+const PROFILE_DIR = path.join(ROOT, '.data/bench-profiles');
+
+const CAMPAIGN_FIELDS = `id name notes status campaignType callProgress daysOfWeek timeZone createdAt updatedAt workspace
+  contactsListSource contactsListTags contactsListCategories contactsListSourceMetadata agentVariablesContactMetadataMapping
+  callTimeOfDayFrom callTimeOfDayTo numberOfCallAttempts retryDelay retryDelayUnit deletedAt startedAt endedAt
+  webhookMappingVariables webhookMappingVariablesSources ownerUserId aiAgentId inboundPhoneNumberId outboundPhoneNumberId
+  webhookId allowNonLocalCalls maxConcurrentCalls`;
+const GRAPHQL_LIST = JSON.stringify({ query: `{ campaigns(first: ${CAMPAIGNS}) { edges { node { ${CAMPAIGN_FIELDS} } } } }` });
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** The service's settings for the run; RATE_LIMIT_* variables of the caller pass through. */
+function serviceEnv(databaseUrl: string, port: number): Record<string, string> {
+  const passed = Object.entries(process.env).filter(([k, v]) => k.startsWith('RATE_LIMIT_') && v !== undefined) as [string, string][];
+  return {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    SIM_RING_MS: '100',
+    SIM_TALK_MS: '200',
+    MAX_CONCURRENT_CALLS_PER_COMPANY: '10000',
+    ...Object.fromEntries(passed),
+  };
+}
+
+interface Target {
+  name: string;
+  process: Measured;
+  options: autocannon.Options;
+}
+
+interface Figures {
+  reqPerS: number;
+  meanMs: number;
+  p99Ms: number;
+  cpuMsPerReq: number;
+  requests: number;
+  failed: number;
+}
+
+async function load(target: Target, seconds: number): Promise<Figures> {
+  const cpu = await target.process.cpuMs();
+  const r = await autocannon({ ...target.options, connections: CONNECTIONS, duration: seconds });
+  const total = r.requests.total;
+  return {
+    reqPerS: total / (r.duration || seconds),
+    meanMs: r.latency.average,
+    p99Ms: r.latency.p99,
+    cpuMsPerReq: ((await target.process.cpuMs()) - cpu) / Math.max(1, total),
+    requests: total,
+    failed: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+/** Warms every target up, then measures them in alternation for ROUNDS rounds (drift hits all). */
+async function compare(targets: Target[]): Promise<Map<string, Figures>> {
+  for (const target of targets) await load(target, WARMUP_S);
+  const rounds = new Map<string, Figures[]>(targets.map((t) => [t.name, []]));
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of targets) {
+      const f = await load(target, DURATION_S);
+      log(`  ${round}. ${target.name.padEnd(34)} ${fixed(f.reqPerS).padStart(6)} req/s  mean ${f.meanMs.toFixed(1)} ms  p99 ${f.p99Ms} ms  cpu ${f.cpuMsPerReq.toFixed(2)} ms/req${f.failed ? `  ${f.failed} FAILED` : ''}`);
+      rounds.get(target.name)!.push(f);
+    }
+  }
+  const mean = (fs: Figures[], k: keyof Figures) => fs.reduce((s, f) => s + f[k], 0) / fs.length;
+  const sum = (fs: Figures[], k: keyof Figures) => fs.reduce((s, f) => s + f[k], 0);
+  return new Map(
+    [...rounds].map(([name, fs]) => [
+      name,
+      { reqPerS: mean(fs, 'reqPerS'), meanMs: mean(fs, 'meanMs'), p99Ms: Math.max(...fs.map((f) => f.p99Ms)), cpuMsPerReq: mean(fs, 'cpuMsPerReq'), requests: sum(fs, 'requests'), failed: sum(fs, 'failed') },
+    ]),
+  );
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+async function json(url: string, init: RequestInit & { key?: string } = {}): Promise<any> {
+  const headers = { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) };
+  const res = await fetch(url, { ...init, headers });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** A company with an agent, a number and CAMPAIGNS campaigns: through the admin CLI and the REST API. */
+async function seed(service: Measured, databaseUrl: string) {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/src/cli/admin.js'), 'create-company', '--name', 'Benchmark'], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
+  });
+  const { company_id: companyId, api_key: key } = JSON.parse(stdout) as { company_id: string; api_key: string };
+  const agent = (await json(`${service.url}/v1/ai-agent`, { method: 'POST', key, body: JSON.stringify({ name: 'Bench agent', prompt: 'Say hello.' }) })).data;
+  await json(`${service.url}/v1/phone-numbers`, { method: 'POST', key, body: JSON.stringify({ phone_number: '+14155552671' }) });
+  const campaign = { ai_agent_id: agent.id, number_of_call_attempts: [2], retry_delay: [30], retry_delay_unit: ['minutes'] };
+  for (let i = 0; i < CAMPAIGNS; i++) {
+    await json(`${service.url}/v1/campaigns`, { method: 'POST', key, body: JSON.stringify({ ...campaign, name: `Campaign ${i}` }) });
+  }
+  const makeCall = JSON.stringify({ ai_agent_id: agent.id, call_from: '+14155552671', call_to: '+14155550123' });
+  return { companyId, key, makeCall };
+}
+
+function table(
+  reads: Map<string, Figures>,
+  calls: Figures,
+  drained: { calls: number; seconds: number },
+  events: { delays: number[]; events: number; errors: number },
+  rss: { service: number; baseline: number },
+): Row[] {
+  const f = (name: string) => reads.get(name)!;
+  const http = (x: Figures) => `${fixed(x.reqPerS)} req/s, p99 ${x.p99Ms} ms`;
+  const byIdShare = f('service by-id').reqPerS / f('bare by-id').reqPerS;
+  const listShare = f('service REST list').reqPerS / f('bare list').reqPerS;
+  const rest = f('service REST list');
+  const gql = f('service GraphQL list');
+  const ratio = gql.meanMs / rest.meanMs;
+  const delays = [...events.delays].sort((a, b) => a - b);
+  const p99 = percentile(delays, 99);
+  const expected = events.events * SUBSCRIBERS;
+  return [
+    {
+      figure: 'GET /v1/campaigns/by-id/{id}',
+      measured: `${http(f('service by-id'))} (${fixed(100 * byIdShare)}% of bare)`,
+      anchor: `bare node:http + pg: ${http(f('bare by-id'))}`,
+      aim: { text: '>= 70% of bare req/s', met: byIdShare >= 0.7 },
+    },
+    {
+      figure: `GET /v1/campaigns/list (${CAMPAIGNS})`,
+      measured: `${http(rest)} (${fixed(100 * listShare)}% of bare)`,
+      anchor: `bare node:http + pg: ${http(f('bare list'))}`,
+    },
+    {
+      figure: `GraphQL campaigns(first: ${CAMPAIGNS}), same fields`,
+      measured: `${gql.meanMs.toFixed(1)} ms/req (${ratio.toFixed(2)}x REST), ${http(gql)}, CPU ${gql.cpuMsPerReq.toFixed(2)} ms/req`,
+      anchor: `REST list: ${rest.meanMs.toFixed(1)} ms/req, CPU ${rest.cpuMsPerReq.toFixed(2)} ms/req (${(gql.cpuMsPerReq / rest.cpuMsPerReq).toFixed(2)}x)`,
+      aim: { text: '<= 1.5x REST time per request', met: ratio <= 1.5 },
+    },
+    {
+      figure: 'POST /v1/calls/make-call',
+      measured: `${http(calls)}, CPU ${calls.cpuMsPerReq.toFixed(2)} ms/req`,
+      anchor: `by-id on the same service: ${http(f('service by-id'))}; all ${fixed(drained.calls)} calls ended ${drained.seconds.toFixed(1)} s after the load`,
+    },
+    {
+      figure: `transition -> ${fixed(SUBSCRIBERS)} graphql-ws subscribers`,
+      measured: `p99 ${p99} ms, p50 ${percentile(delays, 50)} ms, max ${delays.at(-1)} ms`,
+      anchor: `${fixed(events.events)} events (${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s); ${fixed(delays.length)} of ${fixed(expected)} deliveries${events.errors ? `, ${events.errors} errors` : ''}`,
+      aim: { text: 'p99 < 100 ms, every delivery', met: p99 < 100 && delays.length === expected && events.errors === 0 },
+    },
+    {
+      figure: 'peak RSS of the service process',
+      measured: `${fixed(rss.service)} MiB`,
+      anchor: `bare baseline process: ${fixed(rss.baseline)} MiB`,
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  const loadBefore = os.loadavg();
+  const db = await benchDatabase();
+  const processes: Measured[] = [];
+  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  try {
+    const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    const servicePort = await freePort();
+    const service = await startProcess(path.join(ROOT, 'dist/src/main.js'), servicePort, serviceEnv(db.url, servicePort), nodeArgs);
+    processes.push(service);
+    log(`service: pid ${service.pid} on ${service.url}, ${db.kind}`);
+    const { companyId, key, makeCall } = await seed(service, db.url);
+    const baselinePort = await freePort();
+    const baseline = await startProcess(path.join(ROOT, 'dist/bench/baseline.js'), baselinePort, {
+      DATABASE_URL: db.url,
+      PORT: String(baselinePort),
+      COMPANY_ID: companyId,
+      POOL_MAX: String(POOL_MAX),
+    });
+    processes.push(baseline);
+
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const list = (await json(`${service.url}/v1/campaigns/list`, { key })).data as { id: string }[];
+    const bareList = (await json(`${baseline.url}/v1/campaigns/list`)).data as { id: string }[];
+    const gqlList = (await json(`${service.url}/graphql`, { method: 'POST', key, body: GRAPHQL_LIST })).data.campaigns.edges as { node: { id: string } }[];
+    const ids = list.map((c) => c.id).join();
+    if (list.length !== CAMPAIGNS || bareList.map((c) => c.id).join() !== ids || gqlList.map((e) => e.node.id).join() !== ids) {
+      throw new Error('the service, its GraphQL API and the baseline answer different campaigns');
+    }
+    const byId = `/v1/campaigns/by-id/${list[0]!.id}`;
+    log(`reads: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up each, then ${ROUNDS} alternating rounds of ${DURATION_S} s`);
+    const reads = await compare([
+      { name: 'service by-id', process: service, options: { url: `${service.url}${byId}`, headers } },
+      { name: 'bare by-id', process: baseline, options: { url: `${baseline.url}${byId}` } },
+      { name: 'service REST list', process: service, options: { url: `${service.url}/v1/campaigns/list`, headers } },
+      { name: 'bare list', process: baseline, options: { url: `${baseline.url}/v1/campaigns/list` } },
+      { name: 'service GraphQL list', process: service, options: { url: `${service.url}/graphql`, method: 'POST', headers, body: GRAPHQL_LIST } },
+    ]);
+
+    log(`make-call: ${CONNECTIONS} connections for ${DURATION_S} s`);
+    const calls = await load({ name: 'make-call', process: service, options: { url: `${service.url}/v1/calls/make-call`, method: 'POST', headers, body: makeCall } }, DURATION_S);
+    const drained = await drain(sql, companyId, 120_000);
+
+    log(`subscribers: connecting ${SUBSCRIBERS}`);
+    const subscribers = await subscribe(service.url, key, SUBSCRIBERS);
+    const probe = (await json(`${service.url}/v1/calls/make-call`, { method: 'POST', key, body: makeCall })).data as { id: string };
+    await subscribers.allReceived((c) => c.id === probe.id, 60_000);
+    log('subscribers: every one received the first call');
+    await drain(sql, companyId, 60_000);
+    await quiet(() => subscribers.received(), Infinity);
+    log(`subscribers: ${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s`);
+    const published = await countEvents(db.url);
+    subscribers.record();
+    const placed = Date.now();
+    for (let i = 0; i < EVENT_CALLS_PER_S * EVENT_SECONDS; i++) {
+      await new Promise((resolve) => setTimeout(resolve, placed + (i * 1000) / EVENT_CALLS_PER_S - Date.now()));
+      await json(`${service.url}/v1/calls/make-call`, { method: 'POST', key, body: makeCall });
+    }
+    await drain(sql, companyId, 60_000);
+    const events = await published.stop();
+    await quiet(() => subscribers.results().delays.length, events * SUBSCRIBERS);
+    const delivered = { ...subscribers.results(), events };
+    await subscribers.close();
+    const peakRss = await service.peakRssMiB();
+    const loadAfter = os.loadavg();
+
+    const rows = table(reads, calls, drained, delivered, { service: peakRss, baseline: await baseline.peakRssMiB() });
+    const version = (await sql.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
+    const run = {
+      date,
+      machine: `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      load: `${loadBefore.map((l) => l.toFixed(2)).join(', ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(', ')} after`,
+      database: `PostgreSQL ${version} (${db.kind})`,
+      rows,
+      notes: [] as string[],
+    };
+    if ([...reads.values()].some((f) => f.failed > 0) || calls.failed > 0) {
+      run.notes.push('Some requests failed (non-2xx, errors or timeouts; a 429 means a rate limit: set the RATE_LIMIT_* variables high in the environment of npm run bench, they are passed to the service).');
+    }
+    process.stdout.write(`\n${text(run)}\n`);
+    await writeResults(path.join(ROOT, 'docs/performance.md'), run);
+    process.stdout.write(`\nWritten into docs/performance.md.${nodeArgs.length ? ` CPU profile of the service: ${PROFILE_DIR}` : ''}\n`);
+  } finally {
+    await sql.end();
+    for (const p of processes.reverse()) await p.stop();
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Benchmark failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
