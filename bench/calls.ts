@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startApp } from '../src/app';
-import { loadConfig } from '../src/config';
-import { BENCH_DATABASE } from './database';
+import { benchDatabase, inProcessConfig } from './database';
 import { createLogger } from '../src/logger';
 
 /**
@@ -15,7 +14,7 @@ import { createLogger } from '../src/logger';
  *   stored) to its delivery to a graphql-ws subscriber of `callStatusChanged`, and how many
  *   events reached it (a subscriber too slow for the stream misses the oldest: docs/graphql.md).
  * The service runs in this process; traffic stays on 127.0.0.1.
- * `npm run bench:calls` (DATABASE_URL optional: the embedded PostgreSQL otherwise).
+ * `npm run bench:calls`, on a fresh database (on DATABASE_URL's server, or an embedded PostgreSQL).
  */
 const CALLS = Number(process.env.BENCH_CALLS ?? 2000);
 const CONCURRENCY = 20;
@@ -23,20 +22,9 @@ const CONCURRENCY = 20;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function main(): Promise<void> {
-  const config = loadConfig({
-    ...BENCH_DATABASE,
-    RATE_LIMIT_ENABLED: '0', // measures the call engine: 2,000 make-calls a minute are far over the limit
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    SIM_RING_MS: '0',
-    SIM_TALK_MS: '0',
-    JOB_POLL_MS: '50',
-    MAX_CONCURRENT_CALLS_PER_COMPANY: String(CALLS),
-  });
+  const db = await benchDatabase();
+  // Rate limits off: 2,000 make-calls a minute are far over them; this measures the call engine.
+  const config = inProcessConfig(db.url, { MAX_CONCURRENT_CALLS_PER_COMPANY: String(CALLS) });
   const app = await startApp(config, createLogger(config.logLevel));
   const em = app.orm.em.fork();
   const { companyId, apiKey } = await app.services.auth.createCompany(em, { name: 'Call benchmark' });
@@ -93,6 +81,7 @@ async function main(): Promise<void> {
   unsubscribe();
   await ws.dispose();
   await app.close();
+  await db.drop();
 }
 
 main().catch((err: unknown) => {

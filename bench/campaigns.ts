@@ -1,13 +1,12 @@
 import 'reflect-metadata';
 import { startApp } from '../src/app';
-import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { loadCampaign, selectContacts } from '../src/services/campaigns/dialer-store';
-import { BENCH_DATABASE } from './database';
+import { benchDatabase, inProcessConfig } from './database';
 
 /**
- * The campaign dialer under load (`npm run bench:campaigns`; DATABASE_URL optional, the
- * embedded PostgreSQL otherwise). In one process, on 127.0.0.1:
+ * The campaign dialer under load (`npm run bench:campaigns`), on a fresh database (on
+ * DATABASE_URL's server, or an embedded PostgreSQL), in one process, on 127.0.0.1:
  * 1. a campaign of CONTACTS contacts (default 10,000), every callee a person, zero-length
  *    simulated calls, a campaign and company limit of CONCURRENCY (default 200) live calls:
  *    contacts settled per second from activation to `completed`, and where the time went
@@ -22,20 +21,8 @@ const SELECT_CONTACTS = Number(process.env.BENCH_SELECT_CONTACTS ?? 100_000);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main(): Promise<void> {
-  const config = loadConfig({
-    ...BENCH_DATABASE,
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'silent',
-    SIM_RING_MS: '0',
-    SIM_TALK_MS: '0',
-    JOB_POLL_MS: '50',
-    CAMPAIGN_SWEEP_MS: '1000',
-    MAX_CONCURRENT_CALLS_PER_COMPANY: String(CONCURRENCY),
-  });
+  const db = await benchDatabase();
+  const config = inProcessConfig(db.url, { CAMPAIGN_SWEEP_MS: '1000', MAX_CONCURRENT_CALLS_PER_COMPANY: String(CONCURRENCY) });
   const app = await startApp(config, createLogger(config.logLevel));
   const em = app.orm.em.fork();
   const { companyId } = await app.services.auth.createCompany(em, { name: `Campaign benchmark ${Date.now()}` });
@@ -102,6 +89,7 @@ async function main(): Promise<void> {
   console.log(`  share in the database:   ${((dbMs / (dbMs + cpuMs)) * 100).toFixed(0)}% of service CPU + database active time`);
   console.log(`selection of a ${SELECT_CONTACTS}-contact campaign: ${selected} contacts in ${selectMs.toFixed(0)} ms`);
   await app.close();
+  await db.drop();
 }
 
 main().catch((err: unknown) => {

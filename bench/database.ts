@@ -3,6 +3,7 @@ import { chmod, mkdir, rm } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { type Config, loadConfig } from '../src/config';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres';
 
 /**
@@ -54,4 +55,26 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     await rm(dir, { recursive: true, force: true });
   };
   return { url: db.url, kind: 'embedded PostgreSQL', drop };
+}
+
+/**
+ * Configuration of a service run inside a benchmark's own process on `url`: production mode,
+ * quiet, a free port on 127.0.0.1, fast job polling, zero-length simulated calls, no rate
+ * limits (the benchmarks measure the engines); `overrides` last.
+ */
+export function inProcessConfig(url: string, overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    RATE_LIMIT_ENABLED: '0',
+    ...process.env,
+    DATABASE_URL: url,
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'silent',
+    SIM_RING_MS: '0',
+    SIM_TALK_MS: '0',
+    JOB_POLL_MS: '50',
+    ...overrides,
+  });
 }

@@ -1,21 +1,9 @@
-import pg from 'pg';
 import { createLogger } from '../../src/logger';
 import { HealthService } from '../../src/services/health.service';
-import { startTestApp, type TestApp } from '../support/harness';
+import { adminQuery as admin, startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 const READY = { status: 'ok', message: 'ok', data: { checks: { database: 'ok', migrations: 'ok', workers: 'ok' } } };
-
-/** Runs `sql` as the admin user, outside the service's own connections. */
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('a replica with job workers', () => {
   let t: TestApp;

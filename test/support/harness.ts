@@ -7,7 +7,8 @@ import { createLogger, type Logger } from '../../src/logger';
 
 export const JWT_SECRET = 'test-secret-at-least-16-chars';
 
-async function adminQuery(sql: string): Promise<void> {
+/** Runs `sql` as the admin user, outside any service's connections. */
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
   await client.connect();
   try {
