@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { openDatabase } from '../../src/db/orm';
+import { createLogger } from '../../src/logger';
 import { migrationsList } from '../../src/migrations';
+import { JobQueue } from '../../src/services/jobs/job-queue';
 import { seedDemo } from '../../src/services/seed.service';
 import { createTestDatabase, startTestApp } from '../support/harness';
 
@@ -18,6 +20,22 @@ describe('replicas starting together on a new database', () => {
       await client.end();
       expect(applied.rows.map((r) => r.name)).toEqual(migrationsList.map((m) => m.name));
     } finally {
+      await db.drop();
+    }
+  });
+
+  it('create each job queue once, none of them failing', async () => {
+    const db = await createTestDatabase({ empty: true });
+    const queues = await Promise.all([1, 2, 3].map(() => JobQueue.start(db.url, { pollMs: 50 }, createLogger('silent'))));
+    try {
+      await Promise.all(queues.map((q) => Promise.all([q.prepare('call.dispatch'), q.prepare('call.place')])));
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      const created = await client.query<{ name: string }>('select name from pgboss.queue order by name');
+      await client.end();
+      expect(created.rows.map((r) => r.name)).toEqual(['call.dispatch', 'call.place']);
+    } finally {
+      await Promise.all(queues.map((q) => q.stop()));
       await db.drop();
     }
   });
