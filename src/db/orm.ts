@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
 import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
@@ -31,9 +32,28 @@ export function ormOptions(clientUrl: string, poolMax = POOL_MAX) {
   });
 }
 
-/** Connects and applies pending migrations (never schema sync). */
+/** Session advisory lock held while migrating; other replicas wait for it (key space: hashtext). */
+const MIGRATION_LOCK = 'switchboard:migrations';
+
+/**
+ * Connects and applies pending migrations (never schema sync). Replicas starting together
+ * take turns: each migrates under one advisory lock, so the first applies what is pending
+ * and the others then find nothing left (the migrator has no lock of its own; without this,
+ * two replicas run the same migration and one fails to start).
+ */
 export async function openDatabase(clientUrl: string, poolMax?: number): Promise<MikroORM> {
   const orm = await MikroORM.init(ormOptions(clientUrl, poolMax));
-  await orm.getMigrator().up();
+  const lock = new pg.Client({ connectionString: clientUrl });
+  try {
+    await lock.connect();
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
+    await orm.getMigrator().up();
+  } catch (err) {
+    await orm.close();
+    throw err;
+  } finally {
+    // Ending the session releases its lock.
+    await lock.end().catch(() => undefined);
+  }
   return orm;
 }

@@ -79,8 +79,9 @@ export async function createGraphQL({ orm, services, events, introspection, logg
     // Cache hints are unused (responses are per caller); the plugin would wrap every field.
     plugins: [gatewayPlugin(schema, logger), metricsPlugin(metrics), ApolloServerPluginCacheControlDisabled()],
     logger,
-    // main.ts owns SIGTERM/SIGINT: Apollo's own handlers would stop it first and leave
-    // app.close() waiting on that stop, so the process never exits.
+    // The process's shutdown (src/main.ts) stops Apollo through stop() below. Apollo's own
+    // SIGTERM handler would stop it first, and our stop() would then wait forever on
+    // Apollo's stopping barrier (never released on success), so SIGTERM never ended the process.
     stopOnTerminationSignals: false,
   });
   await apollo.start();

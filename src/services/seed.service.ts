@@ -7,14 +7,22 @@ export interface DemoSeed {
   apiKey: string;
 }
 
+/** Transaction advisory lock under which a replica looks for companies and seeds. */
+const SEED_LOCK = 'switchboard:seed-demo';
+
 /**
  * First-run experience: on an empty database, a demo company with an agent, a phone
  * number, a few contacts, a campaign and a flow, made through the services themselves.
- * Returns null when the database already has a company.
+ * Returns null when the database already has a company. Replicas starting together on an
+ * empty database take turns under an advisory lock, so only the first seeds and the others
+ * find its company (committed when they get the lock).
  */
 export async function seedDemo(em: EntityManager, services: Services): Promise<DemoSeed | null> {
-  if ((await em.count(Company, {})) > 0) return null;
-  return em.transactional((tx) => seedCompany(tx, services));
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [SEED_LOCK]);
+    if ((await tx.count(Company, {})) > 0) return null;
+    return seedCompany(tx, services);
+  });
 }
 
 async function seedCompany(em: EntityManager, services: Services): Promise<DemoSeed> {

@@ -25,10 +25,10 @@ async function exec(file: string, args: string[], env: Record<string, string>): 
 
 const admin = (...args: string[]) => exec('npm', ['run', '--silent', 'admin', '--', ...args], { DATABASE_URL: t.databaseUrl });
 
+// dist is built once for the run, by the global set-up.
 beforeAll(async () => {
   t = await startTestApp();
-  await run('npm', ['run', '--silent', 'build']);
-}, 90_000);
+});
 afterAll(() => t.close());
 
 describe('admin CLI (npm run --silent admin)', () => {

@@ -27,7 +27,7 @@ export async function gqlData<T = any>(t: TestApp, query: string, variables: Rec
 export const firstError = (res: GraphQLResponse) => res.errors?.[0]?.extensions;
 
 /** A graphql-ws client (graphql-transport-ws) that authenticates with `token` in connection_init. */
-export function wsClient(t: TestApp, token: string | null, key = 'authorization'): Client {
+export function wsClient(t: Pick<TestApp, 'url'>, token: string | null, key = 'authorization'): Client {
   return createClient({
     url: `${t.url.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,

@@ -1,26 +1,33 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
 import { openDatabase } from '../../src/db/orm';
+import { freePort } from './net';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+const run = promisify(execFile);
+
+/**
+ * Compiles src to dist (incremental: a few seconds when nothing changed), once for the run:
+ * suites that start the real entry points (`node dist/src/main.js`, the admin CLI) as
+ * processes need it, and one build here means no two suites write dist at the same time.
+ */
+async function build(): Promise<void> {
+  try {
+    await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
+    throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
 }
 
 /**
  * One PostgreSQL for the run: DATABASE_URL's server when set, else an embedded one in a
  * fresh folder. A template database is migrated once; each test file clones it.
  */
-export default async function globalSetup(): Promise<void> {
+async function prepareDatabases(): Promise<{ adminUrl: string; template: string; runId: string }> {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     await mkdir(path.resolve('.data'), { recursive: true });
@@ -40,8 +47,14 @@ export default async function globalSetup(): Promise<void> {
   // MikroORM keeps entity metadata on globalThis; when jest runs in band, test files would
   // otherwise inherit this realm's copy and fail on it.
   delete (globalThis as Record<string, unknown>)['mikro-orm-metadata'];
+  return { adminUrl, template, runId };
+}
+
+export default async function globalSetup(): Promise<void> {
+  const [, databases] = await Promise.all([build(), prepareDatabases()]);
+  const { adminUrl, template, runId } = databases;
   process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
   process.env.TEST_TEMPLATE_DATABASE = template;
   process.env.TEST_RUN_ID = runId;
-  (globalThis as Record<string, unknown>).__testTemplate = { adminUrl, template, runId };
+  (globalThis as Record<string, unknown>).__testTemplate = databases;
 }

@@ -18,10 +18,13 @@ export async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** A database of this test file's own, cloned from the migrated template. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A database of this test file's own, cloned from the migrated template; with `empty`, a
+ * database with no tables at all (a first deployment).
+ */
+export async function createTestDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `sb_test_${process.env.TEST_RUN_ID}_${process.pid}_${randomBytes(3).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${process.env.TEST_TEMPLATE_DATABASE}"`);
+  await adminQuery(options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${process.env.TEST_TEMPLATE_DATABASE}"`);
   const url = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };

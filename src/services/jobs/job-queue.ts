@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { type Logger, withLogFields } from '../../logger';
 
@@ -60,6 +61,9 @@ export interface JobQueueOptions {
   expireInSeconds?: number;
 }
 
+/** Session advisory lock under which queues are created, by every replica (key space: hashtext). */
+const QUEUE_CREATION_LOCK = 'switchboard:pgboss-create-queue';
+
 /** How long a finished job may wait to be marked completed with others. */
 const COMPLETION_DELAY_MS = 20;
 
@@ -88,6 +92,7 @@ export class JobQueue {
 
   private constructor(
     private readonly boss: PgBoss,
+    private readonly connectionString: string,
     private readonly options: JobQueueOptions,
     private readonly logger: Logger,
   ) {}
@@ -96,7 +101,7 @@ export class JobQueue {
     const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 10, supervise: true, schedule: false, application_name: 'switchboard-jobs' });
     boss.on('error', (err) => logger.error({ err }, 'job queue error'));
     await boss.start();
-    return new JobQueue(boss, options, logger);
+    return new JobQueue(boss, connectionString, options, logger);
   }
 
   /** Queues a job. Call `prepare(name)` first when sending within a transaction (`db`). */
@@ -158,8 +163,27 @@ export class JobQueue {
 
   private async ensureQueue(name: string): Promise<void> {
     if (this.queues.has(name)) return;
-    await this.boss.createQueue(name, { name, policy: POLICIES.get(name) ?? 'standard' });
+    if (!(await this.boss.getQueue(name))) await this.createQueue(name);
     this.queues.add(name);
+  }
+
+  /**
+   * pg-boss's create_queue inserts the queue's row, then alters tables that reference the
+   * queue table: two at once (replicas starting together on a new database) deadlock, and a
+   * replica fails to start. Creations take turns under a session advisory lock, held on a
+   * connection of its own while pg-boss creates the queue on its pool; once a queue exists,
+   * create_queue changes nothing, so only first creations need it.
+   */
+  private async createQueue(name: string): Promise<void> {
+    const lock = new pg.Client({ connectionString: this.connectionString });
+    try {
+      await lock.connect();
+      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [QUEUE_CREATION_LOCK]);
+      await this.boss.createQueue(name, { name, policy: POLICIES.get(name) ?? 'standard' });
+    } finally {
+      // Ending the session releases its lock.
+      await lock.end().catch(() => undefined);
+    }
   }
 
   private async loop<K extends JobName>(name: K, batchSize: number, concurrency: number, handler: Handler<K>): Promise<void> {

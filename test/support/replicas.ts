@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { freePort } from './net';
+import { waitFor } from './wait';
+
+/** The service's real entry point, compiled by the global set-up. */
+const MAIN = path.resolve('dist/src/main.js');
+
+/** One replica: `node dist/src/main.js` as an OS process of its own, on a port of its own. */
+export interface Replica {
+  name: string;
+  url: string;
+  process: ChildProcess;
+  /** Everything the process printed so far. */
+  output: { stdout: string; stderr: string };
+  /** Resolves once the process has exited, with its exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts a replica on `databaseUrl` with a minimal environment (nothing inherited from the
+ * test run but PATH) plus `env`. Resolves when it is running; use `listening()` to wait
+ * for its port.
+ */
+export async function spawnReplica(name: string, databaseUrl: string, env: Record<string, string>): Promise<Replica> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { name, url: `http://127.0.0.1:${port}`, process: child, output, exited };
+}
+
+const running = (r: Replica) => r.process.exitCode === null && r.process.signalCode === null;
+
+/**
+ * Waits until the replica answers HTTP (an unauthenticated request: 401 once it serves);
+ * fails at once, with what it printed, if it exits first.
+ */
+export async function listening(replica: Replica, timeoutMs = 60_000): Promise<void> {
+  await waitFor(
+    () => `replica ${replica.name} to listen on ${replica.url}`,
+    async () => {
+      if (!running(replica)) throw new Error(`replica ${replica.name} exited (${replica.process.exitCode}): ${replica.output.stderr}`);
+      try {
+        const res = await fetch(`${replica.url}/v1/ai-agent`);
+        return res.status === 401 ? true : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    timeoutMs,
+    50,
+  );
+}
+
+/** Asks the replica to stop (SIGTERM, as an orchestrator does) and resolves with its exit code. */
+export async function stopReplica(replica: Replica): Promise<number | null> {
+  if (running(replica)) replica.process.kill('SIGTERM');
+  return replica.exited;
+}
+
+/** Kills whatever is still running (after a failed test): no replica outlives the suite. */
+export async function killReplicas(replicas: Replica[]): Promise<void> {
+  for (const r of replicas) if (running(r)) r.process.kill('SIGKILL');
+  await Promise.all(replicas.map((r) => r.exited));
+}
