@@ -131,6 +131,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     demo,
     async close() {
       stopWorkers();
+      services.dialer.stop();
       await graphql.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -96,7 +96,7 @@ export class CallLifecycleService {
       if (waiting.length > 0) await tx.nativeUpdate(Call, { id: waiting.map((c) => c.id) }, { dispatchedAt: this.clock.now() });
       return waiting.map((c) => c.id);
     });
-    for (const callId of picked) await this.jobs.send('call.place', { companyId, callId });
+    await this.jobs.sendMany('call.place', picked.map((callId) => ({ companyId, callId })));
   }
 
   /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */

@@ -28,6 +28,12 @@ declare module '../jobs/job-queue' {
 
 export const CAMPAIGN_TICK_JOB = 'campaign.tick';
 
+/** How long the call-ended listener gathers ended calls of a campaign into one tick request. */
+const KICK_COALESCE_MS = 20;
+
+/** How long a tick that found its campaign busy (another tick under way) waits to try again. */
+const BUSY_RETRY_MS = 100;
+
 // One waiting tick per campaign is enough: a tick does everything that is due.
 coalesceBySingletonKey(CAMPAIGN_TICK_JOB);
 
@@ -73,7 +79,8 @@ const tiersOf = (c: CampaignRow): RetryTiers => ({ attempts: c.number_of_call_at
 
 /**
  * The campaign dialer (docs/campaigns.md). All its work is one idempotent job, the tick of
- * a campaign, run under the campaign's advisory lock in one transaction: count the attempts
+ * a campaign, run under the campaign's advisory lock in one transaction (a tick that finds
+ * the lock taken asks for another shortly after, instead of waiting on a connection): count the attempts
  * whose calls ended (settle or schedule a retry, trigger the campaign's webhook), add newly
  * matching contacts, then, while the campaign is active and its window open, place the due
  * attempts up to its concurrency limit. Calls are stored with the attempt they make, under
@@ -85,6 +92,9 @@ const tiersOf = (c: CampaignRow): RetryTiers => ({ attempts: c.number_of_call_at
  * window openings) and any a crash lost.
  */
 export class CampaignDialer {
+  /** Campaigns with a tick about to be asked for, by the call-ended listener. */
+  private readonly kicking = new Map<string, NodeJS.Timeout>();
+
   constructor(
     private readonly deps: DialerDeps,
     private readonly options: DialerOptions,
@@ -95,9 +105,26 @@ export class CampaignDialer {
     await this.deps.jobs.send(CAMPAIGN_TICK_JOB, { companyId, campaignId }, { singletonKey: campaignId });
   }
 
-  /** Call-ended listener: a campaign call ended, so its campaign has an attempt to count and a slot free. */
+  /**
+   * Call-ended listener: a campaign call ended, so its campaign has an attempt to count and
+   * a slot free. Calls of one campaign ending within KICK_COALESCE_MS ask for one tick
+   * (lost with the process if it dies first: the sweep then asks for it).
+   */
   async callEnded(call: Transitioned): Promise<void> {
-    if (call.campaignId) await this.kick(call.companyId, call.campaignId);
+    const { campaignId, companyId } = call;
+    if (!campaignId || this.kicking.has(campaignId)) return;
+    const timer = setTimeout(() => {
+      this.kicking.delete(campaignId);
+      this.kick(companyId, campaignId).catch((err: unknown) => this.deps.logger.warn({ err, campaignId }, 'campaign tick not asked for; the sweep will'));
+    }, KICK_COALESCE_MS);
+    timer.unref();
+    this.kicking.set(campaignId, timer);
+  }
+
+  /** Forgets kicks not yet sent (the process is stopping; the sweep of another replica makes up for them). */
+  stop(): void {
+    for (const timer of this.kicking.values()) clearTimeout(timer);
+    this.kicking.clear();
   }
 
   /** Asks for a tick of every campaign with due work at the clock's now. */
@@ -107,14 +134,18 @@ export class CampaignDialer {
   }
 
   /** Job handler: one tick of one campaign. Idempotent. */
-  async tick({ campaignId }: CampaignTickJob): Promise<void> {
+  async tick({ companyId, campaignId }: CampaignTickJob): Promise<void> {
     const em = this.deps.orm.em.fork();
     const result = await em.transactional(async (tx) => {
-      await tx.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`campaign:${campaignId}`]);
+      const [{ locked }] = await tx.execute('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [`campaign:${campaignId}`]);
+      if (!locked) return 'busy' as const;
       const campaign = await loadCampaign(tx, campaignId);
       if (!campaign || campaign.deleted_at) return null;
       return this.work(tx, campaign);
     });
+    // Another tick holds the campaign (on this replica or another): try again after it,
+    // rather than hold a connection waiting for the lock.
+    if (result === 'busy') return this.deps.jobs.send(CAMPAIGN_TICK_JOB, { companyId, campaignId }, { singletonKey: campaignId, delayMs: BUSY_RETRY_MS });
     if (!result) return;
     if (result.batch && result.placed.length > 0) {
       this.deps.dials.inc(result.placed.length);

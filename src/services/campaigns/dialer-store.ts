@@ -149,12 +149,16 @@ export interface DueEntry {
 /** Up to `limit` entries due at `now`, the longest waiting first. */
 export async function dueEntries(em: EntityManager, campaignId: string, now: Date, limit: number): Promise<DueEntry[]> {
   return em.execute(
-    `SELECT cc.id AS entry_id, cc.attempts, to_jsonb(ct) AS contact,
-            EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = cc.company_id AND d.phone_number = ct.phone_number) AS suppressed
-     FROM campaign_contacts cc JOIN contacts ct ON ct.id = cc.contact_id
-     WHERE cc.campaign_id = ? AND cc.state = 'queued' AND cc.next_attempt_at <= ?
-     ORDER BY cc.next_attempt_at, cc.id
-     LIMIT ?`,
+    `WITH due AS (
+       SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
+       WHERE campaign_id = ? AND state = 'queued' AND next_attempt_at <= ?
+       ORDER BY next_attempt_at, id
+       LIMIT ?
+     )
+     SELECT due.id AS entry_id, due.attempts, to_jsonb(ct) AS contact,
+            EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = due.company_id AND d.phone_number = ct.phone_number) AS suppressed
+     FROM due JOIN contacts ct ON ct.id = due.contact_id
+     ORDER BY due.next_attempt_at, due.id`,
     [campaignId, now, limit],
   );
 }

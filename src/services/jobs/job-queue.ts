@@ -120,6 +120,23 @@ export class JobQueue {
     if (!options.db || delayMs > 0) setTimeout(() => this.wake(name), Math.max(0, delayMs)).unref();
   }
 
+  /** Queues many jobs of one queue in one statement (one commit instead of one per job). */
+  async sendMany<K extends JobName>(name: K, data: JobMap[K][], options: Pick<SendOptions, 'retryLimit' | 'expireInSeconds'> = {}): Promise<void> {
+    if (data.length === 0) return;
+    await this.ensureQueue(name);
+    await this.boss.insert(
+      data.map((d) => ({
+        name,
+        data: d as object,
+        retryLimit: options.retryLimit ?? 3,
+        retryDelay: 1,
+        retryBackoff: true,
+        expireInSeconds: options.expireInSeconds ?? this.options.expireInSeconds ?? 60,
+      })),
+    );
+    this.wake(name);
+  }
+
   /** Makes sure the queue exists, so that a later send within a transaction can write to it. */
   async prepare(name: JobName): Promise<void> {
     await this.ensureQueue(name);
