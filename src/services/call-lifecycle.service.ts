@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { applyTransition, PREDECESSORS, type Transitioned } from './call-transitions';
@@ -7,8 +7,9 @@ import type { Clock } from './clock';
 import type { EventPublisher } from './events';
 import { ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
+import { jobSql } from './jobs/job-sql';
 import type { Caller } from './scope';
-import type { SimulatedStepJob, SimulatedTelephony } from './telephony/simulated.telephony';
+import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 
@@ -119,10 +120,20 @@ export class CallLifecycleService {
    * Stores a status change if the call's current status allows it (stamping the fields of
    * the new status and mirroring it on the contact, atomically), publishes it and, when the
    * call ends, frees its slot. Returns false when the update was stale or a duplicate.
+   * `alongside` writes in the transition's own transaction, only when it is stored (the
+   * next durable step of a call, say).
    */
-  async applyUpdate(callId: string, update: StatusUpdate): Promise<boolean> {
+  async applyUpdate(callId: string, update: StatusUpdate, alongside?: (tx: EntityManager) => Promise<void>): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
-    const done = await applyTransition(this.orm.em.fork(), callId, update, this.options.pricePerMinute, this.clock.now());
+    const em = this.orm.em.fork();
+    const store = (on: EntityManager) => applyTransition(on, callId, update, this.options.pricePerMinute, this.clock.now());
+    const done = alongside
+      ? await em.transactional(async (tx) => {
+          const stored = await store(tx);
+          if (stored) await alongside(tx);
+          return stored;
+        })
+      : await store(em);
     if (!done) return false;
     await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
     if (!LIVE_STATUSES.includes(done.status)) {
@@ -147,10 +158,15 @@ export class CallLifecycleService {
       { id: row.id, callTo: row.call_to, agentDynamicVariables: row.agent_dynamic_variables },
       { name: row.name, prompt: row.prompt, language: row.language },
     );
-    const applied = await this.applyUpdate(row.id, { ...update, at: this.clock.now() });
-    if (applied && next) {
-      await this.jobs.send('telephony.simulated.step', { ...job, step: next.step }, { startAfter: new Date(Date.now() + next.delayMs) });
-    }
+    // The next step's job is written with the transition: it exists if and only if the step happened.
+    const step = next && { ...job, step: next.step };
+    if (step) await this.jobs.prepare(SIMULATED_STEP_JOB);
+    const applied = await this.applyUpdate(
+      row.id,
+      { ...update, at: this.clock.now() },
+      step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
+    );
+    if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);
   }
 
   /**

@@ -17,6 +17,8 @@ declare module '../jobs/job-queue' {
   }
 }
 
+export const SIMULATED_STEP_JOB = 'telephony.simulated.step';
+
 export interface SimulatedTimings {
   ringMs: number;
   talkMs: number;
@@ -84,7 +86,7 @@ export class SimulatedTelephony implements TelephonyAdapter {
   ) {}
 
   async place(request: PlaceRequest): Promise<string> {
-    await this.jobs.send('telephony.simulated.step', { companyId: request.companyId, callId: request.callId, step: 'ring' });
+    await this.jobs.send(SIMULATED_STEP_JOB, { companyId: request.companyId, callId: request.callId, step: 'ring' });
     return `SIM${randomUUID().replace(/-/g, '')}`;
   }
 
