@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { insertCalls, insertExecutions } from '../graphql/records';
 import { type Tenant, tenant } from '../support/fixtures';
-import { startTestApp, type TestApp } from '../support/harness';
+import { jsonOrUndefined, startTestApp, type TestApp } from '../support/harness';
 
 /**
  * Runs per property: small in CI, `FUZZ_RUNS` for a longer run (`npm run fuzz`). The seed is
@@ -91,13 +91,7 @@ export interface RawResponse {
 export async function send(url: string, method: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<RawResponse> {
   const res = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, body: parsed };
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, body: jsonOrUndefined(text) };
 }
 
 export { fc };

@@ -18,6 +18,15 @@ export async function adminQuery(sql: string): Promise<void> {
   }
 }
 
+/** A response body parsed as JSON, or undefined when it is not JSON. */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A database of this test file's own, cloned from the migrated template; with `empty`, a
  * database with no tables at all (a first deployment).
@@ -103,13 +112,7 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
       const res = await fetch(`${app.url}${path}`, { method, headers, body });
       const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = undefined;
-      }
-      return { status: res.status, headers: res.headers, body: parsed as never, text };
+      return { status: res.status, headers: res.headers, body: jsonOrUndefined(text) as never, text };
     },
     async company(name = 'Acme') {
       return app.services.auth.createCompany(app.orm.em.fork(), { name });
