@@ -112,13 +112,16 @@ export class CampaignService {
   /** Counters of the campaign's contacts; NotFoundError for another company's campaign. */
   async stats(caller: Caller, id: unknown): Promise<CampaignStats> {
     const campaign = await this.get(caller, id);
-    return (await this.statsMany(caller, [campaign.id])).get(campaign.id)!;
+    return (await this.statsOfCampaigns(caller, [campaign])).get(campaign.id)!;
   }
 
   /** Stats of many campaigns of the company in one query (GraphQL lists); ids of others are left out. */
   async statsMany(caller: Caller, ids: readonly string[]): Promise<Map<string, CampaignStats>> {
-    const campaigns = await this.getMany(caller, ids);
-    const rows = await statsOf(caller.em, campaigns.map((c) => c.id));
+    return this.statsOfCampaigns(caller, await this.getMany(caller, ids));
+  }
+
+  private async statsOfCampaigns({ em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStats>> {
+    const rows = await statsOf(em, campaigns.map((c) => c.id));
     const now = this.clock.now();
     return new Map(campaigns.map((c) => [c.id, toStats(c, rows.get(c.id), now)]));
   }
