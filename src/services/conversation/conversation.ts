@@ -1,0 +1,67 @@
+/**
+ * The contract between a call's conversation (the agent on the call) and the transports that
+ * carry it: Twilio ConversationRelay over a websocket, the simulated provider in process, the
+ * playground. The engine knows no transport (docs/architecture.md, "Conversations"): words and
+ * events come in through `Conversation`, words and actions go out through `ConversationSink`.
+ */
+
+/** Why a conversation ended, as stored in the call's `disconnect_reason`. */
+export type ConversationEndReason =
+  /** The agent ended the call (the `end_call` tool, or the flow reached its end). */
+  | 'agent_hangup'
+  /** The callee hung up or the transport closed. */
+  | 'user_hangup'
+  /** The agent transferred the call (`transfer_call`). */
+  | 'call_transfer'
+  /** No word from the callee for the agent's maximum silence. */
+  | 'max_silence'
+  /** The language model was unreachable, too slow or broke mid-answer. */
+  | 'llm_error';
+
+/**
+ * What a conversation says and does. A transport turns each into its own messages; every
+ * method returns at once (sending is the transport's business, in order).
+ */
+export interface ConversationSink {
+  /**
+   * A piece of the agent's turn, streamed as the model produces it. `last` closes the turn
+   * (the closing piece may be empty). Tokens of one turn arrive in order.
+   */
+  text(token: string, last: boolean): void;
+  /** Ends the session once what was already sent has been spoken. */
+  end(reason: ConversationEndReason): void;
+  /** Hands the caller to `number` (E.164), then ends the session. */
+  transfer(number: string): void;
+  /** Plays DTMF digits (`0-9`, `*`, `#`, `w` for a half-second pause) into the call. */
+  sendDigits(digits: string): void;
+  /** Switches the speech language (BCP 47) for what follows. */
+  language(code: string): void;
+}
+
+/**
+ * One live conversation. Inputs are the callee's side, as the transport hears it; each may
+ * come at any time, and the engine orders them (an utterance during the agent's turn cancels
+ * the turn in flight).
+ */
+export interface Conversation {
+  /** Starts the conversation: the agent greets when it talks first, else it waits. */
+  start(): Promise<void>;
+  /** What the callee said; `final` false for a partial transcript the engine may ignore. */
+  userSaid(text: string, final: boolean): Promise<void>;
+  /**
+   * The callee spoke over the agent: the agent's turn in the history is cut to what was
+   * actually heard (`spokenSoFar`), and the rest of it is dropped.
+   */
+  interrupted(spokenSoFar: string): void;
+  /** A key the callee pressed. */
+  dtmf(digit: string): Promise<void>;
+  /** The callee has been silent for a while (reminders, then a hang-up after the maximum). */
+  silence(): Promise<void>;
+  /** The transport is gone (hang-up, socket closed): stops generating, keeps what is stored. */
+  close(reason: ConversationEndReason): Promise<void>;
+}
+
+/** Opens the conversation of a live call with its agent; null when the call is unknown or ended. */
+export interface ConversationOpener {
+  open(callId: string, sink: ConversationSink): Promise<Conversation | null>;
+}
