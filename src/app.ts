@@ -93,7 +93,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
       onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
     });
     opened.unshift(() => events.close());
-    const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs }, logger);
+    const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs, ...config.jobRecovery }, logger);
     return { db, orm, events, jobs };
   } catch (err) {
     for (const close of opened) await close();
