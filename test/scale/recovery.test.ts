@@ -30,7 +30,7 @@ const ENV = {
 };
 
 /** A flow step's `timeout`: long enough to start the next replica while the first one sends. */
-const STEP_TIMEOUT_S = 10;
+const STEP_TIMEOUT_S = 15;
 
 let db: { url: string; drop(): Promise<void> };
 let sql: pg.Client;
