@@ -12,6 +12,8 @@ import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
 import { apiReference } from './rest/api-reference';
+import { serializeCall } from './rest/call.serializer';
+import { serializeCampaign } from './rest/campaign.serializer';
 import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
@@ -105,7 +107,8 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const { db, orm, events, jobs } = await openStores(config, logger);
   const metrics = new Metrics();
-  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics });
+  const recordShapes = { call: serializeCall, campaign: serializeCampaign };
+  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics, recordShapes });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;

@@ -34,7 +34,7 @@ export const failure = (message: string, data: string | FieldError[] = ''): Enve
 
 /**
  * How a route answers failures:
- * - `standard`: 400 with the field list, 404, 409, 401, 413, 500;
+ * - `standard`: 400 with the field list, 404, 409, 422, 401, 413, 500;
  * - `make-call`: as documented in 4.1: validation 400 with the field list, any other
  *   failure of the service 400 `error`;
  * - `legacy-200`: as documented for campaign update and contact listing: every failure
@@ -76,6 +76,8 @@ function mapStandard(err: unknown): Mapped {
         return { status: 403, body: failure(err.message), internal: false };
       case 'CONFLICT':
         return { status: 409, body: failure(err.message), internal: false };
+      case 'UNPROCESSABLE':
+        return { status: 422, body: failure(err.message), internal: false };
       case 'FAILED_PRECONDITION': {
         const { field } = err as PreconditionError;
         const body = field ? failure('Validation failed', [{ field, message: err.message }]) : failure(err.message);

@@ -15,9 +15,24 @@ function asText(value: unknown): string {
   return String(value);
 }
 
+/**
+ * The value a placeholder names: a variable of that very name (names may hold dots), else
+ * a dotted path into a variable's value, `call.call_status` say (event subscriptions hand
+ * flows whole records). Undefined when the path leads nowhere.
+ */
+export function lookup(scope: Scope, name: string): unknown {
+  if (Object.hasOwn(scope, name)) return scope[name];
+  let current: unknown = scope;
+  for (const part of name.split('.')) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}
+
 /** Fills every placeholder of `text`; unknown names become ''. */
 export function fillText(text: string, scope: Scope): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => asText(scope[name]));
+  return text.replace(PLACEHOLDER, (_, name: string) => asText(lookup(scope, name)));
 }
 
 /**
@@ -27,7 +42,7 @@ export function fillText(text: string, scope: Scope): string {
 export function fillJson(value: unknown, scope: Scope): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);
-    if (whole) return scope[whole[1]!] ?? '';
+    if (whole) return lookup(scope, whole[1]!) ?? '';
     return fillText(value, scope);
   }
   if (Array.isArray(value)) return value.map((item) => fillJson(item, scope));
