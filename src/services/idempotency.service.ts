@@ -14,6 +14,20 @@ export const KEY_TIMES: KeyTimes = {
   abandonedAfterMs: 5 * 60_000,
 };
 
+/** The key's first request still runs: retry later. A 409 under every REST error policy. */
+export class KeyInUseError extends ConflictError {
+  constructor() {
+    super('A request with this Idempotency-Key is still in progress; retry later');
+  }
+}
+
+/** The key answered another request. A 422 under every REST error policy. */
+export class KeyReusedError extends UnprocessableError {
+  constructor() {
+    super('Idempotency-Key was already used for a different request');
+  }
+}
+
 /** A request to run under a key: what identifies it, and the work that answers it. */
 export interface KeyedRequest<T> {
   key: string;
@@ -49,8 +63,8 @@ export class IdempotencyService {
     const fingerprint = createHash('sha256').update(stringify(keyed.request) ?? '').digest('hex');
     const held = await claimKey(db, scope.companyId, keyed.key, fingerprint, this.times);
     if (held) {
-      if (held.fingerprint !== fingerprint) throw new UnprocessableError('Idempotency-Key was already used for a different request');
-      if (!held.answer) throw new ConflictError('A request with this Idempotency-Key is still in progress; retry later');
+      if (held.fingerprint !== fingerprint) throw new KeyReusedError();
+      if (!held.answer) throw new KeyInUseError();
       return { replayed: held.answer };
     }
     let result: { ok: T } | { error: unknown };
