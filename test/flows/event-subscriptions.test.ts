@@ -179,7 +179,7 @@ describe('a flow subscribed to campaign.completed', () => {
             name: 'done',
             events: ['campaign.completed'],
             event_filters: { campaign_id: a.campaign.id },
-            steps: [{ step_number: 1, webhook_url: `${receiver.url}/done`, webhook_method: 'POST', webhook_body: { event: '{{event}}', id: '{{campaign.id}}', status: '{{campaign.status}}', progress: '{{campaign.call_progress}}' } }],
+            steps: [{ step_number: 1, webhook_url: `${receiver.url}/done`, webhook_method: 'POST', webhook_body: { event: '{{event}}', id: '{{campaign.id}}', status: '{{campaign.status}}', progress: '{{campaign.call_progress}}', campaign: '{{campaign}}' } }],
           },
         }),
       );
@@ -187,7 +187,10 @@ describe('a flow subscribed to campaign.completed', () => {
       const res = await t.request('POST', `/compaign/v1/campaign/update/${a.campaign.id}`, { token: a.key, body: window });
       expect(res.body).toMatchObject({ status: 'ok' });
       const [done] = await waitFor('campaign.completed to be reported', async () => (receiver.at('/done').length > 0 ? bodies(receiver, '/done') : undefined), 20_000);
-      expect(done).toEqual({ event: 'campaign.completed', id: a.campaign.id, status: 'completed', progress: 100 });
+      const { campaign, ...fields } = done;
+      expect(fields).toEqual({ event: 'campaign.completed', id: a.campaign.id, status: 'completed', progress: 100 });
+      const read = okData(await t.request('GET', `/v1/campaigns/by-id/${a.campaign.id}`, { token: a.key }));
+      expect(campaign).toEqual({ ...read, updated_at: campaign.updated_at });
       await new Promise((r) => setTimeout(r, 500));
       expect(receiver.at('/done')).toHaveLength(1);
     } finally {
