@@ -25,9 +25,9 @@ function keep(status: number, body: unknown): StoredAnswer | null {
  */
 export function idempotent(service: IdempotencyService): RouterMiddleware<RestState> {
   return async (ctx, next) => {
-    const raw = ctx.headers['idempotency-key'];
-    if (raw === undefined) return next();
-    const key = service.parseKey(Array.isArray(raw) ? raw.join(', ') : raw, IDEMPOTENCY_HEADER);
+    // Present but empty is a bad key, not no key.
+    if (ctx.headers['idempotency-key'] === undefined) return next();
+    const key = service.parseKey(ctx.get(IDEMPOTENCY_HEADER), IDEMPOTENCY_HEADER);
     const outcome = await service.execute(ctx.state.caller, {
       key,
       request: [ctx.method, ctx.path, ctx.request.body ?? null],
