@@ -95,13 +95,15 @@ describe('event filters', () => {
     await receiver.close();
   });
 
-  it('trigger call.started only for the records they name, with the call as it was when it started', async () => {
+  it('trigger call.started only for the records they name (and running flows), with the call as it was when it started', async () => {
     const other = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Other agent', prompt: 'Hi' } }));
     const create = (path: string, event_filters: Record<string, unknown>) =>
       t.request('POST', '/v1/webhooks', { token: a.key, body: { name: path, events: ['call.started'], event_filters, steps: reportTo(receiver, path) } });
     okData(await create('/agent', { ai_agent_id: a.agent.id }));
     okData(await create('/other-agent', { ai_agent_id: other.id }));
     okData(await create('/sales', { workspace: 'sales' }));
+    const stopped = okData(await create('/stopped', {}));
+    okData(await t.request('PATCH', `/v1/webhooks/${stopped.id}`, { token: a.key, body: { status: 'stopped' } }));
     const id = okData(await makeCall(t, a, '+14155550111')).id;
 
     const [started] = await waitFor('call.started to be reported', async () => (receiver.at('/agent').length > 0 ? bodies(receiver, '/agent') : undefined));
@@ -114,6 +116,7 @@ describe('event filters', () => {
     expect(receiver.at('/agent')).toHaveLength(1);
     expect(receiver.at('/other-agent')).toHaveLength(0);
     expect(receiver.at('/sales')).toHaveLength(0);
+    expect(receiver.at('/stopped')).toHaveLength(0);
   }, 30_000);
 
   it('call.analyzed: recorded in the transaction that stores the analysis, delivered once it commits, never if it rolls back', async () => {
