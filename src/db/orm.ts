@@ -3,6 +3,8 @@ import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
+import { FLOW_EVENTS_TABLE } from '../services/flows/flow-events.store';
+import { IDEMPOTENCY_TABLE } from '../services/idempotency.store';
 import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
 
 /** Connections of the service's ORM pool (npm run bench gives its bare baseline as many). */
@@ -18,8 +20,9 @@ export function ormOptions(clientUrl: string, poolMax = POOL_MAX) {
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
-    // Not an entity: rate-limiter-flexible reads and writes it (made by a migration all the same).
-    schemaGenerator: { skipTables: [RATE_LIMIT_TABLE] },
+    // Not entities: rate-limiter-flexible reads and writes its table; the flow-event outbox
+    // and the idempotency keys are plain SQL stores (made by migrations all the same).
+    schemaGenerator: { skipTables: [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE] },
     migrations: {
       migrationsList,
       path: 'src/migrations',

@@ -18,6 +18,16 @@ export interface FlowVariable {
   customValue: string;
 }
 
+export const FLOW_EVENTS = ['call.started', 'call.ended', 'call.analyzed', 'campaign.completed'] as const;
+export type FlowEventName = (typeof FLOW_EVENTS)[number];
+
+/** Narrows the events a flow subscribes to; a filter left out matches every record. */
+export interface EventFilters {
+  workspace?: string;
+  ai_agent_id?: string;
+  campaign_id?: string;
+}
+
 /**
  * An outbound webhook flow: ordered HTTP steps run when triggered. Integration templates
  * are flows with `isTemplate` and no company, copied (never edited) to be used.
@@ -72,6 +82,14 @@ export class WebhookFlow extends BaseEntity {
 
   @Property({ type: 'json' })
   variables: Opt<FlowVariable[]> = [];
+
+  /** Events that trigger the flow (docs/flows.md, "Event subscriptions"): `call.ended`, say. */
+  @Property({ type: 'json' })
+  events: Opt<FlowEventName[]> = [];
+
+  /** Which records' events trigger it: all of the company's when empty. */
+  @Property({ type: 'json' })
+  eventFilters: Opt<EventFilters> = {};
 
   /** Standard Webhooks signing secret (`whsec_...`). Never serialised. */
   @Property({ type: 'string', length: 100, hidden: true, lazy: true })

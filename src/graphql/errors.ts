@@ -13,6 +13,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
       return new GraphQLError('Unauthorized', { extensions: { code } });
     case 'FORBIDDEN':
     case 'CONFLICT':
+    case 'UNPROCESSABLE':
       return new GraphQLError(err.message, { extensions: { code } });
     case 'FAILED_PRECONDITION': {
       const { field } = err as PreconditionError;

@@ -1,5 +1,6 @@
 import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { ownEvents } from '../graphql/subscriptions';
@@ -12,6 +13,7 @@ import { ContactType, toContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import type { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
+import type { IdempotencyService } from '../services/idempotency.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import type { Topics } from '../services/events';
 
@@ -25,6 +27,7 @@ export class CallResolver {
   constructor(
     private readonly callService: CallService,
     private readonly rateLimits: RateLimitService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   @Query(() => CallType, { description: 'One call of your company.' })
@@ -39,9 +42,20 @@ export class CallResolver {
   }
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
-  async makeCall(@Arg('input') input: MakeCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+  async makeCall(
+    @Arg('input') input: MakeCallInput,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<CallType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
-    return toCallType(await this.callService.makeCall(caller, toServiceInput(input)));
+    const serviceInput = toServiceInput(input);
+    const call = await keyedMutation(this.idempotency, caller, {
+      key: idempotencyKey,
+      request: ['makeCall', serviceInput],
+      run: () => this.callService.makeCall(caller, serviceInput),
+      reload: (id) => this.callService.get(caller, id),
+    });
+    return toCallType(call);
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })

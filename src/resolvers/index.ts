@@ -22,13 +22,13 @@ export const resolverClasses = [
 /** Every resolver, each built with the one service it adapts (and the rate limits of its costly mutations). */
 export function createResolvers(s: Services): object[] {
   return [
-    new CallResolver(s.calls, s.rateLimits),
+    new CallResolver(s.calls, s.rateLimits, s.idempotency),
     new CampaignResolver(s.campaigns),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),
-    new WebhookExecutionResolver(s.executions, s.flows, s.rateLimits),
+    new WebhookExecutionResolver(s.executions, s.flows, s.rateLimits, s.idempotency),
   ];
 }

@@ -1,12 +1,14 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { ownEvents } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
 import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
 import type { Topics } from '../services/events';
 import type { FlowRunner } from '../services/flows/flow-runner';
+import type { IdempotencyService } from '../services/idempotency.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import type { WebhookExecutionService } from '../services/webhook-execution.service';
 
@@ -21,16 +23,24 @@ export class WebhookExecutionResolver {
     private readonly executions: WebhookExecutionService,
     private readonly flows: FlowRunner,
     private readonly rateLimits: RateLimitService,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it scheduled.' })
   async triggerWebhook(
     @Arg('id', () => ID) id: string,
     @Arg('variables', () => GraphQLJSONObject, { nullable: true }) variables: Record<string, unknown> | null,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookExecutionType> {
     await this.rateLimits.consume(caller.scope, ['flow-trigger']);
-    return toWebhookExecutionType(await this.flows.trigger(caller, id, { variables: variables ?? {} }));
+    const execution = await keyedMutation(this.idempotency, caller, {
+      key: idempotencyKey,
+      request: ['triggerWebhook', id, variables ?? {}],
+      run: () => this.flows.trigger(caller, id, { variables: variables ?? {} }),
+      reload: (executionId) => this.executions.getById(caller, executionId),
+    });
+    return toWebhookExecutionType(execution);
   }
 
   @FieldResolver(() => [WebhookStepRunType], { description: 'The step log: every step of every attempt, in attempt then step order.' })

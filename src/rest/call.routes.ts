@@ -21,6 +21,7 @@ export function callRoutes(api: RestApi, calls: CallService): Router<RestState> 
       description: 'Answers the call in `pstn-queued`; dialling follows (docs/calls.md). Unknown fields are ignored.',
       policy: 'make-call',
       limit: 'make-call',
+      idempotent: true,
       body: calls.makeCallInput,
       data: callShape,
     },

@@ -69,7 +69,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       ok(ctx, serializeCampaignStats(await campaigns.stats(ctx.state.caller, ctx.params.id)));
     },
   );
-  api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', body: createCampaignInput, data: campaignShape }, async (ctx) => {
+  api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: true, body: createCampaignInput, data: campaignShape }, async (ctx) => {
     ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, ctx.request.body)));
   });
   api.route(

@@ -33,6 +33,7 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       method: 'post',
       path: '/v1/contacts',
       tag,
+      idempotent: true,
       summary: 'Create a contact, or import 1 to 10,000 at once',
       description: 'An array is imported all-or-nothing; each bad row is named by index (`[3].phone_number`).',
       body: z.union([contacts.createInput, contacts.importInput]),

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
+import { KeyInUseError, KeyReusedError } from '../services/idempotency.service';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
 export interface Envelope {
@@ -34,13 +35,14 @@ export const failure = (message: string, data: string | FieldError[] = ''): Enve
 
 /**
  * How a route answers failures:
- * - `standard`: 400 with the field list, 404, 409, 401, 413, 500;
+ * - `standard`: 400 with the field list, 404, 409, 422, 401, 413, 500;
  * - `make-call`: as documented in 4.1: validation 400 with the field list, any other
  *   failure of the service 400 `error`;
  * - `legacy-200`: as documented for campaign update and contact listing: every failure
  *   but authentication answers HTTP 200 with status `error`.
- * Under every policy, missing credentials answer 401 and a used-up rate limit 429: both
- * are refused before the operation runs, and clients must tell them from its failures.
+ * Under every policy, missing credentials answer 401, a used-up rate limit 429, and an
+ * idempotency key in use 409 or reused for another request 422: all are refused before the
+ * operation runs, and clients must tell them from its failures.
  */
 export type ErrorPolicy = 'standard' | 'make-call' | 'legacy-200';
 
@@ -76,6 +78,8 @@ function mapStandard(err: unknown): Mapped {
         return { status: 403, body: failure(err.message), internal: false };
       case 'CONFLICT':
         return { status: 409, body: failure(err.message), internal: false };
+      case 'UNPROCESSABLE':
+        return { status: 422, body: failure(err.message), internal: false };
       case 'FAILED_PRECONDITION': {
         const { field } = err as PreconditionError;
         const body = field ? failure('Validation failed', [{ field, message: err.message }]) : failure(err.message);
@@ -91,10 +95,17 @@ function mapStandard(err: unknown): Mapped {
   return { status: 500, body: failure('Internal server error'), internal: true };
 }
 
+/**
+ * Refusals before the operation runs: credentials, rate limits, idempotency keys. They
+ * answer alike under every policy, as clients must tell them from the operation's failures.
+ */
+const beforeOperation = (err: unknown, mapped: Mapped): boolean =>
+  mapped.status === 401 || mapped.status === 429 || err instanceof KeyInUseError || err instanceof KeyReusedError;
+
 /** Maps any thrown value to the answer the route's policy documents. */
 export function mapError(err: unknown, policy: ErrorPolicy): Mapped {
   const mapped = mapStandard(err);
-  if (mapped.status === 401 || mapped.status === 429) return mapped;
+  if (beforeOperation(err, mapped)) return mapped;
   if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error') };
   if (policy === 'make-call' && err instanceof AppError && err.code !== 'BAD_USER_INPUT') {
     return { ...mapped, status: 400, body: failure('error') };

@@ -8,6 +8,7 @@ import { campaignRoutes } from './campaign.routes';
 import { contactRoutes } from './contact.routes';
 import { doNotCallRoutes } from './do-not-call.routes';
 import { healthRoutes } from './health.routes';
+import { idempotent } from './idempotency';
 import { endpointKit, type RestState } from './middleware';
 import { RestApi } from './openapi';
 import { openApiRoutes } from './openapi.routes';
@@ -27,7 +28,7 @@ export interface RestOptions {
  * the provider callbacks, the probes, and /openapi.json describing them all.
  */
 export function restRouter(orm: MikroORM, services: Services, options: RestOptions): Router<RestState> {
-  const api = new RestApi(endpointKit(orm, services.auth, services.rateLimits));
+  const api = new RestApi(endpointKit(orm, services.auth, services.rateLimits), idempotent(services.idempotency));
   const router = new Router<RestState>();
   for (const child of [
     callRoutes(api, services.calls),

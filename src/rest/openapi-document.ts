@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idInput } from '../services/records';
 import { errorEnvelopeShape, quirkErrorShape, okEnvelopeShape } from './envelope';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
 import type { DocumentedError, Operation } from './openapi';
 
 type Json = Record<string, unknown>;
@@ -98,6 +99,7 @@ function responses(op: Operation, schemas: Schemas): Json {
   if (op.body && !legacy) out[413] = ref('TooLarge');
   if (bearer) out[429] = ref('RateLimited');
   if (!legacy) out[500] = ref('InternalError');
+  if (op.idempotent) idempotencyResponses(out, schemas);
   return out;
 }
 
@@ -109,12 +111,35 @@ function parameters(op: Operation, schemas: Schemas): Json[] {
     required: true,
     schema: schemas.convert((op.params?.shape[name] as z.ZodType | undefined) ?? idInput.shape.id),
   }));
-  if (!op.query) return path;
+  const header = op.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [];
+  if (!op.query) return [...path, ...header];
   const query = schemas.convert(op.query) as { properties?: Record<string, Json>; required?: string[] };
   return [
     ...path,
     ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema })),
+    ...header,
   ];
+}
+
+/** The header of `idempotent` operations (docs/rest.md, "Idempotent retries"). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: a repeat with the same key and body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and does nothing else. Keys are per company.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+/** The failures an `Idempotency-Key` adds, and the header of a replayed answer. */
+function idempotencyResponses(out: Json, schemas: Schemas): void {
+  const error = json(schemas.convert(errorEnvelopeShape));
+  const running = 'A request with this Idempotency-Key is still in progress.';
+  const conflict = out[409] as { description: string } | undefined;
+  out[409] = conflict ? { ...conflict, description: `${conflict.description} Or: ${running}` } : { description: running, content: error };
+  out[422] = { description: 'This Idempotency-Key was already used for a different request.', content: error };
+  const ok = out[200] as Json;
+  out[200] = { ...ok, headers: { [REPLAYED_HEADER]: { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } };
 }
 
 function operation(op: Operation, schemas: Schemas): Json {

@@ -44,6 +44,11 @@ export interface Operation {
   unwrapped?: boolean;
   /** Further failures, by HTTP status: 403, 404, 409, 503... */
   errors?: Partial<Record<number, DocumentedError>>;
+  /**
+   * Accepts an `Idempotency-Key` header: a retry with the same key and body answers the
+   * first answer instead of running again (src/rest/idempotency.ts, docs/rest.md).
+   */
+  idempotent?: boolean;
 }
 
 /** The 404 of an operation on one record: foreign ids answer exactly like unknown ones. */
@@ -57,18 +62,25 @@ export const notFound = (what: string): string => `Unknown ${what}, or one of an
 export class RestApi {
   readonly operations: Operation[] = [];
 
-  constructor(private readonly endpoint: Endpoint) {}
+  constructor(
+    private readonly endpoint: Endpoint,
+    /** The middleware of `idempotent` operations. */
+    private readonly idempotency: RouterMiddleware<RestState>,
+  ) {}
 
   /**
    * Documents `op` and mounts `handlers` for it on `router`, behind the endpoint middleware
    * (error policy, authentication, JSON body parser when `op.body` is JSON) unless
-   * `op.auth` is `none`, in which case `handlers` do all of it.
+   * `op.auth` is `none`, in which case `handlers` do all of it; then, for an `idempotent`
+   * operation, the idempotency keys.
    */
   route(router: Router<RestState>, op: Operation, ...handlers: RouterMiddleware<RestState>[]): void {
     if (this.operations.some((o) => o.id === op.id)) throw new Error(`Operation ${op.id} declared twice`);
     this.operations.push(op);
     const json = op.body !== undefined && (op.bodyType ?? 'application/json') === 'application/json';
+    if (op.idempotent && op.auth === 'none') throw new Error(`Operation ${op.id}: idempotency keys are per company, so need authentication`);
     const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json, limit: op.limit });
-    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...handlers]);
+    const keyed = op.idempotent ? [this.idempotency] : [];
+    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...handlers]);
   }
 }

@@ -23,6 +23,7 @@ export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executio
       summary: 'Run a flow now with these variables',
       description: 'Answers the new execution, `scheduled`; its steps run as jobs (docs/flows.md). A flow without steps answers 400.',
       limit: 'flow-trigger',
+      idempotent: true,
       body: triggerInput,
       data: executionDetailShape,
       errors: { 404: notFound('webhook flow'), 409: 'The flow is `stopped`: it refuses triggers until its status is `running`.' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { WebhookExecution, WebhookStep } from '../entities';
+import { FLOW_EVENTS } from '../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
 import type { FlowView } from '../services/webhook.service';
 import { iso, refId, shape } from './serialize';
@@ -80,6 +81,8 @@ export const flowShape = z
         customValue: z.string().optional(),
       }),
     ),
+    events: z.array(z.enum(FLOW_EVENTS)),
+    event_filters: z.strictObject({ workspace: z.string().optional(), ai_agent_id: shape.id().optional(), campaign_id: shape.id().optional() }),
     secret: z.string().startsWith('whsec_').optional(),
   })
   .meta({ id: 'WebhookFlow' });
@@ -142,6 +145,8 @@ export function serializeFlow({ flow: f, executions, secret }: FlowView): z.outp
     deleted_at: iso(f.deletedAt),
     predefinedVariables: f.predefinedVariables,
     variables: f.variables,
+    events: f.events,
+    event_filters: f.eventFilters,
     ...(secret ? { secret } : {}),
   };
 }

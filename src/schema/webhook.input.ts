@@ -1,5 +1,5 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
-import { Field, InputType, Int } from 'type-graphql';
+import { Field, ID, InputType, Int } from 'type-graphql';
 
 @InputType('WebhookStepInput')
 export class WebhookStepInput {
@@ -67,6 +67,18 @@ export class FlowVariableInput {
   customValue?: string;
 }
 
+@InputType('EventFiltersInput', { description: 'Which records\' events trigger the flow; a filter left out matches all of your company\'s.' })
+export class EventFiltersInput {
+  @Field(() => String, { nullable: true })
+  workspace?: string;
+
+  @Field(() => ID, { nullable: true, description: 'An agent of your company.' })
+  aiAgentId?: string;
+
+  @Field(() => ID, { nullable: true, description: 'A campaign of your company.' })
+  campaignId?: string;
+}
+
 /** Partial update; `steps`, `variables` and `predefinedVariables`, when sent, replace the old ones. */
 @InputType('UpdateWebhookInput')
 export class UpdateWebhookInput {
@@ -111,6 +123,12 @@ export class UpdateWebhookInput {
 
   @Field(() => String, { nullable: true })
   workspace?: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Events that trigger the flow: call.started, call.ended, call.analyzed, campaign.completed.' })
+  events?: string[];
+
+  @Field(() => EventFiltersInput, { nullable: true })
+  eventFilters?: EventFiltersInput;
 }
 
 @InputType('CreateWebhookInput')

@@ -33,6 +33,18 @@ export class FlowVariableType {
   customValue!: string | null;
 }
 
+@ObjectType('EventFilters', { simpleResolvers: true, description: "Which records' events trigger the flow; null matches all." })
+export class EventFiltersType {
+  @Field(() => String, { nullable: true })
+  workspace!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  aiAgentId!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  campaignId!: string | null;
+}
+
 /** An outbound webhook flow. `steps` and `executions` resolve on demand. */
 @ObjectType('WebhookFlow', { simpleResolvers: true })
 export class WebhookFlowType {
@@ -84,6 +96,12 @@ export class WebhookFlowType {
   @Field(() => [FlowVariableType])
   variables!: FlowVariableType[];
 
+  @Field(() => [String], { description: 'Events that trigger the flow (docs/flows.md, "Event subscriptions").' })
+  events!: string[];
+
+  @Field(() => EventFiltersType)
+  eventFilters!: EventFiltersType;
+
   @Field(() => String, { nullable: true, description: 'Signing secret (whsec_...): only in the answer to createWebhook.' })
   secret!: string | null;
 
@@ -116,6 +134,8 @@ export function toWebhookFlowType({ flow: f, secret }: { flow: WebhookFlow; secr
     categoryName: f.categoryName,
     predefinedVariables: f.predefinedVariables,
     variables: f.variables.map((v) => ({ ...v, type: v.type ?? null, dataType: v.dataType ?? null, customValue: v.customValue ?? null })),
+    events: f.events,
+    eventFilters: { workspace: f.eventFilters.workspace ?? null, aiAgentId: f.eventFilters.ai_agent_id ?? null, campaignId: f.eventFilters.campaign_id ?? null },
     secret: secret ?? null,
     createdAt: f.createdAt,
     updatedAt: f.updatedAt,

@@ -2,10 +2,12 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { applyTransition, PREDECESSORS, type Transitioned } from './call-transitions';
+import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
 import { ConflictError, ForbiddenError, NotFoundError } from './errors';
+import type { FlowEvents } from './flows/flow-events';
 import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
 import { jobSql } from './jobs/job-sql';
 import type { Caller } from './scope';
@@ -33,6 +35,12 @@ interface SimulatedCallRow {
   language: string;
 }
 
+/** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
+function callEventOf(status: CallStatus): FlowEventName | null {
+  if (status === 'in-progress') return 'call.started';
+  return LIVE_STATUSES.includes(status) ? null : 'call.ended';
+}
+
 export interface LifecycleOptions {
   pricePerMinute: number;
   maxConcurrentPerCompany: number;
@@ -55,6 +63,7 @@ export class CallLifecycleService {
     private readonly clock: Clock,
     private readonly options: LifecycleOptions,
     private readonly logger: Logger,
+    private readonly flowEvents: FlowEvents,
   ) {}
 
   /** Queues a new call for dialing. */
@@ -121,20 +130,24 @@ export class CallLifecycleService {
    * the new status and mirroring it on the contact, atomically), publishes it and, when the
    * call ends, frees its slot. Returns false when the update was stale or a duplicate.
    * `alongside` writes in the transition's own transaction, only when it is stored (the
-   * next durable step of a call, say).
+   * next durable step of a call, say); so do the flow events the transition is (`call.started`,
+   * `call.ended`).
    */
   async applyUpdate(callId: string, update: StatusUpdate, alongside?: (tx: EntityManager) => Promise<void>): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
     const em = this.orm.em.fork();
     const store = (on: EntityManager) => applyTransition(on, callId, update, this.options.pricePerMinute, this.clock.now());
-    const done = alongside
+    const event = callEventOf(update.status);
+    const done = alongside || event
       ? await em.transactional(async (tx) => {
           const stored = await store(tx);
-          if (stored) await alongside(tx);
+          if (stored && alongside) await alongside(tx);
+          if (stored && event) await this.flowEvents.record(tx, event, callId, update.at);
           return stored;
         })
       : await store(em);
     if (!done) return false;
+    if (event) this.flowEvents.wake();
     await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
     if (!LIVE_STATUSES.includes(done.status)) {
       await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });

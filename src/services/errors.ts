@@ -7,7 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'FAILED_PRECONDITION' | 'RATE_LIMITED';
+export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'UNPROCESSABLE' | 'FAILED_PRECONDITION' | 'RATE_LIMITED';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
@@ -48,6 +48,11 @@ export class ForbiddenError extends AppError {
 /** The request is well formed but clashes with existing state (a duplicate, say). */
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT';
+}
+
+/** The request is well formed but contradicts an earlier one (an idempotency key reused for another request). */
+export class UnprocessableError extends AppError {
+  readonly code = 'UNPROCESSABLE';
 }
 
 /**

@@ -14,9 +14,11 @@ import { ContactService } from './contact.service';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
+import { FlowEvents } from './flows/flow-events';
 import { FlowRunner } from './flows/flow-runner';
 import { OutboundHttp } from './flows/outbound-http';
 import { StepExecutor } from './flows/step-executor';
+import { IdempotencyService } from './idempotency.service';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
@@ -62,16 +64,17 @@ export function createServices(config: Config, infra: Infrastructure) {
   const phoneNumbers = new PhoneNumberService(phones);
   const doNotCall = new DoNotCallService(phones);
   const provider = telephony(config, infra.jobs);
+  const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
+  const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
   const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,
-  }, infra.logger);
+  }, infra.logger, flowEvents);
   const executions = new WebhookExecutionService();
-  const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
   const dialer = new CampaignDialer(
-    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, views: infra.views },
+    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
@@ -91,6 +94,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     executions,
     systemState: new SystemStateService(),
     flows,
+    flowEvents,
+    idempotency: new IdempotencyService(),
     rateLimits,
     close: async () => {
       await outbound.close();

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookFlow, WebhookStep, type WebhookExecution } from '../entities';
+import { AiAgent, Campaign, WebhookFlow, WebhookStep, type WebhookExecution } from '../entities';
 import { NotFoundError, ValidationError } from './errors';
-import { createWebhookInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput, useTemplateInput } from './input/webhook.input';
+import { createWebhookInput, type EventFiltersInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput, useTemplateInput } from './input/webhook.input';
 import { camelKeys, findOwned, parseId } from './records';
 import type { Caller } from './scope';
 import type { WebhookExecutionService } from './webhook-execution.service';
@@ -28,6 +28,21 @@ function pick<T, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
 }
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * Event filters name records of the caller's company: an agent or campaign of another
+ * company (or none) is refused like any bad input, naming the field, and reveals nothing.
+ */
+async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersInput | undefined): Promise<void> {
+  const agent = filters?.ai_agent_id;
+  if (agent && (await em.count(AiAgent, { id: agent, company: scope.companyId, deletedAt: null })) === 0) {
+    throw ValidationError.of('event_filters.ai_agent_id', 'Must name an agent of your company');
+  }
+  const campaign = filters?.campaign_id;
+  if (campaign && (await em.count(Campaign, { id: campaign, company: scope.companyId, deletedAt: null })) === 0) {
+    throw ValidationError.of('event_filters.campaign_id', 'Must name a campaign of your company');
+  }
+}
 
 /** Outbound webhook flows and the integration-template catalogue. */
 export class WebhookService {
@@ -66,6 +81,7 @@ export class WebhookService {
 
   async create(caller: Caller, input: unknown): Promise<FlowView> {
     const { workspace, steps, ...fields } = parseInput(createWebhookInput, input);
+    await checkEventFilters(caller, fields.event_filters);
     const secret = newSecret();
     const flow = caller.em.create(WebhookFlow, {
       ...camelKeys(fields),
@@ -84,6 +100,7 @@ export class WebhookService {
   async update(caller: Caller, id: unknown, input: unknown): Promise<FlowView> {
     const flow = await this.getOwn(caller, id);
     const { workspace, steps, ...fields }: UpdateWebhookInput = parseInput(updateWebhookInput, input);
+    await checkEventFilters(caller, fields.event_filters);
     caller.em.assign(flow, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
     const numbers = new Set(steps ? steps.map((s) => s.step_number) : flow.steps.getItems().map((s) => s.stepNumber));
     const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));

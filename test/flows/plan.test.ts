@@ -26,6 +26,12 @@ describe('placeholders', () => {
     expect(unresolvedNames([null, {}, 'plain'], scope)).toEqual([]);
   });
 
+  it('follow dotted paths into record variables; a variable named with a dot wins', () => {
+    const scope = { call: { call_status: 'completed', metadata: { plan: 'pro' }, cost: 0.5 }, 'a.b': 'flat', a: { b: 'nested' } };
+    expect(fillText('{{call.call_status}} {{call.metadata.plan}} {{call.nope.x}} {{a.b}}', scope)).toBe('completed pro  flat');
+    expect(fillJson({ cost: '{{call.cost}}', meta: '{{call.metadata}}' }, scope)).toEqual({ cost: 0.5, meta: { plan: 'pro' } });
+  });
+
   it('read response paths and convert data types', () => {
     const res = { status: 201, headers: { 'x-id': 'h1' }, body: { items: [{ id: 'i1' }], n: '42' } };
     expect([readPath(res, 'status'), readPath(res, 'headers.X-Id'), readPath(res, 'body.items[0].id'), readPath(res, 'body.items.0.id'), readPath(res, 'body.nope.x')]).toEqual([201, 'h1', 'i1', 'i1', undefined]);

@@ -12,6 +12,8 @@ const FLOW_FIELDS = [
   'id', 'created_by', 'company_id', 'workspace_id', 'name', 'logo', 'retry_delay', 'retry_delay_unit', 'max_retries',
   'status', 'created_at', 'updated_at', 'executions', 'steps', 'is_template', 'flow_direction', 'flow_mapping', 'tag_name',
   'category_name', 'deleted_at', 'predefinedVariables', 'variables',
+  // Event subscriptions (issue 13, docs/flows.md): beyond the interface's fields.
+  'events', 'event_filters',
 ];
 const STEP_FIELDS = [
   'id', 'step_number', 'webhook_url', 'webhook_method', 'webhook_timeout', 'retry_limit', 'timeout', 'created_at',

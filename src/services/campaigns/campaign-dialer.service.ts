@@ -6,6 +6,7 @@ import type { CallService, CampaignCallBatch, NewCampaignCall } from '../call.se
 import type { Transitioned } from '../call-transitions';
 import type { Clock } from '../clock';
 import type { EventPublisher } from '../events';
+import type { FlowEvents } from '../flows/flow-events';
 import type { FlowRunner } from '../flows/flow-runner';
 import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
 import { type CallingWindow, isOpen, isOver } from './calling-window';
@@ -49,6 +50,8 @@ export interface DialerDeps {
   jobs: JobQueue;
   calls: CallService;
   flows: FlowRunner;
+  /** Records `campaign.completed` in the tick that completes a campaign. */
+  flowEvents: FlowEvents;
   events: EventPublisher;
   clock: Clock;
   logger: Logger;
@@ -68,6 +71,8 @@ interface TickResult {
   counted: { id: string; workspace: string }[];
   /** Flow executions started, to announce. */
   announcements: (() => void)[];
+  /** This tick completed the campaign (its `campaign.completed` event is recorded). */
+  completed: boolean;
 }
 
 const windowOf = (c: CampaignRow): CallingWindow => ({
@@ -156,6 +161,7 @@ export class CampaignDialer {
       await this.deps.calls.queueCampaignCalls(result.batch, result.placed);
     }
     for (const announce of result.announcements) announce();
+    if (result.completed) this.deps.flowEvents.wake();
     for (const call of result.counted) {
       await this.deps.events.publish('call.updated', { companyId: result.companyId, callId: call.id, campaignId, workspace: call.workspace });
     }
@@ -175,9 +181,10 @@ export class CampaignDialer {
       if (isOver(now, window)) await expireQueued(tx, campaign.id, now);
       else if (batch && isOpen(now, window)) placed = await this.dial(tx, campaign, batch, now);
     }
-    await recordProgress(tx, campaign, now);
+    const { completed } = await recordProgress(tx, campaign, now);
+    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', campaign.id, now);
     const counted = ended.map((e) => ({ id: e.call_id, workspace: e.workspace_id }));
-    return { companyId: campaign.company_id, batch, placed, counted, announcements };
+    return { companyId: campaign.company_id, batch, placed, counted, announcements, completed };
   }
 
   /** The shared settings of the campaign's calls; null when it cannot call (no usable agent or number). */

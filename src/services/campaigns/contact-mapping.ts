@@ -1,18 +1,6 @@
 import type { Call, Campaign, Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
-
-/**
- * The value at a dotted path (`firstname`, `metadata.plan`) in a record as the REST surface
- * names its fields (snake_case). Undefined when any step is missing.
- */
-export function valueAt(source: unknown, path: string): unknown {
-  let value: unknown = source;
-  for (const key of path.split('.')) {
-    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
+import { valueAt } from '../flows/placeholders';
 
 /** A value as a variable's text: strings as they are, dates in ISO 8601, anything else as JSON. */
 function asText(value: unknown): string {

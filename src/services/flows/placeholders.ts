@@ -15,8 +15,26 @@ function asText(value: unknown): string {
   return String(value);
 }
 
-/** The value of `name`: undefined when no source gave it (never an inherited property such as `constructor`). */
-const lookup = (scope: Scope, name: string): unknown => (Object.hasOwn(scope, name) ? scope[name] : undefined);
+/**
+ * The value at a dotted path (`firstname`, `metadata.plan`) in a record; undefined when any
+ * step is missing. Only own properties count, never an inherited one such as `constructor`.
+ */
+export function valueAt(source: unknown, path: string): unknown {
+  let value: unknown = source;
+  for (const key of path.split('.')) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+/**
+ * The value a placeholder names: a variable of that very name (names may hold dots), else
+ * a dotted path into a variable's value, `call.call_status` say (event subscriptions hand
+ * flows whole records). Only a source's own names count, never an inherited property such
+ * as `constructor`. Undefined when the path leads nowhere.
+ */
+export const lookup = (scope: Scope, name: string): unknown => (Object.hasOwn(scope, name) ? scope[name] : valueAt(scope, name));
 
 /** Fills every placeholder of `text`; unknown names become ''. */
 export function fillText(text: string, scope: Scope): string {
@@ -75,12 +93,8 @@ export function readPath(source: { status: number; headers: Record<string, strin
   const parts = location.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p !== '');
   const [root, ...rest] = parts;
   if (root === 'headers') return rest.length === 0 ? source.headers : source.headers[rest.join('.').toLowerCase()];
-  let current: unknown = root === 'status' ? source.status : root === 'body' ? source.body : undefined;
-  for (const part of rest) {
-    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
+  const value = root === 'status' ? source.status : root === 'body' ? source.body : undefined;
+  return rest.length === 0 ? value : valueAt(value, rest.join('.'));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { FLOW_EVENTS } from '../../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../../entities/webhook-step.entity';
-import { intBetween, jsonObject, requiredText, rule, text, workspace } from './common';
+import { intBetween, jsonObject, requiredText, rule, text, uuid, workspace } from './common';
 import { RETRY_UNITS } from './campaign.input';
 
 const stringMap = () => z.record(z.string().max(200), z.string().max(10_000));
@@ -42,6 +43,20 @@ const variable = z.strictObject({
 
 const predefined = z.strictObject({ name: requiredText(100), value: text(10_000) });
 
+/** The events a flow subscribes to (docs/flows.md, "Event subscriptions"), each once. */
+const events = z
+  .array(z.enum(FLOW_EVENTS, { error: rule(`Must be one of ${FLOW_EVENTS.join(', ')}`) }))
+  .max(FLOW_EVENTS.length)
+  .refine((list) => new Set(list).size === list.length, 'Each event at most once');
+
+/** Which records' events trigger the flow; the service checks the ids are the caller's. */
+const eventFilters = z.strictObject({
+  workspace: requiredText(100).optional(),
+  ai_agent_id: uuid().optional(),
+  campaign_id: uuid().optional(),
+});
+export type EventFiltersInput = z.output<typeof eventFilters>;
+
 const flowFields = {
   name: requiredText(200),
   logo: text(2000),
@@ -56,6 +71,8 @@ const flowFields = {
   predefinedVariables: z.array(predefined).max(200),
   variables: z.array(variable).max(200),
   steps: z.array(step).max(50, 'At most 50 steps'),
+  events,
+  event_filters: eventFilters,
 };
 
 type FlowShape = { steps?: StepInput[]; variables?: { stepId: number }[] };

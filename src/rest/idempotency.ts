@@ -1,0 +1,50 @@
+import type { RouterMiddleware } from '@koa/router';
+import type { IdempotencyService } from '../services/idempotency.service';
+import type { StoredAnswer } from '../services/idempotency.store';
+import { mapError } from './envelope';
+import type { RestState } from './middleware';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+
+/**
+ * The answer kept for a key: the response as the client got it. Not kept: 400 (failed
+ * validation: the client fixes the body and retries with the same key) and our own
+ * failures (5xx: the retry runs again).
+ */
+function keep(status: number, body: unknown): StoredAnswer | null {
+  return status === 400 || status >= 500 ? null : { status, body };
+}
+
+/**
+ * The `idempotent` option of a REST operation (src/rest/openapi.ts): with an
+ * `Idempotency-Key` header, the operation runs once per key and company; a repeat answers
+ * the first answer with `Idempotent-Replayed: true` (docs/rest.md, "Idempotent retries").
+ * Runs after authentication and body parsing, so the key is the caller's company's and the
+ * body compared is the parsed JSON value.
+ */
+export function idempotent(service: IdempotencyService): RouterMiddleware<RestState> {
+  return async (ctx, next) => {
+    // Present but empty is a bad key, not no key.
+    if (ctx.headers['idempotency-key'] === undefined) return next();
+    const key = service.parseKey(ctx.get(IDEMPOTENCY_HEADER), IDEMPOTENCY_HEADER);
+    const outcome = await service.execute(ctx.state.caller, {
+      key,
+      request: [ctx.method, ctx.path, ctx.request.body ?? null],
+      run: async () => {
+        await next();
+        return { status: ctx.status, body: ctx.body };
+      },
+      keep: (result) => {
+        if ('ok' in result) return keep(result.ok.status, result.ok.body);
+        const mapped = mapError(result.error, ctx.state.errorPolicy);
+        return keep(mapped.status, mapped.body);
+      },
+    });
+    if ('replayed' in outcome) {
+      ctx.status = outcome.replayed.status;
+      ctx.body = outcome.replayed.body;
+      ctx.set(REPLAYED_HEADER, 'true');
+    }
+  };
+}

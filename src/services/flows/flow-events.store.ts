@@ -1,0 +1,87 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FlowEventName } from '../../entities/webhook-flow.entity';
+
+/** The outbox of flow events (migration Migration20261123230000_flow_events). */
+export const FLOW_EVENTS_TABLE = 'flow_events';
+
+/** The record an event is about, and the columns its filters read. */
+const SUBJECTS = {
+  call: { table: 'calls', workspace: 'workspace_id', agent: 'ai_agent_id', campaign: 'campaign_id' },
+  campaign: { table: 'campaigns', workspace: 'workspace', agent: 'ai_agent_id', campaign: 'id' },
+} as const;
+
+export type SubjectKind = keyof typeof SUBJECTS;
+
+/** What record each event is about. */
+export const SUBJECT_OF: Record<FlowEventName, SubjectKind> = {
+  'call.started': 'call',
+  'call.ended': 'call',
+  'call.analyzed': 'call',
+  'campaign.completed': 'campaign',
+};
+
+/** One event of one record for one flow, not yet delivered. */
+export interface PendingEvent {
+  id: string;
+  flowId: string;
+  event: FlowEventName;
+  occurredAt: Date;
+  /** The record's row as it was when the event happened (`to_jsonb` of it). */
+  record: Record<string, unknown>;
+}
+
+/**
+ * Writes one outbox row per flow of the record's company subscribed to `event` whose
+ * filters match the record, in one statement: call it in the transaction of the state
+ * change. The row holds the record as that transaction sees it. A row already written for
+ * the same (flow, event, record) is kept: an event happens at most once per flow. Stopped,
+ * deleted and template flows subscribe to nothing. Returns the companies with new rows.
+ */
+export async function insertFlowEvents(em: EntityManager, event: FlowEventName, subjectId: string, occurredAt: Date): Promise<string[]> {
+  const s = SUBJECTS[SUBJECT_OF[event]];
+  const rows: { company_id: string }[] = await em.execute(
+    `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
+     SELECT gen_random_uuid(), f.company_id, f.id, ?, r.id, ?, to_jsonb(r), now()
+     FROM ${s.table} r JOIN webhook_flows f ON f.company_id = r.company_id
+     WHERE r.id = ? AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
+       AND (f.event_filters ->> 'workspace' IS NULL OR f.event_filters ->> 'workspace' = r.${s.workspace})
+       AND (f.event_filters ->> 'ai_agent_id' IS NULL OR (f.event_filters ->> 'ai_agent_id')::uuid = r.${s.agent})
+       AND (f.event_filters ->> 'campaign_id' IS NULL OR (f.event_filters ->> 'campaign_id')::uuid = r.${s.campaign})
+     ON CONFLICT (flow_id, event, subject_id) DO NOTHING
+     RETURNING company_id`,
+    [event, occurredAt, subjectId, JSON.stringify([event])],
+  );
+  return [...new Set(rows.map((r) => r.company_id))];
+}
+
+/**
+ * Locks up to `limit` undelivered events of a company, oldest first, for the caller's
+ * transaction; rows another transaction holds are skipped, so two replicas never deliver
+ * the same event.
+ */
+export async function lockPending(em: EntityManager, companyId: string, limit: number): Promise<PendingEvent[]> {
+  const rows: { id: string; flow_id: string; event: FlowEventName; occurred_at: Date; record: Record<string, unknown> }[] = await em.execute(
+    `SELECT id, flow_id, event, occurred_at, record FROM ${FLOW_EVENTS_TABLE}
+     WHERE company_id = ? AND delivered_at IS NULL ORDER BY created_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
+    [companyId, limit],
+  );
+  return rows.map((r) => ({ id: r.id, flowId: r.flow_id, event: r.event, occurredAt: new Date(r.occurred_at), record: r.record }));
+}
+
+/** Marks an event delivered: with the execution it started, or why the flow refused it. */
+export async function markDelivered(em: EntityManager, id: string, outcome: { executionId: string } | { refusal: string }): Promise<void> {
+  await em.execute(`UPDATE ${FLOW_EVENTS_TABLE} SET delivered_at = now(), execution_id = ?, refusal = ? WHERE id = ?`, [
+    'executionId' in outcome ? outcome.executionId : null,
+    'refusal' in outcome ? outcome.refusal.slice(0, 200) : null,
+    id,
+  ]);
+}
+
+/** Companies with events undelivered for longer than `olderThanMs`. */
+export async function pendingCompanies(em: EntityManager, olderThanMs: number): Promise<string[]> {
+  const rows: { company_id: string }[] = await em.execute(
+    `SELECT DISTINCT company_id FROM ${FLOW_EVENTS_TABLE} WHERE delivered_at IS NULL AND created_at < now() - make_interval(secs => ?)`,
+    [olderThanMs / 1000],
+  );
+  return rows.map((r) => r.company_id);
+}
