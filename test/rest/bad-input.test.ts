@@ -92,6 +92,41 @@ describe('bad input gets the envelope, never a crash or a partial write', () => 
     expectEnvelope(await t.request('GET', '/v1/campaigns/list', { headers: { authorization: 'Bearer a.b.c' } }), 401);
   });
 
+  describe('dates and times outside what PostgreSQL stores', () => {
+    const RANGE = 'Must be a date between 0001-01-01 and 9999-12-31';
+
+    it('refuses year 0 in a campaign date with the field named, on create', async () => {
+      const res = await t.request('POST', '/v1/campaigns', { token: a.key, body: { name: 'Year zero', started_at: '0000-01-01', ended_at: '0000-02-01' } });
+      expectEnvelope(res, 400);
+      expect(res.body.data).toEqual([
+        { field: 'started_at', message: RANGE },
+        { field: 'ended_at', message: RANGE },
+      ]);
+    });
+
+    it.each([
+      ['year 0', '0000-06-01T00:00:00Z'],
+      ['year 0 once read in UTC', '0001-01-01T00:30:00+01:00'],
+      ['past year 9999 once read in UTC', '9999-12-31T23:30:00-01:00'],
+    ])('refuses a timestamp in %s with the field named', async (_name, deletedAt) => {
+      const res = await t.request('POST', '/v1/campaigns', { token: a.key, body: { name: 'Odd time', deleted_at: deletedAt } });
+      expectEnvelope(res, 400);
+      expect(res.body.data).toEqual([{ field: 'deleted_at', message: 'Must be between 0001-01-01 and 9999-12-31 in UTC' }]);
+    });
+
+    it('keeps the first and last storable days', async () => {
+      const res = await t.request('POST', '/v1/campaigns', { token: a.key, body: { name: 'Edges', started_at: '0001-01-01', ended_at: '9999-12-31' } });
+      expect(okData(res)).toMatchObject({ started_at: '0001-01-01', ended_at: '9999-12-31' });
+    });
+
+    it('refuses a forged page cursor whose instant PostgreSQL cannot store', async () => {
+      const cursor = Buffer.from(JSON.stringify(['-271821-04-20T00:00:00.000Z', a.campaign.id])).toString('base64url');
+      const res = await t.request('GET', `/v1/calls?cursor=${cursor}`, { token: a.key });
+      expectEnvelope(res, 400);
+      expect(res.body.data).toEqual([{ field: 'cursor', message: 'Invalid cursor' }]);
+    });
+  });
+
   it('still answers after all of that', async () => {
     okData(await t.request('GET', '/v1/campaigns/list', { token: a.key }));
   });
