@@ -116,6 +116,12 @@ describe('campaigns', () => {
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
   });
 
+  it('refuses a `__proto__` key in variables with the field named', async () => {
+    const input = JSON.parse('{"name": "Proto", "contactsListSourceMetadata": {"__proto__": {"admin": true}}}') as Record<string, unknown>;
+    const res = await gql(t, 'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }', { input }, a.key);
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'input.contactsListSourceMetadata.__proto__', message: 'Not allowed as a key (it would set an object prototype)' }] });
+  });
+
   it('answers NOT_FOUND when updating a campaign that does not exist', async () => {
     const res = await gql(t, 'mutation { updateCampaign(id: "00000000-0000-4000-8000-000000000000", input: { name: "x" }) { id } }', {}, a.key);
     expect(firstError(res)).toEqual({ code: 'NOT_FOUND' });

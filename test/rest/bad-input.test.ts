@@ -81,9 +81,61 @@ describe('bad input gets the envelope, never a crash or a partial write', () => 
     expect(res.body.data[0].field).toBe('limit');
   });
 
-  it('refuses a body that is not JSON as a validation failure, not a crash', async () => {
-    const res = await t.request('POST', '/v1/ai-agent', { token: a.key, raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expectEnvelope(res, 400);
+  describe('a body that is not JSON', () => {
+    const form = { raw: 'name=Changed', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+
+    it('is refused with 415 in the envelope, writing nothing', async () => {
+      const before = await countContacts();
+      const res = await t.request('POST', '/v1/ai-agent', { token: a.key, ...form });
+      expectEnvelope(res, 415);
+      expect(res.body.message).toBe('Unsupported media type: send JSON with Content-Type: application/json');
+      const plain = await t.request('POST', '/v1/contacts', { token: a.key, raw: JSON.stringify({ phone_number: '+14155550111' }), headers: { 'content-type': 'text/plain' } });
+      expectEnvelope(plain, 415);
+      expect(await countContacts()).toBe(before);
+    });
+
+    it('is a failure of campaign update (its documented HTTP 200 error), not a silent success', async () => {
+      const res = await t.request('POST', `/compaign/v1/campaign/update/${a.campaign.id}`, { token: a.key, raw: JSON.stringify({ name: 'Changed' }), headers: { 'content-type': 'text/plain' } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ status: 'error', message: 'error', data: '' });
+      expect(okData(await t.request('GET', `/v1/campaigns/by-id/${a.campaign.id}`, { token: a.key })).name).toBe(a.campaign.name);
+    });
+
+    it('is refused over GraphQL too (415)', async () => {
+      const res = await t.request('POST', '/graphql', { token: a.key, raw: JSON.stringify({ query: '{ __typename }' }), headers: { 'content-type': 'text/plain', 'apollo-require-preflight': '1' } });
+      expect(res.status).toBe(415);
+      expect(res.body.errors[0].extensions.code).toBe('BAD_REQUEST');
+    });
+
+    it('still treats an empty body as no fields', async () => {
+      const res = await t.request('POST', '/v1/campaigns', { token: a.key, raw: '', headers: { 'content-type': 'text/plain' } });
+      expectEnvelope(res, 400);
+      expect(res.body.data).toEqual([{ field: 'name', message: 'Required' }]);
+    });
+  });
+
+  describe('valid JSON a service cannot take as it is', () => {
+    it.each([
+      ['`__proto__` in a nested object', '{"phone_number": "+14155550100", "metadata": {"plan": "pro", "__proto__": {"admin": true}}}', 'metadata.__proto__'],
+      ['`__proto__` at the top', '{"__proto__": {"admin": true}, "phone_number": "+14155550100"}', '__proto__'],
+      ['`constructor.prototype`', '{"phone_number": "+14155550100", "metadata": {"constructor": {"prototype": {"admin": true}}}}', 'metadata.constructor.prototype'],
+    ])('names %s as a validation failure, not malformed JSON', async (_name, raw, field) => {
+      const before = await countContacts();
+      const res = await t.request('POST', '/v1/contacts', { token: a.key, raw });
+      expectEnvelope(res, 400);
+      expect(res.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field, message: 'Not allowed as a key (it would set an object prototype)' }] });
+      expect(await countContacts()).toBe(before);
+    });
+
+    it('keeps `constructor` as an ordinary key', async () => {
+      expect(okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550112', metadata: { constructor: 'Bob' } } })).metadata).toEqual({ constructor: 'Bob' });
+    });
+
+    it('says a number too large for JSON numbers is not finite', async () => {
+      const res = await t.request('POST', '/v1/campaigns', { token: a.key, raw: '{"name": "Big", "retry_delay": [1e309], "number_of_call_attempts": [1], "retry_delay_unit": ["seconds"]}' });
+      expectEnvelope(res, 400);
+      expect(res.body.data).toEqual([{ field: 'retry_delay[0]', message: 'Expected a finite number' }]);
+    });
   });
 
   it('ignores duplicate or odd Authorization schemes safely', async () => {
