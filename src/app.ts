@@ -15,6 +15,7 @@ import { apiReference } from './rest/api-reference';
 import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
+import { allowedMethods } from './rest/routing';
 import { createServices, type Services } from './services';
 import { type Clock, systemClock } from './services/clock';
 import { type EventBus, startEventBus } from './services/events';
@@ -65,7 +66,9 @@ export function createKoa({ orm, services, logger, metrics, graphql, health, con
   app.use(rejectMalformedUrls(router));
   app.use(graphql);
   app.use(apiReference());
-  app.use(metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken }).routes());
+  const metricsRouter = metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken });
+  app.use(allowedMethods([metricsRouter, router]));
+  app.use(metricsRouter.routes());
   app.use(router.routes());
   return app;
 }

@@ -53,11 +53,13 @@ export interface Mapped {
   internal: boolean;
 }
 
-/** A request refused before any service sees it: body too large or not JSON, URL malformed. */
+/** A request refused before any service sees it: body too large or not JSON, URL malformed, method not allowed. */
 export class MalformedRequest extends Error {
   constructor(
-    readonly status: 400 | 413 | 415,
+    readonly status: 400 | 405 | 413 | 415,
     message: string,
+    /** Response headers the refusal adds (`Allow` on a 405). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -87,7 +89,7 @@ function mapStandard(err: unknown): Mapped {
       }
     }
   }
-  if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), internal: false };
+  if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), ...(err.headers ? { headers: err.headers } : {}), internal: false };
   return { status: 500, body: failure('Internal server error'), internal: true };
 }
 

@@ -18,7 +18,32 @@ function expectEnvelope(res: { status: number; body: any; text: string }, status
 describe('bad input gets the envelope, never a crash or a partial write', () => {
   it('answers unknown routes with a 404 envelope', async () => {
     expectEnvelope(await t.request('GET', '/v1/nope', { token: a.key }), 404);
-    expectEnvelope(await t.request('PUT', '/v1/campaigns/list', { token: a.key }), 404);
+  });
+
+  describe('a wrong method on a known path', () => {
+    const allow = (res: { headers: Headers }) => new Set(res.headers.get('allow')?.split(/,\s*/));
+
+    it('answers 405 with Allow, in the envelope', async () => {
+      const res = await t.request('PUT', '/v1/campaigns/list', { token: a.key });
+      expectEnvelope(res, 405);
+      expect(res.body.message).toBe('Method not allowed');
+      expect(allow(res)).toEqual(new Set(['GET', 'HEAD']));
+      const metrics = await t.request('DELETE', '/metrics');
+      expectEnvelope(metrics, 405);
+      expect(allow(metrics)).toEqual(new Set(['GET', 'HEAD']));
+    });
+
+    it('is refused on the most specific path, never served by a less specific one', async () => {
+      const res = await t.request('GET', '/v1/calls/make-call', { token: a.key });
+      expectEnvelope(res, 405);
+      expect(allow(res)).toEqual(new Set(['POST']));
+      expect(allow(await t.request('DELETE', '/v1/campaigns/list', { token: a.key }))).toEqual(new Set(['GET', 'HEAD']));
+      expect(okData(await t.request('GET', '/v1/ai-agent/templates', { token: a.key })).length).toBeGreaterThan(0);
+    });
+
+    it('reads GET /v1/campaigns/by-workspace/stats as the campaigns of workspace `stats`', async () => {
+      expect(okData(await t.request('GET', '/v1/campaigns/by-workspace/stats', { token: a.key }))).toEqual([]);
+    });
   });
 
   it.each([

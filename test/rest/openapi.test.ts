@@ -72,6 +72,20 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('has no ambiguous paths: no two that each have a parameter where the other has a fixed segment', () => {
+    const paths = Object.keys(doc.paths as Json).map((p) => p.split('/'));
+    const param = (segment: string) => segment.startsWith('{');
+    const ambiguous = paths.flatMap((a, i) =>
+      paths.slice(i + 1).filter((b) => {
+        if (a.length !== b.length || a.some((seg, k) => seg !== b[k] && !param(seg) && !param(b[k]!))) return false;
+        const aConcreteFirst = a.some((seg, k) => !param(seg) && param(b[k]!));
+        const bConcreteFirst = b.some((seg, k) => !param(seg) && param(a[k]!));
+        return aConcreteFirst && bConcreteFirst;
+      }).map((b) => `${a.join('/')} ~ ${b.join('/')}`),
+    );
+    expect(ambiguous).toEqual([]);
+  });
+
   it('resolves every $ref', () => {
     const refs = refsIn(doc);
     expect(refs.length).toBeGreaterThan(20);
