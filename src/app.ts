@@ -8,6 +8,7 @@ import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { createGraphQL } from './graphql';
+import { answerClientErrors } from './http/client-error';
 import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
@@ -116,6 +117,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const server = http.createServer(createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback());
   graphql.attach(server);
+  answerClientErrors(server, logger);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
