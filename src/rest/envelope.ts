@@ -51,6 +51,11 @@ export interface Mapped {
   headers?: Record<string, string>;
   /** True when the failure is ours, not the caller's: log it in full. */
   internal: boolean;
+  /**
+   * What the standard policy would have answered, when the route's documented quirk hides
+   * it (`error` with data `""`): logged, so that the reason can be found by request id.
+   */
+  hidden?: { status: number; body: Envelope };
 }
 
 /** A request refused before any service sees it: body too large or not JSON, URL malformed, method not allowed. */
@@ -97,9 +102,10 @@ function mapStandard(err: unknown): Mapped {
 export function mapError(err: unknown, policy: ErrorPolicy): Mapped {
   const mapped = mapStandard(err);
   if (mapped.status === 401 || mapped.status === 429) return mapped;
-  if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error') };
+  const hidden = { status: mapped.status, body: mapped.body };
+  if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error'), hidden };
   if (policy === 'make-call' && err instanceof AppError && err.code !== 'BAD_USER_INPUT') {
-    return { ...mapped, status: 400, body: failure('error') };
+    return { ...mapped, status: 400, body: failure('error'), hidden };
   }
   return mapped;
 }

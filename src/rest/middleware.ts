@@ -17,6 +17,13 @@ export interface RestState {
 
 export type RestContext = Context & { state: RestState };
 
+/** The reason a documented `error` answer hides: the status, message and field list the standard answer has. */
+const reasonOf = ({ status, body }: { status: number; body: { message: string; data: unknown } }) => ({
+  status,
+  message: body.message,
+  ...(Array.isArray(body.data) ? { fields: body.data } : {}),
+});
+
 /**
  * The only place errors become responses (inside `observeRequests`, which gives the
  * request its id). Failures of ours are logged in full; the caller gets an opaque 500.
@@ -33,6 +40,7 @@ export function handleErrors(logger: Logger): Middleware {
     } catch (err) {
       const mapped = mapError(err, ctx.state.errorPolicy as ErrorPolicy);
       if (mapped.internal) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      else if (mapped.hidden) logger.info({ reason: reasonOf(mapped.hidden) }, 'documented error answer: its reason');
       ctx.status = mapped.status;
       ctx.body = mapped.body;
       if (mapped.headers) ctx.set(mapped.headers);
