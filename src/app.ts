@@ -61,6 +61,9 @@ export interface KoaParts {
 export function createKoa({ orm, services, logger, metrics, graphql, health, config }: KoaParts): Koa {
   const app = new Koa();
   app.proxy = true;
+  // Koa's default handler prints these with console.error (a client's "Parse Error" mid-body,
+  // a socket lost mid-response): they are logged as JSON lines like everything else.
+  app.on('error', (err: unknown, ctx?: Koa.Context) => logger.warn({ err, method: ctx?.method, path: ctx?.path }, 'request or response stream failed'));
   app.use(observeRequests(logger, metrics));
   app.use(handleErrors(logger));
   const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
@@ -89,7 +92,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
   try {
-    const orm = await openDatabase(db.url);
+    const orm = await openDatabase(db.url, undefined, logger);
     opened.unshift(() => orm.close());
     const events = await startEventBus({
       databaseUrl: db.url,
