@@ -157,6 +157,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(getCall).sort()).toEqual(['200', '400', '401', '404', '429', '500']);
     expect(doc.paths['/v1/phone-numbers'].post.responses['409']).toBeDefined();
     expect(doc.paths['/v1/webhooks/{id}/trigger'].post.responses['413']).toEqual({ $ref: '#/components/responses/TooLarge' });
+    expect(doc.paths['/v1/webhooks/{id}/trigger'].post.responses['415']).toEqual({ $ref: '#/components/responses/UnsupportedMediaType' });
     expect(doc.paths['/readyz'].get.responses['503'].content['application/json'].schema.properties.message).toEqual({ type: 'string', const: 'Not ready' });
     for (const name of ['Call', 'Campaign', 'Contact', 'AiAgent', 'PhoneNumber', 'WebhookFlow', 'WebhookExecutionDetail', 'Error']) {
       expect(doc.components.schemas[name]).toMatchObject({ type: 'object' });
