@@ -8,6 +8,7 @@ import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { createGraphQL } from './graphql';
+import { answerClientErrors } from './http/client-error';
 import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
@@ -16,6 +17,7 @@ import { restRecordViews } from './rest/record-views';
 import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
+import { allowedMethods } from './rest/routing';
 import { createServices, type Services } from './services';
 import { type Clock, systemClock } from './services/clock';
 import { type EventBus, startEventBus } from './services/events';
@@ -60,13 +62,18 @@ export interface KoaParts {
 export function createKoa({ orm, services, logger, metrics, graphql, health, config }: KoaParts): Koa {
   const app = new Koa();
   app.proxy = true;
+  // Koa's default handler prints these with console.error (a client's "Parse Error" mid-body,
+  // a socket lost mid-response): they are logged as JSON lines like everything else.
+  app.on('error', (err: unknown, ctx?: Koa.Context) => logger.warn({ err, method: ctx?.method, path: ctx?.path }, 'request or response stream failed'));
   app.use(observeRequests(logger, metrics));
   app.use(handleErrors(logger));
   const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
   app.use(rejectMalformedUrls(router));
   app.use(graphql);
   app.use(apiReference());
-  app.use(metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken }).routes());
+  const metricsRouter = metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken });
+  app.use(allowedMethods([metricsRouter, router]));
+  app.use(metricsRouter.routes());
   app.use(router.routes());
   return app;
 }
@@ -86,7 +93,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
   try {
-    const orm = await openDatabase(db.url);
+    const orm = await openDatabase(db.url, undefined, logger);
     opened.unshift(() => orm.close());
     const events = await startEventBus({
       databaseUrl: db.url,
@@ -114,6 +121,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const server = http.createServer(createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback());
   graphql.attach(server);
+  answerClientErrors(server, logger);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

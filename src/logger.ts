@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { format } from 'node:util';
 import pino from 'pino';
 
 export type Logger = pino.Logger;
@@ -99,4 +100,27 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
     },
     options.destination,
   );
+}
+
+/**
+ * Makes `logger` the process's only output, so that every line is JSON (docs/operations.md):
+ * what libraries print with `console` goes through it, process warnings too (Node's own
+ * printer, the default 'warning' listener, is replaced), and a crash (an uncaught exception
+ * or unhandled rejection) is one `fatal` line before the process exits with 1, as Node
+ * would have exited.
+ */
+export function captureProcessOutput(logger: Logger): void {
+  const to =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) =>
+      logger[level]({ console: true }, format(...args));
+  Object.assign(console, { log: to('info'), info: to('info'), debug: to('debug'), trace: to('debug'), warn: to('warn'), error: to('error') });
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => logger.warn({ err: warning }, 'process warning'));
+  const crash = (what: string) => (err: unknown) => {
+    logger.fatal({ err }, `${what}; exiting`);
+    process.exit(1);
+  };
+  process.on('uncaughtException', crash('uncaught exception'));
+  process.on('unhandledRejection', crash('unhandled promise rejection'));
 }

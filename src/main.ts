@@ -1,35 +1,38 @@
+import pino from 'pino';
 import { startApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
-import { describeError } from './services/errors';
+import { captureProcessOutput, createLogger, type Logger } from './logger';
 
-async function main(): Promise<void> {
-  let config;
+/** The configuration, or exits with one fatal JSON line naming every bad variable. */
+function configOrExit(logger: Logger) {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
+    if (!(err instanceof ConfigError)) throw err;
+    logger.fatal(err.message);
+    process.exit(1);
   }
+}
+
+/**
+ * The demo company's key, shown once (README, "First run"), as a JSON line like every other
+ * and whatever LOG_LEVEL says: it is the only way to the key.
+ */
+function announceDemo(apiKey: string, url: string): void {
+  createLogger('info').info(
+    { demo_api_key: apiKey, try: `curl -H "Authorization: Bearer ${apiKey}" ${url}/v1/campaigns/list` },
+    'Demo company created (SEED_DEMO=0 turns this off). Its API key, demo_api_key, is shown only this once',
+  );
+}
+
+async function main(startup: Logger): Promise<void> {
+  const config = configOrExit(startup);
   const logger = createLogger(config.logLevel);
+  captureProcessOutput(logger);
   logger.info({ database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.embeddedPg.dir})` }, 'starting');
   const app = await startApp(config, logger);
   logger.info({ url: app.url }, 'listening');
-  if (app.demo) {
-    process.stdout.write(
-      [
-        '',
-        'Demo company created (SEED_DEMO=0 turns this off). Its API key, shown only this once:',
-        `  ${app.demo.apiKey}`,
-        'Try:',
-        `  curl -H "Authorization: Bearer ${app.demo.apiKey}" ${app.url}/v1/campaigns/list`,
-        '',
-      ].join('\n') + '\n',
-    );
-  }
+  if (app.demo) announceDemo(app.demo.apiKey, app.url);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -48,7 +51,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`Start-up failed: ${describeError(err)}\n`);
+// Start-up failures are JSON lines too, on stderr (written at once: the process exits next).
+const startup = createLogger('info', { destination: pino.destination({ dest: 2, sync: true }) });
+main(startup).catch((err: unknown) => {
+  startup.fatal({ err }, 'Start-up failed');
   process.exit(1);
 });

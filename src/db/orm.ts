@@ -1,4 +1,5 @@
 import { Migrator } from '@mikro-orm/migrations';
+import type { Logger } from '../logger';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { entities } from '../entities';
@@ -10,9 +11,26 @@ import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
 /** Connections of the service's ORM pool (npm run bench gives its bare baseline as many). */
 export const POOL_MAX = 10;
 
-/** MikroORM options for one database. Schema changes come only from committed migrations. */
-export function ormOptions(clientUrl: string, poolMax = POOL_MAX) {
+/**
+ * What MikroORM and knex would print through `console` (knex's "Connection Error: ..." when
+ * PostgreSQL drops a connection, ORM warnings), as JSON lines of `logger` instead.
+ */
+function libraryLogs(logger: Logger) {
+  const line = (level: 'debug' | 'warn' | 'error') => (message: unknown) => logger[level]({ library: 'knex' }, String(message));
+  return {
+    logger: (message: string) => logger.warn({ library: 'mikro-orm' }, message),
+    colors: false,
+    driverOptions: { log: { debug: line('debug'), warn: line('warn'), error: line('error'), deprecate: line('warn') } },
+  };
+}
+
+/**
+ * MikroORM options for one database. Schema changes come only from committed migrations.
+ * With `logger`, the libraries' own messages go to it.
+ */
+export function ormOptions(clientUrl: string, poolMax = POOL_MAX, logger?: Logger) {
   return defineConfig({
+    ...(logger ? libraryLogs(logger) : {}),
     clientUrl,
     entities,
     extensions: [Migrator],
@@ -44,9 +62,11 @@ const MIGRATION_LOCK = 'switchboard:migrations';
  * and the others then find nothing left (the migrator has no lock of its own; without this,
  * two replicas run the same migration and one fails to start).
  */
-export async function openDatabase(clientUrl: string, poolMax?: number): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax));
+export async function openDatabase(clientUrl: string, poolMax?: number, logger?: Logger): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, logger));
   const lock = new pg.Client({ connectionString: clientUrl });
+  // A connection lost while waiting is an 'error' event: unheard, it would crash the process.
+  lock.on('error', () => undefined);
   try {
     await lock.connect();
     await lock.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);

@@ -1,33 +1,11 @@
 import { Readable } from 'node:stream';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
-import { bodyParser } from '@koa/bodyparser';
 import { GraphQLError } from 'graphql';
 import type { Context, Middleware, Next } from 'koa';
+import { BodyError, readJsonBody } from '../http/json-body';
 import type { ContextFactory, GraphQLContext } from './context';
 import { GraphiQLPage, IDE_ASSETS_PATH } from './ide';
 import { checkNesting } from './limits';
-
-/** Largest accepted request body, as on REST. */
-const BODY_LIMIT = '1mb';
-
-class BodyError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const json = bodyParser({
-  enableTypes: ['json'],
-  jsonLimit: BODY_LIMIT,
-  encoding: 'utf-8',
-  onError: (err: Error & { status?: number }) => {
-    if (err.status === 413) throw new BodyError(413, 'Request body too large (limit 1 MiB)');
-    throw new BodyError(400, 'Malformed JSON body');
-  },
-});
 
 function headersOf(ctx: Context): HeaderMap {
   const headers = new HeaderMap();
@@ -38,9 +16,7 @@ function headersOf(ctx: Context): HeaderMap {
 }
 
 async function readBody(ctx: Context): Promise<unknown> {
-  if (ctx.method !== 'POST') return undefined;
-  await json(ctx, async () => undefined);
-  return (ctx.request as { body?: unknown }).body;
+  return ctx.method === 'POST' ? readJsonBody(ctx) : undefined;
 }
 
 /**

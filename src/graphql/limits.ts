@@ -1,7 +1,7 @@
 import depthLimit from 'graphql-depth-limit';
 import { type DocumentNode, GraphQLError, type GraphQLSchema, Lexer, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule, visit } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
-import { textProblem, unstorable } from '../services/input/storable';
+import { reservedKeys, textProblem, unstorable } from '../services/input/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
 
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
@@ -101,7 +101,9 @@ export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, v
 /**
  * Refuses input no service could store, with code BAD_USER_INPUT (HTTP 400): NUL characters
  * or unpaired surrogates in a string literal of the document or in the variables, or
- * variables nested too deeply (the same rule as REST bodies, src/services/input/storable.ts).
+ * variables nested too deeply, and keys that would set a prototype (`__proto__`: a validation
+ * failure naming them, relative to the variables); the same rules as REST bodies,
+ * src/services/input/storable.ts.
  */
 export function checkInputValues(document: DocumentNode, variables: Record<string, unknown> | undefined): void {
   let problem = unstorable(variables ?? {});
@@ -111,4 +113,6 @@ export function checkInputValues(document: DocumentNode, variables: Record<strin
     },
   });
   if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  const reserved = reservedKeys(variables ?? {});
+  if (reserved.length > 0) throw new GraphQLError('Validation failed', { extensions: { code: 'BAD_USER_INPUT', fields: reserved, http: { status: 400 } } });
 }

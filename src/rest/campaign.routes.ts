@@ -59,7 +59,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
     {
       id: 'getCampaignStats',
       method: 'get',
-      path: '/v1/campaigns/:id/stats',
+      path: '/v1/campaigns/by-id/:id/stats',
       tag,
       summary: "A campaign's contacts by state: selected, settled, picked up, failed, live, waiting, skipped (by reason), next attempt",
       data: campaignStatsShape,

@@ -87,7 +87,7 @@ export function serializeCampaign(c: Campaign): z.output<typeof campaignShape> {
   };
 }
 
-/** `GET /v1/campaigns/{id}/stats` (docs/campaigns.md). */
+/** `GET /v1/campaigns/by-id/{id}/stats` (docs/campaigns.md). */
 export const campaignStatsShape = z
   .strictObject({
     campaign_id: shape.id(),

@@ -53,13 +53,20 @@ export interface Mapped {
   headers?: Record<string, string>;
   /** True when the failure is ours, not the caller's: log it in full. */
   internal: boolean;
+  /**
+   * What the standard policy would have answered, when the route's documented quirk hides
+   * it (`error` with data `""`): logged, so that the reason can be found by request id.
+   */
+  hidden?: { status: number; body: Envelope };
 }
 
-/** A request refused before any service sees it: body too large or not JSON, URL malformed. */
+/** A request refused before any service sees it: body too large or not JSON, URL malformed, method not allowed. */
 export class MalformedRequest extends Error {
   constructor(
-    readonly status: 400 | 413 | 415,
+    readonly status: 400 | 405 | 413 | 415,
     message: string,
+    /** Response headers the refusal adds (`Allow` on a 405). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -91,7 +98,7 @@ function mapStandard(err: unknown): Mapped {
       }
     }
   }
-  if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), internal: false };
+  if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), ...(err.headers ? { headers: err.headers } : {}), internal: false };
   return { status: 500, body: failure('Internal server error'), internal: true };
 }
 
@@ -106,9 +113,10 @@ const beforeOperation = (err: unknown, mapped: Mapped): boolean =>
 export function mapError(err: unknown, policy: ErrorPolicy): Mapped {
   const mapped = mapStandard(err);
   if (beforeOperation(err, mapped)) return mapped;
-  if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error') };
+  const hidden = { status: mapped.status, body: mapped.body };
+  if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error'), hidden };
   if (policy === 'make-call' && err instanceof AppError && err.code !== 'BAD_USER_INPUT') {
-    return { ...mapped, status: 400, body: failure('error') };
+    return { ...mapped, status: 400, body: failure('error'), hidden };
   }
   return mapped;
 }

@@ -13,6 +13,7 @@ import { endpointKit, type RestState } from './middleware';
 import { RestApi } from './openapi';
 import { openApiRoutes } from './openapi.routes';
 import { phoneNumberRoutes } from './phone-number.routes';
+import { ROUTER_OPTIONS } from './routing';
 import { telephonyRoutes } from './telephony.routes';
 import { webhookRoutes } from './webhook.routes';
 import { webhookExecutionRoutes } from './webhook-execution.routes';
@@ -29,7 +30,7 @@ export interface RestOptions {
  */
 export function restRouter(orm: MikroORM, services: Services, options: RestOptions): Router<RestState> {
   const api = new RestApi(endpointKit(orm, services.auth, services.rateLimits), idempotent(services.idempotency));
-  const router = new Router<RestState>();
+  const router = new Router<RestState>(ROUTER_OPTIONS);
   for (const child of [
     callRoutes(api, services.calls),
     campaignRoutes(api, services.campaigns),

@@ -1,9 +1,10 @@
-import { bodyParser } from '@koa/bodyparser';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
+import { BodyError, hasContent, readJsonBody } from '../http/json-body';
 import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
-import { unstorable } from '../services/input/storable';
+import { ValidationError } from '../services/errors';
+import { reservedKeys, unstorable } from '../services/input/storable';
 import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
@@ -16,8 +17,12 @@ export interface RestState {
 
 export type RestContext = Context & { state: RestState };
 
-/** Largest accepted request body. */
-export const BODY_LIMIT = '1mb';
+/** The reason a documented `error` answer hides: the status, message and field list the standard answer has. */
+const reasonOf = ({ status, body }: { status: number; body: { message: string; data: unknown } }) => ({
+  status,
+  message: body.message,
+  ...(Array.isArray(body.data) ? { fields: body.data } : {}),
+});
 
 /**
  * The only place errors become responses (inside `observeRequests`, which gives the
@@ -35,6 +40,7 @@ export function handleErrors(logger: Logger): Middleware {
     } catch (err) {
       const mapped = mapError(err, ctx.state.errorPolicy as ErrorPolicy);
       if (mapped.internal) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
+      else if (mapped.hidden) logger.info({ reason: reasonOf(mapped.hidden) }, 'documented error answer: its reason');
       ctx.status = mapped.status;
       ctx.body = mapped.body;
       if (mapped.headers) ctx.set(mapped.headers);
@@ -78,19 +84,15 @@ export function rejectMalformedUrls(routes: { match(path: string, method: string
  * caller's rate limits: one request, plus the operation's own limit when it has one.
  */
 export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLimitService) {
-  const json = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: BODY_LIMIT,
-    encoding: 'utf-8',
-    onError: (err: Error & { status?: number }, ctx: Context) => {
-      // The parser leaves a refused body unread (over the limit: not read at all) and the
-      // request paused; kept alive, the connection would wait for it forever.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
-      if (err.status === 413) throw new MalformedRequest(413, 'Request body too large (limit 1 MiB)');
-      if (err.status === 415) throw new MalformedRequest(415, 'Unsupported content encoding');
-      throw new MalformedRequest(400, 'Malformed JSON body');
-    },
-  });
+  const json: Middleware = async (ctx, next) => {
+    try {
+      ctx.request.body = await readJsonBody(ctx);
+    } catch (err) {
+      if (err instanceof BodyError) throw new MalformedRequest(err.status, err.message);
+      throw err;
+    }
+    await next();
+  };
   return (options: { policy?: ErrorPolicy; body?: boolean; limit?: Exclude<RateLimited, 'request'> } = {}): Middleware[] => {
     const counted: RateLimited[] = options.limit ? ['request', options.limit] : ['request'];
     const policy: Middleware = async (ctx, next) => {
@@ -108,6 +110,8 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     const storable: Middleware = async (ctx, next) => {
       const problem = unstorable(ctx.request.body);
       if (problem) throw new MalformedRequest(400, problem);
+      const reserved = reservedKeys(ctx.request.body);
+      if (reserved.length > 0) throw new ValidationError(reserved);
       await next();
     };
     return options.body ? [policy, authenticate, wellFormedUrl, json, storable] : [policy, authenticate, wellFormedUrl];
@@ -115,3 +119,11 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
 }
 
 export type Endpoint = ReturnType<typeof endpointKit>;
+
+/** Refuses content of another media type than `type` (415), for a route that parses its body itself. */
+export const mediaType =
+  (type: string): Middleware =>
+  async (ctx, next) => {
+    if (hasContent(ctx) && !ctx.is(type)) throw new MalformedRequest(415, `Unsupported media type: send ${type}`);
+    await next();
+  };

@@ -53,6 +53,7 @@ function sharedResponses(schemas: Schemas): Json {
   return {
     Unauthorized: { description: 'Missing or bad credentials: `Unauthorized`.', content: json(error) },
     TooLarge: { description: 'Body over 1 MiB.', content: json(error) },
+    UnsupportedMediaType: { description: 'A body of another media type than the operation takes (`text/plain`, a form for a JSON body).', content: json(error) },
     RateLimited: {
       description: 'Too many requests for this credential; retry after the number of seconds in Retry-After.',
       headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
@@ -97,6 +98,7 @@ function responses(op: Operation, schemas: Schemas): Json {
   if (bearer) out[401] = ref('Unauthorized');
   for (const [status, error] of Object.entries(op.errors ?? {})) if (error) out[status] = documentedError(error, schemas);
   if (op.body && !legacy) out[413] = ref('TooLarge');
+  if (op.body && !legacy) out[415] = ref('UnsupportedMediaType');
   if (bearer) out[429] = ref('RateLimited');
   if (!legacy) out[500] = ref('InternalError');
   if (op.idempotent) idempotencyResponses(out, schemas);

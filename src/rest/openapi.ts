@@ -14,8 +14,9 @@ export type DocumentedError = string | { description: string; message: string; d
  * services parse (src/services/input) and the serializers' shapes, so the document follows
  * the code. Every operation also gets, without saying: 400 (malformed URL; plus validation
  * when it has params, query or a body; plus `Malformed JSON body` with a JSON body), 413
- * with a body, 401 and 429 (with Retry-After) when authenticated, 500; and the documented
- * quirks of its error policy (make-call's 400 `error`, the legacy HTTP 200 `error`).
+ * and 415 (another media type) with a body, 401 and 429 (with Retry-After) when
+ * authenticated, 500; and the documented quirks of its error policy (make-call's 400
+ * `error`, the legacy HTTP 200 `error`).
  */
 export interface Operation {
   /** Unique, camelCase: names the operation in generated clients. */

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
 import { ok } from './envelope';
-import { type RestState, wellFormedUrl } from './middleware';
+import { mediaType, type RestState, wellFormedUrl } from './middleware';
 import type { RestApi } from './openapi';
 
 /**
@@ -37,6 +37,7 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, p
       errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
     },
     wellFormedUrl,
+    mediaType('application/x-www-form-urlencoded'),
     form,
     async (ctx) => {
       const params = Object.fromEntries(

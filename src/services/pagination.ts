@@ -1,6 +1,7 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from './errors';
+import { storableInstant } from './input/common';
 
 export interface Page<T> {
   items: T[];
@@ -18,7 +19,8 @@ function decode(cursor: string): { createdAt: Date; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const createdAt = new Date(at);
-    if (typeof id !== 'string' || Number.isNaN(createdAt.getTime())) throw new Error('bad cursor');
+    // A forged cursor's instant goes into SQL: outside what PostgreSQL stores, it would fail there.
+    if (typeof id !== 'string' || !storableInstant(createdAt)) throw new Error('bad cursor');
     return { createdAt, id };
   } catch {
     throw ValidationError.of('cursor', 'Invalid cursor');

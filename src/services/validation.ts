@@ -19,6 +19,8 @@ function describe(value: unknown): string {
 const messages: z.core.$ZodErrorMap = (iss) => {
   if (iss.code === 'invalid_type') {
     if (iss.input === undefined) return 'Required';
+    // JSON numbers past 1.8e308 parse as Infinity: a number, but none a service can use.
+    if (typeof iss.input === 'number' && !Number.isFinite(iss.input)) return 'Expected a finite number';
     return `Expected ${iss.expected}, received ${describe(iss.input)}`;
   }
   return undefined;

@@ -61,8 +61,8 @@ describe('activating a campaign', () => {
   });
 
   it('refuses malformed and unknown stats ids like other reads', async () => {
-    expect((await t.request('GET', '/v1/campaigns/nope/stats', { token: a.key })).body).toMatchObject({ status: 'error', message: 'Validation failed' });
-    expect((await t.request('GET', '/v1/campaigns/11111111-1111-4111-8111-111111111111/stats', { token: a.key })).status).toBe(404);
-    expect((await t.request('GET', `/v1/campaigns/${a.campaign.id}/stats`)).status).toBe(401);
+    expect((await t.request('GET', '/v1/campaigns/by-id/nope/stats', { token: a.key })).body).toMatchObject({ status: 'error', message: 'Validation failed' });
+    expect((await t.request('GET', '/v1/campaigns/by-id/11111111-1111-4111-8111-111111111111/stats', { token: a.key })).status).toBe(404);
+    expect((await t.request('GET', `/v1/campaigns/by-id/${a.campaign.id}/stats`)).status).toBe(401);
   });
 });

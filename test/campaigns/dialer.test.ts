@@ -267,7 +267,7 @@ describe('progress, live and in GraphQL', () => {
     const list = await gqlData(t, `{ campaigns(first: 100) { edges { node { id stats { contactsSelected } } } } }`, {}, a.key);
     expect(list.campaigns.edges.find((e: any) => e.node.id === campaign.id).node.stats.contactsSelected).toBe(2);
     const b = await tenant(t, 'B', '+14155552672');
-    const foreign = await t.request('GET', `/v1/campaigns/${campaign.id}/stats`, { token: b.key });
+    const foreign = await t.request('GET', `/v1/campaigns/by-id/${campaign.id}/stats`, { token: b.key });
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ status: 'error', message: 'Not found', data: '' });
   });

@@ -44,7 +44,7 @@ export function campaignApi(t: TestApp, a: Tenant) {
       const res = await t.request('POST', `/compaign/v1/campaign/update/${id}`, { token: a.key, body });
       expect(res.body).toMatchObject({ status: 'ok' });
     },
-    stats: async (id: string) => okData(await t.request('GET', `/v1/campaigns/${id}/stats`, { token: a.key })),
+    stats: async (id: string) => okData(await t.request('GET', `/v1/campaigns/by-id/${id}/stats`, { token: a.key })),
     get: async (id: string) => okData(await t.request('GET', `/v1/campaigns/by-id/${id}`, { token: a.key })),
     calls: async (id: string) => (okData(await t.request('GET', `/v1/calls?campaign_id=${id}&limit=200`, { token: a.key })) as { items: any[] }).items,
   };

@@ -61,13 +61,15 @@ describe('admin CLI (npm run --silent admin)', () => {
 });
 
 describe('service start-up', () => {
-  it('stops with one line naming each bad variable', async () => {
+  it('stops with one JSON line naming each bad variable', async () => {
     const out = await exec('node', ['dist/src/main.js'], { PORT: 'eighty', DEFAULT_PHONE_REGION: 'usa', DATABASE_URL: t.databaseUrl });
     expect(out.code).toBe(1);
     const lines = out.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('PORT');
-    expect(lines[0]).toContain('DEFAULT_PHONE_REGION');
+    const line = JSON.parse(lines[0]!) as { level: number; msg: string };
+    expect(line.level).toBe(60);
+    expect(line.msg).toContain('PORT');
+    expect(line.msg).toContain('DEFAULT_PHONE_REGION');
     expect(out.stdout).toBe('');
   });
 });

@@ -105,6 +105,23 @@ describe('campaigns', () => {
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
   });
 
+  it('refuses dates PostgreSQL cannot store (no year 0) as bad input, like REST', async () => {
+    const input = { startedAt: '0000-01-01', endedAt: '0000-12-31' };
+    const res = await gql(t, 'mutation($id: ID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { id } }', { id: a.campaign.id, input }, a.key);
+    const rest = await restFields('POST', '/v1/campaigns', { name: 'x', started_at: input.startedAt, ended_at: input.endedAt });
+    expect(rest).toEqual([
+      { field: 'started_at', message: 'Must be a date between 0001-01-01 and 9999-12-31' },
+      { field: 'ended_at', message: 'Must be a date between 0001-01-01 and 9999-12-31' },
+    ]);
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+  });
+
+  it('refuses a `__proto__` key in variables with the field named', async () => {
+    const input = JSON.parse('{"name": "Proto", "contactsListSourceMetadata": {"__proto__": {"admin": true}}}') as Record<string, unknown>;
+    const res = await gql(t, 'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }', { input }, a.key);
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'input.contactsListSourceMetadata.__proto__', message: 'Not allowed as a key (it would set an object prototype)' }] });
+  });
+
   it('answers NOT_FOUND when updating a campaign that does not exist', async () => {
     const res = await gql(t, 'mutation { updateCampaign(id: "00000000-0000-4000-8000-000000000000", input: { name: "x" }) { id } }', {}, a.key);
     expect(firstError(res)).toEqual({ code: 'NOT_FOUND' });

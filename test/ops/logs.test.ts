@@ -76,6 +76,33 @@ describe('structured logs', () => {
     expect(text).not.toMatch(/\bsk_[\w-]{8}/);
   });
 
+  it('give the reason of every documented `error` answer at info, by request id', async () => {
+    const reasonOf = (id: string) => ofRequest(id).find((line) => line.msg === 'documented error answer: its reason');
+    const quirk = { status: 'error', message: 'error', data: '' };
+    const update = (id: string, campaignId: string, body: unknown) =>
+      t.request('POST', `/compaign/v1/campaign/update/${campaignId}`, { token: a.key, headers: { 'x-request-id': id }, body });
+
+    const invalid = await update('req-legacy-invalid', a.campaign.id, { time_zone: 'Mars/Olympus' });
+    expect([invalid.status, invalid.body]).toEqual([200, quirk]);
+    expect(reasonOf('req-legacy-invalid')).toMatchObject({
+      level: 30,
+      company_id: a.companyId,
+      reason: { status: 400, message: 'Validation failed', fields: [{ field: 'time_zone', message: 'Must be an IANA time zone such as America/New_York' }] },
+    });
+
+    const unknown = await update('req-legacy-unknown', '00000000-0000-4000-8000-000000000000', { name: 'x' });
+    expect([unknown.status, unknown.body]).toEqual([200, quirk]);
+    expect(reasonOf('req-legacy-unknown')!.reason).toEqual({ status: 404, message: 'Not found' });
+
+    const refused = await t.request('POST', '/v1/calls/make-call', {
+      token: a.key,
+      headers: { 'x-request-id': 'req-make-call' },
+      body: { ai_agent_id: a.agent.id, call_from: '+12025550100', call_to: '+14155550123' },
+    });
+    expect([refused.status, refused.body]).toEqual([400, quirk]);
+    expect(reasonOf('req-make-call')!.reason).toEqual({ status: 400, message: 'Validation failed', fields: [{ field: 'call_from', message: 'call_from is not a phone number of this company' }] });
+  });
+
   it('tag each websocket operation with its own request id and the caller', async () => {
     const client = wsClient(t, t.jwtFor(a.companyId, { sub: 'user-ws' }));
     try {

@@ -72,6 +72,20 @@ describe('GET /openapi.json', () => {
     }
   });
 
+  it('has no ambiguous paths: no two that each have a parameter where the other has a fixed segment', () => {
+    const paths = Object.keys(doc.paths as Json).map((p) => p.split('/'));
+    const param = (segment: string) => segment.startsWith('{');
+    const ambiguous = paths.flatMap((a, i) =>
+      paths.slice(i + 1).filter((b) => {
+        if (a.length !== b.length || a.some((seg, k) => seg !== b[k] && !param(seg) && !param(b[k]!))) return false;
+        const aConcreteFirst = a.some((seg, k) => !param(seg) && param(b[k]!));
+        const bConcreteFirst = b.some((seg, k) => !param(seg) && param(a[k]!));
+        return aConcreteFirst && bConcreteFirst;
+      }).map((b) => `${a.join('/')} ~ ${b.join('/')}`),
+    );
+    expect(ambiguous).toEqual([]);
+  });
+
   it('resolves every $ref', () => {
     const refs = refsIn(doc);
     expect(refs.length).toBeGreaterThan(20);
@@ -143,6 +157,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(getCall).sort()).toEqual(['200', '400', '401', '404', '429', '500']);
     expect(doc.paths['/v1/phone-numbers'].post.responses['409']).toBeDefined();
     expect(doc.paths['/v1/webhooks/{id}/trigger'].post.responses['413']).toEqual({ $ref: '#/components/responses/TooLarge' });
+    expect(doc.paths['/v1/webhooks/{id}/trigger'].post.responses['415']).toEqual({ $ref: '#/components/responses/UnsupportedMediaType' });
     expect(doc.paths['/readyz'].get.responses['503'].content['application/json'].schema.properties.message).toEqual({ type: 'string', const: 'Not ready' });
     for (const name of ['Call', 'Campaign', 'Contact', 'AiAgent', 'PhoneNumber', 'WebhookFlow', 'WebhookExecutionDetail', 'Error']) {
       expect(doc.components.schemas[name]).toMatchObject({ type: 'object' });

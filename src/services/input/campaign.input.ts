@@ -1,17 +1,9 @@
 import { z } from 'zod';
-import { intBetween, jsonObject, page, requiredText, rule, text, uuid, workspace } from './common';
+import { intBetween, isoDate, jsonObject, page, requiredText, rule, text, timestamp, uuid, workspace } from './common';
 
 export const RETRY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
 
 const timeOfDay = () => z.string().regex(/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/, 'Must be a time of day HH:MM:SS');
-
-const isoDate = () =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'Must be a date YYYY-MM-DD')
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Must be a real calendar date');
-
-const timestamp = () => z.iso.datetime({ offset: true, error: rule('Must be an ISO 8601 timestamp') });
 
 const timeZone = () =>
   z.string().refine((tz) => {

@@ -39,6 +39,40 @@ export const phone = (parser: PhoneParser) =>
     return z.NEVER;
   });
 
+/**
+ * Instants the service stores and writes back: years 0001 to 9999, in UTC. PostgreSQL has
+ * no year 0 (ISO 8601's 0000 is 1 BC; a `date` of 0000-01-01 is refused outright) and no
+ * timestamp past 294276, and the REST format writes four-digit years (JavaScript writes
+ * `+010000-...` past 9999), so anything outside would fail to store or read back wrongly.
+ */
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const DATE_RANGE = 'between 0001-01-01 and 9999-12-31';
+
+/** True when `at` is a valid date the database stores and the API writes back unchanged. */
+export const storableInstant = (at: Date): boolean => at.getTime() >= FIRST_INSTANT && at.getTime() <= LAST_INSTANT;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date `YYYY-MM-DD` that exists (no February 30) and is storable. */
+export const isoDate = () =>
+  z
+    .string()
+    .regex(DATE, 'Must be a date YYYY-MM-DD')
+    .superRefine((s, ctx) => {
+      if (!DATE.test(s)) return; // the format's message says it
+      const at = new Date(`${s}T00:00:00Z`);
+      if (Number.isNaN(at.getTime()) || !at.toISOString().startsWith(s)) ctx.addIssue({ code: 'custom', message: 'Must be a real calendar date' });
+      else if (!storableInstant(at)) ctx.addIssue({ code: 'custom', message: `Must be a date ${DATE_RANGE}` });
+    });
+
+/** An ISO 8601 timestamp with its offset, storable once read in UTC (a malformed one has the format's message only). */
+export const timestamp = () =>
+  z.iso.datetime({ offset: true, error: rule('Must be an ISO 8601 timestamp') }).refine((s) => {
+    const at = new Date(s);
+    return Number.isNaN(at.getTime()) || storableInstant(at);
+  }, `Must be ${DATE_RANGE} in UTC`);
+
 /** `limit` and `cursor` of the paginated list operations. */
 export const page = () =>
   z.object({

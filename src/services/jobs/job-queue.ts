@@ -213,6 +213,8 @@ export class JobQueue {
    */
   private async createQueue(name: string): Promise<void> {
     const lock = new pg.Client({ connectionString: this.connectionString });
+    // A lost connection also fails the query under way; unheard, its 'error' event would crash the process.
+    lock.on('error', () => undefined);
     try {
       await lock.connect();
       await lock.query('SELECT pg_advisory_lock(hashtext($1))', [QUEUE_CREATION_LOCK]);

@@ -1,5 +1,6 @@
 import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
+import { storableInstant } from '../input/common';
 import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
 
 export interface TwilioOptions {
@@ -64,7 +65,8 @@ export class TwilioTelephony implements TelephonyAdapter {
   toUpdate(params: Record<string, string>, now: Date): StatusUpdate | null {
     const status = STATUS[params.CallStatus ?? ''];
     if (!status) return null;
-    const at = params.Timestamp && !Number.isNaN(Date.parse(params.Timestamp)) ? new Date(params.Timestamp) : now;
+    const stamped = params.Timestamp ? new Date(params.Timestamp) : null;
+    const at = stamped && storableInstant(stamped) ? stamped : now;
     const duration = Number.parseInt(params.CallDuration ?? '', 10);
     const machine = (params.AnsweredBy ?? '').startsWith('machine');
     return {
