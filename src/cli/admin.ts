@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<void> {
   const db = await resolveDatabase(config);
   const orm = await openDatabase(db.url, 2);
   try {
-    const auth = new AuthService(config.jwtSecret);
+    const auth = new AuthService(config.jwtSecret, config.authTrustMs);
     const em = orm.em.fork();
     if (command === 'create-company') {
       if (values.name === undefined) throw new UsageError(USAGE);
