@@ -111,6 +111,15 @@ export class AuthService {
     return { apiKey };
   }
 
+  /**
+   * Revokes an API key, given whole (only its hash is stored). It stops working on every
+   * replica within `trustMs`; an unknown or already revoked key is NotFoundError.
+   */
+  async revokeApiKey(em: EntityManager, key: string): Promise<void> {
+    const revoked = await em.nativeUpdate(ApiKey, { hash: hashKey(key), revokedAt: null }, { revokedAt: new Date() });
+    if (revoked === 0) throw new NotFoundError('API key');
+  }
+
   private newKey(em: EntityManager, companyId: string): string {
     const key = `${API_KEY_PREFIX}${randomBytes(30).toString('base64url')}`;
     em.create(ApiKey, { company: companyId, prefix: key.slice(0, 10), hash: hashKey(key) });
