@@ -63,7 +63,14 @@ export class AuthService {
     if (!token) throw new UnauthenticatedError();
     const cached = this.cache.get(token);
     if (!fresh && cached && cached.until > Date.now()) return cached.credential;
-    const credential = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(em, token) : await this.fromJwt(em, token);
+    let credential: Credential;
+    try {
+      credential = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(em, token) : await this.fromJwt(em, token);
+    } catch (err) {
+      // A refused re-check (a websocket's) also ends this replica's trust at once.
+      if (err instanceof UnauthenticatedError) this.cache.delete(token);
+      throw err;
+    }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(token, { credential, until: Math.min(Date.now() + this.trustMs, credential.expiresAt ?? Infinity) });
     return credential;
