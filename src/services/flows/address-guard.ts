@@ -41,7 +41,8 @@ type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
  * enforces it at connect time: host names are resolved by the guard's own lookup, which
  * hands `net.connect` only the addresses it accepts, so the address judged is the address
  * dialled (no DNS-rebinding gap); IP literals, which `net.connect` never looks up, are
- * judged before connecting. Only ipaddr.js's `unicast` range (global addresses) passes.
+ * judged before connecting. Only global addresses pass: ipaddr.js's `unicast` range, once
+ * an IPv6 address carrying an IPv4 address is judged by it (`classify`).
  */
 export class AddressGuard {
   private readonly hosts = new Set<string>();
