@@ -1,14 +1,15 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { oneTenant, type Tenant } from '../support/fixtures';
-import { jsonOrUndefined, revokeKeys, type TestApp } from '../support/harness';
+import { jsonOrUndefined, revokeKeys, startTestApp, type TestApp } from '../support/harness';
 
 let t: TestApp;
 let a: Tenant;
 
 const METRICS_TOKEN = 'metrics-token-of-16-chars';
 
-beforeAll(async () => ({ t, a } = await oneTenant({ AUTH_TRUST_S: '1', METRICS_TOKEN })));
+// Trust far longer than any test: a JWT refused here is refused for its exp alone.
+beforeAll(async () => ({ t, a } = await oneTenant({ AUTH_TRUST_S: '3600', METRICS_TOKEN })));
 afterAll(() => t.close());
 
 /**
@@ -67,10 +68,15 @@ describe('the credential cache', () => {
   });
 
   it('refuses a revoked API key within AUTH_TRUST_S of its revocation', async () => {
-    const { companyId, apiKey } = await t.company('Revoked');
-    expect((await t.request('GET', '/v1/ai-agent', { token: apiKey })).status).toBe(200);
-    await revokeKeys(t, companyId);
-    await sleep(1_100);
-    expect(await t.request('GET', '/v1/ai-agent', { token: apiKey })).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    const short = await startTestApp({ AUTH_TRUST_S: '1' });
+    try {
+      const { companyId, apiKey } = await short.company('Revoked');
+      expect((await short.request('GET', '/v1/ai-agent', { token: apiKey })).status).toBe(200);
+      await revokeKeys(short, companyId);
+      await sleep(1_100);
+      expect(await short.request('GET', '/v1/ai-agent', { token: apiKey })).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    } finally {
+      await short.close();
+    }
   });
 });
