@@ -117,7 +117,9 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
-  const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger, metrics });
+  const graphql = await createGraphQL({
+    orm, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, logger, metrics,
+  });
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const server = http.createServer(createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback());
   graphql.attach(server);

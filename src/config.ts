@@ -23,6 +23,11 @@ const schema = z.object({
   EMBEDDED_PG_PORT: port.default(54329),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /**
+   * How long a replica trusts a verified credential without asking the database again, and
+   * how often an open websocket re-checks its own: a revoked API key stops working within it.
+   */
+  AUTH_TRUST_S: z.coerce.number().int().min(1).max(3600).default(30),
   DEFAULT_PHONE_REGION: z
     .string()
     .regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code such as US')
@@ -110,6 +115,7 @@ export interface Config {
   databaseUrl: string | undefined;
   embeddedPg: { dir: string; port: number };
   jwtSecret: string | undefined;
+  authTrustMs: number;
   defaultPhoneRegion: string;
   priceUnit: string;
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
@@ -165,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     embeddedPg: { dir: e.EMBEDDED_PG_DIR, port: e.EMBEDDED_PG_PORT },
     jwtSecret: e.JWT_SECRET,
+    authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     priceUnit: e.PRICE_UNIT,
     telephonyProvider: e.TELEPHONY_PROVIDER,

@@ -8,27 +8,32 @@ import { AppError, describeError } from '../services/errors';
 
 const USAGE = `Usage:
   npm run --silent admin -- create-company --name NAME    prints {"company_id": "...", "api_key": "..."}
-  npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}`;
+  npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}
+  npm run --silent admin -- revoke-api-key --key sk_...   prints {"revoked": true}`;
 
 /** Administration from the shell, on the same database rules as the service. Prints one JSON line. */
 async function main(argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, company: { type: 'string' } },
+    options: { name: { type: 'string' }, company: { type: 'string' }, key: { type: 'string' } },
   });
   const command = positionals[0];
-  if (command !== 'create-company' && command !== 'create-api-key') throw new UsageError(USAGE);
+  if (command !== 'create-company' && command !== 'create-api-key' && command !== 'revoke-api-key') throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await resolveDatabase(config);
   const orm = await openDatabase(db.url, 2);
   try {
-    const auth = new AuthService(config.jwtSecret);
+    const auth = new AuthService(config.jwtSecret, config.authTrustMs);
     const em = orm.em.fork();
     if (command === 'create-company') {
       if (values.name === undefined) throw new UsageError(USAGE);
       const { companyId, apiKey } = await auth.createCompany(em, { name: values.name });
       process.stdout.write(`${JSON.stringify({ company_id: companyId, api_key: apiKey })}\n`);
+    } else if (command === 'revoke-api-key') {
+      if (values.key === undefined) throw new UsageError(USAGE);
+      await auth.revokeApiKey(em, values.key);
+      process.stdout.write(`${JSON.stringify({ revoked: true })}\n`);
     } else {
       if (values.company === undefined) throw new UsageError(USAGE);
       const { apiKey } = await auth.createApiKey(em, values.company);

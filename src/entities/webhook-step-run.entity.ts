@@ -76,6 +76,10 @@ export class WebhookStepRun extends BaseEntity {
   @Property({ type: 'json' })
   unresolvedVariables: Opt<string[]> = [];
 
+  /** False when the step failed in a way no later attempt can cure (a blocked address...). */
+  @Property({ type: 'boolean' })
+  retryable: Opt<boolean> = true;
+
   /**
    * Optimistic lock: bumped when a worker takes over a step whose first worker is presumed
    * dead, so that the first worker, should it still be alive, cannot record the step too.

@@ -3,6 +3,7 @@ import { HeaderMap } from '@apollo/server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
+import type { AuthorizationValues, Credential } from '../services/auth.service';
 import { RateLimitedError, UnauthenticatedError } from '../services/errors';
 import type { Caller, Scope } from '../services/scope';
 import { addLogFields, type LogFields } from '../logger';
@@ -54,10 +55,11 @@ export class ContextFactory {
   ) {}
 
   /**
-   * The scope of an `Authorization` header value (`Bearer sk_...` or `Bearer <jwt>`).
-   * Bad credentials throw a GraphQL error with code UNAUTHENTICATED and HTTP status 401.
+   * The scope of the `Authorization` values (`Bearer sk_...` or `Bearer <jwt>`; two values
+   * are ambiguous). Bad credentials throw a GraphQL error with code UNAUTHENTICATED and
+   * HTTP status 401.
    */
-  async authenticate(authorization: string | undefined, em: EntityManager = this.orm.em.fork()): Promise<Scope> {
+  async authenticate(authorization: AuthorizationValues, em: EntityManager = this.orm.em.fork()): Promise<Scope> {
     try {
       return await this.services.auth.authenticate(em, authorization);
     } catch (err) {
@@ -66,6 +68,15 @@ export class ContextFactory {
       }
       throw err;
     }
+  }
+
+  /**
+   * The credential of a websocket, at `connection_init` and at each re-check (`fresh`: past
+   * the cache). Bad credentials throw the service's UnauthenticatedError: a socket answers
+   * them by closing, not with a GraphQL error.
+   */
+  verify(authorization: AuthorizationValues, fresh = false): Promise<Credential> {
+    return this.services.auth.verify(this.orm.em.fork(), authorization, { fresh });
   }
 
   /**
@@ -88,7 +99,7 @@ export class ContextFactory {
    * The context of one HTTP request: its credentials checked in the request's own fork,
    * then its rate limits. The request's log lines carry the caller's ids from here on.
    */
-  async forRequest(authorization: string | undefined, requestId: string): Promise<GraphQLContext> {
+  async forRequest(authorization: AuthorizationValues, requestId: string): Promise<GraphQLContext> {
     const em = this.orm.em.fork();
     const scope = await this.authenticate(authorization, em);
     addLogFields(logFieldsOf(scope));

@@ -26,6 +26,8 @@ export interface GraphQLOptions {
   services: Services;
   events: EventBus;
   introspection: boolean;
+  /** How often an open websocket's credential is checked again (AUTH_TRUST_S). */
+  credentialCheckMs: number;
   logger: Logger;
   metrics: Metrics;
 }
@@ -65,7 +67,7 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
  * The GraphQL gateway over the services: Apollo Server for queries and mutations over
  * HTTP, graphql-ws for subscriptions, one schema, one context factory, the same limits.
  */
-export async function createGraphQL({ orm, services, events, introspection, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
+export async function createGraphQL({ orm, services, events, introspection, credentialCheckMs, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
   const schema = buildGraphQLSchema({ resolvers: createResolvers(services), pubSub: busPubSub(events) });
   const contexts = new ContextFactory(orm, services);
   const apollo = new ApolloServer<GraphQLContext>({
@@ -89,7 +91,7 @@ export async function createGraphQL({ orm, services, events, introspection, logg
   return {
     middleware: graphqlMiddleware(GRAPHQL_PATH, apollo, contexts),
     attach(server) {
-      sockets = attachWebSockets(server, { path: GRAPHQL_PATH, schema, contexts, introspection, logger, metrics });
+      sockets = attachWebSockets(server, { path: GRAPHQL_PATH, schema, contexts, introspection, credentialCheckMs, logger, metrics });
     },
     async stop() {
       await sockets?.dispose();

@@ -53,6 +53,13 @@ export function busPubSub(bus: EventBus): PubSub {
 }
 
 /**
+ * Whether an event's id passes a subscription's optional id filter. Filter arguments reach
+ * no service (the ids services parse are normalised there, `uuid()`), so they are
+ * normalised here: the event's id is stored lower case, the client may write upper case.
+ */
+export const idFilter = (filter: string | null | undefined, id: string | null): boolean => !filter || filter.toLowerCase() === id;
+
+/**
  * A subscription filter that lets through only the subscriber's own company's events,
  * then those `matches` keeps (the subscription's filter arguments).
  */

@@ -6,23 +6,30 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { type Logger, withLogFields } from '../logger';
 import type { GraphQLOperationLabels, Metrics } from '../metrics';
+import type { AuthorizationValues } from '../services/auth.service';
+import { UnauthenticatedError } from '../services/errors';
 import type { Scope } from '../services/scope';
 import type { ContextFactory, GraphQLContext } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 import { observedStream, operationLabels, operationLogFields } from './observe';
+import { connectionAuthorization, forbid, watchCredential } from './ws-credentials';
 
 export interface WebSocketOptions {
   path: string;
   schema: GraphQLSchema;
   contexts: ContextFactory;
   introspection: boolean;
+  /** How often an open socket's credential is checked again (AUTH_TRUST_S). */
+  credentialCheckMs: number;
   logger: Logger;
   metrics: Metrics;
 }
 
 type ConnectionExtra = {
   scope?: Scope;
+  /** What `connection_init` authenticated with, checked again before each operation. */
+  authorization?: AuthorizationValues;
 };
 
 /** GraphQL's own parse and validation errors, with the code Apollo gives them on HTTP. */
@@ -112,12 +119,15 @@ function sharedSubscribe(keys: WeakMap<object, string>) {
 
 /**
  * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
- * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
- * bad credentials close the socket with 4403 Forbidden. Each operation counts against the
+ * carries `{"authorization": "Bearer ..."}` (or `Authorization`, not both), checked as HTTP
+ * does; bad credentials close the socket with 4403 Forbidden. The credential is checked
+ * again before each operation (as an HTTP request's is) and while the socket is open
+ * (`watchCredential`): once it expires or is revoked, the socket closes with 4403 and no
+ * operation of it runs. Each operation counts against the
  * caller's rate limits, as one HTTP request does, and gets its own context (scope +
  * EntityManager fork); results are formatted as over HTTP.
  */
-export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger, metrics }: WebSocketOptions): Disposable {
+export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, credentialCheckMs, logger, metrics }: WebSocketOptions): Disposable {
   const wss = new WebSocketServer({ server, path });
   wss.on('connection', (socket) => {
     metrics.websocketConnections.inc();
@@ -133,9 +143,11 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
       execute: observed(metrics, logger, execute),
       subscribe: observed(metrics, logger, sharedSubscribe(operationKeys)),
       onConnect: async (ctx) => {
-        const authorization = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+        const authorization = connectionAuthorization(ctx.connectionParams);
         try {
-          ctx.extra.scope = await contexts.authenticate(typeof authorization === 'string' ? authorization : undefined);
+          const credential = await contexts.verify(authorization);
+          Object.assign(ctx.extra, { scope: credential.scope, authorization });
+          watchCredential(ctx.extra.socket, credential, { check: () => contexts.verify(authorization, true), everyMs: credentialCheckMs, logger });
           return true;
         } catch (err) {
           if (isInternal(err)) logger.error({ err }, 'graphql websocket authentication failed');
@@ -144,6 +156,13 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
       },
       onSubscribe: async (ctx, _id, payload) => {
         const started = performance.now();
+        try {
+          await contexts.verify(ctx.extra.authorization);
+        } catch (err) {
+          if (!(err instanceof UnauthenticatedError)) throw err;
+          forbid(ctx.extra.socket);
+          return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
+        }
         try {
           await contexts.countRequest(ctx.extra.scope!);
         } catch (err) {

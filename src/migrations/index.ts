@@ -6,8 +6,9 @@ import { Migration20261123100000_do_not_call } from './Migration20261123100000_d
 import { Migration20261123100100_rate_limits } from './Migration20261123100100_rate_limits';
 import { Migration20261123101000_campaign_dialer } from './Migration20261123101000_campaign_dialer';
 import { Migration20261123230000_unresolved_variables } from './Migration20261123230000_unresolved_variables';
-import { Migration20261123230000_flow_events } from './Migration20261123230000_flow_events';
-import { Migration20261123230100_idempotency_keys } from './Migration20261123230100_idempotency_keys';
+import { Migration20261123230100_flow_events } from './Migration20261123230100_flow_events';
+import { Migration20261123230150_idempotency_keys } from './Migration20261123230150_idempotency_keys';
+import { Migration20261123230200_step_run_retryable } from './Migration20261123230200_step_run_retryable';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -19,6 +20,7 @@ export const migrationsList = [
   { name: 'Migration20261123100100_rate_limits', class: Migration20261123100100_rate_limits },
   { name: 'Migration20261123101000_campaign_dialer', class: Migration20261123101000_campaign_dialer },
   { name: 'Migration20261123230000_unresolved_variables', class: Migration20261123230000_unresolved_variables },
-  { name: 'Migration20261123230000_flow_events', class: Migration20261123230000_flow_events },
-  { name: 'Migration20261123230100_idempotency_keys', class: Migration20261123230100_idempotency_keys },
+  { name: 'Migration20261123230100_flow_events', class: Migration20261123230100_flow_events },
+  { name: 'Migration20261123230150_idempotency_keys', class: Migration20261123230150_idempotency_keys },
+  { name: 'Migration20261123230200_step_run_retryable', class: Migration20261123230200_step_run_retryable },
 ];

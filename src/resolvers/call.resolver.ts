@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
-import { ownEvents } from '../graphql/subscriptions';
+import { idFilter, ownEvents } from '../graphql/subscriptions';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
 import { MakeCallInput } from '../schema/call.input';
 import { CallConnection, CallType, toCallType } from '../schema/call.type';
@@ -20,7 +20,7 @@ import type { Topics } from '../services/events';
 type CallEvent = Topics['call.updated'];
 
 const matches = (f: CallStatusChangedArgs, e: CallEvent): boolean =>
-  (!f.callId || f.callId === e.callId) && (!f.campaignId || f.campaignId === e.campaignId) && (!f.workspace || f.workspace === e.workspace);
+  idFilter(f.callId, e.callId) && idFilter(f.campaignId, e.campaignId) && (!f.workspace || f.workspace === e.workspace);
 
 @Resolver(() => CallType)
 export class CallResolver {

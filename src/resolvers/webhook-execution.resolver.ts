@@ -2,7 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
-import { ownEvents } from '../graphql/subscriptions';
+import { idFilter, ownEvents } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
 import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
@@ -15,7 +15,7 @@ import type { WebhookExecutionService } from '../services/webhook-execution.serv
 type ExecutionEvent = Topics['webhook.execution.updated'];
 
 const matches = (f: WebhookExecutionUpdatedArgs, e: ExecutionEvent): boolean =>
-  (!f.webhookId || f.webhookId === e.flowId) && (!f.executionId || f.executionId === e.executionId);
+  idFilter(f.webhookId, e.flowId) && idFilter(f.executionId, e.executionId);
 
 @Resolver(() => WebhookExecutionType)
 export class WebhookExecutionResolver {

@@ -16,9 +16,12 @@ export interface MetricsRouteOptions {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
-/** Compares in constant time (digests first, so lengths never differ). */
-function bearerMatches(authorization: string, token: string): boolean {
-  const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? '';
+/**
+ * Compares in constant time (digests first, so lengths never differ). Two `Authorization`
+ * headers are ambiguous and never match, as for the API (AuthService.verify).
+ */
+function bearerMatches(authorization: readonly string[] | undefined, token: string): boolean {
+  const given = authorization?.length === 1 ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization[0]!)?.[1] ?? '') : '';
   return timingSafeEqual(digest(given), digest(token));
 }
 
@@ -30,7 +33,7 @@ function bearerMatches(authorization: string, token: string): boolean {
 export function metricsRoutes({ metrics, state, orm, token }: MetricsRouteOptions): Router<RestState> {
   const router = new Router<RestState>();
   router.get('/metrics', async (ctx) => {
-    if (token !== undefined && !bearerMatches(ctx.get('authorization'), token)) throw new UnauthenticatedError();
+    if (token !== undefined && !bearerMatches(ctx.req.headersDistinct.authorization, token)) throw new UnauthenticatedError();
     const text = await metrics.render(await state.read(orm.em.fork()));
     ctx.type = metrics.contentType;
     ctx.body = text;

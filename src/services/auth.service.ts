@@ -4,50 +4,85 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { ApiKey, Company } from '../entities';
 import { NotFoundError, UnauthenticatedError } from './errors';
-import { requiredText } from './input/common';
+import { requiredText, uuid } from './input/common';
+import { parseId } from './records';
 import { parseInput } from './validation';
 import type { Scope } from './scope';
 
 const API_KEY_PREFIX = 'sk_';
-/** How long a verified credential is trusted without asking the database again. */
-const CACHE_MS = 30_000;
 const CACHE_MAX = 10_000;
 
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 const jwtClaims = z.object({
-  company_id: z.guid(),
+  company_id: uuid(),
   sub: z.string().min(1).max(200).optional(),
   exp: z.number(),
 });
 
 /**
+ * The `Authorization` values a request carries: one header value, or every value it sent
+ * (an HTTP request's repeated headers, a websocket's `authorization` and `Authorization`).
+ */
+export type AuthorizationValues = string | readonly string[] | undefined;
+
+/** A verified credential: who it speaks for, and until when (epoch ms; null: until revoked). */
+export interface Credential {
+  scope: Scope;
+  expiresAt: number | null;
+}
+
+/**
  * Turns a bearer token into a Scope. Tokens are API keys (`sk_...`, stored hashed) or
  * HS256 JWTs whose `company_id` names the company and `sub` the user; `exp` is required.
+ * A verified credential is trusted for `trustMs` without asking the database again (per
+ * process), never past a JWT's `exp`: so a revoked API key stops working on every replica
+ * within `trustMs` of its revocation (docs/rest.md).
  */
 export class AuthService {
-  private readonly cache = new Map<string, { scope: Scope; until: number }>();
+  private readonly cache = new Map<string, { credential: Credential; until: number }>();
 
-  constructor(private readonly jwtSecret: string | undefined) {}
+  constructor(
+    private readonly jwtSecret: string | undefined,
+    private readonly trustMs: number,
+  ) {}
 
-  async authenticate(em: EntityManager, authorization: string | undefined): Promise<Scope> {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  async authenticate(em: EntityManager, authorization: AuthorizationValues): Promise<Scope> {
+    return (await this.verify(em, authorization)).scope;
+  }
+
+  /**
+   * The credential of `authorization`, refused (UnauthenticatedError) when missing, bad,
+   * expired, revoked, or ambiguous: two values, even equal ones, are refused rather than
+   * one picked. With `fresh`, the database is asked even when the credential is cached.
+   */
+  async verify(em: EntityManager, authorization: AuthorizationValues, { fresh = false } = {}): Promise<Credential> {
+    const values = typeof authorization === 'string' ? [authorization] : (authorization ?? []);
+    if (values.length !== 1) throw new UnauthenticatedError();
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(values[0]!)?.[1];
     if (!token) throw new UnauthenticatedError();
     const cached = this.cache.get(token);
-    if (cached && cached.until > Date.now()) return cached.scope;
-    const scope = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(em, token) : await this.fromJwt(em, token);
+    if (!fresh && cached && cached.until > Date.now()) return cached.credential;
+    let credential: Credential;
+    try {
+      credential = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(em, token) : await this.fromJwt(em, token);
+    } catch (err) {
+      // A refused re-check (a websocket's) also ends this replica's trust at once.
+      if (err instanceof UnauthenticatedError) this.cache.delete(token);
+      throw err;
+    }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(token, { scope, until: Date.now() + CACHE_MS });
-    return scope;
+    this.cache.set(token, { credential, until: Math.min(Date.now() + this.trustMs, credential.expiresAt ?? Infinity) });
+    return credential;
   }
 
-  private async fromApiKey(em: EntityManager, token: string): Promise<Scope> {
+  private async fromApiKey(em: EntityManager, token: string): Promise<Credential> {
     const key = await em.findOne(ApiKey, { hash: hashKey(token), revokedAt: null });
     if (!key) throw new UnauthenticatedError();
-    return { companyId: key.company.id, userId: null, credential: `key:${key.id}` };
+    return { scope: { companyId: key.company.id, userId: null, credential: `key:${key.id}` }, expiresAt: null };
   }
 
-  private async fromJwt(em: EntityManager, token: string): Promise<Scope> {
+  private async fromJwt(em: EntityManager, token: string): Promise<Credential> {
     if (!this.jwtSecret) throw new UnauthenticatedError();
     let payload: unknown;
     try {
@@ -59,8 +94,9 @@ export class AuthService {
     if (!claims.success) throw new UnauthenticatedError();
     const company = await em.count(Company, { id: claims.data.company_id });
     if (company === 0) throw new UnauthenticatedError();
+    const { company_id: companyId, exp } = claims.data;
     const userId = claims.data.sub ?? null;
-    return { companyId: claims.data.company_id, userId, credential: `jwt:${claims.data.company_id}:${userId ?? ''}` };
+    return { scope: { companyId, userId, credential: `jwt:${companyId}:${userId ?? ''}` }, expiresAt: exp * 1000 };
   }
 
   /** Creates a company with its first API key. The key is returned once and stored hashed. */
@@ -75,11 +111,20 @@ export class AuthService {
   }
 
   async createApiKey(em: EntityManager, companyId: string): Promise<{ apiKey: string }> {
-    const { id } = parseInput(z.object({ id: z.guid({ error: 'Must be a UUID' }) }), { id: companyId });
+    const id = parseId(companyId);
     if ((await em.count(Company, { id })) === 0) throw new NotFoundError('Company');
     const apiKey = this.newKey(em, id);
     await em.flush();
     return { apiKey };
+  }
+
+  /**
+   * Revokes an API key, given whole (only its hash is stored). It stops working on every
+   * replica within `trustMs`; an unknown or already revoked key is NotFoundError.
+   */
+  async revokeApiKey(em: EntityManager, key: string): Promise<void> {
+    const revoked = await em.nativeUpdate(ApiKey, { hash: hashKey(key), revokedAt: null }, { revokedAt: new Date() });
+    if (revoked === 0) throw new NotFoundError('API key');
   }
 
   private newKey(em: EntityManager, companyId: string): string {

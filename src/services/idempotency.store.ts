@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** Idempotency keys (migration Migration20261123230100_idempotency_keys). */
+/** Idempotency keys (migration Migration20261123230150_idempotency_keys). */
 export const IDEMPOTENCY_TABLE = 'idempotency_keys';
 
 /** The first answer to a request, as it is replayed. */

@@ -80,7 +80,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   return {
-    auth: new AuthService(config.jwtSecret),
+    auth: new AuthService(config.jwtSecret, config.authTrustMs),
     agents,
     phoneNumbers,
     provider,

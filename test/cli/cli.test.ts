@@ -49,6 +49,16 @@ describe('admin CLI (npm run --silent admin)', () => {
     expect((await t.request('GET', '/v1/ai-agent', { token: api_key })).status).toBe(200);
   }, 90_000);
 
+  it('revoke-api-key revokes a key once: refused from then on (it was never trusted by this replica yet)', async () => {
+    const { apiKey } = await t.company('Revoking');
+    const out = await admin('revoke-api-key', '--key', apiKey);
+    expect(out).toMatchObject({ code: 0, stdout: '{"revoked":true}\n' });
+    expect((await t.request('GET', '/v1/ai-agent', { token: apiKey })).status).toBe(401);
+    const again = await admin('revoke-api-key', '--key', apiKey);
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(again.stderr).toContain('API key not found');
+  }, 60_000);
+
   it('fails with a message on stderr and nothing on stdout for bad input', async () => {
     const unknown = await admin('create-api-key', '--company', '00000000-0000-4000-8000-000000000000');
     expect(unknown.code).toBe(1);

@@ -8,7 +8,9 @@ const step = (stepNumber: number, dependsOnStep: number | null = null): StepDefi
 const flow = (steps: StepDefinition[], extra: Partial<FlowDefinition> = {}): FlowDefinition => ({
   steps, variables: [], predefinedVariables: [], maxRetries: 2, retryDelay: 5, retryDelayUnit: 'minutes', ...extra,
 });
-const run = (attemptNumber: number, stepNumber: number, status: RunRecord['status'], extracted = {}): RunRecord => ({ attemptNumber, stepNumber, status, extracted });
+const run = (attemptNumber: number, stepNumber: number, status: RunRecord['status'], extracted = {}, retryable = true): RunRecord => ({
+  attemptNumber, stepNumber, status, extracted, retryable,
+});
 
 describe('placeholders', () => {
   it('fill text, typed whole values, keys, and unknown names as empty', () => {
@@ -51,8 +53,14 @@ describe('planning', () => {
   it('starts a new attempt at the first step that has not succeeded', () => {
     const runs = [run(1, 1, 'success'), run(1, 2, 'failed'), run(1, 3, 'skipped'), run(1, 4, 'success')];
     expect(nextAction(flow(steps), runs, 2)).toMatchObject({ kind: 'run', step: { stepNumber: 2 }, skipped: [] });
-    expect(retryPlan(flow(steps), 2)).toEqual({ delayMs: 300_000 });
-    expect(retryPlan(flow(steps), 3)).toBeNull();
+    expect(retryPlan(flow(steps), runs, 2)).toEqual({ delayMs: 300_000 });
+    expect(retryPlan(flow(steps), runs, 3)).toBeNull();
+  });
+
+  it('gives no new attempt after a step failed in a way no retry cures, even beside a retryable failure', () => {
+    const runs = [run(1, 1, 'failed'), run(1, 2, 'skipped'), run(1, 3, 'skipped'), run(1, 4, 'failed', {}, false)];
+    expect(retryPlan(flow(steps), runs, 1)).toBeNull();
+    expect(retryPlan(flow(steps), runs.slice(0, 3), 1)).toEqual({ delayMs: 300_000 });
   });
 
   it('takes values from the trigger, then extracted variables (or their custom value), then predefined ones', () => {

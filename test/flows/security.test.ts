@@ -78,6 +78,23 @@ describe('SSRF guard (no allow-list)', () => {
     });
     expect(rx.at('/ssrf')).toHaveLength(0);
   });
+
+  it('refuses IPv4 addresses written inside IPv6, and a blocked step gets no new attempt either', async () => {
+    const port = new URL(rx.url).port;
+    const targets = [
+      [`http://[::127.0.0.1]:${port}/ssrf6`, 'Blocked: ::7f00:1 is a loopback address (IPv4 127.0.0.1 inside IPv6)'],
+      ['http://[::a9fe:a9fe]/latest/meta-data/', 'Blocked: ::a9fe:a9fe is a link-local address (cloud metadata services live there) (IPv4 169.254.169.254 inside IPv6)'],
+      [`http://[64:ff9b::127.0.0.1]:${port}/ssrf6`, 'Blocked: 64:ff9b::7f00:1 is a loopback address'],
+      [`http://[2002:7f00:1::1]:${port}/ssrf6`, 'Blocked: 2002:7f00:1::1 is a loopback address (IPv4 127.0.0.1 inside IPv6)'],
+    ];
+    const api = flowApi(t, key);
+    const steps = targets.map(([url], i) => ({ step_number: i + 1, webhook_url: url, retry_limit: 2 }));
+    const flow = await api.create({ max_retries: 3, retry_delay: 1, retry_delay_unit: 'seconds', steps });
+    const done = await api.settled(flow.id, (await api.trigger(flow.id)).id);
+    expect(done).toMatchObject({ status: 'failed', attempt_number: 1, next_retry_at: null });
+    expect(done.steps.map((s: any) => [s.status, s.tries, s.error])).toEqual(targets.map(([, error]) => ['failed', 1, expect.stringContaining(error!)]));
+    expect(rx.at('/ssrf6')).toHaveLength(0);
+  });
 });
 
 describe('allow-list', () => {

@@ -117,6 +117,13 @@ describe('POST /compaign/v1/campaign/update/{id}', () => {
     expect(c.updated_at).not.toMatch(/^2020/);
   });
 
+  it('reads UUIDs in any case: its own company_id, the path id and related ids in upper case', async () => {
+    const up = (id: string) => id.toUpperCase();
+    const body = { company_id: up(a.companyId), ai_agent_id: up(a.agent.id), notes: 'upper-case ids' };
+    okData(await update(up(a.campaign.id), body));
+    expect(okData(await byId(up(a.campaign.id)))).toMatchObject({ id: a.campaign.id, notes: 'upper-case ids', ai_agent_id: a.agent.id });
+  });
+
   it('clears a nullable field sent as null', async () => {
     okData(await update(a.campaign.id, { webhook_id: null, started_at: null, ended_at: null }));
     const c = okData(await byId(a.campaign.id));

@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { type RunningApp, type StartOptions, startApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
+import { ApiKey } from '../../src/entities';
 import { createLogger, type Logger } from '../../src/logger';
 
 export const JWT_SECRET = 'test-secret-at-least-16-chars';
@@ -16,6 +17,11 @@ export async function adminQuery(sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** Revokes every API key of a company, as an operator does (the service has no operation for it). */
+export async function revokeKeys(t: TestApp, companyId: string): Promise<void> {
+  await t.app.orm.em.fork().nativeUpdate(ApiKey, { company: companyId }, { revokedAt: new Date() });
 }
 
 /** A response body parsed as JSON, or undefined when it is not JSON. */

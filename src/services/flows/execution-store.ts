@@ -120,7 +120,7 @@ const CLAIM_SQL = `WITH execution AS (
   )
   SELECT execution.*, run.id AS run_id, run.version AS run_version, EXISTS (SELECT 1 FROM started) AS started,
     COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number, 'stepNumber', r.step_number,
-        'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error))
+        'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error, 'retryable', r.retryable))
       FROM webhook_step_runs r WHERE r.execution_id = execution.id), '[]'::json) AS runs
   FROM execution LEFT JOIN run ON true`;
 
@@ -152,14 +152,14 @@ export async function claimStep(em: EntityManager, job: { companyId: string; exe
     runs: row.runs,
   };
   const run = row.run_id
-    ? { id: row.run_id, version: row.run_version, attemptNumber: job.attempt, stepNumber: job.step, status: 'running' as const, extracted: {}, error: null }
+    ? { id: row.run_id, version: row.run_version, attemptNumber: job.attempt, stepNumber: job.step, status: 'running' as const, extracted: {}, error: null, retryable: true }
     : null;
   return { state, run, started: row.started };
 }
 
 const FINISH_SQL = `WITH run AS (
     UPDATE webhook_step_runs SET status = ?, tries = ?, try_errors = ?::jsonb, error = ?, request = ?::jsonb, response = ?::jsonb,
-      duration_ms = ?, finished_at = ?, extracted = ?::jsonb, unresolved_variables = ?::jsonb, updated_at = ?, version = version + 1
+      duration_ms = ?, finished_at = ?, extracted = ?::jsonb, unresolved_variables = ?::jsonb, retryable = ?, updated_at = ?, version = version + 1
     WHERE id = ? AND version = ? RETURNING id
   ), execution AS (
     UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?
@@ -177,7 +177,7 @@ export async function finishStep(em: EntityManager, executionId: string, run: St
     FINISH_SQL,
     [
       done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
-      done.durationMs, done.finishedAt, json(done.extracted), json(done.unresolvedVariables), now, run.id, run.version,
+      done.durationMs, done.finishedAt, json(done.extracted), json(done.unresolvedVariables), done.retryable, now, run.id, run.version,
       change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now, executionId,
     ],
   );

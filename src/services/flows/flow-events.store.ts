@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 
-/** The outbox of flow events (migration Migration20261123230000_flow_events). */
+/** The outbox of flow events (migration Migration20261123230100_flow_events). */
 export const FLOW_EVENTS_TABLE = 'flow_events';
 
 /** The record an event is about, and the columns its filters read. */

@@ -13,6 +13,8 @@ export interface RunRecord {
   stepNumber: number;
   status: StepRunStatus;
   extracted: Record<string, unknown>;
+  /** False when the run failed in a way no later attempt can cure. */
+  retryable: boolean;
 }
 
 /** A step skipped because its dependency did not succeed, and why in words. */
@@ -62,9 +64,14 @@ export function allSucceeded(definition: FlowDefinition, runs: RunRecord[]): boo
   return definition.steps.every((s) => succeeded(runs, s.stepNumber));
 }
 
-/** Whether a failed attempt gets another, and after how long. */
-export function retryPlan(definition: FlowDefinition, attempt: number): { delayMs: number } | null {
+/**
+ * Whether a failed attempt gets another, and after how long: not past `max_retries`, and
+ * not when a step of it failed in a way no retry can cure (a blocked address sent again is
+ * blocked again; retrying the other failed steps would only repeat them).
+ */
+export function retryPlan(definition: FlowDefinition, runs: RunRecord[], attempt: number): { delayMs: number } | null {
   if (attempt > definition.maxRetries) return null;
+  if (runs.some((r) => r.attemptNumber === attempt && r.status === 'failed' && !r.retryable)) return null;
   return { delayMs: definition.retryDelay * (UNIT_MS[definition.retryDelayUnit] ?? 1_000) };
 }
 

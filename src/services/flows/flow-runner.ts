@@ -115,10 +115,10 @@ export class FlowRunner {
     const definition = state.definition!;
     const now = this.deps.clock.now();
     const extracted = outcome.status === 'success' && outcome.view ? extractVariables(definition, run.stepNumber, outcome.view) : {};
-    const runs = [...state.runs.filter((r) => r.id !== run.id), { ...run, status: outcome.status, extracted, error: outcome.error }];
+    const runs = [...state.runs.filter((r) => r.id !== run.id), { ...run, status: outcome.status, extracted, error: outcome.error, retryable: outcome.retryable }];
     const next = nextAction(definition, runs, state.attemptNumber);
     const { skipped } = next;
-    for (const { stepNumber, error } of skipped) runs.push({ id: '', version: 1, attemptNumber: state.attemptNumber, stepNumber, status: 'skipped', extracted: {}, error });
+    for (const { stepNumber, error } of skipped) runs.push({ id: '', version: 1, attemptNumber: state.attemptNumber, stepNumber, status: 'skipped', extracted: {}, error, retryable: true });
     const { change, queued } = this.decide(state, runs, next, now);
     const { view: _view, ...logged } = outcome;
     const write = async () => {
@@ -142,7 +142,7 @@ export class FlowRunner {
     if (allSucceeded(definition, runs)) return { change: { ...keep, status: 'success' as const, finishedAt: now }, queued: null };
     const failed = runs.find((r) => r.attemptNumber === state.attemptNumber && r.stepNumber === next.failedStep);
     const errorMessage = failed ? `Step ${failed.stepNumber} failed: ${failed.error}` : 'A step did not succeed';
-    const retry = retryPlan(definition, state.attemptNumber);
+    const retry = retryPlan(definition, runs, state.attemptNumber);
     const first = retry ? nextAction(definition, runs, state.attemptNumber + 1) : null;
     if (!retry || first?.kind !== 'run') return { change: { ...keep, status: 'failed' as const, finishedAt: now, errorMessage }, queued: null };
     const nextRetryAt = new Date(now.getTime() + retry.delayMs);

@@ -18,6 +18,8 @@ export interface ResponseView {
 
 export interface StepOutcome {
   status: 'success' | 'failed';
+  /** False for a failure no later attempt can cure (a blocked address, a bad URL or condition). */
+  retryable: boolean;
   tries: number;
   tryErrors: string[];
   error: string | null;
@@ -75,14 +77,15 @@ export class StepExecutor {
     try {
       request = buildRequest(step, task.scope);
     } catch (err) {
-      return { status: 'failed', tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
+      const retryable = !(err instanceof DeliveryError) || err.retryable;
+      return { status: 'failed', retryable, tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
     }
     const tryErrors: string[] = [];
     for (let tries = 1; ; tries++) {
       const left = deadline - performance.now();
       const result = await this.try(task, request, Math.min(step.webhookTimeout * 1000, left));
       const durationMs = Math.round(performance.now() - started);
-      const outcome = { tries, tryErrors, request: result.request, response: result.response, durationMs, unresolvedVariables, view: result.view };
+      const outcome = { tries, tryErrors, request: result.request, response: result.response, durationMs, unresolvedVariables, view: result.view, retryable: result.retryable };
       if (result.ok) return { ...outcome, status: 'success', error: null };
       if (!result.retryable || tries > step.retryLimit) return { ...outcome, status: 'failed', error: result.error };
       const pause = Math.min(this.backoffMs * 2 ** (tries - 1), MAX_BACKOFF_MS);

@@ -4,8 +4,14 @@ import type { ParsedPhone, PhoneParser } from '../phone';
 /** A message for a rule, keeping "Required" for a missing value. */
 export const rule = (message: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : message);
 
-/** Input rules used by several operations; each message names the rule broken. */
-export const uuid = () => z.guid({ error: rule('Must be a UUID') });
+/**
+ * Input rules used by several operations; each message names the rule broken.
+ *
+ * A UUID in any case, normalised to lower case (as PostgreSQL writes them): every id that
+ * comes in is parsed here once, so ids compared in code (a caller's company, a filter, a
+ * cache key) compare equal whatever case the client wrote them in.
+ */
+export const uuid = () => z.guid({ error: rule('Must be a UUID') }).toLowerCase();
 
 /** Workspace slug: optional, null means `default`; when given, 1 to 100 characters. */
 export const workspace = () =>

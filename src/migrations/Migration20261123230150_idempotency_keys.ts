@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * key, claimed by the first request (insert ... on conflict), holding its answer once it
  * finished. Rows past `expires_at` count as absent and are deleted by the sweep.
  */
-export class Migration20261123230100_idempotency_keys extends Migration {
+export class Migration20261123230150_idempotency_keys extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "idempotency_keys" (

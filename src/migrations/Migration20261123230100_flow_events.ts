@@ -6,7 +6,7 @@ import { Migration } from '@mikro-orm/migrations';
  * written in the transaction of the state change it reports; its unique key makes each
  * (flow, event, record) one delivery, whoever writes it and however often.
  */
-export class Migration20261123230000_flow_events extends Migration {
+export class Migration20261123230100_flow_events extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_flows" add column "events" jsonb not null default '[]', add column "event_filters" jsonb not null default '{}';`);
