@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Call } from '../entities';
-import { CALL_STATUSES } from '../entities/call.entity';
+import { CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
 import { iso, refId, shape } from './serialize';
 
 /** Call record, interface 2.1, field for field. */
@@ -17,7 +17,7 @@ export const callShape = z
     call_to: z.string(),
     call_duration: z.int(),
     call_status: z.enum(CALL_STATUSES),
-    call_direction: z.string(),
+    call_direction: z.enum(CALL_DIRECTIONS),
     is_test: z.boolean(),
     call_rating: z.int(),
     call_feedback: z.string().nullable(),

@@ -35,8 +35,11 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       tag,
       summary: 'Create a contact, or import 1 to 10,000 at once',
       description: 'An array is imported all-or-nothing; each bad row is named by index (`[3].phone_number`).',
-      body: z.union([contacts.createInput, contacts.importInput]),
-      data: z.union([contactShape, z.array(contactShape)]),
+      body: z.xor([contacts.createInput.meta({ title: 'One contact' }), contacts.importInput.meta({ title: 'An import' })]),
+      data: z.xor([
+        contactShape.meta({ title: 'One contact', description: 'The answer to one contact sent as an object.' }),
+        z.array(contactShape).meta({ title: 'An import', description: 'The answer to an array: the created contacts, in the order sent.' }),
+      ]),
     },
     async (ctx) => {
       const created = await contacts.create(ctx.state.caller, ctx.request.body);

@@ -9,7 +9,7 @@ import { openApiDocument } from './openapi-document';
  * of this one. Built once, here: mount it after every other route. The answer is the
  * document itself, not the envelope, as OpenAPI tools expect.
  */
-export function openApiRoutes(api: RestApi): Router<RestState> {
+export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
   let document: object | undefined;
   api.route(
@@ -28,6 +28,6 @@ export function openApiRoutes(api: RestApi): Router<RestState> {
       ctx.body = document;
     },
   );
-  document = openApiDocument(api.operations);
+  document = openApiDocument(api.operations, publicBaseUrl);
   return router;
 }

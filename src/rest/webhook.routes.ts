@@ -5,7 +5,7 @@ import type { WebhookService } from '../services/webhook.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
-import { flowShape, serializeFlow } from './webhook.serializer';
+import { flowShape, flowWithSecretShape, serializeFlow, serializeFlowWithSecret } from './webhook.serializer';
 
 const tag = 'Webhook flows';
 
@@ -32,11 +32,11 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       summary: "Copy an integration template into the company's flows",
       description: 'The answer carries the new flow\'s signing `secret`, shown only this once.',
       body: useTemplateInput,
-      data: flowShape,
+      data: flowWithSecretShape,
       errors: { 404: 'Unknown template.' },
     },
     async (ctx) => {
-      ok(ctx, serializeFlow(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializeFlowWithSecret(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, ctx.request.body)));
     },
   );
   api.route(router, { id: 'listWebhooks', method: 'get', path: '/v1/webhooks', tag, summary: 'List the flows of a workspace (interface 4.11)', query: listQuery, data: z.array(flowShape) }, async (ctx) => {
@@ -53,10 +53,10 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       summary: 'Create a flow',
       description: 'The answer carries the flow\'s signing `secret` (`whsec_...`), shown only this once.',
       body: createWebhookInput,
-      data: flowShape,
+      data: flowWithSecretShape,
     },
     async (ctx) => {
-      ok(ctx, serializeFlow(await webhooks.create(ctx.state.caller, ctx.request.body)));
+      ok(ctx, serializeFlowWithSecret(await webhooks.create(ctx.state.caller, ctx.request.body)));
     },
   );
   api.route(router, { id: 'getWebhook', method: 'get', path: '/v1/webhooks/:id', tag, summary: 'Get a flow', data: flowShape, errors: { 404: flow } }, async (ctx) => {
@@ -81,9 +81,9 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
   );
   api.route(
     router,
-    { id: 'rotateWebhookSecret', method: 'post', path: '/v1/webhooks/:id/rotate-secret', tag, summary: 'Replace the signing secret; the answer shows the new one once', data: flowShape, errors: { 404: flow } },
+    { id: 'rotateWebhookSecret', method: 'post', path: '/v1/webhooks/:id/rotate-secret', tag, summary: 'Replace the signing secret; the answer shows the new one once', data: flowWithSecretShape, errors: { 404: flow } },
     async (ctx) => {
-      ok(ctx, serializeFlow(await webhooks.rotateSecret(ctx.state.caller, ctx.params.id)));
+      ok(ctx, serializeFlowWithSecret(await webhooks.rotateSecret(ctx.state.caller, ctx.params.id)));
     },
   );
   api.route(
