@@ -1,5 +1,6 @@
 import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { ownEvents } from '../graphql/subscriptions';
@@ -27,25 +28,26 @@ export class CallResolver {
     private readonly rateLimits: RateLimitService,
   ) {}
 
-  @Query(() => CallType, { description: 'One call of your company.' })
-  async call(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
-    return toCallType(await this.callService.get(caller, id));
+  @Query(() => CallType, { nullable: true, description: 'One call of your company; null when there is none with this id.' })
+  async call(@Arg('id', () => ID, { description: 'The call id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType | null> {
+    const call = await foundOrNull(this.callService.get(caller, id));
+    return call && toCallType(call);
   }
 
   @Query(() => CallConnection, { complexity: perNode, description: 'Calls, newest first; every filter optional.' })
   async calls(@Args() { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
-    return connectionOf({ page: await this.callService.list(caller, input), node: toCallType, count: () => this.callService.count(caller, input) });
+    return connectionOf({ page: await this.callService.list(caller, input), node: toCallType, count: () => this.callService.count(caller, input), after });
   }
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
-  async makeCall(@Arg('input') input: MakeCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+  async makeCall(@Arg('input', { description: 'The fields to write.' }) input: MakeCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
     return toCallType(await this.callService.makeCall(caller, toServiceInput(input)));
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })
-  async cancelCall(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+  async cancelCall(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
     return toCallType(await this.callService.cancel(caller, id));
   }
 
@@ -58,20 +60,20 @@ export class CallResolver {
     return toCallType(await context.readForEvent(event, (caller) => this.callService.get(caller, event.callId)));
   }
 
-  @FieldResolver(() => AiAgentType)
+  @FieldResolver(() => AiAgentType, { description: 'The agent (read on demand, batched).' })
   async aiAgent(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType> {
     const agent = await loaders.agent.load(call.aiAgentId);
     if (!agent) throw new NotFoundError('Agent');
     return toAiAgentType(agent);
   }
 
-  @FieldResolver(() => CampaignType, { nullable: true })
+  @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
     const campaign = call.campaignId ? await loaders.campaign.load(call.campaignId) : null;
     return campaign && toCampaignType(campaign);
   }
 
-  @FieldResolver(() => ContactType, { nullable: true })
+  @FieldResolver(() => ContactType, { nullable: true, description: 'The contact, if any (read on demand, batched).' })
   async contact(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<ContactType | null> {
     const contact = call.contactId ? await loaders.contact.load(call.contactId) : null;
     return contact && toContactType(contact);
