@@ -10,7 +10,7 @@ export const contactShape = z
     company_id: shape.id(),
     firstname: z.string(),
     lastname: z.string(),
-    phone_number: z.string(),
+    phone_number: shape.phone(),
     metadata: shape.json(),
     number_country_code: z.string(),
     last_call_status: z.enum(LAST_CALL_STATUSES).nullable(),

@@ -20,4 +20,6 @@ export const shape = {
   id: () => z.guid().meta({ examples: [EXAMPLE_ID] }),
   timestamp: () => z.iso.datetime().meta({ examples: ['2026-11-23T14:05:00.000Z'] }),
   json: () => z.record(z.string(), z.unknown()),
+  /** E.164, as stored. */
+  phone: () => z.string().meta({ examples: ['+14155552671'] }),
 };

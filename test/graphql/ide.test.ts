@@ -1,9 +1,6 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/harness';
-
-/** Debian's package (`apt-get install chromium`; .ci/run installs it when missing). */
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /** What the page sent to the GraphQL endpoint, and what it was answered. */
 interface Exchange {
@@ -19,7 +16,7 @@ let key: string;
 beforeAll(async () => {
   t = await startTestApp();
   key = (await t.company('IDE')).apiKey;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
