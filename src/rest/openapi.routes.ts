@@ -20,6 +20,7 @@ export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestS
       path: '/openapi.json',
       tag: 'Operations',
       summary: 'This OpenAPI 3.1 document (not enveloped)',
+      description: 'The OpenAPI 3.1 description of every operation, generated from the validation schemas; served without credentials.',
       auth: 'none',
       unwrapped: true,
       data: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
