@@ -35,7 +35,7 @@ const EVENT_SECONDS = 10;
 const ROOT = path.resolve(__dirname, '../..');
 const PROFILE_DIR = path.join(ROOT, '.data/bench-profiles');
 
-const CAMPAIGN_FIELDS = `id name notes status campaignType callProgress daysOfWeek timeZone createdAt updatedAt workspace
+const CAMPAIGN_FIELDS = `id name notes status campaignType callProgress daysOfWeek timeZone createdAt updatedAt workspaceId
   contactsListSource contactsListTags contactsListCategories contactsListSourceMetadata agentVariablesContactMetadataMapping
   callTimeOfDayFrom callTimeOfDayTo numberOfCallAttempts retryDelay retryDelayUnit deletedAt startedAt endedAt
   webhookMappingVariables webhookMappingVariablesSources ownerUserId aiAgentId inboundPhoneNumberId outboundPhoneNumberId

@@ -12,6 +12,9 @@ export interface DynamicVariable {
 
 export const CALL_STATUSES = ['pstn-queued', 'ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
+/** `outgoing` for calls the service places (interface 4.1), `incoming` for inbound ones. */
+export const CALL_DIRECTIONS = ['outgoing', 'incoming'] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 export const LIVE_STATUSES: readonly CallStatus[] = ['pstn-queued', 'ringing', 'in-progress'];
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 
@@ -66,7 +69,7 @@ export class Call extends BaseEntity {
   callStatus: Opt<CallStatus> = 'pstn-queued';
 
   @Property({ type: 'string', length: 20 })
-  callDirection: Opt<string> = 'outgoing';
+  callDirection: Opt<CallDirection> = 'outgoing';
 
   @Property({ type: 'boolean' })
   isTest: Opt<boolean> = false;

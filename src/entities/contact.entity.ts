@@ -3,6 +3,10 @@ import { BaseEntity } from './base.entity';
 import { Campaign } from './campaign.entity';
 import { Company } from './company.entity';
 
+/** A contact's `last_call_status`, from the status of its latest call (docs/calls.md). */
+export const LAST_CALL_STATUSES = ['in-progress', 'picked-up', 'busy', 'no-answer', 'unreachable', 'canceled'] as const;
+export type LastCallStatus = (typeof LAST_CALL_STATUSES)[number];
+
 /** A person to call. `last_call_*` mirror the outcome of the latest call to the contact. */
 @Entity({ tableName: 'contacts' })
 @Index({ properties: ['company', 'createdAt'] })
@@ -32,7 +36,7 @@ export class Contact extends BaseEntity {
   metadata: Opt<Record<string, unknown>> = {};
 
   @Property({ type: 'string', length: 50, nullable: true })
-  lastCallStatus: Opt<string> | null = null;
+  lastCallStatus: Opt<LastCallStatus> | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   lastCallAt: Opt<Date> | null = null;

@@ -3,6 +3,12 @@ import { BaseEntity } from './base.entity';
 import { Company } from './company.entity';
 import { WebhookStep } from './webhook-step.entity';
 
+/** Flow statuses the interface names (section 3); only `stopped` and `deleted` change behaviour. */
+export const FLOW_STATUSES = ['running', 'stopped', 'deleted', 'scheduled', 'in-progress', 'failed'] as const;
+export type FlowStatus = (typeof FLOW_STATUSES)[number];
+export const FLOW_DIRECTIONS = ['inbound', 'outbound'] as const;
+export type FlowDirection = (typeof FLOW_DIRECTIONS)[number];
+
 export interface PredefinedVariable {
   name: string;
   value: string;
@@ -60,13 +66,13 @@ export class WebhookFlow extends BaseEntity {
   maxRetries: Opt<number> = 3;
 
   @Property({ type: 'string', length: 50 })
-  status: Opt<string> = 'running';
+  status: Opt<FlowStatus> = 'running';
 
   @Property({ type: 'boolean' })
   isTemplate: Opt<boolean> = false;
 
   @Property({ type: 'string', length: 20 })
-  flowDirection: Opt<string> = 'outbound';
+  flowDirection: Opt<FlowDirection> = 'outbound';
 
   @Property({ type: 'json' })
   flowMapping: Opt<Record<string, unknown>> = {};

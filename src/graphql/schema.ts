@@ -1,4 +1,4 @@
-import { type GraphQLSchema, printSchema } from 'graphql';
+import { GraphQLObjectType, GraphQLSchema, printSchema } from 'graphql';
 import { buildSchemaSync, type PubSub } from 'type-graphql';
 import { resolverClasses } from '../resolvers';
 
@@ -17,10 +17,31 @@ const unwired: PubSub = {
   },
 };
 
+/** TypeGraphQL builds the root types itself, without a description. */
+const ROOT_DESCRIPTIONS: Record<string, string> = {
+  Query: 'Reads, each limited to your company (plus the shared catalogues).',
+  Mutation: 'Writes, each limited to your company; validation errors name fields as REST does.',
+  Subscription: "Live news of your company's records over graphql-ws; each payload is the record's current state.",
+};
+
+/** `schema` with its root types described (graphql-js's toConfig round trip keeps everything else). */
+function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
+  const config = schema.toConfig();
+  const describe = (type: GraphQLObjectType | null | undefined) =>
+    type ? new GraphQLObjectType({ ...type.toConfig(), description: ROOT_DESCRIPTIONS[type.name] }) : type;
+  return new GraphQLSchema({
+    ...config,
+    query: describe(config.query),
+    mutation: describe(config.mutation),
+    subscription: describe(config.subscription),
+    types: config.types.filter((type) => !(type.name in ROOT_DESCRIPTIONS)),
+  });
+}
+
 /** The executable schema, from the classes of src/schema and src/resolvers. */
 export function buildGraphQLSchema({ resolvers, pubSub }: SchemaWiring = { resolvers: [], pubSub: unwired }): GraphQLSchema {
   const byClass = new Map<unknown, object>(resolvers.map((r) => [r.constructor, r]));
-  return buildSchemaSync({
+  const schema = buildSchemaSync({
     resolvers: [...resolverClasses],
     validate: false,
     pubSub,
@@ -32,6 +53,7 @@ export function buildGraphQLSchema({ resolvers, pubSub }: SchemaWiring = { resol
       },
     },
   });
+  return describeRootTypes(schema);
 }
 
 /** The SDL committed as schema.graphql, in declaration order. */

@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { foundOrNull } from '../graphql/lookup';
 import { toFilterInput, toServiceInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input';
@@ -10,13 +11,14 @@ import type { AgentService } from '../services/agent.service';
 export class AiAgentResolver {
   constructor(private readonly agentService: AgentService) {}
 
-  @Query(() => AiAgentType, { description: 'One of your agents, or a template.' })
-  async aiAgent(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
-    return toAiAgentType(await this.agentService.get(caller, id));
+  @Query(() => AiAgentType, { nullable: true, description: 'One of your agents, or a template; null when there is none with this id.' })
+  async aiAgent(@Arg('id', () => ID, { description: 'The agent id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType | null> {
+    const agent = await foundOrNull(this.agentService.get(caller, id));
+    return agent && toAiAgentType(agent);
   }
 
   @Query(() => [AiAgentType], { complexity: unboundedList, description: 'Your agents of one workspace ("default" when left out).' })
-  async aiAgents(@Arg('workspace', () => String, { nullable: true }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType[]> {
+  async aiAgents(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType[]> {
     return (await this.agentService.list(caller, toFilterInput({ workspace }))).map(toAiAgentType);
   }
 
@@ -25,22 +27,22 @@ export class AiAgentResolver {
     return (await this.agentService.templates(caller)).map(toAiAgentType);
   }
 
-  @Mutation(() => AiAgentType)
-  async createAiAgent(@Arg('input') input: CreateAiAgentInput, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
+  @Mutation(() => AiAgentType, { description: 'Creates an agent in a workspace.' })
+  async createAiAgent(@Arg('input', { description: 'The fields to write.' }) input: CreateAiAgentInput, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
     return toAiAgentType(await this.agentService.create(caller, toServiceInput(input)));
   }
 
-  @Mutation(() => AiAgentType)
+  @Mutation(() => AiAgentType, { description: 'Partial update of one of your agents.' })
   async updateAiAgent(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateAiAgentInput,
+    @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
+    @Arg('input', { description: 'The fields to write.' }) input: UpdateAiAgentInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentType> {
     return toAiAgentType(await this.agentService.update(caller, id, toServiceInput(input)));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; calls made with the agent keep it. Answers the id.' })
-  async deleteAiAgent(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+  async deleteAiAgent(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     await this.agentService.delete(caller, id);
     return id;
   }

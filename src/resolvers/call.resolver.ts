@@ -1,6 +1,7 @@
 import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
+import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { idFilter, ownEvents } from '../graphql/subscriptions';
@@ -30,20 +31,21 @@ export class CallResolver {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  @Query(() => CallType, { description: 'One call of your company.' })
-  async call(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
-    return toCallType(await this.callService.get(caller, id));
+  @Query(() => CallType, { nullable: true, description: 'One call of your company; null when there is none with this id.' })
+  async call(@Arg('id', () => ID, { description: 'The call id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType | null> {
+    const call = await foundOrNull(this.callService.get(caller, id));
+    return call && toCallType(call);
   }
 
   @Query(() => CallConnection, { complexity: perNode, description: 'Calls, newest first; every filter optional.' })
   async calls(@Args() { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
-    return connectionOf({ page: await this.callService.list(caller, input), node: toCallType, count: () => this.callService.count(caller, input) });
+    return connectionOf({ page: await this.callService.list(caller, input), node: toCallType, count: () => this.callService.count(caller, input), after });
   }
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
   async makeCall(
-    @Arg('input') input: MakeCallInput,
+    @Arg('input', { description: 'The fields to write.' }) input: MakeCallInput,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CallType> {
@@ -59,7 +61,7 @@ export class CallResolver {
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })
-  async cancelCall(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+  async cancelCall(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
     return toCallType(await this.callService.cancel(caller, id));
   }
 
@@ -72,20 +74,20 @@ export class CallResolver {
     return toCallType(await context.readForEvent(event, (caller) => this.callService.get(caller, event.callId)));
   }
 
-  @FieldResolver(() => AiAgentType)
+  @FieldResolver(() => AiAgentType, { description: 'The agent (read on demand, batched).' })
   async aiAgent(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType> {
     const agent = await loaders.agent.load(call.aiAgentId);
     if (!agent) throw new NotFoundError('Agent');
     return toAiAgentType(agent);
   }
 
-  @FieldResolver(() => CampaignType, { nullable: true })
+  @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
     const campaign = call.campaignId ? await loaders.campaign.load(call.campaignId) : null;
     return campaign && toCampaignType(campaign);
   }
 
-  @FieldResolver(() => ContactType, { nullable: true })
+  @FieldResolver(() => ContactType, { nullable: true, description: 'The contact, if any (read on demand, batched).' })
   async contact(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<ContactType | null> {
     const contact = call.contactId ? await loaders.contact.load(call.contactId) : null;
     return contact && toContactType(contact);

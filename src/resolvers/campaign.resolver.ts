@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
@@ -15,9 +16,10 @@ import type { CampaignService } from '../services/campaign.service';
 export class CampaignResolver {
   constructor(private readonly campaignService: CampaignService) {}
 
-  @Query(() => CampaignType)
-  async campaign(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
-    return toCampaignType(await this.campaignService.get(caller, id));
+  @Query(() => CampaignType, { nullable: true, description: 'One campaign of your company; null when there is none with this id.' })
+  async campaign(@Arg('id', () => ID, { description: 'The campaign id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CampaignType | null> {
+    const campaign = await foundOrNull(this.campaignService.get(caller, id));
+    return campaign && toCampaignType(campaign);
   }
 
   @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
@@ -27,30 +29,31 @@ export class CampaignResolver {
       page: await this.campaignService.page(caller, input),
       node: toCampaignType,
       count: () => this.campaignService.count(caller, input),
+      after,
     });
   }
 
-  @Mutation(() => CampaignType)
-  async createCampaign(@Arg('input') input: CreateCampaignInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+  @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
+  async createCampaign(@Arg('input', { description: 'The fields to write.' }) input: CreateCampaignInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
     return toCampaignType(await this.campaignService.create(caller, toServiceInput(input)));
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
   async updateCampaign(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateCampaignInput,
+    @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
+    @Arg('input', { description: 'The fields to write.' }) input: UpdateCampaignInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
     return toCampaignType(await this.campaignService.update(caller, id, toServiceInput(input)));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
-  async deleteCampaign(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+  async deleteCampaign(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     await this.campaignService.delete(caller, id);
     return id;
   }
 
-  @FieldResolver(() => AiAgentType, { nullable: true })
+  @FieldResolver(() => AiAgentType, { nullable: true, description: 'The agent that makes the calls, if set.' })
   async aiAgent(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType | null> {
     const agent = campaign.aiAgentId ? await loaders.agent.load(campaign.aiAgentId) : null;
     return agent && toAiAgentType(agent);
@@ -64,6 +67,6 @@ export class CampaignResolver {
   @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })
   async calls(@Root() campaign: CampaignType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<CallType>> {
     const page = await loaders.campaignCalls.load({ parentId: campaign.id, ...pageInput(first, after) });
-    return connectionOf({ page, node: toCallType, count: () => loaders.campaignCallCount.load(campaign.id) });
+    return connectionOf({ page, node: toCallType, count: () => loaders.campaignCallCount.load(campaign.id), after });
   }
 }

@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { CampaignType, toCampaignType } from '../schema/campaign.type';
@@ -16,47 +17,48 @@ const one = (created: Contact | Contact[]): Contact => (Array.isArray(created) ?
 export class ContactResolver {
   constructor(private readonly contactService: ContactService) {}
 
-  @Query(() => ContactType)
-  async contact(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
-    return toContactType(await this.contactService.get(caller, id));
+  @Query(() => ContactType, { nullable: true, description: 'One contact of your company; null when there is none with this id.' })
+  async contact(@Arg('id', () => ID, { description: 'The contact id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<ContactType | null> {
+    const contact = await foundOrNull(this.contactService.get(caller, id));
+    return contact && toContactType(contact);
   }
 
   @Query(() => ContactConnection, { complexity: perNode, description: 'Contacts, newest first; every filter optional.' })
   async contacts(@Args() { first, after, ...filters }: ContactsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<ContactType>> {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
-    return connectionOf({ page: await this.contactService.page(caller, input), node: toContactType, count: () => this.contactService.count(caller, input) });
+    return connectionOf({ page: await this.contactService.page(caller, input), node: toContactType, count: () => this.contactService.count(caller, input), after });
   }
 
-  @Mutation(() => ContactType)
-  async createContact(@Arg('input') input: CreateContactInput, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
+  @Mutation(() => ContactType, { description: 'Creates a contact.' })
+  async createContact(@Arg('input', { description: 'The fields to write.' }) input: CreateContactInput, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
     return toContactType(one(await this.contactService.create(caller, toServiceInput(input))));
   }
 
   @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phone_number).' })
   async importContacts(
-    @Arg('input', () => [CreateContactInput]) input: CreateContactInput[],
+    @Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: CreateContactInput[],
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType[]> {
     const created = await this.contactService.create(caller, input.map((row) => toServiceInput(row)));
     return (Array.isArray(created) ? created : [created]).map(toContactType);
   }
 
-  @Mutation(() => ContactType)
+  @Mutation(() => ContactType, { description: 'Partial update of one of your contacts.' })
   async updateContact(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateContactInput,
+    @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
+    @Arg('input', { description: 'The fields to write.' }) input: UpdateContactInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType> {
     return toContactType(await this.contactService.update(caller, id, toServiceInput(input)));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
-  async deleteContact(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+  async deleteContact(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     await this.contactService.delete(caller, id);
     return id;
   }
 
-  @FieldResolver(() => CampaignType, { nullable: true })
+  @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() contact: ContactType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
     const campaign = contact.campaignId ? await loaders.campaign.load(contact.campaignId) : null;
     return campaign && toCampaignType(campaign);

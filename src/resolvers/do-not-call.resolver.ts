@@ -18,18 +18,19 @@ export class DoNotCallResolver {
       page: await this.doNotCallService.list(caller, pageInput(first, after)),
       node: toDoNotCallNumberType,
       count: () => this.doNotCallService.count(caller),
+      after,
     });
   }
 
   @Mutation(() => [DoNotCallNumberType], {
     description: 'Lists numbers; a number already listed is kept as it was. Answers the entries for the numbers given. Errors name numbers by index (numbers[3]).',
   })
-  async addDoNotCallNumbers(@Arg('input') input: AddDoNotCallNumbersInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
+  async addDoNotCallNumbers(@Arg('input', { description: 'The fields to write.' }) input: AddDoNotCallNumbersInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
     return (await this.doNotCallService.add(caller, toServiceInput(input))).map(toDoNotCallNumberType);
   }
 
   @Mutation(() => String, { description: 'Takes a number (any format) off the list; answers it in E.164. NOT_FOUND when not listed.' })
-  async removeDoNotCallNumber(@Arg('number') number: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+  async removeDoNotCallNumber(@Arg('number', { description: 'The number, any format.' }) number: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     return (await this.doNotCallService.remove(caller, number)).phoneNumber;
   }
 }

@@ -4,6 +4,7 @@ import { CallResolver } from './call.resolver';
 import { CampaignResolver } from './campaign.resolver';
 import { ContactResolver } from './contact.resolver';
 import { DoNotCallResolver } from './do-not-call.resolver';
+import { NodeResolver } from './node.resolver';
 import { PhoneNumberResolver } from './phone-number.resolver';
 import { WebhookExecutionResolver } from './webhook-execution.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -17,6 +18,7 @@ export const resolverClasses = [
   DoNotCallResolver,
   WebhookResolver,
   WebhookExecutionResolver,
+  NodeResolver,
 ] as const;
 
 /** Every resolver, each built with the one service it adapts (and the rate limits of its costly mutations). */
@@ -30,5 +32,6 @@ export function createResolvers(s: Services): object[] {
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),
     new WebhookExecutionResolver(s.executions, s.flows, s.rateLimits, s.idempotency),
+    new NodeResolver(s),
   ];
 }

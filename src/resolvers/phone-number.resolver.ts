@@ -16,21 +16,21 @@ export class PhoneNumberResolver {
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it.' })
-  async createPhoneNumber(@Arg('input') input: CreatePhoneNumberInput, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
+  async createPhoneNumber(@Arg('input', { description: 'The fields to write.' }) input: CreatePhoneNumberInput, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
     return toPhoneNumberType(await this.phoneNumberService.create(caller, toServiceInput(input)));
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Changes the label; the number itself is fixed.' })
   async updatePhoneNumber(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdatePhoneNumberInput,
+    @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
+    @Arg('input', { description: 'The fields to write.' }) input: UpdatePhoneNumberInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<PhoneNumberType> {
     return toPhoneNumberType(await this.phoneNumberService.update(caller, id, toServiceInput(input)));
   }
 
   @Mutation(() => ID, { description: 'Removes the number; answers the id.' })
-  async deletePhoneNumber(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+  async deletePhoneNumber(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     await this.phoneNumberService.delete(caller, id);
     return id;
   }

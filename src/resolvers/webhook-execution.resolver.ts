@@ -28,8 +28,8 @@ export class WebhookExecutionResolver {
 
   @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it scheduled.' })
   async triggerWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('variables', () => GraphQLJSONObject, { nullable: true }) variables: Record<string, unknown> | null,
+    @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
+    @Arg('variables', () => GraphQLJSONObject, { nullable: true, description: 'Trigger variables: the first source of `{{name}}` placeholders.' }) variables: Record<string, unknown> | null,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookExecutionType> {

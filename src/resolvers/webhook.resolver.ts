@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
+import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode, unboundedList } from '../graphql/limits';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -17,13 +18,14 @@ const CAMEL_CASE_INPUTS = ['predefinedVariables', 'variables'];
 export class WebhookResolver {
   constructor(private readonly webhookService: WebhookService) {}
 
-  @Query(() => WebhookFlowType, { description: 'One of your outbound webhook flows.' })
-  async webhook(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
-    return toWebhookFlowType(await this.webhookService.get(caller, id));
+  @Query(() => WebhookFlowType, { nullable: true, description: 'One of your outbound webhook flows; null when there is none with this id.' })
+  async webhook(@Arg('id', () => ID, { description: 'The flow id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType | null> {
+    const flow = await foundOrNull(this.webhookService.get(caller, id));
+    return flow && toWebhookFlowType(flow);
   }
 
   @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Your flows of one workspace ("default" when left out).' })
-  async webhooks(@Arg('workspace', () => String, { nullable: true }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
+  async webhooks(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
     return (await this.webhookService.list(caller, toFilterInput({ workspace }))).map(toWebhookFlowType);
   }
 
@@ -33,21 +35,21 @@ export class WebhookResolver {
   }
 
   @Mutation(() => WebhookFlowType, { description: 'Creates a flow; the answer is the only one that carries its signing `secret`.' })
-  async createWebhook(@Arg('input') input: CreateWebhookInput, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
+  async createWebhook(@Arg('input', { description: 'The fields to write.' }) input: CreateWebhookInput, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
     return toWebhookFlowType(await this.webhookService.create(caller, toServiceInput(input, CAMEL_CASE_INPUTS)));
   }
 
   @Mutation(() => WebhookFlowType, { description: 'Partial update; steps, variables and predefinedVariables, when sent, replace the old ones.' })
   async updateWebhook(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateWebhookInput,
+    @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
+    @Arg('input', { description: 'The fields to write.' }) input: UpdateWebhookInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookFlowType> {
     return toWebhookFlowType(await this.webhookService.update(caller, id, toServiceInput(input, CAMEL_CASE_INPUTS)));
   }
 
   @Mutation(() => ID, { description: 'Soft delete (status deleted); answers the id.' })
-  async deleteWebhook(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
+  async deleteWebhook(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     await this.webhookService.delete(caller, id);
     return id;
   }
@@ -64,6 +66,6 @@ export class WebhookResolver {
     @Ctx() { loaders }: GraphQLContext,
   ): Promise<Connection<WebhookExecutionType>> {
     const page = await loaders.flowExecutions.load({ parentId: flow.id, ...pageInput(first, after) });
-    return connectionOf({ page, node: toWebhookExecutionType, count: () => loaders.flowExecutionCount.load(flow.id) });
+    return connectionOf({ page, node: toWebhookExecutionType, count: () => loaders.flowExecutionCount.load(flow.id), after });
   }
 }

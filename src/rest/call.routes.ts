@@ -31,7 +31,7 @@ export function callRoutes(api: RestApi, calls: CallService): Router<RestState> 
   );
   api.route(
     router,
-    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', query: listCallsInput, data: callPageShape },
+    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', description: 'Calls of the company, newest first, filtered by campaign, workspace and status; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).', query: listCallsInput, data: callPageShape },
     async (ctx) => {
       const page = await calls.list(ctx.state.caller, ctx.query);
       ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
@@ -45,6 +45,7 @@ export function callRoutes(api: RestApi, calls: CallService): Router<RestState> 
       path: '/v1/calls/:id/cancel',
       tag,
       summary: 'Cancel a call not yet ended',
+      description: 'Ends a call not yet ended: one not yet answered becomes `canceled`, an answered one is hung up and becomes `completed` (docs/calls.md); 409 when it already ended.',
       data: callShape,
       errors: { 404: notFound('call'), 409: 'The call has already ended.' },
     },
@@ -54,7 +55,7 @@ export function callRoutes(api: RestApi, calls: CallService): Router<RestState> 
   );
   api.route(
     router,
-    { id: 'getCall', method: 'get', path: '/v1/calls/:id', tag, summary: 'Get a call', data: callShape, errors: { 404: notFound('call') } },
+    { id: 'getCall', method: 'get', path: '/v1/calls/:id', tag, summary: 'Get a call', description: 'One call record of the company, in the make-call shape (interface 2.1).', data: callShape, errors: { 404: notFound('call') } },
     async (ctx) => {
       ok(ctx, serializeCall(await calls.get(ctx.state.caller, ctx.params.id)));
     },

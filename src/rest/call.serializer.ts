@@ -1,23 +1,23 @@
 import { z } from 'zod';
 import type { Call } from '../entities';
-import { CALL_STATUSES } from '../entities/call.entity';
+import { CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
 import { iso, refId, shape } from './serialize';
 
 /** Call record, interface 2.1, field for field. */
 export const callShape = z
   .strictObject({
     id: shape.id(),
-    call_sid: z.string(),
+    call_sid: z.string().meta({ examples: ['CA5d9e0c2b7f4a4e1c8b3a6d0f9e2c1b7a'] }),
     company_id: shape.id(),
     ai_agent_id: shape.id(),
     campaign_id: shape.id().nullable(),
     contact_id: shape.id().nullable(),
-    call_provider: z.string(),
-    call_from: z.string(),
-    call_to: z.string(),
+    call_provider: z.string().meta({ examples: ['simulated'] }),
+    call_from: shape.phone(),
+    call_to: shape.phone(),
     call_duration: z.int(),
     call_status: z.enum(CALL_STATUSES),
-    call_direction: z.string(),
+    call_direction: z.enum(CALL_DIRECTIONS),
     is_test: z.boolean(),
     call_rating: z.int(),
     call_feedback: z.string().nullable(),
@@ -26,7 +26,7 @@ export const callShape = z
     transcript_object: shape.json().nullable(),
     transcript_language: z.string().nullable(),
     cost: z.number(),
-    price_unit: z.string(),
+    price_unit: z.string().meta({ examples: ['USD'] }),
     latency: z.int(),
     disconnect_reason: z.string(),
     analysis_sentiment: z.string(),

@@ -29,7 +29,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       ok(ctx, 'Campaign updated');
     },
   );
-  api.route(router, { id: 'listCampaigns', method: 'get', path: '/v1/campaigns/list', tag, summary: 'List campaigns (interface 4.6)', data: z.array(campaignShape) }, async (ctx) => {
+  api.route(router, { id: 'listCampaigns', method: 'get', path: '/v1/campaigns/list', tag, summary: 'List campaigns (interface 4.6)', description: 'Every campaign of the company, all workspaces, newest first; no pagination, as documented.', data: z.array(campaignShape) }, async (ctx) => {
     ok(ctx, (await campaigns.listAll(ctx.state.caller)).map(serializeCampaign));
   });
   api.route(
@@ -40,6 +40,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       path: '/v1/campaigns/by-workspace/:workspace',
       tag,
       summary: 'List the campaigns of a workspace (interface 4.4)',
+      description: 'The campaigns of one workspace of the company, newest first; an unknown workspace answers an empty list.',
       params: byWorkspaceInput,
       data: z.array(campaignShape),
     },
@@ -49,7 +50,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
   );
   api.route(
     router,
-    { id: 'getCampaign', method: 'get', path: '/v1/campaigns/by-id/:id', tag, summary: 'Get a campaign (interface 4.5)', data: campaignShape, errors: { 404: notFound('campaign') } },
+    { id: 'getCampaign', method: 'get', path: '/v1/campaigns/by-id/:id', tag, summary: 'Get a campaign (interface 4.5)', description: 'One campaign of the company, with the related ids that update accepts.', data: campaignShape, errors: { 404: notFound('campaign') } },
     async (ctx) => {
       ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, ctx.params.id)));
     },
@@ -62,6 +63,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       path: '/v1/campaigns/by-id/:id/stats',
       tag,
       summary: "A campaign's contacts by state: selected, settled, picked up, failed, live, waiting, skipped (by reason), next attempt",
+      description: 'Counts of the contacts the campaign selected, by state, and when its next attempt is due (docs/campaigns.md).',
       data: campaignStatsShape,
       errors: { 404: notFound('campaign') },
     },
@@ -69,12 +71,12 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       ok(ctx, serializeCampaignStats(await campaigns.stats(ctx.state.caller, ctx.params.id)));
     },
   );
-  api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: true, body: createCampaignInput, data: campaignShape }, async (ctx) => {
+  api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: true, description: 'Creates a campaign, `draft` unless a status is given; setting it `active` later starts the dialer.', body: createCampaignInput, data: campaignShape }, async (ctx) => {
     ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, ctx.request.body)));
   });
   api.route(
     router,
-    { id: 'deleteCampaign', method: 'delete', path: '/v1/campaigns/:id', tag, summary: 'Delete a campaign (soft)', data: z.literal('Campaign deleted'), errors: { 404: notFound('campaign') } },
+    { id: 'deleteCampaign', method: 'delete', path: '/v1/campaigns/:id', tag, summary: 'Delete a campaign (soft)', description: 'Soft-deletes the campaign: gone from reads and lists, still shown by the calls that name it.', data: z.literal('Campaign deleted'), errors: { 404: notFound('campaign') } },
     async (ctx) => {
       await campaigns.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Campaign deleted');

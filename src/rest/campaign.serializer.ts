@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Campaign } from '../entities';
 import type { CampaignStats } from '../services/campaign.service';
+import { RETRY_UNITS } from '../services/input/campaign.input';
 import { iso, refId, shape } from './serialize';
 
 const date = () => z.iso.date().nullable();
@@ -31,7 +32,7 @@ export const campaignShape = z
     call_time_of_day_to: z.iso.time({ precision: 0 }),
     number_of_call_attempts: z.array(z.int()),
     retry_delay: z.array(z.int()),
-    retry_delay_unit: z.array(z.string()),
+    retry_delay_unit: z.array(z.enum(RETRY_UNITS)),
     deleted_at: shape.timestamp().nullable(),
     started_at: date(),
     ended_at: date(),
@@ -70,7 +71,8 @@ export function serializeCampaign(c: Campaign): z.output<typeof campaignShape> {
     call_time_of_day_to: c.callTimeOfDayTo,
     number_of_call_attempts: c.numberOfCallAttempts,
     retry_delay: c.retryDelay,
-    retry_delay_unit: c.retryDelayUnit,
+    // Stored only through the input's enum.
+    retry_delay_unit: c.retryDelayUnit as (typeof RETRY_UNITS)[number][],
     deleted_at: iso(c.deletedAt),
     started_at: c.startedAt,
     ended_at: c.endedAt,

@@ -36,27 +36,30 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       idempotent: true,
       summary: 'Create a contact, or import 1 to 10,000 at once',
       description: 'An array is imported all-or-nothing; each bad row is named by index (`[3].phone_number`).',
-      body: z.union([contacts.createInput, contacts.importInput]),
-      data: z.union([contactShape, z.array(contactShape)]),
+      body: z.xor([contacts.createInput.meta({ title: 'One contact' }), contacts.importInput.meta({ title: 'An import' })]),
+      data: z.xor([
+        contactShape.meta({ title: 'One contact', description: 'The answer to one contact sent as an object.' }),
+        z.array(contactShape).meta({ title: 'An import', description: 'The answer to an array: the created contacts, in the order sent.' }),
+      ]),
     },
     async (ctx) => {
       const created = await contacts.create(ctx.state.caller, ctx.request.body);
       ok(ctx, Array.isArray(created) ? created.map(serializeContact) : serializeContact(created));
     },
   );
-  api.route(router, { id: 'getContact', method: 'get', path: '/v1/contacts/:id', tag, summary: 'Get a contact', data: contactShape, errors: { 404: notFound('contact') } }, async (ctx) => {
+  api.route(router, { id: 'getContact', method: 'get', path: '/v1/contacts/:id', tag, summary: 'Get a contact', description: 'One contact of the company, with the outcome of its latest call.', data: contactShape, errors: { 404: notFound('contact') } }, async (ctx) => {
     ok(ctx, serializeContact(await contacts.get(ctx.state.caller, ctx.params.id)));
   });
   api.route(
     router,
-    { id: 'updateContact', method: 'patch', path: '/v1/contacts/:id', tag, summary: 'Update a contact', body: contacts.updateInput, data: contactShape, errors: { 404: notFound('contact') } },
+    { id: 'updateContact', method: 'patch', path: '/v1/contacts/:id', tag, summary: 'Update a contact', description: 'Partial update: fields left out stay as they were; `phone_number` is normalised to E.164.', body: contacts.updateInput, data: contactShape, errors: { 404: notFound('contact') } },
     async (ctx) => {
       ok(ctx, serializeContact(await contacts.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
     },
   );
   api.route(
     router,
-    { id: 'deleteContact', method: 'delete', path: '/v1/contacts/:id', tag, summary: 'Delete a contact (soft)', data: z.literal('Contact deleted'), errors: { 404: notFound('contact') } },
+    { id: 'deleteContact', method: 'delete', path: '/v1/contacts/:id', tag, summary: 'Delete a contact (soft)', description: 'Soft-deletes the contact: gone from reads and lists.', data: z.literal('Contact deleted'), errors: { 404: notFound('contact') } },
     async (ctx) => {
       await contacts.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Contact deleted');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Contact } from '../entities';
+import { LAST_CALL_STATUSES } from '../entities/contact.entity';
 import { iso, refId, shape } from './serialize';
 
 /** Contact, interface 2.3, field for field; `last_call_*` are null until the first call. */
@@ -9,10 +10,10 @@ export const contactShape = z
     company_id: shape.id(),
     firstname: z.string(),
     lastname: z.string(),
-    phone_number: z.string(),
+    phone_number: shape.phone(),
     metadata: shape.json(),
     number_country_code: z.string(),
-    last_call_status: z.string().nullable(),
+    last_call_status: z.enum(LAST_CALL_STATUSES).nullable(),
     last_call_at: shape.timestamp().nullable(),
     last_call_duration: z.int().nullable(),
     last_call_feedback: z.string().nullable(),

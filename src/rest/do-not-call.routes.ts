@@ -13,14 +13,14 @@ export function doNotCallRoutes(api: RestApi, doNotCall: DoNotCallService): Rout
   const router = new Router<RestState>();
   api.route(
     router,
-    { id: 'addDoNotCallNumbers', method: 'post', path: '/v1/do-not-call', tag, summary: 'Add numbers to the company’s do-not-call list (idempotent)', body: doNotCall.addInput, data: z.array(doNotCallShape) },
+    { id: 'addDoNotCallNumbers', method: 'post', path: '/v1/do-not-call', tag, summary: 'Add numbers to the company’s do-not-call list (idempotent)', description: 'Lists up to 10,000 numbers in any format, stored in E.164; a number already listed keeps its entry. Errors name numbers by index.', body: doNotCall.addInput, data: z.array(doNotCallShape) },
     async (ctx) => {
       ok(ctx, (await doNotCall.add(ctx.state.caller, ctx.request.body)).map(serializeDoNotCallNumber));
     },
   );
   api.route(
     router,
-    { id: 'listDoNotCallNumbers', method: 'get', path: '/v1/do-not-call', tag, summary: 'The do-not-call list, newest first, a page at a time', query: listDoNotCallInput, data: doNotCallPageShape },
+    { id: 'listDoNotCallNumbers', method: 'get', path: '/v1/do-not-call', tag, summary: 'The do-not-call list, newest first, a page at a time', description: 'The company\'s do-not-call list, newest first; `data` is `{items, next_cursor}` as for calls.', query: listDoNotCallInput, data: doNotCallPageShape },
     async (ctx) => {
       const page = await doNotCall.list(ctx.state.caller, ctx.query);
       ok(ctx, { items: page.items.map(serializeDoNotCallNumber), next_cursor: page.nextCursor });
@@ -35,6 +35,7 @@ export function doNotCallRoutes(api: RestApi, doNotCall: DoNotCallService): Rout
       path: '/v1/do-not-call/:number',
       tag,
       summary: 'Take a number off the list',
+      description: 'Takes a number, in any format, off the list; 404 when it is not listed.',
       params: z.object({ number: z.string().describe('The number in any accepted format, percent-encoded (%2B for +)') }),
       data: z.literal('Number removed'),
       errors: { 404: 'The number is not on the list.' },

@@ -42,7 +42,7 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
     telephonyRoutes(api, services.lifecycle, options.publicBaseUrl),
     webhookExecutionRoutes(api, services.flows, services.executions),
     healthRoutes(api, options.health),
-    openApiRoutes(api),
+    openApiRoutes(api, options.publicBaseUrl),
   ]) {
     router.use(child.routes());
   }

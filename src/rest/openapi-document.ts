@@ -2,15 +2,25 @@ import { z } from 'zod';
 import { idInput } from '../services/records';
 import { errorEnvelopeShape, quirkErrorShape, okEnvelopeShape } from './envelope';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
-import type { DocumentedError, Operation } from './openapi';
+import { type DocumentedError, type Operation, TAGS } from './openapi';
 
 type Json = Record<string, unknown>;
 
-/** JSON Schema noise zod adds that says nothing to a reader: safe-integer bounds, the date-time regex. */
+/**
+ * Formats zod names after its own string checks (`.startsWith()` becomes `starts_with`), which
+ * no OpenAPI tool knows; the `pattern` zod writes beside them states the same rule.
+ */
+const ZOD_ONLY_FORMATS = new Set(['starts_with', 'ends_with', 'includes', 'regex', 'lowercase', 'uppercase']);
+
+/**
+ * JSON Schema noise zod adds that says nothing to a reader or misleads a tool: safe-integer
+ * bounds, the date-time regex, zod's private format names.
+ */
 function tidy({ jsonSchema: s }: { jsonSchema: Json }): void {
   if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
   if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
   if (s.format === 'date-time' || s.format === 'date' || s.format === 'time') delete s.pattern;
+  if (typeof s.format === 'string' && ZOD_ONLY_FORMATS.has(s.format)) delete s.format;
 }
 
 /** `$ref`s of a standalone JSON Schema point into `$defs`; in the document, into components. */
@@ -71,7 +81,6 @@ function badRequest(op: Operation, schemas: Schemas): Json {
     causes.push("`error` with data `\"\"` when the service refuses the call (agent or `call_from` not the company's; documented, interface 4.1)");
     return { description: `${causes.join('; ')}.`, content: json({ anyOf: [schemas.convert(errorEnvelopeShape), schemas.convert(quirkErrorShape)] }) };
   }
-  if (op.policy === 'legacy-200') return { description: 'Malformed URL encoding or NUL characters (every other failure answers HTTP 200).', content: json(schemas.convert(errorEnvelopeShape)) };
   return { description: `${causes.join('; ')}.`, content: json(schemas.convert(errorEnvelopeShape)) };
 }
 
@@ -94,7 +103,8 @@ function success(op: Operation, schemas: Schemas): Json {
 function responses(op: Operation, schemas: Schemas): Json {
   const bearer = op.auth !== 'none';
   const legacy = op.policy === 'legacy-200';
-  const out: Json = { 200: success(op, schemas), 400: badRequest(op, schemas) };
+  // The legacy operations answer every failure but credentials with HTTP 200, a malformed URL included.
+  const out: Json = { 200: success(op, schemas), ...(legacy ? {} : { 400: badRequest(op, schemas) }) };
   if (bearer) out[401] = ref('Unauthorized');
   for (const [status, error] of Object.entries(op.errors ?? {})) if (error) out[status] = documentedError(error, schemas);
   if (op.body && !legacy) out[413] = ref('TooLarge');
@@ -118,9 +128,25 @@ function parameters(op: Operation, schemas: Schemas): Json[] {
   const query = schemas.convert(op.query) as { properties?: Record<string, Json>; required?: string[] };
   return [
     ...path,
-    ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({ name, in: 'query', required: query.required?.includes(name) ?? false, schema })),
+    ...Object.entries(query.properties ?? {}).map(([name, schema]) => ({
+      name,
+      in: 'query',
+      required: query.required?.includes(name) ?? false,
+      schema: withoutNull(schema),
+    })),
     ...header,
   ];
+}
+
+/**
+ * A query string cannot carry JSON null: the null branch of a schema shared with JSON bodies
+ * (`workspace: string | null`) means "absent" there, which `required: false` already says.
+ */
+function withoutNull(schema: Json): Json {
+  const { anyOf, ...rest } = schema as { anyOf?: Json[] };
+  const branches = anyOf?.filter((b) => b.type !== 'null');
+  if (!anyOf || branches?.length === anyOf.length) return schema;
+  return branches!.length === 1 ? { ...rest, ...branches![0] } : { ...rest, anyOf: branches };
 }
 
 /** The header of `idempotent` operations (docs/rest.md, "Idempotent retries"). */
@@ -162,8 +188,8 @@ function operation(op: Operation, schemas: Schemas): Json {
 /** `/v1/calls/:id` -> `/v1/calls/{id}` */
 export const openApiPath = (koaPath: string): string => koaPath.replace(/:(\w+)/g, '{$1}');
 
-/** The OpenAPI 3.1 document of `operations`, served at GET /openapi.json. */
-export function openApiDocument(operations: readonly Operation[]): Json {
+/** The OpenAPI 3.1 document of `operations`, served at GET /openapi.json; `serverUrl` is PUBLIC_BASE_URL. */
+export function openApiDocument(operations: readonly Operation[], serverUrl: string): Json {
   const schemas = new Schemas();
   const paths: Record<string, Json> = {};
   for (const op of operations) {
@@ -180,8 +206,11 @@ export function openApiDocument(operations: readonly Operation[]): Json {
         'interface are kept (campaign update and contact listing answer HTTP 200 with status `error`; make-call answers ' +
         '400 `error` when the service refuses the call). Authenticate with `Authorization: Bearer <API key sk_... or JWT>`. ' +
         'Decisions and rules that JSON Schema cannot state: docs/rest.md.',
+      contact: { name: 'Switchboard maintainers' },
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name })),
+    servers: [{ url: serverUrl, description: 'This deployment (PUBLIC_BASE_URL).' }],
+    tags: [...new Set(operations.map((o) => o.tag))].map((name) => ({ name, description: TAGS[name] })),
     security: [{ bearer: [] }],
     paths,
     components: {

@@ -9,7 +9,7 @@ import { openApiDocument } from './openapi-document';
  * of this one. Built once, here: mount it after every other route. The answer is the
  * document itself, not the envelope, as OpenAPI tools expect.
  */
-export function openApiRoutes(api: RestApi): Router<RestState> {
+export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
   let document: object | undefined;
   api.route(
@@ -20,6 +20,7 @@ export function openApiRoutes(api: RestApi): Router<RestState> {
       path: '/openapi.json',
       tag: 'Operations',
       summary: 'This OpenAPI 3.1 document (not enveloped)',
+      description: 'The OpenAPI 3.1 description of every operation, generated from the validation schemas; served without credentials.',
       auth: 'none',
       unwrapped: true,
       data: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
@@ -28,6 +29,6 @@ export function openApiRoutes(api: RestApi): Router<RestState> {
       ctx.body = document;
     },
   );
-  document = openApiDocument(api.operations);
+  document = openApiDocument(api.operations, publicBaseUrl);
   return router;
 }

@@ -6,6 +6,21 @@ import type { Endpoint, RestState } from './middleware';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/** The groups of operations in /openapi.json, with what each holds. */
+export const TAGS = {
+  Calls: 'Test calls (interface 4.1) and the call records of the company.',
+  Campaigns: 'Scheduled calling jobs over contact lists (interface 4.2, 4.4 to 4.6).',
+  Contacts: 'The people campaigns call, with the outcome of their latest call (interface 4.3).',
+  'AI agents': 'Configurable conversational agents and the agent templates (interface 4.7 to 4.9).',
+  'Phone numbers': 'Numbers the company owns: the only allowed `call_from` of make-call.',
+  'Do-not-call': 'Numbers no call may reach, whatever asks for it.',
+  'Webhook flows': 'Outbound webhook flows, integration templates and their executions (interface 4.10, 4.11).',
+  'Telephony callbacks': 'Status callbacks from the telephony provider, not for clients.',
+  Operations: 'Probes and this document.',
+} as const;
+
+export type Tag = keyof typeof TAGS;
+
 /** A documented failure of one operation, beyond those its kind always has (see below). */
 export type DocumentedError = string | { description: string; message: string; data: z.ZodType };
 
@@ -24,7 +39,7 @@ export interface Operation {
   method: HttpMethod;
   /** Koa syntax, `/v1/calls/:id`; the document writes `{id}`. */
   path: string;
-  tag: string;
+  tag: Tag;
   summary: string;
   description?: string;
   /** `bearer` (default): an API key `sk_...` or a JWT; `none`: no Authorization header. */

@@ -10,7 +10,7 @@ const tag = 'Phone numbers';
 
 export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Router<RestState> {
   const router = new Router<RestState>();
-  api.route(router, { id: 'listPhoneNumbers', method: 'get', path: '/v1/phone-numbers', tag, summary: 'List the numbers the company calls from', data: z.array(phoneNumberShape) }, async (ctx) => {
+  api.route(router, { id: 'listPhoneNumbers', method: 'get', path: '/v1/phone-numbers', tag, summary: 'List the numbers the company calls from', description: 'The numbers the company owns: the only allowed `call_from` of make-call.', data: z.array(phoneNumberShape) }, async (ctx) => {
     ok(ctx, (await numbers.list(ctx.state.caller)).map(serializePhoneNumber));
   });
   api.route(
@@ -21,6 +21,7 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
       path: '/v1/phone-numbers',
       tag,
       summary: 'Add a number the company calls from',
+      description: 'Adds a number in any accepted format, stored in E.164; 409 when the company already has it.',
       body: numbers.createInput,
       data: phoneNumberShape,
       errors: { 409: 'The company already has this number.' },
@@ -31,7 +32,7 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
   );
   api.route(
     router,
-    { id: 'deletePhoneNumber', method: 'delete', path: '/v1/phone-numbers/:id', tag, summary: 'Remove a number', data: z.literal('Phone number deleted'), errors: { 404: notFound('phone number') } },
+    { id: 'deletePhoneNumber', method: 'delete', path: '/v1/phone-numbers/:id', tag, summary: 'Remove a number', description: 'Removes a number: it can no longer be called from.', data: z.literal('Phone number deleted'), errors: { 404: notFound('phone number') } },
     async (ctx) => {
       await numbers.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Phone number deleted');

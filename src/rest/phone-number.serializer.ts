@@ -7,7 +7,7 @@ export const phoneNumberShape = z
   .strictObject({
     id: shape.id(),
     company_id: shape.id(),
-    phone_number: z.string(),
+    phone_number: shape.phone(),
     country_code: z.string(),
     label: z.string(),
     created_at: shape.timestamp(),

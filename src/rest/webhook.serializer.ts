@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { WebhookExecution, WebhookStep } from '../entities';
-import { FLOW_EVENTS } from '../entities/webhook-flow.entity';
+import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES } from '../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
-import type { FlowView } from '../services/webhook.service';
+import { RETRY_UNITS } from '../services/input/campaign.input';
+import type { FlowView, FlowWithSecret } from '../services/webhook.service';
 import { iso, refId, shape } from './serialize';
 
 export const EXECUTION_STATUSES = ['scheduled', 'in_progress', 'success', 'failed'] as const;
@@ -43,10 +44,7 @@ export const stepShape = z
   })
   .meta({ id: 'WebhookStep' });
 
-/**
- * Webhook flow, interface 2.5, field for field; `executions` holds the latest 20, newest
- * first. `secret` appears only in the answers to create, rotate-secret and a template's use.
- */
+/** Webhook flow, interface 2.5, field for field; `executions` holds the latest 20, newest first. */
 export const flowShape = z
   .strictObject({
     id: shape.id(),
@@ -56,15 +54,15 @@ export const flowShape = z
     name: z.string(),
     logo: z.string(),
     retry_delay: z.int(),
-    retry_delay_unit: z.string(),
+    retry_delay_unit: z.enum(RETRY_UNITS),
     max_retries: z.int(),
-    status: z.string(),
+    status: z.enum(FLOW_STATUSES),
     created_at: shape.timestamp(),
     updated_at: shape.timestamp(),
     executions: z.array(executionShape),
     steps: z.array(stepShape),
     is_template: z.boolean(),
-    flow_direction: z.string(),
+    flow_direction: z.enum(FLOW_DIRECTIONS),
     flow_mapping: shape.json(),
     tag_name: z.string(),
     category_name: z.string(),
@@ -83,9 +81,13 @@ export const flowShape = z
     ),
     events: z.array(z.enum(FLOW_EVENTS)),
     event_filters: z.strictObject({ workspace: z.string().optional(), ai_agent_id: shape.id().optional(), campaign_id: shape.id().optional() }),
-    secret: z.string().startsWith('whsec_').optional(),
   })
   .meta({ id: 'WebhookFlow' });
+
+/** A flow and its signing secret: the answers to create, rotate-secret and a template's use, never a read. */
+export const flowWithSecretShape = flowShape
+  .extend({ secret: z.string().startsWith('whsec_').meta({ examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) })
+  .meta({ id: 'WebhookFlowWithSecret' });
 
 export function serializeExecution(e: WebhookExecution): z.output<typeof executionShape> {
   return {
@@ -121,7 +123,7 @@ export function serializeStep(s: WebhookStep): z.output<typeof stepShape> {
   };
 }
 
-export function serializeFlow({ flow: f, executions, secret }: FlowView): z.output<typeof flowShape> {
+export function serializeFlow({ flow: f, executions }: FlowView): z.output<typeof flowShape> {
   return {
     id: f.id,
     created_by: f.createdBy,
@@ -130,7 +132,8 @@ export function serializeFlow({ flow: f, executions, secret }: FlowView): z.outp
     name: f.name,
     logo: f.logo,
     retry_delay: f.retryDelay,
-    retry_delay_unit: f.retryDelayUnit,
+    // Stored only through the input's enum.
+    retry_delay_unit: f.retryDelayUnit as (typeof RETRY_UNITS)[number],
     max_retries: f.maxRetries,
     status: f.status,
     created_at: iso(f.createdAt),
@@ -147,6 +150,7 @@ export function serializeFlow({ flow: f, executions, secret }: FlowView): z.outp
     variables: f.variables,
     events: f.events,
     event_filters: f.eventFilters,
-    ...(secret ? { secret } : {}),
   };
 }
+
+export const serializeFlowWithSecret = (view: FlowWithSecret): z.output<typeof flowWithSecretShape> => ({ ...serializeFlow(view), secret: view.secret });

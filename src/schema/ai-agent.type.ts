@@ -1,32 +1,33 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { AiAgent } from '../entities';
+import { Node } from './node.type';
 
 /** A conversational agent, or a template of the built-in catalogue (`isTemplate`). */
-@ObjectType('AiAgent', { simpleResolvers: true })
-export class AiAgentType {
-  @Field(() => ID)
+@ObjectType('AiAgent', { implements: Node, simpleResolvers: true, description: 'A conversational agent of your company, or a template of the built-in catalogue (`isTemplate`).' })
+export class AiAgentType implements Node {
+  @Field(() => ID, { description: 'Unique id (UUID).' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Name of the agent.' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'What the agent is for.' })
   description!: string;
 
-  @Field()
+  @Field({ description: 'Language the agent speaks (e.g. en-US).' })
   language!: string;
 
-  @Field()
+  @Field({ description: 'Status of the agent, free text (e.g. active).' })
   status!: string;
 
-  @Field()
+  @Field({ description: 'Instructions for the language model.' })
   prompt!: string;
 
-  @Field()
+  @Field({ description: 'State of the agent flow the conversation starts in.' })
   startingState!: string;
 
-  @Field()
+  @Field({ description: 'Who speaks first: the agent or the user.' })
   whoTalksFirst!: string;
 
   @Field(() => Int, { description: 'Seconds.' })
@@ -53,31 +54,31 @@ export class AiAgentType {
   @Field(() => Int, { description: '0-100, percent of the provider range.' })
   llmTemperature!: number;
 
-  @Field()
+  @Field({ description: 'Kind of agent, free text.' })
   agentType!: string;
 
-  @Field()
+  @Field({ description: 'Background audio setting, free text.' })
   backgroundAudioStatus!: string;
 
-  @Field()
+  @Field({ description: 'Workspace slug the record belongs to (`default` unless given).' })
   workspaceId!: string;
 
-  @Field()
+  @Field({ description: 'True for the built-in catalogue, readable by every company and changed by none.' })
   isTemplate!: boolean;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'The conversation flow of the agent (states and transitions).' })
   agentFlow!: Record<string, unknown>;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Variables the agent fills into its prompt.' })
   agentDynamicVariables!: Record<string, unknown>;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Outcomes the agent records after a call.' })
   agentPostCallOutcomes!: Record<string, unknown>;
 
-  @Field()
+  @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the record last changed.' })
   updatedAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'Set when deleted; calls made with the agent still show it.' })

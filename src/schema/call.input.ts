@@ -1,18 +1,18 @@
 import { Field, ID, InputType } from 'type-graphql';
 
-@InputType('DynamicVariableInput')
+@InputType('DynamicVariableInput', { description: 'A variable handed to the agent for this call.' })
 export class DynamicVariableInput {
   @Field({ description: 'No spaces.' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'Value: not empty.' })
   value!: string;
 }
 
 /** make-call: a test call with one of the company's agents, from a number it owns. */
-@InputType('MakeCallInput')
+@InputType('MakeCallInput', { description: 'A test call (interface 4.1).' })
 export class MakeCallInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the agent that makes the call (yours, or a template).' })
   aiAgentId!: string;
 
   @Field({ description: 'A number the company owns, in any format (normalised to E.164).' })
@@ -21,7 +21,7 @@ export class MakeCallInput {
   @Field({ description: 'Any valid number, in any format (normalised to E.164).' })
   callTo!: string;
 
-  @Field(() => [DynamicVariableInput], { nullable: true })
+  @Field(() => [DynamicVariableInput], { nullable: true, description: 'Variables handed to the agent: name without spaces, value not empty.' })
   dynamicVariables?: DynamicVariableInput[] | null;
 
   @Field(() => String, { nullable: true, description: 'Defaults to "default".' })

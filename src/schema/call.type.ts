@@ -1,124 +1,125 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { Call } from '../entities';
-import { CallStatus } from './call.enum';
+import { CallDirection, CallStatus } from './call.enum';
 import { ConnectionType } from './connection.type';
+import { Node } from './node.type';
 
-@ObjectType('DynamicVariable', { simpleResolvers: true })
+@ObjectType('DynamicVariable', { simpleResolvers: true, description: 'A name and value handed to the agent for one call.' })
 export class DynamicVariableType {
-  @Field()
+  @Field({ description: 'Variable name.' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'The value.' })
   value!: string;
 }
 
 /** A phone call placed (or received) by an AI agent. `aiAgent`, `campaign`, `contact` resolve on demand. */
-@ObjectType('Call', { simpleResolvers: true })
-export class CallType {
-  @Field(() => ID)
+@ObjectType('Call', { implements: Node, simpleResolvers: true, description: 'A phone call placed (or received) by an AI agent; `aiAgent`, `campaign` and `contact` resolve on demand.' })
+export class CallType implements Node {
+  @Field(() => ID, { description: 'Id of the call record (UUID).' })
   id!: string;
 
   @Field({ description: "Provider's identifier; empty until the provider has accepted the call." })
   callSid!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the agent on the call.' })
   aiAgentId!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the campaign that placed the call; null for test calls.' })
   campaignId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the contact called; null for test calls.' })
   contactId!: string | null;
 
-  @Field()
+  @Field({ description: 'Telephony provider (simulated or twilio).' })
   callProvider!: string;
 
-  @Field()
+  @Field({ description: 'Calling number, E.164.' })
   callFrom!: string;
 
-  @Field()
+  @Field({ description: 'Called number, E.164.' })
   callTo!: string;
 
   @Field(() => Int, { description: 'Seconds answered.' })
   callDuration!: number;
 
-  @Field(() => CallStatus)
+  @Field(() => CallStatus, { description: 'Where the call is in its life.' })
   callStatus!: CallStatus;
 
-  @Field()
-  callDirection!: string;
+  @Field(() => CallDirection, { description: 'Who placed the call.' })
+  callDirection!: CallDirection;
 
-  @Field()
+  @Field({ description: 'True for calls made by makeCall.' })
   isTest!: boolean;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Rating of the call, 0 until rated.' })
   callRating!: number;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Feedback on the call; null until given.' })
   callFeedback!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Recording URL; null when none.' })
   recordUrl!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Transcript as text, one turn a line; null until the call ends.' })
   transcript!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true })
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Transcript as structured turns; null until the call ends.' })
   transcriptObject!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Language of the transcript; null when none.' })
   transcriptLanguage!: string | null;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: 'Cost of the call in `priceUnit`.' })
   cost!: number;
 
-  @Field()
+  @Field({ description: 'Currency of `cost` (e.g. USD).' })
   priceUnit!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Agent response latency, milliseconds.' })
   latency!: number;
 
-  @Field()
+  @Field({ description: 'Why the call ended (e.g. voicemail_reached, timeout); empty while live.' })
   disconnectReason!: string;
 
-  @Field()
+  @Field({ description: 'Sentiment found by post-call analysis; empty until then.' })
   analysisSentiment!: string;
 
-  @Field()
+  @Field({ description: 'Whether the agent did its task; empty until known.' })
   agentTaskStatus!: string;
 
-  @Field()
+  @Field({ description: 'The agent\'s account of its task; empty until known.' })
   agentTaskFeedback!: string;
 
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form data of the call; null when none.' })
   metadata!: Record<string, unknown> | null;
 
-  @Field(() => [DynamicVariableType])
+  @Field(() => [DynamicVariableType], { description: 'Variables the call was made with.' })
   agentDynamicVariables!: DynamicVariableType[];
 
-  @Field(() => GraphQLJSONObject, { nullable: true })
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Outcomes recorded after the call; null until then.' })
   agentPostCallOutcomes!: Record<string, unknown> | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Notes on the call; null when none.' })
   notes!: string | null;
 
-  @Field()
+  @Field({ description: 'Workspace of the call.' })
   workspaceId!: string;
 
-  @Field()
+  @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the record last changed.' })
   updatedAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the call was answered; null until then.' })
   startedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the call ended; null until then.' })
   endedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the call is retried (campaign calls); null when not.' })
   retryAt!: Date | null;
 }
 
@@ -137,7 +138,7 @@ export function toCallType(c: Call): CallType {
     callTo: c.callTo,
     callDuration: c.callDuration,
     callStatus: c.callStatus as CallStatus,
-    callDirection: c.callDirection,
+    callDirection: c.callDirection as CallDirection,
     isTest: c.isTest,
     callRating: c.callRating,
     callFeedback: c.callFeedback,

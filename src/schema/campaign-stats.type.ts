@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import type { CampaignStats } from '../services/campaign.service';
 
 /** How far a campaign has got: its selected contacts by state (docs/campaigns.md). */
-@ObjectType('CampaignStats', { simpleResolvers: true })
+@ObjectType('CampaignStats', { simpleResolvers: true, description: 'A campaign\'s selected contacts counted by state.' })
 export class CampaignStatsType {
   @Field(() => Int, { description: 'Contacts the campaign selected.' })
   contactsSelected!: number;
@@ -11,7 +11,7 @@ export class CampaignStatsType {
   @Field(() => Int, { description: 'Contacts done with: picked up, failed every attempt, skipped, canceled or expired.' })
   settled!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Contacts answered by a person.' })
   pickedUp!: number;
 
   @Field(() => Int, { description: 'Contacts whose every attempt failed.' })

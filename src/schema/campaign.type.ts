@@ -1,24 +1,26 @@
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { Campaign } from '../entities';
 import { ConnectionType } from './connection.type';
+import { RetryDelayUnit } from './webhook.enum';
+import { Node } from './node.type';
 
 /** A calling job over a contact selection. `aiAgent` and `calls` resolve on demand. */
-@ObjectType('Campaign', { simpleResolvers: true })
-export class CampaignType {
-  @Field(() => ID)
+@ObjectType('Campaign', { implements: Node, simpleResolvers: true, description: 'A scheduled, repeatable calling job over a selection of contacts.' })
+export class CampaignType implements Node {
+  @Field(() => ID, { description: 'Unique id (UUID).' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Name of the campaign.' })
   name!: string;
 
-  @Field()
+  @Field({ description: 'Free-form notes.' })
   notes!: string;
 
-  @Field({ description: 'draft, active, paused, completed, or any status written through update.' })
+  @Field({ description: 'Draft, active, paused, completed, or any status written through update.' })
   status!: string;
 
-  @Field()
+  @Field({ description: 'Kind of campaign, free text (e.g. outbound).' })
   campaignType!: string;
 
   @Field(() => Int, { description: 'Percent of the selected contacts settled.' })
@@ -30,22 +32,22 @@ export class CampaignType {
   @Field({ description: 'IANA time zone of the calling window.' })
   timeZone!: string;
 
-  @Field()
-  workspace!: string;
+  @Field({ description: 'Workspace slug of the campaign.' })
+  workspaceId!: string;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Select contacts whose sourceName is one of these; empty selects all.' })
   contactsListSource!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Select contacts whose tagName is one of these; empty selects all.' })
   contactsListTags!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'Select contacts whose categoryName is one of these; empty selects all.' })
   contactsListCategories!: string[];
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Free-form data about the contact sources.' })
   contactsListSourceMetadata!: Record<string, unknown>;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Agent variable name to a path into the contact (firstname, metadata.plan).' })
   agentVariablesContactMetadataMapping!: Record<string, unknown>;
 
   @Field({ description: 'HH:MM:SS in the campaign time zone.' })
@@ -54,52 +56,52 @@ export class CampaignType {
   @Field({ description: 'HH:MM:SS in the campaign time zone.' })
   callTimeOfDayTo!: string;
 
-  @Field(() => [Int])
+  @Field(() => [Int], { description: 'Attempts per retry tier.' })
   numberOfCallAttempts!: number[];
 
-  @Field(() => [Int])
+  @Field(() => [Int], { description: 'Delay before a retry, per tier, in `retryDelayUnit`.' })
   retryDelay!: number[];
 
-  @Field(() => [String])
-  retryDelayUnit!: string[];
+  @Field(() => [RetryDelayUnit], { description: 'Unit of `retryDelay`, per tier.' })
+  retryDelayUnit!: RetryDelayUnit[];
 
-  @Field(() => String, { nullable: true, description: 'First calling date, YYYY-MM-DD.' })
+  @Field(() => GraphQLLocalDate, { nullable: true, description: 'First calling date (YYYY-MM-DD) in the campaign time zone.' })
   startedAt!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Last calling date, YYYY-MM-DD.' })
+  @Field(() => GraphQLLocalDate, { nullable: true, description: 'Last calling date (YYYY-MM-DD) in the campaign time zone, included.' })
   endedAt!: string | null;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Flow variable name to a path into a source record, for the flow run after each call.' })
   webhookMappingVariables!: Record<string, unknown>;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Sources the mapping reads: call, contact, campaign, agent_post_call_outcomes.' })
   webhookMappingVariablesSources!: Record<string, unknown>;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the user who owns the campaign.' })
   ownerUserId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the agent that makes the calls.' })
   aiAgentId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the number inbound calls arrive on.' })
   inboundPhoneNumberId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the number the calls are made from.' })
   outboundPhoneNumberId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Id of the flow triggered after each call.' })
   webhookId!: string | null;
 
-  @Field()
+  @Field({ description: 'False skips contacts whose country code differs from the outbound number.' })
   allowNonLocalCalls!: boolean;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Most calls of the campaign live at once, 1 to 1000.' })
   maxConcurrentCalls!: number;
 
-  @Field()
+  @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the record last changed.' })
   updatedAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'Set when deleted; a deleted campaign still shows through the calls that name it.' })
@@ -119,7 +121,7 @@ export function toCampaignType(c: Campaign): CampaignType {
     callProgress: c.callProgress,
     daysOfWeek: c.daysOfWeek,
     timeZone: c.timeZone,
-    workspace: c.workspace,
+    workspaceId: c.workspace,
     contactsListSource: c.contactsListSource,
     contactsListTags: c.contactsListTags,
     contactsListCategories: c.contactsListCategories,
@@ -129,7 +131,7 @@ export function toCampaignType(c: Campaign): CampaignType {
     callTimeOfDayTo: c.callTimeOfDayTo,
     numberOfCallAttempts: c.numberOfCallAttempts,
     retryDelay: c.retryDelay,
-    retryDelayUnit: c.retryDelayUnit,
+    retryDelayUnit: c.retryDelayUnit as RetryDelayUnit[],
     startedAt: c.startedAt,
     endedAt: c.endedAt,
     webhookMappingVariables: c.webhookMappingVariables,

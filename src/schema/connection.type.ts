@@ -1,12 +1,21 @@
 import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { encodeCursor, type Page } from '../services/pagination';
 
-@ObjectType('PageInfo', { simpleResolvers: true, description: 'Relay page information: pass `endCursor` as `after` for the next page.' })
+@ObjectType('PageInfo', {
+  simpleResolvers: true,
+  description: 'Relay page information (cursor connections spec): pass `endCursor` as `after` for the next page.',
+})
 export class PageInfo {
-  @Field()
+  @Field({ description: 'True when more nodes follow this page.' })
   hasNextPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field({ description: 'True when nodes come before this page: `after` was given (pagination is forward only).' })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the first node of the page; null when the page is empty.' })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the last node of the page; null when the page is empty.' })
   endCursor!: string | null;
 }
 
@@ -16,6 +25,8 @@ export interface ConnectionSource<R extends { id: string; createdAt: Date }, N> 
   node: (record: R) => N;
   /** Runs only when the client asks for `totalCount`. */
   count: () => Promise<number>;
+  /** The `after` argument the page was read with. */
+  after: string | null | undefined;
 }
 
 export interface Connection<N> {
@@ -31,21 +42,21 @@ export interface Connection<N> {
  * through a TypeGraphQL wrapper per field (a page of 100 campaigns has 3,400 fields).
  */
 export function ConnectionType<N extends object>(name: string, Node: ClassType<N>) {
-  @ObjectType(`${name}Edge`, { simpleResolvers: true })
+  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with its cursor.` })
   class Edge {
     @Field({ description: 'Opaque position of this node: pass it as `after`.' })
     cursor!: string;
 
-    @Field(() => Node)
+    @Field(() => Node, { description: `The ${name}.` })
     node!: N;
   }
 
-  @ObjectType(`${name}Connection`, { simpleResolvers: true })
+  @ObjectType(`${name}Connection`, { simpleResolvers: true, description: `A page of ${name} nodes (Relay cursor connection).` })
   class ConnectionOf implements Connection<N> {
-    @Field(() => [Edge])
+    @Field(() => [Edge], { description: 'The nodes of this page, each with its cursor.' })
     edges!: Edge[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Where this page is: cursors of its ends, and whether more pages exist.' })
     pageInfo!: PageInfo;
 
     count!: () => Promise<number>;
@@ -59,7 +70,7 @@ export function ConnectionType<N extends object>(name: string, Node: ClassType<N
 }
 
 /** Builds the connection object a connection type resolves from. */
-export function connectionOf<R extends { id: string; createdAt: Date }, N>({ page, node, count }: ConnectionSource<R, N>): Connection<N> {
+export function connectionOf<R extends { id: string; createdAt: Date }, N>({ page, node, count, after }: ConnectionSource<R, N>): Connection<N> {
   // Cursors are encoded only for the edges whose `cursor` is selected.
   const edges = page.items.map((record) => ({
     node: node(record),
@@ -67,10 +78,16 @@ export function connectionOf<R extends { id: string; createdAt: Date }, N>({ pag
       return encodeCursor(record);
     },
   }));
+  const first = page.items.at(0);
   const last = page.items.at(-1);
   return {
     edges,
-    pageInfo: { hasNextPage: page.nextCursor !== null, endCursor: last ? encodeCursor(last) : null },
+    pageInfo: {
+      hasNextPage: page.nextCursor !== null,
+      hasPreviousPage: Boolean(after),
+      startCursor: first ? encodeCursor(first) : null,
+      endCursor: last ? encodeCursor(last) : null,
+    },
     count,
   };
 }

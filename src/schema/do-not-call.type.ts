@@ -3,9 +3,9 @@ import type { DoNotCallNumber } from '../entities';
 import { ConnectionType } from './connection.type';
 
 /** A number the company must never call: makeCall refuses it, campaigns skip it. */
-@ObjectType('DoNotCallNumber', { simpleResolvers: true })
+@ObjectType('DoNotCallNumber', { simpleResolvers: true, description: 'A number on your do-not-call list: no call reaches it.' })
 export class DoNotCallNumberType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique id (UUID).' })
   id!: string;
 
   @Field({ description: 'E.164.' })
@@ -14,7 +14,7 @@ export class DoNotCallNumberType {
   @Field(() => String, { nullable: true, description: 'Why the number is listed, as given when it was added.' })
   reason!: string | null;
 
-  @Field()
+  @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 }
 

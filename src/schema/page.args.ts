@@ -14,49 +14,49 @@ export class PageArgs {
 
 @ArgsType()
 export class CallsArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only calls of this campaign.' })
   campaignId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only calls of this workspace.' })
   workspace?: string | null;
 
-  @Field(() => CallStatus, { nullable: true })
+  @Field(() => CallStatus, { nullable: true, description: 'Only calls in this status.' })
   status?: CallStatus | null;
 }
 
 @ArgsType()
 export class CampaignsArgs extends PageArgs {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only campaigns of this workspace; all when left out.' })
   workspace?: string | null;
 }
 
 @ArgsType()
 export class ContactsArgs extends PageArgs {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only contacts of this status (active, inactive).' })
   status?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only contacts added to this campaign.' })
   campaignId?: string | null;
 }
 
 /** Each argument an optional filter; all given must match. */
 @ArgsType()
 export class CallStatusChangedArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only this call.' })
   callId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only calls of this campaign.' })
   campaignId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only calls of this workspace.' })
   workspace?: string | null;
 }
 
 @ArgsType()
 export class WebhookExecutionUpdatedArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only executions of this flow.' })
   webhookId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only this execution.' })
   executionId?: string | null;
 }

@@ -1,16 +1,16 @@
 import { Field, InputType } from 'type-graphql';
 
-@InputType('CreatePhoneNumberInput')
+@InputType('CreatePhoneNumberInput', { description: 'A number your company owns, to call from.' })
 export class CreatePhoneNumberInput {
   @Field({ description: 'Any format; stored in E.164.' })
   phoneNumber!: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'A name for the number, free text.' })
   label?: string;
 }
 
-@InputType('UpdatePhoneNumberInput')
+@InputType('UpdatePhoneNumberInput', { description: 'What may change on a phone number: its label.' })
 export class UpdatePhoneNumberInput {
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'A name for the number, free text.' })
   label?: string;
 }

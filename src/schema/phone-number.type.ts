@@ -2,9 +2,9 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import type { PhoneNumber } from '../entities';
 
 /** A number the company owns and may call from. */
-@ObjectType('PhoneNumber', { simpleResolvers: true })
+@ObjectType('PhoneNumber', { simpleResolvers: true, description: 'A number your company owns and may call from.' })
 export class PhoneNumberType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique id (UUID).' })
   id!: string;
 
   @Field({ description: 'E.164.' })
@@ -13,13 +13,13 @@ export class PhoneNumberType {
   @Field({ description: 'Country calling code, digits only (1 for +1).' })
   countryCode!: string;
 
-  @Field()
+  @Field({ description: 'A name for the number, free text.' })
   label!: string;
 
-  @Field()
+  @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the record last changed.' })
   updatedAt!: Date;
 }
 

@@ -5,39 +5,39 @@ import { ConnectionType } from './connection.type';
 import { ExecutionStatus } from './webhook.enum';
 
 /** One run of a flow, across its attempts. */
-@ObjectType('WebhookExecution', { simpleResolvers: true })
+@ObjectType('WebhookExecution', { simpleResolvers: true, description: 'One run of a flow, across its attempts.' })
 export class WebhookExecutionType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Unique id (UUID).' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the flow run.' })
   flowId!: string;
 
-  @Field(() => ExecutionStatus)
+  @Field(() => ExecutionStatus, { description: 'Where the execution is.' })
   status!: ExecutionStatus;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Attempt, from 1.' })
   attemptNumber!: number;
 
   @Field(() => GraphQLJSONObject, { description: 'The variables the flow was triggered with.' })
   variables!: Record<string, unknown>;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the current attempt started; null before the first.' })
   executedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the next attempt starts; null when none is due.' })
   nextRetryAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it finished; null until then.' })
   finishedAt!: Date | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the last attempt failed; null when none failed.' })
   errorMessage!: string | null;
 
-  @Field()
+  @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the record last changed.' })
   updatedAt!: Date;
 }
 

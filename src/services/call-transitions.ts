@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
+import type { LastCallStatus } from '../entities/contact.entity';
 import type { StatusUpdate } from './telephony/telephony';
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
@@ -15,7 +16,7 @@ export const PREDECESSORS: Record<CallStatus, readonly CallStatus[]> = {
 };
 
 /** The contact's `last_call_status` for each call status (docs/calls.md). */
-const CONTACT_STATUS: Record<CallStatus, string> = {
+const CONTACT_STATUS: Record<CallStatus, LastCallStatus> = {
   'pstn-queued': 'in-progress',
   ringing: 'in-progress',
   'in-progress': 'in-progress',

@@ -15,8 +15,11 @@ export interface FlowView {
   flow: WebhookFlow;
   /** Latest executions, newest first. */
   executions: WebhookExecution[];
-  /** The signing secret: present only in the answer to create, never again. */
-  secret?: string;
+}
+
+/** A flow with its signing secret: only the answers to create, rotate-secret and a template's use. */
+export interface FlowWithSecret extends FlowView {
+  secret: string;
 }
 
 /** What a copy of an integration template takes from it (a new flow gets its own id, status and secret). */
@@ -79,7 +82,7 @@ export class WebhookService {
     return new Map(flowIds.map((id) => [id, steps.filter((s) => s.flow.id === id)]));
   }
 
-  async create(caller: Caller, input: unknown): Promise<FlowView> {
+  async create(caller: Caller, input: unknown): Promise<FlowWithSecret> {
     const { workspace, steps, ...fields } = parseInput(createWebhookInput, input);
     await checkEventFilters(caller, fields.event_filters);
     const secret = newSecret();
@@ -122,7 +125,7 @@ export class WebhookService {
   }
 
   /** A new signing secret for the caller's flow, answered this once; the old one stops signing at once. */
-  async rotateSecret(caller: Caller, id: unknown): Promise<FlowView> {
+  async rotateSecret(caller: Caller, id: unknown): Promise<FlowWithSecret> {
     const flow = await this.getOwn(caller, id);
     const secret = newSecret();
     flow.secret = secret;
@@ -134,7 +137,7 @@ export class WebhookService {
    * Copies an integration template into the caller's company and workspace as a new,
    * running flow with its own secret (answered this once). The template is not changed.
    */
-  async useTemplate(caller: Caller, templateId: unknown, input: unknown): Promise<FlowView> {
+  async useTemplate(caller: Caller, templateId: unknown, input: unknown): Promise<FlowWithSecret> {
     const { workspace, name } = parseInput(useTemplateInput, input ?? {});
     const where = { id: parseId(templateId), isTemplate: true, company: null, deletedAt: null };
     const template = await caller.em.findOne(WebhookFlow, where, { populate: ['steps'] });

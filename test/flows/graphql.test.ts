@@ -50,7 +50,7 @@ describe('flows over GraphQL', () => {
     );
     expect(log.errors).toBeUndefined();
     const [run] = log.data.webhook.executions.edges[0].node.stepLog;
-    expect(run).toMatchObject({ attemptNumber: 1, stepNumber: 1, status: 'success', tries: 1 });
+    expect(run).toMatchObject({ attemptNumber: 1, stepNumber: 1, status: 'SUCCESS', tries: 1 });
     expect(run.request).toMatchObject({ method: 'POST' });
     expect(run.response).toMatchObject({ status: 200 });
 

@@ -170,11 +170,20 @@ describe('GraphiQL', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(sources).toEqual(['/graphql/ide/graphiql.css', '/graphql/ide/react.js', '/graphql/ide/react-dom.js', '/graphql/ide/graphiql.js']);
+    expect(sources).toEqual([
+      '/graphql/ide/graphiql.css',
+      '/graphql/ide/page.css',
+      '/graphql/ide/react.js',
+      '/graphql/ide/react-dom.js',
+      '/graphql/ide/graphiql.js',
+      '/graphql/ide/init.js',
+    ]);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.text).not.toMatch(/<script>/);
     for (const source of sources) {
       const asset = await t.request('GET', source);
       expect(asset.status).toBe(200);
-      expect(asset.text.length).toBeGreaterThan(1000);
+      expect(asset.text.length).toBeGreaterThan(100);
     }
     expect((await t.request('GET', '/graphql/ide/nope.js')).status).toBe(404);
   });

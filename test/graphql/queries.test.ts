@@ -99,12 +99,12 @@ describe('campaigns', () => {
   it('answers a campaign with its agent and its calls as a connection', async () => {
     const data = await gqlData(
       t,
-      `query($id: ID!) { campaign(id: $id) { id name status workspace timeZone daysOfWeek numberOfCallAttempts allowNonLocalCalls
+      `query($id: ID!) { campaign(id: $id) { id name status workspaceId timeZone daysOfWeek numberOfCallAttempts allowNonLocalCalls
         aiAgent { id } calls(first: 2) { totalCount edges { node { id campaignId } } pageInfo { hasNextPage } } } }`,
       { id: a.campaign.id },
       a.key,
     );
-    expect(data.campaign).toMatchObject({ id: a.campaign.id, name: 'A campaign', status: 'draft', workspace: 'default', aiAgent: { id: a.agent.id } });
+    expect(data.campaign).toMatchObject({ id: a.campaign.id, name: 'A campaign', status: 'draft', workspaceId: 'default', aiAgent: { id: a.agent.id } });
     expect(data.campaign.calls.edges).toHaveLength(2);
     expect(data.campaign.calls.pageInfo.hasNextPage).toBe(true);
     expect(data.campaign.calls.edges.every((e: any) => e.node.campaignId === a.campaign.id)).toBe(true);
@@ -166,7 +166,7 @@ describe('agents, numbers, webhooks and catalogues', () => {
     const query = `query($id: ID!, $after: String) { webhook(id: $id) { id name status secret steps { stepNumber webhookUrl webhookMethod }
       executions(first: 2, after: $after) { totalCount edges { node { id flowId status attemptNumber } } pageInfo { hasNextPage endCursor } } } }`;
     const first = await gqlData(t, query, { id: a.flow.id }, a.key);
-    expect(first.webhook).toMatchObject({ id: a.flow.id, name: 'A flow', status: 'running', secret: null });
+    expect(first.webhook).toMatchObject({ id: a.flow.id, name: 'A flow', status: 'RUNNING', secret: null });
     expect(first.webhook.steps).toEqual([{ stepNumber: 1, webhookUrl: 'https://example.com/hook', webhookMethod: 'POST' }]);
     expect(first.webhook.executions.totalCount).toBe(3);
     expect(first.webhook.executions.edges[0].node).toMatchObject({ flowId: a.flow.id, status: 'SCHEDULED', attemptNumber: 1 });

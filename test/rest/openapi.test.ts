@@ -118,7 +118,7 @@ describe('GET /openapi.json', () => {
     const makeCall = doc.paths['/v1/calls/make-call'].post;
     const body = makeCall.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['ai_agent_id', 'call_from', 'call_to']);
-    expect(body.properties.call_from).toEqual({ type: 'string' });
+    expect(body.properties.call_from).toEqual({ type: 'string', examples: ['+14155552671'] });
     expect(body.properties.ai_agent_id).toMatchObject({ type: 'string', format: 'uuid' });
     expect(body.additionalProperties).toBeUndefined();
     const agent = doc.paths['/v1/ai-agent'].post.requestBody.content['application/json'].schema;
@@ -127,8 +127,72 @@ describe('GET /openapi.json', () => {
     const list = doc.paths['/v1/calls'].get.parameters as Json[];
     expect(list.find((p) => p.name === 'limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', default: 50, maximum: 200 } });
     expect(list.find((p) => p.name === 'status')?.schema.enum).toContain('pstn-queued');
-    const contacts = doc.paths['/v1/contacts'].post.requestBody.content['application/json'].schema;
-    expect(contacts.anyOf).toHaveLength(2);
+  });
+
+  it('states the rules of make-call (interface 4.1): non-empty workspace, variable names without spaces, non-empty values', () => {
+    const body = doc.paths['/v1/calls/make-call'].post.requestBody.content['application/json'].schema;
+    const variable = body.properties.dynamic_variables.anyOf[0].items.properties;
+    const matches = (schema: Json, s: string) => new RegExp(schema.pattern, 'u').test(s);
+    expect([matches(variable.name, 'first_name'), matches(variable.name, ''), matches(variable.name, 'first name')]).toEqual([true, false, false]);
+    expect([matches(variable.value, 'Ada'), matches(variable.value, ''), matches(variable.value, '  ')]).toEqual([true, false, false]);
+    expect(body.properties.workspace.anyOf[0]).toMatchObject({ type: 'string', minLength: 1, maxLength: 100 });
+    expect(matches(body.properties.workspace.anyOf[0], '   ')).toBe(false);
+  });
+
+  it('uses only formats OpenAPI tools know (none of zod\'s own, such as `starts_with`)', () => {
+    const formats = new Set<string>();
+    JSON.stringify(doc, (key, value) => {
+      if (key === 'format' && typeof value === 'string') formats.add(value);
+      return value;
+    });
+    expect([...formats].filter((f) => !['uuid', 'date-time', 'date', 'time', 'email', 'uri', 'int32', 'int64'].includes(f))).toEqual([]);
+    expect(doc.components.schemas.WebhookFlowWithSecret.properties.secret).toMatchObject({ type: 'string', pattern: '^whsec_.*' });
+  });
+
+  it('types query parameters as what a query string can carry: never null', () => {
+    const queryParams = operations().flatMap(([, , op]) => (op.parameters as Json[]).filter((p) => p.in === 'query'));
+    expect(queryParams.length).toBeGreaterThan(5);
+    expect(queryParams.filter((p) => JSON.stringify(p.schema).includes('"null"')).map((p) => p.name)).toEqual([]);
+    expect(doc.paths['/v1/ai-agent'].get.parameters.find((p: Json) => p.name === 'workspace').schema).toMatchObject({ type: 'string', maxLength: 100 });
+  });
+
+  it('shows realistic examples for ids, timestamps, phone numbers and workspaces', () => {
+    const call = doc.components.schemas.Call.properties;
+    expect(call.id.examples).toEqual([expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(call.created_at.examples).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT/)]);
+    expect(doc.paths['/v1/calls/{id}'].get.parameters[0].schema.examples).toEqual(call.id.examples);
+    const body = doc.paths['/v1/calls/make-call'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.call_to.examples).toEqual(['+14155552671']);
+    expect(body.properties.workspace.anyOf[0].examples).toEqual(['default']);
+  });
+
+  it('types closed sets as enums', () => {
+    const { Call, Contact, WebhookFlow, Campaign } = doc.components.schemas;
+    expect(Call.properties.call_direction.enum).toEqual(['outgoing', 'incoming']);
+    expect(Contact.properties.last_call_status.anyOf[0].enum).toEqual(expect.arrayContaining(['picked-up', 'busy', 'no-answer', 'unreachable', 'in-progress']));
+    expect(WebhookFlow.properties.status.enum).toEqual(expect.arrayContaining(['running', 'stopped', 'deleted', 'scheduled', 'in-progress', 'failed']));
+    expect(WebhookFlow.properties.flow_direction.enum).toEqual(['inbound', 'outbound']);
+    expect(WebhookFlow.properties.retry_delay_unit.enum).toEqual(['seconds', 'minutes', 'hours', 'days']);
+    expect(Campaign.properties.retry_delay_unit.items.enum).toEqual(['seconds', 'minutes', 'hours', 'days']);
+  });
+
+  it('shows `secret` only in the answers that carry it: create, rotate-secret and a template\'s use', () => {
+    const data = (path: string, method: string) => doc.paths[path][method].responses['200'].content['application/json'].schema.properties.data;
+    const withSecret = { $ref: '#/components/schemas/WebhookFlowWithSecret' };
+    expect(data('/v1/webhooks', 'post')).toEqual(withSecret);
+    expect(data('/v1/webhooks/{id}/rotate-secret', 'post')).toEqual(withSecret);
+    expect(data('/v1/integrations/templates/{id}/use', 'post')).toEqual(withSecret);
+    expect(data('/v1/webhooks/{id}', 'get')).toEqual({ $ref: '#/components/schemas/WebhookFlow' });
+    expect(doc.components.schemas.WebhookFlow.properties.secret).toBeUndefined();
+    expect(doc.components.schemas.WebhookFlowWithSecret.required).toContain('secret');
+  });
+
+  it('describes createContacts with oneOf: an object answers one contact, an array answers an array', () => {
+    const op = doc.paths['/v1/contacts'].post;
+    const sent = op.requestBody.content['application/json'].schema.oneOf as Json[];
+    const answered = op.responses['200'].content['application/json'].schema.properties.data.oneOf as Json[];
+    expect(sent.map((s) => [s.title, s.type])).toEqual([['One contact', 'object'], ['An import', 'array']]);
+    expect(answered.map((s) => [s.title, s.$ref ?? s.type])).toEqual([['One contact', '#/components/schemas/Contact'], ['An import', 'array']]);
   });
 
   it('documents the quirks: HTTP 200 `error` on campaign update and contact listing, 400 `error` on make-call', () => {
@@ -140,6 +204,7 @@ describe('GET /openapi.json', () => {
       expect(refsIn(op.responses['200'])).toContain('#/components/schemas/QuirkError');
       expect(op.responses['404']).toBeUndefined();
       expect(op.responses['500']).toBeUndefined();
+      expect(op.responses['400']).toBeUndefined();
     }
     expect(refsIn(doc.paths['/v1/calls/make-call'].post.responses['400'])).toEqual(
       expect.arrayContaining(['#/components/schemas/Error', '#/components/schemas/QuirkError']),
@@ -149,6 +214,18 @@ describe('GET /openapi.json', () => {
       message: { type: 'string', const: 'error' },
       data: { type: 'string', const: '' },
     });
+  });
+
+  it('declares no 400 on the legacy operations, which answer even a malformed URL with HTTP 200 `error`', async () => {
+    const { apiKey } = await t.company();
+    const campaignId = '0b8f5a3e-6c1d-4f2a-9e7b-3d4c5a6b7c8d';
+    for (const [method, path] of [
+      ['GET', '/compaign/v1/contact?x=%ZZ'],
+      ['POST', `/compaign/v1/campaign/update/${campaignId}?x=%ZZ`],
+    ] as const) {
+      const res = await t.request(method, path, { token: apiKey, body: method === 'POST' ? {} : undefined });
+      expect([path, res.status, res.body]).toEqual([path, 200, { status: 'error', message: 'error', data: '' }]);
+    }
   });
 
   it('describes every answer in the envelope, resources as shared schemas', () => {

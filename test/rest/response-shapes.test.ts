@@ -6,7 +6,7 @@ import { contactShape } from '../../src/rest/contact.serializer';
 import { errorEnvelopeShape, okEnvelopeShape, quirkErrorShape } from '../../src/rest/envelope';
 import { phoneNumberShape } from '../../src/rest/phone-number.serializer';
 import { executionDetailShape, executionItemShape } from '../../src/rest/webhook-execution.serializer';
-import { flowShape } from '../../src/rest/webhook.serializer';
+import { flowShape, flowWithSecretShape } from '../../src/rest/webhook.serializer';
 import { FLOW_ENV, Receiver } from '../flows/support';
 import { FROM, oneTenant, type Tenant } from '../support/fixtures';
 import type { ApiResponse, TestApp } from '../support/harness';
@@ -89,13 +89,13 @@ it('webhook flows, templates, executions with their step log', async () => {
       variables: [{ name: 'ok', location: 'body.ok', stepId: 1 }],
       predefinedVariables: [{ name: 'p', value: 'q' }],
     }),
-    flowShape,
+    flowWithSecretShape,
   );
   expect(created.secret).toMatch(/^whsec_/);
   expectShape(await call('GET', '/v1/webhooks'), list(flowShape));
   const templates = expectShape(await call('GET', '/v1/integrations/templates'), list(flowShape));
-  expectShape(await call('POST', `/v1/integrations/templates/${templates[0]!.id}/use`, {}), flowShape);
-  expectShape(await call('POST', `/v1/webhooks/${created.id}/rotate-secret`), flowShape);
+  expectShape(await call('POST', `/v1/integrations/templates/${templates[0]!.id}/use`, {}), flowWithSecretShape);
+  expectShape(await call('POST', `/v1/webhooks/${created.id}/rotate-secret`), flowWithSecretShape);
 
   const triggered = expectShape(await call('POST', `/v1/webhooks/${created.id}/trigger`, { variables: { n: 1 } }), executionDetailShape);
   const done = await waitFor('the execution to finish', async () => {

@@ -3,12 +3,18 @@ import { CALL_STATUSES } from '../../entities/call.entity';
 import type { PhoneParser } from '../phone';
 import { page, phone, rule, uuid, workspace } from './common';
 
+/**
+ * The rules of interface 4.1 as regular expressions, so that /openapi.json states them too:
+ * a name is one or more non-space characters, a value has at least one.
+ */
 const dynamicVariable = z.object({
-  name: z.string().superRefine((name, ctx) => {
-    if (name.trim() === '') ctx.addIssue({ code: 'custom', message: 'Dynamic variable name must not be empty' });
-    else if (/\s/.test(name)) ctx.addIssue({ code: 'custom', message: 'Dynamic variable name must not contain spaces' });
-  }),
-  value: z.string().refine((v) => v.trim() !== '', 'Dynamic variable value must not be empty'),
+  name: z
+    .string()
+    .regex(/^\S+$/, {
+      error: (iss) => ((iss.input as string).trim() === '' ? 'Dynamic variable name must not be empty' : 'Dynamic variable name must not contain spaces'),
+    })
+    .meta({ examples: ['first_name'] }),
+  value: z.string().regex(/\S/, 'Dynamic variable value must not be empty').meta({ examples: ['Ada'] }),
 });
 
 /** make-call (interface 4.1). Unknown fields are ignored, as legacy clients send extras. */

@@ -4,6 +4,9 @@ import type { ParsedPhone, PhoneParser } from '../phone';
 /** A message for a rule, keeping "Required" for a missing value. */
 export const rule = (message: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : message);
 
+/** The id /openapi.json shows in examples (Swagger UI would otherwise make one up). */
+export const EXAMPLE_ID = '0b8f5a3e-6c1d-4f2a-9e7b-3d4c5a6b7c8d';
+
 /**
  * Input rules used by several operations; each message names the rule broken.
  *
@@ -11,14 +14,16 @@ export const rule = (message: string) => (iss: { input?: unknown }) => (iss.inpu
  * comes in is parsed here once, so ids compared in code (a caller's company, a filter, a
  * cache key) compare equal whatever case the client wrote them in.
  */
-export const uuid = () => z.guid({ error: rule('Must be a UUID') }).toLowerCase();
+export const uuid = () => z.guid({ error: rule('Must be a UUID') }).toLowerCase().meta({ examples: [EXAMPLE_ID] });
 
 /** Workspace slug: optional, null means `default`; when given, 1 to 100 characters. */
 export const workspace = () =>
   z
     .string()
+    .min(1, { error: 'Workspace must not be empty', abort: true })
     .max(100, 'Workspace must be at most 100 characters')
-    .refine((s) => s.trim() !== '', 'Workspace must not be empty')
+    .regex(/\S/, 'Workspace must not be empty')
+    .meta({ examples: ['default'] })
     .nullish()
     .transform((v) => v ?? 'default');
 
@@ -38,7 +43,7 @@ export const intBetween = (min: number, max: number) =>
 
 /** A phone number in any accepted format, parsed to E.164 with its country calling code. */
 export const phone = (parser: PhoneParser) =>
-  z.string().transform((value, ctx): ParsedPhone => {
+  z.string().meta({ examples: ['+14155552671'] }).transform((value, ctx): ParsedPhone => {
     const parsed = parser.parse(value);
     if (parsed) return parsed;
     ctx.addIssue({ code: 'custom', message: 'Invalid phone number format' });

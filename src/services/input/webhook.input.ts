@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FLOW_EVENTS } from '../../entities/webhook-flow.entity';
+import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES } from '../../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../../entities/webhook-step.entity';
 import { intBetween, jsonObject, requiredText, rule, text, uuid, workspace } from './common';
 import { RETRY_UNITS } from './campaign.input';
@@ -63,8 +63,8 @@ const flowFields = {
   retry_delay: intBetween(0, 1_000_000),
   retry_delay_unit: z.enum(RETRY_UNITS, { error: rule(`Must be one of ${RETRY_UNITS.join(', ')}`) }),
   max_retries: intBetween(0, 100),
-  status: requiredText(50),
-  flow_direction: z.enum(['inbound', 'outbound'], { error: rule('Must be inbound or outbound') }),
+  status: z.enum(FLOW_STATUSES, { error: rule(`Must be one of ${FLOW_STATUSES.join(', ')}`) }),
+  flow_direction: z.enum(FLOW_DIRECTIONS, { error: rule('Must be inbound or outbound') }),
   flow_mapping: jsonObject(),
   tag_name: text(200),
   category_name: text(200),

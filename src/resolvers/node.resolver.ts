@@ -1,0 +1,46 @@
+import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../graphql/context';
+import { foundOrNull } from '../graphql/lookup';
+import { toAiAgentType } from '../schema/ai-agent.type';
+import { toCallType } from '../schema/call.type';
+import { toCampaignType } from '../schema/campaign.type';
+import { toContactType } from '../schema/contact.type';
+import { Node, type NodeTypeName, type TaggedNode } from '../schema/node.type';
+import { toWebhookFlowType } from '../schema/webhook.type';
+import type { Services } from '../services';
+import type { Caller } from '../services/scope';
+
+type Lookup = (caller: Caller, id: string) => Promise<TaggedNode<Node> | null>;
+
+/** One read by id per node type, through the service that owns it (tenancy included). */
+function lookups(s: Pick<Services, 'calls' | 'campaigns' | 'contacts' | 'agents' | 'webhooks'>): Lookup[] {
+  const tagged =
+    <R>(__typename: NodeTypeName, read: (caller: Caller, id: string) => Promise<R>, map: (record: R) => Node): Lookup =>
+    async (caller, id) => {
+      const record = await foundOrNull(read(caller, id));
+      return record === null ? null : { ...map(record), __typename };
+    };
+  return [
+    tagged('Call', (c, id) => s.calls.get(c, id), toCallType),
+    tagged('Campaign', (c, id) => s.campaigns.get(c, id), toCampaignType),
+    tagged('Contact', (c, id) => s.contacts.get(c, id), toContactType),
+    tagged('AiAgent', (c, id) => s.agents.get(c, id), toAiAgentType),
+    tagged('WebhookFlow', (c, id) => s.webhooks.get(c, id), toWebhookFlowType),
+  ];
+}
+
+@Resolver()
+export class NodeResolver {
+  private readonly lookups: Lookup[];
+
+  constructor(services: Pick<Services, 'calls' | 'campaigns' | 'contacts' | 'agents' | 'webhooks'>) {
+    this.lookups = lookups(services);
+  }
+
+  /** A global id is a UUID of one type only, so at most one lookup finds it; they run together. */
+  @Query(() => Node, { nullable: true, description: 'Refetches any node by its global id; null when there is none you may see.' })
+  async node(@Arg('id', () => ID, { description: 'A global id, as `id` of any Node.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<TaggedNode<Node> | null> {
+    const found = await Promise.all(this.lookups.map((lookup) => lookup(caller, id)));
+    return found.find((node) => node !== null) ?? null;
+  }
+}
