@@ -10,6 +10,8 @@ import { CampaignService } from './campaign.service';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import { ConversationService } from './conversation/conversation.service';
+import { OpenAiCompatibleModel } from './conversation/language-model';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
@@ -73,6 +75,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
+  const model = config.llm ? new OpenAiCompatibleModel(config.llm) : null;
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -89,6 +92,10 @@ export function createServices(config: Config, infra: Infrastructure) {
     systemState: new SystemStateService(),
     flows,
     rateLimits,
+    /** The language model (LLM_*), null when none is configured. */
+    model,
+    /** Opens a live call's conversation with its agent; null when no language model is configured. */
+    conversations: model ? new ConversationService(infra.orm, model, infra.events, infra.logger) : null,
     close: async () => {
       await outbound.close();
       await rateLimits.close();
