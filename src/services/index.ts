@@ -75,7 +75,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
-  const model = config.llm ? new OpenAiCompatibleModel(config.llm) : null;
+  const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
