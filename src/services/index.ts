@@ -95,7 +95,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     /** The language model (LLM_*), null when none is configured. */
     model,
     /** Opens a live call's conversation with its agent; null when no language model is configured. */
-    conversations: model ? new ConversationService(infra.orm, model, infra.events, infra.logger) : null,
+    conversations: model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null,
     close: async () => {
       await outbound.close();
       await rateLimits.close();

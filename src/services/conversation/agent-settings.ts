@@ -3,6 +3,7 @@ import type { DynamicVariable } from '../../entities/call.entity';
 import { fillText, type Scope } from '../flows/placeholders';
 import { readAgentFlow, StateMachine } from './agent-flow';
 import { builtInTools } from './call-tools';
+import { type FlowInvoker, flowTools } from './flow-tools';
 import type { EngineSettings } from './engine';
 
 /** The agent fields a conversation reads (docs/agents.md maps each). */
@@ -26,8 +27,8 @@ export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {
   return [fillText(agent.prompt, scope).trim(), `Speak in the language ${agent.language}.`, VOICE_RULES].filter((p) => p !== '').join('\n\n');
 }
 
-/** Everything the engine needs, from the agent and the call's dynamic variables. */
-export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVariable[]): EngineSettings {
+/** Everything the engine needs, from the agent and the call's dynamic variables; flow tools only with `flows`. */
+export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVariable[], flows: FlowInvoker | null = null): EngineSettings {
   const flow = readAgentFlow(agent.agentFlow);
   const scope = variablesOf(agent, variables);
   const from = Math.min(agent.reminderFrequencyFrom, agent.reminderFrequencyTo);
@@ -37,7 +38,7 @@ export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVar
     states: new StateMachine(flow.states ?? [], agent.startingState, (text) => fillText(text, scope)),
     agentTalksFirst: agent.whoTalksFirst !== 'user',
     temperature: temperatureOf(agent.llmTemperature),
-    tools: builtInTools(flow.transfer_numbers ?? []),
+    tools: [...builtInTools(flow.transfer_numbers ?? []), ...flowTools(flow.tools ?? [], flows)],
     silence: { reminderMs: to > 0 ? { from: from * 1000, to: to * 1000 } : null, maxMs: agent.maxSilenceDuration * 1000 },
   };
 }
