@@ -1,6 +1,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { Call } from '../entities';
+import type { StoredTurn } from '../services/conversation/transcript';
 import { CallDirection, CallStatus } from './call.enum';
 import { ConnectionType } from './connection.type';
 import { Node } from './node.type';
@@ -12,6 +13,22 @@ export class DynamicVariableType {
 
   @Field({ description: 'The value.' })
   value!: string;
+}
+
+/** One turn of a call's transcript (docs/calls.md, "Transcript"). */
+@ObjectType('TranscriptTurn', { simpleResolvers: true })
+export class TranscriptTurnType {
+  @Field({ description: '"agent" or "user".' })
+  role!: string;
+
+  @Field()
+  text!: string;
+
+  @Field({ description: 'When the turn was said (ISO 8601).' })
+  at!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Agent turns answering the callee: ms from the final user utterance to the first token.' })
+  latencyMs!: number | null;
 }
 
 /** A phone call placed (or received) by an AI agent. `aiAgent`, `campaign`, `contact` resolve on demand. */
@@ -67,6 +84,9 @@ export class CallType implements Node {
 
   @Field(() => GraphQLJSON, { nullable: true, description: 'Transcript as structured turns; null until the call ends.' })
   transcriptObject!: unknown;
+
+  @Field(() => [TranscriptTurnType], { description: 'transcriptObject.turns, typed; empty before the first turn.' })
+  transcriptTurns!: TranscriptTurnType[];
 
   @Field(() => String, { nullable: true, description: 'Language of the transcript; null when none.' })
   transcriptLanguage!: string | null;
@@ -125,6 +145,14 @@ export class CallType implements Node {
 
 export const CallConnection = ConnectionType('Call', CallType);
 
+/** The stored turns, skipping anything that is not one (a transcript written before the shape was fixed). */
+function transcriptTurnsOf(object: Record<string, unknown> | null): TranscriptTurnType[] {
+  const turns = Array.isArray(object?.turns) ? (object.turns as Partial<StoredTurn>[]) : [];
+  return turns
+    .filter((t) => t && typeof t.text === 'string' && typeof t.role === 'string')
+    .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: typeof t.latency_ms === 'number' ? t.latency_ms : null }));
+}
+
 /** The one mapping from the call entity to its GraphQL shape. */
 export function toCallType(c: Call): CallType {
   return {
@@ -145,6 +173,7 @@ export function toCallType(c: Call): CallType {
     recordUrl: c.recordUrl,
     transcript: c.transcript,
     transcriptObject: c.transcriptObject ?? null,
+    transcriptTurns: transcriptTurnsOf(c.transcriptObject),
     transcriptLanguage: c.transcriptLanguage,
     cost: Number(c.cost),
     priceUnit: c.priceUnit,

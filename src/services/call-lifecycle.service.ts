@@ -30,6 +30,8 @@ interface SimulatedCallRow {
   call_to: string;
   call_status: CallStatus;
   agent_dynamic_variables: DynamicVariable[];
+  /** A string or a Date, depending on the driver's type parsing. */
+  started_at: Date | string | null;
   name: string;
   prompt: string;
   language: string;
@@ -161,22 +163,24 @@ export class CallLifecycleService {
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
     const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
-      `SELECT c.id, c.call_to, c.call_status, c.agent_dynamic_variables, a.name, a.prompt, a.language
+      `SELECT c.id, c.call_to, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language
        FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id WHERE c.id = ?`,
       [job.callId],
     );
     if (!row || !LIVE_STATUSES.includes(row.call_status)) return;
+    const now = this.clock.now();
     const { update, next } = simulated.outcome(
       job.step,
-      { id: row.id, callTo: row.call_to, agentDynamicVariables: row.agent_dynamic_variables },
+      { id: row.id, callTo: row.call_to, agentDynamicVariables: row.agent_dynamic_variables, startedAt: row.started_at === null ? null : new Date(row.started_at) },
       { name: row.name, prompt: row.prompt, language: row.language },
+      now,
     );
     // The next step's job is written with the transition: it exists if and only if the step happened.
     const step = next && { ...job, step: next.step };
     if (step) await this.jobs.prepare(SIMULATED_STEP_JOB);
     const applied = await this.applyUpdate(
       row.id,
-      { ...update, at: this.clock.now() },
+      { ...update, at: now },
       step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
     );
     if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
 import type { LastCallStatus } from '../entities/contact.entity';
+import { transcriptText } from './conversation/transcript';
 import type { StatusUpdate } from './telephony/telephony';
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
@@ -36,8 +37,6 @@ export interface Transitioned {
   status: CallStatus;
 }
 
-const transcriptText = (update: StatusUpdate) =>
-  update.transcript?.turns.map((t) => `${t.role === 'agent' ? 'Agent' : 'User'}: ${t.text}`).join('\n') ?? null;
 
 /**
  * Stores one transition in one statement: the call is updated only if its current status
@@ -86,7 +85,7 @@ export async function applyTransition(em: EntityManager, callId: string, update:
       terminal, pricePerMinute,
       reason,
       update.latencyMs ?? null,
-      transcriptText(update),
+      update.transcript ? transcriptText(update.transcript.turns) : null,
       update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
       update.transcript?.language ?? null,
       [...PREDECESSORS[update.status]],

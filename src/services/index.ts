@@ -11,6 +11,10 @@ import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import { ConversationService } from './conversation/conversation.service';
+import { OpenAiCompatibleModel } from './conversation/language-model';
+import { PlaygroundService } from './conversation/playground.service';
+import { PostCallAnalysisService } from './conversation/post-call-analysis.service';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
@@ -79,6 +83,9 @@ export function createServices(config: Config, infra: Infrastructure) {
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
+  const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
+  const analysis = model ? new PostCallAnalysisService(infra.orm, infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
+  if (analysis) lifecycle.onEnded((call) => analysis.callEnded(call));
   return {
     auth: new AuthService(config.jwtSecret, config.authTrustMs),
     agents,
@@ -97,6 +104,13 @@ export function createServices(config: Config, infra: Infrastructure) {
     flowEvents,
     idempotency: new IdempotencyService(),
     rateLimits,
+    /** The language model (LLM_*), null when none is configured. */
+    model,
+    /** Opens a live call's conversation with its agent; null when no language model is configured. */
+    conversations: model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null,
+    /** Post-call analysis; null when no language model is configured. */
+    analysis,
+    playground: new PlaygroundService(agents, model),
     close: async () => {
       await outbound.close();
       await rateLimits.close();

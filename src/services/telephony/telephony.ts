@@ -1,12 +1,5 @@
 import type { CallStatus } from '../../entities/call.entity';
-
-/** One turn of a transcript. */
-export interface TranscriptTurn {
-  role: 'agent' | 'user';
-  text: string;
-  /** Milliseconds from the moment the call was answered. */
-  time_offset_ms: number;
-}
+import type { StoredTurn } from '../conversation/transcript';
 
 /** A status change reported by a provider, in our vocabulary. */
 export interface StatusUpdate {
@@ -16,7 +9,7 @@ export interface StatusUpdate {
   durationS?: number;
   disconnectReason?: string;
   latencyMs?: number;
-  transcript?: { turns: TranscriptTurn[]; language: string };
+  transcript?: { turns: StoredTurn[]; language: string };
 }
 
 export interface PlaceRequest {
