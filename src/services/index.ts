@@ -22,6 +22,7 @@ import { PhoneNumberService } from './phone-number.service';
 import { RateLimitService } from './rate-limit.service';
 import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
+import { RelayService } from './telephony/relay.service';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
@@ -45,7 +46,7 @@ export type Services = ReturnType<typeof createServices>;
 /** The telephony provider named by TELEPHONY_PROVIDER. */
 function telephony(config: Config, jobs: JobQueue): TelephonyAdapter {
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status` });
+    return new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: null });
   }
   return new SimulatedTelephony(jobs, config.simulated);
 }
@@ -89,6 +90,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     systemState: new SystemStateService(),
     flows,
     rateLimits,
+    relay: new RelayService(infra.orm, provider, null, infra.events, config.publicBaseUrl, infra.logger),
     close: async () => {
       await outbound.close();
       await rateLimits.close();
