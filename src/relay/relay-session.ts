@@ -14,8 +14,6 @@ export interface RelayLimits {
   maxMessages: number;
   /** Time the `setup` message may take after the handshake. */
   setupTimeoutMs: number;
-  /** Quiet after the agent's turn (or after the start, when the callee talks first) that counts as one `silence()`. */
-  silenceMs: number;
 }
 
 /** Close codes: RFC 6455 1008 (policy violation) for a session we will not carry. */
@@ -27,6 +25,7 @@ const POLICY = 1008;
  * incoming message is checked; a malformed or unknown one is logged and ignored. Messages
  * are handed over in the order they came, none waits for the one before to be answered
  * (the engine orders them: an utterance cancels the agent's turn in flight).
+ * ConversationRelay reports no silence: the engine times the callee's silence itself.
  */
 export class RelaySession implements ConversationSink {
   private conversation: Promise<Conversation | null> | null = null;
@@ -35,7 +34,6 @@ export class RelaySession implements ConversationSink {
   /** Why we ended the session, when we did; else the socket's close is the callee's hang-up. */
   private endedWith: ConversationEndReason | null = null;
   private readonly setupTimer: NodeJS.Timeout;
-  private silenceTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly socket: WebSocket,
@@ -51,7 +49,6 @@ export class RelaySession implements ConversationSink {
 
   text(token: string, last: boolean): void {
     this.send({ type: 'text', token, last });
-    if (last) this.armSilence();
   }
 
   end(reason: ConversationEndReason): void {
@@ -72,7 +69,6 @@ export class RelaySession implements ConversationSink {
 
   private finish(handoff: RelayHandoff): void {
     this.endedWith = handoff.reason;
-    this.disarmSilence();
     this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
   }
 
@@ -115,7 +111,7 @@ export class RelaySession implements ConversationSink {
         if (!conversation) this.refuse('no live call for this setup');
         else if (this.closed) await this.run(conversation.close('user_hangup'));
         // Not awaited: the callee may speak over the greeting, and that must reach the engine.
-        else void this.run(conversation.start().then(() => this.silenceTimer ?? this.armSilence()));
+        else void this.run(conversation.start());
         return this.closed ? null : conversation;
       },
       (err: unknown) => {
@@ -127,24 +123,9 @@ export class RelaySession implements ConversationSink {
   }
 
   private deliver(conversation: Conversation, message: Exclude<IncomingMessage, { type: 'setup' | 'error' }>): void {
-    this.disarmSilence();
     if (message.type === 'prompt') void this.run(conversation.userSaid(message.voicePrompt, message.last));
     else if (message.type === 'interrupt') conversation.interrupted(message.utteranceUntilInterrupt);
     else void this.run(conversation.dtmf(message.digit));
-  }
-
-  /** The callee's silence: one `silence()` per quiet period, until the callee or the agent speaks. */
-  private armSilence(): void {
-    this.disarmSilence();
-    this.silenceTimer = setTimeout(() => {
-      this.silenceTimer = null;
-      void this.conversation?.then((conversation) => conversation && this.run(conversation.silence().then(() => this.silenceTimer ?? this.armSilence())));
-    }, this.limits.silenceMs);
-  }
-
-  private disarmSilence(): void {
-    if (this.silenceTimer) clearTimeout(this.silenceTimer);
-    this.silenceTimer = null;
   }
 
   private async run(work: Promise<unknown>): Promise<void> {
@@ -159,7 +140,6 @@ export class RelaySession implements ConversationSink {
   private onClose(): void {
     this.closed = true;
     clearTimeout(this.setupTimer);
-    this.disarmSilence();
     void this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
   }
 }

@@ -11,7 +11,7 @@ export interface RelayGate extends RelayConversations {
   acceptsHandshake(pathAndQuery: string, signature: string): boolean;
 }
 
-export const RELAY_LIMITS: RelayLimits = { maxMessages: 5_000, setupTimeoutMs: 10_000, silenceMs: 5_000 };
+export const RELAY_LIMITS: RelayLimits = { maxMessages: 5_000, setupTimeoutMs: 10_000 };
 
 /**
  * The Twilio ConversationRelay websocket: a handshake is accepted only with Twilio's valid
