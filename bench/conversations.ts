@@ -92,6 +92,8 @@ async function outsideProcess(): Promise<void> {
   const llmUrl = await listen((req, res) => void fakeModel(firstTokenAt)(req, res));
   const twilioUrl = await listen(fakeCallsApi());
   process.send!({ llmUrl, twilioUrl });
+  // The parent failed (its database, say): nothing left to measure.
+  process.on('disconnect', () => process.exit(1));
   process.on('message', (command: Command) => {
     const added: number[] = [];
     const errors: string[] = [];
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
   const db = await benchDatabase();
   const child: ChildProcess = fork(__filename, ['outside']);
   const { llmUrl, twilioUrl } = await new Promise<{ llmUrl: string; twilioUrl: string }>((resolve) => child.once('message', resolve as never));
+  child.once('exit', (code) => code && console.error(`outside process exited with ${code}`));
   const port = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${port}`;
   const config = inProcessConfig(db.url, {
@@ -151,6 +154,7 @@ async function main(): Promise<void> {
     console.log(`added latency:        p50 ${ms(percentile(added, 50))}, p90 ${ms(percentile(added, 90))}, p99 ${ms(percentile(added, 99))}, max ${ms(added.at(-1) ?? NaN)}`);
     console.log(`service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${((used.user + used.system) / 1000 / wallMs * 100).toFixed(0)}% of one core over the run)`);
   } finally {
+    child.kill();
     await app.close();
     await db.drop();
   }
