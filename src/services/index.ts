@@ -76,7 +76,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
-  const model = config.llm ? new OpenAiCompatibleModel(config.llm) : null;
+  const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger) : null;
   return {
     auth: new AuthService(config.jwtSecret),

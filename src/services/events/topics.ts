@@ -5,7 +5,7 @@
  * subscriber may not see and a late subscriber never reads a stale copy.
  */
 export interface Topics {
-  /** A call was created or changed status. */
+  /** A call was created, changed status, or its conversation took a turn (transcript). */
   'call.updated': { companyId: string; callId: string; campaignId: string | null; workspace: string };
   /** A webhook flow execution was created or changed status. */
   'webhook.execution.updated': { companyId: string; flowId: string; executionId: string };
