@@ -8,6 +8,7 @@ import { CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
+import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import { ConversationService } from './conversation/conversation.service';
@@ -41,6 +42,8 @@ export interface Infrastructure {
   metrics: Metrics;
   /** Where services publish their changes, after commit, for live subscribers on every replica. */
   events: EventPublisher;
+  /** Records in their REST shapes, which the campaign webhook mapping reads (given by the REST layer). */
+  views: RecordViews;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -71,7 +74,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
   const dialer = new CampaignDialer(
-    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials },
+    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, views: infra.views },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
