@@ -13,6 +13,7 @@ import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import { ConversationService } from './conversation/conversation.service';
 import { OpenAiCompatibleModel } from './conversation/language-model';
+import { PostCallAnalysisService } from './conversation/post-call-analysis.service';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
@@ -80,7 +81,9 @@ export function createServices(config: Config, infra: Infrastructure) {
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
-  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger) : null;
+  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
+  const analysis = model ? new PostCallAnalysisService(infra.orm, infra.jobs, model, infra.events, infra.logger) : null;
+  if (analysis) lifecycle.onEnded((call) => analysis.callEnded(call));
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -102,6 +105,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     /** Opens a live call's conversation with its agent; null when no language model is configured. */
     conversations,
     relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
+    /** Post-call analysis; null when no language model is configured. */
+    analysis,
     close: async () => {
       await outbound.close();
       await rateLimits.close();

@@ -163,3 +163,29 @@ describe('the conversation engine', () => {
     expect(llm.requests.length).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('an agent with states', () => {
+  const states = agent({
+    startingState: 'greet',
+    agentFlow: {
+      states: [
+        { name: 'greet', prompt: 'Greet {{firstname}} warmly.', next: ['offer'] },
+        { name: 'offer', prompt: 'Offer the {{plan}} plan.', next: [] },
+      ],
+    },
+  });
+
+  it('adds the current state to the system prompt and moves along next with go_to_state', async () => {
+    llm.reply({ text: 'Hello Ada!', toolCalls: [{ name: 'go_to_state', arguments: { state: 'nowhere' } }] }, { toolCalls: [{ name: 'go_to_state', arguments: { state: 'offer' } }] }, { text: 'May I offer you Gold?' });
+    const { engine, sink } = engineOn(llm, { agent: states });
+    await engine.start();
+    const [first, second, third] = llm.requests;
+    expect(first!.messages[0].content).toContain('Current state: greet.\nGreet Ada warmly.');
+    expect(first!.tools.find((t: any) => t.function.name === 'go_to_state').function.parameters.properties.state.enum).toEqual(['offer']);
+    expect(second!.messages.at(-1).content).toBe('Error: you cannot go to nowhere from here. Allowed: offer.');
+    expect(third!.messages[0].content).toContain('Current state: offer.\nOffer the Gold plan.');
+    // The last state goes nowhere: no go_to_state any more.
+    expect(third!.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits']);
+    expect(sink.turns()).toEqual(['Hello Ada!May I offer you Gold?']);
+  });
+});

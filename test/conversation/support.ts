@@ -54,6 +54,7 @@ export class RecordingSink implements ConversationSink {
 export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationAgent => ({
   prompt: 'You are Ava from Acme. Remind {{firstname}} about the {{plan}} renewal.',
   language: 'en-US',
+  startingState: '',
   whoTalksFirst: 'agent',
   llmTemperature: 30,
   reminderFrequencyFrom: 0,
