@@ -130,6 +130,22 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     await client.dispose();
   });
 
+  it('keeps only what the callee heard of an interrupted turn, and passes pressed keys to the model', async () => {
+    const call = await answered();
+    const relay = await relayFor(call, 'Hello, this is Acme calling about your order.');
+    relay.interrupt('Hello, this is Acme');
+    await waitFor('the transcript cut to what was heard', async () => ((await read(call.id)).transcript === 'Agent: Hello, this is Acme' ? true : undefined));
+    llm.reply({ text: 'You pressed one.' });
+    relay.dtmf('1');
+    expect((await relay.turn()).text).toBe('You pressed one.');
+    const asked = llm.requests.at(-1)!.messages.filter((m: { role: string }) => m.role !== 'system');
+    expect(asked).toEqual([
+      { role: 'assistant', content: 'Hello, this is Acme' },
+      { role: 'user', content: '[The caller pressed 1]' },
+    ]);
+    relay.close();
+  });
+
   it('apologises and ends with llm_error when the model fails, and the call records it', async () => {
     const call = await answered();
     const relay = await relayFor(call);
