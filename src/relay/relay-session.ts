@@ -28,6 +28,9 @@ const POLICY = 1008;
  * ConversationRelay reports no silence: the engine times the callee's silence itself.
  */
 export class RelaySession implements ConversationSink {
+  /** Settles once the socket has closed and the conversation has stored what it had. */
+  readonly finished: Promise<void>;
+  private markFinished!: () => void;
   private conversation: Promise<Conversation | null> | null = null;
   private received = 0;
   private closed = false;
@@ -41,6 +44,7 @@ export class RelaySession implements ConversationSink {
     private readonly limits: RelayLimits,
     private readonly logger: Logger,
   ) {
+    this.finished = new Promise<void>((resolve) => (this.markFinished = resolve));
     this.setupTimer = setTimeout(() => this.refuse('no setup message'), limits.setupTimeoutMs);
     socket.on('message', (data, binary) => this.receive(data, binary));
     socket.on('error', (err) => this.logger.warn({ err }, 'relay socket error'));
@@ -140,6 +144,7 @@ export class RelaySession implements ConversationSink {
   private onClose(): void {
     this.closed = true;
     clearTimeout(this.setupTimer);
-    void this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
+    const closing = this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
+    void (closing ?? Promise.resolve()).then(this.markFinished);
   }
 }

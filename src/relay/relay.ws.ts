@@ -16,10 +16,12 @@ export const RELAY_LIMITS: RelayLimits = { maxMessages: 5_000, setupTimeoutMs: 1
 /**
  * The Twilio ConversationRelay websocket: a handshake is accepted only with Twilio's valid
  * `X-Twilio-Signature` (and only when conversations are on); anything else is answered 403
- * before any message. Each accepted socket is a RelaySession. `close()` closes them all.
+ * before any message. Each accepted socket is a RelaySession. `close()` closes them all and
+ * waits for their conversations to finish storing.
  */
 export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayLimits = RELAY_LIMITS): { upgrade: UpgradeHandler; close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const sessions = new Set<RelaySession>();
   return {
     upgrade(req, socket, head) {
       const signature = req.headers['x-twilio-signature'];
@@ -27,7 +29,11 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
         logger.warn({ url: req.url }, 'relay handshake refused: invalid Twilio signature');
         return refuseUpgrade(socket, 403);
       }
-      wss.handleUpgrade(req, socket, head, (ws) => new RelaySession(ws, relay, limits, logger));
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const session = new RelaySession(ws, relay, limits, logger);
+        sessions.add(session);
+        void session.finished.then(() => sessions.delete(session));
+      });
     },
     async close() {
       // 1001 Going Away; Twilio ends the call's relay session and posts the action callback.
@@ -41,6 +47,8 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
             }),
         ),
       );
+      // Their conversations store what they had before the database closes.
+      await Promise.all([...sessions].map((session) => session.finished));
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };

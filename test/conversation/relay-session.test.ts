@@ -48,6 +48,8 @@ class ScriptedConversation implements Conversation {
     this.inputs.push('silence');
   }
   async close(reason: ConversationEndReason) {
+    // Storing what it had takes a while: the server's close() must wait for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     this.inputs.push(`close:${reason}`);
   }
 }
@@ -194,3 +196,13 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<vo
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('stopping the relay', () => {
+  it('closes open sessions (1001) and waits for their conversations to finish storing', async () => {
+    const { fake, conversation } = await started();
+    await relay.close();
+    expect(await fake.closed()).toBe(1001);
+    expect(conversation.inputs.at(-1)).toBe('close:user_hangup');
+  });
+});
+
