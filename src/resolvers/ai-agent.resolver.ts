@@ -4,11 +4,18 @@ import { toFilterInput, toServiceInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
+import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
 import type { AgentService } from '../services/agent.service';
+import type { PlaygroundService } from '../services/conversation/playground.service';
+import type { RateLimitService } from '../services/rate-limit.service';
 
 @Resolver(() => AiAgentType)
 export class AiAgentResolver {
-  constructor(private readonly agentService: AgentService) {}
+  constructor(
+    private readonly agentService: AgentService,
+    private readonly playground: PlaygroundService,
+    private readonly rateLimits: RateLimitService,
+  ) {}
 
   @Query(() => AiAgentType, { description: 'One of your agents, or a template.' })
   async aiAgent(@Arg('id', () => ID) id: string, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
@@ -37,6 +44,12 @@ export class AiAgentResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentType> {
     return toAiAgentType(await this.agentService.update(caller, id, toServiceInput(input)));
+  }
+
+  @Mutation(() => AgentTurnType, { description: "The agent's next turn for a conversation, without a call. Rate limited like makeCall." })
+  async testAgentTurn(@Arg('id', () => ID) id: string, @Arg('input') input: TestAgentTurnInput, @Ctx() { caller }: GraphQLContext): Promise<AgentTurnType> {
+    await this.rateLimits.consume(caller.scope, ['make-call']);
+    return toAgentTurnType(await this.playground.testTurn(caller, id, toServiceInput(input)));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; calls made with the agent keep it. Answers the id.' })

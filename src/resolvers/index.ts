@@ -25,7 +25,7 @@ export function createResolvers(s: Services): object[] {
     new CallResolver(s.calls, s.rateLimits),
     new CampaignResolver(s.campaigns),
     new ContactResolver(s.contacts),
-    new AiAgentResolver(s.agents),
+    new AiAgentResolver(s.agents, s.playground, s.rateLimits),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),

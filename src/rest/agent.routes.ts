@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AgentService } from '../services/agent.service';
+import type { PlaygroundService } from '../services/conversation/playground.service';
+import { testChatInput } from '../services/input/playground.input';
 import { createAgentInput, listAgentsInput, updateAgentInput } from '../services/input/agent.input';
 import { agentShape, serializeAgent } from './agent.serializer';
 import { ok } from './envelope';
@@ -10,7 +12,13 @@ import { notFound, type RestApi } from './openapi';
 const tag = 'AI agents';
 const ownAgent = notFound('agent') + ' Templates cannot be changed: they answer 404 too.';
 
-export function agentRoutes(api: RestApi, agents: AgentService): Router<RestState> {
+const testTurnShape = z.object({
+  reply: z.string(),
+  tool_calls: z.array(z.object({ name: z.string(), arguments: z.unknown() })),
+  state: z.string().nullable(),
+});
+
+export function agentRoutes(api: RestApi, agents: AgentService, playground: PlaygroundService): Router<RestState> {
   const router = new Router<RestState>();
   api.route(
     router,
@@ -49,6 +57,25 @@ export function agentRoutes(api: RestApi, agents: AgentService): Router<RestStat
     async (ctx) => {
       await agents.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Agent deleted');
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'testAgentChat',
+      method: 'post',
+      path: '/v1/ai-agent/:id/test-chat',
+      tag,
+      summary: "The agent's next turn for a conversation, without a call (docs/agents.md, Playground)",
+      description: 'Tools are reported, not run, except go_to_state. Rate limited like make-call. 400 when no language model is configured.',
+      limit: 'make-call',
+      body: testChatInput,
+      data: testTurnShape,
+      errors: { 404: notFound('agent') },
+    },
+    async (ctx) => {
+      const turn = await playground.testTurn(ctx.state.caller, ctx.params.id, ctx.request.body);
+      ok(ctx, { reply: turn.reply, tool_calls: turn.toolCalls, state: turn.state });
     },
   );
   return router;

@@ -33,7 +33,7 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
     callRoutes(api, services.calls),
     campaignRoutes(api, services.campaigns),
     contactRoutes(api, services.contacts),
-    agentRoutes(api, services.agents),
+    agentRoutes(api, services.agents, services.playground),
     phoneNumberRoutes(api, services.phoneNumbers),
     doNotCallRoutes(api, services.doNotCall),
     webhookRoutes(api, services.webhooks),

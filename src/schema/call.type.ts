@@ -1,6 +1,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { Call } from '../entities';
+import type { StoredTurn } from '../services/conversation/transcript';
 import { CallStatus } from './call.enum';
 import { ConnectionType } from './connection.type';
 
@@ -11,6 +12,22 @@ export class DynamicVariableType {
 
   @Field()
   value!: string;
+}
+
+/** One turn of a call's transcript (docs/calls.md, "Transcript"). */
+@ObjectType('TranscriptTurn', { simpleResolvers: true })
+export class TranscriptTurnType {
+  @Field({ description: '"agent" or "user".' })
+  role!: string;
+
+  @Field()
+  text!: string;
+
+  @Field({ description: 'When the turn was said (ISO 8601).' })
+  at!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Agent turns answering the callee: ms from the final user utterance to the first token.' })
+  latencyMs!: number | null;
 }
 
 /** A phone call placed (or received) by an AI agent. `aiAgent`, `campaign`, `contact` resolve on demand. */
@@ -66,6 +83,9 @@ export class CallType {
 
   @Field(() => GraphQLJSON, { nullable: true })
   transcriptObject!: unknown;
+
+  @Field(() => [TranscriptTurnType], { description: 'transcriptObject.turns, typed; empty before the first turn.' })
+  transcriptTurns!: TranscriptTurnType[];
 
   @Field(() => String, { nullable: true })
   transcriptLanguage!: string | null;
@@ -124,6 +144,14 @@ export class CallType {
 
 export const CallConnection = ConnectionType('Call', CallType);
 
+/** The stored turns, skipping anything that is not one (a transcript written before the shape was fixed). */
+function transcriptTurnsOf(object: Record<string, unknown> | null): TranscriptTurnType[] {
+  const turns = Array.isArray(object?.turns) ? (object.turns as Partial<StoredTurn>[]) : [];
+  return turns
+    .filter((t) => t && typeof t.text === 'string' && typeof t.role === 'string')
+    .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: typeof t.latency_ms === 'number' ? t.latency_ms : null }));
+}
+
 /** The one mapping from the call entity to its GraphQL shape. */
 export function toCallType(c: Call): CallType {
   return {
@@ -144,6 +172,7 @@ export function toCallType(c: Call): CallType {
     recordUrl: c.recordUrl,
     transcript: c.transcript,
     transcriptObject: c.transcriptObject ?? null,
+    transcriptTurns: transcriptTurnsOf(c.transcriptObject),
     transcriptLanguage: c.transcriptLanguage,
     cost: Number(c.cost),
     priceUnit: c.priceUnit,

@@ -13,6 +13,7 @@ import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import { ConversationService } from './conversation/conversation.service';
 import { OpenAiCompatibleModel } from './conversation/language-model';
+import { PlaygroundService } from './conversation/playground.service';
 import { PostCallAnalysisService } from './conversation/post-call-analysis.service';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
@@ -107,6 +108,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
     /** Post-call analysis; null when no language model is configured. */
     analysis,
+    playground: new PlaygroundService(agents, model),
     close: async () => {
       await outbound.close();
       await rateLimits.close();

@@ -36,7 +36,7 @@ describe('a live call with its agent', () => {
   it('stores each turn on the call as it happens and publishes it to subscribers', async () => {
     const callId = await liveCall('user');
     const client = wsClient(t, a.key);
-    const sub = await subscribe<any>(client, `subscription($id: ID!) { callStatusChanged(callId: $id) { transcript transcriptObject latency transcriptLanguage } }`, { id: callId });
+    const sub = await subscribe<any>(client, `subscription($id: ID!) { callStatusChanged(callId: $id) { transcript transcriptTurns { role text at latencyMs } latency transcriptLanguage } }`, { id: callId });
     const sink = new RecordingSink();
     const conversation = (await t.app.services.conversations!.open(callId, sink))!;
     await conversation.start();
@@ -46,6 +46,12 @@ describe('a live call with its agent', () => {
     const seen = [(await sub.next()).callStatusChanged, (await sub.next()).callStatusChanged];
     expect(seen[0].transcript).toBe('User: Hello?');
     expect(seen[1].transcript).toBe('User: Hello?\nAgent: Hi Ada, this is Ava.');
+    expect(seen[1].transcriptTurns).toEqual([
+      { role: 'user', text: 'Hello?', at: expect.any(String), latencyMs: null },
+      { role: 'agent', text: 'Hi Ada, this is Ava.', at: expect.any(String), latencyMs: expect.any(Number) },
+    ]);
+    expect(seen[1].transcriptTurns[1].latencyMs).toBeGreaterThanOrEqual(120);
+    expect(seen[1].latency).toBe(seen[1].transcriptTurns[1].latencyMs);
     sub.close();
     await client.dispose();
     expect(llm.requests.at(-1)!.messages[0].content).toContain('You are Ava. The callee is Ada.');

@@ -40,6 +40,16 @@ export interface EngineDeps {
   now?: () => number;
 }
 
+/** The system prompt and tools of the agent's next answer: the current state's prompt and go_to_state join them. */
+export function turnContext(settings: EngineSettings): { system: string; tools: CallTool[] } {
+  const { states } = settings;
+  const stateTool = states.tool();
+  return {
+    system: [settings.systemPrompt, states.prompt()].filter((p) => p !== '').join('\n\n'),
+    tools: stateTool ? [...settings.tools, stateTool] : settings.tools,
+  };
+}
+
 /** Said when the model fails, before the call ends with `llm_error`. */
 export const APOLOGY = "I'm sorry, I'm having technical trouble and have to end the call. Goodbye.";
 /** Said to the model, for one answer only, when the callee has been silent. */
@@ -224,11 +234,8 @@ export class ConversationEngine implements Conversation {
   private async generate(turn: Turn, note: string | undefined, onFirstToken: () => void): Promise<CallAction | null> {
     const { signal } = turn.controller;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      const { states } = this.settings;
-      const system = [this.settings.systemPrompt, states.prompt()].filter((p) => p !== '').join('\n\n');
+      const { system, tools } = turnContext(this.settings);
       const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history, ...(note ? [{ role: 'system' as const, content: note }] : [])];
-      const stateTool = states.tool();
-      const tools = stateTool ? [...this.settings.tools, stateTool] : this.settings.tools;
       const answer = await this.deps.model.stream({ messages, tools: tools.map((t) => t.spec), temperature: this.settings.temperature, signal }, (token) => {
         onFirstToken();
         turn.sent += token;

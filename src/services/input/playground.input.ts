@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { text } from './common';
+
+/** `POST /v1/ai-agent/{id}/test-chat`, GraphQL `testAgentTurn` (docs/agents.md, "Playground"). */
+export const testChatInput = z.strictObject({
+  messages: z
+    .array(z.strictObject({ role: z.enum(['user', 'agent'], { error: 'Must be user or agent' }), content: text(10_000) }))
+    .max(100, 'At most 100 messages'),
+  dynamic_variables: z
+    .array(z.strictObject({ name: z.string().regex(/^[\w.-]{1,100}$/, 'Must be 1 to 100 letters, digits, _, . or -'), value: text(10_000) }))
+    .max(200, 'At most 200 variables')
+    .default([]),
+  state: text(200).nullish(),
+});
+export type TestChatInput = z.output<typeof testChatInput>;
