@@ -13,7 +13,7 @@ export function refuseUpgrade(socket: Duplex, status: number): void {
   socket.destroy();
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' };
 
 /**
  * One `upgrade` listener for the HTTP server, handing each websocket handshake to the

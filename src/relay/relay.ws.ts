@@ -22,8 +22,10 @@ export const RELAY_LIMITS: RelayLimits = { maxMessages: 5_000, setupTimeoutMs: 1
 export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayLimits = RELAY_LIMITS): { upgrade: UpgradeHandler; close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const sessions = new Set<RelaySession>();
+  let stopping = false;
   return {
     upgrade(req, socket, head) {
+      if (stopping) return refuseUpgrade(socket, 503);
       const signature = req.headers['x-twilio-signature'];
       if (typeof signature !== 'string' || !relay.acceptsHandshake(req.url ?? '', signature)) {
         logger.warn({ url: req.url }, 'relay handshake refused: invalid Twilio signature');
@@ -36,6 +38,7 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
       });
     },
     async close() {
+      stopping = true;
       // 1001 Going Away; Twilio ends the call's relay session and posts the action callback.
       await Promise.all(
         [...wss.clients].map(

@@ -203,6 +203,7 @@ describe('stopping the relay', () => {
     await relay.close();
     expect(await fake.closed()).toBe(1001);
     expect(conversation.inputs.at(-1)).toBe('close:user_hangup');
+    expect(await refusal(FakeRelay.connect(target))).toBe(503);
   });
 });
 
