@@ -49,7 +49,11 @@ export class AiAgentResolver {
   }
 
   @Mutation(() => AgentTurnType, { description: "The agent's next turn for a conversation, without a call. Rate limited like makeCall." })
-  async testAgentTurn(@Arg('id', () => ID) id: string, @Arg('input') input: TestAgentTurnInput, @Ctx() { caller }: GraphQLContext): Promise<AgentTurnType> {
+  async testAgentTurn(
+    @Arg('id', () => ID, { description: 'Id of the agent.' }) id: string,
+    @Arg('input', { description: 'The conversation to answer.' }) input: TestAgentTurnInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<AgentTurnType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
     return toAgentTurnType(await this.playground.testTurn(caller, id, toServiceInput(input)));
   }

@@ -2,22 +2,25 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
+import { RELAY_ENDED_PATH, relayEndedTwiml } from '../services/telephony/conversation-relay';
+import type { RelayService } from '../services/telephony/relay.service';
 import { ok } from './envelope';
 import { mediaType, type RestState, wellFormedUrl } from './middleware';
 import type { RestApi } from './openapi';
 
 /**
  * What Twilio posts: its status fields (CallSid, CallStatus, CallDuration, Timestamp,
- * AnsweredBy...), all strings; the signature covers every one, so none is refused.
+ * AnsweredBy...; for the relay's action, SessionId, SessionStatus, SessionDuration,
+ * HandoffData...), all strings; the signature covers every one, so none is refused.
  */
 const twilioStatusForm = z.record(z.string(), z.string());
-const twilioStatusQuery = z.object({ call_id: z.string().describe('The call, as put in the status callback URL when the call was placed.') });
+const twilioStatusQuery = z.object({ call_id: z.string().describe('The call, as put in the callback URL when the call was placed.') });
 
 /**
  * Provider callbacks. Not behind bearer auth: each request is trusted only with the
  * provider's signature, checked by the service.
  */
-export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, publicBaseUrl: string): Router<RestState> {
+export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, relay: RelayService, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
   const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb' });
   api.route(
@@ -40,12 +43,42 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, p
     mediaType('application/x-www-form-urlencoded'),
     form,
     async (ctx) => {
-      const params = Object.fromEntries(
-        Object.entries((ctx.request.body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]),
-      );
-      await lifecycle.receiveTwilioStatus(`${publicBaseUrl}${ctx.originalUrl}`, params, ctx.get('x-twilio-signature'));
+      await lifecycle.receiveTwilioStatus(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
       ok(ctx, '');
     },
   );
+  api.route(
+    router,
+    {
+      id: 'twilioRelayEnded',
+      method: 'post',
+      path: RELAY_ENDED_PATH,
+      tag: 'Telephony callbacks',
+      summary: 'Twilio ConversationRelay action callback',
+      description:
+        'Called by Twilio, not by clients, when a call\'s ConversationRelay session ends (the `<Connect action>`): authenticated by the ' +
+        '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: `<Dial>` for a transfer, else `<Hangup/>` (docs/calls.md).',
+      auth: 'none',
+      query: twilioStatusQuery,
+      body: twilioStatusForm,
+      bodyType: 'application/x-www-form-urlencoded',
+      data: z.string().describe('TwiML: `<Response><Dial>+E.164</Dial></Response>` or `<Response><Hangup/></Response>`.'),
+      unwrapped: true,
+      dataType: 'text/xml',
+      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
+    },
+    wellFormedUrl,
+    form,
+    async (ctx) => {
+      const { transferTo } = await relay.sessionEnded(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      ctx.type = 'text/xml';
+      ctx.body = relayEndedTwiml(transferTo);
+    },
+  );
   return router;
+}
+
+/** A parsed form as Twilio's flat string parameters (a repeated field counts once). */
+function formParams(body: unknown): Record<string, string> {
+  return Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? String(v[0]) : String(v)]));
 }

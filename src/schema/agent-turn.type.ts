@@ -3,40 +3,40 @@ import { Field, InputType, ObjectType } from 'type-graphql';
 import type { TestTurn } from '../services/conversation/playground.service';
 import { DynamicVariableInput } from './call.input';
 
-@InputType('TestChatMessageInput')
+@InputType('TestChatMessageInput', { description: 'One message of the conversation so far.' })
 export class TestChatMessageInput {
   @Field({ description: '"user" or "agent".' })
   role!: string;
 
-  @Field()
+  @Field({ description: 'What was said.' })
   content!: string;
 }
 
 /** testAgentTurn: the agent's next turn for a conversation given in full (docs/agents.md, Playground). */
-@InputType('TestAgentTurnInput')
+@InputType('TestAgentTurnInput', { description: 'A conversation given in full, for the agent to answer.' })
 export class TestAgentTurnInput {
-  @Field(() => [TestChatMessageInput])
+  @Field(() => [TestChatMessageInput], { description: 'The conversation so far, oldest first.' })
   messages!: TestChatMessageInput[];
 
-  @Field(() => [DynamicVariableInput], { nullable: true })
+  @Field(() => [DynamicVariableInput], { nullable: true, description: 'Fill the `{{name}}` placeholders of the prompt, as a call\'s dynamic variables do.' })
   dynamicVariables?: DynamicVariableInput[] | null;
 
   @Field(() => String, { nullable: true, description: 'The agent_flow state to answer in; default its starting_state.' })
   state?: string | null;
 }
 
-@ObjectType('AgentToolCall')
+@ObjectType('AgentToolCall', { description: 'A tool the agent asked for in its turn.' })
 export class AgentToolCallType {
-  @Field()
+  @Field({ description: 'The tool: end_call, transfer_call, press_digits, go_to_state or a flow tool.' })
   name!: string;
 
   @Field(() => GraphQLJSON, { description: 'The arguments, parsed (the raw text when not JSON).' })
   arguments!: unknown;
 }
 
-@ObjectType('AgentTurn')
+@ObjectType('AgentTurn', { description: "The agent's next turn." })
 export class AgentTurnType {
-  @Field()
+  @Field({ description: 'What the agent says.' })
   reply!: string;
 
   @Field(() => [AgentToolCallType], { description: 'Reported, not run (except go_to_state).' })

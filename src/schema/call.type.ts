@@ -16,12 +16,12 @@ export class DynamicVariableType {
 }
 
 /** One turn of a call's transcript (docs/calls.md, "Transcript"). */
-@ObjectType('TranscriptTurn', { simpleResolvers: true })
+@ObjectType('TranscriptTurn', { simpleResolvers: true, description: 'One turn of a call\'s transcript.' })
 export class TranscriptTurnType {
   @Field({ description: '"agent" or "user".' })
   role!: string;
 
-  @Field()
+  @Field({ description: 'What was said (an agent turn: what the callee heard).' })
   text!: string;
 
   @Field({ description: 'When the turn was said (ISO 8601).' })
@@ -85,7 +85,7 @@ export class CallType implements Node {
   @Field(() => GraphQLJSON, { nullable: true, description: 'Transcript as structured turns; null until the call ends.' })
   transcriptObject!: unknown;
 
-  @Field(() => [TranscriptTurnType], { description: 'transcriptObject.turns, typed; empty before the first turn.' })
+  @Field(() => [TranscriptTurnType], { description: 'The turns of `transcriptObject`, typed; empty before the first turn.' })
   transcriptTurns!: TranscriptTurnType[];
 
   @Field(() => String, { nullable: true, description: 'Language of the transcript; null when none.' })

@@ -29,6 +29,7 @@ import { PhoneNumberService } from './phone-number.service';
 import { RateLimitService } from './rate-limit.service';
 import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
+import { RelayService } from './telephony/relay.service';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
@@ -54,7 +55,7 @@ export type Services = ReturnType<typeof createServices>;
 /** The telephony provider named by TELEPHONY_PROVIDER. */
 function telephony(config: Config, jobs: JobQueue): TelephonyAdapter {
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status` });
+    return new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: config.llm ? config.publicBaseUrl : null });
   }
   return new SimulatedTelephony(jobs, config.simulated);
 }
@@ -84,6 +85,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
+  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
   const analysis = model ? new PostCallAnalysisService(infra.orm, infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
   if (analysis) lifecycle.onEnded((call) => analysis.callEnded(call));
   return {
@@ -107,7 +109,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     /** The language model (LLM_*), null when none is configured. */
     model,
     /** Opens a live call's conversation with its agent; null when no language model is configured. */
-    conversations: model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null,
+    conversations,
+    relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
     /** Post-call analysis; null when no language model is configured. */
     analysis,
     playground: new PlaygroundService(agents, model),

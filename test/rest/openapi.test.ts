@@ -111,7 +111,13 @@ describe('GET /openapi.json', () => {
     const publicOps = operations()
       .filter(([, , op]) => Array.isArray(op.security) && op.security.length === 0)
       .map(([m, p]) => `${m} ${p}`);
-    expect(publicOps.sort()).toEqual(['get /healthz', 'get /openapi.json', 'get /readyz', 'post /v1/telephony/twilio/status']);
+    expect(publicOps.sort()).toEqual(['get /healthz', 'get /openapi.json', 'get /readyz', 'post /v1/telephony/twilio/relay-ended', 'post /v1/telephony/twilio/status']);
+  });
+
+  it('documents the relay action callback\'s answer as TwiML, not JSON', () => {
+    const content = doc.paths['/v1/telephony/twilio/relay-ended'].post.responses['200'].content;
+    expect(Object.keys(content)).toEqual(['text/xml']);
+    expect(content['text/xml'].schema.type).toBe('string');
   });
 
   it('describes inputs with the services\' zod schemas: transforms as what is sent, ranges, unknown fields', () => {

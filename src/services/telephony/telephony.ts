@@ -1,5 +1,6 @@
 import type { CallStatus } from '../../entities/call.entity';
 import type { StoredTurn } from '../conversation/transcript';
+import type { RelayAgentSettings } from './conversation-relay';
 
 /** A status change reported by a provider, in our vocabulary. */
 export interface StatusUpdate {
@@ -17,6 +18,8 @@ export interface PlaceRequest {
   companyId: string;
   from: string;
   to: string;
+  /** The call's agent, for providers that carry the conversation (Twilio's relay TwiML). */
+  agent: RelayAgentSettings;
 }
 
 /**

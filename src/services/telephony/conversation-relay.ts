@@ -1,0 +1,89 @@
+import twilio from 'twilio';
+import { z } from 'zod';
+import type { ConversationEndReason } from '../conversation/conversation';
+
+/** Where Twilio opens the relay's websocket, on our public host (docs/calls.md, "Twilio"). */
+export const RELAY_PATH = '/v1/telephony/twilio/relay';
+/** Where Twilio posts when the relay session ends (the `<Connect action>`). */
+export const RELAY_ENDED_PATH = '/v1/telephony/twilio/relay-ended';
+
+/** The agent settings the TwiML carries; the rest of the agent is the engine's business. */
+export interface RelayAgentSettings {
+  /** BCP 47, for both speech recognition and text-to-speech. */
+  language: string;
+  /** 0-100: 0 means the callee cannot talk over the agent; higher interrupts more readily. */
+  interruptionSensitivity: number;
+}
+
+/** `interruptSensitivity` for a 0-100 `interruption_sensitivity` (thirds of the scale). */
+function sensitivity(value: number): 'low' | 'medium' | 'high' {
+  if (value <= 33) return 'low';
+  return value <= 66 ? 'medium' : 'high';
+}
+
+/** PUBLIC_BASE_URL in its websocket form: ws:// for http://, wss:// for https://. */
+export function websocketBase(publicBaseUrl: string): string {
+  return publicBaseUrl.replace(/^http/, 'ws');
+}
+
+/** The websocket URL of the relay, as the TwiML names it and Twilio signs it. */
+export function relayUrl(publicBaseUrl: string): string {
+  return `${websocketBase(publicBaseUrl)}${RELAY_PATH}`;
+}
+
+/**
+ * The TwiML that connects a call to its agent: `<Connect>` to a `<ConversationRelay>` on our
+ * websocket, with the call id as a custom parameter (it comes back in the `setup` message),
+ * and our action URL that Twilio posts to when the session ends. The agent speaks through
+ * the websocket (no `welcomeGreeting`), so that who talks first is the engine's decision.
+ * DTMF detection is on: the callee's keys reach the agent. Escaping is twilio's builder's.
+ */
+export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings): string {
+  const response = new twilio.twiml.VoiceResponse();
+  const connect = response.connect({ action: `${publicBaseUrl}${RELAY_ENDED_PATH}?call_id=${encodeURIComponent(callId)}` });
+  const interruptible = agent.interruptionSensitivity > 0;
+  const relay = connect.conversationRelay({
+    url: relayUrl(publicBaseUrl),
+    language: agent.language,
+    dtmfDetection: true,
+    interruptible: interruptible ? 'any' : 'none',
+    ...(interruptible ? { interruptSensitivity: sensitivity(agent.interruptionSensitivity) } : {}),
+  });
+  relay.parameter({ name: 'call_id', value: callId });
+  return response.toString();
+}
+
+const END_REASONS = ['agent_hangup', 'user_hangup', 'call_transfer', 'max_silence', 'llm_error'] as const satisfies readonly ConversationEndReason[];
+
+/**
+ * What our relay puts in the `end` message's `handoffData` (a string of JSON), and Twilio
+ * hands back to the action callback: why the session ended and, for a transfer, to whom.
+ */
+export const relayHandoff = z.object({
+  reason: z.enum(END_REASONS),
+  transfer_to: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number')
+    .optional(),
+});
+
+export type RelayHandoff = z.infer<typeof relayHandoff>;
+
+/** The handoff of a parsed `HandoffData` string, or null when absent or not ours. */
+export function parseHandoff(data: string | undefined): RelayHandoff | null {
+  if (!data) return null;
+  try {
+    const parsed = relayHandoff.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the call does once the relay session is over: dial the transfer's number, else hang up. */
+export function relayEndedTwiml(transferTo: string | null): string {
+  const response = new twilio.twiml.VoiceResponse();
+  if (transferTo) response.dial(transferTo);
+  else response.hangup();
+  return response.toString();
+}
