@@ -12,6 +12,7 @@ import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
 import { apiReference } from './rest/api-reference';
+import { corsPolicy } from './rest/cors';
 import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
@@ -53,13 +54,14 @@ export interface KoaParts {
   metrics: Metrics;
   graphql: Koa.Middleware;
   health: HealthService;
-  config: Pick<Config, 'publicBaseUrl' | 'metricsToken'>;
+  config: Pick<Config, 'publicBaseUrl' | 'metricsToken' | 'corsOrigins'>;
 }
 
 export function createKoa({ orm, services, logger, metrics, graphql, health, config }: KoaParts): Koa {
   const app = new Koa();
   app.proxy = true;
   app.use(observeRequests(logger, metrics));
+  app.use(corsPolicy(config.corsOrigins));
   app.use(handleErrors(logger));
   const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
   app.use(rejectMalformedUrls(router));
