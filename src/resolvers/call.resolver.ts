@@ -4,7 +4,7 @@ import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { ownEvents } from '../graphql/subscriptions';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
-import { MakeCallInput } from '../schema/call.input';
+import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
 import { CallConnection, CallType, toCallType } from '../schema/call.type';
 import { CampaignType, toCampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -12,6 +12,7 @@ import { ContactType, toContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import type { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
+import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import type { Topics } from '../services/events';
 
@@ -25,6 +26,7 @@ export class CallResolver {
   constructor(
     private readonly callService: CallService,
     private readonly rateLimits: RateLimitService,
+    private readonly inbound: InboundCallService,
   ) {}
 
   @Query(() => CallType, { description: 'One call of your company.' })
@@ -42,6 +44,13 @@ export class CallResolver {
   async makeCall(@Arg('input') input: MakeCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
     return toCallType(await this.callService.makeCall(caller, toServiceInput(input)));
+  }
+
+  @Mutation(() => CallType, {
+    description: "Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).",
+  })
+  async simulateInboundCall(@Arg('input') input: SimulateInboundCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+    return toCallType(await this.inbound.simulate(caller, toServiceInput(input)));
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })

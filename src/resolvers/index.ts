@@ -22,7 +22,7 @@ export const resolverClasses = [
 /** Every resolver, each built with the one service it adapts (and the rate limits of its costly mutations). */
 export function createResolvers(s: Services): object[] {
   return [
-    new CallResolver(s.calls, s.rateLimits),
+    new CallResolver(s.calls, s.rateLimits, s.inbound),
     new CampaignResolver(s.campaigns),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents),

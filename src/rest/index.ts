@@ -30,14 +30,14 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
   const api = new RestApi(endpointKit(orm, services.auth, services.rateLimits));
   const router = new Router<RestState>();
   for (const child of [
-    callRoutes(api, services.calls),
+    callRoutes(api, services.calls, services.inbound),
     campaignRoutes(api, services.campaigns),
     contactRoutes(api, services.contacts),
     agentRoutes(api, services.agents),
     phoneNumberRoutes(api, services.phoneNumbers),
     doNotCallRoutes(api, services.doNotCall),
     webhookRoutes(api, services.webhooks),
-    telephonyRoutes(api, services.lifecycle, options.publicBaseUrl),
+    telephonyRoutes(api, services.lifecycle, services.inbound, options.publicBaseUrl),
     webhookExecutionRoutes(api, services.flows, services.executions),
     healthRoutes(api, options.health),
     openApiRoutes(api),

@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 @InputType('CreatePhoneNumberInput')
 export class CreatePhoneNumberInput {
@@ -13,4 +13,7 @@ export class CreatePhoneNumberInput {
 export class UpdatePhoneNumberInput {
   @Field({ nullable: true })
   label?: string;
+
+  @Field(() => ID, { nullable: true, description: 'The agent of your company that answers calls to this number; null: none. Left out: unchanged.' })
+  inboundAgentId?: string | null;
 }

@@ -1,5 +1,6 @@
 import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
+import { ForbiddenError, NotFoundError } from '../errors';
 import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
 
 export interface TwilioOptions {
@@ -9,6 +10,17 @@ export interface TwilioOptions {
   authToken: string;
   /** Absolute URL of our status-callback route, as Twilio will call (and sign) it. */
   statusCallbackUrl: string;
+}
+
+/**
+ * The Twilio provider, for a request Twilio signed: `signature` (`X-Twilio-Signature`) must be
+ * its HMAC of the exact URL it called and the form it posted. Not Twilio: NotFound (the
+ * route does not exist for this deployment); a missing or forged signature: Forbidden.
+ */
+export function verifiedTwilio(provider: TelephonyAdapter, url: string, params: Record<string, string>, signature: string): TwilioTelephony {
+  if (!(provider instanceof TwilioTelephony)) throw new NotFoundError('Route');
+  if (!provider.verify(url, params, signature)) throw new ForbiddenError('Invalid Twilio signature');
+  return provider;
 }
 
 const STATUS: Record<string, CallStatus | undefined> = {
