@@ -7,12 +7,13 @@ import type { Config } from './config';
 import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
-import { createGraphQL } from './graphql';
+import { createGraphQL, GRAPHQL_PATH } from './graphql';
 import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
 import { apiReference } from './rest/api-reference';
 import { corsPolicy } from './rest/cors';
+import { relayWebSockets } from './relay/relay.ws';
 import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
@@ -23,6 +24,8 @@ import { HealthService } from './services/health.service';
 import { JobQueue } from './services/jobs/job-queue';
 import { startWorkers } from './services/jobs/workers';
 import { type DemoSeed, seedDemo } from './services/seed.service';
+import { RELAY_PATH } from './services/telephony/conversation-relay';
+import { routeUpgrades } from './upgrades';
 
 export interface RunningApp {
   server: http.Server;
@@ -114,7 +117,8 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   const graphql = await createGraphQL({ orm, services, events, introspection: config.graphqlIntrospection, logger, metrics });
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const server = http.createServer(createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback());
-  graphql.attach(server);
+  const relay = relayWebSockets(services.relay, logger);
+  routeUpgrades(server, { [GRAPHQL_PATH]: graphql.upgrade, [RELAY_PATH]: relay.upgrade });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -134,6 +138,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     async close() {
       stopWorkers();
       services.dialer.stop();
+      await relay.close();
       await graphql.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,4 +1,3 @@
-import type http from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -14,9 +13,10 @@ import { formatError, isInternal, rootCause } from './errors';
 import { graphqlMiddleware } from './koa';
 import { checkComplexity, checkInputValues, extraRules, MAX_TOKENS } from './limits';
 import { metricsPlugin } from './observe';
+import type { UpgradeHandler } from '../upgrades';
 import { buildGraphQLSchema } from './schema';
 import { busPubSub } from './subscriptions';
-import { attachWebSockets } from './ws';
+import { graphqlWebSockets } from './ws';
 
 /** HTTP and websocket endpoint of the GraphQL API. */
 export const GRAPHQL_PATH = '/graphql';
@@ -33,8 +33,8 @@ export interface GraphQLOptions {
 export interface GraphQLGateway {
   /** Koa middleware for GRAPHQL_PATH (and the IDE's files); passes other paths on. */
   middleware: Middleware;
-  /** Serves subscriptions (graphql-ws) on the HTTP server, same path. */
-  attach(server: http.Server): void;
+  /** Serves subscriptions (graphql-ws): the handshakes on GRAPHQL_PATH (src/upgrades.ts). */
+  upgrade: UpgradeHandler;
   /** Closes every websocket, then stops Apollo. */
   stop(): Promise<void>;
 }
@@ -85,14 +85,12 @@ export async function createGraphQL({ orm, services, events, introspection, logg
     stopOnTerminationSignals: false,
   });
   await apollo.start();
-  let sockets: { dispose(): void | Promise<void> } | null = null;
+  const sockets = graphqlWebSockets({ schema, contexts, introspection, logger, metrics });
   return {
     middleware: graphqlMiddleware(GRAPHQL_PATH, apollo, contexts),
-    attach(server) {
-      sockets = attachWebSockets(server, { path: GRAPHQL_PATH, schema, contexts, introspection, logger, metrics });
-    },
+    upgrade: sockets.upgrade,
     async stop() {
-      await sockets?.dispose();
+      await sockets.dispose();
       await apollo.stop();
     },
   };

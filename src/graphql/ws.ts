@@ -1,10 +1,10 @@
-import type http from 'node:http';
 import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
 import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator';
 import type { Disposable, OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { type Logger, withLogFields } from '../logger';
+import type { UpgradeHandler } from '../upgrades';
 import type { GraphQLOperationLabels, Metrics } from '../metrics';
 import type { Scope } from '../services/scope';
 import type { ContextFactory, GraphQLContext } from './context';
@@ -13,7 +13,6 @@ import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validation
 import { observedStream, operationLabels, operationLogFields } from './observe';
 
 export interface WebSocketOptions {
-  path: string;
   schema: GraphQLSchema;
   contexts: ContextFactory;
   introspection: boolean;
@@ -111,14 +110,15 @@ function sharedSubscribe(keys: WeakMap<object, string>) {
 }
 
 /**
- * graphql-ws (`graphql-transport-ws`) on the HTTP server's `path`. `connection_init`
+ * graphql-ws (`graphql-transport-ws`), for the handshakes `upgrade` is given (GraphQL's
+ * path on the HTTP server, src/upgrades.ts). `connection_init`
  * carries `{"authorization": "Bearer ..."}` (or `Authorization`), checked as HTTP does;
  * bad credentials close the socket with 4403 Forbidden. Each operation counts against the
  * caller's rate limits, as one HTTP request does, and gets its own context (scope +
  * EntityManager fork); results are formatted as over HTTP.
  */
-export function attachWebSockets(server: http.Server, { path, schema, contexts, introspection, logger, metrics }: WebSocketOptions): Disposable {
-  const wss = new WebSocketServer({ server, path });
+export function graphqlWebSockets({ schema, contexts, introspection, logger, metrics }: WebSocketOptions): Disposable & { upgrade: UpgradeHandler } {
+  const wss = new WebSocketServer({ noServer: true });
   wss.on('connection', (socket) => {
     metrics.websocketConnections.inc();
     socket.once('close', () => metrics.websocketConnections.dec());
@@ -127,7 +127,7 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
   const logInternal = (errors: readonly GraphQLError[]) => {
     for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
   };
-  return useServer<Record<string, unknown>, ConnectionExtra>(
+  const server = useServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
       execute: observed(metrics, logger, execute),
@@ -172,4 +172,8 @@ export function attachWebSockets(server: http.Server, { path, schema, contexts, 
     },
     wss,
   );
+  return {
+    dispose: () => server.dispose(),
+    upgrade: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
+  };
 }

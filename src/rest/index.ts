@@ -37,7 +37,7 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
     phoneNumberRoutes(api, services.phoneNumbers),
     doNotCallRoutes(api, services.doNotCall),
     webhookRoutes(api, services.webhooks),
-    telephonyRoutes(api, services.lifecycle, services.inbound, options.publicBaseUrl),
+    telephonyRoutes(api, services.lifecycle, services.relay, services.inbound, options.publicBaseUrl),
     webhookExecutionRoutes(api, services.flows, services.executions),
     healthRoutes(api, options.health),
     openApiRoutes(api),

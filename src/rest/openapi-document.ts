@@ -80,7 +80,7 @@ function documentedError(error: DocumentedError, schemas: Schemas): Json {
 }
 
 function success(op: Operation, schemas: Schemas): Json {
-  if (op.unwrapped) return { description: 'OK', content: { [op.responseType ?? 'application/json']: { schema: schemas.convert(op.data) } } };
+  if (op.unwrapped) return { description: 'OK', content: { [op.dataType ?? 'application/json']: { schema: schemas.convert(op.data) } } };
   const ok = schemas.convert(okEnvelopeShape(op.data));
   if (op.policy !== 'legacy-200') return { description: 'OK', content: json(ok) };
   return {

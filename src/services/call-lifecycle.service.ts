@@ -5,13 +5,13 @@ import { applyTransition, PREDECESSORS, type Transitioned } from './call-transit
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
-import { ConflictError, NotFoundError } from './errors';
+import { ConflictError } from './errors';
 import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
 import { jobSql } from './jobs/job-sql';
 import type { Caller } from './scope';
 import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
-import { verifiedTwilio } from './telephony/twilio.telephony';
+import { signedTwilioCall } from './telephony/twilio-callback';
 
 declare module './jobs/job-queue' {
   interface JobMap {
@@ -175,11 +175,11 @@ export class CallLifecycleService {
   /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
   async place(callId: string): Promise<void> {
     const em = this.orm.em.fork();
-    const call = await em.findOne(Call, { id: callId });
+    const call = await em.findOne(Call, { id: callId }, { populate: ['aiAgent'] });
     if (!call || call.callSid !== '' || call.callStatus !== 'pstn-queued') return;
     let sid: string;
     try {
-      sid = await this.provider.place({ callId, companyId: call.company.id, from: call.callFrom, to: call.callTo });
+      sid = await this.provider.place({ callId, companyId: call.company.id, from: call.callFrom, to: call.callTo, agent: call.aiAgent.$ });
     } catch (err) {
       this.logger.warn({ err, callId }, 'provider refused the call');
       await this.applyUpdate(callId, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
@@ -249,18 +249,11 @@ export class CallLifecycleService {
    * callback is one URL set in the Twilio console, docs/calls.md).
    */
   async receiveTwilioStatus(url: string, params: Record<string, string>, signature: string): Promise<void> {
-    const twilio = verifiedTwilio(this.provider, url, params, signature);
-    const callId = new URL(url).searchParams.get('call_id');
-    const em = this.orm.em.fork();
-    const call = callId === null ? await this.callWithSid(em, params.CallSid) : /^[0-9a-f-]{36}$/i.test(callId) ? await em.findOne(Call, { id: callId }) : null;
-    if (!call || (call.callSid !== '' && params.CallSid && params.CallSid !== call.callSid)) throw new NotFoundError('Call');
+    const { twilio, call } = await signedTwilioCall(this.provider, this.orm.em.fork(), url, params, signature);
     const update = twilio.toUpdate(params, this.clock.now());
     if (update) await this.applyUpdate(call.id, update);
   }
 
-  private async callWithSid(em: EntityManager, sid: string | undefined): Promise<Call | null> {
-    return sid ? em.findOne(Call, { callSid: sid, callProvider: this.provider.name }) : null;
-  }
 
   /** Cancels a call not yet ended: hung up when answered, else canceled. */
   async cancel(caller: Caller, call: Call): Promise<Call> {

@@ -42,14 +42,15 @@ const transcriptText = (update: StatusUpdate) =>
  * Stores one transition in one statement: the call is updated only if its current status
  * allows the new one (so duplicates and stale updates change nothing, even when two
  * replicas race), its terminal fields are stamped from its own row, and its contact
- * mirrors it, atomically. Returns null when nothing changed. Plain SQL: this runs for every
+ * mirrors it, atomically. A terminal status's `disconnect_reason` is the update's, else the
+ * one recorded while the call was live (the agent's relay session, docs/calls.md), else the
+ * status itself. Returns null when nothing changed. Plain SQL: this runs for every
  * transition of every call, and the ORM's unit of work would triple its cost.
  */
 export async function applyTransition(em: EntityManager, callId: string, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
   const terminal = !LIVE_STATUSES.includes(update.status);
   const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
-  const reason = terminal ? (update.disconnectReason ?? update.status) : null;
-  const contactStatus = reason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
+  const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
   const rows: { id: string; company_id: string; campaign_id: string | null; workspace_id: string; call_status: CallStatus }[] = await em.execute(
     `WITH answered AS (
        SELECT id, COALESCE(started_at, ?::timestamptz) AS started
@@ -64,7 +65,7 @@ export async function applyTransition(em: EntityManager, callId: string, update:
          ended_at = CASE WHEN ? THEN ?::timestamptz ELSE c.ended_at END,
          call_duration = COALESCE(t.duration, c.call_duration),
          cost = CASE WHEN ? THEN ROUND(t.duration / 60.0 * ?, 4) ELSE c.cost END,
-         disconnect_reason = COALESCE(?, c.disconnect_reason),
+         disconnect_reason = CASE WHEN ? THEN COALESCE(?, NULLIF(c.disconnect_reason, ''), ?) ELSE c.disconnect_reason END,
          latency = COALESCE(?::int, c.latency),
          transcript = COALESCE(?, c.transcript),
          transcript_object = COALESCE(?::jsonb, c.transcript_object),
@@ -83,7 +84,7 @@ export async function applyTransition(em: EntityManager, callId: string, update:
       update.status === 'in-progress', update.at, terminal,
       terminal, update.at,
       terminal, pricePerMinute,
-      reason,
+      terminal, update.disconnectReason ?? null, update.status,
       update.latencyMs ?? null,
       transcriptText(update),
       update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,

@@ -23,6 +23,7 @@ import { PhoneNumberService } from './phone-number.service';
 import { RateLimitService } from './rate-limit.service';
 import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
+import { RelayService } from './telephony/relay.service';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
@@ -50,7 +51,7 @@ export type Services = ReturnType<typeof createServices>;
 function telephony(config: Config, jobs: JobQueue): { provider: TelephonyAdapter; simulated: SimulatedTelephony } {
   const simulated = new SimulatedTelephony(jobs, config.simulated);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status` }), simulated };
+    return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: null }), simulated };
   }
   return { provider: simulated, simulated };
 }
@@ -97,6 +98,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     systemState: new SystemStateService(),
     flows,
     rateLimits,
+    relay: new RelayService(infra.orm, provider, null, infra.events, config.publicBaseUrl, infra.logger),
     close: async () => {
       await outbound.close();
       await rateLimits.close();

@@ -1,6 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
+import { fakeTwilio } from '../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
@@ -8,37 +7,6 @@ import { waitFor } from '../support/wait';
 const SID = 'AC00000000000000000000000000000001';
 const TOKEN = 'twilio-test-auth-token';
 const PUBLIC = 'https://switchboard.example.test';
-
-interface Received {
-  path: string;
-  auth: string;
-  form: URLSearchParams;
-}
-
-/** A local stand-in for Twilio's Calls API: records each request, answers like Twilio. */
-function fakeTwilio(): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
-  const received: Received[] = [];
-  let n = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', auth: req.headers.authorization ?? '', form: new URLSearchParams(body) });
-      res.setHeader('content-type', 'application/json');
-      const created = /\/Calls\.json$/.test(req.url ?? '');
-      res.end(JSON.stringify({ sid: created ? `CA${String(++n).padStart(32, '0')}` : 'CAexisting', status: created ? 'queued' : 'canceled' }));
-    });
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        received,
-        close: () => new Promise((r) => server.close(() => r())),
-      }),
-    ),
-  );
-}
 
 let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let t: TestApp;

@@ -11,7 +11,7 @@ import type { PhoneParser } from '../phone';
 import type { Caller } from '../scope';
 import type { SimulatedTelephony } from '../telephony/simulated.telephony';
 import type { TelephonyAdapter } from '../telephony/telephony';
-import { verifiedTwilio } from '../telephony/twilio.telephony';
+import { verifiedTwilio } from '../telephony/twilio-callback';
 import { parseInput } from '../validation';
 import { contactWithNumber } from './inbound-call.store';
 import { inboundTwiml } from './inbound-twiml';

@@ -1,4 +1,6 @@
 import twilio from 'twilio';
+import { z } from 'zod';
+import type { ConversationEndReason } from '../conversation/conversation';
 
 /** Where Twilio opens the relay's websocket, on our public host (docs/calls.md, "Twilio"). */
 export const RELAY_PATH = '/v1/telephony/twilio/relay';
@@ -19,9 +21,14 @@ function sensitivity(value: number): 'low' | 'medium' | 'high' {
   return value <= 66 ? 'medium' : 'high';
 }
 
-/** The websocket URL of the relay: PUBLIC_BASE_URL with ws:// for http://, wss:// for https://. */
+/** PUBLIC_BASE_URL in its websocket form: ws:// for http://, wss:// for https://. */
+export function websocketBase(publicBaseUrl: string): string {
+  return publicBaseUrl.replace(/^http/, 'ws');
+}
+
+/** The websocket URL of the relay, as the TwiML names it and Twilio signs it. */
 export function relayUrl(publicBaseUrl: string): string {
-  return `${publicBaseUrl.replace(/^http/, 'ws')}${RELAY_PATH}`;
+  return `${websocketBase(publicBaseUrl)}${RELAY_PATH}`;
 }
 
 /**
@@ -43,5 +50,40 @@ export function conversationRelayTwiml(publicBaseUrl: string, callId: string, ag
     ...(interruptible ? { interruptSensitivity: sensitivity(agent.interruptionSensitivity) } : {}),
   });
   relay.parameter({ name: 'call_id', value: callId });
+  return response.toString();
+}
+
+const END_REASONS = ['agent_hangup', 'user_hangup', 'call_transfer', 'max_silence', 'llm_error'] as const satisfies readonly ConversationEndReason[];
+
+/**
+ * What our relay puts in the `end` message's `handoffData` (a string of JSON), and Twilio
+ * hands back to the action callback: why the session ended and, for a transfer, to whom.
+ */
+export const relayHandoff = z.object({
+  reason: z.enum(END_REASONS),
+  transfer_to: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number')
+    .optional(),
+});
+
+export type RelayHandoff = z.infer<typeof relayHandoff>;
+
+/** The handoff of a parsed `HandoffData` string, or null when absent or not ours. */
+export function parseHandoff(data: string | undefined): RelayHandoff | null {
+  if (!data) return null;
+  try {
+    const parsed = relayHandoff.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What the call does once the relay session is over: dial the transfer's number, else hang up. */
+export function relayEndedTwiml(transferTo: string | null): string {
+  const response = new twilio.twiml.VoiceResponse();
+  if (transferTo) response.dial(transferTo);
+  else response.hangup();
   return response.toString();
 }

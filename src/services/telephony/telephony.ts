@@ -1,4 +1,5 @@
 import type { CallStatus } from '../../entities/call.entity';
+import type { RelayAgentSettings } from './conversation-relay';
 
 /** One turn of a transcript. */
 export interface TranscriptTurn {
@@ -24,6 +25,8 @@ export interface PlaceRequest {
   companyId: string;
   from: string;
   to: string;
+  /** The call's agent, for providers that carry the conversation (Twilio's relay TwiML). */
+  agent: RelayAgentSettings;
 }
 
 /**

@@ -1,6 +1,6 @@
 import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
-import { ForbiddenError, NotFoundError } from '../errors';
+import { conversationRelayTwiml } from './conversation-relay';
 import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
 
 export interface TwilioOptions {
@@ -10,18 +10,16 @@ export interface TwilioOptions {
   authToken: string;
   /** Absolute URL of our status-callback route, as Twilio will call (and sign) it. */
   statusCallbackUrl: string;
+  /**
+   * PUBLIC_BASE_URL when calls carry their agent's conversation (a language model is
+   * configured): the call's TwiML connects it to our ConversationRelay websocket. Null:
+   * the line is only held open, as before conversations existed.
+   */
+  relayBaseUrl: string | null;
 }
 
-/**
- * The Twilio provider, for a request Twilio signed: `signature` (`X-Twilio-Signature`) must be
- * its HMAC of the exact URL it called and the form it posted. Not Twilio: NotFound (the
- * route does not exist for this deployment); a missing or forged signature: Forbidden.
- */
-export function verifiedTwilio(provider: TelephonyAdapter, url: string, params: Record<string, string>, signature: string): TwilioTelephony {
-  if (!(provider instanceof TwilioTelephony)) throw new NotFoundError('Route');
-  if (!provider.verify(url, params, signature)) throw new ForbiddenError('Invalid Twilio signature');
-  return provider;
-}
+/** Without conversations: a silent line for a minute. */
+const HOLD_TWIML = '<Response><Pause length="60"/></Response>';
 
 const STATUS: Record<string, CallStatus | undefined> = {
   ringing: 'ringing',
@@ -36,8 +34,9 @@ const STATUS: Record<string, CallStatus | undefined> = {
 
 /**
  * Twilio's Calls API: calls are created with a status callback on our route; callbacks are
- * trusted only with a valid `X-Twilio-Signature` (HMAC of URL and parameters). Media (the
- * agent's voice) is outside this service: the TwiML keeps the line open.
+ * trusted only with a valid `X-Twilio-Signature` (HMAC of URL and parameters). The agent
+ * speaks through ConversationRelay (TwiML `<Connect><ConversationRelay>`, src/relay) when
+ * conversations are on; otherwise the TwiML only keeps the line open.
  */
 export class TwilioTelephony implements TelephonyAdapter {
   readonly name = 'twilio';
@@ -48,7 +47,7 @@ export class TwilioTelephony implements TelephonyAdapter {
     const body = new URLSearchParams({
       To: request.to,
       From: request.from,
-      Twiml: '<Response><Pause length="60"/></Response>',
+      Twiml: this.twiml(request),
       StatusCallback: this.callbackUrl(request.callId),
       StatusCallbackMethod: 'POST',
     });
@@ -60,6 +59,11 @@ export class TwilioTelephony implements TelephonyAdapter {
 
   async cancel(providerSid: string, live: boolean): Promise<void> {
     await this.post(`Calls/${encodeURIComponent(providerSid)}.json`, new URLSearchParams({ Status: live ? 'completed' : 'canceled' }));
+  }
+
+  private twiml({ callId, agent }: PlaceRequest): string {
+    const { relayBaseUrl } = this.options;
+    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent) : HOLD_TWIML;
   }
 
   /** The URL Twilio calls back for one of our calls; our call id rides in the signed URL. */

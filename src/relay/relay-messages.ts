@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * The messages Twilio's ConversationRelay sends over the websocket, as its published
+ * reference describes them (docs/calls.md, "Twilio"). Fields we do not use are let through
+ * (Twilio adds some over time); those we use are checked. `durationUntilInterruptMs`
+ * arrives as a number or a numeric string depending on the reference's version.
+ */
+export const incomingMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('setup'),
+    sessionId: z.string().max(100).optional(),
+    callSid: z.string().min(1).max(100),
+    customParameters: z.record(z.string(), z.string().max(1000)).optional(),
+  }),
+  z.object({
+    type: z.literal('prompt'),
+    voicePrompt: z.string().max(10_000),
+    lang: z.string().max(35).optional(),
+    last: z.boolean(),
+  }),
+  z.object({
+    type: z.literal('interrupt'),
+    utteranceUntilInterrupt: z.string().max(10_000),
+    durationUntilInterruptMs: z.union([z.number(), z.string().max(20)]).optional(),
+  }),
+  z.object({ type: z.literal('dtmf'), digit: z.string().regex(/^[0-9*#A-D]$/) }),
+  z.object({ type: z.literal('error'), description: z.string().max(10_000) }),
+]);
+
+export type IncomingMessage = z.infer<typeof incomingMessage>;
+
+/** What we send: a piece of the agent's turn, the end of the session, digits, a language switch. */
+export type OutgoingMessage =
+  | { type: 'text'; token: string; last: boolean }
+  | { type: 'end'; handoffData: string }
+  | { type: 'sendDigits'; digits: string }
+  | { type: 'language'; ttsLanguage: string; transcriptionLanguage: string };

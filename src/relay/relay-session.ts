@@ -1,0 +1,145 @@
+import { type RawData, WebSocket } from 'ws';
+import type { Logger } from '../logger';
+import type { Conversation, ConversationEndReason, ConversationSink } from '../services/conversation/conversation';
+import type { RelayHandoff } from '../services/telephony/conversation-relay';
+import { type IncomingMessage, incomingMessage, type OutgoingMessage } from './relay-messages';
+
+/** What a session needs from the service: the conversation of the call its setup names. */
+export interface RelayConversations {
+  open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null>;
+}
+
+export interface RelayLimits {
+  /** Messages one session may receive; past it the socket is closed. */
+  maxMessages: number;
+  /** Time the `setup` message may take after the handshake. */
+  setupTimeoutMs: number;
+}
+
+/** Close codes: RFC 6455 1008 (policy violation) for a session we will not carry. */
+const POLICY = 1008;
+
+/**
+ * One ConversationRelay websocket: Twilio's messages in, mapped to the call's
+ * `Conversation`; the conversation's words and actions out, as Twilio's messages. Every
+ * incoming message is checked; a malformed or unknown one is logged and ignored. Messages
+ * are handed over in the order they came, none waits for the one before to be answered
+ * (the engine orders them: an utterance cancels the agent's turn in flight).
+ * ConversationRelay reports no silence: the engine times the callee's silence itself.
+ */
+export class RelaySession implements ConversationSink {
+  private conversation: Promise<Conversation | null> | null = null;
+  private received = 0;
+  private closed = false;
+  /** Why we ended the session, when we did; else the socket's close is the callee's hang-up. */
+  private endedWith: ConversationEndReason | null = null;
+  private readonly setupTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly conversations: RelayConversations,
+    private readonly limits: RelayLimits,
+    private readonly logger: Logger,
+  ) {
+    this.setupTimer = setTimeout(() => this.refuse('no setup message'), limits.setupTimeoutMs);
+    socket.on('message', (data, binary) => this.receive(data, binary));
+    socket.on('error', (err) => this.logger.warn({ err }, 'relay socket error'));
+    socket.once('close', () => this.onClose());
+  }
+
+  text(token: string, last: boolean): void {
+    this.send({ type: 'text', token, last });
+  }
+
+  end(reason: ConversationEndReason): void {
+    this.finish({ reason });
+  }
+
+  transfer(number: string): void {
+    this.finish({ reason: 'call_transfer', transfer_to: number });
+  }
+
+  sendDigits(digits: string): void {
+    this.send({ type: 'sendDigits', digits });
+  }
+
+  language(code: string): void {
+    this.send({ type: 'language', ttsLanguage: code, transcriptionLanguage: code });
+  }
+
+  private finish(handoff: RelayHandoff): void {
+    this.endedWith = handoff.reason;
+    this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
+  }
+
+  private send(message: OutgoingMessage): void {
+    if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  private receive(data: RawData, binary: boolean): void {
+    if (++this.received > this.limits.maxMessages) return this.refuse('too many messages');
+    let parsed;
+    try {
+      parsed = binary ? null : incomingMessage.safeParse(JSON.parse(data.toString()));
+    } catch {
+      parsed = null;
+    }
+    if (!parsed?.success) {
+      this.logger.warn({ issues: parsed?.error.issues.slice(0, 3) }, 'relay message ignored: malformed or unknown');
+      return;
+    }
+    this.handle(parsed.data);
+  }
+
+  private handle(message: IncomingMessage): void {
+    if (message.type === 'error') {
+      this.logger.warn({ description: message.description }, 'relay reported an error');
+    } else if (message.type === 'setup') {
+      this.setup(message.customParameters?.call_id, message.callSid);
+    } else if (!this.conversation) {
+      this.logger.warn({ type: message.type }, 'relay message before setup ignored');
+    } else {
+      void this.conversation.then((conversation) => conversation && this.deliver(conversation, message));
+    }
+  }
+
+  private setup(callId: string | undefined, callSid: string): void {
+    if (this.conversation) return this.logger.warn('second relay setup ignored');
+    clearTimeout(this.setupTimer);
+    this.conversation = (callId ? this.conversations.open(callId, callSid, this) : Promise.resolve(null)).then(
+      async (conversation) => {
+        if (!conversation) this.refuse('no live call for this setup');
+        else if (this.closed) await this.run(conversation.close('user_hangup'));
+        // Not awaited: the callee may speak over the greeting, and that must reach the engine.
+        else void this.run(conversation.start());
+        return this.closed ? null : conversation;
+      },
+      (err: unknown) => {
+        this.logger.error({ err, callId }, 'relay session could not open its conversation');
+        this.refuse('conversation unavailable');
+        return null;
+      },
+    );
+  }
+
+  private deliver(conversation: Conversation, message: Exclude<IncomingMessage, { type: 'setup' | 'error' }>): void {
+    if (message.type === 'prompt') void this.run(conversation.userSaid(message.voicePrompt, message.last));
+    else if (message.type === 'interrupt') conversation.interrupted(message.utteranceUntilInterrupt);
+    else void this.run(conversation.dtmf(message.digit));
+  }
+
+  private async run(work: Promise<unknown>): Promise<void> {
+    await work.catch((err: unknown) => this.logger.error({ err }, 'conversation failed on a relay message'));
+  }
+
+  private refuse(why: string): void {
+    this.logger.warn({ why }, 'relay session closed');
+    this.socket.close(POLICY, why);
+  }
+
+  private onClose(): void {
+    this.closed = true;
+    clearTimeout(this.setupTimer);
+    void this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
+  }
+}

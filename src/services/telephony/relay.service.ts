@@ -1,0 +1,84 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Call } from '../../entities';
+import { LIVE_STATUSES } from '../../entities/call.entity';
+import type { Logger } from '../../logger';
+import type { Conversation, ConversationOpener, ConversationSink } from '../conversation/conversation';
+import type { EventPublisher } from '../events';
+import { parseHandoff, websocketBase } from './conversation-relay';
+import type { TelephonyAdapter } from './telephony';
+import { signedTwilioCall } from './twilio-callback';
+import { TwilioTelephony } from './twilio.telephony';
+
+const UUID = /^[0-9a-f-]{36}$/i;
+
+/**
+ * The service side of Twilio ConversationRelay (docs/calls.md, "Twilio"): who may open a
+ * relay websocket, which call's conversation a session carries, and what the session's end
+ * means for the call.
+ */
+export class RelayService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly provider: TelephonyAdapter,
+    /** The conversation engine; null when no language model is configured (no relay). */
+    private readonly conversations: ConversationOpener | null,
+    private readonly events: EventPublisher,
+    private readonly publicBaseUrl: string,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Whether a websocket handshake on `pathAndQuery` is Twilio's: its `X-Twilio-Signature`
+   * signs the exact wss URL it opened (no parameters), as for any Twilio webhook.
+   */
+  acceptsHandshake(pathAndQuery: string, signature: string): boolean {
+    if (!(this.provider instanceof TwilioTelephony) || !this.conversations || !signature) return false;
+    return this.provider.verify(`${websocketBase(this.publicBaseUrl)}${pathAndQuery}`, {}, signature);
+  }
+
+  /**
+   * The conversation of the call named by the session's `setup`: only a live call whose
+   * provider sid is the session's `callSid`; null otherwise.
+   */
+  async open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null> {
+    if (!this.conversations || !UUID.test(callId)) return null;
+    const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callSid', 'callStatus'] });
+    if (!call || call.callSid === '' || call.callSid !== callSid || !LIVE_STATUSES.includes(call.callStatus)) return null;
+    return this.conversations.open(callId, sink);
+  }
+
+  /**
+   * The relay's action callback, signed like any Twilio callback. Records why the session
+   * ended (the handoff data our relay put in its `end` message) as the call's
+   * `disconnect_reason`, whichever of this and the `completed` status callback comes first;
+   * answers the number to dial for a transfer, else null (hang up). A session that ended
+   * without our handoff (dropped socket, caller gone) records nothing: the call ends as the
+   * status callback says.
+   */
+  async sessionEnded(url: string, params: Record<string, string>, signature: string): Promise<{ transferTo: string | null }> {
+    const em = this.orm.em.fork();
+    const { call } = await signedTwilioCall(this.provider, em, url, params, signature);
+    const handoff = parseHandoff(params.HandoffData);
+    if (!handoff) {
+      this.logger.info({ callId: call.id, sessionStatus: params.SessionStatus, error: params.ErrorCode }, 'relay session ended without handoff');
+      return { transferTo: null };
+    }
+    // Live: recorded now, and kept by the terminal transition (call-transitions.ts).
+    // Already completed: replaces the status's default reason, not a specific one.
+    const changed = await em.nativeUpdate(
+      Call,
+      {
+        id: call.id,
+        $or: [
+          { callStatus: { $in: [...LIVE_STATUSES] }, disconnectReason: '' },
+          { callStatus: 'completed', disconnectReason: 'completed' },
+        ],
+      },
+      { disconnectReason: handoff.reason },
+    );
+    if (changed > 0) {
+      await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
+    }
+    return { transferTo: handoff.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null };
+  }
+}

@@ -1,0 +1,146 @@
+import twilio from 'twilio';
+import WebSocket from 'ws';
+
+export const RELAY_PATH = '/v1/telephony/twilio/relay';
+
+/** A message the service sent to the relay. */
+export type RelayOut = { type: string; [field: string]: unknown };
+
+export interface RelayTarget {
+  /** Where the service listens (http://127.0.0.1:port). */
+  url: string;
+  /** PUBLIC_BASE_URL: Twilio signs the public wss URL, not the local one. */
+  publicBaseUrl: string;
+  authToken: string;
+}
+
+/**
+ * A stand-in for Twilio's ConversationRelay: opens the websocket with a signed handshake
+ * (`X-Twilio-Signature` of the public wss URL, as Twilio computes it), sends Twilio's
+ * messages (setup, prompt, interrupt, dtmf, error) and collects what the service sends.
+ * Waits are on messages, never on sleeps.
+ */
+export class FakeRelay {
+  readonly received: RelayOut[] = [];
+  private waiters: (() => void)[] = [];
+  private cursor = 0;
+  closeCode: number | null = null;
+
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.received.push(JSON.parse(data.toString()) as RelayOut);
+      this.wake();
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      this.wake();
+    });
+  }
+
+  /** Connects as Twilio would; `signWith` another token (or null: no header) to forge. */
+  static connect(target: RelayTarget, signWith: string | null = target.authToken): Promise<FakeRelay> {
+    const signed = `${target.publicBaseUrl.replace(/^http/, 'ws')}${RELAY_PATH}`;
+    const headers = signWith === null ? {} : { 'x-twilio-signature': twilio.getExpectedTwilioSignature(signWith, signed, {}) };
+    const socket = new WebSocket(`${target.url.replace(/^http/, 'ws')}${RELAY_PATH}`, { headers });
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new FakeRelay(socket)));
+      socket.once('unexpected-response', (_req, res) => reject(new RefusedHandshake(res.statusCode ?? 0)));
+      socket.once('error', reject);
+    });
+  }
+
+  /** Sends a message: an object as JSON text, a string as is, a Buffer as a binary frame. */
+  send(message: unknown): void {
+    this.socket.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
+  }
+
+  setup(callId: string, callSid: string): void {
+    this.send({ type: 'setup', sessionId: 'VX00000000000000000000000000000001', callSid, from: '+14155552671', to: '+14155550123', direction: 'outbound-api', customParameters: { call_id: callId } });
+  }
+
+  prompt(voicePrompt: string, last = true): void {
+    this.send({ type: 'prompt', voicePrompt, lang: 'en-US', last });
+  }
+
+  interrupt(utteranceUntilInterrupt: string, durationUntilInterruptMs = 460): void {
+    this.send({ type: 'interrupt', utteranceUntilInterrupt, durationUntilInterruptMs });
+  }
+
+  dtmf(digit: string): void {
+    this.send({ type: 'dtmf', digit });
+  }
+
+  /** The next message the service sends, past those already read. */
+  async next(timeoutMs = 10_000): Promise<RelayOut> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.cursor >= this.received.length) {
+      if (this.closeCode !== null) throw new Error(`relay socket closed (${this.closeCode}) while waiting for a message`);
+      if (Date.now() > deadline) throw new Error('timed out waiting for a relay message');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deadline - Date.now());
+        this.waiters.push(() => resolve(clearTimeout(timer)));
+      });
+    }
+    return this.received[this.cursor++]!;
+  }
+
+  /** The agent's next turn: the text tokens up to the one with `last`, joined. Other messages are returned in `others`. */
+  async turn(): Promise<{ text: string; tokens: number; others: RelayOut[] }> {
+    let text = '';
+    let tokens = 0;
+    const others: RelayOut[] = [];
+    for (;;) {
+      const message = await this.next();
+      if (message.type !== 'text') {
+        others.push(message);
+        if (message.type === 'end') return { text, tokens, others };
+        continue;
+      }
+      text += message.token as string;
+      tokens++;
+      if (message.last) return { text, tokens, others };
+    }
+  }
+
+  /** Resolves with the close code once the service closes the socket. */
+  async closed(timeoutMs = 10_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.closeCode === null) {
+      if (Date.now() > deadline) throw new Error('timed out waiting for the relay socket to close');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, deadline - Date.now());
+        this.waiters.push(() => resolve(clearTimeout(timer)));
+      });
+    }
+    return this.closeCode;
+  }
+
+  close(): void {
+    this.socket.close(1000);
+  }
+
+  private wake(): void {
+    const waiting = this.waiters;
+    this.waiters = [];
+    for (const w of waiting) w();
+  }
+}
+
+/** The handshake was answered with an HTTP status instead of a websocket. */
+export class RefusedHandshake extends Error {
+  constructor(readonly status: number) {
+    super(`relay handshake refused with HTTP ${status}`);
+  }
+}
+
+/** Posts the relay's action callback as Twilio would, signed with `token` for the public URL. */
+export async function relayEnded(target: RelayTarget, callId: string, params: Record<string, string>, token = target.authToken): Promise<{ status: number; type: string; text: string }> {
+  const path = `/v1/telephony/twilio/relay-ended?call_id=${callId}`;
+  const signature = twilio.getExpectedTwilioSignature(token, `${target.publicBaseUrl}${path}`, params);
+  const res = await fetch(`${target.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+    body: new URLSearchParams(params).toString(),
+  });
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text: await res.text() };
+}
