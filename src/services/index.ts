@@ -78,7 +78,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
-  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { publicBaseUrl: config.publicBaseUrl, priceUnit: config.priceUnit });
+  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   return {
     auth: new AuthService(config.jwtSecret),

@@ -1,4 +1,5 @@
 import twilio from 'twilio';
+import type { TwilioTelephony } from '../../src/services/telephony/twilio.telephony';
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 
@@ -117,9 +118,8 @@ describe('POST /v1/telephony/twilio/voice', () => {
       contact_id: a.contact.id,
       campaign_id: null,
     });
-    expect(res.text).toContain('<Connect action="https://switchboard.example.test/v1/telephony/twilio/relay-ended?call_id=' + call.id + '">');
-    expect(res.text).toContain('<ConversationRelay url="wss://switchboard.example.test/v1/telephony/twilio/relay"');
-    expect(res.text).toContain(`<Parameter name="call_id" value="${call.id}"/>`);
+    // What the calls we place run once answered: the relay to this call's agent (held line while conversations are off).
+    expect(res.text).toBe((t.app.services.provider as TwilioTelephony).callTwiml({ callId: call.id, agent: { language: 'en-US', interruptionSensitivity: 50 } }));
 
     // A repeated webhook for the same call answers the same and stores nothing more.
     expect((await ring(FROM, CALLER, sid)).text).toBe(res.text);
@@ -138,7 +138,7 @@ describe('POST /v1/telephony/twilio/voice', () => {
     okData(await completed(live.call_sid));
     const ended = okData(await t.request('GET', `/v1/calls/${live.id}`, { token: a.key }));
     expect(ended).toMatchObject({ call_status: 'completed', call_duration: 42 });
-    expect((await ring(FROM)).text).toContain('<ConversationRelay');
+    expect((await ring(FROM)).text).not.toContain('<Reject');
   });
 
   it("hands the call to the number's active inbound campaign: its agent and variable mapping win", async () => {
@@ -159,8 +159,8 @@ describe('POST /v1/telephony/twilio/voice', () => {
     );
     const sid = nextSid();
     const res = await ring(FROM, CALLER, sid);
-    expect(res.text).toContain('language="fr-FR"');
     const call = (await callsOf(a.key)).find((c) => c.call_sid === sid);
+    expect(res.text).toBe((t.app.services.provider as TwilioTelephony).callTwiml({ callId: call.id, agent: { language: 'fr-FR', interruptionSensitivity: 50 } }));
     expect(call).toMatchObject({ ai_agent_id: agent.id, campaign_id: campaign.id, contact_id: a.contact.id, agent_dynamic_variables: [{ name: 'first', value: 'Ada' }] });
   });
 

@@ -38,8 +38,6 @@ interface Answerer {
 }
 
 export interface InboundOptions {
-  /** PUBLIC_BASE_URL: what Twilio signs, and where the relay's websocket is. */
-  publicBaseUrl: string;
   priceUnit: string;
 }
 
@@ -70,12 +68,12 @@ export class InboundCallService {
    * owns its calls). Answers the TwiML.
    */
   async receiveTwilio(url: string, params: Record<string, string>, signature: string): Promise<string> {
-    verifiedTwilio(this.provider, url, params, signature);
+    const twilio = verifiedTwilio(this.provider, url, params, signature);
     const em = this.orm.em.fork();
     const to = this.phones.parse(params.To ?? '');
     const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : null;
     const answer = number && params.CallSid ? await this.answer(em, number, { from: params.From ?? '', callSid: params.CallSid, provider: this.provider.name, isTest: false }) : { kind: 'reject' as const };
-    return inboundTwiml(answer, this.options.publicBaseUrl);
+    return inboundTwiml(answer, twilio);
   }
 
   /**
