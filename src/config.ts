@@ -114,6 +114,15 @@ const schema = z.object({
   RATE_LIMIT_MAKE_CALL: z.coerce.number().int().min(1).default(120),
   /** Flow triggers per window of one company, on top of the request limits. */
   RATE_LIMIT_FLOW_TRIGGER: z.coerce.number().int().min(1).default(300),
+  /**
+   * The language model of the agent on the call: any OpenAI-compatible Chat Completions server
+   * (docs/agents.md). Unset LLM_MODEL: no model, calls behave as without an agent.
+   */
+  LLM_BASE_URL: z.url().default('https://api.openai.com/v1'),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  /** The first token must come within this; the whole answer within three times this. */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
 });
 
 type Env = z.infer<typeof schema>;
@@ -148,6 +157,17 @@ export interface Config {
   webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
   /** Null when rate limiting is off. */
   rateLimits: RateLimits | null;
+  /** Null when no language model is configured (LLM_MODEL unset). */
+  llm: LlmConfig | null;
+}
+
+/** An OpenAI-compatible Chat Completions server: see docs/agents.md. */
+export interface LlmConfig {
+  baseUrl: string;
+  /** Local servers (Ollama, vLLM, llama.cpp) accept any key; unset is sent as a placeholder. */
+  apiKey: string | undefined;
+  model: string;
+  timeoutMs: number;
 }
 
 /** Points (requests) per window, per key: see docs/operations.md. */
@@ -172,6 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (e.TELEPHONY_PROVIDER === 'twilio' && !(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN)) {
     throw new ConfigError('Invalid configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when TELEPHONY_PROVIDER=twilio');
+  }
+  if (!e.LLM_MODEL && (present.LLM_BASE_URL || present.LLM_API_KEY)) {
+    throw new ConfigError('Invalid configuration: LLM_MODEL is required when LLM_BASE_URL or LLM_API_KEY is set');
   }
   return {
     env: e.NODE_ENV,
@@ -212,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           flowTrigger: e.RATE_LIMIT_FLOW_TRIGGER,
         }
       : null,
+    llm: e.LLM_MODEL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : null,
   };
 }

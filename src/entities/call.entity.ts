@@ -84,7 +84,7 @@ export class Call extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   transcript: Opt<string> | null = null;
 
-  /** `{turns: [{role, text, time_offset_ms}]}` once an answered call has ended. */
+  /** `{turns: [{role, text, at, latency_ms?}]}` (conversation/transcript.ts), written turn by turn. */
   @Property({ type: 'json', nullable: true })
   transcriptObject: Opt<Record<string, unknown>> | null = null;
 

@@ -225,17 +225,19 @@ export class CallLifecycleService {
       [job.callId],
     );
     if (!row || !LIVE_STATUSES.includes(row.call_status)) return;
+    const now = this.clock.now();
     const { update, next } = simulated.outcome(
       job.step,
       { id: row.id, callTo: row.call_to, callDirection: row.call_direction, agentDynamicVariables: row.agent_dynamic_variables },
       { name: row.name, prompt: row.prompt, language: row.language },
+      now,
     );
     // The next step's job is written with the transition: it exists if and only if the step happened.
     const step = next && { ...job, step: next.step };
     if (step) await this.jobs.prepare(SIMULATED_STEP_JOB);
     const applied = await this.applyUpdate(
       row.id,
-      { ...update, at: this.clock.now() },
+      { ...update, at: now },
       step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
     );
     if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);

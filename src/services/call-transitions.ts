@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
+import { transcriptText } from './conversation/transcript';
 import type { StatusUpdate } from './telephony/telephony';
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
@@ -35,8 +36,6 @@ export interface Transitioned {
   status: CallStatus;
 }
 
-const transcriptText = (update: StatusUpdate) =>
-  update.transcript?.turns.map((t) => `${t.role === 'agent' ? 'Agent' : 'User'}: ${t.text}`).join('\n') ?? null;
 
 /**
  * Stores one transition in one statement: the call is updated only if its current status
@@ -86,7 +85,7 @@ export async function applyTransition(em: EntityManager, callId: string, update:
       terminal, pricePerMinute,
       terminal, update.disconnectReason ?? null, update.status,
       update.latencyMs ?? null,
-      transcriptText(update),
+      update.transcript ? transcriptText(update.transcript.turns) : null,
       update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
       update.transcript?.language ?? null,
       [...PREDECESSORS[update.status]],

@@ -10,6 +10,8 @@ import { CampaignService } from './campaign.service';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
+import { ConversationService } from './conversation/conversation.service';
+import { OpenAiCompatibleModel } from './conversation/language-model';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
@@ -51,7 +53,7 @@ export type Services = ReturnType<typeof createServices>;
 function telephony(config: Config, jobs: JobQueue): { provider: TelephonyAdapter; simulated: SimulatedTelephony } {
   const simulated = new SimulatedTelephony(jobs, config.simulated);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: null }), simulated };
+    return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: config.llm ? config.publicBaseUrl : null }), simulated };
   }
   return { provider: simulated, simulated };
 }
@@ -80,6 +82,8 @@ export function createServices(config: Config, infra: Infrastructure) {
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
+  const model = config.llm ? new OpenAiCompatibleModel(config.llm) : null;
+  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger) : null;
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -98,7 +102,11 @@ export function createServices(config: Config, infra: Infrastructure) {
     systemState: new SystemStateService(),
     flows,
     rateLimits,
-    relay: new RelayService(infra.orm, provider, null, infra.events, config.publicBaseUrl, infra.logger),
+    /** The language model (LLM_*), null when none is configured. */
+    model,
+    /** Opens a live call's conversation with its agent; null when no language model is configured. */
+    conversations,
+    relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
     close: async () => {
       await outbound.close();
       await rateLimits.close();

@@ -22,12 +22,15 @@ export interface RelayTarget {
  */
 export class FakeRelay {
   readonly received: RelayOut[] = [];
+  /** When each of `received` arrived (ms, `performance.timeOrigin + performance.now()`). */
+  readonly receivedAt: number[] = [];
   private waiters: (() => void)[] = [];
   private cursor = 0;
   closeCode: number | null = null;
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
+      this.receivedAt.push(performance.timeOrigin + performance.now());
       this.received.push(JSON.parse(data.toString()) as RelayOut);
       this.wake();
     });
@@ -84,21 +87,26 @@ export class FakeRelay {
     return this.received[this.cursor++]!;
   }
 
-  /** The agent's next turn: the text tokens up to the one with `last`, joined. Other messages are returned in `others`. */
-  async turn(): Promise<{ text: string; tokens: number; others: RelayOut[] }> {
+  /**
+   * The agent's next turn: the text tokens up to the one with `last` (or an `end`), joined;
+   * other messages in `others`; `firstAt`, when its first token arrived (see `receivedAt`).
+   */
+  async turn(timeoutMs = 10_000): Promise<{ text: string; tokens: number; others: RelayOut[]; firstAt: number | null }> {
     let text = '';
     let tokens = 0;
+    let firstAt: number | null = null;
     const others: RelayOut[] = [];
     for (;;) {
-      const message = await this.next();
+      const message = await this.next(timeoutMs);
       if (message.type !== 'text') {
         others.push(message);
-        if (message.type === 'end') return { text, tokens, others };
+        if (message.type === 'end') return { text, tokens, others, firstAt };
         continue;
       }
+      firstAt ??= this.receivedAt[this.cursor - 1]!;
       text += message.token as string;
       tokens++;
-      if (message.last) return { text, tokens, others };
+      if (message.last) return { text, tokens, others, firstAt };
     }
   }
 

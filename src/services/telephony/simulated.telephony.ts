@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { DynamicVariable } from '../../entities/call.entity';
 import type { JobQueue } from '../jobs/job-queue';
-import type { PlaceRequest, StatusUpdate, TelephonyAdapter, TranscriptTurn } from './telephony';
+import type { StoredTurn } from '../conversation/transcript';
+import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
 
 export type SimulatedStep = 'ring' | 'answer' | 'hangup';
 
@@ -58,18 +59,19 @@ export interface StepOutcome {
 
 const fill = (text: string, vars: Map<string, string>) => text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => vars.get(name) ?? '');
 
-function transcript(call: SimulatedCall, agent: SimulatedAgent, talkMs: number): TranscriptTurn[] {
+/** The canned conversation of an answered call (no language model configured), ending at `endedAt`. */
+function transcript(call: SimulatedCall, agent: SimulatedAgent, talkMs: number, endedAt: Date): StoredTurn[] {
   const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
   const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
   const purpose = fill(agent.prompt, vars).replace(/\s{2,}/g, ' ').split(/(?<=[.!?])\s/)[0]?.trim();
-  const turns: TranscriptTurn[] = [
-    { role: 'agent', text: `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`, time_offset_ms: 0 },
-    { role: 'user', text: name ? `Hi, yes, this is ${name}.` : 'Hello, who is this?', time_offset_ms: Math.round(talkMs * 0.2) },
+  const lines: [StoredTurn['role'], string, number][] = [
+    ['agent', `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`, 0],
+    ['user', name ? `Hi, yes, this is ${name}.` : 'Hello, who is this?', 0.2],
   ];
-  if (purpose) turns.push({ role: 'agent', text: purpose, time_offset_ms: Math.round(talkMs * 0.4) });
-  turns.push({ role: 'user', text: 'Sounds good, thank you.', time_offset_ms: Math.round(talkMs * 0.7) });
-  turns.push({ role: 'agent', text: 'Thank you for your time. Goodbye!', time_offset_ms: Math.round(talkMs * 0.9) });
-  return turns;
+  if (purpose) lines.push(['agent', purpose, 0.4]);
+  lines.push(['user', 'Sounds good, thank you.', 0.7], ['agent', 'Thank you for your time. Goodbye!', 0.9]);
+  const answeredAt = endedAt.getTime() - talkMs;
+  return lines.map(([role, text, share]) => ({ role, text, at: new Date(answeredAt + Math.round(talkMs * share)).toISOString() }));
 }
 
 /** A stable pseudo-latency per call, 400 to 799 ms. */
@@ -100,7 +102,7 @@ export class SimulatedTelephony implements TelephonyAdapter {
   /** Nothing to hang up: the call's later steps find it ended and change nothing. */
   async cancel(): Promise<void> {}
 
-  outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent): StepOutcome {
+  outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent, now: Date): StepOutcome {
     const { ringMs, talkMs } = this.timings;
     const behaviour = call.callDirection === 'incoming' ? 'person' : calleeBehaviour(call.callTo);
     if (step === 'ring') return { update: { status: 'ringing' }, next: { step: 'answer', delayMs: ringMs } };
@@ -118,7 +120,7 @@ export class SimulatedTelephony implements TelephonyAdapter {
         durationS,
         disconnectReason: 'agent_hangup',
         latencyMs: latencyOf(call.id),
-        transcript: { turns: transcript(call, agent, talkMs), language: agent.language },
+        transcript: { turns: transcript(call, agent, talkMs, now), language: agent.language },
       },
     };
   }

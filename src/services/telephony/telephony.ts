@@ -1,13 +1,6 @@
 import type { CallStatus } from '../../entities/call.entity';
+import type { StoredTurn } from '../conversation/transcript';
 import type { RelayAgentSettings } from './conversation-relay';
-
-/** One turn of a transcript. */
-export interface TranscriptTurn {
-  role: 'agent' | 'user';
-  text: string;
-  /** Milliseconds from the moment the call was answered. */
-  time_offset_ms: number;
-}
 
 /** A status change reported by a provider, in our vocabulary. */
 export interface StatusUpdate {
@@ -17,7 +10,7 @@ export interface StatusUpdate {
   durationS?: number;
   disconnectReason?: string;
   latencyMs?: number;
-  transcript?: { turns: TranscriptTurn[]; language: string };
+  transcript?: { turns: StoredTurn[]; language: string };
 }
 
 export interface PlaceRequest {

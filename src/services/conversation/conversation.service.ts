@@ -1,0 +1,98 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AiAgent, Call } from '../../entities';
+import { LIVE_STATUSES } from '../../entities/call.entity';
+import type { Logger } from '../../logger';
+import type { EventPublisher } from '../events';
+import { engineSettingsOf } from './agent-settings';
+import type { Conversation, ConversationOpener, ConversationSink } from './conversation';
+import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './engine';
+import type { LanguageModel } from './language-model';
+import { type StoredTurn, storedTranscript } from './transcript';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface CallRef {
+  id: string;
+  companyId: string;
+  campaignId: string | null;
+  workspace: string;
+  language: string;
+}
+
+/**
+ * Writes a call's transcript as it grows, one write at a time and in order; while one is
+ * under way only the newest transcript waits (it contains the others). Each write is
+ * published as `call.updated`. A failed write is logged: the next turn writes everything again.
+ */
+class TranscriptWriter implements TranscriptRecorder {
+  private waiting: readonly StoredTurn[] | null = null;
+  private writing: Promise<void> | null = null;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly events: EventPublisher,
+    private readonly logger: Logger,
+    private readonly call: CallRef,
+  ) {}
+
+  save(turns: readonly TurnRecord[]): void {
+    this.waiting = turns.map((t) => ({ role: t.role, text: t.text, at: t.at.toISOString(), ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }) }));
+    this.writing ??= this.drain();
+  }
+
+  /** Resolves once every transcript given so far is written. */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting) {
+      const turns = this.waiting;
+      this.waiting = null;
+      await this.write(turns).catch((err: unknown) => this.logger.warn({ err, callId: this.call.id }, 'transcript write failed'));
+    }
+    this.writing = null;
+  }
+
+  private async write(turns: readonly StoredTurn[]): Promise<void> {
+    const { text, object, latencyMs } = storedTranscript(turns);
+    const { id, companyId, campaignId, workspace, language } = this.call;
+    await this.orm.em.fork().nativeUpdate(
+      Call,
+      { id, company: companyId },
+      { transcript: text, transcriptObject: object, transcriptLanguage: language, ...(latencyMs === null ? {} : { latency: latencyMs }) },
+    );
+    await this.events.publish('call.updated', { companyId, callId: id, campaignId, workspace });
+  }
+}
+
+/**
+ * Opens the conversation of a live call with its agent (docs/agents.md): the call and its
+ * agent are read in the call's company (or the agent is a template), and every turn lands
+ * on the call as it happens.
+ */
+export class ConversationService implements ConversationOpener {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly model: LanguageModel,
+    private readonly events: EventPublisher,
+    private readonly logger: Logger,
+  ) {}
+
+  async open(callId: string, sink: ConversationSink): Promise<Conversation | null> {
+    if (!UUID.test(callId)) return null;
+    const em = this.orm.em.fork();
+    const call = await em.findOne(Call, { id: callId, deletedAt: null });
+    if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
+    const agent = await em.findOne(AiAgent, { id: call.aiAgent.id, $or: [{ company: call.company.id }, { isTemplate: true }] });
+    if (!agent) return null;
+    const writer = new TranscriptWriter(this.orm, this.events, this.logger, {
+      id: call.id,
+      companyId: call.company.id,
+      campaignId: call.campaign?.id ?? null,
+      workspace: call.workspaceId,
+      language: agent.language,
+    });
+    return new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables), { model: this.model, sink, recorder: writer });
+  }
+}

@@ -1,0 +1,246 @@
+import { type CallAction, type CallTool, runTools } from './call-tools';
+import type { Conversation, ConversationEndReason, ConversationSink } from './conversation';
+import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
+import { SilenceWatch, type SilenceSettings } from './silence';
+
+/** One turn of the transcript, as stored on the call (docs/agents.md, "Transcript"). */
+export interface TurnRecord {
+  role: 'agent' | 'user';
+  text: string;
+  at: Date;
+  /** Agent turns answering a final user utterance: ms from that utterance to the first token sent. */
+  latencyMs?: number;
+}
+
+/** What the engine needs of the agent, already resolved for this call. */
+export interface EngineSettings {
+  /** The system prompt, placeholders filled. */
+  systemPrompt: string;
+  agentTalksFirst: boolean;
+  /** On the provider's scale; undefined leaves the server's default. */
+  temperature: number | undefined;
+  tools: CallTool[];
+  silence: SilenceSettings;
+}
+
+/** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
+export interface TranscriptRecorder {
+  save(turns: readonly TurnRecord[]): void;
+  /** Resolves once everything saved so far is stored. */
+  settled(): Promise<void>;
+}
+
+export interface EngineDeps {
+  model: LanguageModel;
+  sink: ConversationSink;
+  recorder: TranscriptRecorder;
+  now?: () => number;
+}
+
+/** Said when the model fails, before the call ends with `llm_error`. */
+export const APOLOGY = "I'm sorry, I'm having technical trouble and have to end the call. Goodbye.";
+/** Said to the model, for one answer only, when the callee has been silent. */
+const REMINDER = 'The caller has said nothing for a while. In one short sentence, check whether they are still there.';
+/** Rounds of tool calls one agent turn may take before it must end. */
+const MAX_TOOL_ROUNDS = 4;
+
+interface Turn {
+  controller: AbortController;
+  /** Text sent to the sink so far. */
+  sent: string;
+  /** Set when the callee spoke over the turn: what they heard. */
+  heard?: string;
+  historyStart: number;
+}
+
+/**
+ * The agent on a call, knowing no transport. Inputs are serialised (one turn at a time); an
+ * input that starts a new turn cancels the turn in flight first. The history keeps what the
+ * callee heard: a turn cut short keeps only `spokenSoFar`.
+ */
+export class ConversationEngine implements Conversation {
+  private readonly history: ChatMessage[] = [];
+  private readonly transcript: TurnRecord[] = [];
+  private turn: Turn | null = null;
+  /** The last agent turn, while it may still be cut by an interruption. */
+  private lastAgent: { historyStart: number; transcriptIndex: number } | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private promptAt: number | null = null;
+  private ended = false;
+  private readonly silenceWatch: SilenceWatch;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly settings: EngineSettings,
+    private readonly deps: EngineDeps,
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.silenceWatch = new SilenceWatch(settings.silence, () => void this.silence(), this.now);
+  }
+
+  start(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.settings.agentTalksFirst) await this.respond();
+      else this.silenceWatch.arm();
+    });
+  }
+
+  userSaid(text: string, final: boolean): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    this.silenceWatch.reset();
+    if (!final || text.trim() === '') return Promise.resolve();
+    this.cancelTurn();
+    return this.enqueue(async () => {
+      this.promptAt = this.now();
+      this.addUserTurn(text.trim(), text.trim());
+      await this.respond();
+    });
+  }
+
+  interrupted(spokenSoFar: string): void {
+    if (this.turn) {
+      this.turn.heard = spokenSoFar;
+      this.turn.controller.abort();
+    } else if (this.lastAgent) {
+      this.cutHistory(this.lastAgent.historyStart, spokenSoFar);
+      this.cutTranscript(this.lastAgent.transcriptIndex, spokenSoFar);
+    }
+    this.lastAgent = null;
+  }
+
+  dtmf(digit: string): Promise<void> {
+    if (this.ended || !/^[0-9*#A-D]$/.test(digit)) return Promise.resolve();
+    this.silenceWatch.reset();
+    this.cancelTurn();
+    return this.enqueue(async () => {
+      this.promptAt = this.now();
+      this.addUserTurn(`[The caller pressed ${digit}]`, `[pressed ${digit}]`);
+      await this.respond();
+    });
+  }
+
+  silence(): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.silenceWatch.exhausted()) {
+        this.finish({ kind: 'end' }, 'max_silence');
+        return;
+      }
+      this.promptAt = null;
+      await this.respond(REMINDER);
+    });
+  }
+
+  /** Resolves once the turn in flight is canceled and the transcript stored. */
+  async close(_reason: ConversationEndReason): Promise<void> {
+    this.ended = true;
+    this.silenceWatch.reset();
+    this.cancelTurn();
+    await this.queue;
+    await this.deps.recorder.settled();
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(() => (this.ended ? undefined : work()));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private cancelTurn(): void {
+    this.turn?.controller.abort();
+  }
+
+  private addUserTurn(forModel: string, forTranscript: string): void {
+    this.lastAgent = null;
+    this.history.push({ role: 'user', content: forModel });
+    this.record({ role: 'user', text: forTranscript, at: new Date(this.now()) });
+  }
+
+  private record(turn: TurnRecord): number {
+    this.transcript.push(turn);
+    this.deps.recorder.save(this.transcript);
+    return this.transcript.length - 1;
+  }
+
+  /** Keeps only what the callee heard of an agent turn: its first message says it, the rest say nothing. */
+  private cutHistory(historyStart: number, heard: string): void {
+    this.history.slice(historyStart).forEach((m, i) => {
+      if (m.role === 'assistant') m.content = i === 0 ? heard : '';
+    });
+  }
+
+  /** After a canceled turn, the history holds what was sent (or heard) of its unfinished round too. */
+  private settleHistory(turn: Turn): void {
+    const inHistory = this.history.slice(turn.historyStart).reduce((n, m) => n + (m.role === 'assistant' ? m.content.length : 0), 0);
+    const unfinished = turn.sent.slice(inHistory);
+    if (unfinished !== '') this.history.push({ role: 'assistant', content: unfinished });
+    if (turn.heard !== undefined) this.cutHistory(turn.historyStart, turn.heard);
+  }
+
+  private cutTranscript(transcriptIndex: number, heard: string): void {
+    const turn = this.transcript[transcriptIndex];
+    if (turn && turn.text !== heard) {
+      this.transcript[transcriptIndex] = { ...turn, text: heard };
+      this.deps.recorder.save(this.transcript);
+    }
+  }
+
+  /** One agent turn: the model's answer streamed to the sink, its tools run, then what they ask. */
+  private async respond(note?: string): Promise<void> {
+    const turn: Turn = { controller: new AbortController(), sent: '', historyStart: this.history.length };
+    this.turn = turn;
+    const startedFrom = this.promptAt;
+    let firstTokenAt: number | null = null;
+    let action: CallAction | null = null;
+    let failed = false;
+    try {
+      action = await this.generate(turn, note, () => (firstTokenAt ??= this.now()));
+      this.deps.sink.text('', true);
+    } catch (err) {
+      if (!(err instanceof LanguageModelError) || err.kind !== 'aborted') failed = true;
+    } finally {
+      this.turn = null;
+    }
+    if (failed) {
+      this.deps.sink.text(`${turn.sent === '' ? '' : ' '}${APOLOGY}`, true);
+      turn.sent += `${turn.sent === '' ? '' : ' '}${APOLOGY}`;
+    }
+    const latencyMs = startedFrom !== null && firstTokenAt !== null ? firstTokenAt - startedFrom : undefined;
+    this.promptAt = null;
+    const text = turn.heard ?? turn.sent;
+    if (turn.controller.signal.aborted) this.settleHistory(turn);
+    if (text !== '') {
+      const index = this.record({ role: 'agent', text, at: new Date(firstTokenAt ?? this.now()), ...(latencyMs === undefined ? {} : { latencyMs }) });
+      this.lastAgent = turn.heard === undefined ? { historyStart: turn.historyStart, transcriptIndex: index } : null;
+    }
+    if (failed) this.finish({ kind: 'end' }, 'llm_error');
+    else if (action) this.finish(action, action.kind === 'end' ? 'agent_hangup' : 'call_transfer');
+    else if (!turn.controller.signal.aborted) this.silenceWatch.arm();
+  }
+
+  /** Streams rounds of the model until it stops calling tools (or asks for an action). */
+  private async generate(turn: Turn, note: string | undefined, onFirstToken: () => void): Promise<CallAction | null> {
+    const { signal } = turn.controller;
+    for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
+      const messages: ChatMessage[] = [{ role: 'system', content: this.settings.systemPrompt }, ...this.history, ...(note ? [{ role: 'system' as const, content: note }] : [])];
+      const answer = await this.deps.model.stream({ messages, tools: this.settings.tools.map((t) => t.spec), temperature: this.settings.temperature, signal }, (token) => {
+        onFirstToken();
+        turn.sent += token;
+        this.deps.sink.text(token, false);
+      });
+      this.history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length ? { toolCalls: answer.toolCalls } : {}) });
+      if (answer.toolCalls.length === 0) return null;
+      const { results, action } = await runTools(answer.toolCalls, this.settings.tools, this.deps.sink, signal);
+      this.history.push(...results.map((r) => ({ role: 'tool' as const, toolCallId: r.toolCallId, content: r.content })));
+      if (action) return action;
+      if (signal.aborted) throw new LanguageModelError('aborted', 'The turn was canceled');
+    }
+    return null;
+  }
+
+  private finish(action: CallAction, reason: ConversationEndReason): void {
+    this.ended = true;
+    this.silenceWatch.reset();
+    if (action.kind === 'transfer') this.deps.sink.transfer(action.number);
+    else this.deps.sink.end(reason);
+  }
+}

@@ -1,0 +1,233 @@
+import OpenAI from 'openai';
+import type { LlmConfig } from '../../config';
+
+/** A call the model asked for; `arguments` is the model's JSON text, unparsed (it may be invalid). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of the history, in the Chat Completions roles. */
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A tool offered to the model; `parameters` is a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  /** The provider's own scale (OpenAI: 0 to 2). */
+  temperature?: number;
+  /** Aborting stops the request; the answer then rejects with a `LanguageModelError` of kind `aborted`. */
+  signal?: AbortSignal;
+}
+
+/** A JSON-schema answer (`response_format: json_schema`, strict). */
+export interface StructuredRequest {
+  messages: ChatMessage[];
+  schemaName: string;
+  schema: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface ModelAnswer {
+  text: string;
+  toolCalls: ToolCall[];
+}
+
+export type LanguageModelErrorKind = 'timeout' | 'unreachable' | 'http' | 'protocol' | 'aborted';
+
+/** Every failure of the model, whatever the server or the SDK threw. */
+export class LanguageModelError extends Error {
+  constructor(
+    readonly kind: LanguageModelErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The language model of a conversation (docs/architecture.md: a port with one implementation). */
+export interface LanguageModel {
+  /** Streams an answer: `onToken` gets each piece of text as it comes; tool calls come whole at the end. */
+  stream(request: ModelRequest, onToken: (token: string) => void): Promise<ModelAnswer>;
+  /** One JSON answer that the server was asked to fit to `schema`, parsed (not checked against it). */
+  structured(request: StructuredRequest): Promise<unknown>;
+}
+
+type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+function toWire(message: ChatMessage): WireMessage {
+  if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+  if (message.role === 'assistant' && message.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: message.content,
+      tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return { role: message.role, content: message.content };
+}
+
+/**
+ * Bounds one request: the first token within `firstTokenMs`, everything within `totalMs`,
+ * and the caller's own signal. `reason` tells afterwards which one fired.
+ */
+class Deadline {
+  readonly controller = new AbortController();
+  reason: LanguageModelErrorKind | null = null;
+  private readonly timers: NodeJS.Timeout[];
+  private readonly onAbort = () => this.fire('aborted');
+
+  constructor(firstTokenMs: number, totalMs: number, private readonly signal?: AbortSignal) {
+    this.timers = [setTimeout(() => this.fire('timeout'), firstTokenMs), setTimeout(() => this.fire('timeout'), totalMs)];
+    if (signal?.aborted) this.fire('aborted');
+    signal?.addEventListener('abort', this.onAbort);
+  }
+
+  firstToken(): void {
+    clearTimeout(this.timers[0]);
+  }
+
+  done(): void {
+    this.timers.forEach(clearTimeout);
+    this.signal?.removeEventListener('abort', this.onAbort);
+  }
+
+  private fire(reason: LanguageModelErrorKind): void {
+    this.reason ??= reason;
+    this.controller.abort();
+  }
+
+  /** The one error type, from whatever was thrown while this deadline ran. */
+  error(err: unknown): LanguageModelError {
+    if (err instanceof LanguageModelError) return err;
+    if (this.reason === 'aborted') return new LanguageModelError('aborted', 'The request was canceled');
+    if (this.reason === 'timeout') return new LanguageModelError('timeout', 'The language model did not answer in time');
+    if (err instanceof OpenAI.APIConnectionError) return new LanguageModelError('unreachable', `The language model is unreachable: ${err.message}`);
+    if (err instanceof OpenAI.APIError) return new LanguageModelError('http', `The language model answered HTTP ${err.status ?? '?'}: ${err.message}`);
+    return new LanguageModelError('protocol', `The language model's answer was malformed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** Gathers streamed tool-call fragments: the id and name come first, the arguments in pieces, by index. */
+class ToolCallAccumulator {
+  private readonly calls = new Map<number, ToolCall>();
+
+  add(deltas: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall[]): void {
+    for (const d of deltas) {
+      const call = this.calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+      if (d.id) call.id = d.id;
+      if (d.function?.name) call.name += d.function.name;
+      if (d.function?.arguments) call.arguments += d.function.arguments;
+      this.calls.set(d.index, call);
+    }
+  }
+
+  result(): ToolCall[] {
+    const calls = [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, c]) => c);
+    if (calls.some((c) => c.name === '')) throw new LanguageModelError('protocol', 'A tool call came without a name');
+    return calls.map((c, i) => ({ ...c, id: c.id || `call_${i}` }));
+  }
+}
+
+/**
+ * Any OpenAI-compatible Chat Completions server through the official SDK and its `baseURL`.
+ * Always streams (Server-Sent Events); the SDK's own retries are off, since a caller on the
+ * line cannot wait for them: the conversation decides what a failure means.
+ */
+export class OpenAiCompatibleModel implements LanguageModel {
+  private readonly client: OpenAI;
+
+  constructor(private readonly config: LlmConfig) {
+    // The SDK refuses an empty key; local servers ignore whatever is sent.
+    this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey ?? 'none', maxRetries: 0, timeout: config.timeoutMs * 3 });
+  }
+
+  private deadline(signal?: AbortSignal): Deadline {
+    return new Deadline(this.config.timeoutMs, this.config.timeoutMs * 3, signal);
+  }
+
+  async stream(request: ModelRequest, onToken: (token: string) => void): Promise<ModelAnswer> {
+    const deadline = this.deadline(request.signal);
+    try {
+      const stream = await this.client.chat.completions.create(
+        {
+          model: this.config.model,
+          messages: request.messages.map(toWire),
+          stream: true,
+          ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        },
+        { signal: deadline.controller.signal },
+      );
+      let text = '';
+      let finished = false;
+      const tools = new ToolCallAccumulator();
+      for await (const chunk of stream) {
+        const choice = chunk.choices?.[0];
+        if (choice?.finish_reason) finished = true;
+        const delta = choice?.delta;
+        if (!delta) continue;
+        if (delta.tool_calls?.length) {
+          deadline.firstToken();
+          tools.add(delta.tool_calls);
+        }
+        if (delta.content) {
+          deadline.firstToken();
+          text += delta.content;
+          onToken(delta.content);
+        }
+      }
+      if (deadline.reason) throw new Error('interrupted');
+      // The SDK ends quietly when the server closes early; an answer is whole only with its finish_reason.
+      if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
+      return { text, toolCalls: tools.result() };
+    } catch (err) {
+      throw deadline.error(err);
+    } finally {
+      deadline.done();
+    }
+  }
+
+  /** Streamed too, so that the first-token timeout applies; the JSON is parsed once complete. */
+  async structured(request: StructuredRequest): Promise<unknown> {
+    const deadline = this.deadline(request.signal);
+    try {
+      const stream = await this.client.chat.completions.create(
+        {
+          model: this.config.model,
+          messages: request.messages.map(toWire),
+          stream: true,
+          response_format: { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.schema } },
+        },
+        { signal: deadline.controller.signal },
+      );
+      let text = '';
+      let finished = false;
+      for await (const chunk of stream) {
+        const choice = chunk.choices?.[0];
+        if (choice?.finish_reason) finished = true;
+        if (choice?.delta?.content) {
+          deadline.firstToken();
+          text += choice.delta.content;
+        }
+      }
+      if (deadline.reason) throw new Error('interrupted');
+      if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw deadline.error(err);
+    } finally {
+      deadline.done();
+    }
+  }
+}

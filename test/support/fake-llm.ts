@@ -1,0 +1,141 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** What the fake answers to one request. Defaults: a short text, streamed at once. */
+export interface ScriptedReply {
+  /** The answer's text, streamed word by word (or as `chunks`, piece by piece). */
+  text?: string;
+  chunks?: string[];
+  /** The answer's content is this value as JSON (a JSON-schema answer). */
+  json?: unknown;
+  /** Tool calls; `arguments` is sent as given when a string, else as its JSON. */
+  toolCalls?: { name: string; arguments: unknown }[];
+  /** Wait before the first chunk (a slow first token). */
+  firstTokenDelayMs?: number;
+  /** Wait between chunks. */
+  chunkDelayMs?: number;
+  /** Answer this HTTP status with an OpenAI error body instead. */
+  status?: number;
+  /** Drop the connection after this many chunks (a cut stream). */
+  cutAfterChunks?: number;
+  /** Send a line that is not JSON in the middle of the stream. */
+  garbage?: boolean;
+}
+
+/** A request the fake received: the parsed JSON body of POST /v1/chat/completions. */
+export type RecordedRequest = Record<string, any>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The chunks of a streamed answer, in OpenAI's `chat.completion.chunk` shape. */
+function chunksOf(reply: ScriptedReply, model: string): Record<string, unknown>[] {
+  const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
+  const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? 'Hello there.');
+  const pieces = reply.chunks ?? (reply.json !== undefined ? [text.slice(0, text.length >> 1), text.slice(text.length >> 1)] : text.match(/\S+\s*/g) ?? []);
+  const out = [choice({ role: 'assistant', content: '' })];
+  if (!reply.toolCalls) out.push(...pieces.filter((p) => p !== '').map((p) => choice({ content: p })));
+  reply.toolCalls?.forEach((call, index) => {
+    const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+    out.push(choice({ tool_calls: [{ index, id: `call_${index}_fake`, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    // Arguments arrive in fragments, as OpenAI streams them.
+    for (const part of [args.slice(0, args.length >> 1), args.slice(args.length >> 1)]) out.push(choice({ tool_calls: [{ index, function: { arguments: part } }] }));
+  });
+  out.push(choice({}, reply.toolCalls ? 'tool_calls' : 'stop'));
+  return out;
+}
+
+/** A non-streamed answer (`stream` false), in OpenAI's `chat.completion` shape. */
+function completionOf(reply: ScriptedReply, model: string): Record<string, unknown> {
+  const content = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.chunks?.join('') ?? reply.text ?? 'Hello there.');
+  const toolCalls = reply.toolCalls?.map((c, i) => ({
+    id: `call_${i}_fake`,
+    type: 'function',
+    function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+  }));
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [{ index: 0, message: { role: 'assistant', content: toolCalls ? null : content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+  };
+}
+
+/**
+ * A local OpenAI-compatible Chat Completions server speaking the real wire protocol
+ * (`POST {base}/chat/completions`, Server-Sent Events `data: {chunk}` lines ending with
+ * `data: [DONE]`), scripted per test: replies are taken from a queue, then `fallback`.
+ */
+export class FakeLlm {
+  readonly requests: RecordedRequest[] = [];
+  fallback: ScriptedReply | ((request: RecordedRequest) => ScriptedReply) = {};
+  private readonly queue: ScriptedReply[] = [];
+  private readonly server: Server;
+
+  private constructor() {
+    this.server = createServer((req, res) => void this.handle(req, res));
+  }
+
+  static async start(): Promise<FakeLlm> {
+    const fake = new FakeLlm();
+    fake.server.listen(0, '127.0.0.1');
+    await once(fake.server, 'listening');
+    return fake;
+  }
+
+  /** The `LLM_BASE_URL` to point the service at. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  /** Queues the next replies, in order. */
+  reply(...replies: ScriptedReply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const part of req) raw += String(part);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Not found', type: 'invalid_request_error' } }));
+      return;
+    }
+    const body = JSON.parse(raw) as RecordedRequest;
+    this.requests.push(body);
+    const reply = this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(body) : this.fallback);
+    if (reply.firstTokenDelayMs) await sleep(reply.firstTokenDelayMs);
+    if (reply.status) {
+      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', code: null } }));
+      return;
+    }
+    if (!body.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completionOf(reply, body.model)));
+      return;
+    }
+    await this.stream(res, reply, body.model);
+  }
+
+  private async stream(res: ServerResponse, reply: ScriptedReply, model: string): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const chunks = chunksOf(reply, model);
+    for (const [i, chunk] of chunks.entries()) {
+      if (reply.cutAfterChunks !== undefined && i >= reply.cutAfterChunks) {
+        res.socket?.destroy();
+        return;
+      }
+      if (reply.garbage && i === 2) res.write('data: {"id": "chatcmpl-fake", "choices": [garbage\n\n');
+      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
+    }
+    res.end('data: [DONE]\n\n');
+  }
+}
