@@ -1,12 +1,12 @@
 import twilio from 'twilio';
-import type { TwilioTelephony } from '../../src/services/telephony/twilio.telephony';
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 
 /**
  * Inbound calls through Twilio's incoming-call webhook (issue 13, part 1), signed as Twilio
  * signs: HMAC of PUBLIC_BASE_URL + path and the form. One concurrent call per company, so
- * the busy path is reachable. No call is placed, so Twilio's API is never reached.
+ * the busy path is reachable. No call is placed, so Twilio's API is never reached; a model
+ * is configured (conversations on) but never asked, as no relay websocket connects.
  */
 
 const TOKEN = 'twilio-test-auth-token';
@@ -26,6 +26,8 @@ beforeAll(async () => {
     TWILIO_AUTH_TOKEN: TOKEN,
     PUBLIC_BASE_URL: PUBLIC,
     MAX_CONCURRENT_CALLS_PER_COMPANY: '1',
+    LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+    LLM_MODEL: 'never-asked',
   });
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
@@ -118,8 +120,10 @@ describe('POST /v1/telephony/twilio/voice', () => {
       contact_id: a.contact.id,
       campaign_id: null,
     });
-    // What the calls we place run once answered: the relay to this call's agent (held line while conversations are off).
-    expect(res.text).toBe((t.app.services.provider as TwilioTelephony).callTwiml({ callId: call.id, agent: { language: 'en-US', interruptionSensitivity: 50 } }));
+    expect(res.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect(res.text).toContain(`<Connect action="${PUBLIC}/v1/telephony/twilio/relay-ended?call_id=${call.id}">`);
+    expect(res.text).toContain('<ConversationRelay url="wss://switchboard.example.test/v1/telephony/twilio/relay" language="en-US"');
+    expect(res.text).toContain(`<Parameter name="call_id" value="${call.id}"/>`);
 
     // A repeated webhook for the same call answers the same and stores nothing more.
     expect((await ring(FROM, CALLER, sid)).text).toBe(res.text);
@@ -138,7 +142,7 @@ describe('POST /v1/telephony/twilio/voice', () => {
     okData(await completed(live.call_sid));
     const ended = okData(await t.request('GET', `/v1/calls/${live.id}`, { token: a.key }));
     expect(ended).toMatchObject({ call_status: 'completed', call_duration: 42 });
-    expect((await ring(FROM)).text).not.toContain('<Reject');
+    expect((await ring(FROM)).text).toContain('<ConversationRelay');
   });
 
   it("hands the call to the number's active inbound campaign: its agent and variable mapping win", async () => {
@@ -160,7 +164,8 @@ describe('POST /v1/telephony/twilio/voice', () => {
     const sid = nextSid();
     const res = await ring(FROM, CALLER, sid);
     const call = (await callsOf(a.key)).find((c) => c.call_sid === sid);
-    expect(res.text).toBe((t.app.services.provider as TwilioTelephony).callTwiml({ callId: call.id, agent: { language: 'fr-FR', interruptionSensitivity: 50 } }));
+    expect(res.text).toContain(`<Parameter name="call_id" value="${call.id}"/>`);
+    expect(res.text).toContain('language="fr-FR"');
     expect(call).toMatchObject({ ai_agent_id: agent.id, campaign_id: campaign.id, contact_id: a.contact.id, agent_dynamic_variables: [{ name: 'first', value: 'Ada' }] });
   });
 
