@@ -72,8 +72,9 @@ export class InboundCallService {
     const em = this.orm.em.fork();
     const to = this.phones.parse(params.To ?? '');
     const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : null;
-    const answer = number && params.CallSid ? await this.answer(em, number, { from: params.From ?? '', callSid: params.CallSid, provider: this.provider.name, isTest: false }) : { kind: 'reject' as const };
-    return inboundTwiml(answer, twilio);
+    if (!number || !params.CallSid) return inboundTwiml({ kind: 'reject' }, twilio);
+    const ring = { from: params.From ?? '', callSid: params.CallSid, provider: twilio.name, isTest: false };
+    return inboundTwiml(await this.answer(em, number, ring), twilio);
   }
 
   /**
