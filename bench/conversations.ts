@@ -92,6 +92,8 @@ async function outsideProcess(): Promise<void> {
   const llmUrl = await listen((req, res) => void fakeModel(firstTokenAt)(req, res));
   const twilioUrl = await listen(fakeCallsApi());
   process.send!({ llmUrl, twilioUrl });
+  // The parent failed (its database, say): nothing left to measure.
+  process.on('disconnect', () => process.exit(1));
   process.on('message', (command: Command) => {
     const added: number[] = [];
     const errors: string[] = [];
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
   const db = await benchDatabase();
   const child: ChildProcess = fork(__filename, ['outside']);
   const { llmUrl, twilioUrl } = await new Promise<{ llmUrl: string; twilioUrl: string }>((resolve) => child.once('message', resolve as never));
+  child.once('exit', (code) => code && console.error(`outside process exited with ${code}`));
   const port = await freePort();
   const publicBaseUrl = `http://127.0.0.1:${port}`;
   const config = inProcessConfig(db.url, {
@@ -120,6 +123,7 @@ async function main(): Promise<void> {
     LLM_API_KEY: 'bench',
     LLM_MODEL: 'bench-model',
     MAX_CONCURRENT_CALLS_PER_COMPANY: String(SESSIONS),
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
   });
   const app = await startApp(config, createLogger(config.logLevel));
   try {
@@ -150,10 +154,23 @@ async function main(): Promise<void> {
     console.log(`dropped sessions:     ${result.dropped}${result.errors.length ? ` (${result.errors.join('; ')})` : ''}`);
     console.log(`added latency:        p50 ${ms(percentile(added, 50))}, p90 ${ms(percentile(added, 90))}, p99 ${ms(percentile(added, 99))}, max ${ms(added.at(-1) ?? NaN)}`);
     console.log(`service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${((used.user + used.system) / 1000 / wallMs * 100).toFixed(0)}% of one core over the run)`);
+    const stored = await storedLatencies(app.orm.em.fork(), companyId);
+    console.log(`stored latency_ms:    p50 ${ms(percentile(stored, 50))}, p99 ${ms(percentile(stored, 99))} (the engine's prompt -> first token, model's 100 ms included; ${stored.length} turns)`);
   } finally {
+    child.kill();
     await app.close();
     await db.drop();
   }
+}
+
+/** Every agent turn's `latency_ms` as stored on the calls, sorted. */
+async function storedLatencies(em: ReturnType<Awaited<ReturnType<typeof startApp>>['orm']['em']['fork']>, companyId: string): Promise<number[]> {
+  const rows: { ms: number }[] = await em.execute(
+    `select (turn->>'latency_ms')::float as ms from calls, jsonb_array_elements(transcript_object->'turns') turn
+     where company_id = ? and turn->>'latency_ms' is not null`,
+    [companyId],
+  );
+  return rows.map((r) => r.ms).sort((x, y) => x - y);
 }
 
 /** The calls once Twilio (the fake) has given each its sid. */

@@ -14,6 +14,7 @@ import { restRouter } from './rest';
 import { apiReference } from './rest/api-reference';
 import { corsPolicy } from './rest/cors';
 import { relayWebSockets } from './relay/relay.ws';
+import { restRecordViews } from './rest/record-views';
 import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
@@ -98,7 +99,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
       onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
     });
     opened.unshift(() => events.close());
-    const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs }, logger);
+    const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs, ...config.jobRecovery }, logger);
     return { db, orm, events, jobs };
   } catch (err) {
     for (const close of opened) await close();
@@ -110,7 +111,7 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
 export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
   const { db, orm, events, jobs } = await openStores(config, logger);
   const metrics = new Metrics();
-  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics });
+  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;

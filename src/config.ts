@@ -70,6 +70,13 @@ const schema = z.object({
   JOB_WORKERS: boolean.default(true),
   /** How often an idle job worker polls for jobs queued by other replicas. */
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /**
+   * Seconds a job may run (a flow step: its `timeout` plus this) before it is presumed dead,
+   * its worker killed, and pg-boss hands it to another worker (docs/operations.md, Recovery).
+   */
+  JOB_EXPIRY_S: z.coerce.number().int().min(1).max(3600).default(30),
+  /** How often pg-boss looks for expired jobs, across replicas (its maintenance interval). */
+  JOB_MAINTENANCE_S: z.coerce.number().int().min(1).max(600).default(10),
   /** Twilio-compatible provider (TELEPHONY_PROVIDER=twilio). */
   TWILIO_API_BASE_URL: z.url().default('https://api.twilio.com'),
   TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
@@ -145,6 +152,8 @@ export interface Config {
   campaigns: { sweepMs: number; selectionRefreshMs: number };
   jobPollMs: number;
   jobWorkers: boolean;
+  /** How soon the jobs of a killed worker run again: see JOB_EXPIRY_S and JOB_MAINTENANCE_S. */
+  jobRecovery: { expiryS: number; maintenanceS: number };
   twilio: { baseUrl: string; accountSid: string; authToken: string } | null;
   publicBaseUrl: string;
   seedDemo: boolean;
@@ -214,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     campaigns: { sweepMs: e.CAMPAIGN_SWEEP_MS, selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS },
     jobPollMs: e.JOB_POLL_MS,
     jobWorkers: e.JOB_WORKERS,
+    jobRecovery: { expiryS: e.JOB_EXPIRY_S, maintenanceS: e.JOB_MAINTENANCE_S },
     twilio:
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
         ? { baseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''), accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN }

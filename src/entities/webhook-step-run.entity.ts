@@ -72,6 +72,10 @@ export class WebhookStepRun extends BaseEntity {
   @Property({ type: 'json' })
   extracted: Opt<Record<string, unknown>> = {};
 
+  /** Placeholders of the step's request that no source gave a value (sent as ''), sorted. */
+  @Property({ type: 'json' })
+  unresolvedVariables: Opt<string[]> = [];
+
   /**
    * Optimistic lock: bumped when a worker takes over a step whose first worker is presumed
    * dead, so that the first worker, should it still be alive, cannot record the step too.

@@ -5,7 +5,8 @@ import { Migration20261122092620_flow_runs } from './Migration20261122092620_flo
 import { Migration20261123100000_do_not_call } from './Migration20261123100000_do_not_call';
 import { Migration20261123100100_rate_limits } from './Migration20261123100100_rate_limits';
 import { Migration20261123101000_campaign_dialer } from './Migration20261123101000_campaign_dialer';
-import { Migration20261123230000_inbound_calls } from './Migration20261123230000_inbound_calls';
+import { Migration20261123230000_unresolved_variables } from './Migration20261123230000_unresolved_variables';
+import { Migration20261123233000_inbound_calls } from './Migration20261123233000_inbound_calls';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -16,5 +17,6 @@ export const migrationsList = [
   { name: 'Migration20261123100000_do_not_call', class: Migration20261123100000_do_not_call },
   { name: 'Migration20261123100100_rate_limits', class: Migration20261123100100_rate_limits },
   { name: 'Migration20261123101000_campaign_dialer', class: Migration20261123101000_campaign_dialer },
-  { name: 'Migration20261123230000_inbound_calls', class: Migration20261123230000_inbound_calls },
+  { name: 'Migration20261123230000_unresolved_variables', class: Migration20261123230000_unresolved_variables },
+  { name: 'Migration20261123233000_inbound_calls', class: Migration20261123233000_inbound_calls },
 ];

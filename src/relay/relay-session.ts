@@ -99,7 +99,7 @@ export class RelaySession implements ConversationSink {
     } else if (!this.conversation) {
       this.logger.warn({ type: message.type }, 'relay message before setup ignored');
     } else {
-      void this.conversation.then((conversation) => conversation && this.deliver(conversation, message));
+      void this.run(this.conversation.then((conversation) => conversation && this.deliver(conversation, message)));
     }
   }
 

@@ -59,7 +59,7 @@ export class CallResolver {
   }
 
   @Subscription(() => CallType, {
-    description: "A call of your company was created or changed status. Payload: the call's current state.",
+    description: "A call of your company was created, changed status, or its conversation took a turn (transcript fields). Payload: the call's current state.",
     topics: 'call.updated',
     filter: ownEvents<'call.updated', CallStatusChangedArgs>(matches),
   })

@@ -24,6 +24,7 @@ export const stepRunShape = z
     request: z.strictObject({ method: z.string(), url: z.string(), headers: headers(), body: z.string().nullable() }).nullable(),
     response: z.strictObject({ status: z.int(), headers: headers(), body: z.string().nullable(), truncated: z.boolean() }).nullable(),
     variables: shape.json(),
+    unresolved_variables: z.array(z.string()).describe('Placeholders of the request that no source gave a value: sent as empty text (docs/flows.md).'),
   })
   .meta({ id: 'WebhookStepRun' });
 
@@ -50,6 +51,7 @@ export function serializeStepRun(r: WebhookStepRun): z.output<typeof stepRunShap
     request: r.request,
     response: r.response,
     variables: r.extracted,
+    unresolved_variables: r.unresolvedVariables,
   };
 }
 

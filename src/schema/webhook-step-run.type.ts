@@ -37,6 +37,9 @@ export class WebhookStepRunType {
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Status, headers and body excerpts.' })
   response!: Record<string, unknown> | null;
+
+  @Field(() => [String], { description: 'Placeholders of the request that no source gave a value: sent as empty text.' })
+  unresolvedVariables!: string[];
 }
 
 export function toWebhookStepRunType(r: WebhookStepRun): WebhookStepRunType {
@@ -52,5 +55,6 @@ export function toWebhookStepRunType(r: WebhookStepRun): WebhookStepRunType {
     tryErrors: r.tryErrors,
     request: (r.request as Record<string, unknown> | null) ?? null,
     response: (r.response as Record<string, unknown> | null) ?? null,
+    unresolvedVariables: r.unresolvedVariables,
   };
 }

@@ -29,6 +29,8 @@ interface SimulatedCallRow {
   call_direction: string;
   call_status: CallStatus;
   agent_dynamic_variables: DynamicVariable[];
+  /** A string or a Date, depending on the driver's type parsing. */
+  started_at: Date | string | null;
   name: string;
   prompt: string;
   language: string;
@@ -220,7 +222,7 @@ export class CallLifecycleService {
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
     const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
-      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, a.name, a.prompt, a.language
+      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language
        FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id WHERE c.id = ?`,
       [job.callId],
     );
@@ -228,7 +230,13 @@ export class CallLifecycleService {
     const now = this.clock.now();
     const { update, next } = simulated.outcome(
       job.step,
-      { id: row.id, callTo: row.call_to, callDirection: row.call_direction, agentDynamicVariables: row.agent_dynamic_variables },
+      {
+        id: row.id,
+        callTo: row.call_to,
+        callDirection: row.call_direction,
+        agentDynamicVariables: row.agent_dynamic_variables,
+        startedAt: row.started_at === null ? null : new Date(row.started_at),
+      },
       { name: row.name, prompt: row.prompt, language: row.language },
       now,
     );

@@ -8,10 +8,12 @@ import { CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
+import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import { ConversationService } from './conversation/conversation.service';
 import { OpenAiCompatibleModel } from './conversation/language-model';
+import { PostCallAnalysisService } from './conversation/post-call-analysis.service';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
@@ -42,6 +44,8 @@ export interface Infrastructure {
   metrics: Metrics;
   /** Where services publish their changes, after commit, for live subscribers on every replica. */
   events: EventPublisher;
+  /** Records in their REST shapes, which the campaign webhook mapping reads (given by the REST layer). */
+  views: RecordViews;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -76,14 +80,16 @@ export function createServices(config: Config, infra: Infrastructure) {
   const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
   const dialer = new CampaignDialer(
-    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials },
+    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, views: infra.views },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
-  const model = config.llm ? new OpenAiCompatibleModel(config.llm) : null;
-  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger) : null;
+  const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
+  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
+  const analysis = model ? new PostCallAnalysisService(infra.orm, infra.jobs, model, infra.events, infra.logger) : null;
+  if (analysis) lifecycle.onEnded((call) => analysis.callEnded(call));
   return {
     auth: new AuthService(config.jwtSecret),
     agents,
@@ -107,6 +113,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     /** Opens a live call's conversation with its agent; null when no language model is configured. */
     conversations,
     relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
+    /** Post-call analysis; null when no language model is configured. */
+    analysis,
     close: async () => {
       await outbound.close();
       await rateLimits.close();

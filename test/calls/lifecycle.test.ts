@@ -53,7 +53,9 @@ describe('a call answered by a person', () => {
     expect(new Date(done.ended_at).getTime()).toBeGreaterThanOrEqual(new Date(done.started_at).getTime());
     expect(done.latency).toBeGreaterThanOrEqual(400);
     expect(done.transcript).toContain('Agent: Hello Ada, this is A agent.');
-    expect(done.transcript_object.turns[0]).toEqual({ role: 'agent', text: 'Hello Ada, this is A agent.', time_offset_ms: 0 });
+    expect(done.transcript_object.turns[0]).toEqual({ role: 'agent', text: 'Hello Ada, this is A agent.', at: done.started_at });
+    const times = done.transcript_object.turns.map((turn: any) => Date.parse(turn.at));
+    expect(times).toEqual([...times].sort((x, y) => x - y));
     expect(done.transcript_object.turns.map((turn: any) => turn.role)).toContain('user');
   });
 });

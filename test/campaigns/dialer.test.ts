@@ -79,7 +79,7 @@ describe('the calling window', () => {
 
 describe('each call of a campaign', () => {
   it('is placed with the agent, the outbound number, the contact and its mapped variables', async () => {
-    const { campaign, contacts } = await running(1, { agent_variables_contact_metadata_mapping: { firstname: 'firstname', plan: 'metadata.plan', missing: 'metadata.none' } }, '', {
+    const { campaign, contacts } = await running(1, { agent_variables_contact_metadata_mapping: { firstname: 'firstname', plan: 'metadata.plan', missing: 'metadata.none', since: 'created_at', gone: 'deleted_at' } }, '', {
       firstname: 'Grace',
       metadata: { plan: 'gold' },
     });
@@ -94,8 +94,11 @@ describe('each call of a campaign', () => {
       is_test: false,
       call_status: 'completed',
     });
-    expect(call.agent_dynamic_variables).toHaveLength(2);
-    expect(call.agent_dynamic_variables).toEqual(expect.arrayContaining([{ name: 'firstname', value: 'Grace' }, { name: 'plan', value: 'gold' }]));
+    // Read from the contact's REST shape: its dates as the API writes them.
+    expect(call.agent_dynamic_variables).toHaveLength(3);
+    expect(call.agent_dynamic_variables).toEqual(
+      expect.arrayContaining([{ name: 'firstname', value: 'Grace' }, { name: 'plan', value: 'gold' }, { name: 'since', value: contacts[0].created_at }]),
+    );
     expect(call.transcript).toContain('Hello Grace');
   });
 });
@@ -203,6 +206,35 @@ describe('the campaign webhook', () => {
     ]);
     const executions = okData(await t.request('GET', `/v1/webhooks/${flow.id}/executions`, { token: a.key }));
     expect(executions.items).toHaveLength(2);
+  });
+
+  it('reads the REST shape of each record, a path naming its source included, and logs the paths that lead nowhere', async () => {
+    const flow = okData(
+      await t.request('POST', '/v1/webhooks', {
+        token: a.key,
+        body: { name: 'Shapes', steps: [{ step_number: 1, webhook_url: `${receiver.url}/shapes`, webhook_method: 'POST',
+          webhook_body: { call: '{{call}}', who: '{{who}}', ended: '{{ended}}', since: '{{since}}', zone: '{{zone}}', attempt: '{{attempt}}', dispatched: '{{dispatched}}', selected: '{{selected}}', usable: '{{usable}}' } }] },
+      }),
+    );
+    // Internal columns of calls (campaign_attempt, dispatched_at) and campaigns (selected_at,
+    // and agent_usable, which the dialer computes) are not part of any REST shape.
+    const { campaign, contacts } = await running(1, {
+      webhook_id: flow.id,
+      webhook_mapping_variables: { call: 'call.id', who: 'contact.firstname', ended: 'ended_at', since: 'contact.created_at', zone: 'campaign.time_zone', attempt: 'campaign_attempt', dispatched: 'call.dispatched_at', selected: 'selected_at', usable: 'campaign.agent_usable' },
+      webhook_mapping_variables_sources: { call: 'call', who: 'contact', ended: 'call', since: 'contact', zone: 'campaign', attempt: 'call', dispatched: 'call', selected: 'campaign', usable: 'campaign' },
+    }, '', { firstname: 'Mae' });
+    await waitFor('the delivery', async () => (receiver.at('/shapes').length >= 1 ? true : undefined));
+    const sent = JSON.parse(receiver.at('/shapes')[0]!.body);
+    const call = okData(await t.request('GET', `/v1/calls/${sent.call}`, { token: a.key }));
+    const contact = okData(await t.request('GET', `/v1/contacts/${contacts[0].id}`, { token: a.key }));
+    expect(call.campaign_id).toBe(campaign.id);
+    expect(sent).toEqual({ call: call.id, who: 'Mae', ended: call.ended_at, since: contact.created_at, zone: 'America/New_York', attempt: '', dispatched: '', selected: '', usable: '' });
+    expect(sent.ended).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const [item] = okData(await t.request('GET', `/v1/webhooks/${flow.id}/executions`, { token: a.key })).items;
+    const execution = okData(await t.request('GET', `/v1/webhooks/${flow.id}/executions/${item.id}`, { token: a.key }));
+    expect(Object.keys(execution.variables).sort()).toEqual(['call', 'ended', 'since', 'who', 'zone']);
+    expect(execution.steps[0]).toMatchObject({ status: 'success', unresolved_variables: ['attempt', 'dispatched', 'selected', 'usable'] });
   });
 });
 

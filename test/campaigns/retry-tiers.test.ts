@@ -38,11 +38,38 @@ describe('contact mapping', () => {
   });
 
   it('builds webhook variables from the named sources, or call, contact, campaign in that order', () => {
-    const vars = webhookVariables(
+    const { variables, unresolved } = webhookVariables(
       { status: 'call_status', who: 'firstname', campaign: 'name', outcome: 'interested', fallback: 'firstname' },
       { status: 'call', who: 'contact', campaign: 'campaign', outcome: 'agent_post_call_outcomes', fallback: 'elsewhere' },
       { call: { call_status: 'busy' }, contact, campaign: { name: 'Spring' }, agent_post_call_outcomes: { interested: true } },
     );
-    expect(vars).toEqual({ status: 'busy', who: 'Ada', campaign: 'Spring', outcome: true, fallback: 'Ada' });
+    expect(variables).toEqual({ status: 'busy', who: 'Ada', campaign: 'Spring', outcome: true, fallback: 'Ada' });
+    expect(unresolved).toEqual([]);
+  });
+
+  it("reads a path that starts with its source's name as the same path without it", () => {
+    const records = { call: { call_status: 'busy' }, contact, campaign: { name: 'Spring' }, agent_post_call_outcomes: { agent_post_call_outcomes: 'own field', score: 4 } };
+    const { variables, unresolved } = webhookVariables(
+      { who: 'contact.firstname', plan: 'contact.metadata.plan', status: 'call.call_status', named: 'contact.firstname', score: 'agent_post_call_outcomes.score', own: 'agent_post_call_outcomes' },
+      { who: 'contact', plan: 'contact', status: 'call', score: 'agent_post_call_outcomes', own: 'agent_post_call_outcomes' },
+      records,
+    );
+    // `named` has no source: its prefix picks the contact among call, contact, campaign.
+    expect(variables).toEqual({ who: 'Ada', plan: 'gold', status: 'busy', named: 'Ada', score: 4, own: 'own field' });
+    expect(unresolved).toEqual([]);
+  });
+
+  it('answers the variables whose path leads nowhere, and leaves them out', () => {
+    const { variables, unresolved } = webhookVariables(
+      { who: 'contact.nickname', when: 'last_call_at', other: 'campaign.firstname', proto: 'constructor' },
+      { who: 'contact', other: 'contact' },
+      { call: {}, contact, campaign: {}, agent_post_call_outcomes: {} },
+    );
+    expect(variables).toEqual({ when: null });
+    expect(unresolved).toEqual([
+      { name: 'who', path: 'contact.nickname' },
+      { name: 'other', path: 'campaign.firstname' },
+      { name: 'proto', path: 'constructor' },
+    ]);
   });
 });

@@ -26,7 +26,7 @@ describe('replicas starting together on a new database', () => {
 
   it('create each job queue once, none of them failing', async () => {
     const db = await createTestDatabase({ empty: true });
-    const queues = await Promise.all([1, 2, 3].map(() => JobQueue.start(db.url, { pollMs: 50 }, createLogger('silent'))));
+    const queues = await Promise.all([1, 2, 3].map(() => JobQueue.start(db.url, { pollMs: 50, expiryS: 30, maintenanceS: 10 }, createLogger('silent'))));
     try {
       await Promise.all(queues.map((q) => Promise.all([q.prepare('call.dispatch'), q.prepare('call.place')])));
       const client = new pg.Client({ connectionString: db.url });

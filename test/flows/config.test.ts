@@ -15,3 +15,17 @@ describe('flow settings', () => {
     expect(() => loadConfig({ JOB_POLL_MS: 'soon', WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toThrow(/JOB_POLL_MS.*WEBHOOK_ALLOW_PRIVATE/);
   });
 });
+
+describe('job recovery settings', () => {
+  it('by default bring a killed worker\'s flow step back within its timeout plus a minute (docs/flows.md)', () => {
+    const { jobRecovery } = loadConfig({});
+    expect(jobRecovery).toEqual({ expiryS: 30, maintenanceS: 10 });
+    // Expiry, two maintenance intervals at worst, pg-boss's retry pause of at most 2 s.
+    expect(jobRecovery.expiryS + 2 * jobRecovery.maintenanceS + 2).toBeLessThanOrEqual(60);
+  });
+
+  it('name a bad value', () => {
+    expect(() => loadConfig({ JOB_EXPIRY_S: '0' })).toThrow(/JOB_EXPIRY_S/);
+    expect(() => loadConfig({ JOB_MAINTENANCE_S: 'often' })).toThrow(/JOB_MAINTENANCE_S/);
+  });
+});

@@ -51,6 +51,20 @@ describe('flow execution', () => {
     expect(note.headers['x-who']).toBe('trigger');
     expect(note.headers['content-type']).toBe('application/json');
     expect(JSON.parse(note.body)).toEqual({ score: 17, text: `Score 17 for ${name}`, fallback: 'fallback', unknown: 'xy' });
+    // What went out empty is named in the log: `nothing` was given by no source.
+    expect(done.steps.map((s: any) => s.unresolved_variables)).toEqual([[], ['nothing']]);
+  });
+
+  it('names in the step log the placeholders of URL, parameters, headers and body that no source gave', async () => {
+    const flow = await api.create({
+      predefinedVariables: [{ name: 'base', value: rx.url }],
+      steps: [{ step_number: 1, webhook_url: '{{base}}/named/{{id}}', webhook_method: 'POST',
+        webhook_url_params: { q: '{{query}}' }, webhook_headers: { 'X-{{hname}}': '{{hvalue}}' },
+        webhook_body: { who: '{{who}}', given: '{{given}}', nil: '{{nil}}' } }],
+    });
+    const done = await api.settled(flow.id, (await api.trigger(flow.id, { given: 'yes', nil: null, id: 7 })).id);
+    expect(done.steps[0]).toMatchObject({ status: 'success', unresolved_variables: ['hname', 'hvalue', 'query', 'who'] });
+    expect(JSON.parse(rx.at('/named/7')[0]!.body)).toEqual({ who: '', given: 'yes', nil: '' });
   });
 
   it('skips a step whose dependency failed, and a step depending on a skipped one, but runs independent steps', async () => {

@@ -1,6 +1,6 @@
 import type { FlowDefinition, StepDefinition } from '../../src/entities/webhook-execution.entity';
 import { nextAction, retryPlan, type RunRecord, variableScope } from '../../src/services/flows/flow-plan';
-import { coerce, fillJson, fillText, readPath } from '../../src/services/flows/placeholders';
+import { coerce, fillJson, fillText, readPath, unresolvedNames } from '../../src/services/flows/placeholders';
 
 const step = (stepNumber: number, dependsOnStep: number | null = null): StepDefinition => ({
   stepNumber, url: 'https://x.io', method: 'POST', webhookTimeout: 10, retryLimit: 0, timeout: 30, urlParams: {}, headers: {}, body: null, dependsOnStep, successCondition: null,
@@ -15,6 +15,15 @@ describe('placeholders', () => {
     const scope = { n: 3, o: { a: 1 }, s: 'x', nil: null };
     expect(fillText('{{ n }}-{{o}}-{{s}}-{{nil}}-{{nope}}', scope)).toBe('3-{"a":1}-x--');
     expect(fillJson({ '{{s}}key': ['{{n}}', '{{o}}', 'n={{n}}', 7, null] }, scope)).toEqual({ xkey: [3, { a: 1 }, 'n=3', 7, null] });
+  });
+
+  it('never fill from inherited properties, and name the placeholders no source gave', () => {
+    const scope = { n: 3, nil: null };
+    expect(fillText('[{{constructor}}][{{toString}}]', scope)).toBe('[][]');
+    expect(fillJson('{{__proto__}}', scope)).toBe('');
+    const templates = ['https://x.io/{{path}}?n={{n}}', { q: '{{query}}' }, { '{{hname}}': '{{n}}' }, { a: ['{{nil}}', { deep: '{{who}} {{constructor}}' }] }];
+    expect(unresolvedNames(templates, scope)).toEqual(['constructor', 'hname', 'path', 'query', 'who']);
+    expect(unresolvedNames([null, {}, 'plain'], scope)).toEqual([]);
   });
 
   it('read response paths and convert data types', () => {

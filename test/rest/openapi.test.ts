@@ -100,6 +100,12 @@ describe('GET /openapi.json', () => {
     expect(publicOps.sort()).toEqual(['get /healthz', 'get /openapi.json', 'get /readyz', 'post /v1/telephony/twilio/relay-ended', 'post /v1/telephony/twilio/status', 'post /v1/telephony/twilio/voice']);
   });
 
+  it('documents the relay action callback\'s answer as TwiML, not JSON', () => {
+    const content = doc.paths['/v1/telephony/twilio/relay-ended'].post.responses['200'].content;
+    expect(Object.keys(content)).toEqual(['text/xml']);
+    expect(content['text/xml'].schema.type).toBe('string');
+  });
+
   it('describes inputs with the services\' zod schemas: transforms as what is sent, ranges, unknown fields', () => {
     const makeCall = doc.paths['/v1/calls/make-call'].post;
     const body = makeCall.requestBody.content['application/json'].schema;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /** What the fake answers to one request. Defaults: a short text, streamed at once. */
 export interface ScriptedReply {
-  /** The answer's text, streamed word by word (or as `chunks`, piece by piece). */
+  /** The answer's text, streamed word by word (or as `chunks`, piece by piece); with `toolCalls`, before them. */
   text?: string;
   chunks?: string[];
   /** The answer's content is this value as JSON (a JSON-schema answer). */
@@ -32,10 +32,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function chunksOf(reply: ScriptedReply, model: string): Record<string, unknown>[] {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
   const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-  const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? 'Hello there.');
+  const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? (reply.toolCalls ? '' : 'Hello there.'));
   const pieces = reply.chunks ?? (reply.json !== undefined ? [text.slice(0, text.length >> 1), text.slice(text.length >> 1)] : text.match(/\S+\s*/g) ?? []);
   const out = [choice({ role: 'assistant', content: '' })];
-  if (!reply.toolCalls) out.push(...pieces.filter((p) => p !== '').map((p) => choice({ content: p })));
+  out.push(...pieces.filter((p) => p !== '').map((p) => choice({ content: p })));
   reply.toolCalls?.forEach((call, index) => {
     const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
     out.push(choice({ tool_calls: [{ index, id: `call_${index}_fake`, type: 'function', function: { name: call.name, arguments: '' } }] }));
@@ -48,7 +48,7 @@ function chunksOf(reply: ScriptedReply, model: string): Record<string, unknown>[
 
 /** A non-streamed answer (`stream` false), in OpenAI's `chat.completion` shape. */
 function completionOf(reply: ScriptedReply, model: string): Record<string, unknown> {
-  const content = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.chunks?.join('') ?? reply.text ?? 'Hello there.');
+  const content = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.chunks?.join('') ?? reply.text ?? (reply.toolCalls ? null : 'Hello there.'));
   const toolCalls = reply.toolCalls?.map((c, i) => ({
     id: `call_${i}_fake`,
     type: 'function',
@@ -59,7 +59,7 @@ function completionOf(reply: ScriptedReply, model: string): Record<string, unkno
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
-    choices: [{ index: 0, message: { role: 'assistant', content: toolCalls ? null : content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   };
 }

@@ -1,17 +1,19 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { Contact } from '../../entities';
+import type { DynamicVariable } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import type { CallService, CampaignCallBatch, NewCampaignCall } from '../call.service';
 import type { Transitioned } from '../call-transitions';
 import type { Clock } from '../clock';
 import type { EventPublisher } from '../events';
-import { AppError } from '../errors';
 import type { FlowRunner } from '../flows/flow-runner';
 import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
 import { type CallingWindow, isOpen, isOver } from './calling-window';
-import { dynamicVariables, webhookVariables } from './contact-mapping';
+import { triggerCampaignWebhook } from './campaign-webhook';
+import { dynamicVariables, type RecordViews } from './contact-mapping';
 import {
-  applyChanges, type CampaignRow, campaignsWithWork, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued,
+  applyChanges, type CampaignRow, campaignsWithWork, type DueEntry, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued,
   liveAttempts, loadCampaign, markCalling, recordProgress, selectContacts,
 } from './dialer-store';
 import { delayBefore, type RetryTiers } from './retry-tiers';
@@ -53,6 +55,8 @@ export interface DialerDeps {
   logger: Logger;
   /** Counts the calls this replica's dialer places (`switchboard_campaign_dials_total`). */
   dials: { inc(n: number): void };
+  /** The records as integrators see them: what the webhook mapping reads. */
+  views: RecordViews;
 }
 
 /** What one tick did, for what follows its commit. */
@@ -162,11 +166,7 @@ export class CampaignDialer {
     const now = this.deps.clock.now();
     const ended = await endedAttempts(tx, campaign.id);
     await applyChanges(tx, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
-    const announcements: (() => void)[] = [];
-    for (const attempt of ended) {
-      const announce = await this.triggerWebhook(tx, campaign, attempt);
-      if (announce) announcements.push(announce);
-    }
+    const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const batch = this.batchOf(campaign);
     let placed: string[] = [];
     // An inbound campaign answers calls to its number (src/services/inbound); it never dials.
@@ -178,7 +178,7 @@ export class CampaignDialer {
       else if (batch && isOpen(now, window)) placed = await this.dial(tx, campaign, batch, now);
     }
     await recordProgress(tx, campaign, now);
-    const counted = ended.map((e) => ({ id: e.call.id, workspace: String(e.call.workspace_id) }));
+    const counted = ended.map((e) => ({ id: e.call_id, workspace: e.workspace_id }));
     return { companyId: campaign.company_id, batch, placed, counted, announcements };
   }
 
@@ -195,35 +195,12 @@ export class CampaignDialer {
    * `failed` once every tier is used up.
    */
   private afterCall(c: CampaignRow, attempt: EndedAttempt, now: Date): EntryChange {
-    const { call_status: status, disconnect_reason: reason } = attempt.call;
+    const { call_status: status, disconnect_reason: reason } = attempt;
     if (status === 'completed' && reason !== 'voicemail_reached' && reason !== 'timeout') return { id: attempt.entry_id, state: 'settled', outcome: 'picked-up', reason: null };
     if (status === 'canceled') return { id: attempt.entry_id, state: 'settled', outcome: 'canceled', reason: null };
     const delay = delayBefore(tiersOf(c), attempt.attempts + 1);
     if (delay === null) return { id: attempt.entry_id, state: 'settled', outcome: 'failed', reason: reason || status };
     return { id: attempt.entry_id, state: 'queued', nextAttemptAt: new Date(now.getTime() + delay) };
-  }
-
-  /**
-   * Triggers the campaign's flow for an ended call, in the tick's transaction (so exactly
-   * once per call). A flow that refuses (stopped, deleted, no steps, bad variable names) is
-   * logged and skipped: the campaign goes on.
-   */
-  private async triggerWebhook(tx: EntityManager, c: CampaignRow, attempt: EndedAttempt): Promise<(() => void) | null> {
-    if (!c.webhook_id) return null;
-    const variables = webhookVariables(c.webhook_mapping_variables, c.webhook_mapping_variables_sources, {
-      call: attempt.call,
-      contact: attempt.contact,
-      campaign: c,
-      agent_post_call_outcomes: (attempt.call.agent_post_call_outcomes as Record<string, unknown> | null) ?? {},
-    });
-    try {
-      const { announce } = await this.deps.flows.start({ scope: { companyId: c.company_id, userId: null }, em: tx }, c.webhook_id, { variables });
-      return announce;
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      this.deps.logger.warn({ err, campaignId: c.id, callId: attempt.call.id }, 'campaign webhook not triggered');
-      return null;
-    }
   }
 
   /**
@@ -249,7 +226,7 @@ export class CampaignDialer {
             contactId: entry.contact.id,
             attempt: entry.attempts + 1,
             to: entry.contact.phone_number,
-            dynamicVariables: dynamicVariables(c.agent_variables_contact_metadata_mapping, entry.contact),
+            dynamicVariables: this.agentVariables(tx, c, entry.contact),
           });
         }
       }
@@ -266,6 +243,13 @@ export class CampaignDialer {
       if (due.length < wanted) break;
     }
     return placed;
+  }
+
+  /** A call's dynamic variables, read from the contact's REST shape, as for the webhook mapping. */
+  private agentVariables(tx: EntityManager, c: CampaignRow, contact: DueEntry['contact']): DynamicVariable[] {
+    const mapping = c.agent_variables_contact_metadata_mapping;
+    if (Object.keys(mapping).length === 0) return [];
+    return dynamicVariables(mapping, this.deps.views.contact(tx.map(Contact, contact)));
   }
 
   private skipReason(c: CampaignRow, contact: { status: string; deleted_at: string | null; number_country_code: string }, suppressed: boolean): string | null {

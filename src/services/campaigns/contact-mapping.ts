@@ -1,3 +1,4 @@
+import type { Call, Campaign, Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
 
 /**
@@ -36,6 +37,17 @@ export function dynamicVariables(mapping: Record<string, unknown>, contact: Reco
   return variables;
 }
 
+/**
+ * Each record as integrators see it: its REST (snake_case) shape, dates as ISO 8601 text,
+ * internal columns left out. Given by the composition root (the REST serializers), so that
+ * the mapping reads exactly what the API answers.
+ */
+export interface RecordViews {
+  call(call: Call): Record<string, unknown>;
+  contact(contact: Contact): Record<string, unknown>;
+  campaign(campaign: Campaign): Record<string, unknown>;
+}
+
 /** The records a webhook mapping may read, each in its REST (snake_case) shape. */
 export interface WebhookSources {
   call: Record<string, unknown>;
@@ -44,24 +56,51 @@ export interface WebhookSources {
   agent_post_call_outcomes: Record<string, unknown>;
 }
 
-export const WEBHOOK_SOURCES = ['call', 'contact', 'campaign', 'agent_post_call_outcomes'] as const;
+export type WebhookSource = keyof WebhookSources;
+
+export const WEBHOOK_SOURCES = ['call', 'contact', 'campaign', 'agent_post_call_outcomes'] as const satisfies readonly WebhookSource[];
+
+/** Where a variable without a (known) source is looked for, in order. */
+const DEFAULT_ORDER: WebhookSource[] = ['call', 'contact', 'campaign'];
+
+/** A mapped variable whose path led nowhere. */
+export interface UnresolvedMapping {
+  name: string;
+  path: string;
+}
+
+/**
+ * The value at `path` in the source's record. A path may start with the source's name
+ * (`contact.firstname` is `firstname` under source `contact`); it is first read as
+ * written, so that a field named like its source (a post-call outcome, say) stays reachable.
+ */
+function readSource(records: WebhookSources, source: WebhookSource, path: string): unknown {
+  const value = valueAt(records[source], path);
+  if (value !== undefined || !path.startsWith(`${source}.`)) return value;
+  return valueAt(records[source], path.slice(source.length + 1));
+}
 
 /**
  * A flow's trigger variables from `webhook_mapping_variables` (flow variable -> path) and
  * `webhook_mapping_variables_sources` (flow variable -> one of WEBHOOK_SOURCES). A variable
  * without a known source is looked up in the call, then the contact, then the campaign.
- * Paths that lead nowhere give no variable; values keep their JSON types.
+ * Values keep their JSON types. A path that leads nowhere gives no variable (so the flow's
+ * own fallbacks apply) and is answered in `unresolved`.
  */
-export function webhookVariables(mapping: Record<string, unknown>, sources: Record<string, unknown>, records: WebhookSources): Record<string, unknown> {
+export function webhookVariables(
+  mapping: Record<string, unknown>,
+  sources: Record<string, unknown>,
+  records: WebhookSources,
+): { variables: Record<string, unknown>; unresolved: UnresolvedMapping[] } {
   const variables: Record<string, unknown> = {};
+  const unresolved: UnresolvedMapping[] = [];
   for (const [name, path] of Object.entries(mapping)) {
     if (typeof path !== 'string') continue;
     const source = sources[name];
-    const order = typeof source === 'string' && (WEBHOOK_SOURCES as readonly string[]).includes(source)
-      ? [records[source as keyof WebhookSources]]
-      : [records.call, records.contact, records.campaign];
-    const value = order.map((record) => valueAt(record, path)).find((v) => v !== undefined);
-    if (value !== undefined) variables[name] = value instanceof Date ? value.toISOString() : value;
+    const order = (WEBHOOK_SOURCES as readonly unknown[]).includes(source) ? [source as WebhookSource] : DEFAULT_ORDER;
+    const value = order.map((from) => readSource(records, from, path)).find((v) => v !== undefined);
+    if (value === undefined) unresolved.push({ name, path });
+    else variables[name] = value;
   }
-  return variables;
+  return { variables, unresolved };
 }

@@ -90,21 +90,23 @@ export async function selectContacts(em: EntityManager, c: CampaignRow, now: Dat
   return rows[0]?.n ?? 0;
 }
 
-/** A live attempt whose call has ended, with what the webhook mapping may read. */
+/** A live attempt whose call has ended: what counting it needs. */
 export interface EndedAttempt {
   entry_id: string;
   attempts: number;
-  call: Record<string, unknown> & { id: string; call_status: string; disconnect_reason: string };
-  contact: Record<string, unknown>;
+  contact_id: string;
+  call_id: string;
+  call_status: string;
+  disconnect_reason: string;
+  workspace_id: string;
 }
 
 /** Attempts in `calling` whose call reached a terminal status. */
 export async function endedAttempts(em: EntityManager, campaignId: string): Promise<EndedAttempt[]> {
   return em.execute(
-    `SELECT cc.id AS entry_id, cc.attempts, to_jsonb(k) AS call, to_jsonb(ct) AS contact
+    `SELECT cc.id AS entry_id, cc.attempts, cc.contact_id, k.id AS call_id, k.call_status, k.disconnect_reason, k.workspace_id
      FROM campaign_contacts cc
      JOIN calls k ON k.id = cc.last_call_id
-     JOIN contacts ct ON ct.id = cc.contact_id
      WHERE cc.campaign_id = ? AND cc.state = 'calling' AND k.call_status IN (?)`,
     [campaignId, [...TERMINAL_STATUSES]],
   );

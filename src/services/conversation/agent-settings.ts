@@ -1,13 +1,15 @@
 import type { AiAgent } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
 import { fillText, type Scope } from '../flows/placeholders';
+import { readAgentFlow, StateMachine } from './agent-flow';
 import { builtInTools } from './call-tools';
+import { type FlowInvoker, flowTools } from './flow-tools';
 import type { EngineSettings } from './engine';
 
 /** The agent fields a conversation reads (docs/agents.md maps each). */
 export type ConversationAgent = Pick<
   AiAgent,
-  'prompt' | 'language' | 'whoTalksFirst' | 'llmTemperature' | 'reminderFrequencyFrom' | 'reminderFrequencyTo' | 'maxSilenceDuration' | 'agentFlow' | 'agentDynamicVariables'
+  'prompt' | 'language' | 'startingState' | 'whoTalksFirst' | 'llmTemperature' | 'reminderFrequencyFrom' | 'reminderFrequencyTo' | 'maxSilenceDuration' | 'agentFlow' | 'agentDynamicVariables'
 >;
 
 /** How a phone call differs from a chat, told to every model after the agent's own prompt. */
@@ -15,12 +17,6 @@ const VOICE_RULES = 'You are speaking on a phone call: your words are read aloud
 
 /** `llm_temperature` is 0-100, a percent of the OpenAI range 0-2 (docs/agents.md). */
 export const temperatureOf = (percent: number) => Math.round(percent * 2) / 100;
-
-/** The numbers `transfer_call` may reach: `agent_flow.transfer_numbers` (docs/agents.md). */
-export function transferNumbersOf(agentFlow: Record<string, unknown>): string[] {
-  const numbers = agentFlow.transfer_numbers;
-  return Array.isArray(numbers) ? numbers.filter((n): n is string => typeof n === 'string' && n.trim() !== '') : [];
-}
 
 /** The placeholder values of a call: the agent's own defaults, overridden by the call's variables. */
 export function variablesOf(agent: ConversationAgent, variables: DynamicVariable[]): Scope {
@@ -31,15 +27,18 @@ export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {
   return [fillText(agent.prompt, scope).trim(), `Speak in the language ${agent.language}.`, VOICE_RULES].filter((p) => p !== '').join('\n\n');
 }
 
-/** Everything the engine needs, from the agent and the call's dynamic variables. */
-export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVariable[]): EngineSettings {
+/** Everything the engine needs, from the agent and the call's dynamic variables; flow tools only with `flows`. */
+export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVariable[], flows: FlowInvoker | null = null): EngineSettings {
+  const flow = readAgentFlow(agent.agentFlow);
+  const scope = variablesOf(agent, variables);
   const from = Math.min(agent.reminderFrequencyFrom, agent.reminderFrequencyTo);
   const to = Math.max(agent.reminderFrequencyFrom, agent.reminderFrequencyTo);
   return {
-    systemPrompt: systemPromptOf(agent, variablesOf(agent, variables)),
+    systemPrompt: systemPromptOf(agent, scope),
+    states: new StateMachine(flow.states ?? [], agent.startingState, (text) => fillText(text, scope)),
     agentTalksFirst: agent.whoTalksFirst !== 'user',
     temperature: temperatureOf(agent.llmTemperature),
-    tools: builtInTools(transferNumbersOf(agent.agentFlow)),
+    tools: [...builtInTools(flow.transfer_numbers ?? []), ...flowTools(flow.tools ?? [], flows)],
     silence: { reminderMs: to > 0 ? { from: from * 1000, to: to * 1000 } : null, maxMs: agent.maxSilenceDuration * 1000 },
   };
 }

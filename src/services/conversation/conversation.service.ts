@@ -3,9 +3,11 @@ import { AiAgent, Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import type { EventPublisher } from '../events';
+import type { FlowRunner } from '../flows/flow-runner';
 import { engineSettingsOf } from './agent-settings';
 import type { Conversation, ConversationOpener, ConversationSink } from './conversation';
 import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './engine';
+import { CompanyFlowInvoker } from './flow-tools';
 import type { LanguageModel } from './language-model';
 import { type StoredTurn, storedTranscript } from './transcript';
 
@@ -77,6 +79,7 @@ export class ConversationService implements ConversationOpener {
     private readonly model: LanguageModel,
     private readonly events: EventPublisher,
     private readonly logger: Logger,
+    private readonly flows: FlowRunner,
   ) {}
 
   async open(callId: string, sink: ConversationSink): Promise<Conversation | null> {
@@ -93,6 +96,7 @@ export class ConversationService implements ConversationOpener {
       workspace: call.workspaceId,
       language: agent.language,
     });
-    return new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables), { model: this.model, sink, recorder: writer });
+    const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id);
+    return new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables, flows), { model: this.model, sink, recorder: writer });
   }
 }

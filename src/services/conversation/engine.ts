@@ -1,3 +1,4 @@
+import type { StateMachine } from './agent-flow';
 import { type CallAction, type CallTool, runTools } from './call-tools';
 import type { Conversation, ConversationEndReason, ConversationSink } from './conversation';
 import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
@@ -16,6 +17,8 @@ export interface TurnRecord {
 export interface EngineSettings {
   /** The system prompt, placeholders filled. */
   systemPrompt: string;
+  /** The states of `agent_flow`: the current one's prompt joins the system prompt. */
+  states: StateMachine;
   agentTalksFirst: boolean;
   /** On the provider's scale; undefined leaves the server's default. */
   temperature: number | undefined;
@@ -221,15 +224,19 @@ export class ConversationEngine implements Conversation {
   private async generate(turn: Turn, note: string | undefined, onFirstToken: () => void): Promise<CallAction | null> {
     const { signal } = turn.controller;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
-      const messages: ChatMessage[] = [{ role: 'system', content: this.settings.systemPrompt }, ...this.history, ...(note ? [{ role: 'system' as const, content: note }] : [])];
-      const answer = await this.deps.model.stream({ messages, tools: this.settings.tools.map((t) => t.spec), temperature: this.settings.temperature, signal }, (token) => {
+      const { states } = this.settings;
+      const system = [this.settings.systemPrompt, states.prompt()].filter((p) => p !== '').join('\n\n');
+      const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history, ...(note ? [{ role: 'system' as const, content: note }] : [])];
+      const stateTool = states.tool();
+      const tools = stateTool ? [...this.settings.tools, stateTool] : this.settings.tools;
+      const answer = await this.deps.model.stream({ messages, tools: tools.map((t) => t.spec), temperature: this.settings.temperature, signal }, (token) => {
         onFirstToken();
         turn.sent += token;
         this.deps.sink.text(token, false);
       });
       this.history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length ? { toolCalls: answer.toolCalls } : {}) });
       if (answer.toolCalls.length === 0) return null;
-      const { results, action } = await runTools(answer.toolCalls, this.settings.tools, this.deps.sink, signal);
+      const { results, action } = await runTools(answer.toolCalls, tools, this.deps.sink, signal);
       this.history.push(...results.map((r) => ({ role: 'tool' as const, toolCallId: r.toolCallId, content: r.content })));
       if (action) return action;
       if (signal.aborted) throw new LanguageModelError('aborted', 'The turn was canceled');

@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { LlmConfig } from '../../config';
+import type { Logger } from '../../logger';
 
 /** A call the model asked for; `arguments` is the model's JSON text, unparsed (it may be invalid). */
 export interface ToolCall {
@@ -147,9 +148,19 @@ class ToolCallAccumulator {
 export class OpenAiCompatibleModel implements LanguageModel {
   private readonly client: OpenAI;
 
-  constructor(private readonly config: LlmConfig) {
-    // The SDK refuses an empty key; local servers ignore whatever is sent.
-    this.client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey ?? 'none', maxRetries: 0, timeout: config.timeoutMs * 3 });
+  constructor(
+    private readonly config: LlmConfig,
+    logger?: Logger,
+  ) {
+    // The SDK refuses an empty key; local servers ignore whatever is sent. Its own logging
+    // (a malformed stream, say) goes to our logger, not the console.
+    this.client = new OpenAI({
+      baseURL: config.baseUrl,
+      apiKey: config.apiKey ?? 'none',
+      maxRetries: 0,
+      timeout: config.timeoutMs * 3,
+      ...(logger ? { logger: logger.child({ component: 'llm' }), logLevel: 'warn' as const } : { logLevel: 'off' as const }),
+    });
   }
 
   private deadline(signal?: AbortSignal): Deadline {

@@ -5,15 +5,17 @@
  * subscriber may not see and a late subscriber never reads a stale copy.
  */
 export interface Topics {
-  /** A call was created or changed status. */
+  /** A call was created, changed status, or its conversation took a turn (transcript). */
   'call.updated': { companyId: string; callId: string; campaignId: string | null; workspace: string };
+  /** A call's post-call analysis landed on it, or was recorded as failed (docs/agents.md). */
+  'call.analyzed': { companyId: string; callId: string; campaignId: string | null; workspace: string };
   /** A webhook flow execution was created or changed status. */
   'webhook.execution.updated': { companyId: string; flowId: string; executionId: string };
 }
 
 export type Topic = keyof Topics;
 
-export const TOPICS: readonly Topic[] = ['call.updated', 'webhook.execution.updated'];
+export const TOPICS: readonly Topic[] = ['call.updated', 'call.analyzed', 'webhook.execution.updated'];
 
 /** One event as it travels between replicas. */
 export interface Envelope<T extends Topic = Topic> {

@@ -111,8 +111,8 @@ const CLAIM_SQL = `WITH execution AS (
     UPDATE webhook_executions SET status = 'in_progress', executed_at = ?, updated_at = ?
     WHERE id IN (SELECT id FROM runnable) AND status = 'scheduled' RETURNING id
   ), run AS (
-    INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, version)
-    SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', 1 FROM runnable
+    INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, unresolved_variables, version)
+    SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', '[]', 1 FROM runnable
     ON CONFLICT (execution_id, attempt_number, step_number) DO UPDATE
       SET started_at = excluded.started_at, updated_at = excluded.updated_at, version = webhook_step_runs.version + 1
       WHERE webhook_step_runs.status = 'running'
@@ -159,7 +159,7 @@ export async function claimStep(em: EntityManager, job: { companyId: string; exe
 
 const FINISH_SQL = `WITH run AS (
     UPDATE webhook_step_runs SET status = ?, tries = ?, try_errors = ?::jsonb, error = ?, request = ?::jsonb, response = ?::jsonb,
-      duration_ms = ?, finished_at = ?, extracted = ?::jsonb, updated_at = ?, version = version + 1
+      duration_ms = ?, finished_at = ?, extracted = ?::jsonb, unresolved_variables = ?::jsonb, updated_at = ?, version = version + 1
     WHERE id = ? AND version = ? RETURNING id
   ), execution AS (
     UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?
@@ -177,7 +177,7 @@ export async function finishStep(em: EntityManager, executionId: string, run: St
     FINISH_SQL,
     [
       done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
-      done.durationMs, done.finishedAt, json(done.extracted), now, run.id, run.version,
+      done.durationMs, done.finishedAt, json(done.extracted), json(done.unresolvedVariables), now, run.id, run.version,
       change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now, executionId,
     ],
   );
@@ -188,8 +188,8 @@ export async function finishStep(em: EntityManager, executionId: string, run: St
 export async function insertSkipped(em: EntityManager, executionId: string, attemptNumber: number, skipped: Skip[], now: Date): Promise<void> {
   for (const { stepNumber, error } of skipped) {
     await em.execute(
-      `INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, error, finished_at, try_errors, extracted, version)
-       VALUES (?, ?, ?, ?, ?, ?, 'skipped', ?, ?, '[]', '{}', 1)`,
+      `INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, error, finished_at, try_errors, extracted, unresolved_variables, version)
+       VALUES (?, ?, ?, ?, ?, ?, 'skipped', ?, ?, '[]', '{}', '[]', 1)`,
       [randomUUID(), now, now, executionId, attemptNumber, stepNumber, error, now],
     );
   }

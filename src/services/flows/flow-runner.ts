@@ -46,9 +46,6 @@ const REFUSALS = {
   no_steps: () => new PreconditionError('Webhook flow has no steps to run'),
 };
 
-/** Seconds a step job may run past its step `timeout` before pg-boss hands it to another worker. */
-const EXPIRY_MARGIN_SECONDS = 60;
-
 /**
  * The flow engine: triggers executions and runs them on durable jobs, one job per step
  * sent. Every state change is stored together with the job that continues from it, so a
@@ -154,8 +151,7 @@ export class FlowRunner {
   }
 
   private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
-    const expireInSeconds = step.timeout + EXPIRY_MARGIN_SECONDS;
-    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, expireInSeconds, retryLimit: 5 });
+    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, workSeconds: step.timeout, retryLimit: 5 });
   }
 
   private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {

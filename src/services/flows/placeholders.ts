@@ -15,9 +15,12 @@ function asText(value: unknown): string {
   return String(value);
 }
 
+/** The value of `name`: undefined when no source gave it (never an inherited property such as `constructor`). */
+const lookup = (scope: Scope, name: string): unknown => (Object.hasOwn(scope, name) ? scope[name] : undefined);
+
 /** Fills every placeholder of `text`; unknown names become ''. */
 export function fillText(text: string, scope: Scope): string {
-  return text.replace(PLACEHOLDER, (_, name: string) => asText(scope[name]));
+  return text.replace(PLACEHOLDER, (_, name: string) => asText(lookup(scope, name)));
 }
 
 /**
@@ -27,7 +30,7 @@ export function fillText(text: string, scope: Scope): string {
 export function fillJson(value: unknown, scope: Scope): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);
-    if (whole) return scope[whole[1]!] ?? '';
+    if (whole) return lookup(scope, whole[1]!) ?? '';
     return fillText(value, scope);
   }
   if (Array.isArray(value)) return value.map((item) => fillJson(item, scope));
@@ -40,6 +43,28 @@ export function fillJson(value: unknown, scope: Scope): unknown {
 /** Fills the values (and names) of a string map such as headers or query parameters. */
 export function fillMap(map: Record<string, string>, scope: Scope): Record<string, string> {
   return Object.fromEntries(Object.entries(map).map(([k, v]) => [fillText(k, scope), fillText(v, scope)]));
+}
+
+/** Every placeholder name in `value`: in strings, and in object keys, at any depth. */
+function placeholderNames(value: unknown, names: Set<string>): Set<string> {
+  if (typeof value === 'string') for (const match of value.matchAll(PLACEHOLDER)) names.add(match[1]!);
+  else if (Array.isArray(value)) for (const item of value) placeholderNames(item, names);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      placeholderNames(key, names);
+      placeholderNames(item, names);
+    }
+  }
+  return names;
+}
+
+/**
+ * The placeholder names of `templates` that no source gave a value (filled as ''), sorted:
+ * what a step's log reports as `unresolved_variables`. A name given as null is resolved.
+ */
+export function unresolvedNames(templates: unknown[], scope: Scope): string[] {
+  const names = placeholderNames(templates, new Set());
+  return [...names].filter((name) => lookup(scope, name) === undefined).sort();
 }
 
 /**

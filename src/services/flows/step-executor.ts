@@ -5,7 +5,7 @@ import type { StepDefinition } from '../../entities/webhook-execution.entity';
 import type { LoggedRequest, LoggedResponse } from '../../entities/webhook-step-run.entity';
 import type { Clock } from '../clock';
 import { DeliveryError, type OutboundHttp, type OutboundRequest, type OutboundResponse } from './outbound-http';
-import { fillJson, fillMap, fillText, type Scope } from './placeholders';
+import { fillJson, fillMap, fillText, type Scope, unresolvedNames } from './placeholders';
 import { logRequest, logResponse } from './step-log';
 
 /** A response as success conditions and variable locations see it. */
@@ -24,6 +24,8 @@ export interface StepOutcome {
   request: LoggedRequest | null;
   response: LoggedResponse | null;
   durationMs: number;
+  /** Placeholders of the step that no source gave a value, sent as '' (docs/flows.md). */
+  unresolvedVariables: string[];
   /** The last response, for variable extraction; null when none came. */
   view: ResponseView | null;
 }
@@ -67,18 +69,20 @@ export class StepExecutor {
     const started = performance.now();
     const { step } = task;
     const deadline = started + step.timeout * 1000;
+    const sendsBody = hasBody(step);
+    const unresolvedVariables = unresolvedNames([step.url, step.urlParams, step.headers, sendsBody ? step.body : null], task.scope);
     let request: OutboundRequest;
     try {
       request = buildRequest(step, task.scope);
     } catch (err) {
-      return { status: 'failed', tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, view: null };
+      return { status: 'failed', tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
     }
     const tryErrors: string[] = [];
     for (let tries = 1; ; tries++) {
       const left = deadline - performance.now();
       const result = await this.try(task, request, Math.min(step.webhookTimeout * 1000, left));
       const durationMs = Math.round(performance.now() - started);
-      const outcome = { tries, tryErrors, request: result.request, response: result.response, durationMs, view: result.view };
+      const outcome = { tries, tryErrors, request: result.request, response: result.response, durationMs, unresolvedVariables, view: result.view };
       if (result.ok) return { ...outcome, status: 'success', error: null };
       if (!result.retryable || tries > step.retryLimit) return { ...outcome, status: 'failed', error: result.error };
       const pause = Math.min(this.backoffMs * 2 ** (tries - 1), MAX_BACKOFF_MS);
@@ -120,11 +124,14 @@ function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
   for (const [name, value] of Object.entries(fillMap(step.urlParams, scope))) url.searchParams.append(name, value);
   const headers = Object.fromEntries(Object.entries(fillMap(step.headers, scope)).filter(([name]) => !SIGNATURE_HEADERS.has(name.toLowerCase())));
   const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
-  const body = step.method === 'GET' || step.method === 'HEAD' || step.body === null ? null : JSON.stringify(fillJson(step.body, scope));
+  const body = hasBody(step) ? JSON.stringify(fillJson(step.body, scope)) : null;
   if (body !== null && !names.has('content-type')) headers['content-type'] = 'application/json';
   if (!names.has('user-agent')) headers['user-agent'] = 'Switchboard-Webhooks/1.0';
   return { method: step.method, url: url.toString(), headers, body };
 }
+
+/** Whether the step sends a body: not for GET and HEAD, nor without `webhook_body`. */
+const hasBody = (step: StepDefinition): boolean => step.method !== 'GET' && step.method !== 'HEAD' && step.body !== null;
 
 /** Adds the Standard Webhooks headers: `{id}.{timestamp}.{body}` signed with HMAC-SHA256. */
 function sign(request: OutboundRequest, messageId: string, secret: string, at: Date): OutboundRequest {

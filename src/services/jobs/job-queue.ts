@@ -37,8 +37,11 @@ export interface SendOptions {
   singletonKey?: string;
   /** Attempts after the first when the handler throws (default 3). */
   retryLimit?: number;
-  /** How long one run may take before pg-boss hands the job to another worker (default 60). */
-  expireInSeconds?: number;
+  /**
+   * How long the handler may rightly run on this job (a flow step: its timeout). The job is
+   * presumed dead, and handed to another worker, `expiryS` after that.
+   */
+  workSeconds?: number;
   /**
    * Runs the insert on this connection instead of pg-boss's own, so that the job is written
    * in the caller's transaction (see `jobSql`). Local workers are then not woken: call
@@ -57,8 +60,17 @@ export interface WorkOptions {
 export interface JobQueueOptions {
   /** How often an idle worker looks for jobs queued by other replicas. */
   pollMs: number;
-  /** How long a job may run before pg-boss hands it to another worker. */
-  expireInSeconds?: number;
+  /**
+   * Seconds a job may run (past its `workSeconds`) before pg-boss presumes its worker dead
+   * and hands it to another: how soon the jobs of a killed replica run again.
+   */
+  expiryS: number;
+  /**
+   * pg-boss's maintenance interval: how often expired jobs are looked for, by one replica
+   * of all. A dead worker's job runs again within `expiryS` plus twice this (a replica whose
+   * turn comes a moment early skips it) plus a retry pause of 1 to 2 s.
+   */
+  maintenanceS: number;
 }
 
 /** Session advisory lock under which queues are created, by every replica (key space: hashtext). */
@@ -98,7 +110,15 @@ export class JobQueue {
   ) {}
 
   static async start(connectionString: string, options: JobQueueOptions, logger: Logger): Promise<JobQueue> {
-    const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 10, supervise: true, schedule: false, application_name: 'switchboard-jobs' });
+    const boss = new PgBoss({
+      connectionString,
+      schema: 'pgboss',
+      max: 10,
+      supervise: true,
+      maintenanceIntervalSeconds: options.maintenanceS,
+      schedule: false,
+      application_name: 'switchboard-jobs',
+    });
     boss.on('error', (err) => logger.error({ err }, 'job queue error'));
     await boss.start();
     return new JobQueue(boss, connectionString, options, logger);
@@ -114,14 +134,14 @@ export class JobQueue {
       retryLimit: options.retryLimit ?? 3,
       retryDelay: 1,
       retryBackoff: true,
-      expireInSeconds: options.expireInSeconds ?? this.options.expireInSeconds ?? 60,
+      expireInSeconds: (options.workSeconds ?? 0) + this.options.expiryS,
       db: options.db,
     });
     if (!options.db || delayMs > 0) setTimeout(() => this.wake(name), Math.max(0, delayMs)).unref();
   }
 
   /** Queues many jobs of one queue in one statement (one commit instead of one per job). */
-  async sendMany<K extends JobName>(name: K, data: JobMap[K][], options: Pick<SendOptions, 'retryLimit' | 'expireInSeconds'> = {}): Promise<void> {
+  async sendMany<K extends JobName>(name: K, data: JobMap[K][], options: Pick<SendOptions, 'retryLimit'> = {}): Promise<void> {
     if (data.length === 0) return;
     await this.ensureQueue(name);
     await this.boss.insert(
@@ -131,7 +151,7 @@ export class JobQueue {
         retryLimit: options.retryLimit ?? 3,
         retryDelay: 1,
         retryBackoff: true,
-        expireInSeconds: options.expireInSeconds ?? this.options.expireInSeconds ?? 60,
+        expireInSeconds: this.options.expiryS,
       })),
     );
     this.wake(name);

@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
 import { CAMPAIGN_TICK_JOB } from '../campaigns/campaign-dialer.service';
+import { ANALYZE_CALL_JOB } from '../conversation/post-call-analysis.service';
 import { FLOW_STEP_JOB } from '../flows/flow-runner';
 import type { Services } from '../index';
 import type { Caller } from '../scope';
@@ -24,13 +25,15 @@ export interface WorkerOptions {
  * workers. Flow steps wait on customers' endpoints, not on CPU: many run at once.
  */
 export async function startWorkers(jobs: JobQueue, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
-  const { lifecycle, simulated, flows, dialer } = services;
+  const { lifecycle, simulated, flows, dialer, analysis } = services;
   await jobs.work('call.dispatch', { batchSize: 1 }, ({ companyId }) => lifecycle.dispatch(companyId));
   await jobs.work('call.place', { batchSize: 50 }, ({ callId }) => lifecycle.place(callId));
   // Simulated calls run on a Twilio deployment too: simulate-inbound.
   await jobs.work(SIMULATED_STEP_JOB, { batchSize: 100 }, (job) => lifecycle.advanceSimulated(simulated, job));
   await jobs.work(FLOW_STEP_JOB, { batchSize: 50, concurrency: 200 }, (job) => flows.runStep(jobCaller(orm, job.companyId), job));
   await jobs.work(CAMPAIGN_TICK_JOB, { batchSize: 5 }, (job) => dialer.tick(job));
+  // Each analysis waits on the model, not on CPU: several run at once.
+  if (analysis) await jobs.work(ANALYZE_CALL_JOB, { batchSize: 10, concurrency: 20 }, (job) => analysis.analyze(job));
   const sweepers = [
     setInterval(() => {
       lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));

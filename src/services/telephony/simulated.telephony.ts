@@ -43,6 +43,8 @@ export interface SimulatedCall {
   /** `incoming`: the other party is the caller, a person; else the callee, as its number says. */
   callDirection: string;
   agentDynamicVariables: DynamicVariable[];
+  /** When it was answered (null before). */
+  startedAt: Date | null;
 }
 
 export interface SimulatedAgent {
@@ -60,7 +62,7 @@ export interface StepOutcome {
 const fill = (text: string, vars: Map<string, string>) => text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => vars.get(name) ?? '');
 
 /** The canned conversation of an answered call (no language model configured), ending at `endedAt`. */
-function transcript(call: SimulatedCall, agent: SimulatedAgent, talkMs: number, endedAt: Date): StoredTurn[] {
+function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): StoredTurn[] {
   const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
   const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
   const purpose = fill(agent.prompt, vars).replace(/\s{2,}/g, ' ').split(/(?<=[.!?])\s/)[0]?.trim();
@@ -70,7 +72,8 @@ function transcript(call: SimulatedCall, agent: SimulatedAgent, talkMs: number, 
   ];
   if (purpose) lines.push(['agent', purpose, 0.4]);
   lines.push(['user', 'Sounds good, thank you.', 0.7], ['agent', 'Thank you for your time. Goodbye!', 0.9]);
-  const answeredAt = endedAt.getTime() - talkMs;
+  const answeredAt = (call.startedAt ?? endedAt).getTime();
+  const talkMs = endedAt.getTime() - answeredAt;
   return lines.map(([role, text, share]) => ({ role, text, at: new Date(answeredAt + Math.round(talkMs * share)).toISOString() }));
 }
 
@@ -120,7 +123,7 @@ export class SimulatedTelephony implements TelephonyAdapter {
         durationS,
         disconnectReason: 'agent_hangup',
         latencyMs: latencyOf(call.id),
-        transcript: { turns: transcript(call, agent, talkMs, now), language: agent.language },
+        transcript: { turns: transcript(call, agent, now), language: agent.language },
       },
     };
   }

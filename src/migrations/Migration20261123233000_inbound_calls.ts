@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261123230000_inbound_calls extends Migration {
+export class Migration20261123233000_inbound_calls extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table "phone_numbers" add column "inbound_agent_id" uuid null;`);

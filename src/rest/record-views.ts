@@ -1,0 +1,7 @@
+import type { RecordViews } from '../services/campaigns/contact-mapping';
+import { serializeCall } from './call.serializer';
+import { serializeCampaign } from './campaign.serializer';
+import { serializeContact } from './contact.serializer';
+
+/** The REST shapes, which the campaign webhook mapping reads (docs/campaigns.md). */
+export const restRecordViews: RecordViews = { call: serializeCall, contact: serializeContact, campaign: serializeCampaign };

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Call, Campaign, Contact } from '../../entities';
+import type { Logger } from '../../logger';
+import { AppError } from '../errors';
+import type { FlowRunner } from '../flows/flow-runner';
+import { type RecordViews, webhookVariables } from './contact-mapping';
+import type { CampaignRow, EndedAttempt } from './dialer-store';
+
+export interface CampaignWebhookDeps {
+  flows: FlowRunner;
+  views: RecordViews;
+  logger: Logger;
+}
+
+/** A JSON value that should be an object (a call's post-call outcomes), as one: {} otherwise. */
+const asObject = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+/**
+ * Triggers the campaign's flow for each ended call, in the tick's transaction (so exactly
+ * once per call), with variables mapped from the REST shapes of the call, its contact and
+ * the campaign (docs/campaigns.md). Returns what announces the executions after commit.
+ */
+export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, ended: EndedAttempt[]): Promise<(() => void)[]> {
+  if (!c.webhook_id || ended.length === 0) return [];
+  const { views } = deps;
+  const campaign = views.campaign(await tx.findOneOrFail(Campaign, c.id));
+  const calls = new Map((await tx.find(Call, { id: ended.map((e) => e.call_id) })).map((k) => [k.id, views.call(k)]));
+  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contact_id) })).map((k) => [k.id, views.contact(k)]));
+  const announcements: (() => void)[] = [];
+  for (const attempt of ended) {
+    const call = calls.get(attempt.call_id)!;
+    const records = { call, contact: contacts.get(attempt.contact_id) ?? {}, campaign, agent_post_call_outcomes: asObject(call.agent_post_call_outcomes) };
+    const mapped = webhookVariables(c.webhook_mapping_variables, c.webhook_mapping_variables_sources, records);
+    const announce = await trigger(deps, tx, c, attempt.call_id, mapped);
+    if (announce) announcements.push(announce);
+  }
+  return announcements;
+}
+
+/**
+ * Starts one execution. A mapping path that leads nowhere is logged here (a step that uses
+ * its variable names it in its `unresolved_variables`). A flow that refuses (stopped,
+ * deleted, no steps, bad variable names) is logged and skipped: the campaign goes on.
+ */
+async function trigger(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, callId: string, mapped: ReturnType<typeof webhookVariables>): Promise<(() => void) | null> {
+  if (mapped.unresolved.length > 0) {
+    deps.logger.info({ campaignId: c.id, callId, unresolved: mapped.unresolved }, 'campaign webhook mapping: paths that lead nowhere');
+  }
+  try {
+    const { announce } = await deps.flows.start({ scope: { companyId: c.company_id, userId: null }, em: tx }, c.webhook_id, { variables: mapped.variables });
+    return announce;
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    deps.logger.warn({ err, campaignId: c.id, callId }, 'campaign webhook not triggered');
+    return null;
+  }
+}

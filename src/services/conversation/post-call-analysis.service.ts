@@ -1,0 +1,100 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { AiAgent, Call } from '../../entities';
+import type { Logger } from '../../logger';
+import type { Transitioned } from '../call-transitions';
+import type { EventPublisher } from '../events';
+import type { JobQueue } from '../jobs/job-queue';
+import { describeError } from '../errors';
+import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
+import type { LanguageModel } from './language-model';
+import { type StoredTurn, transcriptText } from './transcript';
+
+export interface AnalyzeCallJob {
+  companyId: string;
+  callId: string;
+}
+
+declare module '../jobs/job-queue' {
+  interface JobMap {
+    'call.analyze': AnalyzeCallJob;
+  }
+}
+
+export const ANALYZE_CALL_JOB = 'call.analyze';
+/** Answers asked for before an analysis is recorded as failed. */
+const MAX_ANSWERS = 3;
+/** Lets the conversation's last turn land on the call before it is read. */
+const ANALYSIS_DELAY_MS = 2000;
+
+const INSTRUCTIONS =
+  'You analyse a finished phone call between an AI agent and a callee. The agent was told:\n\n{prompt}\n\n' +
+  'Answer with the JSON the schema asks for: a short summary, the callee sentiment, whether the agent completed its task and why, and each outcome.';
+
+type Analysis = { ok: true; answer: AnalysisAnswer } | { ok: false; reason: string };
+
+/**
+ * Post-call analysis (docs/agents.md): once a call with at least one user turn has ended, a
+ * durable job asks the model once for a JSON answer fitting the agent's outcomes; an answer
+ * that does not fit is asked again, then recorded as failed with its reason.
+ */
+export class PostCallAnalysisService {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly jobs: JobQueue,
+    private readonly model: LanguageModel,
+    private readonly events: EventPublisher,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Call-ended listener: queues the analysis of an answered call (once per call). */
+  async callEnded(call: Transitioned): Promise<void> {
+    if (call.status !== 'completed') return;
+    await this.jobs.send(ANALYZE_CALL_JOB, { companyId: call.companyId, callId: call.id }, { singletonKey: call.id, delayMs: ANALYSIS_DELAY_MS });
+  }
+
+  /** Job handler. Idempotent: a call already analyzed (or failed) is left alone. */
+  async analyze({ companyId, callId }: AnalyzeCallJob): Promise<void> {
+    const em = this.orm.em.fork();
+    const call = await em.findOne(Call, { id: callId, company: companyId });
+    const turns = ((call?.transcriptObject?.turns ?? []) as StoredTurn[]).filter((t) => t && typeof t.text === 'string');
+    if (!call || call.agentTaskStatus !== '' || !turns.some((t) => t.role === 'user')) return;
+    const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id });
+    const result = await this.ask(agent, turns);
+    const fields = result.ok
+      ? {
+          agentPostCallOutcomes: result.answer.outcomes,
+          analysisSentiment: result.answer.sentiment,
+          agentTaskStatus: result.answer.task_status,
+          agentTaskFeedback: result.answer.task_feedback,
+          notes: result.answer.summary,
+        }
+      : { agentTaskStatus: 'analysis_failed', agentTaskFeedback: result.reason.slice(0, 2000) };
+    const updated = await em.nativeUpdate(Call, { id: callId, company: companyId, agentTaskStatus: '' }, fields);
+    if (updated === 0) return;
+    const event = { companyId, callId, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId };
+    await this.events.publish('call.updated', event);
+    await this.events.publish('call.analyzed', event);
+  }
+
+  private async ask(agent: AiAgent, turns: StoredTurn[]): Promise<Analysis> {
+    const outcomes = outcomeDefinitions(agent.agentPostCallOutcomes);
+    const schema = analysisJsonSchema(outcomes);
+    const check = analysisAnswerSchema(outcomes);
+    const messages = [
+      { role: 'system' as const, content: INSTRUCTIONS.replace('{prompt}', agent.prompt || '(no prompt)') },
+      { role: 'user' as const, content: transcriptText(turns) },
+    ];
+    let reason = '';
+    for (let i = 0; i < MAX_ANSWERS; i++) {
+      try {
+        const parsed = check.safeParse(await this.model.structured({ messages, schemaName: 'post_call_analysis', schema }));
+        if (parsed.success) return { ok: true, answer: parsed.data };
+        reason = `The answer did not fit the schema: ${parsed.error.issues.map((iss) => `${iss.path.join('.') || 'answer'}: ${iss.message}`).join('; ')}`;
+      } catch (err) {
+        reason = describeError(err);
+      }
+      this.logger.warn({ reason, attempt: i + 1 }, 'post-call analysis answer refused');
+    }
+    return { ok: false, reason };
+  }
+}
