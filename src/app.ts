@@ -13,6 +13,7 @@ import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
 import { apiReference } from './rest/api-reference';
+import { corsPolicy } from './rest/cors';
 import { relayWebSockets } from './relay/relay.ws';
 import { restRecordViews } from './rest/record-views';
 import { metricsRoutes } from './rest/metrics.routes';
@@ -59,7 +60,7 @@ export interface KoaParts {
   metrics: Metrics;
   graphql: Koa.Middleware;
   health: HealthService;
-  config: Pick<Config, 'publicBaseUrl' | 'metricsToken'>;
+  config: Pick<Config, 'publicBaseUrl' | 'metricsToken' | 'corsOrigins'>;
 }
 
 export function createKoa({ orm, services, logger, metrics, graphql, health, config }: KoaParts): Koa {
@@ -69,6 +70,7 @@ export function createKoa({ orm, services, logger, metrics, graphql, health, con
   // a socket lost mid-response): they are logged as JSON lines like everything else.
   app.on('error', (err: unknown, ctx?: Koa.Context) => logger.warn({ err, method: ctx?.method, path: ctx?.path }, 'request or response stream failed'));
   app.use(observeRequests(logger, metrics));
+  app.use(corsPolicy(config.corsOrigins));
   app.use(handleErrors(logger));
   const router = restRouter(orm, services, { publicBaseUrl: config.publicBaseUrl, health });
   app.use(rejectMalformedUrls(router));

@@ -6,6 +6,26 @@ const boolean = z
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** One browser origin, exactly as a browser sends it in `Origin`: scheme, host, optional port. */
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+/** `*`, or comma-separated origins such as `https://app.example.com,http://localhost:5173`. */
+const corsOrigins = z
+  .string()
+  .default('*')
+  .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+  .refine((list) => (list.length === 1 && list[0] === '*') || (list.length > 0 && list.every(isOrigin)), {
+    message: 'must be * or comma-separated origins such as https://app.example.com (scheme, host and port only, no path or trailing slash)',
+  })
+  .transform((list): '*' | string[] => (list[0] === '*' ? '*' : list));
+
 /**
  * Every setting the process reads from its environment. Parsed once at start; a bad value
  * stops start-up with one line naming the variable (see `.env.example`).
@@ -82,6 +102,8 @@ const schema = z.object({
     .min(16, 'must be at least 16 characters')
     .regex(/^\S+$/, 'must not contain spaces')
     .optional(),
+  /** Browser origins allowed to call the API (CORS). `*`: any, since credentials are bearer tokens, never cookies. */
+  CORS_ORIGINS: corsOrigins,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Lets flow requests reach loopback, private, link-local and metadata addresses. */
   WEBHOOK_ALLOW_PRIVATE: boolean.default(false),
@@ -144,6 +166,8 @@ export interface Config {
   redisUrl: string | undefined;
   graphqlIntrospection: boolean;
   metricsToken: string | undefined;
+  /** Origins whose pages may call the API from a browser: `*` for any (docs/operations.md). */
+  corsOrigins: '*' | string[];
   logLevel: Env['LOG_LEVEL'];
   webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
   /** Null when rate limiting is off. */
@@ -216,6 +240,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
     metricsToken: e.METRICS_TOKEN,
+    corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,
     webhooks: { allowPrivate: e.WEBHOOK_ALLOW_PRIVATE, allowedHosts: e.WEBHOOK_ALLOWED_HOSTS, retryBackoffMs: e.WEBHOOK_RETRY_BACKOFF_MS },
     rateLimits: e.RATE_LIMIT_ENABLED

@@ -25,6 +25,7 @@ export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'n
 @Index({ properties: ['campaign', 'createdAt'] })
 @Index({ properties: ['company', 'callStatus', 'dispatchedAt'] })
 @Index({ properties: ['callStatus', 'updatedAt'] })
+@Index({ properties: ['callSid'] })
 @Unique({ properties: ['campaign', 'contact', 'campaignAttempt'] })
 export class Call extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })

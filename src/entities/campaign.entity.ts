@@ -5,6 +5,9 @@ import { Company } from './company.entity';
 import { PhoneNumber } from './phone-number.entity';
 import { WebhookFlow } from './webhook-flow.entity';
 
+/** The `campaign_type` of campaigns that answer calls to their inbound number rather than dial. */
+export const INBOUND_CAMPAIGN_TYPE = 'inbound';
+
 /** A calling job over a contact selection, inside a calling window, with retry tiers. */
 @Entity({ tableName: 'campaigns' })
 @Index({ properties: ['company', 'workspace'] })
@@ -25,6 +28,7 @@ export class Campaign extends BaseEntity {
   status: Opt<string> = 'draft';
 
   @Property({ type: 'string', length: 50 })
+  /** `inbound`: answers calls to `inboundPhoneNumber` instead of dialling (docs/calls.md); anything else dials. */
   campaignType: Opt<string> = 'outbound';
 
   @Property({ type: 'integer' })

@@ -1,8 +1,9 @@
 import { Entity, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-orm/core';
+import { AiAgent } from './ai-agent.entity';
 import { BaseEntity } from './base.entity';
 import { Company } from './company.entity';
 
-/** A number the company owns and may call from. Stored in E.164. */
+/** A number the company owns: it calls from it, and its agent answers calls to it. Stored in E.164. */
 @Entity({ tableName: 'phone_numbers' })
 @Unique({ properties: ['company', 'phoneNumber'] })
 export class PhoneNumber extends BaseEntity {
@@ -18,4 +19,8 @@ export class PhoneNumber extends BaseEntity {
 
   @Property({ type: 'string', length: 200 })
   label: Opt<string> = '';
+
+  /** The agent that answers incoming calls to this number; none: they are rejected (docs/calls.md). */
+  @ManyToOne({ entity: () => AiAgent, ref: true, nullable: true, deleteRule: 'set null' })
+  inboundAgent: Opt<Ref<AiAgent>> | null = null;
 }

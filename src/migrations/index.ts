@@ -9,6 +9,7 @@ import { Migration20261123230000_unresolved_variables } from './Migration2026112
 import { Migration20261123230100_flow_events } from './Migration20261123230100_flow_events';
 import { Migration20261123230150_idempotency_keys } from './Migration20261123230150_idempotency_keys';
 import { Migration20261123230200_step_run_retryable } from './Migration20261123230200_step_run_retryable';
+import { Migration20261123233000_inbound_calls } from './Migration20261123233000_inbound_calls';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261123230100_flow_events', class: Migration20261123230100_flow_events },
   { name: 'Migration20261123230150_idempotency_keys', class: Migration20261123230150_idempotency_keys },
   { name: 'Migration20261123230200_step_run_retryable', class: Migration20261123230200_step_run_retryable },
+  { name: 'Migration20261123233000_inbound_calls', class: Migration20261123233000_inbound_calls },
 ];

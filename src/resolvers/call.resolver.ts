@@ -6,7 +6,7 @@ import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { idFilter, ownEvents } from '../graphql/subscriptions';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
-import { MakeCallInput } from '../schema/call.input';
+import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
 import { CallConnection, CallType, toCallType } from '../schema/call.type';
 import { CampaignType, toCampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -15,6 +15,7 @@ import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import type { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
 import type { IdempotencyService } from '../services/idempotency.service';
+import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import type { Topics } from '../services/events';
 
@@ -29,6 +30,7 @@ export class CallResolver {
     private readonly callService: CallService,
     private readonly rateLimits: RateLimitService,
     private readonly idempotency: IdempotencyService,
+    private readonly inbound: InboundCallService,
   ) {}
 
   @Query(() => CallType, { nullable: true, description: 'One call of your company; null when there is none with this id.' })
@@ -58,6 +60,13 @@ export class CallResolver {
       reload: (id) => this.callService.get(caller, id),
     });
     return toCallType(call);
+  }
+
+  @Mutation(() => CallType, {
+    description: "Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).",
+  })
+  async simulateInboundCall(@Arg('input', { description: 'The numbers of the call.' }) input: SimulateInboundCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+    return toCallType(await this.inbound.simulate(caller, toServiceInput(input)));
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })

@@ -24,7 +24,7 @@ export const resolverClasses = [
 /** Every resolver, each built with the one service it adapts (and the rate limits of its costly mutations). */
 export function createResolvers(s: Services): object[] {
   return [
-    new CallResolver(s.calls, s.rateLimits, s.idempotency),
+    new CallResolver(s.calls, s.rateLimits, s.idempotency, s.inbound),
     new CampaignResolver(s.campaigns),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents, s.playground, s.rateLimits),

@@ -20,7 +20,7 @@ export class PhoneNumberResolver {
     return toPhoneNumberType(await this.phoneNumberService.create(caller, toServiceInput(input)));
   }
 
-  @Mutation(() => PhoneNumberType, { description: 'Changes the label; the number itself is fixed.' })
+  @Mutation(() => PhoneNumberType, { description: 'Changes the label or the agent answering the number (NOT_FOUND for an agent not of your company); the number itself is fixed.' })
   async updatePhoneNumber(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
     @Arg('input', { description: 'The fields to write.' }) input: UpdatePhoneNumberInput,

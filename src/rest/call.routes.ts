@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { CallService } from '../services/call.service';
+import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import { listCallsInput } from '../services/input/call.input';
 import { callPageShape, callShape, serializeCall } from './call.serializer';
 import { ok } from './envelope';
@@ -8,8 +9,25 @@ import { notFound, type RestApi } from './openapi';
 
 const tag = 'Calls';
 
-export function callRoutes(api: RestApi, calls: CallService): Router<RestState> {
+export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCallService): Router<RestState> {
   const router = new Router<RestState>();
+  api.route(
+    router,
+    {
+      id: 'simulateInboundCall',
+      method: 'post',
+      path: '/v1/calls/simulate-inbound',
+      tag,
+      summary: 'Simulate an incoming call to one of your numbers (a test call)',
+      description:
+        'Runs the path of a real incoming call with the simulated provider: answered by the number\'s agent (or its active inbound campaign\'s), matched to your contact by `from`; `busy` over the concurrent-call limit (docs/calls.md).',
+      body: inbound.simulateInput,
+      data: callShape,
+    },
+    async (ctx) => {
+      ok(ctx, serializeCall(await inbound.simulate(ctx.state.caller, ctx.request.body)));
+    },
+  );
   api.route(
     router,
     {

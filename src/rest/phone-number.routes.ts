@@ -4,6 +4,7 @@ import type { PhoneNumberService } from '../services/phone-number.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { updatePhoneNumberInput } from '../services/input/phone-number.input';
 import { phoneNumberShape, serializePhoneNumber } from './phone-number.serializer';
 
 const tag = 'Phone numbers';
@@ -28,6 +29,23 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
     },
     async (ctx) => {
       ok(ctx, serializePhoneNumber(await numbers.create(ctx.state.caller, ctx.request.body)));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'updatePhoneNumber',
+      method: 'patch',
+      path: '/v1/phone-numbers/:id',
+      tag,
+      summary: 'Relabel a number, or name the agent that answers calls to it',
+      description: 'Partial: fields left out stay. Inbound calls: docs/calls.md.',
+      body: updatePhoneNumberInput,
+      data: phoneNumberShape,
+      errors: { 404: `${notFound('phone number')} Also when \`inbound_agent_id\` names no agent of your company.` },
+    },
+    async (ctx) => {
+      ok(ctx, serializePhoneNumber(await numbers.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
     },
   );
   api.route(

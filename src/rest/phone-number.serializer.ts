@@ -10,6 +10,7 @@ export const phoneNumberShape = z
     phone_number: shape.phone(),
     country_code: z.string(),
     label: z.string(),
+    inbound_agent_id: shape.id().nullable().describe('The agent answering calls to this number; null: calls are rejected.'),
     created_at: shape.timestamp(),
     updated_at: shape.timestamp(),
   })
@@ -22,6 +23,7 @@ export function serializePhoneNumber(p: PhoneNumber): z.output<typeof phoneNumbe
     phone_number: p.phoneNumber,
     country_code: p.countryCode,
     label: p.label,
+    inbound_agent_id: p.inboundAgent?.id ?? null,
     created_at: iso(p.createdAt),
     updated_at: iso(p.updatedAt),
   };

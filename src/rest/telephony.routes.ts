@@ -2,6 +2,7 @@ import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
+import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import { RELAY_ENDED_PATH, relayEndedTwiml } from '../services/telephony/conversation-relay';
 import type { RelayService } from '../services/telephony/relay.service';
 import { ok } from './envelope';
@@ -9,33 +10,37 @@ import { mediaType, type RestState, wellFormedUrl } from './middleware';
 import type { RestApi } from './openapi';
 
 /**
- * What Twilio posts: its status fields (CallSid, CallStatus, CallDuration, Timestamp,
+ * What Twilio posts: its call fields (CallSid, CallStatus, From, To, CallDuration, Timestamp,
  * AnsweredBy...; for the relay's action, SessionId, SessionStatus, SessionDuration,
  * HandoffData...), all strings; the signature covers every one, so none is refused.
  */
-const twilioStatusForm = z.record(z.string(), z.string());
-const twilioStatusQuery = z.object({ call_id: z.string().describe('The call, as put in the callback URL when the call was placed.') });
+const twilioForm = z.record(z.string(), z.string());
+const callIdQuery = z.object({ call_id: z.string().describe('The call, as put in the callback URL when the call was placed.') });
+const statusQuery = z.object({
+  call_id: z.string().optional().describe('The call, as put in the callback URL when the call was placed. Left out (incoming calls: the number\'s status callback), the posted CallSid names it.'),
+});
+
+const signed = 'Called by Twilio, not by clients: authenticated by the `X-Twilio-Signature` header over PUBLIC_BASE_URL and the form (docs/calls.md).';
 
 /**
  * Provider callbacks. Not behind bearer auth: each request is trusted only with the
  * provider's signature, checked by the service.
  */
-export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, relay: RelayService, publicBaseUrl: string): Router<RestState> {
+export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, relay: RelayService, inbound: InboundCallService, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
   const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb' });
+  const tag = 'Telephony callbacks';
+  const common = { tag, auth: 'none', body: twilioForm, bodyType: 'application/x-www-form-urlencoded' } as const;
   api.route(
     router,
     {
+      ...common,
       id: 'twilioStatusCallback',
       method: 'post',
       path: '/v1/telephony/twilio/status',
-      tag: 'Telephony callbacks',
       summary: 'Twilio call status callback',
-      description: 'Called by Twilio, not by clients: authenticated by the `X-Twilio-Signature` header over PUBLIC_BASE_URL and the form (docs/calls.md).',
-      auth: 'none',
-      query: twilioStatusQuery,
-      body: twilioStatusForm,
-      bodyType: 'application/x-www-form-urlencoded',
+      description: signed,
+      query: statusQuery,
       data: z.literal(''),
       errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
     },
@@ -50,18 +55,15 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, r
   api.route(
     router,
     {
+      ...common,
       id: 'twilioRelayEnded',
       method: 'post',
       path: RELAY_ENDED_PATH,
-      tag: 'Telephony callbacks',
       summary: 'Twilio ConversationRelay action callback',
       description:
         'Called by Twilio, not by clients, when a call\'s ConversationRelay session ends (the `<Connect action>`): authenticated by the ' +
         '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: `<Dial>` for a transfer, else `<Hangup/>` (docs/calls.md).',
-      auth: 'none',
-      query: twilioStatusQuery,
-      body: twilioStatusForm,
-      bodyType: 'application/x-www-form-urlencoded',
+      query: callIdQuery,
       data: z.string().describe('TwiML: `<Response><Dial>+E.164</Dial></Response>` or `<Response><Hangup/></Response>`.'),
       unwrapped: true,
       dataType: 'text/xml',
@@ -73,6 +75,28 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, r
       const { transferTo } = await relay.sessionEnded(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
       ctx.type = 'text/xml';
       ctx.body = relayEndedTwiml(transferTo);
+    },
+  );
+  api.route(
+    router,
+    {
+      ...common,
+      id: 'twilioIncomingCall',
+      method: 'post',
+      path: '/v1/telephony/twilio/voice',
+      summary: "Twilio incoming-call webhook (the number's \"A call comes in\" URL)",
+      description: `${signed} Answers TwiML: the ConversationRelay to the number's agent, \`<Reject/>\` when no agent answers the number, \`<Reject reason="busy"/>\` over the company's concurrent-call limit.`,
+      data: z.string().describe('TwiML'),
+      unwrapped: true,
+      dataType: 'text/xml',
+      errors: { 403: 'Invalid Twilio signature: nothing is stored.', 404: 'The provider is not Twilio.' },
+    },
+    wellFormedUrl,
+    form,
+    async (ctx) => {
+      const twiml = await inbound.receiveTwilio(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      ctx.type = 'text/xml';
+      ctx.body = twiml;
     },
   );
   return router;

@@ -27,3 +27,12 @@ export class MakeCallInput {
   @Field(() => String, { nullable: true, description: 'Defaults to "default".' })
   workspace?: string | null;
 }
+
+@InputType('SimulateInboundCallInput', { description: 'An incoming call to simulate: the simulated provider answers it as a person would.' })
+export class SimulateInboundCallInput {
+  @Field({ description: 'A number of your company; its agent (or its active inbound campaign) answers.' })
+  to!: string;
+
+  @Field({ description: 'The caller; matched against your contacts.' })
+  from!: string;
+}

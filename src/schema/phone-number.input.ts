@@ -1,4 +1,4 @@
-import { Field, InputType } from 'type-graphql';
+import { Field, ID, InputType } from 'type-graphql';
 
 @InputType('CreatePhoneNumberInput', { description: 'A number your company owns, to call from.' })
 export class CreatePhoneNumberInput {
@@ -13,4 +13,7 @@ export class CreatePhoneNumberInput {
 export class UpdatePhoneNumberInput {
   @Field({ nullable: true, description: 'A name for the number, free text.' })
   label?: string;
+
+  @Field(() => ID, { nullable: true, description: 'The agent of your company that answers calls to this number; null: none. Left out: unchanged.' })
+  inboundAgentId?: string | null;
 }

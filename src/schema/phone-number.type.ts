@@ -16,6 +16,9 @@ export class PhoneNumberType {
   @Field({ description: 'A name for the number, free text.' })
   label!: string;
 
+  @Field(() => ID, { nullable: true, description: 'The agent answering calls to this number; null: calls are rejected.' })
+  inboundAgentId!: string | null;
+
   @Field({ description: 'When the record was created.' })
   createdAt!: Date;
 
@@ -24,5 +27,13 @@ export class PhoneNumberType {
 }
 
 export function toPhoneNumberType(p: PhoneNumber): PhoneNumberType {
-  return { id: p.id, phoneNumber: p.phoneNumber, countryCode: p.countryCode, label: p.label, createdAt: p.createdAt, updatedAt: p.updatedAt };
+  return {
+    id: p.id,
+    phoneNumber: p.phoneNumber,
+    countryCode: p.countryCode,
+    label: p.label,
+    inboundAgentId: p.inboundAgent?.id ?? null,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+  };
 }

@@ -28,6 +28,7 @@ coalesceBySingletonKey('call.dispatch');
 interface SimulatedCallRow {
   id: string;
   call_to: string;
+  call_direction: string;
   call_status: CallStatus;
   agent_dynamic_variables: DynamicVariable[];
   /** A string or a Date, depending on the driver's type parsing. */
@@ -41,6 +42,28 @@ interface SimulatedCallRow {
 function callEventOf(status: CallStatus): FlowEventName | null {
   if (status === 'in-progress') return 'call.started';
   return LIVE_STATUSES.includes(status) ? null : 'call.ended';
+}
+
+/** An incoming call to store, as the inbound service resolved it. */
+export interface NewInboundCall {
+  companyId: string;
+  aiAgentId: string;
+  campaignId: string | null;
+  contactId: string | null;
+  workspace: string;
+  provider: string;
+  callSid: string;
+  from: string;
+  to: string;
+  isTest: boolean;
+  dynamicVariables: DynamicVariable[];
+  priceUnit: string;
+}
+
+/** A stored incoming call: `admitted` when it took a concurrent-call slot, else it was refused busy. */
+export interface AdmittedInbound {
+  callId: string;
+  admitted: boolean;
 }
 
 export interface LifecycleOptions {
@@ -96,9 +119,7 @@ export class CallLifecycleService {
   async dispatch(companyId: string): Promise<void> {
     const em = this.orm.em.fork();
     const picked = await em.transactional(async (tx) => {
-      await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`calls:${companyId}`]);
-      const live = await tx.count(Call, { company: companyId, callStatus: { $in: [...LIVE_STATUSES] }, dispatchedAt: { $ne: null } });
-      const free = this.options.maxConcurrentPerCompany - live;
+      const free = await this.freeSlots(tx, companyId);
       if (free <= 0) return [];
       const waiting = await tx.find(
         Call,
@@ -109,6 +130,57 @@ export class CallLifecycleService {
       return waiting.map((c) => c.id);
     });
     await this.jobs.sendMany('call.place', picked.map((callId) => ({ companyId, callId })));
+  }
+
+  /**
+   * Takes the company's concurrent-call slots (locked until `tx` ends, so two replicas count
+   * the same slots) and answers how many are free.
+   */
+  private async freeSlots(tx: EntityManager, companyId: string): Promise<number> {
+    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`calls:${companyId}`]);
+    const live = await tx.count(Call, { company: companyId, callStatus: { $in: [...LIVE_STATUSES] }, dispatchedAt: { $ne: null } });
+    return this.options.maxConcurrentPerCompany - live;
+  }
+
+  /**
+   * Stores an incoming call, ringing, and answers it (`in-progress`) when its company has a
+   * free concurrent-call slot, else ends it `busy` (disconnect_reason `concurrency_limit`).
+   * Both through `applyUpdate`, as any provider update. The provider's CallSid makes it
+   * idempotent: a repeated webhook finds the call stored the first time.
+   */
+  async admitInbound(spec: NewInboundCall): Promise<AdmittedInbound> {
+    const em = this.orm.em.fork();
+    const now = this.clock.now();
+    const stored = await em.transactional(async (tx) => {
+      const free = await this.freeSlots(tx, spec.companyId);
+      const known = await tx.findOne(Call, { company: spec.companyId, callSid: spec.callSid, callDirection: 'incoming' }, { fields: ['id', 'dispatchedAt'] });
+      if (known) return { callId: known.id, admitted: known.dispatchedAt !== null, fresh: false };
+      const call = tx.create(Call, {
+        company: spec.companyId,
+        aiAgent: spec.aiAgentId,
+        campaign: spec.campaignId,
+        contact: spec.contactId,
+        workspaceId: spec.workspace,
+        callProvider: spec.provider,
+        callSid: spec.callSid,
+        callFrom: spec.from,
+        callTo: spec.to,
+        callStatus: 'ringing',
+        callDirection: 'incoming',
+        isTest: spec.isTest,
+        priceUnit: spec.priceUnit,
+        agentDynamicVariables: spec.dynamicVariables,
+        dispatchedAt: free > 0 ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return { callId: call.id, admitted: free > 0, fresh: true };
+    });
+    if (stored.fresh) {
+      const update: StatusUpdate = stored.admitted ? { status: 'in-progress', at: now } : { status: 'busy', at: now, disconnectReason: 'concurrency_limit' };
+      await this.applyUpdate(stored.callId, update);
+    }
+    return { callId: stored.callId, admitted: stored.admitted };
   }
 
   /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
@@ -163,7 +235,7 @@ export class CallLifecycleService {
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
     const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
-      `SELECT c.id, c.call_to, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language
+      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language
        FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id WHERE c.id = ?`,
       [job.callId],
     );
@@ -171,7 +243,13 @@ export class CallLifecycleService {
     const now = this.clock.now();
     const { update, next } = simulated.outcome(
       job.step,
-      { id: row.id, callTo: row.call_to, agentDynamicVariables: row.agent_dynamic_variables, startedAt: row.started_at === null ? null : new Date(row.started_at) },
+      {
+        id: row.id,
+        callTo: row.call_to,
+        callDirection: row.call_direction,
+        agentDynamicVariables: row.agent_dynamic_variables,
+        startedAt: row.started_at === null ? null : new Date(row.started_at),
+      },
       { name: row.name, prompt: row.prompt, language: row.language },
       now,
     );
@@ -188,7 +266,10 @@ export class CallLifecycleService {
 
   /**
    * A Twilio status callback: trusted only with a valid signature of the exact URL Twilio
-   * called (`url`) and its parameters; then applied like any provider update.
+   * called (`url`) and its parameters; then applied like any provider update. The call is
+   * the one named by `call_id` in the URL (outgoing calls: we set the URL when placing
+   * them), else the one with the posted CallSid (incoming calls: the number's status
+   * callback is one URL set in the Twilio console, docs/calls.md).
    */
   async receiveTwilioStatus(url: string, params: Record<string, string>, signature: string): Promise<void> {
     const { twilio, call } = await signedTwilioCall(this.provider, this.orm.em.fork(), url, params, signature);
@@ -196,11 +277,13 @@ export class CallLifecycleService {
     if (update) await this.applyUpdate(call.id, update);
   }
 
+
   /** Cancels a call not yet ended: hung up when answered, else canceled. */
   async cancel(caller: Caller, call: Call): Promise<Call> {
     if (!LIVE_STATUSES.includes(call.callStatus)) throw new ConflictError(`Call already ended (${call.callStatus})`);
     const live = call.callStatus === 'in-progress';
-    if (call.callSid) await this.provider.cancel(call.callSid, live);
+    // A simulated inbound call on a Twilio deployment has nothing to hang up at Twilio.
+    if (call.callSid && call.callProvider === this.provider.name) await this.provider.cancel(call.callSid, live);
     const update: StatusUpdate = live
       ? { status: 'completed', at: this.clock.now(), disconnectReason: 'canceled' }
       : { status: 'canceled', at: this.clock.now(), disconnectReason: 'canceled' };

@@ -1,4 +1,5 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
+import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
 import { type FieldError, ValidationError } from './errors';
 import {
   byWorkspaceInput,
@@ -175,7 +176,8 @@ export class CampaignService {
 
   /**
    * An active campaign must be able to call: a usable agent of the company, an outbound
-   * number the company owns (ownership is checked when the id is set) and a valid zone.
+   * number the company owns (ownership is checked when the id is set) and a valid zone. An
+   * inbound campaign needs its inbound number instead of an outbound one (docs/calls.md).
    */
   private async checkActivation({ scope, em }: Caller, c: Campaign): Promise<void> {
     const errors: FieldError[] = [];
@@ -183,7 +185,11 @@ export class CampaignService {
     if (!agentId || (await em.count(AiAgent, { id: agentId, company: scope.companyId, deletedAt: null })) === 0) {
       errors.push({ field: 'ai_agent_id', message: 'An active campaign needs an agent of your company' });
     }
-    if (!c.outboundPhoneNumber) errors.push({ field: 'outbound_phone_number_id', message: 'An active campaign needs an outbound phone number of your company' });
+    if (c.campaignType === INBOUND_CAMPAIGN_TYPE) {
+      if (!c.inboundPhoneNumber) errors.push({ field: 'inbound_phone_number_id', message: 'An active inbound campaign needs an inbound phone number of your company' });
+    } else if (!c.outboundPhoneNumber) {
+      errors.push({ field: 'outbound_phone_number_id', message: 'An active campaign needs an outbound phone number of your company' });
+    }
     if (!isValidTimeZone(c.timeZone)) errors.push({ field: 'time_zone', message: 'Must be an IANA time zone such as America/New_York' });
     if (errors.length > 0) throw new ValidationError(errors);
   }

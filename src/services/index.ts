@@ -23,6 +23,7 @@ import { FlowRunner } from './flows/flow-runner';
 import { OutboundHttp } from './flows/outbound-http';
 import { StepExecutor } from './flows/step-executor';
 import { IdempotencyService } from './idempotency.service';
+import { InboundCallService } from './inbound/inbound-call.service';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
@@ -52,12 +53,16 @@ export interface Infrastructure {
 
 export type Services = ReturnType<typeof createServices>;
 
-/** The telephony provider named by TELEPHONY_PROVIDER. */
-function telephony(config: Config, jobs: JobQueue): TelephonyAdapter {
+/**
+ * The telephony provider named by TELEPHONY_PROVIDER, and the simulated one, which also
+ * serves simulate-inbound on a Twilio deployment.
+ */
+function telephony(config: Config, jobs: JobQueue): { provider: TelephonyAdapter; simulated: SimulatedTelephony } {
+  const simulated = new SimulatedTelephony(jobs, config.simulated);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: config.llm ? config.publicBaseUrl : null });
+    return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: config.llm ? config.publicBaseUrl : null }), simulated };
   }
-  return new SimulatedTelephony(jobs, config.simulated);
+  return { provider: simulated, simulated };
 }
 
 /** Wires the services together; each gets only what it needs. `close()` releases their connections. */
@@ -66,9 +71,9 @@ export function createServices(config: Config, infra: Infrastructure) {
   const outbound = new OutboundHttp(config.webhooks);
   const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
   const agents = new AgentService();
-  const phoneNumbers = new PhoneNumberService(phones);
+  const phoneNumbers = new PhoneNumberService(phones, agents);
   const doNotCall = new DoNotCallService(phones);
-  const provider = telephony(config, infra.jobs);
+  const { provider, simulated } = telephony(config, infra.jobs);
   const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
   const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.events, infra.clock, {
@@ -83,6 +88,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
+  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
@@ -93,7 +99,9 @@ export function createServices(config: Config, infra: Infrastructure) {
     agents,
     phoneNumbers,
     provider,
+    simulated,
     lifecycle,
+    inbound,
     calls,
     campaigns: new CampaignService(dialer, infra.clock),
     dialer,

@@ -1,5 +1,6 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PhoneNumber } from '../entities';
+import type { AgentService } from './agent.service';
 import { ConflictError } from './errors';
 import { createPhoneNumberInput, updatePhoneNumberInput } from './input/phone-number.input';
 import type { PhoneParser } from './phone';
@@ -12,7 +13,10 @@ export class PhoneNumberService {
   /** Input schemas built with this service's phone parser; /openapi.json describes them. */
   readonly createInput;
 
-  constructor(private readonly phones: PhoneParser) {
+  constructor(
+    private readonly phones: PhoneParser,
+    private readonly agents: AgentService,
+  ) {
     this.createInput = createPhoneNumberInput(phones);
   }
 
@@ -37,10 +41,13 @@ export class PhoneNumberService {
     return number;
   }
 
-  async update({ scope, em }: Caller, id: unknown, input: unknown): Promise<PhoneNumber> {
+  /** Relabels the number or names its answering agent, which must be the company's (else NotFound, as any foreign id). */
+  async update(caller: Caller, id: unknown, input: unknown): Promise<PhoneNumber> {
+    const { scope, em } = caller;
     const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
-    const { label } = parseInput(updatePhoneNumberInput, input);
+    const { label, inbound_agent_id } = parseInput(updatePhoneNumberInput, input);
     if (label !== undefined) number.label = label;
+    if (inbound_agent_id !== undefined) number.inboundAgent = inbound_agent_id === null ? null : ref(await this.agents.getOwn(caller, inbound_agent_id));
     await em.flush();
     return number;
   }

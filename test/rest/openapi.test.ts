@@ -111,7 +111,7 @@ describe('GET /openapi.json', () => {
     const publicOps = operations()
       .filter(([, , op]) => Array.isArray(op.security) && op.security.length === 0)
       .map(([m, p]) => `${m} ${p}`);
-    expect(publicOps.sort()).toEqual(['get /healthz', 'get /openapi.json', 'get /readyz', 'post /v1/telephony/twilio/relay-ended', 'post /v1/telephony/twilio/status']);
+    expect(publicOps.sort()).toEqual(['get /healthz', 'get /openapi.json', 'get /readyz', 'post /v1/telephony/twilio/relay-ended', 'post /v1/telephony/twilio/status', 'post /v1/telephony/twilio/voice']);
   });
 
   it('documents the relay action callback\'s answer as TwiML, not JSON', () => {

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
+import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import type { CallService, CampaignCallBatch, NewCampaignCall } from '../call.service';
 import type { Transitioned } from '../call-transitions';
 import type { Clock } from '../clock';
@@ -174,7 +175,8 @@ export class CampaignDialer {
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const batch = this.batchOf(campaign);
     let placed: string[] = [];
-    if (campaign.status === 'active') {
+    // An inbound campaign answers calls to its number (src/services/inbound); it never dials.
+    if (campaign.status === 'active' && campaign.campaign_type !== INBOUND_CAMPAIGN_TYPE) {
       const stale = campaign.selected_at === null || now.getTime() - new Date(campaign.selected_at).getTime() >= this.options.selectionRefreshMs;
       if (stale) await selectContacts(tx, campaign, now);
       const window = windowOf(campaign);

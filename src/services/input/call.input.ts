@@ -27,6 +27,13 @@ export const makeCallInput = (parser: PhoneParser) =>
     workspace: workspace(),
   });
 
+/** simulate-inbound: a call from `from` to `to`, a number of the caller's company (docs/calls.md). */
+export const simulateInboundInput = (parser: PhoneParser) =>
+  z.strictObject({
+    to: phone(parser).describe('A number of your company; its agent (or its active inbound campaign) answers.'),
+    from: phone(parser).describe('The caller; matched against your contacts.'),
+  });
+
 export const listCallsInput = page().extend({
   campaign_id: uuid().optional(),
   workspace: z.string().min(1).max(100).optional(),

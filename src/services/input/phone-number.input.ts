@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PhoneParser } from '../phone';
-import { phone, text } from './common';
+import { phone, text, uuid } from './common';
 
 export const createPhoneNumberInput = (parser: PhoneParser) =>
   z.strictObject({
@@ -8,5 +8,11 @@ export const createPhoneNumberInput = (parser: PhoneParser) =>
     label: text(200).optional(),
   });
 
-/** The number itself is fixed once added; only its label changes. */
-export const updatePhoneNumberInput = z.strictObject({ label: text(200).optional() });
+/**
+ * The number itself is fixed once added; its label and the agent answering it change. Partial:
+ * a field left out stays; `inbound_agent_id` null stops the number answering (docs/calls.md).
+ */
+export const updatePhoneNumberInput = z.strictObject({
+  label: text(200).optional(),
+  inbound_agent_id: uuid().nullable().optional().describe('The agent of your company that answers calls to this number; null: none (calls are rejected).'),
+});

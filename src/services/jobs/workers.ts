@@ -6,7 +6,7 @@ import { ANALYZE_CALL_JOB } from '../conversation/post-call-analysis.service';
 import { FLOW_STEP_JOB } from '../flows/flow-runner';
 import type { Services } from '../index';
 import type { Caller } from '../scope';
-import { SIMULATED_STEP_JOB, SimulatedTelephony } from '../telephony/simulated.telephony';
+import { SIMULATED_STEP_JOB } from '../telephony/simulated.telephony';
 import type { JobQueue } from './job-queue';
 
 /** A job's caller: the company named in its data, no user, a fresh EntityManager. */
@@ -26,12 +26,11 @@ export interface WorkerOptions {
  * workers. Flow steps wait on customers' endpoints, not on CPU: many run at once.
  */
 export async function startWorkers(jobs: JobQueue, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
-  const { lifecycle, provider, flows, flowEvents, dialer, analysis } = services;
+  const { lifecycle, simulated, flows, flowEvents, dialer, analysis } = services;
   await jobs.work('call.dispatch', { batchSize: 1 }, ({ companyId }) => lifecycle.dispatch(companyId));
   await jobs.work('call.place', { batchSize: 50 }, ({ callId }) => lifecycle.place(callId));
-  if (provider instanceof SimulatedTelephony) {
-    await jobs.work(SIMULATED_STEP_JOB, { batchSize: 100 }, (job) => lifecycle.advanceSimulated(provider, job));
-  }
+  // Simulated calls run on a Twilio deployment too: simulate-inbound.
+  await jobs.work(SIMULATED_STEP_JOB, { batchSize: 100 }, (job) => lifecycle.advanceSimulated(simulated, job));
   await jobs.work(FLOW_STEP_JOB, { batchSize: 50, concurrency: 200 }, (job) => flows.runStep(jobCaller(orm, job.companyId), job));
   await jobs.work(CAMPAIGN_TICK_JOB, { batchSize: 5 }, (job) => dialer.tick(job));
   await jobs.work(FLOW_EVENTS_JOB, { batchSize: 5 }, (job) => flowEvents.deliver(job));

@@ -40,6 +40,8 @@ export function calleeBehaviour(to: string): CalleeBehaviour {
 export interface SimulatedCall {
   id: string;
   callTo: string;
+  /** `incoming`: the other party is the caller, a person; else the callee, as its number says. */
+  callDirection: string;
   agentDynamicVariables: DynamicVariable[];
   /** When it was answered (null before). */
   startedAt: Date | null;
@@ -95,12 +97,17 @@ export class SimulatedTelephony implements TelephonyAdapter {
     return `SIM${randomUUID().replace(/-/g, '')}`;
   }
 
+  /** An incoming call was answered: it talks for the talk time, then the agent hangs up. */
+  async answered(companyId: string, callId: string): Promise<void> {
+    await this.jobs.send(SIMULATED_STEP_JOB, { companyId, callId, step: 'hangup' }, { delayMs: this.timings.talkMs });
+  }
+
   /** Nothing to hang up: the call's later steps find it ended and change nothing. */
   async cancel(): Promise<void> {}
 
   outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent, now: Date): StepOutcome {
     const { ringMs, talkMs } = this.timings;
-    const behaviour = calleeBehaviour(call.callTo);
+    const behaviour = call.callDirection === 'incoming' ? 'person' : calleeBehaviour(call.callTo);
     if (step === 'ring') return { update: { status: 'ringing' }, next: { step: 'answer', delayMs: ringMs } };
     if (step === 'answer') {
       if (behaviour === 'busy') return { update: { status: 'busy', disconnectReason: 'busy' } };

@@ -7,9 +7,30 @@ import { TwilioTelephony } from './twilio.telephony';
 const UUID = /^[0-9a-f-]{36}$/i;
 
 /**
+ * The Twilio provider, for a request Twilio signed: `signature` (`X-Twilio-Signature`) must be
+ * its HMAC of the exact URL it called (`url`) and the form it posted. Not Twilio: NotFound
+ * (the route does not exist on this deployment); a missing or forged signature: Forbidden.
+ */
+export function verifiedTwilio(provider: TelephonyAdapter, url: string, params: Record<string, string>, signature: string): TwilioTelephony {
+  if (!(provider instanceof TwilioTelephony)) throw new NotFoundError('Route');
+  if (!provider.verify(url, params, signature)) throw new ForbiddenError('Invalid Twilio signature');
+  return provider;
+}
+
+/**
+ * The call of a callback: named by `call_id` in the URL when we set the URL (calls we place,
+ * the relay's action); else by the posted CallSid (an incoming call's status callback, one
+ * URL set on the number in the Twilio console: docs/calls.md).
+ */
+async function callOf(em: EntityManager, twilio: TwilioTelephony, url: string, sid: string | undefined): Promise<Call | null> {
+  const callId = new URL(url).searchParams.get('call_id');
+  if (callId === null) return sid ? em.findOne(Call, { callSid: sid, callProvider: twilio.name }) : null;
+  return UUID.test(callId) ? em.findOne(Call, { id: callId }) : null;
+}
+
+/**
  * The call a Twilio callback is about (status callback, relay action callback): trusted only
- * with a valid signature of the exact URL Twilio called (`url`, whose `call_id` names the
- * call) and its parameters, and only when its `CallSid` is the call's.
+ * with a valid signature (`verifiedTwilio`), and only when its `CallSid` is the call's.
  */
 export async function signedTwilioCall(
   provider: TelephonyAdapter,
@@ -18,10 +39,8 @@ export async function signedTwilioCall(
   params: Record<string, string>,
   signature: string,
 ): Promise<{ twilio: TwilioTelephony; call: Call }> {
-  if (!(provider instanceof TwilioTelephony)) throw new NotFoundError('Route');
-  if (!provider.verify(url, params, signature)) throw new ForbiddenError('Invalid Twilio signature');
-  const callId = new URL(url).searchParams.get('call_id');
-  const call = callId && UUID.test(callId) ? await em.findOne(Call, { id: callId }) : null;
+  const twilio = verifiedTwilio(provider, url, params, signature);
+  const call = await callOf(em, twilio, url, params.CallSid);
   if (!call || (call.callSid !== '' && params.CallSid && params.CallSid !== call.callSid)) throw new NotFoundError('Call');
-  return { twilio: provider, call };
+  return { twilio, call };
 }

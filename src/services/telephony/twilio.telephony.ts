@@ -48,7 +48,7 @@ export class TwilioTelephony implements TelephonyAdapter {
     const body = new URLSearchParams({
       To: request.to,
       From: request.from,
-      Twiml: this.twiml(request),
+      Twiml: this.callTwiml(request),
       StatusCallback: this.callbackUrl(request.callId),
       StatusCallbackMethod: 'POST',
     });
@@ -62,7 +62,8 @@ export class TwilioTelephony implements TelephonyAdapter {
     await this.post(`Calls/${encodeURIComponent(providerSid)}.json`, new URLSearchParams({ Status: live ? 'completed' : 'canceled' }));
   }
 
-  private twiml({ callId, agent }: PlaceRequest): string {
+  /** What a call of ours runs once answered, placed or incoming: the relay to its agent, or the hold. */
+  callTwiml({ callId, agent }: Pick<PlaceRequest, 'callId' | 'agent'>): string {
     const { relayBaseUrl } = this.options;
     return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent) : HOLD_TWIML;
   }

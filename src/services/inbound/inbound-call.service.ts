@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { AiAgent, Call, Campaign, PhoneNumber } from '../../entities';
+import type { DynamicVariable } from '../../entities/call.entity';
+import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
+import type { CallLifecycleService } from '../call-lifecycle.service';
+import { dynamicVariables } from '../campaigns/contact-mapping';
+import { PreconditionError } from '../errors';
+import { simulateInboundInput } from '../input/call.input';
+import type { PhoneParser } from '../phone';
+import type { Caller } from '../scope';
+import type { SimulatedTelephony } from '../telephony/simulated.telephony';
+import type { TelephonyAdapter } from '../telephony/telephony';
+import { verifiedTwilio } from '../telephony/twilio-callback';
+import { parseInput } from '../validation';
+import { contactWithNumber } from './inbound-call.store';
+import { inboundTwiml } from './inbound-twiml';
+
+/** How an incoming call was answered. */
+export type InboundAnswer =
+  | { kind: 'reject' }
+  | { kind: 'busy'; callId: string }
+  | { kind: 'connect'; callId: string; agent: Pick<AiAgent, 'language' | 'interruptionSensitivity'> };
+
+/** An incoming call as the provider announces it. */
+interface Ring {
+  /** The caller, as the provider sends it (`anonymous` and SIP addresses are kept as they come). */
+  from: string;
+  callSid: string;
+  provider: string;
+  isTest: boolean;
+}
+
+/** Who answers a number: its active inbound campaign's agent, else the number's own. */
+interface Answerer {
+  agent: AiAgent;
+  campaign: Campaign | null;
+}
+
+export interface InboundOptions {
+  priceUnit: string;
+}
+
+/**
+ * Incoming calls (issue 13, docs/calls.md): a call to a number is answered by the agent of
+ * the number's active inbound campaign, else by the number's `inbound_agent_id`; with
+ * neither it is rejected and nothing is stored. The call is matched to the caller's
+ * contact and counts against the company's concurrent-call limit. Do-not-call does not
+ * apply: the caller chose to call.
+ */
+export class InboundCallService {
+  readonly simulateInput;
+
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly phones: PhoneParser,
+    private readonly lifecycle: CallLifecycleService,
+    private readonly provider: TelephonyAdapter,
+    private readonly simulated: SimulatedTelephony,
+    private readonly options: InboundOptions,
+  ) {
+    this.simulateInput = simulateInboundInput(phones);
+  }
+
+  /**
+   * Twilio's incoming-call webhook, trusted only with its signature of `url` and `params`.
+   * The number is found by `To` among every company's numbers (the first company to add it
+   * owns its calls). Answers the TwiML.
+   */
+  async receiveTwilio(url: string, params: Record<string, string>, signature: string): Promise<string> {
+    const twilio = verifiedTwilio(this.provider, url, params, signature);
+    const em = this.orm.em.fork();
+    const to = this.phones.parse(params.To ?? '');
+    const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : null;
+    if (!number || !params.CallSid) return inboundTwiml({ kind: 'reject' }, twilio);
+    const ring = { from: params.From ?? '', callSid: params.CallSid, provider: twilio.name, isTest: false };
+    return inboundTwiml(await this.answer(em, number, ring), twilio);
+  }
+
+  /**
+   * simulate-inbound: the same path with the simulated provider (a test call), so inbound
+   * works without Twilio. `to` must be a number of the caller's company with an answerer.
+   */
+  async simulate(caller: Caller, input: unknown): Promise<Call> {
+    const { to, from } = parseInput(this.simulateInput, input);
+    const number = await caller.em.findOne(PhoneNumber, { company: caller.scope.companyId, phoneNumber: to.e164 });
+    if (!number) throw new PreconditionError('to is not a phone number of this company', 'to');
+    const ring = { from: from.e164, callSid: `SIM${randomUUID().replace(/-/g, '')}`, provider: this.simulated.name, isTest: true };
+    const answer = await this.answer(caller.em, number, ring);
+    if (answer.kind === 'reject') throw new PreconditionError('No agent answers this number: set its inbound_agent_id, or activate an inbound campaign on it', 'to');
+    if (answer.kind === 'connect') await this.simulated.answered(caller.scope.companyId, answer.callId);
+    return caller.em.findOneOrFail(Call, { id: answer.callId }, { refresh: true });
+  }
+
+  private async answer(em: EntityManager, number: PhoneNumber, ring: Ring): Promise<InboundAnswer> {
+    const companyId = number.company.id;
+    const answerer = await this.answererOf(em, number);
+    if (!answerer) return { kind: 'reject' };
+    const { agent, campaign } = answerer;
+    const from = this.phones.parse(ring.from)?.e164;
+    const contact = from ? await contactWithNumber(em, companyId, from) : null;
+    const variables: DynamicVariable[] = campaign && contact ? dynamicVariables(campaign.agentVariablesContactMetadataMapping, contact) : [];
+    const { callId, admitted } = await this.lifecycle.admitInbound({
+      companyId,
+      aiAgentId: agent.id,
+      campaignId: campaign?.id ?? null,
+      contactId: contact?.id ?? null,
+      workspace: campaign?.workspace ?? agent.workspaceId,
+      provider: ring.provider,
+      callSid: ring.callSid,
+      from: from ?? ring.from.slice(0, 20),
+      to: number.phoneNumber,
+      isTest: ring.isTest,
+      dynamicVariables: variables,
+      priceUnit: this.options.priceUnit,
+    });
+    return admitted ? { kind: 'connect', callId, agent } : { kind: 'busy', callId };
+  }
+
+  /** The active inbound campaign on the number (the latest changed, if several) and the agent answering. */
+  private async answererOf(em: EntityManager, number: PhoneNumber): Promise<Answerer | null> {
+    const company = number.company.id;
+    const campaign = await em.findOne(
+      Campaign,
+      { company, campaignType: INBOUND_CAMPAIGN_TYPE, status: 'active', inboundPhoneNumber: number.id, deletedAt: null },
+      { orderBy: { updatedAt: 'desc', id: 'desc' } },
+    );
+    for (const agentId of [campaign?.aiAgent?.id, number.inboundAgent?.id]) {
+      const agent = agentId ? await em.findOne(AiAgent, { id: agentId, company, deletedAt: null }) : null;
+      if (agent) return { agent, campaign };
+    }
+    return null;
+  }
+}

@@ -1,0 +1,18 @@
+import twilio from 'twilio';
+import type { TwilioTelephony } from '../telephony/twilio.telephony';
+import type { InboundAnswer } from './inbound-call.service';
+
+/**
+ * What Twilio is told to do with an incoming call: `<Reject/>` when no agent answers the
+ * number, `<Reject reason="busy"/>` over the company's concurrent-call limit, else what the
+ * calls we place run: the ConversationRelay to its agent (docs/calls.md).
+ */
+export function inboundTwiml(answer: InboundAnswer, twilioProvider: TwilioTelephony): string {
+  if (answer.kind === 'connect') {
+    const { agent } = answer;
+    return twilioProvider.callTwiml({ callId: answer.callId, agent: { language: agent.language, interruptionSensitivity: agent.interruptionSensitivity } });
+  }
+  const response = new twilio.twiml.VoiceResponse();
+  response.reject(answer.kind === 'busy' ? { reason: 'busy' } : {});
+  return response.toString();
+}
