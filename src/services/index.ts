@@ -14,7 +14,7 @@ import { ContactService } from './contact.service';
 import { ConversationService } from './conversation/conversation.service';
 import { OpenAiCompatibleModel } from './conversation/language-model';
 import { PlaygroundService } from './conversation/playground.service';
-import { PostCallAnalysisService } from './conversation/post-call-analysis.service';
+import { analyzable, PostCallAnalysisService } from './conversation/post-call-analysis.service';
 import { DoNotCallService } from './do-not-call.service';
 import type { EventPublisher } from './events';
 import { busExecutionEvents } from './flows/execution-events';
@@ -83,17 +83,20 @@ export function createServices(config: Config, infra: Infrastructure) {
   }, infra.logger, flowEvents);
   const executions = new WebhookExecutionService();
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
-  const dialer = new CampaignDialer(
-    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views },
-    { selectionRefreshMs: config.campaigns.selectionRefreshMs },
-  );
-  lifecycle.onEnded((call) => dialer.callEnded(call));
-  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
-  const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
   const analysis = model ? new PostCallAnalysisService(infra.orm, infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
-  if (analysis) lifecycle.onEnded((call) => analysis.callEnded(call));
+  const dialer = new CampaignDialer(
+    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views, willBeAnalyzed: (call) => analysis !== null && analyzable(call) },
+    { selectionRefreshMs: config.campaigns.selectionRefreshMs },
+  );
+  lifecycle.onEnded((call) => dialer.callEnded(call));
+  if (analysis) {
+    lifecycle.onEnded((call) => analysis.callEnded(call));
+    analysis.onStored((tx, call) => dialer.callAnalyzed(tx, call));
+  }
+  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
+  const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
   return {
     auth: new AuthService(config.jwtSecret, config.authTrustMs),
     agents,

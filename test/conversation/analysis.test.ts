@@ -91,6 +91,33 @@ describe('post-call analysis', () => {
     expect(JSON.parse(delivery!.body)).toEqual({ event: 'call.analyzed', id, plan: 'gold', notes: 'Ada agreed to Gold.' });
   });
 
+  it("triggers a campaign's flow that reads the outcomes once the analysis is stored, with the outcomes", async () => {
+    llm.fallback = { json: fits };
+    const step = { step_number: 1, webhook_url: `${receiver.url}/campaign`, webhook_method: 'POST', webhook_body: { plan: '{{plan}}', who: '{{who}}' } };
+    const flow = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'outcomes', steps: [step] } }));
+    okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { firstname: 'Ada', phone_number: '+14155550177' } }));
+    const campaign = okData(await t.request('POST', '/v1/campaigns', {
+      token: a.key,
+      body: {
+        name: 'Outcomes', ai_agent_id: agentId, outbound_phone_number_id: a.number.id, time_zone: 'UTC', days_of_week: [1, 2, 3, 4, 5, 6, 7],
+        call_time_of_day_from: '00:00:00', call_time_of_day_to: '00:00:00', webhook_id: flow.id,
+        webhook_mapping_variables: { plan: 'plan', who: 'firstname' }, webhook_mapping_variables_sources: { plan: 'agent_post_call_outcomes', who: 'contact' },
+      },
+    }));
+    const activated = await t.request('POST', `/compaign/v1/campaign/update/${campaign.id}`, { token: a.key, body: { status: 'active' } });
+    expect(activated.body).toMatchObject({ status: 'ok' });
+    // The campaign calls every contact of the company (empty filters): the fixture's and Ada.
+    const calls = await waitFor('every campaign call analysed', async () => {
+      const items = okData(await t.request('GET', `/v1/calls?campaign_id=${campaign.id}`, { token: a.key })).items as any[];
+      return items.length > 1 && items.every((c) => c.agent_task_status === 'completed') ? items : undefined;
+    });
+    const deliveries = await waitFor('the campaign flow, once per call', async () => (receiver.at('/campaign').length >= calls.length ? receiver.at('/campaign') : undefined));
+    expect(deliveries.map((d) => JSON.parse(d.body))).toContainEqual({ plan: 'gold', who: 'Ada' });
+    expect(deliveries.every((d) => JSON.parse(d.body).plan === 'gold')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(receiver.at('/campaign')).toHaveLength(calls.length);
+  });
+
   it('asks again when the answer does not fit, then records the failure with its reason', async () => {
     llm.reply({ json: misfit }, { garbage: true }).fallback = { json: fits };
     const retried = await analysedCall(await endedCall());

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { Contact } from '../../entities';
+import { type Call, Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
@@ -11,7 +11,7 @@ import type { FlowEvents } from '../flows/flow-events';
 import type { FlowRunner } from '../flows/flow-runner';
 import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
 import { type CallingWindow, isOpen, isOver } from './calling-window';
-import { triggerCampaignWebhook } from './campaign-webhook';
+import { afterAnalysis, triggerCampaignWebhook } from './campaign-webhook';
 import { dynamicVariables, type RecordViews } from './contact-mapping';
 import {
   applyChanges, type CampaignRow, campaignsWithWork, type DueEntry, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued,
@@ -60,6 +60,8 @@ export interface DialerDeps {
   dials: { inc(n: number): void };
   /** The records as integrators see them: what the webhook mapping reads. */
   views: RecordViews;
+  /** Whether the post-call analysis will take an ended call (false without a model). */
+  willBeAnalyzed(call: Call): boolean;
 }
 
 /** What one tick did, for what follows its commit. */
@@ -109,6 +111,15 @@ export class CampaignDialer {
     private readonly deps: DialerDeps,
     private readonly options: DialerOptions,
   ) {}
+
+  /**
+   * Analysis-stored listener: a campaign flow that reads the post-call outcomes was left out
+   * when the call ended, and is triggered now, in the analysis's transaction (so once).
+   */
+  async callAnalyzed(tx: EntityManager, call: Call): Promise<(() => void)[]> {
+    const campaign = call.campaign && (await loadCampaign(tx, call.campaign.id));
+    return campaign ? afterAnalysis(this.deps, tx, campaign, call) : [];
+  }
 
   /** Asks for a tick of the campaign now. */
   async kick(companyId: string, campaignId: string): Promise<void> {

@@ -3,13 +3,24 @@ import { Call, Campaign, Contact } from '../../entities';
 import type { Logger } from '../../logger';
 import { AppError } from '../errors';
 import type { FlowRunner } from '../flows/flow-runner';
-import { type RecordViews, webhookVariables } from './contact-mapping';
-import type { CampaignRow, EndedAttempt } from './dialer-store';
+import { readsOutcomes, type RecordViews, webhookVariables } from './contact-mapping';
+import type { CampaignRow } from './dialer-store';
 
 export interface CampaignWebhookDeps {
   flows: FlowRunner;
   views: RecordViews;
   logger: Logger;
+  /**
+   * Whether an ended call will be analysed (a model is configured and the call is one the
+   * analysis takes): a flow that reads its outcomes is then triggered by the analysis.
+   */
+  willBeAnalyzed(call: Call): boolean;
+}
+
+/** An ended call of the campaign and its contact. */
+export interface EndedCall {
+  call_id: string;
+  contact_id: string;
 }
 
 /** A JSON value that should be an object (a call's post-call outcomes), as one: {} otherwise. */
@@ -19,17 +30,37 @@ const asObject = (value: unknown): Record<string, unknown> =>
 /**
  * Triggers the campaign's flow for each ended call, in the tick's transaction (so exactly
  * once per call), with variables mapped from the REST shapes of the call, its contact and
- * the campaign (docs/campaigns.md). Returns what announces the executions after commit.
+ * the campaign (docs/campaigns.md). A flow that reads the post-call outcomes skips the calls
+ * the analysis will take: `afterAnalysis` triggers it for them, in the analysis's own
+ * transaction. Returns what announces the executions after commit.
  */
-export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, ended: EndedAttempt[]): Promise<(() => void)[]> {
+export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, ended: EndedCall[]): Promise<(() => void)[]> {
   if (!c.webhook_id || ended.length === 0) return [];
+  const waits = readsOutcomes(c.webhook_mapping_variables, c.webhook_mapping_variables_sources);
+  const entities = await tx.find(Call, { id: ended.map((e) => e.call_id) });
+  const due = new Set(entities.filter((k) => !(waits && deps.willBeAnalyzed(k))).map((k) => k.id));
+  return triggerFor(deps, tx, c, entities.filter((k) => due.has(k.id)), ended);
+}
+
+/**
+ * The analysis of a campaign call was stored: triggers the campaign's flow when it reads
+ * the outcomes (it was skipped when the call ended), in the analysis's transaction.
+ */
+export async function afterAnalysis(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, call: Call): Promise<(() => void)[]> {
+  if (!c.webhook_id || !readsOutcomes(c.webhook_mapping_variables, c.webhook_mapping_variables_sources) || !call.contact) return [];
+  return triggerFor(deps, tx, c, [call], [{ call_id: call.id, contact_id: call.contact.id }]);
+}
+
+async function triggerFor(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, entities: Call[], ended: EndedCall[]): Promise<(() => void)[]> {
+  if (entities.length === 0) return [];
   const { views } = deps;
   const campaign = views.campaign(await tx.findOneOrFail(Campaign, c.id));
-  const calls = new Map((await tx.find(Call, { id: ended.map((e) => e.call_id) })).map((k) => [k.id, views.call(k)]));
+  const calls = new Map(entities.map((k) => [k.id, views.call(k)]));
   const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contact_id) })).map((k) => [k.id, views.contact(k)]));
   const announcements: (() => void)[] = [];
   for (const attempt of ended) {
-    const call = calls.get(attempt.call_id)!;
+    const call = calls.get(attempt.call_id);
+    if (!call) continue;
     const records = { call, contact: contacts.get(attempt.contact_id) ?? {}, campaign, agent_post_call_outcomes: asObject(call.agent_post_call_outcomes) };
     const mapped = webhookVariables(c.webhook_mapping_variables, c.webhook_mapping_variables_sources, records);
     const announce = await trigger(deps, tx, c, attempt.call_id, mapped);

@@ -92,3 +92,15 @@ export function webhookVariables(
   }
   return { variables, unresolved };
 }
+
+/**
+ * Whether a campaign's webhook mapping reads the call's post-call outcomes: a variable of
+ * source `agent_post_call_outcomes`, or a path into the call's `agent_post_call_outcomes`.
+ * Such a flow waits for the call's analysis (docs/campaigns.md).
+ */
+export function readsOutcomes(mapping: Record<string, unknown>, sources: Record<string, unknown>): boolean {
+  return (
+    Object.values(sources).includes('agent_post_call_outcomes') ||
+    Object.values(mapping).some((path) => typeof path === 'string' && path.split('.').includes('agent_post_call_outcomes'))
+  );
+}

@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import type { Logger } from '../../logger';
 import type { Transitioned } from '../call-transitions';
@@ -34,12 +34,23 @@ const INSTRUCTIONS =
 
 type Analysis = { ok: true; answer: AnalysisAnswer } | { ok: false; reason: string };
 
+/** The turns of a call's transcript. */
+const turnsOf = (call: Call): StoredTurn[] => ((call.transcriptObject?.turns ?? []) as StoredTurn[]).filter((t) => t && typeof t.text === 'string');
+
+/** Whether the analysis takes an ended call: answered, with at least one word from the callee. */
+export const analyzable = (call: Call): boolean => call.callStatus === 'completed' && turnsOf(call).some((t) => t.role === 'user');
+
+/** Runs in the transaction that stores a call's analysis; returns what announces its work after commit. */
+export type AnalysisListener = (tx: EntityManager, call: Call) => Promise<(() => void)[]>;
+
 /**
  * Post-call analysis (docs/agents.md): once a call with at least one user turn has ended, a
  * durable job asks the model once for a JSON answer fitting the agent's outcomes; an answer
  * that does not fit is asked again, then recorded as failed with its reason.
  */
 export class PostCallAnalysisService {
+  private readonly storedListeners: AnalysisListener[] = [];
+
   constructor(
     private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
@@ -49,6 +60,11 @@ export class PostCallAnalysisService {
     private readonly clock: Clock,
     private readonly logger: Logger,
   ) {}
+
+  /** Registers what runs in the transaction that stores an analysis (the campaign's flow). */
+  onStored(listener: AnalysisListener): void {
+    this.storedListeners.push(listener);
+  }
 
   /** Call-ended listener: queues the analysis of an answered call (once per call). */
   async callEnded(call: Transitioned): Promise<void> {
@@ -60,8 +76,8 @@ export class PostCallAnalysisService {
   async analyze({ companyId, callId }: AnalyzeCallJob): Promise<void> {
     const em = this.orm.em.fork();
     const call = await em.findOne(Call, { id: callId, company: companyId });
-    const turns = ((call?.transcriptObject?.turns ?? []) as StoredTurn[]).filter((t) => t && typeof t.text === 'string');
-    if (!call || call.agentTaskStatus !== '' || !turns.some((t) => t.role === 'user')) return;
+    if (!call || call.agentTaskStatus !== '' || !analyzable(call)) return;
+    const turns = turnsOf(call);
     const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id });
     const result = await this.ask(agent, turns);
     const fields = result.ok
@@ -73,14 +89,20 @@ export class PostCallAnalysisService {
           notes: result.answer.summary,
         }
       : { agentTaskStatus: 'analysis_failed', agentTaskFeedback: result.reason.slice(0, 2000) };
-    // The flows subscribed to `call.analyzed` are triggered if and only if the analysis is stored.
-    const updated = await em.transactional(async (tx) => {
+    // The flows subscribed to `call.analyzed`, and the campaign's flow when it reads the
+    // outcomes, are triggered if and only if the analysis is stored.
+    const announcements = await em.transactional(async (tx) => {
       const stored = await tx.nativeUpdate(Call, { id: callId, company: companyId, agentTaskStatus: '' }, fields);
-      if (stored > 0) await this.flowEvents.record(tx, 'call.analyzed', callId, this.clock.now());
-      return stored;
+      if (stored === 0) return null;
+      await this.flowEvents.record(tx, 'call.analyzed', callId, this.clock.now());
+      const analysed = tx.assign(call, fields);
+      const announced: (() => void)[] = [];
+      for (const listener of this.storedListeners) announced.push(...(await listener(tx, analysed)));
+      return announced;
     });
-    if (updated === 0) return;
+    if (!announcements) return;
     this.flowEvents.wake();
+    announcements.forEach((announce) => announce());
     const event = { companyId, callId, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId };
     await this.events.publish('call.updated', event);
     await this.events.publish('call.analyzed', event);
