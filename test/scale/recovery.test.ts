@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { answer, Receiver } from '../flows/support';
 import { createTestDatabase } from '../support/harness';
-import { killReplicas, listening, type Replica, spawnReplica } from '../support/replicas';
+import { demoKey, killReplicas, listening, type Replica, spawnReplica } from '../support/replicas';
 import { waitFor } from '../support/wait';
 
 // A replica killed with SIGKILL (no shutdown: its jobs stay `active` in pg-boss) must not hold
@@ -82,7 +82,7 @@ const seconds = (from: number, to: number) => (to - from) / 1000;
 describe('recovery after a replica is killed (kill -9)', () => {
   it('a flow step in flight on the killed replica is sent again within its timeout plus the recovery bound', async () => {
     const a = await startReplica('a');
-    key = /^\s+(sk_\S+)$/m.exec(a.output.stdout)![1]!;
+    key = demoKey(a.output.stdout);
 
     // The first request is held open (the killed replica never hears back); the next is answered.
     let firstAt = 0;

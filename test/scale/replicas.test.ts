@@ -2,7 +2,7 @@ import type { Client } from 'graphql-ws';
 import pg from 'pg';
 import { subscribe, type Subscription, wsClient } from '../graphql/graphql-client';
 import { createTestDatabase } from '../support/harness';
-import { killReplicas, listening, type Replica, spawnReplica, stopReplica } from '../support/replicas';
+import { demoKey, killReplicas, listening, type Replica, spawnReplica, stopReplica } from '../support/replicas';
 import { waitFor } from '../support/wait';
 
 // The production shape without Docker: three replicas of the compiled service, each an OS
@@ -57,7 +57,7 @@ describe('three replicas as separate processes on one database', () => {
     await Promise.all(replicas.map((r) => listening(r)));
     const banners = replicas.filter((r) => r.output.stdout.includes('Demo company created'));
     expect(banners).toHaveLength(1);
-    key = /"demo_api_key":"(sk_[^"]+)"/.exec(banners[0]!.output.stdout)![1]!;
+    key = demoKey(banners[0]!.output.stdout);
     expect(await rows('select name from companies')).toEqual([{ name: 'Demo Company' }]);
   }, 90_000);
 

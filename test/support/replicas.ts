@@ -69,3 +69,10 @@ export async function killReplicas(replicas: Replica[]): Promise<void> {
   for (const r of replicas) if (running(r)) r.process.kill('SIGKILL');
   await Promise.all(replicas.map((r) => r.exited));
 }
+
+/** The demo company's API key, from the JSON banner a replica prints on first start. */
+export function demoKey(stdout: string): string {
+  const key = /"demo_api_key":"(sk_[^"]+)"/.exec(stdout)?.[1];
+  if (!key) throw new Error(`no demo key in the output:\n${stdout}`);
+  return key;
+}
