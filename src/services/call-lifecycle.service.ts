@@ -306,7 +306,11 @@ export class CallLifecycleService {
    */
   private startSimulatedConversation(callee: SimulatedCallee, callId: string, contact: Parameters<SimulatedCallee['run']>[1], language: string): void {
     const run = (async () => {
-      const reason = await callee.run(callId, contact, language, this.stopping.signal);
+      const live = async () => {
+        const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callStatus'] });
+        return !!call && LIVE_STATUSES.includes(call.callStatus);
+      };
+      const reason = await callee.run(callId, contact, language, { signal: this.stopping.signal, live });
       if (reason) await this.applyUpdate(callId, { status: 'completed', at: this.clock.now(), disconnectReason: reason });
     })()
       .catch((err: unknown) => this.logger.warn({ err, callId }, 'simulated conversation failed'))

@@ -137,3 +137,41 @@ describe('the simulated callee persona', () => {
     expect(calleePersona({ firstname: '', lastname: '', metadata: {} }, 'en-US')).toContain('You are an ordinary person');
   });
 });
+
+describe('a simulated conversation that outlives SIM_CALLEE_TIMEOUT_MS (or its worker)', () => {
+  let slow: FakeLlm;
+  let s: TestApp;
+  let b: Tenant;
+
+  beforeAll(async () => {
+    slow = await FakeLlm.start();
+    s = await startTestApp({ SIM_RING_MS: '0', SIM_TALK_MS: '600000', LLM_BASE_URL: slow.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '5000', SIM_CALLEE_TURNS: '3', SIM_CALLEE_TIMEOUT_MS: '1000' });
+    b = await tenant(s, 'B');
+  });
+  afterAll(async () => {
+    await s.close();
+    await slow.close();
+  });
+
+  it("is ended by the safety-net 'hangup' step, keeping the stored turns; the late conversation changes nothing", async () => {
+    let agentTurns = 0;
+    // The callee takes 2 s to answer: the safety net (1 s after the answer) ends the call first.
+    slow.fallback = (request) => (request.response_format ? { json: {} } : isCallee(request) ? { text: 'Too late.', firstTokenDelayMs: 2000 } : { text: `Agent line ${++agentTurns}.` });
+    const req = (method: 'GET' | 'POST', path: string, body?: unknown) => s.request(method, path, { token: b.key, body }).then(okData);
+    const agent = await req('POST', '/v1/ai-agent', { name: 'Ava', prompt: 'You are Ava.', who_talks_first: 'agent', language: 'en-GB' });
+    const made = await req('POST', '/v1/calls/make-call', { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550123' });
+    const ended = await waitFor('the safety net to end the call', async () => {
+      const got = await req('GET', `/v1/calls/${made.id}`);
+      return got.call_status === 'completed' ? got : undefined;
+    });
+    expect(ended.disconnect_reason).toBe('agent_hangup');
+    expect(turnsOf(ended)).toEqual([['agent', 'Agent line 1.']]);
+
+    // The callee's late reply finds the call ended: it is not said, and the call stays as it was.
+    await s.app.services.lifecycle.simulatedConversationsSettled();
+    const after = await req('GET', `/v1/calls/${made.id}`);
+    expect(after.disconnect_reason).toBe('agent_hangup');
+    expect(turnsOf(after)).toEqual([['agent', 'Agent line 1.']]);
+    expect(agentTurns).toBe(1);
+  });
+});

@@ -82,18 +82,26 @@ export class SimulatedCallee {
 
   /**
    * Runs the conversation of a live call; resolves how it ended, or null when the call could
-   * not be opened or `signal` stopped the conversation (the call is then left as it is).
+   * not be opened, `signal` stopped the conversation or `live` found the call ended by other
+   * means (the call is then left as it is). `live` is asked before each of the callee's turns.
    */
-  async run(callId: string, contact: CalleeContact | null, language: string, signal?: AbortSignal): Promise<ConversationEndReason | null> {
+  async run(
+    callId: string,
+    contact: CalleeContact | null,
+    language: string,
+    { signal, live }: { signal?: AbortSignal; live?: () => Promise<boolean> } = {},
+  ): Promise<ConversationEndReason | null> {
     const sink = new CollectingSink();
     const conversation = await this.opener.open(callId, sink);
     if (!conversation) return null;
     const history: ChatMessage[] = [];
     let seen = 0;
     let reason: ConversationEndReason | null = null;
+    let gone = false;
+    const stillLive = async () => !(gone ||= !(await (live?.() ?? Promise.resolve(true))));
     try {
       await conversation.start();
-      for (let turn = 0; turn < this.options.maxTurns && !sink.ended && !signal?.aborted; turn++) {
+      for (let turn = 0; turn < this.options.maxTurns && !sink.ended && !signal?.aborted && (await stillLive()); turn++) {
         for (; seen < sink.agentTurns.length; seen++) history.push({ role: 'user', content: sink.agentTurns[seen]! });
         const prompt: ChatMessage[] = history.length === 0 ? [{ role: 'user', content: PICKED_UP }] : history;
         const answer = await this.model.stream(
@@ -101,7 +109,7 @@ export class SimulatedCallee {
           () => undefined,
         );
         const reply = answer.text.trim();
-        if (reply === '') break;
+        if (reply === '' || !(await stillLive())) break;
         history.push({ role: 'assistant', content: reply });
         await conversation.userSaid(reply, true);
       }
@@ -112,6 +120,6 @@ export class SimulatedCallee {
     } finally {
       await conversation.close(reason ?? 'llm_error');
     }
-    return signal?.aborted && !sink.ended ? null : reason;
+    return (signal?.aborted || gone) && !sink.ended ? null : reason;
   }
 }
