@@ -4,6 +4,7 @@ import { FakeLlm, type RecordedRequest, type ScriptedReply } from '../support/fa
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
+import { campaignApi, ManualClock } from '../campaigns/support';
 
 let llm: FakeLlm;
 let t: TestApp;
@@ -173,5 +174,45 @@ describe('a simulated conversation that outlives SIM_CALLEE_TIMEOUT_MS (or its w
     expect(after.disconnect_reason).toBe('agent_hangup');
     expect(turnsOf(after)).toEqual([['agent', 'Agent line 1.']]);
     expect(agentTurns).toBe(1);
+  });
+});
+
+describe("a campaign's simulated call", () => {
+  let c: FakeLlm;
+  let s: TestApp;
+  let d: Tenant;
+
+  beforeAll(async () => {
+    c = await FakeLlm.start();
+    // Monday 2026-11-23, 10:00 in New York: inside the campaign's calling window.
+    s = await startTestApp(
+      { SIM_RING_MS: '0', SIM_TALK_MS: '600000', CAMPAIGN_SWEEP_MS: '100', LLM_BASE_URL: c.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '2000', SIM_CALLEE_TURNS: '1' },
+      { clock: new ManualClock(new Date('2026-11-23T15:00:00Z')) },
+    );
+    d = await tenant(s, 'D');
+  });
+  afterAll(async () => {
+    await s.close();
+    await c.close();
+  });
+
+  it("talks with a callee built from the campaign contact's data", async () => {
+    c.fallback = (request) => (request.response_format ? { json: {} } : isCallee(request) ? { text: 'Grace speaking.' } : { text: 'Hello from the agent.' });
+    const api = campaignApi(s, d);
+    await api.contacts(['+14155553210'], { firstname: 'Grace', lastname: 'Hopper', metadata: { plan: 'gold' }, tag_name: 'sim-callee' });
+    const campaign = await api.campaign({ contacts_list_tags: [['sim-callee']], status: 'active' });
+    const call = await waitFor('the campaign call to complete', async () => {
+      const [got] = await api.calls(campaign.id);
+      return got?.call_status === 'completed' ? got : undefined;
+    });
+    expect(call.disconnect_reason).toBe('user_hangup');
+    expect(turnsOf(call)).toEqual([
+      ['agent', 'Hello from the agent.'],
+      ['user', 'Grace speaking.'],
+      ['agent', 'Hello from the agent.'],
+    ]);
+    const persona = c.requests.find(isCallee)!.messages[0].content as string;
+    expect(persona).toContain('Your name is Grace Hopper.');
+    expect(persona).toContain('- plan: gold');
   });
 });
