@@ -149,6 +149,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     async close() {
       stopWorkers();
       services.dialer.stop();
+      await services.lifecycle.stopSimulatedConversations();
       await relay.close();
       await graphql.stop();
       await new Promise<void>((resolve) => {

@@ -60,6 +60,13 @@ const schema = z.object({
   /** Simulated provider: how long a call rings, and how long an answered call lasts. */
   SIM_RING_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   SIM_TALK_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /**
+   * Simulated provider with a language model (docs/calls.md): the simulated callee's turns
+   * before it hangs up (0: no simulated callee, the canned transcript as without a model), and
+   * how long after the answer the call is ended anyway when its conversation is lost.
+   */
+  SIM_CALLEE_TURNS: z.coerce.number().int().min(0).max(20).default(4),
+  SIM_CALLEE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   /** Price of one minute of call, in PRICE_UNIT. */
   CALL_PRICE_PER_MINUTE: z.coerce.number().min(0).max(100).default(0.05),
   /** A live call with no update for this long is ended as failed (disconnect_reason timeout). */
@@ -150,7 +157,7 @@ export interface Config {
   defaultPhoneRegion: string;
   priceUnit: string;
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
-  simulated: { ringMs: number; talkMs: number };
+  simulated: { ringMs: number; talkMs: number; calleeTurns: number; calleeTimeoutMs: number };
   pricePerMinute: number;
   maxCallDurationS: number;
   maxConcurrentCallsPerCompany: number;
@@ -222,7 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     priceUnit: e.PRICE_UNIT,
     telephonyProvider: e.TELEPHONY_PROVIDER,
-    simulated: { ringMs: e.SIM_RING_MS, talkMs: e.SIM_TALK_MS },
+    simulated: { ringMs: e.SIM_RING_MS, talkMs: e.SIM_TALK_MS, calleeTurns: e.SIM_CALLEE_TURNS, calleeTimeoutMs: e.SIM_CALLEE_TIMEOUT_MS },
     pricePerMinute: e.CALL_PRICE_PER_MINUTE,
     maxCallDurationS: e.MAX_CALL_DURATION_S,
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,

@@ -11,7 +11,8 @@ import type { FlowEvents } from './flows/flow-events';
 import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
 import { jobSql } from './jobs/job-sql';
 import type { Caller } from './scope';
-import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony } from './telephony/simulated.telephony';
+import type { SimulatedCallee } from './conversation/simulated-callee';
+import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { signedTwilioCall } from './telephony/twilio-callback';
 
@@ -36,6 +37,11 @@ interface SimulatedCallRow {
   name: string;
   prompt: string;
   language: string;
+  /** The call's contact, when it has one (null columns otherwise). */
+  contact_id: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  metadata: Record<string, unknown> | null;
 }
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
@@ -79,6 +85,9 @@ export interface LifecycleOptions {
  */
 export class CallLifecycleService {
   private readonly endedListeners: ((call: Transitioned) => Promise<void>)[] = [];
+  private simulatedCallee: SimulatedCallee | null = null;
+  private readonly simulatedConversations = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly orm: MikroORM,
@@ -235,8 +244,9 @@ export class CallLifecycleService {
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
     const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
-      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language
-       FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id WHERE c.id = ?`,
+      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
+              c.contact_id, ct.firstname, ct.lastname, ct.metadata
+       FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id LEFT JOIN contacts ct ON ct.id = c.contact_id WHERE c.id = ?`,
       [job.callId],
     );
     if (!row || !LIVE_STATUSES.includes(row.call_status)) return;
@@ -262,6 +272,50 @@ export class CallLifecycleService {
       step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
     );
     if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);
+    if (applied && job.step === 'answer' && update.status === 'in-progress' && simulated.conversations && this.simulatedCallee && !this.stopping.signal.aborted && talksWithCallee({ callTo: row.call_to, callDirection: row.call_direction })) {
+      const contact = row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null;
+      this.startSimulatedConversation(this.simulatedCallee, row.id, contact, row.language);
+    }
+  }
+
+  /**
+   * With a language model, answered simulated calls talk with a simulated callee
+   * (docs/calls.md, "Simulated provider").
+   */
+  useSimulatedCallee(callee: SimulatedCallee): void {
+    this.simulatedCallee = callee;
+  }
+
+  /** Resolves once every simulated conversation under way in this process has ended its call. */
+  async simulatedConversationsSettled(): Promise<void> {
+    while (this.simulatedConversations.size) await Promise.all(this.simulatedConversations);
+  }
+
+  /**
+   * Shutting down: the simulated conversations under way stop where they are, keeping what is
+   * stored, and leave their calls to the safety-net 'hangup' job (another process may take it).
+   */
+  async stopSimulatedConversations(): Promise<void> {
+    this.stopping.abort();
+    await this.simulatedConversationsSettled();
+  }
+
+  /**
+   * Runs the conversation in this process's memory, off the job (the step is done: the call is
+   * answered and its safety-net 'hangup' job is stored), then completes the call with how it ended.
+   */
+  private startSimulatedConversation(callee: SimulatedCallee, callId: string, contact: Parameters<SimulatedCallee['run']>[1], language: string): void {
+    const run = (async () => {
+      const live = async () => {
+        const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callStatus'] });
+        return !!call && LIVE_STATUSES.includes(call.callStatus);
+      };
+      const reason = await callee.run(callId, contact, language, { signal: this.stopping.signal, live });
+      if (reason) await this.applyUpdate(callId, { status: 'completed', at: this.clock.now(), disconnectReason: reason });
+    })()
+      .catch((err: unknown) => this.logger.warn({ err, callId }, 'simulated conversation failed'))
+      .finally(() => this.simulatedConversations.delete(run));
+    this.simulatedConversations.add(run);
   }
 
   /**

@@ -12,6 +12,7 @@ import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './clock';
 import { ContactService } from './contact.service';
 import { ConversationService } from './conversation/conversation.service';
+import { SimulatedCallee } from './conversation/simulated-callee';
 import { OpenAiCompatibleModel } from './conversation/language-model';
 import { PlaygroundService } from './conversation/playground.service';
 import { analyzable, PostCallAnalysisService } from './conversation/post-call-analysis.service';
@@ -58,7 +59,8 @@ export type Services = ReturnType<typeof createServices>;
  * serves simulate-inbound on a Twilio deployment.
  */
 function telephony(config: Config, jobs: JobQueue): { provider: TelephonyAdapter; simulated: SimulatedTelephony } {
-  const simulated = new SimulatedTelephony(jobs, config.simulated);
+  const { ringMs, talkMs, calleeTurns, calleeTimeoutMs } = config.simulated;
+  const simulated = new SimulatedTelephony(jobs, { ringMs, talkMs }, config.llm && calleeTurns > 0 ? { timeoutMs: calleeTimeoutMs } : null);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
     return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: config.llm ? config.publicBaseUrl : null }), simulated };
   }
@@ -97,6 +99,9 @@ export function createServices(config: Config, infra: Infrastructure) {
   }
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
   const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
+  if (model && conversations && simulated.conversations) {
+    lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));
+  }
   return {
     auth: new AuthService(config.jwtSecret, config.authTrustMs),
     agents,

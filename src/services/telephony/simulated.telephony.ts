@@ -25,6 +25,20 @@ export interface SimulatedTimings {
   talkMs: number;
 }
 
+/**
+ * With a language model, an answered outgoing call talks with a simulated callee (docs/calls.md):
+ * the 'hangup' step is then only a safety net, `timeoutMs` after the answer, for a conversation
+ * lost with its worker; it writes no canned transcript (the conversation stored its turns).
+ */
+export interface SimulatedConversations {
+  timeoutMs: number;
+}
+
+/** Whether a simulated call, answered, has a person on the line who talks with the agent (outgoing calls only). */
+export function talksWithCallee(call: Pick<SimulatedCall, 'callTo' | 'callDirection'>): boolean {
+  return call.callDirection !== 'incoming' && calleeBehaviour(call.callTo) === 'person';
+}
+
 /** What the callee does, from the last four digits of the number (docs/calls.md). */
 export type CalleeBehaviour = 'busy' | 'no-answer' | 'failed' | 'voicemail' | 'person';
 
@@ -90,6 +104,8 @@ export class SimulatedTelephony implements TelephonyAdapter {
   constructor(
     private readonly jobs: JobQueue,
     readonly timings: SimulatedTimings,
+    /** Set when a language model is configured; null keeps the canned transcript. */
+    readonly conversations: SimulatedConversations | null = null,
   ) {}
 
   async place(request: PlaceRequest): Promise<string> {
@@ -113,10 +129,14 @@ export class SimulatedTelephony implements TelephonyAdapter {
       if (behaviour === 'busy') return { update: { status: 'busy', disconnectReason: 'busy' } };
       if (behaviour === 'no-answer') return { update: { status: 'no-answer', disconnectReason: 'no_answer' } };
       if (behaviour === 'failed') return { update: { status: 'failed', disconnectReason: 'dial_failed' } };
-      return { update: { status: 'in-progress' }, next: { step: 'hangup', delayMs: talkMs } };
+      const conversational = this.conversations !== null && talksWithCallee(call);
+      return { update: { status: 'in-progress' }, next: { step: 'hangup', delayMs: conversational ? this.conversations!.timeoutMs : talkMs } };
     }
     const durationS = Math.round(talkMs / 1000);
     if (behaviour === 'voicemail') return { update: { status: 'completed', durationS, disconnectReason: 'voicemail_reached' } };
+    // The conversation with the simulated callee outlived the safety net (or its worker died):
+    // the call ends with what the conversation stored; the duration is the real one.
+    if (this.conversations !== null && talksWithCallee(call)) return { update: { status: 'completed', disconnectReason: 'agent_hangup' } };
     return {
       update: {
         status: 'completed',

@@ -1,0 +1,125 @@
+import type { Logger } from '../../logger';
+import type { ConversationEndReason, ConversationOpener, ConversationSink } from './conversation';
+import type { ChatMessage, LanguageModel } from './language-model';
+
+/** What the simulated callee knows of itself: the call's contact, when it has one. */
+export interface CalleeContact {
+  firstname: string;
+  lastname: string;
+  metadata: Record<string, unknown>;
+}
+
+/** The opening of the callee persona's system prompt (tests tell its requests from the agent's by it). */
+export const CALLEE_PERSONA_INTRO = 'You are playing the person who answers a phone call';
+
+/** Said to the callee's model when the agent waits for the callee to speak first. */
+const PICKED_UP = '[The phone rings and you pick it up. Answer it.]';
+
+/**
+ * The system prompt of the simulated callee: a person built from the call's contact (names,
+ * metadata), or a generic person, speaking the agent's language, briefly.
+ */
+export function calleePersona(contact: CalleeContact | null, language: string): string {
+  const name = contact ? [contact.firstname, contact.lastname].filter((n) => n.trim() !== '').join(' ') : '';
+  const facts = contact ? Object.entries(contact.metadata).map(([k, v]) => `- ${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`) : [];
+  return [
+    `${CALLEE_PERSONA_INTRO} from an automated agent (a simulated call, for a demo).`,
+    name ? `Your name is ${name}.` : 'You are an ordinary person; make up a plausible name if asked.',
+    facts.length ? `What is known about you:\n${facts.join('\n')}` : '',
+    `Speak in the language ${language}. Answer as a person on the phone would: one or two short sentences, plain words, no lists, no stage directions.`,
+    'Cooperate, ask a question now and then, and say goodbye when the conversation is over.',
+  ]
+    .filter((p) => p !== '')
+    .join('\n\n');
+}
+
+/** Collects the agent's turns and how the conversation ended. */
+class CollectingSink implements ConversationSink {
+  readonly agentTurns: string[] = [];
+  ended: ConversationEndReason | null = null;
+  private current = '';
+
+  text(token: string, last: boolean): void {
+    this.current += token;
+    if (!last) return;
+    const turn = this.current.trim();
+    this.current = '';
+    if (turn !== '') this.agentTurns.push(turn);
+  }
+
+  end(reason: ConversationEndReason): void {
+    this.ended ??= reason;
+  }
+
+  transfer(): void {
+    this.ended ??= 'call_transfer';
+  }
+
+  sendDigits(): void {}
+  language(): void {}
+}
+
+export interface SimulatedCalleeOptions {
+  /** The callee's turns before it hangs up (`user_hangup`). */
+  maxTurns: number;
+  /** Temperature of the callee's model. */
+  temperature?: number;
+}
+
+/**
+ * A simulated callee, knowing no transport: it opens a call's conversation (the agent, as on
+ * a real call) and answers each agent turn with a short reply of a second model persona,
+ * until the agent ends the call or the callee has spoken `maxTurns` times. The agent's turns
+ * are stored on the call by the conversation itself.
+ */
+export class SimulatedCallee {
+  constructor(
+    private readonly model: LanguageModel,
+    private readonly opener: ConversationOpener,
+    private readonly options: SimulatedCalleeOptions,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Runs the conversation of a live call; resolves how it ended, or null when the call could
+   * not be opened, `signal` stopped the conversation or `live` found the call ended by other
+   * means (the call is then left as it is). `live` is asked before each of the callee's turns.
+   */
+  async run(
+    callId: string,
+    contact: CalleeContact | null,
+    language: string,
+    { signal, live }: { signal?: AbortSignal; live?: () => Promise<boolean> } = {},
+  ): Promise<ConversationEndReason | null> {
+    const sink = new CollectingSink();
+    const conversation = await this.opener.open(callId, sink);
+    if (!conversation) return null;
+    const history: ChatMessage[] = [];
+    let seen = 0;
+    let reason: ConversationEndReason | null = null;
+    let gone = false;
+    const stillLive = async () => !(gone ||= !(await (live?.() ?? Promise.resolve(true))));
+    try {
+      await conversation.start();
+      for (let turn = 0; turn < this.options.maxTurns && !sink.ended && !signal?.aborted && (await stillLive()); turn++) {
+        for (; seen < sink.agentTurns.length; seen++) history.push({ role: 'user', content: sink.agentTurns[seen]! });
+        const prompt: ChatMessage[] = history.length === 0 ? [{ role: 'user', content: PICKED_UP }] : history;
+        const answer = await this.model.stream(
+          { messages: [{ role: 'system', content: calleePersona(contact, language) }, ...prompt], temperature: this.options.temperature, ...(signal ? { signal } : {}) },
+          () => undefined,
+        );
+        const reply = answer.text.trim();
+        if (reply === '' || !(await stillLive())) break;
+        history.push({ role: 'assistant', content: reply });
+        await conversation.userSaid(reply, true);
+      }
+      reason = sink.ended ?? 'user_hangup';
+    } catch (err) {
+      if (!signal?.aborted) this.logger.warn({ err, callId }, 'simulated callee failed');
+      reason = sink.ended ?? 'llm_error';
+    } finally {
+      await conversation.close(reason ?? 'llm_error');
+    }
+    return (signal?.aborted || gone) && !sink.ended ? null : reason;
+  }
+}
