@@ -85,6 +85,7 @@ export interface LifecycleOptions {
  */
 export class CallLifecycleService {
   private readonly endedListeners: ((call: Transitioned) => Promise<void>)[] = [];
+  private readonly endingListeners: ((tx: EntityManager, call: Transitioned) => Promise<void>)[] = [];
   private simulatedCallee: SimulatedCallee | null = null;
   private readonly simulatedConversations = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
@@ -119,6 +120,15 @@ export class CallLifecycleService {
    */
   onEnded(listener: (call: Transitioned) => Promise<void>): void {
     this.endedListeners.push(listener);
+  }
+
+  /**
+   * Registers what is written in the transaction that stores a call's terminal status (the
+   * post-call analysis job): it exists if and only if the call ended. A failure rolls the
+   * transition back, as for `alongside`.
+   */
+  onEnding(listener: (tx: EntityManager, call: Transitioned) => Promise<void>): void {
+    this.endingListeners.push(listener);
   }
 
   /**
@@ -226,6 +236,7 @@ export class CallLifecycleService {
           const stored = await store(tx);
           if (stored && alongside) await alongside(tx);
           if (stored && event) await this.flowEvents.record(tx, event, callId, update.at);
+          if (stored && !LIVE_STATUSES.includes(stored.status)) for (const listener of this.endingListeners) await listener(tx, stored);
           return stored;
         })
       : await store(em);

@@ -94,7 +94,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   if (analysis) {
-    lifecycle.onEnded((call) => analysis.callEnded(call));
+    lifecycle.onEnding((tx, call) => analysis.callEnded(tx, call));
     analysis.onStored((tx, call) => dialer.callAnalyzed(tx, call));
   }
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });

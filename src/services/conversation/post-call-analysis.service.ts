@@ -5,6 +5,7 @@ import type { Transitioned } from '../call-transitions';
 import type { Clock } from '../clock';
 import type { EventPublisher } from '../events';
 import type { JobQueue } from '../jobs/job-queue';
+import { jobSql } from '../jobs/job-sql';
 import { describeError } from '../errors';
 import type { FlowEvents } from '../flows/flow-events';
 import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
@@ -66,10 +67,11 @@ export class PostCallAnalysisService {
     this.storedListeners.push(listener);
   }
 
-  /** Call-ended listener: queues the analysis of an answered call (once per call). */
-  async callEnded(call: Transitioned): Promise<void> {
+  /** In the transaction that ends a call: queues the analysis of an answered call (once per call; it exists if and only if the call ended). */
+  async callEnded(tx: EntityManager, call: Transitioned): Promise<void> {
     if (call.status !== 'completed') return;
-    await this.jobs.send(ANALYZE_CALL_JOB, { companyId: call.companyId, callId: call.id }, { singletonKey: call.id, delayMs: ANALYSIS_DELAY_MS });
+    await this.jobs.prepare(ANALYZE_CALL_JOB);
+    await this.jobs.send(ANALYZE_CALL_JOB, { companyId: call.companyId, callId: call.id }, { db: jobSql(tx), singletonKey: call.id, delayMs: ANALYSIS_DELAY_MS });
   }
 
   /** Job handler. Idempotent: a call already analyzed (or failed) is left alone. */
