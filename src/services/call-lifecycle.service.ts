@@ -254,12 +254,7 @@ export class CallLifecycleService {
 
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
-    const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
-      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
-              c.contact_id, ct.firstname, ct.lastname, ct.metadata
-       FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id LEFT JOIN contacts ct ON ct.id = c.contact_id WHERE c.id = ?`,
-      [job.callId],
-    );
+    const row = await this.simulatedRow(job.callId);
     if (!row || !LIVE_STATUSES.includes(row.call_status)) return;
     const now = this.clock.now();
     const { update, next } = simulated.outcome(
@@ -283,10 +278,36 @@ export class CallLifecycleService {
       step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
     );
     if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);
-    if (applied && job.step === 'answer' && update.status === 'in-progress' && simulated.conversations && this.simulatedCallee && !this.stopping.signal.aborted && talksWithCallee({ callTo: row.call_to, callDirection: row.call_direction })) {
-      const contact = row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null;
-      this.startSimulatedConversation(this.simulatedCallee, row.id, contact, row.language);
-    }
+    if (applied && job.step === 'answer' && update.status === 'in-progress') this.converseSimulated(simulated, row);
+  }
+
+  /**
+   * A simulated incoming call was answered (simulate-inbound): with a model, it talks with
+   * the simulated caller as an answered outgoing call does.
+   */
+  async answeredSimulated(simulated: SimulatedTelephony, companyId: string, callId: string): Promise<void> {
+    await simulated.answered(companyId, callId);
+    const row = await this.simulatedRow(callId);
+    if (row?.call_status === 'in-progress') this.converseSimulated(simulated, row);
+  }
+
+  /** A simulated call, its agent's words and its contact, as its steps and its callee need them. */
+  private async simulatedRow(callId: string): Promise<SimulatedCallRow | undefined> {
+    const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
+      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
+              c.contact_id, ct.firstname, ct.lastname, ct.metadata
+       FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id LEFT JOIN contacts ct ON ct.id = c.contact_id WHERE c.id = ?`,
+      [callId],
+    );
+    return row;
+  }
+
+  /** Starts the conversation of an answered simulated call with its simulated callee, when a model is configured. */
+  private converseSimulated(simulated: SimulatedTelephony, row: SimulatedCallRow): void {
+    if (!simulated.conversations || !this.simulatedCallee || this.stopping.signal.aborted) return;
+    if (!talksWithCallee({ callTo: row.call_to, callDirection: row.call_direction })) return;
+    const contact = row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null;
+    this.startSimulatedConversation(this.simulatedCallee, row.id, contact, row.language);
   }
 
   /**

@@ -216,3 +216,22 @@ describe("a campaign's simulated call", () => {
     expect(persona).toContain('- plan: gold');
   });
 });
+
+describe('a simulated incoming call with a language model', () => {
+  it('talks with a caller built from the matched contact on a simulated incoming call', async () => {
+    script();
+    const agent = await post('/v1/ai-agent', { name: 'Ava', prompt: 'You are Ava. The callee is Linus.', who_talks_first: 'agent' });
+    okData(await t.request('PATCH', `/v1/phone-numbers/${a.number.id}`, { token: a.key, body: { inbound_agent_id: agent.id } }));
+    await post('/v1/contacts', { firstname: 'Linus', lastname: 'Torvalds', phone_number: '+14155550188' });
+    const call = await post('/v1/calls/simulate-inbound', { to: a.number.phone_number, from: '+14155550188' });
+    const ended = await waitFor('the incoming conversation to end the call', async () => {
+      const got = await getCall(call.id);
+      return got.call_status === 'completed' ? got : undefined;
+    });
+    expect(ended.call_direction).toBe('incoming');
+    expect(ended.disconnect_reason).toBe('user_hangup');
+    expect(turnsOf(ended).filter(([role]) => role === 'user')).toEqual([['user', 'Callee line 1.'], ['user', 'Callee line 2.'], ['user', 'Callee line 3.']]);
+    const personas = llm.requests.filter(isCallee).map((r) => String(r.messages[0].content));
+    expect(personas).toContainEqual(expect.stringContaining('Your name is Linus Torvalds.'));
+  });
+});

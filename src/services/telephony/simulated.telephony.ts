@@ -34,9 +34,9 @@ export interface SimulatedConversations {
   timeoutMs: number;
 }
 
-/** Whether a simulated call, answered, has a person on the line who talks with the agent (outgoing calls only). */
+/** Whether a simulated call, answered, has a person on the line who talks with the agent (an incoming call always has: its caller). */
 export function talksWithCallee(call: Pick<SimulatedCall, 'callTo' | 'callDirection'>): boolean {
-  return call.callDirection !== 'incoming' && calleeBehaviour(call.callTo) === 'person';
+  return call.callDirection === 'incoming' || calleeBehaviour(call.callTo) === 'person';
 }
 
 /** What the callee does, from the last four digits of the number (docs/calls.md). */
@@ -113,9 +113,13 @@ export class SimulatedTelephony implements TelephonyAdapter {
     return `SIM${randomUUID().replace(/-/g, '')}`;
   }
 
-  /** An incoming call was answered: it talks for the talk time, then the agent hangs up. */
+  /**
+   * An incoming call was answered: it talks for the talk time, then the agent hangs up; with a
+   * model, its conversation ends it, and this 'hangup' is the safety net.
+   */
   async answered(companyId: string, callId: string): Promise<void> {
-    await this.jobs.send(SIMULATED_STEP_JOB, { companyId, callId, step: 'hangup' }, { delayMs: this.timings.talkMs });
+    const delayMs = this.conversations ? this.conversations.timeoutMs : this.timings.talkMs;
+    await this.jobs.send(SIMULATED_STEP_JOB, { companyId, callId, step: 'hangup' }, { delayMs });
   }
 
   /** Nothing to hang up: the call's later steps find it ended and change nothing. */
