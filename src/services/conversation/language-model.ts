@@ -168,16 +168,37 @@ export class OpenAiCompatibleModel implements LanguageModel {
   }
 
   async stream(request: ModelRequest, onToken: (token: string) => void): Promise<ModelAnswer> {
+    return this.complete(
+      request,
+      {
+        ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+      },
+      onToken,
+    );
+  }
+
+  /** Streamed too, so that the first-token timeout applies; the JSON is parsed once complete. */
+  async structured(request: StructuredRequest): Promise<unknown> {
+    const format = { type: 'json_schema' as const, json_schema: { name: request.schemaName, strict: true, schema: request.schema } };
+    const { text } = await this.complete(request, { response_format: format }, () => undefined);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (err) {
+      throw new LanguageModelError('protocol', `The language model's answer was malformed: ${(err as Error).message}`);
+    }
+  }
+
+  /** One streamed Chat Completions request under the deadlines; the answer once whole. */
+  private async complete(
+    request: { messages: ChatMessage[]; signal?: AbortSignal },
+    params: Pick<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'tools' | 'temperature' | 'response_format'>,
+    onToken: (token: string) => void,
+  ): Promise<ModelAnswer> {
     const deadline = this.deadline(request.signal);
     try {
       const stream = await this.client.chat.completions.create(
-        {
-          model: this.config.model,
-          messages: request.messages.map(toWire),
-          stream: true,
-          ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
-          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
-        },
+        { model: this.config.model, messages: request.messages.map(toWire), stream: true, ...params },
         { signal: deadline.controller.signal },
       );
       let text = '';
@@ -202,39 +223,6 @@ export class OpenAiCompatibleModel implements LanguageModel {
       // The SDK ends quietly when the server closes early; an answer is whole only with its finish_reason.
       if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
       return { text, toolCalls: tools.result() };
-    } catch (err) {
-      throw deadline.error(err);
-    } finally {
-      deadline.done();
-    }
-  }
-
-  /** Streamed too, so that the first-token timeout applies; the JSON is parsed once complete. */
-  async structured(request: StructuredRequest): Promise<unknown> {
-    const deadline = this.deadline(request.signal);
-    try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model: this.config.model,
-          messages: request.messages.map(toWire),
-          stream: true,
-          response_format: { type: 'json_schema', json_schema: { name: request.schemaName, strict: true, schema: request.schema } },
-        },
-        { signal: deadline.controller.signal },
-      );
-      let text = '';
-      let finished = false;
-      for await (const chunk of stream) {
-        const choice = chunk.choices?.[0];
-        if (choice?.finish_reason) finished = true;
-        if (choice?.delta?.content) {
-          deadline.firstToken();
-          text += choice.delta.content;
-        }
-      }
-      if (deadline.reason) throw new Error('interrupted');
-      if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
-      return JSON.parse(text) as unknown;
     } catch (err) {
       throw deadline.error(err);
     } finally {
