@@ -1,4 +1,5 @@
 import twilio from 'twilio';
+import { TWILIO_PUBLIC as PUBLIC, TWILIO_TOKEN as TOKEN } from '../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 
@@ -9,8 +10,6 @@ import { startTestApp, type TestApp } from '../support/harness';
  * is configured (conversations on) but never asked, as no relay websocket connects.
  */
 
-const TOKEN = 'twilio-test-auth-token';
-const PUBLIC = 'https://switchboard.example.test';
 const CALLER = '+14155550199'; // tenant A's contact Ada
 
 let t: TestApp;

@@ -1,12 +1,9 @@
 import twilio from 'twilio';
-import { fakeTwilio } from '../support/fake-twilio';
+import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
 
-const SID = 'AC00000000000000000000000000000001';
-const TOKEN = 'twilio-test-auth-token';
-const PUBLIC = 'https://switchboard.example.test';
 
 let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let t: TestApp;

@@ -4,14 +4,11 @@ import { conversationRelayTwiml } from '../../src/services/telephony/conversatio
 import { subscribe, wsClient } from '../graphql/graphql-client';
 import { FakeLlm } from '../support/fake-llm';
 import { FakeRelay, RefusedHandshake, relayEnded, type RelayTarget } from '../support/fake-relay';
-import { fakeTwilio } from '../support/fake-twilio';
+import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
 
-const SID = 'AC00000000000000000000000000000001';
-const TOKEN = 'twilio-test-auth-token';
-const PUBLIC = 'https://switchboard.example.test';
 const HANGUP = '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>';
 
 let calls: Awaited<ReturnType<typeof fakeTwilio>>;

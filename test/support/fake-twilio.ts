@@ -1,6 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** The account the Twilio suites run with: our service and the fake share it (the token signs callbacks). */
+export const TWILIO_SID = 'AC00000000000000000000000000000001';
+export const TWILIO_TOKEN = 'twilio-test-auth-token';
+/** PUBLIC_BASE_URL of the service under test: what Twilio would call, and sign. */
+export const TWILIO_PUBLIC = 'https://switchboard.example.test';
+
 export interface Received {
   path: string;
   auth: string;
