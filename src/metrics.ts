@@ -1,10 +1,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CALL_STATUSES, LIVE_STATUSES } from './entities/call.entity';
-import type { ExecutionStatus } from './entities/webhook-execution.entity';
+import { EXECUTION_STATUSES } from './entities/webhook-execution.entity';
 import type { SystemState } from './services/system-state.service';
 
 const PREFIX = 'switchboard_';
-const EXECUTION_STATUSES: readonly ExecutionStatus[] = ['scheduled', 'in_progress', 'success', 'failed'];
 
 /** Route label of requests no route matched (so raw paths never become label values). */
 export const UNMATCHED_ROUTE = 'unmatched';

@@ -5,7 +5,8 @@ import type { FlowVariable, PredefinedVariable } from './webhook-flow.entity';
 import { WebhookFlow } from './webhook-flow.entity';
 import type { WebhookMethod } from './webhook-step.entity';
 
-export type ExecutionStatus = 'scheduled' | 'in_progress' | 'success' | 'failed';
+export const EXECUTION_STATUSES = ['scheduled', 'in_progress', 'success', 'failed'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 /** A step as it was when the execution was triggered. */
 export interface StepDefinition {

@@ -2,7 +2,8 @@ import { Entity, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-
 import { BaseEntity } from './base.entity';
 import { WebhookExecution } from './webhook-execution.entity';
 
-export type StepRunStatus = 'running' | 'success' | 'failed' | 'skipped';
+export const STEP_RUN_STATUSES = ['running', 'success', 'failed', 'skipped'] as const;
+export type StepRunStatus = (typeof STEP_RUN_STATUSES)[number];
 
 /** The request as sent, secrets redacted, body cut to an excerpt. */
 export interface LoggedRequest {

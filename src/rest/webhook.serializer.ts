@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { WebhookExecution, WebhookStep } from '../entities';
+import { EXECUTION_STATUSES } from '../entities/webhook-execution.entity';
 import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES } from '../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
 import { RETRY_UNITS } from '../services/input/campaign.input';
 import type { FlowView, FlowWithSecret } from '../services/webhook.service';
 import { iso, refId, shape } from './serialize';
 
-export const EXECUTION_STATUSES = ['scheduled', 'in_progress', 'success', 'failed'] as const;
 
 /** Execution, interface 2.5. */
 export const executionShape = z

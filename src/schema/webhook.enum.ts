@@ -1,108 +1,58 @@
-import { registerEnumType } from 'type-graphql';
+import { EXECUTION_STATUSES } from '../entities/webhook-execution.entity';
+import { FLOW_DIRECTIONS, FLOW_STATUSES } from '../entities/webhook-flow.entity';
+import { STEP_RUN_STATUSES } from '../entities/webhook-step-run.entity';
+import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
+import { RETRY_UNITS } from '../services/input/campaign.input';
+import { closedSet } from './closed-set';
 
 /** Execution status: scheduled -> in_progress -> success | failed. */
-export enum ExecutionStatus {
-  SCHEDULED = 'scheduled',
-  IN_PROGRESS = 'in_progress',
-  SUCCESS = 'success',
-  FAILED = 'failed',
-}
-
-registerEnumType(ExecutionStatus, {
-  name: 'ExecutionStatus',
-  description: 'scheduled -> in_progress -> success | failed.',
-  valuesConfig: {
-    SCHEDULED: { description: 'Waiting for its first attempt or for a retry.' },
-    IN_PROGRESS: { description: 'An attempt is running.' },
-    SUCCESS: { description: 'Every step succeeded.' },
-    FAILED: { description: 'The last allowed attempt failed.' },
-  },
+export const ExecutionStatus = closedSet('ExecutionStatus', EXECUTION_STATUSES, 'scheduled -> in_progress -> success | failed.', {
+  scheduled: 'Waiting for its first attempt or for a retry.',
+  in_progress: 'An attempt is running.',
+  success: 'Every step succeeded.',
+  failed: 'The last allowed attempt failed.',
 });
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 /** Flow status, interface section 3: only `stopped` and `deleted` change behaviour. */
-export enum FlowStatus {
-  RUNNING = 'running',
-  STOPPED = 'stopped',
-  DELETED = 'deleted',
-  SCHEDULED = 'scheduled',
-  IN_PROGRESS = 'in-progress',
-  FAILED = 'failed',
-}
-
-registerEnumType(FlowStatus, {
-  name: 'FlowStatus',
-  description: 'Status of a flow; the values the interface names.',
-  valuesConfig: {
-    RUNNING: { description: 'Enabled: triggers start executions (the default).' },
-    STOPPED: { description: 'Triggers are refused.' },
-    DELETED: { description: 'Soft-deleted: hidden from lists.' },
-    SCHEDULED: { description: 'Stored as given; behaves as running.' },
-    IN_PROGRESS: { description: 'Stored as given; behaves as running.' },
-    FAILED: { description: 'Stored as given; behaves as running.' },
-  },
+export const FlowStatus = closedSet('FlowStatus', FLOW_STATUSES, 'Status of a flow; the values the interface names.', {
+  running: 'Enabled: triggers start executions (the default).',
+  stopped: 'Triggers are refused.',
+  deleted: 'Soft-deleted: hidden from lists.',
+  scheduled: 'Stored as given; behaves as running.',
+  'in-progress': 'Stored as given; behaves as running.',
+  failed: 'Stored as given; behaves as running.',
 });
+export type FlowStatus = (typeof FLOW_STATUSES)[number];
 
-export enum FlowDirection {
-  INBOUND = 'inbound',
-  OUTBOUND = 'outbound',
-}
-
-registerEnumType(FlowDirection, {
-  name: 'FlowDirection',
-  description: 'Direction of a flow, as the interface names it.',
-  valuesConfig: { INBOUND: { description: 'An inbound flow.' }, OUTBOUND: { description: 'An outbound flow (the default).' } },
+export const FlowDirection = closedSet('FlowDirection', FLOW_DIRECTIONS, 'Direction of a flow, as the interface names it.', {
+  inbound: 'An inbound flow.',
+  outbound: 'An outbound flow (the default).',
 });
+export type FlowDirection = (typeof FLOW_DIRECTIONS)[number];
 
-export enum WebhookMethod {
-  GET = 'GET',
-  POST = 'POST',
-  PUT = 'PUT',
-  DELETE = 'DELETE',
-  PATCH = 'PATCH',
-  OPTIONS = 'OPTIONS',
-  HEAD = 'HEAD',
-}
-
-registerEnumType(WebhookMethod, {
-  name: 'WebhookMethod',
-  description: 'HTTP method of a step request.',
-  valuesConfig: Object.fromEntries(Object.keys(WebhookMethod).map((m) => [m, { description: `HTTP ${m}.` }])),
-});
+export const WebhookMethod = closedSet(
+  'WebhookMethod',
+  WEBHOOK_METHODS,
+  'HTTP method of a step request.',
+  Object.fromEntries(WEBHOOK_METHODS.map((m) => [m, `HTTP ${m}.`])) as Record<(typeof WEBHOOK_METHODS)[number], string>,
+);
+export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 
 /** Status of one step of one attempt. */
-export enum StepRunStatus {
-  RUNNING = 'running',
-  SUCCESS = 'success',
-  FAILED = 'failed',
-  SKIPPED = 'skipped',
-}
-
-registerEnumType(StepRunStatus, {
-  name: 'StepRunStatus',
-  description: 'Status of one step in one attempt.',
-  valuesConfig: {
-    RUNNING: { description: 'Its request is being sent (or retried).' },
-    SUCCESS: { description: 'Its success condition held.' },
-    FAILED: { description: 'Every try failed.' },
-    SKIPPED: { description: 'Not run: the step it depends on did not succeed.' },
-  },
+export const StepRunStatus = closedSet('StepRunStatus', STEP_RUN_STATUSES, 'Status of one step in one attempt.', {
+  running: 'Its request is being sent (or retried).',
+  success: 'Its success condition held.',
+  failed: 'Every try failed.',
+  skipped: 'Not run: the step it depends on did not succeed.',
 });
+export type StepRunStatus = (typeof STEP_RUN_STATUSES)[number];
 
 /** Unit of a retry delay, for flows and campaign retry tiers. */
-export enum RetryDelayUnit {
-  SECONDS = 'seconds',
-  MINUTES = 'minutes',
-  HOURS = 'hours',
-  DAYS = 'days',
-}
-
-registerEnumType(RetryDelayUnit, {
-  name: 'RetryDelayUnit',
-  description: 'Unit of a retry delay.',
-  valuesConfig: {
-    SECONDS: { description: 'Seconds.' },
-    MINUTES: { description: 'Minutes.' },
-    HOURS: { description: 'Hours.' },
-    DAYS: { description: 'Days.' },
-  },
+export const RetryDelayUnit = closedSet('RetryDelayUnit', RETRY_UNITS, 'Unit of a retry delay.', {
+  seconds: 'Seconds.',
+  minutes: 'Minutes.',
+  hours: 'Hours.',
+  days: 'Days.',
 });
+export type RetryDelayUnit = (typeof RETRY_UNITS)[number];
