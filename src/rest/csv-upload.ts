@@ -17,6 +17,7 @@ const MAX_MAPPING_BYTES = 64 * 1024;
  * a multipart upload sends it as a part), the campaign and the dry-run switch.
  */
 export const csvImportQuery = contactCsvMapping.partial().extend({
+  phone_number: contactCsvMapping.shape.phone_number.optional().meta({ description: 'Header of the phone number column; required with a `text/csv` body.' }),
   metadata: z.string().optional().meta({ description: 'Header names of the columns copied into `metadata`, comma-separated.' }),
   campaign_id: uuid().optional().meta({ description: 'Attach every contact to this campaign of your company.' }),
   dry_run: z.enum(['true', 'false']).optional().meta({ description: '`true`: check the whole file, write nothing.' }),

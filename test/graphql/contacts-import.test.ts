@@ -82,6 +82,12 @@ describe('importContactsCsv', () => {
     expect(data.importContactsCsv).toEqual({ imported: 30_000, dryRun: true });
   }, 60_000);
 
+  it('refuses a request over 5 MiB, pointing to REST', async () => {
+    const res = await importCsv({ csv: `p\n${'+14155550998\n'.repeat(500_000)}`, mapping: { phoneNumber: 'p' } });
+    expect(res.status).toBe(413);
+    expect(res.errors).toEqual([{ message: 'Request body too large (limit 5 MiB)', extensions: { code: 'BAD_REQUEST' } }]);
+  });
+
   it('answers UNAUTHENTICATED without credentials', async () => {
     const res = await gql(t, IMPORT, { input: { csv: 'p\n+14155550999\n', mapping: { phoneNumber: 'p' } } }, null);
     expect(firstError(res)?.code).toBe('UNAUTHENTICATED');
