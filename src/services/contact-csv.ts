@@ -161,7 +161,10 @@ export async function readContactCsv<T>(
     } else if (total === 0) rows.push(checked.data);
   }
   if (!columns) throw fileError('Is empty: expected a header row, then one row per contact');
-  if (total > 0) throw new ValidationError(listed, `Validation failed: ${total} errors in the file${total > listed.length ? `; the first ${listed.length} are listed` : ''}`);
+  if (total > 0) {
+    const more = total > listed.length ? `; the first ${listed.length} are listed` : '';
+    throw new ValidationError(listed, `Validation failed: ${total} ${total === 1 ? 'error' : 'errors'} in the file${more}`);
+  }
   if (rows.length === 0) throw fileError('Has no rows after the header row');
   return rows;
 }

@@ -64,7 +64,7 @@ describe('POST /v1/contacts/import (text/csv)', () => {
     expect(data).toEqual({ imported: 2, dry_run: true });
     expect(await countOf(a.companyId)).toBe(before);
     const bad = await importCsv('phone\nnope\n', 'phone_number=phone&dry_run=true');
-    expect(bad.body).toEqual(failure([{ field: '[2].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 errors in the file'));
+    expect(bad.body).toEqual(failure([{ field: '[2].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file'));
   });
 
   it('answers every bad row of 1,000 by spreadsheet line and writes nothing', async () => {
@@ -126,6 +126,8 @@ describe('POST /v1/contacts/import (text/csv)', () => {
       { field: 'mapping.phone_number', message: 'Required' },
       { field: 'mapping.firstname', message: 'Unknown field' },
     ]);
+    const flag = await importCsv('Phone\n+14155550342\n', 'phone_number=Phone&dry_run=yes');
+    expect(flag.body).toEqual(failure([{ field: 'dry_run', message: 'Must be true or false' }]));
   });
 
   it('refuses an empty file, a header without rows, and text that is not CSV or not UTF-8', async () => {
@@ -187,6 +189,6 @@ describe('POST /v1/contacts/import (multipart/form-data)', () => {
 
   it('names a row error the same way as a text/csv upload', async () => {
     const res = await importMultipart([['mapping', '{"phone_number":"phone"}'], ['file', 'phone\n+14155550421\nnope\n']]);
-    expect(res).toEqual({ status: 400, body: failure([{ field: '[3].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 errors in the file') });
+    expect(res).toEqual({ status: 400, body: failure([{ field: '[3].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file') });
   });
 });
