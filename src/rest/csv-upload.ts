@@ -61,15 +61,23 @@ async function* chunksOf(stream: Readable, failure: string): AsyncGenerator<Buff
   }
 }
 
+/** Calls `stop` when the request body fails or the client goes away before sending all of it (a pipe would wait forever). */
+function onBroken(ctx: RestContext, stop: (err: Error) => void): void {
+  ctx.req.once('error', stop);
+  ctx.req.once('close', () => {
+    if (!ctx.req.complete) stop(new Error('Request body incomplete'));
+  });
+}
+
 /**
  * The request body, through a pipe, so that a reader that stops early destroys the pipe,
  * not the request (that would close the socket before the answer): the rest is left
- * unread, and the route closes the connection after answering. A failed request body
+ * unread, and the route closes the connection after answering. A broken request body
  * fails the reader.
  */
 function body(ctx: RestContext): PassThrough {
   const pass = new PassThrough();
-  ctx.req.once('error', (err) => pass.destroy(err));
+  onBroken(ctx, (err) => pass.destroy(err));
   return ctx.req.pipe(pass);
 }
 
@@ -101,8 +109,8 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
     });
     parts.on('error', () => reject(ValidationError.of('file', 'Malformed multipart body')));
     parts.on('close', () => reject(ValidationError.of('file', 'Required: a part named file')));
-    // A failed request body fails the file part; a reader that stops early destroys only the part.
-    ctx.req.once('error', (err) => parts.destroy(err));
+    // A broken request body fails the file part; a reader that stops early destroys only the part.
+    onBroken(ctx, (err) => parts.destroy(err));
     ctx.req.pipe(parts);
   });
 }

@@ -59,7 +59,9 @@ async function* records(source: CsvSource): AsyncGenerator<string[]> {
 }
 
 /** The column of each mapped header, or the mapping errors (a header missing from the file, or there twice). */
-function columnsOf(header: string[], mapping: ContactCsvMapping): { fields: [string, number][]; metadata: [string, number][] } {
+type MappedField = keyof typeof CSV_CONTACT_FIELDS;
+
+function columnsOf(header: string[], mapping: ContactCsvMapping): { fields: [MappedField, number][]; metadata: [string, number][] } {
   const names = header.map((h) => h.trim());
   const errors: FieldError[] = [];
   const column = (name: string, field: string): number => {
@@ -68,8 +70,8 @@ function columnsOf(header: string[], mapping: ContactCsvMapping): { fields: [str
     else if (names.lastIndexOf(name.trim()) !== index) errors.push({ field, message: `Column "${name}" appears more than once in the header row` });
     return index;
   };
-  const mapped = Object.keys(CSV_CONTACT_FIELDS) as (keyof typeof CSV_CONTACT_FIELDS)[];
-  const fields = mapped.flatMap((key): [string, number][] => (mapping[key] === undefined ? [] : [[key, column(mapping[key], `mapping.${key}`)]]));
+  const mapped = Object.keys(CSV_CONTACT_FIELDS) as MappedField[];
+  const fields = mapped.flatMap((key): [MappedField, number][] => (mapping[key] === undefined ? [] : [[key, column(mapping[key], `mapping.${key}`)]]));
   const metadata = (mapping.metadata ?? []).map((name, i): [string, number] => [name.trim(), column(name, `mapping.metadata[${i}]`)]);
   if (errors.length > 0) throw new ValidationError(errors);
   return { fields, metadata };
@@ -91,7 +93,7 @@ function rowInput(record: string[], width: number, columns: ReturnType<typeof co
   };
   if (record.slice(width).some((extra) => extra.trim() !== '')) errors.push({ field: '', message: `Has ${record.length} cells; the header row has ${width}` });
   const input: Record<string, unknown> = {};
-  for (const [key, index] of columns.fields) input[CSV_CONTACT_FIELDS[key as keyof typeof CSV_CONTACT_FIELDS]] = cell(index, key);
+  for (const [key, index] of columns.fields) input[CSV_CONTACT_FIELDS[key]] = cell(index, key);
   if (columns.metadata.length > 0) {
     const entries = columns.metadata.map(([name, index]) => [name, cell(index, `metadata.${name}`)] as const);
     input.metadata = Object.fromEntries(entries.filter(([, value]) => value !== undefined));

@@ -126,6 +126,8 @@ describe('POST /v1/contacts/import (text/csv)', () => {
       { field: 'mapping.phone_number', message: 'Required' },
       { field: 'mapping.firstname', message: 'Unknown field' },
     ]);
+    const proto = await importCsv('Phone,__proto__\n+14155550343,x\n', 'phone_number=Phone&metadata=__proto__');
+    expect(proto.body).toEqual(failure([{ field: 'mapping.metadata[0]', message: 'Not allowed as a metadata key (it would set an object prototype)' }]));
     const flag = await importCsv('Phone\n+14155550342\n', 'phone_number=Phone&dry_run=yes');
     expect(flag.body).toEqual(failure([{ field: 'dry_run', message: 'Must be true or false' }]));
   });

@@ -55,7 +55,10 @@ export const contactCsvMapping = z
     last_name: csvHeader().optional(),
     tag: csvHeader().optional(),
     category: csvHeader().optional(),
-    metadata: z.array(csvHeader()).max(100, 'At most 100 metadata columns').optional(),
+    metadata: z
+      .array(csvHeader().refine((name) => name.trim() !== '__proto__', 'Not allowed as a metadata key (it would set an object prototype)'))
+      .max(100, 'At most 100 metadata columns')
+      .optional(),
   })
   .meta({ id: 'ContactCsvMapping', description: 'Header names of the CSV columns feeding each contact field.' });
 export type ContactCsvMapping = z.output<typeof contactCsvMapping>;
