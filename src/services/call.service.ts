@@ -191,7 +191,7 @@ export class CallService {
     };
   }
 
-  private perCampaign(scope: Scope, parentIds: readonly string[]): PerParent {
-    return { parentColumn: 'campaign_id', parentIds, where: 'company_id = ? AND deleted_at IS NULL', params: [scope.companyId] };
+  private perCampaign(scope: Scope, parentIds: readonly string[]): PerParent<Call> {
+    return { parent: 'campaign', parentIds, where: { company: scope.companyId, deletedAt: null } };
   }
 }
