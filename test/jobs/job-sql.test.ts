@@ -38,6 +38,17 @@ describe('jobs written in the caller transaction (jobSql)', () => {
     expect(await stored('committed')).toEqual([{ data: { companyId: 'c1', campaignId: 'committed' }, singleton_key: 'k?1', retry_limit: 5 }]);
   });
 
+  it('waits its delay, counted from the database clock', async () => {
+    await orm.em.fork().transactional(async (tx) => {
+      await jobs.send(name, { companyId: 'c1', campaignId: 'delayed' }, { db: jobSql(tx), delayMs: 60_000 });
+    });
+    const [row] = await orm.em
+      .fork()
+      .execute(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE name = ? AND data ->> 'campaignId' = 'delayed'`, [name]);
+    expect(row!.wait).toBeGreaterThan(55);
+    expect(row!.wait).toBeLessThanOrEqual(60);
+  });
+
   it('does not exist when the transaction rolls back', async () => {
     const em = orm.em.fork();
     await expect(

@@ -124,19 +124,18 @@ export class JobQueue {
     return new JobQueue(boss, connectionString, options, logger);
   }
 
-  /** Queues a job. Call `prepare(name)` first when sending within a transaction (`db`). */
+  /**
+   * Queues a job. Call `prepare(name)` first when sending within a transaction (`db`): the
+   * job then goes through pg-boss's many-job insert, whose statement `jobSql` can bind.
+   */
   async send<K extends JobName>(name: K, data: JobMap[K], options: SendOptions = {}): Promise<void> {
-    if (!options.db) await this.ensureQueue(name);
     const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
-    await this.boss.send(name, data as object, {
-      startAfter: options.delayMs ? options.delayMs / 1000 : options.startAfter,
-      singletonKey: options.singletonKey,
-      retryLimit: options.retryLimit ?? 3,
-      retryDelay: 1,
-      retryBackoff: true,
-      expireInSeconds: (options.workSeconds ?? 0) + this.options.expiryS,
-      db: options.db,
-    });
+    const job = this.jobOptions(options);
+    if (options.db) await this.boss.insert([{ name, data: data as object, ...job }], { db: options.db });
+    else {
+      await this.ensureQueue(name);
+      await this.boss.send(name, data as object, job);
+    }
     if (!options.db || delayMs > 0) setTimeout(() => this.wake(name), Math.max(0, delayMs)).unref();
   }
 
@@ -144,17 +143,20 @@ export class JobQueue {
   async sendMany<K extends JobName>(name: K, data: JobMap[K][], options: Pick<SendOptions, 'retryLimit'> = {}): Promise<void> {
     if (data.length === 0) return;
     await this.ensureQueue(name);
-    await this.boss.insert(
-      data.map((d) => ({
-        name,
-        data: d as object,
-        retryLimit: options.retryLimit ?? 3,
-        retryDelay: 1,
-        retryBackoff: true,
-        expireInSeconds: this.options.expiryS,
-      })),
-    );
+    await this.boss.insert(data.map((d) => ({ name, data: d as object, ...this.jobOptions(options) })));
     this.wake(name);
+  }
+
+  /** A job's options as pg-boss stores them: `delayMs` counts from the database's now (pg-boss reads a bare number of seconds so). */
+  private jobOptions(options: SendOptions): Omit<PgBoss.JobInsert, 'name' | 'data'> {
+    return {
+      startAfter: options.delayMs ? String(options.delayMs / 1000) : options.startAfter,
+      singletonKey: options.singletonKey,
+      retryLimit: options.retryLimit ?? 3,
+      retryDelay: 1,
+      retryBackoff: true,
+      expireInSeconds: (options.workSeconds ?? 0) + this.options.expiryS,
+    };
   }
 
   /** Makes sure the queue exists, so that a later send within a transaction can write to it. */
