@@ -1,4 +1,5 @@
 import { Call } from '../entities';
+import { insertCampaignCalls } from './calls/call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CallStatus, DynamicVariable } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
@@ -123,28 +124,7 @@ export class CallService {
    */
   async createCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[], now: Date): Promise<StoredCampaignCall[]> {
     if (calls.length === 0) return [];
-    const rows: { id: string; contact_id: string; campaign_attempt: number; created: boolean }[] = await em.execute(
-      `WITH r AS (
-         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb)
-       ), ins AS (
-         INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, campaign_id, contact_id, campaign_attempt, workspace_id,
-                            call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
-         SELECT gen_random_uuid(), ?, ?, ?, ?, ?, r.contact_id, r.attempt, ?, ?, ?, r.call_to, false, 'outgoing', ?, r.vars FROM r
-         ON CONFLICT (campaign_id, contact_id, campaign_attempt) DO NOTHING
-         RETURNING id, contact_id, campaign_attempt
-       )
-       SELECT id, contact_id, campaign_attempt, true AS created FROM ins
-       UNION ALL
-       SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
-       WHERE k.campaign_id = ?`,
-      [
-        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables }))),
-        now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
-        this.options.provider, batch.from, this.options.priceUnit,
-        batch.campaignId,
-      ],
-    );
-    return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
+    return insertCampaignCalls(em, batch, calls, now, this.options);
   }
 
   /** Queues campaign calls for dialing once the transaction that stored them has committed. */

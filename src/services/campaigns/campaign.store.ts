@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignContact, Contact } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
+import { tryLockUntilCommit } from '../advisory-lock.store';
 
 /**
  * The campaign dialer's reads and writes. The campaign itself is read through the ORM, once
@@ -11,10 +12,7 @@ import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
  */
 
 /** Takes the campaign's tick lock for the transaction open on `em`; false when another tick holds it. */
-export async function tryLockCampaign(em: EntityManager, campaignId: string): Promise<boolean> {
-  const [{ locked }] = await em.execute('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [`campaign:${campaignId}`]);
-  return locked === true;
-}
+export const tryLockCampaign = (em: EntityManager, campaignId: string): Promise<boolean> => tryLockUntilCommit(em, `campaign:${campaignId}`);
 
 /** The campaign as a tick reads it: with its agent and outbound number, which decide whether it can call. */
 export function loadCampaign(em: EntityManager, id: string): Promise<Campaign | null> {

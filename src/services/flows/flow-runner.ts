@@ -12,7 +12,7 @@ import { parseInput } from '../validation';
 import type { ExecutionEvents } from './execution-events';
 import {
   claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type StoredRun, triggerRefusal,
-} from './execution-store';
+} from './execution.store';
 import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
 
