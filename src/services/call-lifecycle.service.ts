@@ -9,23 +9,13 @@ import type { Clock } from './clock';
 import type { EventPublisher } from './events';
 import { ConflictError } from './errors';
 import type { FlowEvents } from './flows/flow-events';
-import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
+import type { JobQueue } from './jobs/job-queue';
 import { jobSql } from './jobs/job-sql';
 import type { Caller } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
 import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { signedTwilioCall } from './telephony/twilio-callback';
-
-declare module './jobs/job-queue' {
-  interface JobMap {
-    'call.dispatch': { companyId: string };
-    'call.place': { companyId: string; callId: string };
-  }
-}
-
-// One waiting dispatch per company is enough: it gives every free slot at once.
-coalesceBySingletonKey('call.dispatch');
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
 function callEventOf(status: CallStatus): FlowEventName | null {

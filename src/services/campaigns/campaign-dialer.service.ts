@@ -9,7 +9,7 @@ import type { Clock } from '../clock';
 import type { EventPublisher } from '../events';
 import type { FlowEvents } from '../flows/flow-events';
 import type { FlowRunner } from '../flows/flow-runner';
-import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
+import type { JobQueue } from '../jobs/job-queue';
 import { isOpen, isOver, windowOf } from './calling-window';
 import { afterAnalysis, triggerCampaignWebhook } from './campaign-webhook';
 import { dynamicVariables, type RecordViews } from './contact-mapping';
@@ -24,12 +24,6 @@ export interface CampaignTickJob {
   campaignId: string;
 }
 
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'campaign.tick': CampaignTickJob;
-  }
-}
-
 export const CAMPAIGN_TICK_JOB = 'campaign.tick';
 
 /** How long the call-ended listener gathers ended calls of a campaign into one tick request. */
@@ -37,9 +31,6 @@ const KICK_COALESCE_MS = 20;
 
 /** How long a tick that found its campaign busy (another tick under way) waits to try again. */
 const BUSY_RETRY_MS = 100;
-
-// One waiting tick per campaign is enough: a tick does everything that is due.
-coalesceBySingletonKey(CAMPAIGN_TICK_JOB);
 
 export interface DialerOptions {
   /** How often newly matching contacts are added to a running campaign's selection. */

@@ -24,12 +24,6 @@ export interface FlowStepJob {
   step: number;
 }
 
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'flow.step': FlowStepJob;
-  }
-}
-
 export const FLOW_STEP_JOB = 'flow.step';
 
 export interface FlowRunnerDeps {
@@ -151,7 +145,7 @@ export class FlowRunner {
   }
 
   private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
-    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, workSeconds: step.timeout, retryLimit: 5 });
+    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, workSeconds: step.timeout });
   }
 
   private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {

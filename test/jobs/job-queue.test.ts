@@ -1,12 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openDatabase } from '../../src/db/orm';
 import { createLogger } from '../../src/logger';
+import { JOB_POLICIES } from '../../src/services/jobs/job-catalogue';
 import { JobQueue } from '../../src/services/jobs/job-queue';
 import { jobSql } from '../../src/services/jobs/job-sql';
 import { createTestDatabase } from '../support/harness';
 
 /** A job queue with no worker: what matters is which jobs exist. */
-describe('jobs written in the caller transaction (jobSql)', () => {
+describe('the job queue: jobs written in the caller transaction (jobSql), queue policies from the catalogue', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let orm: MikroORM;
   let jobs: JobQueue;
@@ -33,9 +34,9 @@ describe('jobs written in the caller transaction (jobSql)', () => {
   it('exists once the transaction commits, with its data and options', async () => {
     const em = orm.em.fork();
     await em.transactional(async (tx) => {
-      await jobs.send(name, { companyId: 'c1', campaignId: 'committed' }, { db: jobSql(tx), singletonKey: 'k?1', retryLimit: 5 });
+      await jobs.send(name, { companyId: 'c1', campaignId: 'committed' }, { db: jobSql(tx), singletonKey: 'k?1' });
     });
-    expect(await stored('committed')).toEqual([{ data: { companyId: 'c1', campaignId: 'committed' }, singleton_key: 'k?1', retry_limit: 5 }]);
+    expect(await stored('committed')).toEqual([{ data: { companyId: 'c1', campaignId: 'committed' }, singleton_key: 'k?1', retry_limit: JOB_POLICIES[name].retryLimit }]);
   });
 
   it('waits its delay, counted from the database clock', async () => {
@@ -58,6 +59,17 @@ describe('jobs written in the caller transaction (jobSql)', () => {
       }),
     ).rejects.toThrow('the state change failed');
     expect(await stored('rolled-back')).toEqual([]);
+  });
+
+  it('keeps one waiting job per key on a coalescing queue, every job on the others', async () => {
+    expect(JOB_POLICIES['campaign.tick'].coalesce).toBe(true);
+    for (let i = 0; i < 3; i++) await jobs.send(name, { companyId: 'c1', campaignId: 'coalesced' }, { singletonKey: 'coalesced', delayMs: 60_000 });
+    expect(await stored('coalesced')).toHaveLength(1);
+    expect(JOB_POLICIES['call.place'].coalesce).toBe(false);
+    await jobs.prepare('call.place');
+    for (let i = 0; i < 2; i++) await jobs.send('call.place', { companyId: 'c1', callId: 'same' }, { singletonKey: 'same', delayMs: 60_000 });
+    const [{ n }] = await orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'call.place' AND singleton_key = 'same'`);
+    expect(n).toBe(2);
   });
 
   it('refuses to run outside a transaction', async () => {
