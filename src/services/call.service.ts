@@ -13,6 +13,7 @@ import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
 import type { Caller, Scope } from './scope';
+import type { OperationLimits } from './rate-limit.service';
 import { parseInput } from './validation';
 
 export interface CallServiceOptions {
@@ -59,6 +60,8 @@ export interface StoredCampaignCall {
 
 /** Calls: placing them, reading them, cancelling them. */
 export class CallService {
+  static readonly limits = { makeCall: 'make-call' } as const satisfies OperationLimits<CallService>;
+
   /** The make-call input schema (phone numbers read by this service's parser); /openapi.json describes it. */
   readonly makeCallInput;
 

@@ -15,6 +15,7 @@ import {
 } from './execution.store';
 import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
+import type { OperationLimits } from '../rate-limit.service';
 
 /** One step of one attempt of an execution, to send. */
 export interface FlowStepJob {
@@ -46,6 +47,8 @@ const REFUSALS = {
  * crash or restart loses nothing; a step already finished in an attempt is never sent again.
  */
 export class FlowRunner {
+  static readonly limits = { trigger: 'flow-trigger' } as const satisfies OperationLimits<FlowRunner>;
+
   constructor(private readonly deps: FlowRunnerDeps) {}
 
   /**
