@@ -24,20 +24,12 @@ const RELATIONS = [
   { field: 'webhook_id', property: 'webhook', entity: WebhookFlow, name: 'Webhook', softDeleted: true },
 ] as const;
 
-/** How far a campaign has got (docs/campaigns.md). */
-export interface CampaignStats {
+/** How far a campaign has got (docs/campaigns.md): its counters, with its status and progress. */
+export interface CampaignStats extends Omit<CampaignCounts, 'selected' | 'nextAttemptAt'> {
   campaignId: string;
   status: string;
   callProgress: number;
   contactsSelected: number;
-  settled: number;
-  pickedUp: number;
-  failed: number;
-  inProgress: number;
-  queued: number;
-  skipped: number;
-  /** Skipped contacts by reason: `do_not_call`, `non_local`, `contact_inactive`. */
-  skippedReasons: Record<string, number>;
   /** When the next attempt is due, window permitting; null when none is waiting or the campaign is not active. */
   nextAttemptAt: Date | null;
 }

@@ -201,7 +201,7 @@ export interface CampaignCounts {
   skipped: number;
   /** The earliest attempt waiting, window aside. */
   nextAttemptAt: Date | null;
-  /** Skipped contacts by reason. */
+  /** Skipped contacts by reason: `do_not_call`, `non_local`, `contact_inactive`. */
   skippedReasons: Record<string, number>;
 }
 
