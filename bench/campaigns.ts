@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
-import { loadCampaign, selectContacts } from '../src/services/campaigns/dialer-store';
+import { loadCampaign, selectContacts } from '../src/services/campaigns/campaign.store';
 import { benchDatabase, inProcessConfig } from './database';
 
 /**
@@ -75,9 +75,9 @@ async function main(): Promise<void> {
     [companyId, selectTag, SELECT_CONTACTS],
   );
   const big = await app.services.campaigns.create(caller, { name: 'Selection', contacts_list_tags: [selectTag] });
-  const row = (await loadCampaign(em, big.id))!;
+  const selection = (await loadCampaign(em, big.id))!;
   const selectStarted = performance.now();
-  const selected = await em.transactional((tx) => selectContacts(tx, row, new Date()));
+  const selected = await em.transactional((tx) => selectContacts(tx, selection, new Date()));
   const selectMs = performance.now() - selectStarted;
 
   console.log(`campaign of ${CONTACTS} contacts, limit ${CONCURRENCY} live calls, zero-length calls`);

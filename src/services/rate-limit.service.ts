@@ -21,6 +21,13 @@ const POOL_MAX = 4;
  */
 export type RateLimited = 'request' | 'make-call' | 'flow-trigger';
 
+/**
+ * The limits of a service's costly operations, declared once as a static `limits` of the
+ * service, by method name; every transport counts an operation's limit on top of the
+ * request limit before running it (docs/operations.md).
+ */
+export type OperationLimits<S> = { readonly [K in keyof S]?: Exclude<RateLimited, 'request'> };
+
 type Limiter = RateLimiterPostgres;
 
 /**

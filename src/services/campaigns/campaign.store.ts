@@ -1,62 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TERMINAL_STATUSES } from '../../entities/call.entity';
+import { Campaign, CampaignContact, Contact } from '../../entities';
+import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
+import { tryLockUntilCommit } from '../advisory-lock.store';
 
 /**
- * The campaign dialer's reads and writes, in plain SQL: they run in bulk over thousands of
- * contacts per tick, which the ORM's unit of work would make several times slower. Every
- * function runs inside the tick's transaction, under the campaign's advisory lock.
+ * The campaign dialer's reads and writes. The campaign itself is read through the ORM, once
+ * per tick; the rest is plain SQL: it runs in bulk over thousands of contacts per tick,
+ * which the ORM's unit of work would make several times slower. Every function answers
+ * typed camelCase values and runs inside the tick's transaction, under the campaign's
+ * advisory lock (`tryLockCampaign`).
  */
 
-/** A campaign as the dialer needs it, in its stored (snake_case) shape. */
-export interface CampaignRow {
-  id: string;
-  company_id: string;
-  workspace: string;
-  name: string;
-  status: string;
-  deleted_at: Date | null;
-  ai_agent_id: string | null;
-  agent_usable: boolean;
-  outbound_number: string | null;
-  outbound_country_code: string | null;
-  webhook_id: string | null;
-  time_zone: string;
-  call_time_of_day_from: string;
-  call_time_of_day_to: string;
-  days_of_week: number[];
-  started_at: string | null;
-  ended_at: string | null;
-  number_of_call_attempts: number[];
-  retry_delay: number[];
-  retry_delay_unit: string[];
-  contacts_list_source: string[];
-  contacts_list_tags: string[];
-  contacts_list_categories: string[];
-  agent_variables_contact_metadata_mapping: Record<string, unknown>;
-  webhook_mapping_variables: Record<string, unknown>;
-  webhook_mapping_variables_sources: Record<string, unknown>;
-  allow_non_local_calls: boolean;
-  max_concurrent_calls: number;
-  call_progress: number;
-  /** Raw SQL answers timestamps as text. */
-  selected_at: string | null;
-  [field: string]: unknown;
-}
+/** Takes the campaign's tick lock for the transaction open on `em`; false when another tick holds it. */
+export const tryLockCampaign = (em: EntityManager, campaignId: string): Promise<boolean> => tryLockUntilCommit(em, `campaign:${campaignId}`);
 
-export async function loadCampaign(em: EntityManager, id: string): Promise<CampaignRow | null> {
-  const [row] = await em.execute(
-    `SELECT c.*, to_char(c.started_at, 'YYYY-MM-DD') AS started_at, to_char(c.ended_at, 'YYYY-MM-DD') AS ended_at,
-            to_char(c.call_time_of_day_from, 'HH24:MI:SS') AS call_time_of_day_from,
-            to_char(c.call_time_of_day_to, 'HH24:MI:SS') AS call_time_of_day_to,
-            (a.id IS NOT NULL AND a.deleted_at IS NULL) AS agent_usable,
-            p.phone_number AS outbound_number, p.country_code AS outbound_country_code
-     FROM campaigns c
-     LEFT JOIN ai_agents a ON a.id = c.ai_agent_id
-     LEFT JOIN phone_numbers p ON p.id = c.outbound_phone_number_id AND p.company_id = c.company_id
-     WHERE c.id = ?`,
-    [id],
-  );
-  return (row as CampaignRow | undefined) ?? null;
+/** The campaign as a tick reads it: with its agent and outbound number, which decide whether it can call. */
+export function loadCampaign(em: EntityManager, id: string): Promise<Campaign | null> {
+  return em.findOne(Campaign, { id }, { populate: ['aiAgent', 'outboundPhoneNumber'] });
 }
 
 /**
@@ -65,16 +25,15 @@ export async function loadCampaign(em: EntityManager, id: string): Promise<Campa
  * category); with no filter at all, every contact of the company matches. Only active,
  * undeleted contacts. One statement; returns how many joined.
  */
-export async function selectContacts(em: EntityManager, c: CampaignRow, now: Date): Promise<number> {
+export async function selectContacts(em: EntityManager, c: Campaign, now: Date): Promise<number> {
   const filters = [
-    [c.contacts_list_source, 'source_name'],
-    [c.contacts_list_tags, 'tag_name'],
-    [c.contacts_list_categories, 'category_name'],
+    [c.contactsListSource, 'source_name'],
+    [c.contactsListTags, 'tag_name'],
+    [c.contactsListCategories, 'category_name'],
   ] as const;
-  const clauses = filters.filter(([values]) => values.length > 0).map(([, column]) => `ct.${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`);
-  const params = filters.filter(([values]) => values.length > 0).map(([values]) => JSON.stringify(values));
-  const matching = clauses.length > 0 ? clauses.join(' AND ') : 'TRUE';
-  const rows: { n: number }[] = await em.execute(
+  const used = filters.filter(([values]) => values.length > 0);
+  const matching = used.length > 0 ? used.map(([, column]) => `ct.${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`).join(' AND ') : 'TRUE';
+  const [row] = await em.execute(
     `WITH added AS (
        INSERT INTO campaign_contacts (id, created_at, updated_at, company_id, campaign_id, contact_id, state, attempts, next_attempt_at)
        SELECT gen_random_uuid(), ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
@@ -84,32 +43,41 @@ export async function selectContacts(em: EntityManager, c: CampaignRow, now: Dat
        ON CONFLICT (campaign_id, contact_id) DO NOTHING
        RETURNING 1
      ) SELECT count(*)::int AS n FROM added`,
-    [now, now, c.id, now, c.company_id, c.id, ...params],
+    [now, now, c.id, now, c.company.id, c.id, ...used.map(([values]) => JSON.stringify(values))],
   );
-  await em.execute('UPDATE campaigns SET selected_at = ? WHERE id = ?', [now, c.id]);
-  return rows[0]?.n ?? 0;
+  await em.nativeUpdate(Campaign, { id: c.id }, { selectedAt: now });
+  return Number(row?.n ?? 0);
 }
 
 /** A live attempt whose call has ended: what counting it needs. */
 export interface EndedAttempt {
-  entry_id: string;
+  entryId: string;
   attempts: number;
-  contact_id: string;
-  call_id: string;
-  call_status: string;
-  disconnect_reason: string;
-  workspace_id: string;
+  contactId: string;
+  callId: string;
+  callStatus: CallStatus;
+  disconnectReason: string;
+  workspace: string;
 }
 
 /** Attempts in `calling` whose call reached a terminal status. */
 export async function endedAttempts(em: EntityManager, campaignId: string): Promise<EndedAttempt[]> {
-  return em.execute(
-    `SELECT cc.id AS entry_id, cc.attempts, cc.contact_id, k.id AS call_id, k.call_status, k.disconnect_reason, k.workspace_id
+  const rows = await em.execute(
+    `SELECT cc.id, cc.attempts, cc.contact_id, k.id AS call_id, k.call_status, k.disconnect_reason, k.workspace_id
      FROM campaign_contacts cc
      JOIN calls k ON k.id = cc.last_call_id
      WHERE cc.campaign_id = ? AND cc.state = 'calling' AND k.call_status IN (?)`,
     [campaignId, [...TERMINAL_STATUSES]],
   );
+  return rows.map((r) => ({
+    entryId: r.id,
+    attempts: r.attempts,
+    contactId: r.contact_id,
+    callId: r.call_id,
+    callStatus: r.call_status,
+    disconnectReason: r.disconnect_reason,
+    workspace: r.workspace_id,
+  }));
 }
 
 /** What becomes of an entry: queued again for a later attempt, or settled. */
@@ -134,35 +102,38 @@ export async function applyChanges(em: EntityManager, changes: EntryChange[], no
   );
 }
 
-/** Attempts live now: the campaign's share of the concurrent-call limit in use. */
-export async function liveAttempts(em: EntityManager, campaignId: string): Promise<number> {
-  const [row] = await em.execute(`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ? AND state = 'calling'`, [campaignId]);
-  return (row as { n: number }).n;
-}
-
-/** A contact due for its next attempt, with why it may not be called. */
+/** A contact due for its next attempt, with whether the company's do-not-call list holds its number. */
 export interface DueEntry {
-  entry_id: string;
+  entryId: string;
   attempts: number;
-  contact: Record<string, unknown> & { id: string; phone_number: string; number_country_code: string; status: string; deleted_at: string | null };
+  contact: Contact;
   suppressed: boolean;
 }
 
-/** Up to `limit` entries due at `now`, the longest waiting first. */
+/**
+ * Up to `limit` entries due at `now`, the longest waiting first. The contacts come as
+ * entities of `em` (mapped from their rows), as the variable mappings read them.
+ */
 export async function dueEntries(em: EntityManager, campaignId: string, now: Date, limit: number): Promise<DueEntry[]> {
-  return em.execute(
+  const rows = await em.execute(
     `WITH due AS (
        SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
        WHERE campaign_id = ? AND state = 'queued' AND next_attempt_at <= ?
        ORDER BY next_attempt_at, id
        LIMIT ?
      )
-     SELECT due.id AS entry_id, due.attempts, to_jsonb(ct) AS contact,
+     SELECT due.id, due.attempts, to_jsonb(ct) AS contact,
             EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = due.company_id AND d.phone_number = ct.phone_number) AS suppressed
      FROM due JOIN contacts ct ON ct.id = due.contact_id
      ORDER BY due.next_attempt_at, due.id`,
     [campaignId, now, limit],
   );
+  return rows.map((r) => ({ entryId: r.id, attempts: r.attempts, contact: em.map(Contact, r.contact), suppressed: r.suppressed }));
+}
+
+/** Attempts live now: the campaign's share of the concurrent-call limit in use. */
+export async function liveAttempts(em: EntityManager, campaignId: string): Promise<number> {
+  return em.count(CampaignContact, { campaign: campaignId, state: 'calling' });
 }
 
 /** Marks entries as calling their stored attempt, each with its call. */
@@ -178,10 +149,10 @@ export async function markCalling(em: EntityManager, placed: { entryId: string; 
 
 /** Settles every entry still waiting (the campaign's last calling date is over). */
 export async function expireQueued(em: EntityManager, campaignId: string, now: Date): Promise<void> {
-  await em.execute(
-    `UPDATE campaign_contacts SET state = 'settled', outcome = 'expired', reason = 'campaign_ended', next_attempt_at = NULL, settled_at = ?, updated_at = ?
-     WHERE campaign_id = ? AND state = 'queued'`,
-    [now, now, campaignId],
+  await em.nativeUpdate(
+    CampaignContact,
+    { campaign: campaignId, state: 'queued' },
+    { state: 'settled', outcome: 'expired', reason: 'campaign_ended', nextAttemptAt: null, settledAt: now, updatedAt: now },
   );
 }
 
@@ -190,23 +161,24 @@ export async function expireQueued(em: EntityManager, campaignId: string, now: D
  * every selected contact is settled, status `completed` with 100. A campaign with no
  * contact selected yet keeps waiting for some. Returns the progress and whether it completed.
  */
-export async function recordProgress(em: EntityManager, c: CampaignRow, now: Date): Promise<{ progress: number; completed: boolean }> {
+export async function recordProgress(em: EntityManager, c: Campaign, now: Date): Promise<{ progress: number; completed: boolean }> {
   const [counts] = await em.execute(
     `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ?`,
     [c.id],
   );
-  const { selected, settled } = counts as { selected: number; settled: number };
+  const selected = Number(counts?.selected ?? 0);
+  const settled = Number(counts?.settled ?? 0);
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);
   const completed = selected > 0 && settled === selected && c.status === 'active';
-  if (progress !== c.call_progress || completed) {
-    await em.execute(`UPDATE campaigns SET call_progress = ?, status = ?, updated_at = ? WHERE id = ?`, [progress, completed ? 'completed' : c.status, now, c.id]);
+  if (progress !== c.callProgress || completed) {
+    await em.nativeUpdate(Campaign, { id: c.id }, { callProgress: progress, status: completed ? 'completed' : c.status, updatedAt: now });
   }
   return { progress, completed };
 }
 
 /** Campaigns with work for the dialer at `now`: due contacts (active ones), or ended calls to count (active or paused). */
-export async function campaignsWithWork(em: EntityManager, now: Date): Promise<{ id: string; company_id: string }[]> {
-  return em.execute(
+export async function campaignsWithWork(em: EntityManager, now: Date): Promise<{ id: string; companyId: string }[]> {
+  const rows = await em.execute(
     `SELECT c.id, c.company_id FROM campaigns c
      WHERE c.deleted_at IS NULL AND (
        (c.status = 'active' AND (c.selected_at IS NULL
@@ -215,25 +187,28 @@ export async function campaignsWithWork(em: EntityManager, now: Date): Promise<{
                   WHERE cc.campaign_id = c.id AND cc.state = 'calling' AND k.call_status IN (?)))`,
     [now, [...TERMINAL_STATUSES]],
   );
+  return rows.map((r) => ({ id: r.id, companyId: r.company_id }));
 }
 
-/** Campaign counters for the stats operation (docs/campaigns.md), per campaign. */
-export interface StatsRow {
-  campaign_id: string;
+/** A campaign's counters over its selected contacts (docs/campaigns.md). */
+export interface CampaignCounts {
   selected: number;
   settled: number;
-  picked_up: number;
+  pickedUp: number;
   failed: number;
-  in_progress: number;
+  inProgress: number;
   queued: number;
   skipped: number;
-  next_attempt_at: Date | null;
-  skipped_reasons: Record<string, number>;
+  /** The earliest attempt waiting, window aside. */
+  nextAttemptAt: Date | null;
+  /** Skipped contacts by reason: `do_not_call`, `non_local`, `contact_inactive`. */
+  skippedReasons: Record<string, number>;
 }
 
-export async function statsOf(em: EntityManager, campaignIds: readonly string[]): Promise<Map<string, StatsRow>> {
+/** The counters of each campaign, in one query; campaigns with no contact selected are left out. */
+export async function countsOf(em: EntityManager, campaignIds: readonly string[]): Promise<Map<string, CampaignCounts>> {
   if (campaignIds.length === 0) return new Map();
-  const rows: StatsRow[] = await em.execute(
+  const rows = await em.execute(
     `SELECT campaign_id,
             count(*)::int AS selected,
             count(*) FILTER (WHERE state = 'settled')::int AS settled,
@@ -248,5 +223,20 @@ export async function statsOf(em: EntityManager, campaignIds: readonly string[])
      GROUP BY campaign_id`,
     [[...campaignIds]],
   );
-  return new Map(rows.map((r) => [r.campaign_id, r]));
+  return new Map(
+    rows.map((r) => [
+      r.campaign_id as string,
+      {
+        selected: r.selected,
+        settled: r.settled,
+        pickedUp: r.picked_up,
+        failed: r.failed,
+        inProgress: r.in_progress,
+        queued: r.queued,
+        skipped: r.skipped,
+        nextAttemptAt: r.next_attempt_at === null ? null : new Date(r.next_attempt_at),
+        skippedReasons: r.skipped_reasons,
+      },
+    ]),
+  );
 }
