@@ -2,20 +2,35 @@ import type { PubSub, SubscriptionHandlerData } from 'type-graphql';
 import type { EventBus, Topic, Topics } from '../services/events';
 import type { GraphQLContext } from './context';
 
-/** Most events a slow subscriber may have pending; older ones are dropped (news may be missed). */
-const MAX_PENDING = 1000;
+/**
+ * Most records a slow subscriber may have news of pending. Past it, the oldest record's
+ * news is dropped (news may be missed: docs/graphql.md).
+ */
+const MAX_PENDING_RECORDS = 10_000;
+
+/** The record an event is news of: events carry ids only, and a subscriber reads the record's state when it is delivered. */
+const recordOf: { [T in Topic]: (payload: Topics[T]) => string } = {
+  'call.updated': (p) => p.callId,
+  'call.analyzed': (p) => p.callId,
+  'webhook.execution.updated': (p) => p.executionId,
+};
 
 /**
  * The events of `topic` from every replica, as an async iterator that unsubscribes from
- * the bus when the client completes or disconnects.
+ * the bus when the client completes or disconnects. Backpressure: while a subscriber is
+ * behind, a new event of a record that already has one pending replaces it in its place
+ * (both would read the same, latest state), so a slow subscriber gets fewer events but
+ * always the last state of each record, within MAX_PENDING_RECORDS records.
  */
 function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIterator<Topics[T]> {
-  const pending: Topics[T][] = [];
+  const pending = new Map<string, Topics[T]>();
+  const key = recordOf[topic] as (payload: Topics[T]) => string;
   let wake: (() => void) | null = null;
   let done = false;
   const unsubscribe = bus.subscribe(topic, (payload) => {
-    if (pending.length >= MAX_PENDING) pending.shift();
-    pending.push(payload);
+    const record = key(payload);
+    if (!pending.has(record) && pending.size >= MAX_PENDING_RECORDS) pending.delete(pending.keys().next().value!);
+    pending.set(record, payload);
     wake?.();
   });
   const finish = async (): Promise<IteratorResult<Topics[T]>> => {
@@ -24,11 +39,16 @@ function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIte
     wake?.();
     return { done: true, value: undefined };
   };
+  const take = (): Topics[T] => {
+    const [record, payload] = pending.entries().next().value!;
+    pending.delete(record);
+    return payload;
+  };
   return {
     async next() {
-      while (!done && pending.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      while (!done && pending.size === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
-      return done ? { done: true, value: undefined } : { done: false, value: pending.shift()! };
+      return done ? { done: true, value: undefined } : { done: false, value: take() };
     },
     return: finish,
     throw: async (err: unknown) => {
