@@ -27,6 +27,8 @@ export interface CallFigures {
   /** Transitions stored (calls x 4 when every call completes) and delivered to the subscriber. */
   transitions: number;
   delays: number[];
+  /** Calls whose last transition (completed) reached the subscriber. */
+  lastStates: number;
   statements: Statement[];
 }
 
@@ -44,13 +46,16 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
     await app.services.phoneNumbers.create(caller, { phone_number: '+14155552671' });
 
     const delays: number[] = [];
+    const ended = new Set<string>();
     const ws = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` } });
     const ready = new Promise<void>((resolve) => ws.on('connected', () => resolve()));
-    const unsubscribe = ws.subscribe<{ callStatusChanged: { updatedAt: string } }>(
-      { query: 'subscription { callStatusChanged(workspace: "bench") { updatedAt } }' },
+    const unsubscribe = ws.subscribe<{ callStatusChanged: { id: string; callStatus: string; updatedAt: string } }>(
+      { query: 'subscription { callStatusChanged(workspace: "bench") { id callStatus updatedAt } }' },
       {
         next: ({ data }) => {
-          if (data) delays.push(Date.now() - Date.parse(data.callStatusChanged.updatedAt));
+          if (!data) return;
+          delays.push(Date.now() - Date.parse(data.callStatusChanged.updatedAt));
+          if (data.callStatusChanged.callStatus === 'COMPLETED') ended.add(data.callStatusChanged.id);
         },
         error: (err) => console.error('subscription error', err),
         complete: () => undefined,
@@ -94,6 +99,7 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
       callsPerS: (completed / totalMs) * 1000,
       transitions: completed * 4,
       delays: delays.sort((x, y) => x - y),
+      lastStates: ended.size,
       statements,
     };
   } finally {
@@ -108,7 +114,7 @@ async function main(): Promise<void> {
   console.log(`calls placed:                 ${f.calls} (${f.makeCallsPerS.toFixed(0)} make-calls/s, ${f.failed} failed)`);
   console.log(`calls completed (database):   ${f.completed}`);
   console.log(`completed end to end:         ${f.callsPerS.toFixed(0)} calls/s`);
-  console.log(`events delivered:             ${f.delays.length} of ${f.transitions} transitions`);
+  console.log(`events delivered:             ${f.delays.length} of ${f.transitions} transitions; the last state of ${f.lastStates} of ${f.completed} calls`);
   console.log(`transition -> subscriber:     p50 ${percentile(f.delays, 50)} ms, p99 ${percentile(f.delays, 99)} ms, max ${f.delays.at(-1)} ms`);
   for (const line of statementLines('the calls (per call)', f.statements)) console.log(line);
 }

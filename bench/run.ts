@@ -212,7 +212,7 @@ function table(
     },
     {
       figure: `calls end to end (${fixed(e2e.calls)} calls, zero timings)`,
-      measured: `${fixed(e2e.callsPerS)} calls/s; ${fixed(e2e.delays.length)} of ${fixed(e2e.transitions)} transitions delivered, p99 ${e2eP99} ms`,
+      measured: `${fixed(e2e.callsPerS)} calls/s; ${fixed(e2e.delays.length)} of ${fixed(e2e.transitions)} transitions delivered (the last state of ${fixed(e2e.lastStates)} of ${fixed(e2e.completed)} calls), p99 ${e2eP99} ms`,
       anchor: `make-calls accepted: ${fixed(e2e.makeCallsPerS)}/s${e2e.failed ? `, ${e2e.failed} failed` : ''}`,
       aim: { text: '>= 300 calls/s, every transition, p99 < 250 ms', met: e2e.callsPerS >= 300 && e2e.delays.length >= e2e.transitions && e2eP99 < 250 },
     },
