@@ -206,7 +206,7 @@ function table(
     },
     {
       figure: 'POST /v1/calls/make-call',
-      measured: `${http(calls)}, CPU ${calls.cpuMsPerReq.toFixed(2)} ms/req (${fixed(100 * (calls.reqPerS / makeCall.bare.reqPerS))}% of the insert)`,
+      measured: `${http(calls)}, CPU ${calls.cpuMsPerReq.toFixed(2)} ms/req (${(100 * (calls.reqPerS / makeCall.bare.reqPerS)).toFixed(1)}% of the insert)`,
       anchor: `bare node:http + pg INSERT … RETURNING: ${http(makeCall.bare)}; all ${fixed(drained.calls)} calls ended ${drained.seconds.toFixed(1)} s after the load`,
       aim: { text: '>= 500 req/s', met: calls.reqPerS >= 500 },
     },
