@@ -3,9 +3,11 @@ import type { EventBus, Topic, Topics } from '../services/events';
 import type { GraphQLContext } from './context';
 
 /**
- * Most records a slow subscriber may have news of pending. Past it, the oldest record's
- * news is dropped (news may be missed: docs/graphql.md).
+ * Events a subscriber may have pending before the superseded ones (events of a record with
+ * a newer one pending) are dropped, oldest first.
  */
+const MAX_PENDING = 1000;
+/** Past this many pending events, even a record's last one is dropped (news may be missed: docs/graphql.md). */
 const MAX_PENDING_RECORDS = 10_000;
 
 /** The record an event is news of: events carry ids only, and a subscriber reads the record's state when it is delivered. */
@@ -16,21 +18,58 @@ const recordOf: { [T in Topic]: (payload: Topics[T]) => string } = {
 };
 
 /**
+ * The events a subscriber has not taken yet. Every event is kept up to MAX_PENDING; past
+ * it, an event of a record that has a newer one pending makes room (the newer one reads the
+ * same, latest state), so a slow subscriber misses intermediate states, never a record's
+ * last, within MAX_PENDING_RECORDS records.
+ */
+class PendingEvents<P> {
+  private readonly events: { record: string; payload: P }[] = [];
+  private readonly perRecord = new Map<string, number>();
+
+  constructor(private readonly recordOf: (payload: P) => string) {}
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  push(payload: P): void {
+    if (this.events.length >= MAX_PENDING) this.makeRoom();
+    const record = this.recordOf(payload);
+    this.events.push({ record, payload });
+    this.perRecord.set(record, (this.perRecord.get(record) ?? 0) + 1);
+  }
+
+  shift(): P {
+    const { record, payload } = this.events.shift()!;
+    this.forget(record);
+    return payload;
+  }
+
+  private makeRoom(): void {
+    const superseded = this.events.findIndex((e) => this.perRecord.get(e.record)! > 1);
+    if (superseded < 0 && this.events.length < MAX_PENDING_RECORDS) return;
+    const [dropped] = this.events.splice(Math.max(superseded, 0), 1);
+    this.forget(dropped!.record);
+  }
+
+  private forget(record: string): void {
+    const left = this.perRecord.get(record)! - 1;
+    if (left === 0) this.perRecord.delete(record);
+    else this.perRecord.set(record, left);
+  }
+}
+
+/**
  * The events of `topic` from every replica, as an async iterator that unsubscribes from
- * the bus when the client completes or disconnects. Backpressure: while a subscriber is
- * behind, a new event of a record that already has one pending replaces it in its place
- * (both would read the same, latest state), so a slow subscriber gets fewer events but
- * always the last state of each record, within MAX_PENDING_RECORDS records.
+ * the bus when the client completes or disconnects; backpressure as PendingEvents.
  */
 function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIterator<Topics[T]> {
-  const pending = new Map<string, Topics[T]>();
-  const key = recordOf[topic] as (payload: Topics[T]) => string;
+  const pending = new PendingEvents<Topics[T]>(recordOf[topic] as (payload: Topics[T]) => string);
   let wake: (() => void) | null = null;
   let done = false;
   const unsubscribe = bus.subscribe(topic, (payload) => {
-    const record = key(payload);
-    if (!pending.has(record) && pending.size >= MAX_PENDING_RECORDS) pending.delete(pending.keys().next().value!);
-    pending.set(record, payload);
+    pending.push(payload);
     wake?.();
   });
   const finish = async (): Promise<IteratorResult<Topics[T]>> => {
@@ -39,16 +78,11 @@ function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIte
     wake?.();
     return { done: true, value: undefined };
   };
-  const take = (): Topics[T] => {
-    const [record, payload] = pending.entries().next().value!;
-    pending.delete(record);
-    return payload;
-  };
   return {
     async next() {
       while (!done && pending.size === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
-      return done ? { done: true, value: undefined } : { done: false, value: take() };
+      return done ? { done: true, value: undefined } : { done: false, value: pending.shift() };
     },
     return: finish,
     throw: async (err: unknown) => {
