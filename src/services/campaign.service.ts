@@ -1,6 +1,6 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
-import { type FieldError, ValidationError } from './errors';
+import { type FieldError, NotFoundError, ValidationError } from './errors';
 import {
   byWorkspaceInput,
   createCampaignInput,
@@ -9,7 +9,7 @@ import {
   updateCampaignInput,
 } from './input/campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
-import { type CampaignCounts, countsOf } from './campaigns/campaign.store';
+import { campaignById, type CampaignCounts, type CampaignRecord, countsOf } from './campaigns/campaign.store';
 import type { Clock } from './clock';
 import { newestFirst, type Page } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
@@ -81,6 +81,13 @@ export class CampaignService {
 
   async get({ scope, em }: Caller, id: unknown): Promise<Campaign> {
     return findOwned(em, Campaign, 'Campaign', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+
+  /** The campaign's stored values for a read that only serializes them: no entity is built. */
+  async getRecord({ scope, em }: Caller, id: unknown): Promise<CampaignRecord> {
+    const found = await campaignById(em, scope.companyId, parseId(id));
+    if (!found) throw new NotFoundError('Campaign');
+    return found;
   }
 
   async create(caller: Caller, input: unknown): Promise<Campaign> {

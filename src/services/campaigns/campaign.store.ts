@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignContact, Contact } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../advisory-lock.store';
+import { type Plain, selectPlain } from '../plain.store';
 
 /**
  * The campaign dialer's reads and writes. The campaign itself is read through the ORM, once
@@ -239,4 +240,13 @@ export async function countsOf(em: EntityManager, campaignIds: readonly string[]
       },
     ]),
   );
+}
+
+/** A campaign's stored values, as the serializer reads them (an entity is one too). */
+export type CampaignRecord = Plain<Campaign>;
+
+/** One campaign of the company, not soft-deleted, without the ORM (the by-id read). */
+export async function campaignById(em: EntityManager, companyId: string, id: string): Promise<CampaignRecord | null> {
+  const [found] = await selectPlain(em, Campaign, 'id = ? AND company_id = ? AND deleted_at IS NULL LIMIT 1', [id, companyId]);
+  return found ?? null;
 }
