@@ -8,7 +8,7 @@ import { idFilter, ownEvents } from '../graphql/subscriptions';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
 import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
 import { CallConnection, CallType, toCallType } from '../schema/call.type';
-import { CampaignType, toCampaignType } from '../schema/campaign.type';
+import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { ContactType, toContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
@@ -92,8 +92,7 @@ export class CallResolver {
 
   @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
-    const campaign = call.campaignId ? await loaders.campaign.load(call.campaignId) : null;
-    return campaign && toCampaignType(campaign);
+    return call.campaignId ? loaders.campaign.load(call.campaignId) : null;
   }
 
   @FieldResolver(() => ContactType, { nullable: true, description: 'The contact, if any (read on demand, batched).' })

@@ -7,7 +7,7 @@ import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType, toCallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
 import { CampaignStatsType, toCampaignStatsType } from '../schema/campaign-stats.type';
-import { CampaignConnection, CampaignType, toCampaignType } from '../schema/campaign.type';
+import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
 import type { CampaignService } from '../services/campaign.service';
@@ -18,8 +18,7 @@ export class CampaignResolver {
 
   @Query(() => CampaignType, { nullable: true, description: 'One campaign of your company; null when there is none with this id.' })
   async campaign(@Arg('id', () => ID, { description: 'The campaign id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CampaignType | null> {
-    const campaign = await foundOrNull(this.campaignService.get(caller, id));
-    return campaign && toCampaignType(campaign);
+    return foundOrNull(this.campaignService.get(caller, id));
   }
 
   @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
@@ -27,7 +26,7 @@ export class CampaignResolver {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
     return connectionOf({
       page: await this.campaignService.page(caller, input),
-      node: toCampaignType,
+      node: (campaign) => campaign,
       count: () => this.campaignService.count(caller, input),
       after,
     });
@@ -35,7 +34,7 @@ export class CampaignResolver {
 
   @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
   async createCampaign(@Arg('input', { description: 'The fields to write.' }) input: CreateCampaignInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
-    return toCampaignType(await this.campaignService.create(caller, toServiceInput(input)));
+    return this.campaignService.create(caller, toServiceInput(input));
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
@@ -44,7 +43,7 @@ export class CampaignResolver {
     @Arg('input', { description: 'The fields to write.' }) input: UpdateCampaignInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
-    return toCampaignType(await this.campaignService.update(caller, id, toServiceInput(input)));
+    return this.campaignService.update(caller, id, toServiceInput(input));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })

@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
-import { CampaignType, toCampaignType } from '../schema/campaign.type';
+import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CreateContactInput, UpdateContactInput } from '../schema/contact.input';
 import { ContactConnection, ContactType, toContactType } from '../schema/contact.type';
@@ -60,7 +60,6 @@ export class ContactResolver {
 
   @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() contact: ContactType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
-    const campaign = contact.campaignId ? await loaders.campaign.load(contact.campaignId) : null;
-    return campaign && toCampaignType(campaign);
+    return contact.campaignId ? loaders.campaign.load(contact.campaignId) : null;
   }
 }

@@ -1,7 +1,8 @@
+import { toCampaignView } from '../services/campaign.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';
 import { serializeCall } from './call.serializer';
 import { serializeCampaign } from './campaign.serializer';
 import { serializeContact } from './contact.serializer';
 
 /** The REST shapes, which the campaign webhook mapping reads (docs/campaigns.md). */
-export const restRecordViews: RecordViews = { call: serializeCall, contact: serializeContact, campaign: serializeCampaign };
+export const restRecordViews: RecordViews = { call: serializeCall, contact: serializeContact, campaign: (c) => serializeCampaign(toCampaignView(c)) };
