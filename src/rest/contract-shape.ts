@@ -28,5 +28,7 @@ export function restShape<S extends z.ZodRawShape>(contract: Contract<S>) {
     const record = view as Record<string, unknown>;
     return Object.fromEntries(fields.map(([key, name]) => [name, record[key] instanceof Date ? iso(record[key]) : record[key]]));
   };
-  return { schema, serialize };
+  /** The REST name of each view field REST shows. */
+  const names = Object.fromEntries(fields.map(([key, name]) => [key, name]));
+  return { schema, serialize, names };
 }
