@@ -1,7 +1,8 @@
 import DataLoader from 'dataloader';
-import type { AiAgent, Call, Contact, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
+import type { AiAgent, Call, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
 import type { CampaignView } from '../services/campaign.contract';
+import type { ContactView } from '../services/contact.contract';
 import type { CampaignStats } from '../services/campaign.service';
 import type { Page } from '../services/pagination';
 import type { Caller } from '../services/scope';
@@ -62,7 +63,7 @@ export function createLoaders(caller: Caller, s: Services) {
   return {
     agent: byId<AiAgent>((ids) => s.agents.getMany(caller, ids)),
     campaign: byId<CampaignView>((ids) => s.campaigns.getMany(caller, ids)),
-    contact: byId<Contact>((ids) => s.contacts.getMany(caller, ids)),
+    contact: byId<ContactView>((ids) => s.contacts.getMany(caller, ids)),
     steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
     campaignStats: perParent<CampaignStats>((ids) => s.campaigns.statsMany(caller, ids)),
     campaignCalls: pages<Call>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),

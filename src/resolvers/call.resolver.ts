@@ -10,7 +10,7 @@ import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
 import { CallConnection, CallType, toCallType } from '../schema/call.type';
 import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
-import { ContactType, toContactType } from '../schema/contact.type';
+import { ContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import type { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
@@ -97,7 +97,6 @@ export class CallResolver {
 
   @FieldResolver(() => ContactType, { nullable: true, description: 'The contact, if any (read on demand, batched).' })
   async contact(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<ContactType | null> {
-    const contact = call.contactId ? await loaders.contact.load(call.contactId) : null;
-    return contact && toContactType(contact);
+    return call.contactId ? loaders.contact.load(call.contactId) : null;
   }
 }

@@ -3,7 +3,6 @@ import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { toAiAgentType } from '../schema/ai-agent.type';
 import { toCallType } from '../schema/call.type';
-import { toContactType } from '../schema/contact.type';
 import { Node, type NodeTypeName, type TaggedNode } from '../schema/node.type';
 import { toWebhookFlowType } from '../schema/webhook.type';
 import type { Services } from '../services';
@@ -22,7 +21,7 @@ function lookups(s: Pick<Services, 'calls' | 'campaigns' | 'contacts' | 'agents'
   return [
     tagged('Call', (c, id) => s.calls.get(c, id), toCallType),
     tagged('Campaign', (c, id) => s.campaigns.get(c, id), (view) => view),
-    tagged('Contact', (c, id) => s.contacts.get(c, id), toContactType),
+    tagged('Contact', (c, id) => s.contacts.get(c, id), (view) => view),
     tagged('AiAgent', (c, id) => s.agents.get(c, id), toAiAgentType),
     tagged('WebhookFlow', (c, id) => s.webhooks.get(c, id), toWebhookFlowType),
   ];

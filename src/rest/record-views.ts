@@ -1,8 +1,9 @@
 import { toCampaignView } from '../services/campaign.contract';
+import { toContactView } from '../services/contact.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';
 import { serializeCall } from './call.serializer';
 import { serializeCampaign } from './campaign.serializer';
 import { serializeContact } from './contact.serializer';
 
 /** The REST shapes, which the campaign webhook mapping reads (docs/campaigns.md). */
-export const restRecordViews: RecordViews = { call: serializeCall, contact: serializeContact, campaign: (c) => serializeCampaign(toCampaignView(c)) };
+export const restRecordViews: RecordViews = { call: serializeCall, contact: (c) => serializeContact(toContactView(c)), campaign: (c) => serializeCampaign(toCampaignView(c)) };

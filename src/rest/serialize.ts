@@ -21,5 +21,5 @@ export const shape = {
   timestamp: () => z.iso.datetime().meta({ examples: ['2026-11-23T14:05:00.000Z'] }),
   json: field.json,
   /** E.164, as stored. */
-  phone: () => z.string().meta({ examples: ['+14155552671'] }),
+  phone: field.phone,
 };

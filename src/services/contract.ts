@@ -67,6 +67,8 @@ export const field = {
   id: () => z.guid().meta({ examples: [EXAMPLE_ID] }),
   /** Client data, an object of any keys; GraphQL `JSONObject`. */
   json: () => z.record(z.string(), z.unknown()),
+  /** A phone number in E.164, as stored. */
+  phone: () => z.string().meta({ examples: ['+14155552671'] }),
 };
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { restShape } from '../../src/rest/contract-shape';
 import { campaignContract } from '../../src/services/campaign.contract';
+import { contactContract } from '../../src/services/contact.contract';
 import { type Contract, surfaceFields } from '../../src/services/contract';
 import { gqlData } from '../graphql/graphql-client';
 import { oneTenant, okData, type Tenant } from '../support/fixtures';
@@ -62,4 +63,10 @@ it('Campaign, with every optional field set', async () => {
   };
   expect((await t.request('POST', `/compaign/v1/campaign/update/${a.campaign.id}`, { token: a.key, body: update })).body.status).toBe('ok');
   await expectSameData(campaignContract, `/v1/campaigns/by-id/${a.campaign.id}`, 'campaign', a.campaign.id);
+});
+
+it('Contact, with every optional field set', async () => {
+  const update = { lastname: 'L', source_name: 's', tag_name: 't', category_name: 'c', notes: 'n', metadata: { plan: 'gold' }, status: 'inactive' };
+  expect((await t.request('PATCH', `/v1/contacts/${a.contact.id}`, { token: a.key, body: update })).status).toBe(200);
+  await expectSameData(contactContract, `/v1/contacts/${a.contact.id}`, 'contact', a.contact.id);
 });
