@@ -33,14 +33,14 @@ export class CampaignResolver {
   }
 
   @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
-  async createCampaign(@Arg('input', { description: 'The fields to write.' }) input: CreateCampaignInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+  async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
     return this.campaignService.create(caller, toServiceInput(input));
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
   async updateCampaign(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', { description: 'The fields to write.' }) input: UpdateCampaignInput,
+    @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
     return this.campaignService.update(caller, id, toServiceInput(input));

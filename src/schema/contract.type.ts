@@ -1,16 +1,24 @@
 import { GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
-import { type ClassType, Field, Float, ID, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
+import { type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
 import { z } from 'zod';
-import { type Contract, descriptionOf, surfaceFields, type ViewOf } from '../services/contract';
+import { arranged, type Contract, descriptionOf, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/contract';
 import { closedSetOf } from './closed-set';
 
 /** What `@Field(() => ...)` accepts: a class, scalar or enum, or a list of one. */
 type GraphQLTypeOf = Extract<Parameters<typeof Field>[0], (...args: never[]) => unknown>;
 type GraphQLType = ReturnType<GraphQLTypeOf>;
 
-/** The GraphQL type of a contract field's (unwrapped) zod schema. */
-function graphqlType(schema: z.ZodType): GraphQLType {
-  if (schema instanceof z.ZodArray) return [graphqlType(schema.element as z.ZodType)];
+/**
+ * The GraphQL type of a contract field's zod schema, optional and nullable wrappers aside:
+ * an input's transform is typed by what it accepts, a union by its first option (GraphQL
+ * inputs have no unions), an enum by its registered GraphQL enum unless `enumsAsText`.
+ */
+function graphqlType(schema: z.ZodType, enumsAsText = false): GraphQLType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return graphqlType(schema.unwrap() as z.ZodType, enumsAsText);
+  if (schema instanceof z.ZodPipe) return graphqlType(schema.in as z.ZodType, enumsAsText);
+  if (schema instanceof z.ZodUnion) return graphqlType(schema.options[0] as z.ZodType, enumsAsText);
+  if (schema instanceof z.ZodArray) return [graphqlType(schema.element as z.ZodType, enumsAsText)];
+  if (schema instanceof z.ZodEnum && enumsAsText) return String;
   if (schema instanceof z.ZodGUID) return ID;
   if (schema instanceof z.ZodISODate) return GraphQLLocalDate;
   if (schema instanceof z.ZodString || schema instanceof z.ZodStringFormat) return String;
@@ -36,11 +44,37 @@ export function contractObjectType<S extends z.ZodRawShape>(
   const type = class {};
   Object.defineProperty(type, 'name', { value: `${contract.name}Type` });
   for (const [key, schema] of surfaceFields(contract, 'graphql')) {
-    const nullable = schema instanceof z.ZodNullable;
-    const inner = (nullable ? schema.unwrap() : schema) as z.ZodType;
-    const typeOf: GraphQLTypeOf = () => graphqlType(inner);
-    Field(typeOf, { nullable, description: descriptionOf(schema) })(type.prototype, key);
+    const typeOf: GraphQLTypeOf = () => graphqlType(schema);
+    Field(typeOf, { nullable: schema instanceof z.ZodNullable, description: descriptionOf(schema) })(type.prototype, key);
   }
   ObjectType(contract.name, { simpleResolvers: true, ...options })(type);
   return type as ClassType<ViewOf<Contract<S>>>;
+}
+
+const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** How a GraphQL input departs from the write schema it derives from. */
+export interface InputOverride extends SurfaceOverride<string> {
+  /** Fields the input requires (the rest may be left out or null). */
+  required?: readonly string[];
+  /** Enum fields the input types as plain text (the service validates the values). */
+  asText?: readonly string[];
+}
+
+/**
+ * The GraphQL input type of a service's write schema (snake_case, as REST sends it), built
+ * at start-up: each field camelCased, with its description, in the schema's order as
+ * `override` arranges it. Resolvers hand what arrives to the service through
+ * `toServiceInput`, which names the fields back, so the service validates both surfaces
+ * with the same schema and errors name the same fields.
+ */
+export function contractInputType(name: string, description: string, fields: z.ZodRawShape, override: InputOverride = {}): ClassType<object> {
+  const type = class {};
+  Object.defineProperty(type, 'name', { value: name });
+  for (const [key, schema] of arranged(fields, override)) {
+    const typeOf: GraphQLTypeOf = () => graphqlType(schema, override.asText?.includes(key));
+    Field(typeOf, { nullable: !override.required?.includes(key), description: descriptionOf(schema) })(type.prototype, camel(key));
+  }
+  InputType(name, { description })(type);
+  return type;
 }

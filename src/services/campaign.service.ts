@@ -1,15 +1,9 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
 import { type FieldError, ValidationError } from './errors';
-import {
-  byWorkspaceInput,
-  createCampaignInput,
-  pageCampaignsInput,
-  type UpdateCampaignInput,
-  updateCampaignInput,
-} from './input/campaign.input';
+import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
 import { isValidTimeZone, nextOpening } from './campaigns/calling-window';
-import { type CampaignView, toCampaignView } from './campaign.contract';
+import { type CampaignView, createCampaignInput, toCampaignView, type UpdateCampaignInput, updateCampaignInput } from './campaign.contract';
 import { type StatsRow, statsOf } from './campaigns/dialer-store';
 import type { Clock } from './clock';
 import { newestFirst, type Page } from './pagination';

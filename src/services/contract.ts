@@ -49,17 +49,19 @@ export type ViewOf<C> = C extends Contract<infer S> ? z.output<z.ZodObject<S>> :
 
 export const defineContract = <S extends z.ZodRawShape>(contract: Contract<S>): Contract<S> => contract;
 
-/** The view's fields as one surface shows them, in its order. */
-export function surfaceFields<S extends z.ZodRawShape>(contract: Contract<S>, surface: 'rest' | 'graphql'): [key: string, schema: z.ZodType][] {
-  const override: SurfaceOverride<string> = contract[surface] ?? {};
-  const keys = Object.keys(contract.view.shape).filter((k) => !override.omit?.includes(k));
+/** The fields of `shape` as a surface shows them: without the omitted ones, moved as `override` says. */
+export function arranged(shape: z.ZodRawShape, override: SurfaceOverride<string> = {}): [key: string, schema: z.ZodType][] {
+  const keys = Object.keys(shape).filter((k) => !override.omit?.includes(k));
   for (const [key, after] of Object.entries(override.after ?? {})) {
-    if (!keys.includes(key) || (after && !keys.includes(after))) throw new Error(`${contract.name}: ${surface} moves ${key} after ${after}, not a field of it`);
+    if (!keys.includes(key) || (after && !keys.includes(after))) throw new Error(`A surface moves ${key} after ${after}: not both fields of it`);
     keys.splice(keys.indexOf(key), 1);
     keys.splice(after ? keys.indexOf(after) + 1 : 0, 0, key);
   }
-  return keys.map((k) => [k, contract.view.shape[k] as z.ZodType]);
+  return keys.map((k) => [k, shape[k] as z.ZodType]);
 }
+
+/** The view's fields as one surface shows them, in its order. */
+export const surfaceFields = <S extends z.ZodRawShape>(contract: Contract<S>, surface: 'rest' | 'graphql') => arranged(contract.view.shape, contract[surface]);
 
 /** Field types the views share; every surface reads them the same way (REST and GraphQL alike). */
 export const field = {
