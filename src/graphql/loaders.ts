@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
-import type { AiAgent, Call, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
+import type { AiAgent, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
+import type { CallView } from '../services/call.contract';
 import type { CampaignView } from '../services/campaign.contract';
 import type { ContactView } from '../services/contact.contract';
 import type { CampaignStats } from '../services/campaign.service';
@@ -66,7 +67,7 @@ export function createLoaders(caller: Caller, s: Services) {
     contact: byId<ContactView>((ids) => s.contacts.getMany(caller, ids)),
     steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
     campaignStats: perParent<CampaignStats>((ids) => s.campaigns.statsMany(caller, ids)),
-    campaignCalls: pages<Call>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
+    campaignCalls: pages<CallView>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
     campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
     flowExecutions: pages<WebhookExecution>((ids, page) => s.executions.pageByFlows(caller, ids, page)),
     flowExecutionCount: perParent<number>((ids) => s.executions.countByFlows(caller, ids)),

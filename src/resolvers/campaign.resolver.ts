@@ -4,7 +4,7 @@ import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
-import { CallConnection, type CallType, toCallType } from '../schema/call.type';
+import { CallConnection, type CallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
 import { CampaignStatsType, toCampaignStatsType } from '../schema/campaign-stats.type';
 import { CampaignConnection, CampaignType } from '../schema/campaign.type';
@@ -66,6 +66,6 @@ export class CampaignResolver {
   @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })
   async calls(@Root() campaign: CampaignType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<CallType>> {
     const page = await loaders.campaignCalls.load({ parentId: campaign.id, ...pageInput(first, after) });
-    return connectionOf({ page, node: toCallType, count: () => loaders.campaignCallCount.load(campaign.id), after });
+    return connectionOf({ page, node: (call) => call, count: () => loaders.campaignCallCount.load(campaign.id), after });
   }
 }

@@ -1,3 +1,4 @@
+import { toCallView } from '../services/call.contract';
 import { toCampaignView } from '../services/campaign.contract';
 import { toContactView } from '../services/contact.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';
@@ -6,4 +7,4 @@ import { serializeCampaign } from './campaign.serializer';
 import { serializeContact } from './contact.serializer';
 
 /** The REST shapes, which the campaign webhook mapping reads (docs/campaigns.md). */
-export const restRecordViews: RecordViews = { call: serializeCall, contact: (c) => serializeContact(toContactView(c)), campaign: (c) => serializeCampaign(toCampaignView(c)) };
+export const restRecordViews: RecordViews = { call: (c) => serializeCall(toCallView(c)), contact: (c) => serializeContact(toContactView(c)), campaign: (c) => serializeCampaign(toCampaignView(c)) };

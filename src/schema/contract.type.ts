@@ -1,7 +1,7 @@
-import { GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
+import { GraphQLJSON, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
 import { z } from 'zod';
-import { arranged, type Contract, descriptionOf, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/contract';
+import { arranged, type Contract, descriptionOf, objectDocs, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/contract';
 import { closedSetOf } from './closed-set';
 
 /** What `@Field(() => ...)` accepts: a class, scalar or enum, or a list of one. */
@@ -27,6 +27,7 @@ function graphqlType(schema: z.ZodType, enumsAsText = false): GraphQLType {
   if (schema instanceof z.ZodDate) return Date;
   if (schema instanceof z.ZodEnum) return closedSetOf(schema.options as string[]);
   if (schema instanceof z.ZodRecord) return GraphQLJSONObject;
+  if (schema instanceof z.ZodObject) return nestedObjectType(schema);
   throw new Error(`A contract field of type ${schema.constructor.name} has no GraphQL type yet`);
 }
 
@@ -41,14 +42,43 @@ export function contractObjectType<S extends z.ZodRawShape>(
   contract: Contract<S>,
   options: { description: string; implements?: ObjectTypeOptions['implements'] },
 ): ClassType<ViewOf<Contract<S>>> {
+  return objectType(contract.name, surfaceFields(contract, 'graphql'), options, contract.graphql?.anyJson) as ClassType<ViewOf<Contract<S>>>;
+}
+
+function objectType(name: string, fields: [string, z.ZodType][], options: ObjectTypeOptions, anyJson: readonly string[] = []): ClassType<object> {
   const type = class {};
-  Object.defineProperty(type, 'name', { value: `${contract.name}Type` });
-  for (const [key, schema] of surfaceFields(contract, 'graphql')) {
-    const typeOf: GraphQLTypeOf = () => graphqlType(schema);
+  Object.defineProperty(type, 'name', { value: `${name}Type` });
+  for (const [key, schema] of fields) {
+    declareNested(schema);
+    const typeOf: GraphQLTypeOf = () => (anyJson.includes(key) ? GraphQLJSON : graphqlType(schema));
     Field(typeOf, { nullable: schema instanceof z.ZodNullable, description: descriptionOf(schema) })(type.prototype, key);
   }
-  ObjectType(contract.name, { simpleResolvers: true, ...options })(type);
-  return type as ClassType<ViewOf<Contract<S>>>;
+  ObjectType(name, { simpleResolvers: true, ...options })(type);
+  return type;
+}
+
+/**
+ * Declares the types of a field's nested objects with the type that holds them, before
+ * the schema is built (enums are looked up later, when the schema is built: they are
+ * registered beside their entities' closed sets).
+ */
+function declareNested(schema: z.ZodType): void {
+  if (schema instanceof z.ZodNullable) declareNested(schema.unwrap() as z.ZodType);
+  else if (schema instanceof z.ZodArray) declareNested(schema.element as z.ZodType);
+  else if (schema instanceof z.ZodObject) nestedObjectType(schema);
+}
+
+/** The GraphQL types of nested objects (`DynamicVariable`), each built once. */
+const nestedTypes = new Map<z.ZodObject, ClassType<object>>();
+
+function nestedObjectType(schema: z.ZodObject): ClassType<object> {
+  const known = nestedTypes.get(schema);
+  if (known) return known;
+  const doc = objectDocs.get(schema);
+  if (!doc) throw new Error('A nested object of a contract has no GraphQL name: declare it with namedObject()');
+  const type = objectType(doc.name, Object.entries(schema.shape) as [string, z.ZodType][], { description: doc.description });
+  nestedTypes.set(schema, type);
+  return type;
 }
 
 const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());

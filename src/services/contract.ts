@@ -8,6 +8,15 @@ import { EXAMPLE_ID } from './input/common';
  */
 export const fieldDocs = z.registry<{ description: string }>();
 
+/** Nested objects of a view that GraphQL shows as types of their own, by name. */
+export const objectDocs = z.registry<{ name: string; description: string }>();
+
+/** A nested object of a view, named and documented for GraphQL (`DynamicVariable`). */
+export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string): T {
+  objectDocs.add(schema, { name, description });
+  return schema;
+}
+
 /** `schema`, documented: `described(z.string(), 'Name of the campaign.')`. */
 export function described<T extends z.ZodType>(schema: T, description: string): T {
   fieldDocs.add(schema, { description });
@@ -42,7 +51,8 @@ export interface Contract<S extends z.ZodRawShape> {
   view: z.ZodObject<S>;
   /** The documented REST shape: snake_case of the view's names, except `rename`. */
   rest?: SurfaceOverride<keyof S & string> & { rename?: Partial<Record<keyof S & string, string>> };
-  graphql?: SurfaceOverride<keyof S & string>;
+  /** `anyJson`: JSON fields GraphQL types as any JSON value rather than an object. */
+  graphql?: SurfaceOverride<keyof S & string> & { anyJson?: readonly (keyof S & string)[] };
 }
 
 export type ViewOf<C> = C extends Contract<infer S> ? z.output<z.ZodObject<S>> : never;

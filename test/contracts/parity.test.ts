@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { restShape } from '../../src/rest/contract-shape';
+import { TERMINAL_STATUSES } from '../../src/entities/call.entity';
+import { callContract } from '../../src/services/call.contract';
 import { campaignContract } from '../../src/services/campaign.contract';
 import { contactContract } from '../../src/services/contact.contract';
 import { type Contract, surfaceFields } from '../../src/services/contract';
 import { gqlData } from '../graphql/graphql-client';
-import { oneTenant, okData, type Tenant } from '../support/fixtures';
+import { FROM, oneTenant, okData, type Tenant } from '../support/fixtures';
 import type { TestApp } from '../support/harness';
 import { selection } from '../snapshots/support';
+import { waitFor } from '../support/wait';
 
 /**
  * REST and GraphQL show the same data: each record fetched through both, every field of
@@ -18,7 +21,7 @@ let t: TestApp;
 let a: Tenant;
 
 beforeAll(async () => {
-  ({ t, a } = await oneTenant());
+  ({ t, a } = await oneTenant({ SIM_RING_MS: '20', SIM_TALK_MS: '1000' }));
 });
 afterAll(() => t.close());
 
@@ -69,4 +72,10 @@ it('Contact, with every optional field set', async () => {
   const update = { lastname: 'L', source_name: 's', tag_name: 't', category_name: 'c', notes: 'n', metadata: { plan: 'gold' }, status: 'inactive' };
   expect((await t.request('PATCH', `/v1/contacts/${a.contact.id}`, { token: a.key, body: update })).status).toBe(200);
   await expectSameData(contactContract, `/v1/contacts/${a.contact.id}`, 'contact', a.contact.id);
+});
+
+it('Call, ended, with its transcript and dynamic variables', async () => {
+  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] } }));
+  await waitFor('the call to end', async () => TERMINAL_STATUSES.includes(okData(await t.request('GET', `/v1/calls/${made.id}`, { token: a.key })).call_status) || undefined);
+  await expectSameData(callContract, `/v1/calls/${made.id}`, 'call', made.id);
 });
