@@ -1,6 +1,9 @@
 import DataLoader from 'dataloader';
-import type { AiAgent, Call, Campaign, Contact, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
+import type { AiAgent, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
+import type { CallView } from '../services/call.contract';
+import type { CampaignView } from '../services/campaign.contract';
+import type { ContactView } from '../services/contact.contract';
 import type { CampaignStats } from '../services/campaign.service';
 import type { Page } from '../services/pagination';
 import type { Caller } from '../services/scope';
@@ -60,11 +63,11 @@ function pages<T>(load: (ids: readonly string[], page: { limit: number; cursor?:
 export function createLoaders(caller: Caller, s: Services) {
   return {
     agent: byId<AiAgent>((ids) => s.agents.getMany(caller, ids)),
-    campaign: byId<Campaign>((ids) => s.campaigns.getMany(caller, ids)),
-    contact: byId<Contact>((ids) => s.contacts.getMany(caller, ids)),
+    campaign: byId<CampaignView>((ids) => s.campaigns.getMany(caller, ids)),
+    contact: byId<ContactView>((ids) => s.contacts.getMany(caller, ids)),
     steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
     campaignStats: perParent<CampaignStats>((ids) => s.campaigns.statsMany(caller, ids)),
-    campaignCalls: pages<Call>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
+    campaignCalls: pages<CallView>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
     campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
     flowExecutions: pages<WebhookExecution>((ids, page) => s.executions.pageByFlows(caller, ids, page)),
     flowExecutionCount: perParent<number>((ids) => s.executions.countByFlows(caller, ids)),

@@ -7,10 +7,10 @@ import { perNode } from '../graphql/limits';
 import { idFilter, ownEvents } from '../graphql/subscriptions';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
 import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
-import { CallConnection, CallType, toCallType } from '../schema/call.type';
-import { CampaignType, toCampaignType } from '../schema/campaign.type';
+import { CallConnection, CallType } from '../schema/call.type';
+import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
-import { ContactType, toContactType } from '../schema/contact.type';
+import { ContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
@@ -35,14 +35,13 @@ export class CallResolver {
 
   @Query(() => CallType, { nullable: true, description: 'One call of your company; null when there is none with this id.' })
   async call(@Arg('id', () => ID, { description: 'The call id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType | null> {
-    const call = await foundOrNull(this.callService.get(caller, id));
-    return call && toCallType(call);
+    return foundOrNull(this.callService.get(caller, id));
   }
 
   @Query(() => CallConnection, { complexity: perNode, description: 'Calls, newest first; every filter optional.' })
   async calls(@Args() { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
-    return connectionOf({ page: await this.callService.list(caller, input), node: toCallType, count: () => this.callService.count(caller, input), after });
+    return connectionOf({ page: await this.callService.list(caller, input), node: (call) => call, count: () => this.callService.count(caller, input), after });
   }
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
@@ -53,25 +52,24 @@ export class CallResolver {
   ): Promise<CallType> {
     await this.rateLimits.consume(caller.scope, [CallService.limits.makeCall]);
     const serviceInput = toServiceInput(input);
-    const call = await keyedMutation(this.idempotency, caller, {
+    return keyedMutation(this.idempotency, caller, {
       key: idempotencyKey,
       request: ['makeCall', serviceInput],
       run: () => this.callService.makeCall(caller, serviceInput),
       reload: (id) => this.callService.get(caller, id),
     });
-    return toCallType(call);
   }
 
   @Mutation(() => CallType, {
     description: "Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).",
   })
   async simulateInboundCall(@Arg('input', { description: 'The numbers of the call.' }) input: SimulateInboundCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
-    return toCallType(await this.inbound.simulate(caller, toServiceInput(input)));
+    return this.inbound.simulate(caller, toServiceInput(input));
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })
   async cancelCall(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
-    return toCallType(await this.callService.cancel(caller, id));
+    return this.callService.cancel(caller, id);
   }
 
   @Subscription(() => CallType, {
@@ -80,7 +78,7 @@ export class CallResolver {
     filter: ownEvents<'call.updated', CallStatusChangedArgs>(matches),
   })
   async callStatusChanged(@Root() event: CallEvent, @Args() _filters: CallStatusChangedArgs, @Ctx() context: GraphQLContext): Promise<CallType> {
-    return toCallType(await context.readForEvent(event, (caller) => this.callService.get(caller, event.callId)));
+    return context.readForEvent(event, (caller) => this.callService.get(caller, event.callId));
   }
 
   @FieldResolver(() => AiAgentType, { description: 'The agent (read on demand, batched).' })
@@ -92,13 +90,11 @@ export class CallResolver {
 
   @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
-    const campaign = call.campaignId ? await loaders.campaign.load(call.campaignId) : null;
-    return campaign && toCampaignType(campaign);
+    return call.campaignId ? loaders.campaign.load(call.campaignId) : null;
   }
 
   @FieldResolver(() => ContactType, { nullable: true, description: 'The contact, if any (read on demand, batched).' })
   async contact(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<ContactType | null> {
-    const contact = call.contactId ? await loaders.contact.load(call.contactId) : null;
-    return contact && toContactType(contact);
+    return call.contactId ? loaders.contact.load(call.contactId) : null;
   }
 }

@@ -4,10 +4,10 @@ import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
-import { CallConnection, type CallType, toCallType } from '../schema/call.type';
+import { CallConnection, type CallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
 import { CampaignStatsType, toCampaignStatsType } from '../schema/campaign-stats.type';
-import { CampaignConnection, CampaignType, toCampaignType } from '../schema/campaign.type';
+import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
 import type { CampaignService } from '../services/campaign.service';
@@ -18,8 +18,7 @@ export class CampaignResolver {
 
   @Query(() => CampaignType, { nullable: true, description: 'One campaign of your company; null when there is none with this id.' })
   async campaign(@Arg('id', () => ID, { description: 'The campaign id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<CampaignType | null> {
-    const campaign = await foundOrNull(this.campaignService.get(caller, id));
-    return campaign && toCampaignType(campaign);
+    return foundOrNull(this.campaignService.get(caller, id));
   }
 
   @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
@@ -27,24 +26,24 @@ export class CampaignResolver {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
     return connectionOf({
       page: await this.campaignService.page(caller, input),
-      node: toCampaignType,
+      node: (campaign) => campaign,
       count: () => this.campaignService.count(caller, input),
       after,
     });
   }
 
   @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
-  async createCampaign(@Arg('input', { description: 'The fields to write.' }) input: CreateCampaignInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
-    return toCampaignType(await this.campaignService.create(caller, toServiceInput(input)));
+  async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+    return this.campaignService.create(caller, toServiceInput(input));
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
   async updateCampaign(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', { description: 'The fields to write.' }) input: UpdateCampaignInput,
+    @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
-    return toCampaignType(await this.campaignService.update(caller, id, toServiceInput(input)));
+    return this.campaignService.update(caller, id, toServiceInput(input));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
@@ -67,6 +66,6 @@ export class CampaignResolver {
   @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })
   async calls(@Root() campaign: CampaignType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<CallType>> {
     const page = await loaders.campaignCalls.load({ parentId: campaign.id, ...pageInput(first, after) });
-    return connectionOf({ page, node: toCallType, count: () => loaders.campaignCallCount.load(campaign.id), after });
+    return connectionOf({ page, node: (call) => call, count: () => loaders.campaignCallCount.load(campaign.id), after });
   }
 }

@@ -3,15 +3,15 @@ import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
-import { CampaignType, toCampaignType } from '../schema/campaign.type';
+import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CreateContactInput, ImportContactsCsvInput, UpdateContactInput } from '../schema/contact.input';
-import { ContactConnection, ContactCsvImportType, ContactType, toContactType } from '../schema/contact.type';
+import { ContactConnection, ContactCsvImportType, ContactType } from '../schema/contact.type';
 import { ContactsArgs } from '../schema/page.args';
 import type { ContactService } from '../services/contact.service';
-import type { Contact } from '../entities';
+import type { ContactView } from '../services/contact.contract';
 
-const one = (created: Contact | Contact[]): Contact => (Array.isArray(created) ? created[0]! : created);
+const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0]! : created);
 
 @Resolver(() => ContactType)
 export class ContactResolver {
@@ -19,19 +19,18 @@ export class ContactResolver {
 
   @Query(() => ContactType, { nullable: true, description: 'One contact of your company; null when there is none with this id.' })
   async contact(@Arg('id', () => ID, { description: 'The contact id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<ContactType | null> {
-    const contact = await foundOrNull(this.contactService.get(caller, id));
-    return contact && toContactType(contact);
+    return foundOrNull(this.contactService.get(caller, id));
   }
 
   @Query(() => ContactConnection, { complexity: perNode, description: 'Contacts, newest first; every filter optional.' })
   async contacts(@Args() { first, after, ...filters }: ContactsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<ContactType>> {
     const input = { ...toFilterInput(filters), ...pageInput(first, after) };
-    return connectionOf({ page: await this.contactService.page(caller, input), node: toContactType, count: () => this.contactService.count(caller, input), after });
+    return connectionOf({ page: await this.contactService.page(caller, input), node: (contact) => contact, count: () => this.contactService.count(caller, input), after });
   }
 
   @Mutation(() => ContactType, { description: 'Creates a contact.' })
   async createContact(@Arg('input', { description: 'The fields to write.' }) input: CreateContactInput, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
-    return toContactType(one(await this.contactService.create(caller, toServiceInput(input))));
+    return one(await this.contactService.create(caller, toServiceInput(input)));
   }
 
   @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phone_number).' })
@@ -40,7 +39,7 @@ export class ContactResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType[]> {
     const created = await this.contactService.create(caller, input.map((row) => toServiceInput(row)));
-    return (Array.isArray(created) ? created : [created]).map(toContactType);
+    return Array.isArray(created) ? created : [created];
   }
 
   @Mutation(() => ContactCsvImportType, {
@@ -59,7 +58,7 @@ export class ContactResolver {
     @Arg('input', { description: 'The fields to write.' }) input: UpdateContactInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType> {
-    return toContactType(await this.contactService.update(caller, id, toServiceInput(input)));
+    return this.contactService.update(caller, id, toServiceInput(input));
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
@@ -70,7 +69,6 @@ export class ContactResolver {
 
   @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })
   async campaign(@Root() contact: ContactType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignType | null> {
-    const campaign = contact.campaignId ? await loaders.campaign.load(contact.campaignId) : null;
-    return campaign && toCampaignType(campaign);
+    return contact.campaignId ? loaders.campaign.load(contact.campaignId) : null;
   }
 }

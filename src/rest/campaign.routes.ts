@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { CampaignService } from '../services/campaign.service';
-import { byWorkspaceInput, createCampaignInput, updateCampaignInput } from '../services/input/campaign.input';
+import { createCampaignInput, updateCampaignInput } from '../services/campaign.contract';
+import { byWorkspaceInput } from '../services/input/campaign.input';
 import { campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignStats } from './campaign.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';

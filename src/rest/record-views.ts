@@ -1,7 +1,10 @@
+import { toCallView } from '../services/call.contract';
+import { toCampaignView } from '../services/campaign.contract';
+import { toContactView } from '../services/contact.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';
 import { serializeCall } from './call.serializer';
 import { serializeCampaign } from './campaign.serializer';
 import { serializeContact } from './contact.serializer';
 
 /** The REST shapes, which the campaign webhook mapping reads (docs/campaigns.md). */
-export const restRecordViews: RecordViews = { call: serializeCall, contact: serializeContact, campaign: serializeCampaign };
+export const restRecordViews: RecordViews = { call: (c) => serializeCall(toCallView(c)), contact: (c) => serializeContact(toContactView(c)), campaign: (c) => serializeCampaign(toCampaignView(c)) };

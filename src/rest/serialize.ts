@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXAMPLE_ID } from '../services/input/common';
+import { field } from '../services/contract';
 
 /** ISO 8601 UTC, or null. */
 export function iso(d: Date): string;
@@ -17,9 +17,9 @@ export const refId = (ref: { id: string } | null | undefined): string | null => 
  * real responses in the tests, so the three cannot drift apart.
  */
 export const shape = {
-  id: () => z.guid().meta({ examples: [EXAMPLE_ID] }),
+  id: field.id,
   timestamp: () => z.iso.datetime().meta({ examples: ['2026-11-23T14:05:00.000Z'] }),
-  json: () => z.record(z.string(), z.unknown()),
+  json: field.json,
   /** E.164, as stored. */
-  phone: () => z.string().meta({ examples: ['+14155552671'] }),
+  phone: field.phone,
 };

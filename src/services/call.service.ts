@@ -12,6 +12,7 @@ import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerP
 import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
+import { type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from './scope';
 import type { OperationLimits } from './rate-limit.service';
 import { parseInput } from './validation';
@@ -81,13 +82,13 @@ export class CallService {
    * the company owns, to any valid number not on the company's do-not-call list. Answers
    * `pstn-queued`; dialing follows.
    */
-  async makeCall(caller: Caller, input: unknown): Promise<Call> {
+  async makeCall(caller: Caller, input: unknown): Promise<CallView> {
     const body = parseInput(this.makeCallInput, input);
     const agent = await this.agents.getOwn(caller, body.ai_agent_id);
     const from = await this.numbers.findOwnedNumber(caller, body.call_from.e164);
     if (!from) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
     if (await this.doNotCall.isSuppressed(caller, body.call_to.e164)) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
-    return this.create(caller, {
+    const call = await this.create(caller, {
       aiAgentId: agent.id,
       from: from.phoneNumber,
       to: body.call_to.e164,
@@ -95,6 +96,7 @@ export class CallService {
       isTest: true,
       dynamicVariables: body.dynamic_variables ?? [],
     });
+    return toCallView(call);
   }
 
   /** Stores a new call in `pstn-queued` and queues it for dialing. */
@@ -136,17 +138,18 @@ export class CallService {
   }
 
   /** Ends a call not yet ended; a call already ended is a ConflictError. */
-  async cancel(caller: Caller, id: unknown): Promise<Call> {
-    return this.lifecycle.cancel(caller, await this.get(caller, id));
+  async cancel(caller: Caller, id: unknown): Promise<CallView> {
+    return toCallView(await this.lifecycle.cancel(caller, await this.find(caller, id)));
   }
 
-  async get({ scope, em }: Caller, id: unknown): Promise<Call> {
-    return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  async get(caller: Caller, id: unknown): Promise<CallView> {
+    return toCallView(await this.find(caller, id));
   }
 
-  async list({ scope, em }: Caller, input: unknown): Promise<Page<Call>> {
+  async list({ scope, em }: Caller, input: unknown): Promise<Page<CallView>> {
     const { campaign_id, workspace, status, ...page } = parseInput(listCallsInput, input);
-    return newestFirst(em, Call, this.filters(scope, { campaign_id, workspace, status }), page);
+    const found = await newestFirst(em, Call, this.filters(scope, { campaign_id, workspace, status }), page);
+    return { ...found, items: found.items.map(toCallView) };
   }
 
   /** How many calls `list` would page through with the same filters. */
@@ -156,12 +159,17 @@ export class CallService {
   }
 
   /** The latest calls of each campaign, a page per campaign, in one query. */
-  async pageByCampaigns({ scope, em }: Caller, campaignIds: readonly string[], input: unknown): Promise<Map<string, Page<Call>>> {
-    return newestFirstPerParent(em, Call, this.perCampaign(scope, campaignIds), parseInput(pageInput(), input));
+  async pageByCampaigns({ scope, em }: Caller, campaignIds: readonly string[], input: unknown): Promise<Map<string, Page<CallView>>> {
+    const pages = await newestFirstPerParent(em, Call, this.perCampaign(scope, campaignIds), parseInput(pageInput(), input));
+    return new Map([...pages].map(([campaignId, page]) => [campaignId, { ...page, items: page.items.map(toCallView) }]));
   }
 
   async countByCampaigns({ scope, em }: Caller, campaignIds: readonly string[]): Promise<Map<string, number>> {
     return countPerParent(em, Call, this.perCampaign(scope, campaignIds));
+  }
+
+  private async find({ scope, em }: Caller, id: unknown): Promise<Call> {
+    return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
   private filters(scope: Scope, { campaign_id, workspace, status }: { campaign_id?: string; workspace?: string; status?: CallStatus }) {

@@ -1,15 +1,10 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from './errors';
-import {
-  byWorkspaceInput,
-  createCampaignInput,
-  pageCampaignsInput,
-  type UpdateCampaignInput,
-  updateCampaignInput,
-} from './input/campaign.input';
+import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
-import { campaignById, type CampaignCounts, type CampaignRecord, countsOf } from './campaigns/campaign.store';
+import { type CampaignView, createCampaignInput, toCampaignView, type UpdateCampaignInput, updateCampaignInput } from './campaign.contract';
+import { campaignById, type CampaignCounts, countsOf } from './campaigns/campaign.store';
 import type { Clock } from './clock';
 import { newestFirst, type Page } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
@@ -46,23 +41,26 @@ export class CampaignService {
     private readonly clock: Clock,
   ) {}
 
-  async listAll({ scope, em }: Caller): Promise<Campaign[]> {
-    return em.find(Campaign, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  async listAll({ scope, em }: Caller): Promise<CampaignView[]> {
+    const campaigns = await em.find(Campaign, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return campaigns.map(toCampaignView);
   }
 
-  async listByWorkspace({ scope, em }: Caller, workspace: unknown): Promise<Campaign[]> {
+  async listByWorkspace({ scope, em }: Caller, workspace: unknown): Promise<CampaignView[]> {
     const input = parseInput(byWorkspaceInput, { workspace });
-    return em.find(
+    const campaigns = await em.find(
       Campaign,
       { company: scope.companyId, workspace: input.workspace, deletedAt: null },
       { orderBy: { createdAt: 'desc', id: 'desc' } },
     );
+    return campaigns.map(toCampaignView);
   }
 
   /** Newest first, a page at a time; `workspace` optional. */
-  async page({ scope, em }: Caller, input: unknown): Promise<Page<Campaign>> {
+  async page({ scope, em }: Caller, input: unknown): Promise<Page<CampaignView>> {
     const { workspace, ...page } = parseInput(pageCampaignsInput, input);
-    return newestFirst(em, Campaign, this.filters(scope, workspace), page);
+    const found = await newestFirst(em, Campaign, this.filters(scope, workspace), page);
+    return { ...found, items: found.items.map(toCampaignView) };
   }
 
   /** How many campaigns `page` would page through with the same filters. */
@@ -75,49 +73,49 @@ export class CampaignService {
    * Campaigns of the company by id, soft-deleted ones included: for records that link to
    * a campaign (a call keeps its campaign). Ids of other companies are left out.
    */
-  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<Campaign[]> {
-    return em.find(Campaign, { id: [...ids], company: scope.companyId });
+  async getMany(caller: Caller, ids: readonly string[]): Promise<CampaignView[]> {
+    return (await this.findMany(caller, ids)).map(toCampaignView);
   }
 
-  async get({ scope, em }: Caller, id: unknown): Promise<Campaign> {
-    return findOwned(em, Campaign, 'Campaign', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  async get(caller: Caller, id: unknown): Promise<CampaignView> {
+    return toCampaignView(await this.find(caller, id));
   }
 
-  /** The campaign's stored values for a read that only serializes them: no entity is built. */
-  async getRecord({ scope, em }: Caller, id: unknown): Promise<CampaignRecord> {
+  /** The campaign's view read by one store query, for a read that only serializes it: no entity is built. */
+  async getRecord({ scope, em }: Caller, id: unknown): Promise<CampaignView> {
     const found = await campaignById(em, scope.companyId, parseId(id));
     if (!found) throw new NotFoundError('Campaign');
-    return found;
+    return toCampaignView(found);
   }
 
-  async create(caller: Caller, input: unknown): Promise<Campaign> {
+  async create(caller: Caller, input: unknown): Promise<CampaignView> {
     const { workspace, ...fields } = parseInput(createCampaignInput, input);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
     await this.save(caller, campaign);
-    return campaign;
+    return toCampaignView(campaign);
   }
 
   /**
    * Partial update (interface 4.2): fields left out stay as they were; a nullable field
    * sent as null is cleared. `company_id`, when sent, must be the caller's own company.
    */
-  async update(caller: Caller, id: unknown, input: unknown): Promise<Campaign> {
-    const campaign = await this.get(caller, id);
+  async update(caller: Caller, id: unknown, input: unknown): Promise<CampaignView> {
+    const campaign = await this.find(caller, id);
     await this.apply(caller, campaign, parseInput(updateCampaignInput, input));
     await this.save(caller, campaign);
-    return campaign;
+    return toCampaignView(campaign);
   }
 
   /** Counters of the campaign's contacts; NotFoundError for another company's campaign. */
   async stats(caller: Caller, id: unknown): Promise<CampaignStats> {
-    const campaign = await this.get(caller, id);
+    const campaign = await this.find(caller, id);
     return (await this.statsOfCampaigns(caller, [campaign])).get(campaign.id)!;
   }
 
   /** Stats of many campaigns of the company in one query (GraphQL lists); ids of others are left out. */
   async statsMany(caller: Caller, ids: readonly string[]): Promise<Map<string, CampaignStats>> {
-    return this.statsOfCampaigns(caller, await this.getMany(caller, ids));
+    return this.statsOfCampaigns(caller, await this.findMany(caller, ids));
   }
 
   private async statsOfCampaigns({ em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStats>> {
@@ -140,9 +138,17 @@ export class CampaignService {
 
   /** Soft delete: `deleted_at` set, gone from lists and reads. */
   async delete(caller: Caller, id: unknown): Promise<void> {
-    const campaign = await this.get(caller, id);
+    const campaign = await this.find(caller, id);
     campaign.deletedAt = new Date();
     await caller.em.flush();
+  }
+
+  private async find({ scope, em }: Caller, id: unknown): Promise<Campaign> {
+    return findOwned(em, Campaign, 'Campaign', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  }
+
+  private async findMany({ scope, em }: Caller, ids: readonly string[]): Promise<Campaign[]> {
+    return em.find(Campaign, { id: [...ids], company: scope.companyId });
   }
 
   private filters(scope: Scope, workspace: string | undefined) {

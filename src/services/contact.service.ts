@@ -5,6 +5,7 @@ import { type CreateContactInput, createContactInput, importContactsCsvInput, im
 import { newestFirst, type Page } from './pagination';
 import type { PhoneParser } from './phone';
 import { camelKeys, findOwned, parseId } from './records';
+import { type ContactView, toContactView } from './contact.contract';
 import type { Caller, Scope } from './scope';
 import { checkInput, parseInput } from './validation';
 
@@ -33,14 +34,16 @@ export class ContactService {
   }
 
   /** Every contact of the company, newest first (documented list: no pagination). */
-  async list({ scope, em }: Caller): Promise<Contact[]> {
-    return em.find(Contact, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  async list({ scope, em }: Caller): Promise<ContactView[]> {
+    const contacts = await em.find(Contact, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return contacts.map(toContactView);
   }
 
   /** Newest first, a page at a time, optionally filtered by `status` and `campaign_id`. */
-  async page({ scope, em }: Caller, input: unknown): Promise<Page<Contact>> {
+  async page({ scope, em }: Caller, input: unknown): Promise<Page<ContactView>> {
     const { status, campaign_id, ...page } = parseInput(pageContactsInput, input);
-    return newestFirst(em, Contact, this.filters(scope, status, campaign_id), page);
+    const found = await newestFirst(em, Contact, this.filters(scope, status, campaign_id), page);
+    return { ...found, items: found.items.map(toContactView) };
   }
 
   /** How many contacts `page` would page through with the same filters. */
@@ -50,25 +53,25 @@ export class ContactService {
   }
 
   /** Contacts of the company by id, soft-deleted ones included (a call keeps its contact). */
-  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<Contact[]> {
-    return em.find(Contact, { id: [...ids], company: scope.companyId });
+  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<ContactView[]> {
+    return (await em.find(Contact, { id: [...ids], company: scope.companyId })).map(toContactView);
   }
 
-  async get({ scope, em }: Caller, id: unknown): Promise<Contact> {
-    return findOwned(em, Contact, 'Contact', { id: parseId(id), company: scope.companyId, deletedAt: null });
+  async get(caller: Caller, id: unknown): Promise<ContactView> {
+    return toContactView(await this.find(caller, id));
   }
 
   /**
    * Creates one contact, or imports an array all-or-nothing: any bad row rejects the whole
    * import, with every bad row's fields named by index (`[3].phone_number`).
    */
-  async create(caller: Caller, input: unknown): Promise<Contact | Contact[]> {
+  async create(caller: Caller, input: unknown): Promise<ContactView | ContactView[]> {
     const bulk = Array.isArray(input);
     const rows = bulk ? parseInput(this.importInput, input) : [parseInput(this.createInput, input)];
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
     await caller.em.flush();
-    return bulk ? contacts : contacts[0]!;
+    return bulk ? contacts.map(toContactView) : toContactView(contacts[0]!);
   }
 
   /**
@@ -93,19 +96,23 @@ export class ContactService {
     return { imported: rows.length, dryRun: dry_run ?? false };
   }
 
-  async update(caller: Caller, id: unknown, input: unknown): Promise<Contact> {
-    const contact = await this.get(caller, id);
+  async update(caller: Caller, id: unknown, input: unknown): Promise<ContactView> {
+    const contact = await this.find(caller, id);
     const fields = parseInput(this.updateInput, input);
     await this.checkCampaigns(caller, [fields], false);
     caller.em.assign(contact, this.toEntity(fields));
     await caller.em.flush();
-    return contact;
+    return toContactView(contact);
   }
 
   async delete(caller: Caller, id: unknown): Promise<void> {
-    const contact = await this.get(caller, id);
+    const contact = await this.find(caller, id);
     contact.deletedAt = new Date();
     await caller.em.flush();
+  }
+
+  private async find({ scope, em }: Caller, id: unknown): Promise<Contact> {
+    return findOwned(em, Contact, 'Contact', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
   private filters(scope: Scope, status: string | undefined, campaignId: string | undefined) {

@@ -8,6 +8,7 @@ import { dynamicVariables } from '../campaigns/contact-mapping';
 import { PreconditionError } from '../errors';
 import { simulateInboundInput } from '../input/call.input';
 import type { PhoneParser } from '../phone';
+import { type CallView, toCallView } from '../call.contract';
 import type { Caller } from '../scope';
 import type { SimulatedTelephony } from '../telephony/simulated.telephony';
 import type { TelephonyAdapter } from '../telephony/telephony';
@@ -81,7 +82,7 @@ export class InboundCallService {
    * simulate-inbound: the same path with the simulated provider (a test call), so inbound
    * works without Twilio. `to` must be a number of the caller's company with an answerer.
    */
-  async simulate(caller: Caller, input: unknown): Promise<Call> {
+  async simulate(caller: Caller, input: unknown): Promise<CallView> {
     const { to, from } = parseInput(this.simulateInput, input);
     const number = await caller.em.findOne(PhoneNumber, { company: caller.scope.companyId, phoneNumber: to.e164 });
     if (!number) throw new PreconditionError('to is not a phone number of this company', 'to');
@@ -89,7 +90,7 @@ export class InboundCallService {
     const answer = await this.answer(caller.em, number, ring);
     if (answer.kind === 'reject') throw new PreconditionError('No agent answers this number: set its inbound_agent_id, or activate an inbound campaign on it', 'to');
     if (answer.kind === 'connect') await this.lifecycle.answeredSimulated(this.simulated, caller.scope.companyId, answer.callId);
-    return caller.em.findOneOrFail(Call, { id: answer.callId }, { refresh: true });
+    return toCallView(await caller.em.findOneOrFail(Call, { id: answer.callId }, { refresh: true }));
   }
 
   private async answer(em: EntityManager, number: PhoneNumber, ring: Ring): Promise<InboundAnswer> {

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { Call } from '../entities';
+import { CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
+import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './contract';
+import type { StoredTurn } from './conversation/transcript';
+
+const dynamicVariable = namedObject(
+  z.strictObject({ name: d(z.string(), 'Variable name.'), value: d(z.string(), 'The value.') }),
+  'DynamicVariable',
+  'A name and value handed to the agent for one call.',
+);
+
+const transcriptTurn = namedObject(
+  z.object({
+    role: d(z.string(), '"agent" or "user".'),
+    text: d(z.string(), 'What was said (an agent turn: what the callee heard).'),
+    at: d(z.string(), 'When the turn was said (ISO 8601).'),
+    latencyMs: d(z.int().nullable(), 'Agent turns answering the callee: ms from the final user utterance to the first token.'),
+  }),
+  'TranscriptTurn',
+  "One turn of a call's transcript.",
+);
+
+/**
+ * A phone call placed (or received) by an AI agent, as services return it and every
+ * surface shows it: REST (interface 2.1, field for field), /openapi.json and the GraphQL
+ * `Call` type, which adds the typed turns of the transcript (docs/calls.md, "Transcript").
+ */
+export const callContract = defineContract({
+  name: 'Call',
+  view: z.object({
+    id: d(field.id(), 'Id of the call record (UUID).'),
+    callSid: d(z.string().meta({ examples: ['CA5d9e0c2b7f4a4e1c8b3a6d0f9e2c1b7a'] }), "Provider's identifier; empty until the provider has accepted the call."),
+    companyId: d(field.id(), 'Id of the company.'),
+    aiAgentId: d(field.id(), 'Id of the agent on the call.'),
+    campaignId: d(field.id().nullable(), 'Id of the campaign that placed the call; null for test calls.'),
+    contactId: d(field.id().nullable(), 'Id of the contact called; null for test calls.'),
+    callProvider: d(z.string().meta({ examples: ['simulated'] }), 'Telephony provider (simulated or twilio).'),
+    callFrom: d(field.phone(), 'Calling number, E.164.'),
+    callTo: d(field.phone(), 'Called number, E.164.'),
+    callDuration: d(z.int(), 'Seconds answered.'),
+    callStatus: d(z.enum(CALL_STATUSES), 'Where the call is in its life.'),
+    callDirection: d(z.enum(CALL_DIRECTIONS), 'Who placed the call.'),
+    isTest: d(z.boolean(), 'True for calls made by makeCall.'),
+    callRating: d(z.int(), 'Rating of the call, 0 until rated.'),
+    callFeedback: d(z.string().nullable(), 'Feedback on the call; null until given.'),
+    recordUrl: d(z.string().nullable(), 'Recording URL; null when none.'),
+    transcript: d(z.string().nullable(), 'Transcript as text, one turn a line; null until the call ends.'),
+    transcriptObject: d(field.json().nullable(), 'Transcript as structured turns; null until the call ends.'),
+    transcriptTurns: d(z.array(transcriptTurn), 'The turns of `transcriptObject`, typed; empty before the first turn.'),
+    transcriptLanguage: d(z.string().nullable(), 'Language of the transcript; null when none.'),
+    cost: d(z.number(), 'Cost of the call in `priceUnit`.'),
+    priceUnit: d(z.string().meta({ examples: ['USD'] }), 'Currency of `cost` (e.g. USD).'),
+    latency: d(z.int(), 'Agent response latency, milliseconds.'),
+    disconnectReason: d(z.string(), 'Why the call ended (e.g. voicemail_reached, timeout); empty while live.'),
+    analysisSentiment: d(z.string(), 'Sentiment found by post-call analysis; empty until then.'),
+    agentTaskStatus: d(z.string(), 'Whether the agent did its task; empty until known.'),
+    agentTaskFeedback: d(z.string(), "The agent's account of its task; empty until known."),
+    metadata: d(field.json().nullable(), 'Free-form data of the call; null when none.'),
+    agentDynamicVariables: d(z.array(dynamicVariable), 'Variables the call was made with.'),
+    agentPostCallOutcomes: d(field.json().nullable(), 'Outcomes recorded after the call; null until then.'),
+    notes: d(z.string().nullable(), 'Notes on the call; null when none.'),
+    workspaceId: d(z.string(), 'Workspace of the call.'),
+    createdAt: d(z.date(), 'When the record was created.'),
+    updatedAt: d(z.date(), 'When the record last changed.'),
+    deletedAt: d(z.date().nullable(), 'When the record was deleted; null while it exists.'),
+    startedAt: d(z.date().nullable(), 'When the call was answered; null until then.'),
+    endedAt: d(z.date().nullable(), 'When the call ended; null until then.'),
+    retryAt: d(z.date().nullable(), 'When the call is retried (campaign calls); null when not.'),
+  }),
+  rest: { omit: ['transcriptTurns'] },
+  // GraphQL has typed `transcriptTurns` for the turns, and types the stored object as any JSON value.
+  graphql: { omit: ['companyId', 'deletedAt'], anyJson: ['transcriptObject'] },
+});
+
+export type CallView = ViewOf<typeof callContract>;
+
+/** The stored turns, skipping anything that is not one (a transcript written before the shape was fixed). */
+function transcriptTurnsOf(object: Record<string, unknown> | null): CallView['transcriptTurns'] {
+  const turns = Array.isArray(object?.turns) ? (object.turns as Partial<StoredTurn>[]) : [];
+  return turns
+    .filter((t) => t && typeof t.text === 'string' && typeof t.role === 'string')
+    .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: typeof t.latency_ms === 'number' ? t.latency_ms : null }));
+}
+
+/** The view of a stored call. */
+export const toCallView = (call: Call): CallView =>
+  viewOf(callContract, call, {
+    transcriptObject: (c) => c.transcriptObject ?? null,
+    transcriptTurns: (c) => transcriptTurnsOf(c.transcriptObject),
+    cost: (c) => Number(c.cost),
+  });

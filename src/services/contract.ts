@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { EXAMPLE_ID } from './input/common';
+
+/**
+ * What a field of a view means, for the surfaces that document it (GraphQL descriptions).
+ * A registry of its own, not zod's global one: /openapi.json is generated from the global
+ * registry and documents the legacy REST shapes without field descriptions.
+ */
+export const fieldDocs = z.registry<{ description: string }>();
+
+/** Nested objects of a view that GraphQL shows as types of their own, by name. */
+export const objectDocs = z.registry<{ name: string; description: string }>();
+
+/** A nested object of a view, named and documented for GraphQL (`DynamicVariable`). */
+export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string): T {
+  objectDocs.add(schema, { name, description });
+  return schema;
+}
+
+/** `schema`, documented: `described(z.string(), 'Name of the campaign.')`. */
+export function described<T extends z.ZodType>(schema: T, description: string): T {
+  fieldDocs.add(schema, { description });
+  return schema;
+}
+
+/** The description of a contract field (every field has one: the GraphQL lint requires it). */
+export function descriptionOf(schema: z.ZodType): string {
+  const doc = fieldDocs.get(schema);
+  if (!doc) throw new Error('A contract field has no description: declare it with described()');
+  return doc.description;
+}
+
+/**
+ * How one surface's shape departs from the view: fields it leaves out, and fields it
+ * places elsewhere (`after: {createdAt: 'timeZone'}` puts `createdAt` right after
+ * `timeZone`; null puts it first), applied in the order written.
+ */
+export interface SurfaceOverride<K extends string> {
+  omit?: readonly K[];
+  after?: Partial<Record<K, K | null>>;
+}
+
+/**
+ * One aggregate's contract: its view (camelCase, typed, documented), which services
+ * return and from which the REST shape, the OpenAPI schema and the GraphQL type derive,
+ * with the departures of each surface declared here rather than written as another shape.
+ */
+export interface Contract<S extends z.ZodRawShape> {
+  /** The name of the REST schema in /openapi.json and of the GraphQL type. */
+  name: string;
+  view: z.ZodObject<S>;
+  /** The documented REST shape: snake_case of the view's names, except `rename`. */
+  rest?: SurfaceOverride<keyof S & string> & { rename?: Partial<Record<keyof S & string, string>> };
+  /** `anyJson`: JSON fields GraphQL types as any JSON value rather than an object. */
+  graphql?: SurfaceOverride<keyof S & string> & { anyJson?: readonly (keyof S & string)[] };
+}
+
+export type ViewOf<C> = C extends Contract<infer S> ? z.output<z.ZodObject<S>> : never;
+
+export const defineContract = <S extends z.ZodRawShape>(contract: Contract<S>): Contract<S> => contract;
+
+/** The fields of `shape` as a surface shows them: without the omitted ones, moved as `override` says. */
+export function arranged(shape: z.ZodRawShape, override: SurfaceOverride<string> = {}): [key: string, schema: z.ZodType][] {
+  const keys = Object.keys(shape).filter((k) => !override.omit?.includes(k));
+  for (const [key, after] of Object.entries(override.after ?? {})) {
+    if (!keys.includes(key) || (after && !keys.includes(after))) throw new Error(`A surface moves ${key} after ${after}: not both fields of it`);
+    keys.splice(keys.indexOf(key), 1);
+    keys.splice(after ? keys.indexOf(after) + 1 : 0, 0, key);
+  }
+  return keys.map((k) => [k, shape[k] as z.ZodType]);
+}
+
+/** The view's fields as one surface shows them, in its order. */
+export const surfaceFields = <S extends z.ZodRawShape>(contract: Contract<S>, surface: 'rest' | 'graphql') => arranged(contract.view.shape, contract[surface]);
+
+/** Field types the views share; every surface reads them the same way (REST and GraphQL alike). */
+export const field = {
+  /** A record id (UUID); GraphQL `ID`. */
+  id: () => z.guid().meta({ examples: [EXAMPLE_ID] }),
+  /** Client data, an object of any keys; GraphQL `JSONObject`. */
+  json: () => z.record(z.string(), z.unknown()),
+  /** A phone number in E.164, as stored. */
+  phone: () => z.string().meta({ examples: ['+14155552671'] }),
+};
+
+/**
+ * The view of `entity`: each field read from the entity property of the same name; a
+ * field `xId` from the relation `x` (its id, or null); `computed` for the others.
+ */
+export function viewOf<S extends z.ZodRawShape, E extends object>(
+  contract: Contract<S>,
+  entity: E,
+  computed: Partial<Record<keyof S, (entity: E) => unknown>> = {},
+): z.output<z.ZodObject<S>> {
+  const record = entity as Record<string, unknown>;
+  const view = Object.fromEntries(
+    Object.keys(contract.view.shape).map((key) => {
+      const compute = computed[key as keyof S];
+      if (compute) return [key, compute(entity)];
+      if (key in record || !key.endsWith('Id')) return [key, record[key]];
+      return [key, (record[key.slice(0, -2)] as { id: string } | null | undefined)?.id ?? null];
+    }),
+  );
+  // The view's types are the entity's: test/contracts/parity.test.ts parses views with their contract.
+  return view as z.output<z.ZodObject<S>>;
+}
