@@ -37,6 +37,9 @@ export class ContactsArgs extends PageArgs {
 
   @Field(() => ID, { nullable: true, description: 'Only contacts added to this campaign.' })
   campaignId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only contacts whose first name, last name or phone number (E.164) contains this text, in any case.' })
+  search?: string | null;
 }
 
 /** Each argument an optional filter; all given must match. */

@@ -142,6 +142,21 @@ describe('contacts', () => {
     const one = await gqlData(t, 'query($id: ID!) { contact(id: $id) { id phoneNumber numberCountryCode } }', { id: a.contact.id }, a.key);
     expect(one.contact).toEqual({ id: a.contact.id, phoneNumber: '+14155550199', numberCountryCode: '1' });
   });
+
+  it('searches first names, last names and phone numbers, in any case, wildcards taken literally', async () => {
+    await t.request('POST', '/v1/contacts', { token: a.key, body: [{ firstname: 'Grace', lastname: 'Hopper', phone_number: '+14155550301' }, { firstname: 'Alan', lastname: 'Turing_', phone_number: '+14155550302' }] });
+    const search = async (text: string) => {
+      const data = await gqlData(t, 'query($s: String) { contacts(search: $s) { totalCount edges { node { firstname } } } }', { s: text }, a.key);
+      return { total: data.contacts.totalCount, names: data.contacts.edges.map((e: any) => e.node.firstname) };
+    };
+    expect(await search('ADA')).toEqual({ total: 1, names: ['Ada'] });
+    expect(await search('hopp')).toEqual({ total: 1, names: ['Grace'] });
+    expect(await search('555030')).toEqual({ total: 2, names: ['Alan', 'Grace'] });
+    expect(await search('ing_')).toEqual({ total: 1, names: ['Alan'] });
+    expect(await search('g_a')).toEqual({ total: 0, names: [] });
+    expect(await search('%')).toEqual({ total: 0, names: [] });
+    expect(firstError(await gql(t, '{ contacts(search: "  ") { totalCount } }', {}, a.key))).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'search', message: 'Must not be empty' }] });
+  });
 });
 
 describe('agents, numbers, webhooks and catalogues', () => {
