@@ -17,7 +17,13 @@ let browser: Browser;
 let page: Page;
 let key: string;
 /** Layout shifts the page reported (PerformanceObserver `layout-shift`), summed. */
-const layoutShift = () => page.evaluate(() => (window as unknown as { __shift: number }).__shift);
+const layoutShift = () => page.evaluate<number>('window.__shift');
+
+/** Sums the page's layout-shift scores not caused by input (the Cumulative Layout Shift's parts) into `window.__shift`. */
+const MEASURE_LAYOUT_SHIFT = `window.__shift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+}).observe({ type: 'layout-shift', buffered: true });`;
 
 beforeAll(async () => {
   await rm(SHOTS, { recursive: true, force: true });
@@ -41,13 +47,7 @@ beforeAll(async () => {
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message}\n`));
-  await page.addInitScript(() => {
-    const w = window as unknown as { __shift: number };
-    w.__shift = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) w.__shift += entry.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await page.addInitScript(MEASURE_LAYOUT_SHIFT);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -71,8 +71,8 @@ describe('the web console, in a headless browser', () => {
     await page.getByLabel(/API key/).fill(key);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Calls' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('switchboard.apiKey'))).toBe(key);
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate('sessionStorage.getItem("switchboard.apiKey")')).toBe(key);
+    expect(await page.evaluate('document.cookie')).toBe('');
   });
 
   it("shows the API's field errors beside the campaign's window, then activates it and follows it live to 100%", async () => {
@@ -99,7 +99,7 @@ describe('the web console, in a headless browser', () => {
     await page.getByTestId('campaign-status').getByText('active').waitFor();
     const progress = page.getByRole('progressbar', { name: 'Campaign progress' });
     await expect(progress.getAttribute('aria-valuenow')).resolves.not.toBe('100');
-    await page.waitForFunction(() => document.querySelector('[aria-label="Campaign progress"]')?.getAttribute('aria-valuenow') === '100', undefined, { timeout: 60_000 });
+    await page.locator('[role="progressbar"][aria-label="Campaign progress"][aria-valuenow="100"]').waitFor({ timeout: 60_000 });
     await page.getByTestId('campaign-status').getByText('completed').waitFor();
     const stats = page.locator('.stats');
     await expect(stats.getByText('picked up').locator('..').locator('dd').textContent()).resolves.toBe('2');
@@ -181,10 +181,14 @@ describe('the web console, in a headless browser', () => {
     await shot('flow');
   });
 
-  it('pages through contacts', async () => {
+  it('lists and searches contacts', async () => {
     await section('Contacts');
     await page.getByText('Page 1 · 3 contacts').waitFor();
     expect(await page.locator('tbody tr').count()).toBe(3);
+    await page.getByLabel('Name or number').fill('hopper');
+    await page.keyboard.press('Enter');
+    await page.getByText('Page 1 · 1 contacts').waitFor();
+    expect(await page.locator('tbody tr td').first().textContent()).toBe('Grace Hopper');
     await shot('contacts');
   });
 
@@ -193,7 +197,7 @@ describe('the web console, in a headless browser', () => {
     for (const name of ['Campaigns', 'Calls', 'Agents']) {
       await section(name);
       await page.getByRole('heading', { name, exact: true }).waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     }
     await shot('narrow-agents');
   });

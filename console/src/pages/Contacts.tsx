@@ -6,8 +6,8 @@ import { graphql } from '../gql';
 import { href } from '../router';
 
 const CONTACTS = graphql(`
-  query Contacts($after: String, $status: String) {
-    contacts(first: 25, after: $after, status: $status) {
+  query Contacts($after: String, $status: String, $search: String) {
+    contacts(first: 25, after: $after, status: $status, search: $search) {
       totalCount
       pageInfo { hasNextPage endCursor }
       edges { node { id firstname lastname phoneNumber tagName categoryName status lastCallStatus lastCallAt campaign { id name } } }
@@ -15,17 +15,27 @@ const CONTACTS = graphql(`
   }
 `);
 
-/** Contacts, a page at a time (cursors kept to go back), with the API's status filter. */
+/** Contacts, a page at a time (cursors kept to go back), searched and filtered by the API. */
 export function ContactsPage() {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [status, setStatus] = useState('');
-  const [{ data, error, fetching }] = useQuery({ query: CONTACTS, variables: { after: cursors.at(-1) ?? null, status: status || null } });
+  const [search, setSearch] = useState('');
+  const [{ data, error, fetching }] = useQuery({ query: CONTACTS, variables: { after: cursors.at(-1) ?? null, status: status || null, search: search || null } });
   const page = data?.contacts;
   return (
     <>
       <h1>Contacts</h1>
       <p><a className="button" href={href('contacts', 'import')}>Import a CSV</a></p>
-      <form className="filters" aria-label="Filter contacts" onSubmit={(e) => e.preventDefault()}>
+      <form
+        className="filters"
+        aria-label="Filter contacts"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSearch(String(new FormData(e.currentTarget).get('search') ?? '').trim());
+          setCursors([null]);
+        }}
+      >
+        <label>Name or number <input name="search" type="search" /></label>
         <label>Status
           <select value={status} onChange={(e) => { setStatus(e.target.value); setCursors([null]); }}>
             <option value="">any</option>
@@ -33,6 +43,7 @@ export function ContactsPage() {
             <option value="inactive">inactive</option>
           </select>
         </label>
+        <button type="submit">Search</button>
       </form>
       <Problem error={error} />
       <div className="table-wrap">
