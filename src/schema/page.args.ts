@@ -22,6 +22,12 @@ export class CallsArgs extends PageArgs {
 
   @Field(() => CallStatus, { nullable: true, description: 'Only calls in this status.' })
   status?: CallStatus | null;
+
+  @Field(() => String, { nullable: true, description: 'Only calls created at or after this instant (ISO 8601 with offset, e.g. 2026-11-24T00:00:00Z).' })
+  createdAfter?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only calls created before this instant (ISO 8601 with offset).' })
+  createdBefore?: string | null;
 }
 
 @ArgsType()

@@ -87,6 +87,17 @@ describe('calls', () => {
     expect(ofCampaign.calls.totalCount).toBeGreaterThan(0);
   });
 
+  it('filters by creation time, from inclusive, before exclusive', async () => {
+    const [first, second, third] = await insertCalls(t, a, 3, { campaign: null, contact: null, workspaceId: 'dated' });
+    const ids = async (args: string) => (await gqlData(t, `{ calls(workspace: "dated"${args}) { totalCount edges { node { id } } } }`, {}, a.key)).calls.edges.map((e: any) => e.node.id);
+    const at = (call: { createdAt: Date }) => call.createdAt.toISOString();
+    expect(await ids(`, createdAfter: "${at(second)}"`)).toEqual([third.id, second.id]);
+    expect(await ids(`, createdBefore: "${at(second)}"`)).toEqual([first.id]);
+    expect(await ids(`, createdAfter: "${at(first)}", createdBefore: "${at(third)}"`)).toEqual([second.id, first.id]);
+    const bad = await gql(t, '{ calls(createdAfter: "yesterday") { totalCount } }', {}, a.key);
+    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'created_after', message: 'Must be an ISO 8601 timestamp' }] });
+  });
+
   it('refuses a page over 100 and a bad cursor as input errors', async () => {
     const big = await gql(t, '{ calls(first: 101) { totalCount } }', {}, a.key);
     expect(firstError(big)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'first', message: 'Must be between 1 and 100' }] });
