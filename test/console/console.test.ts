@@ -119,6 +119,12 @@ describe('the web console, in a headless browser', () => {
     await page.getByText('No calls match.').waitFor();
     await page.getByLabel('Status').selectOption('COMPLETED');
     await rows.nth(1).waitFor();
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    await page.getByLabel('Since').fill(day);
+    await page.getByText('No calls match.').waitFor();
+    await page.getByLabel('Since').fill('');
+    await rows.nth(1).waitFor();
     await shot('calls');
 
     await rows.first().getByRole('link').click();

@@ -16,8 +16,8 @@ graphql(`
 `);
 
 const CALLS = graphql(`
-  query Calls($status: CallStatus, $campaignId: ID, $workspace: String) {
-    calls(first: 100, status: $status, campaignId: $campaignId, workspace: $workspace) { totalCount edges { node { ...CallRow } } }
+  query Calls($status: CallStatus, $campaignId: ID, $workspace: String, $createdAfter: String) {
+    calls(first: 100, status: $status, campaignId: $campaignId, workspace: $workspace, createdAfter: $createdAfter) { totalCount edges { node { ...CallRow } } }
     campaigns(first: 100) { edges { node { id name } } }
   }
 `);
@@ -34,18 +34,21 @@ interface Filters {
   status: CallStatus | '';
   campaignId: string;
   workspace: string;
-  /** Calls created on or after this day (YYYY-MM-DD, local time). */
+  /** Calls created on or after this day (YYYY-MM-DD, from local midnight). */
   from: string;
 }
 
-/** The calls the filters keep; the date is applied here, the rest by the API and the subscription. */
+/** Local midnight of a `YYYY-MM-DD` day, as the API's instant. */
+const startOf = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+
+/** The calls the filters keep: the API filters the list; the subscription knows no status or date, so its news is checked here. */
 const keeps = (filters: Filters, call: CallRowFragment) =>
-  (!filters.status || call.callStatus === filters.status) && (!filters.from || new Date(call.createdAt) >= new Date(`${filters.from}T00:00:00`));
+  (!filters.status || call.callStatus === filters.status) && (!filters.from || call.createdAt >= startOf(filters.from));
 
 /** The list of calls, kept up to date by `callStatusChanged`, newest first. */
 export function CallsPage() {
   const [filters, setFilters] = useState<Filters>({ status: '', campaignId: '', workspace: '', from: '' });
-  const variables = { status: filters.status || null, campaignId: filters.campaignId || null, workspace: filters.workspace || null };
+  const variables = { status: filters.status || null, campaignId: filters.campaignId || null, workspace: filters.workspace || null, createdAfter: filters.from ? startOf(filters.from) : null };
   const [{ data, error }] = useQuery({ query: CALLS, variables });
   const [live] = useSubscription(
     { query: CALLS_LIVE, variables: { campaignId: variables.campaignId, workspace: variables.workspace } },
