@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 import { type FieldError, problemOf } from './errors';
 
@@ -20,6 +21,40 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
     <div className="progress" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value}>
       <div className="progress-fill" style={{ width: `${value}%` }} />
       <span className="progress-text">{value}%</span>
+    </div>
+  );
+}
+
+/**
+ * What a record's page shows while it has no record: the failure, "No such ..." when the
+ * API answered null (not found, or another company's), else a loading line.
+ */
+export function notYet(error: CombinedError | undefined, answered: boolean, what: string) {
+  if (error) return <Problem error={error} />;
+  if (answered) return <p>No such {what}.</p>;
+  return <p aria-busy="true">Loading…</p>;
+}
+
+/** A list page: its title, a failure if any, and a table with these column headers (rows as children). */
+export function ListPage({ title, error, headers, children }: { title: string; error: CombinedError | undefined; headers: string[]; children: ReactNode }) {
+  return (
+    <>
+      <h1>{title}</h1>
+      <Problem error={error} />
+      <Table headers={headers}>{children}</Table>
+    </>
+  );
+}
+
+/** A table that scrolls sideways on its own on a narrow screen, the page never does. */
+export function Table({ headers, caption, children }: { headers: string[]; caption?: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        {caption && <caption>{caption}</caption>}
+        <thead><tr>{headers.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+        <tbody>{children}</tbody>
+      </table>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { FieldMessage, Problem } from '../components';
+import { FieldMessage, notYet, Problem } from '../components';
 import { fieldErrors } from '../errors';
 import { graphql } from '../gql';
 import type { AgentPageQuery } from '../gql/graphql';
@@ -75,10 +75,8 @@ function AgentForm({ agent }: { agent: Agent }) {
 /** One agent: its prompt and settings, and a playground to talk with it. */
 export function AgentPage({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: AGENT, variables: { id } });
-  if (error) return <Problem error={error} />;
-  if (data && !data.aiAgent) return <p>No such agent.</p>;
-  if (!data?.aiAgent) return <p aria-busy="true">Loading…</p>;
-  const agent = data.aiAgent;
+  const agent = data?.aiAgent;
+  if (!agent) return notYet(error, Boolean(data), 'agent');
   return (
     <>
       <p><a href={href('agents')}>← Agents</a></p>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { Problem } from '../components';
+import { notYet, Problem } from '../components';
 import { dateTime, duration, label, money, TERMINAL_CALL_STATUSES } from '../format';
 import { graphql } from '../gql';
 import type { CallDetailFragment } from '../gql/graphql';
@@ -47,9 +47,7 @@ export function CallPage({ id }: { id: string }) {
   const [live] = useSubscription({ query: CALL_LIVE, variables: { id } });
   const [cancelled, cancel] = useMutation(CANCEL);
   const call = cancelled.data?.cancelCall ?? live.data?.callStatusChanged ?? data?.call;
-  if (error) return <Problem error={error} />;
-  if (data && !call) return <p>No such call.</p>;
-  if (!call) return <p aria-busy="true">Loading…</p>;
+  if (!call) return notYet(error, Boolean(data), 'call');
   const ended = TERMINAL_CALL_STATUSES.includes(call.callStatus);
   const outcomes = Object.entries(call.agentPostCallOutcomes ?? {});
   return (

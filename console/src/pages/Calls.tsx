@@ -1,6 +1,6 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { FieldMessage, Problem } from '../components';
+import { FieldMessage, Problem, Table } from '../components';
 import { fieldErrors } from '../errors';
 import { dateTime, duration, label } from '../format';
 import { graphql } from '../gql';
@@ -85,24 +85,18 @@ export function CallsPage() {
         </label>
       </form>
       <Problem error={error} />
-      <div className="table-wrap">
-        <table>
-          <caption className="sr-only">Calls, newest first, updated live</caption>
-          <thead><tr><th>Created</th><th>To</th><th>Status</th><th>Agent</th><th>Campaign</th><th>Duration</th></tr></thead>
-          <tbody>
-            {calls.map((c) => (
-              <tr key={c.id}>
-                <td><a href={href('calls', c.id)}>{dateTime(c.createdAt)}</a></td>
-                <td>{c.callTo}</td>
-                <td><span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span></td>
-                <td>{c.aiAgent.name}</td>
-                <td>{c.campaign?.name ?? '—'}</td>
-                <td>{duration(c.callDuration)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table headers={['Created', 'To', 'Status', 'Agent', 'Campaign', 'Duration']}>
+        {calls.map((c) => (
+          <tr key={c.id}>
+            <td><a href={href('calls', c.id)}>{dateTime(c.createdAt)}</a></td>
+            <td>{c.callTo}</td>
+            <td><span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span></td>
+            <td>{c.aiAgent.name}</td>
+            <td>{c.campaign?.name ?? '—'}</td>
+            <td>{duration(c.callDuration)}</td>
+          </tr>
+        ))}
+      </Table>
       {data && calls.length === 0 && <p>No calls match.</p>}
       <TestCallForm />
     </>

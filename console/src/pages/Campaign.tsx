@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { LineChart } from '../chart';
-import { ProgressBar, Problem } from '../components';
+import { notYet, ProgressBar, Problem } from '../components';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
 import type { CampaignPageQuery } from '../gql/graphql';
@@ -73,9 +73,7 @@ export function CampaignPage({ id }: { id: string }) {
   const [statusChange, setStatus] = useMutation(SET_STATUS);
   const campaign = data?.campaign;
   const chart = useMemo(() => outcomesOverTime(campaign?.calls.edges ?? []), [campaign]);
-  if (error) return <Problem error={error} />;
-  if (data && !campaign) return <p>No such campaign.</p>;
-  if (!campaign) return <p aria-busy="true">Loading…</p>;
+  if (!campaign) return notYet(error, Boolean(data), 'campaign');
   const { stats } = campaign;
   const action = campaign.status === 'active' ? { to: 'paused', text: 'Pause' } : campaign.status === 'paused' ? { to: 'active', text: 'Resume' } : campaign.status === 'completed' ? null : { to: 'active', text: 'Activate' };
   const skippedReasons = Object.entries(stats.skippedReasons);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from 'urql';
-import { Problem } from '../components';
+import { Problem, Table } from '../components';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
 import { href } from '../router';
@@ -46,23 +46,18 @@ export function ContactsPage() {
         <button type="submit">Search</button>
       </form>
       <Problem error={error} />
-      <div className="table-wrap">
-        <table>
-          <thead><tr><th>Name</th><th>Phone</th><th>Tag</th><th>Category</th><th>Campaign</th><th>Last call</th></tr></thead>
-          <tbody>
-            {page?.edges.map(({ node: c }) => (
-              <tr key={c.id}>
-                <td>{c.firstname} {c.lastname}</td>
-                <td>{c.phoneNumber}</td>
-                <td>{c.tagName}</td>
-                <td>{c.categoryName}</td>
-                <td>{c.campaign ? <a href={href('campaigns', c.campaign.id)}>{c.campaign.name}</a> : '—'}</td>
-                <td>{label(c.lastCallStatus)} {c.lastCallAt && dateTime(c.lastCallAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table headers={['Name', 'Phone', 'Tag', 'Category', 'Campaign', 'Last call']}>
+        {page?.edges.map(({ node: c }) => (
+          <tr key={c.id}>
+            <td>{c.firstname} {c.lastname}</td>
+            <td>{c.phoneNumber}</td>
+            <td>{c.tagName}</td>
+            <td>{c.categoryName}</td>
+            <td>{c.campaign ? <a href={href('campaigns', c.campaign.id)}>{c.campaign.name}</a> : '—'}</td>
+            <td>{label(c.lastCallStatus)} {c.lastCallAt && dateTime(c.lastCallAt)}</td>
+          </tr>
+        ))}
+      </Table>
       <nav className="pager" aria-label="Pages">
         <button type="button" disabled={cursors.length === 1 || fetching} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
         <span>Page {cursors.length} · {page?.totalCount ?? '…'} contacts</span>

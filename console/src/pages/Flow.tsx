@@ -1,6 +1,6 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { FieldMessage, Problem } from '../components';
+import { FieldMessage, notYet, Problem } from '../components';
 import { fieldErrors } from '../errors';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
@@ -111,10 +111,8 @@ export function FlowPage({ id }: { id: string }) {
     for (const [runId, run] of live.data ?? []) byId.set(runId, run);
     return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [data, mine, live.data]);
-  if (error) return <Problem error={error} />;
-  if (data && !data.webhook) return <p>No such flow.</p>;
-  if (!data?.webhook) return <p aria-busy="true">Loading…</p>;
-  const flow = data.webhook;
+  const flow = data?.webhook;
+  if (!flow) return notYet(error, Boolean(data), 'flow');
   return (
     <>
       <p><a href={href('flows')}>← Flows</a></p>
