@@ -1,4 +1,4 @@
-import { StrictMode, useEffect, useMemo, useState } from 'react';
+import { StrictMode, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'urql';
 import { createClient } from './client';
@@ -47,6 +47,14 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(): void }) {
   const { client, close } = useMemo(() => createClient(apiKey), [apiKey]);
   useEffect(() => close, [close]);
   const route = useRoute();
+  const main = useRef<HTMLElement>(null);
+  const path = route.join('/');
+  const opened = useRef(path);
+  // A new page takes the focus, so that keyboard and screen reader users start at its content.
+  useEffect(() => {
+    if (opened.current !== path) main.current?.focus();
+    opened.current = path;
+  }, [path]);
   return (
     <Provider value={client}>
       <header className="top">
@@ -58,7 +66,7 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(): void }) {
         </nav>
         <button type="button" className="link" onClick={signOut}>Sign out</button>
       </header>
-      <main>
+      <main ref={main} tabIndex={-1}>
         <Page route={route} />
       </main>
     </Provider>

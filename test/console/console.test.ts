@@ -198,12 +198,14 @@ describe('the web console, in a headless browser', () => {
     await shot('contacts');
   });
 
-  it('fits a narrow screen: no sideways scrolling of the page', async () => {
+  it('fits a narrow screen: no sideways scrolling of the page; each page takes the focus', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     for (const name of ['Campaigns', 'Calls', 'Agents']) {
       await section(name);
       await page.getByRole('heading', { name, exact: true }).waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      // The new page has the focus: the next Tab reaches its content, not the top of the document.
+      expect(await page.evaluate('document.activeElement.tagName')).toBe('MAIN');
     }
     await shot('narrow-agents');
   });
