@@ -13,6 +13,7 @@ import { AgentPage } from './pages/Agent';
 import { FlowsPage } from './pages/Flows';
 import { FlowPage } from './pages/Flow';
 import { ContactsPage } from './pages/Contacts';
+import { ImportPage } from './pages/Import';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 
@@ -37,7 +38,7 @@ function Page({ route }: { route: string[] }) {
     case 'flows':
       return id ? <FlowPage id={id} /> : <FlowsPage />;
     case 'contacts':
-      return <ContactsPage />;
+      return id === 'import' ? <ImportPage /> : <ContactsPage />;
     default:
       return id ? <CallPage id={id} key={id + (sub ?? '')} /> : <CallsPage />;
   }

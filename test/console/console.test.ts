@@ -198,6 +198,42 @@ describe('the web console, in a headless browser', () => {
     await shot('contacts');
   });
 
+  it('imports a CSV of 1,000 contacts: a preview, the mapping, both bad rows named and nothing written, then the fixed file', async () => {
+    const csv = (bad: boolean) => {
+      const lines = ['First Name,Last Name,Phone,Plan'];
+      for (let i = 0; i < 1000; i++) {
+        const line = i + 2; // the header is line 1
+        const phone = bad && line === 14 ? 'not a phone' : bad && line === 700 ? '' : `+1415666${String(i).padStart(4, '0')}`;
+        lines.push(`Person,Number ${i},${phone},gold`);
+      }
+      return Buffer.from(`${lines.join('\n')}\n`);
+    };
+    await section('Contacts');
+    await page.getByRole('link', { name: 'Import a CSV' }).click();
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: csv(true) });
+    await page.getByText('contacts.csv: 1000 rows').waitFor();
+    expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('Phone');
+    expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('First Name');
+    expect(await page.getByLabel('Last name', { exact: true }).inputValue()).toBe('Last Name');
+    expect(await page.getByRole('checkbox', { name: 'Plan' }).isChecked()).toBe(true);
+    expect(await page.locator('table tbody tr').count()).toBe(5);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('2 rows have problems: nothing was imported.').waitFor({ timeout: 20_000 });
+    const problems = await page.locator('.row-errors li').allTextContents();
+    expect(problems).toEqual([expect.stringMatching(/^Line 14 \(phone_number\): /), expect.stringMatching(/^Line 700 \(phone_number\): /)]);
+    await shot('import-errors');
+
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'fixed.csv', mimeType: 'text/csv', buffer: csv(false) });
+    await page.getByText('fixed.csv: 1000 rows').waitFor();
+    await page.getByRole('button', { name: 'Check without importing' }).click();
+    await page.getByText('All 1000 rows are valid: nothing was written yet.').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('1000 contacts imported.').waitFor({ timeout: 20_000 });
+    await shot('import');
+    await section('Contacts');
+    await page.getByText('Page 1 · 1003 contacts').waitFor();
+  }, 60_000);
+
   it('fits a narrow screen: no sideways scrolling of the page; each page takes the focus', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     for (const name of ['Campaigns', 'Calls', 'Agents']) {
