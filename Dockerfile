@@ -1,17 +1,20 @@
 # Production image: compiled JavaScript and production dependencies only, run as a non-root
 # user. Build: docker build -t switchboard .   Run: see docker-compose.yml.
 
-# Build stage: every dependency (TypeScript, types), compile src/ to dist/src/, then drop the
-# development dependencies so that node_modules can be copied as is.
+# Build stage: every dependency (TypeScript, types, Vite), compile src/ to dist/src/ and the
+# web console to dist/console/, then drop the development dependencies so that node_modules
+# can be copied as is.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+COPY schema.graphql ./
+COPY console ./console
+RUN npm run build && npm run console:build && npm prune --omit=dev --no-audit --no-fund
 
-# Runtime stage: node, production node_modules, the compiled service and CLIs; no sources,
+# Runtime stage: node, production node_modules, the compiled service, CLIs and console; no sources,
 # no compiler. Files stay owned by root (read-only for the service's user).
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
@@ -20,6 +23,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/console ./dist/console
 # `node` (uid 1000) comes with the base image.
 USER node
 EXPOSE 3000

@@ -9,6 +9,7 @@ import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase } from './db/orm';
 import { createGraphQL, GRAPHQL_PATH } from './graphql';
 import { answerClientErrors } from './http/client-error';
+import { consolePages } from './http/console';
 import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
@@ -76,6 +77,7 @@ export function createKoa({ orm, services, logger, metrics, graphql, health, con
   app.use(rejectMalformedUrls(router));
   app.use(graphql);
   app.use(apiReference());
+  app.use(consolePages(logger));
   const metricsRouter = metricsRoutes({ metrics, state: services.systemState, orm, token: config.metricsToken });
   app.use(allowedMethods([metricsRouter, router]));
   app.use(metricsRouter.routes());

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { startApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { CONSOLE_PATH } from './http/console';
 import { captureProcessOutput, createLogger, type Logger } from './logger';
 
 /** The configuration, or exits with one fatal JSON line naming every bad variable. */
@@ -16,12 +17,13 @@ function configOrExit(logger: Logger) {
 
 /**
  * The demo company's key, shown once (README, "First run"), as a JSON line like every other
- * and whatever LOG_LEVEL says: it is the only way to the key.
+ * and whatever LOG_LEVEL says: it is the only way to the key. The web console's address goes
+ * beside it: open it, paste the key.
  */
 function announceDemo(apiKey: string, url: string): void {
   createLogger('info').info(
-    { demo_api_key: apiKey, try: `curl -H "Authorization: Bearer ${apiKey}" ${url}/v1/campaigns/list` },
-    'Demo company created (SEED_DEMO=0 turns this off). Its API key, demo_api_key, is shown only this once',
+    { demo_api_key: apiKey, console: `${url}${CONSOLE_PATH}`, try: `curl -H "Authorization: Bearer ${apiKey}" ${url}/v1/campaigns/list` },
+    'Demo company created (SEED_DEMO=0 turns this off). Its API key, demo_api_key, is shown only this once: paste it into the web console',
   );
 }
 
@@ -31,7 +33,7 @@ async function main(startup: Logger): Promise<void> {
   captureProcessOutput(logger);
   logger.info({ database: config.databaseUrl ? 'DATABASE_URL' : `embedded (${config.embeddedPg.dir})` }, 'starting');
   const app = await startApp(config, logger);
-  logger.info({ url: app.url }, 'listening');
+  logger.info({ url: app.url, console: `${app.url}${CONSOLE_PATH}` }, 'listening');
   if (app.demo) announceDemo(app.demo.apiKey, app.url);
 
   let stopping = false;

@@ -46,10 +46,11 @@ const PAGE = `<!doctype html>
 `;
 
 /**
- * Scripts and styles from this origin only; requests ("Try it out") to this origin only;
- * images may be data: URLs (Swagger UI's icons). Styles allow inline: Swagger UI sets some.
+ * Scripts and styles from this origin only; requests ("Try it out", the console's GraphQL
+ * and websockets) to this origin only; images may be data: URLs (Swagger UI's icons). Styles
+ * allow inline: Swagger UI sets some. The web console's pages have the same policy.
  */
-const CONTENT_SECURITY_POLICY = [
+export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",

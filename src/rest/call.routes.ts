@@ -49,7 +49,7 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
   );
   api.route(
     router,
-    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', description: 'Calls of the company, newest first, filtered by campaign, workspace and status; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).', query: listCallsInput, data: callPageShape },
+    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', description: 'Calls of the company, newest first, filtered by campaign, workspace, status and creation time; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).', query: listCallsInput, data: callPageShape },
     async (ctx) => {
       const page = await calls.list(ctx.state.caller, ctx.query);
       ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });

@@ -22,6 +22,12 @@ export class CallsArgs extends PageArgs {
 
   @Field(() => CallStatus, { nullable: true, description: 'Only calls in this status.' })
   status?: CallStatus | null;
+
+  @Field(() => String, { nullable: true, description: 'Only calls created at or after this instant (ISO 8601 with offset, e.g. 2026-11-24T00:00:00Z).' })
+  createdAfter?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only calls created before this instant (ISO 8601 with offset).' })
+  createdBefore?: string | null;
 }
 
 @ArgsType()
@@ -37,6 +43,9 @@ export class ContactsArgs extends PageArgs {
 
   @Field(() => ID, { nullable: true, description: 'Only contacts added to this campaign.' })
   campaignId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Only contacts whose first name, last name or phone number (E.164) contains this text, in any case.' })
+  search?: string | null;
 }
 
 /** Each argument an optional filter; all given must match. */

@@ -1,13 +1,13 @@
 import { Call } from '../entities';
 import { insertCampaignCalls } from './calls/call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { CallStatus, DynamicVariable } from '../entities/call.entity';
+import type { DynamicVariable } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import type { DoNotCallService } from './do-not-call.service';
 import { PreconditionError } from './errors';
 import { page as pageInput } from './input/common';
-import { listCallsInput, makeCallInput } from './input/call.input';
+import { type ListCallsInput, listCallsInput, makeCallInput } from './input/call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
@@ -147,15 +147,14 @@ export class CallService {
   }
 
   async list({ scope, em }: Caller, input: unknown): Promise<Page<CallView>> {
-    const { campaign_id, workspace, status, ...page } = parseInput(listCallsInput, input);
-    const found = await newestFirst(em, Call, this.filters(scope, { campaign_id, workspace, status }), page);
+    const { limit, cursor, ...filters } = parseInput(listCallsInput, input);
+    const found = await newestFirst(em, Call, this.filters(scope, filters), { limit, cursor });
     return { ...found, items: found.items.map(toCallView) };
   }
 
   /** How many calls `list` would page through with the same filters. */
   async count({ scope, em }: Caller, input: unknown): Promise<number> {
-    const { campaign_id, workspace, status } = parseInput(listCallsInput, input);
-    return em.count(Call, this.filters(scope, { campaign_id, workspace, status }));
+    return em.count(Call, this.filters(scope, parseInput(listCallsInput, input)));
   }
 
   /** The latest calls of each campaign, a page per campaign, in one query. */
@@ -172,13 +171,16 @@ export class CallService {
     return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
-  private filters(scope: Scope, { campaign_id, workspace, status }: { campaign_id?: string; workspace?: string; status?: CallStatus }) {
+  private filters(scope: Scope, { campaign_id, workspace, status, created_after, created_before }: Omit<ListCallsInput, 'limit' | 'cursor'>) {
     return {
       company: scope.companyId,
       deletedAt: null,
       ...(campaign_id ? { campaign: campaign_id } : {}),
       ...(workspace ? { workspaceId: workspace } : {}),
       ...(status ? { callStatus: status } : {}),
+      ...(created_after || created_before
+        ? { createdAt: { ...(created_after ? { $gte: new Date(created_after) } : {}), ...(created_before ? { $lt: new Date(created_before) } : {}) } }
+        : {}),
     };
   }
 

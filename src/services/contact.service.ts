@@ -1,13 +1,16 @@
 import { Campaign, Contact } from '../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
 import { type FieldError, ValidationError } from './errors';
-import { type CreateContactInput, createContactInput, importContactsCsvInput, importContactsInput, pageContactsInput, updateContactInput } from './input/contact.input';
+import { type CreateContactInput, createContactInput, importContactsCsvInput, importContactsInput, type PageContactsInput, pageContactsInput, updateContactInput } from './input/contact.input';
 import { newestFirst, type Page } from './pagination';
 import type { PhoneParser } from './phone';
 import { camelKeys, findOwned, parseId } from './records';
 import { type ContactView, toContactView } from './contact.contract';
 import type { Caller, Scope } from './scope';
 import { checkInput, parseInput } from './validation';
+
+/** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
+const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
 
 type ContactFields = Omit<CreateContactInput, 'phone_number'> & { phone_number?: CreateContactInput['phone_number'] };
 
@@ -41,15 +44,14 @@ export class ContactService {
 
   /** Newest first, a page at a time, optionally filtered by `status` and `campaign_id`. */
   async page({ scope, em }: Caller, input: unknown): Promise<Page<ContactView>> {
-    const { status, campaign_id, ...page } = parseInput(pageContactsInput, input);
-    const found = await newestFirst(em, Contact, this.filters(scope, status, campaign_id), page);
+    const { status, campaign_id, search, ...page } = parseInput(pageContactsInput, input);
+    const found = await newestFirst(em, Contact, this.filters(scope, { status, campaign_id, search }), page);
     return { ...found, items: found.items.map(toContactView) };
   }
 
   /** How many contacts `page` would page through with the same filters. */
   async count({ scope, em }: Caller, input: unknown): Promise<number> {
-    const { status, campaign_id } = parseInput(pageContactsInput, input);
-    return em.count(Contact, this.filters(scope, status, campaign_id));
+    return em.count(Contact, this.filters(scope, parseInput(pageContactsInput, input)));
   }
 
   /** Contacts of the company by id, soft-deleted ones included (a call keeps its contact). */
@@ -115,8 +117,14 @@ export class ContactService {
     return findOwned(em, Contact, 'Contact', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
-  private filters(scope: Scope, status: string | undefined, campaignId: string | undefined) {
-    return { company: scope.companyId, deletedAt: null, ...(status ? { status } : {}), ...(campaignId ? { campaign: campaignId } : {}) };
+  private filters(scope: Scope, { status, campaign_id, search }: Pick<PageContactsInput, 'status' | 'campaign_id' | 'search'>) {
+    return {
+      company: scope.companyId,
+      deletedAt: null,
+      ...(status ? { status } : {}),
+      ...(campaign_id ? { campaign: campaign_id } : {}),
+      ...(search ? { $or: (['firstname', 'lastname', 'phoneNumber'] as const).map((field) => ({ [field]: { $ilike: containing(search.trim()) } })) } : {}),
+    };
   }
 
   private toEntity({ phone_number, campaign_id, ...rest }: ContactFields): Record<string, unknown> {

@@ -46,6 +46,10 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
     outbound_phone_number_id: number.id,
     webhook_id: flow.flow.id,
     time_zone: 'America/New_York',
+    // Open all day, every day: the first run's "Activate" in the web console dials at once.
+    call_time_of_day_from: '00:00:00',
+    call_time_of_day_to: '00:00:00',
+    days_of_week: [1, 2, 3, 4, 5, 6, 7],
     number_of_call_attempts: [2],
     retry_delay: [30],
     retry_delay_unit: ['minutes'],

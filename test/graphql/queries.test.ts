@@ -87,6 +87,17 @@ describe('calls', () => {
     expect(ofCampaign.calls.totalCount).toBeGreaterThan(0);
   });
 
+  it('filters by creation time, from inclusive, before exclusive', async () => {
+    const [first, second, third] = await insertCalls(t, a, 3, { campaign: null, contact: null, workspaceId: 'dated' });
+    const ids = async (args: string) => (await gqlData(t, `{ calls(workspace: "dated"${args}) { totalCount edges { node { id } } } }`, {}, a.key)).calls.edges.map((e: any) => e.node.id);
+    const at = (call: { createdAt: Date }) => call.createdAt.toISOString();
+    expect(await ids(`, createdAfter: "${at(second)}"`)).toEqual([third.id, second.id]);
+    expect(await ids(`, createdBefore: "${at(second)}"`)).toEqual([first.id]);
+    expect(await ids(`, createdAfter: "${at(first)}", createdBefore: "${at(third)}"`)).toEqual([second.id, first.id]);
+    const bad = await gql(t, '{ calls(createdAfter: "yesterday") { totalCount } }', {}, a.key);
+    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'created_after', message: 'Must be an ISO 8601 timestamp' }] });
+  });
+
   it('refuses a page over 100 and a bad cursor as input errors', async () => {
     const big = await gql(t, '{ calls(first: 101) { totalCount } }', {}, a.key);
     expect(firstError(big)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'first', message: 'Must be between 1 and 100' }] });
@@ -141,6 +152,21 @@ describe('contacts', () => {
     expect(data.contacts.edges.map((e: any) => e.node.campaign.id)).toEqual([a.campaign.id, a.campaign.id]);
     const one = await gqlData(t, 'query($id: ID!) { contact(id: $id) { id phoneNumber numberCountryCode } }', { id: a.contact.id }, a.key);
     expect(one.contact).toEqual({ id: a.contact.id, phoneNumber: '+14155550199', numberCountryCode: '1' });
+  });
+
+  it('searches first names, last names and phone numbers, in any case, wildcards taken literally', async () => {
+    await t.request('POST', '/v1/contacts', { token: a.key, body: [{ firstname: 'Grace', lastname: 'Hopper', phone_number: '+14155550301' }, { firstname: 'Alan', lastname: 'Turing_', phone_number: '+14155550302' }] });
+    const search = async (text: string) => {
+      const data = await gqlData(t, 'query($s: String) { contacts(search: $s) { totalCount edges { node { firstname } } } }', { s: text }, a.key);
+      return { total: data.contacts.totalCount, names: data.contacts.edges.map((e: any) => e.node.firstname) };
+    };
+    expect(await search('ADA')).toEqual({ total: 1, names: ['Ada'] });
+    expect(await search('hopp')).toEqual({ total: 1, names: ['Grace'] });
+    expect(await search('555030')).toEqual({ total: 2, names: ['Alan', 'Grace'] });
+    expect(await search('ing_')).toEqual({ total: 1, names: ['Alan'] });
+    expect(await search('g_a')).toEqual({ total: 0, names: [] });
+    expect(await search('%')).toEqual({ total: 0, names: [] });
+    expect(firstError(await gql(t, '{ contacts(search: "  ") { totalCount } }', {}, a.key))).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'search', message: 'Must not be empty' }] });
   });
 });
 

@@ -45,6 +45,7 @@ describe('process output', () => {
     await listening(replica);
     const banner = linesOf(replica.output.stdout).map((line) => JSON.parse(line)).find((line) => /^Demo company created/.test(line.msg));
     expect(banner.demo_api_key).toMatch(/^sk_/);
+    expect(banner.console).toBe(`${replica.url}/console/`);
 
     // A chunked body that turns malformed once the request is under way (Node's "Parse Error").
     await send(replica.url, 'POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"que\r\nzz\r\n');

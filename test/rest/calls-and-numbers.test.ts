@@ -73,4 +73,13 @@ describe('calls', () => {
     const campaign = await t.request('GET', '/v1/calls?campaign_id=nope', { token: a.key });
     expect(campaign.body.data).toEqual([{ field: 'campaign_id', message: 'Must be a UUID' }]);
   });
+
+  it('filters by creation time', async () => {
+    const call = okData(await makeCall('dated'));
+    const list = async (query: string) => okData(await t.request('GET', `/v1/calls?workspace=dated&${query}`, { token: a.key })).items.map((c: any) => c.id);
+    expect(await list(`created_after=${encodeURIComponent(call.created_at)}`)).toEqual([call.id]);
+    expect(await list(`created_before=${encodeURIComponent(call.created_at)}`)).toEqual([]);
+    const bad = await t.request('GET', '/v1/calls?created_before=tomorrow', { token: a.key });
+    expect(bad.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'created_before', message: 'Must be an ISO 8601 timestamp' }] });
+  });
 });

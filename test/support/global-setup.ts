@@ -9,18 +9,26 @@ import { freePort } from './net';
 
 const run = promisify(execFile);
 
+/** Runs a build step with node; its output is shown only when it fails. */
+async function runStep(what: string, args: string[]): Promise<void> {
+  try {
+    await run(process.execPath, args);
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
+    throw new Error(`${what} failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+}
+
 /**
  * Compiles src to dist (incremental: a few seconds when nothing changed), once for the run:
  * suites that start the real entry points (`node dist/src/main.js`, the admin CLI) as
  * processes need it, and one build here means no two suites write dist at the same time.
+ * The web console is built too (skipped when its sources did not change): every service the
+ * suites start serves it, and test/console drives it in a browser.
  */
 async function build(): Promise<void> {
-  try {
-    await run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
-  } catch (err) {
-    const { stdout, stderr } = err as { stdout?: string; stderr?: string };
-    throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout ?? ''}${stderr ?? ''}`);
-  }
+  await runStep('tsc -p tsconfig.build.json', [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
+  await runStep('node console/build.mjs', ['console/build.mjs']);
 }
 
 /**

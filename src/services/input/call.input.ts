@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../entities/call.entity';
 import type { PhoneParser } from '../phone';
-import { page, phone, rule, uuid, workspace } from './common';
+import { page, phone, rule, timestamp, uuid, workspace } from './common';
 
 /**
  * The rules of interface 4.1 as regular expressions, so that /openapi.json states them too:
@@ -38,4 +38,7 @@ export const listCallsInput = page().extend({
   campaign_id: uuid().optional(),
   workspace: z.string().min(1).max(100).optional(),
   status: z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(),
+  created_after: timestamp().optional().describe('Only calls created at or after this instant (ISO 8601 with offset).'),
+  created_before: timestamp().optional().describe('Only calls created before this instant (ISO 8601 with offset).'),
 });
+export type ListCallsInput = z.output<typeof listCallsInput>;

@@ -34,7 +34,10 @@ export const updateContactInput = (parser: PhoneParser) => z.strictObject(contac
 export const pageContactsInput = page().extend({
   status: requiredText(50).optional(),
   campaign_id: uuid().optional(),
+  /** Part of a first name, last name or phone number (any case). */
+  search: requiredText(100).optional(),
 });
+export type PageContactsInput = z.output<typeof pageContactsInput>;
 
 /** Most data rows one CSV import takes (the header row not counted). */
 export const MAX_CSV_ROWS = 100_000;

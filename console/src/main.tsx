@@ -1,0 +1,89 @@
+import { StrictMode, useEffect, useMemo, useRef, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Provider } from 'urql';
+import { createClient } from './client';
+import { href, useRoute } from './router';
+import { SignIn } from './pages/SignIn';
+import { CallsPage } from './pages/Calls';
+import { CallPage } from './pages/Call';
+import { CampaignsPage } from './pages/Campaigns';
+import { CampaignPage } from './pages/Campaign';
+import { AgentsPage } from './pages/Agents';
+import { AgentPage } from './pages/Agent';
+import { FlowsPage } from './pages/Flows';
+import { FlowPage } from './pages/Flow';
+import { ContactsPage } from './pages/Contacts';
+import { ImportPage } from './pages/Import';
+import 'uplot/dist/uPlot.min.css';
+import './style.css';
+
+/** The key lives in this tab's sessionStorage only: gone when the tab closes, never a cookie. */
+const KEY_ITEM = 'switchboard.apiKey';
+
+const SECTIONS = [
+  ['calls', 'Calls'],
+  ['campaigns', 'Campaigns'],
+  ['agents', 'Agents'],
+  ['flows', 'Flows'],
+  ['contacts', 'Contacts'],
+] as const;
+
+function Page({ route }: { route: string[] }) {
+  const [section, id, sub] = route;
+  switch (section) {
+    case 'campaigns':
+      return id ? <CampaignPage id={id} /> : <CampaignsPage />;
+    case 'agents':
+      return id ? <AgentPage id={id} /> : <AgentsPage />;
+    case 'flows':
+      return id ? <FlowPage id={id} /> : <FlowsPage />;
+    case 'contacts':
+      return id === 'import' ? <ImportPage /> : <ContactsPage />;
+    default:
+      return id ? <CallPage id={id} key={id + (sub ?? '')} /> : <CallsPage />;
+  }
+}
+
+function Console({ apiKey, signOut }: { apiKey: string; signOut(): void }) {
+  const { client, close } = useMemo(() => createClient(apiKey), [apiKey]);
+  useEffect(() => close, [close]);
+  const route = useRoute();
+  const main = useRef<HTMLElement>(null);
+  const path = route.join('/');
+  const opened = useRef(path);
+  // A new page takes the focus, so that keyboard and screen reader users start at its content.
+  useEffect(() => {
+    if (opened.current !== path) main.current?.focus();
+    opened.current = path;
+  }, [path]);
+  return (
+    <Provider value={client}>
+      <header className="top">
+        <a className="brand" href={href('calls')}>Switchboard</a>
+        <nav aria-label="Sections">
+          {SECTIONS.map(([path, label]) => (
+            <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'calls') ? 'page' : undefined}>{label}</a>
+          ))}
+        </nav>
+        <button type="button" className="link" onClick={signOut}>Sign out</button>
+      </header>
+      <main ref={main} tabIndex={-1}>
+        <Page route={route} />
+      </main>
+    </Provider>
+  );
+}
+
+function App() {
+  const [apiKey, setApiKey] = useState(() => sessionStorage.getItem(KEY_ITEM));
+  if (!apiKey) {
+    return (
+      <main>
+        <SignIn onKey={(key) => { sessionStorage.setItem(KEY_ITEM, key); setApiKey(key); }} />
+      </main>
+    );
+  }
+  return <Console apiKey={apiKey} signOut={() => { sessionStorage.removeItem(KEY_ITEM); setApiKey(null); }} />;
+}
+
+createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);

@@ -1,0 +1,97 @@
+import { type FormEvent, useState } from 'react';
+import { useMutation } from 'urql';
+import { FieldMessage, Problem } from '../components';
+import { fieldErrors } from '../errors';
+import { graphql } from '../gql';
+import type { CampaignPageQuery } from '../gql/graphql';
+
+const UPDATE = graphql(`
+  mutation UpdateCampaignSchedule($id: ID!, $input: UpdateCampaignInput!) {
+    updateCampaign(id: $id, input: $input) { id callTimeOfDayFrom callTimeOfDayTo daysOfWeek timeZone numberOfCallAttempts retryDelay retryDelayUnit }
+  }
+`);
+
+const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const UNITS = ['seconds', 'minutes', 'hours', 'days'];
+
+interface Tier {
+  attempts: string;
+  delay: string;
+  unit: string;
+}
+
+type Campaign = NonNullable<CampaignPageQuery['campaign']>;
+
+/** The calling window and the retry tiers, with the API's field errors beside each field. */
+export function CampaignSettings({ campaign }: { campaign: Campaign }) {
+  const [tiers, setTiers] = useState<Tier[]>(() =>
+    campaign.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(campaign.retryDelay[i] ?? 0), unit: (campaign.retryDelayUnit[i] ?? 'MINUTES').toLowerCase() })),
+  );
+  const [result, update] = useMutation(UPDATE);
+  const [saved, setSaved] = useState(false);
+  const errors = fieldErrors(result.error);
+  const setTier = (i: number, patch: Partial<Tier>) => setTiers((all) => all.map((t, j) => (j === i ? { ...t, ...patch } : t)));
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(false);
+    const form = new FormData(event.currentTarget);
+    const res = await update({
+      id: campaign.id,
+      input: {
+        callTimeOfDayFrom: String(form.get('from')),
+        callTimeOfDayTo: String(form.get('to')),
+        timeZone: String(form.get('timeZone')),
+        daysOfWeek: form.getAll('day').map(Number),
+        // Numbers as typed: the API says what is wrong with them, beside the field.
+        numberOfCallAttempts: tiers.map((t) => Number(t.attempts)),
+        retryDelay: tiers.map((t) => Number(t.delay)),
+        retryDelayUnit: tiers.map((t) => t.unit),
+      },
+    });
+    setSaved(!res.error);
+  }
+
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="schedule" noValidate>
+      <h2 id="schedule">Calling window and retries</h2>
+      <div className="row">
+        <label>From (HH:MM:SS) <input name="from" defaultValue={campaign.callTimeOfDayFrom} /></label>
+        <label>To (HH:MM:SS) <input name="to" defaultValue={campaign.callTimeOfDayTo} /></label>
+        <label>Time zone <input name="timeZone" defaultValue={campaign.timeZone} /></label>
+      </div>
+      <FieldMessage errors={errors} field="call_time_of_day_from" />
+      <FieldMessage errors={errors} field="call_time_of_day_to" />
+      <FieldMessage errors={errors} field="time_zone" />
+      <fieldset className="choices">
+        <legend>Days</legend>
+        {DAYS.map((day, i) => (
+          <label key={day} className="inline"><input type="checkbox" name="day" value={i + 1} defaultChecked={campaign.daysOfWeek.includes(i + 1)} /> {day}</label>
+        ))}
+      </fieldset>
+      <FieldMessage errors={errors} field="days_of_week" />
+      <fieldset>
+        <legend>Retry tiers (in order)</legend>
+        {tiers.map((tier, i) => (
+          <div className="row" key={i}>
+            <label>Attempts <input inputMode="numeric" value={tier.attempts} onChange={(e) => setTier(i, { attempts: e.target.value })} /></label>
+            <label>Wait <input inputMode="numeric" value={tier.delay} onChange={(e) => setTier(i, { delay: e.target.value })} /></label>
+            <label>Unit
+              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value })}>{UNITS.map((u) => <option key={u}>{u}</option>)}</select>
+            </label>
+            <button type="button" className="link" onClick={() => setTiers((all) => all.filter((_, j) => j !== i))}>Remove tier {i + 1}</button>
+            <FieldMessage errors={errors} field={`number_of_call_attempts[${i}]`} />
+            <FieldMessage errors={errors} field={`retry_delay[${i}]`} />
+            <FieldMessage errors={errors} field={`retry_delay_unit[${i}]`} />
+          </div>
+        ))}
+        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'minutes' }])}>Add a tier</button>
+      </fieldset>
+      <FieldMessage errors={errors} field="number_of_call_attempts" />
+      <FieldMessage errors={errors} field="retry_delay" />
+      <button type="submit" disabled={result.fetching}>Save</button>
+      {errors.length === 0 && <Problem error={result.error} />}
+      <p role="status">{saved ? 'Saved.' : ''}</p>
+    </form>
+  );
+}
