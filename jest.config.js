@@ -1,8 +1,18 @@
+/**
+ * Soak and scale runs (a minute or more each: replicas as processes, hundreds of calls):
+ * `npm run test:slow`, which CI runs after `npm test` (jest.slow.config.js). Regular
+ * expressions over test file paths.
+ */
+const SLOW = ['/test/slow/.*\\.test\\.ts$', '/test/scale/.*\\.test\\.ts$', '/contacts-import-large\\.test\\.ts$'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...SLOW],
+  // Twice the cores: test files mostly wait on PostgreSQL, timers and child processes.
+  maxWorkers: 4,
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
