@@ -40,32 +40,8 @@ afterAll(async () => {
 });
 afterEach(() => clock.set('2026-11-23T15:00:00Z'));
 
+// The window's edges, one tick each, are driven below HTTP: test/service/dialer-window.test.ts.
 describe('the calling window', () => {
-  it.each([
-    ['one second before it opens', '2026-11-23T13:59:59Z', {}, false],
-    ['one second after it opens', '2026-11-23T14:00:01Z', {}, true],
-    ['one second before it closes', '2026-11-23T21:59:59Z', {}, true],
-    ['one second after it closes', '2026-11-23T22:00:01Z', {}, false],
-    ['on a day of week it leaves out (Saturday)', '2026-11-28T15:00:00Z', { days_of_week: [1, 2, 3, 4, 5] }, false],
-    ['before its first date', '2026-11-23T15:00:00Z', { started_at: '2026-11-24' }, false],
-    ['on its last date', '2026-11-23T15:00:00Z', { ended_at: '2026-11-23' }, true],
-    ['New York spring-forward day, 09:00:01 EDT', '2026-03-08T13:00:01Z', {}, true],
-    ['New York spring-forward day, 08:59:59 EDT', '2026-03-08T12:59:59Z', {}, false],
-    ['Berlin fall-back day, 09:00:01 CET', '2026-10-25T08:00:01Z', { time_zone: 'Europe/Berlin' }, true],
-    ['Berlin fall-back day, 08:59:59 CET', '2026-10-25T07:59:59Z', { time_zone: 'Europe/Berlin' }, false],
-    ['past midnight, Saturday 01:00 in a Friday 22:00-02:00 window', '2026-11-28T06:00:00Z', { call_time_of_day_from: '22:00:00', call_time_of_day_to: '02:00:00', days_of_week: [5] }, true],
-    ['past midnight, Saturday 02:00:01 in a Friday 22:00-02:00 window', '2026-11-28T07:00:01Z', { call_time_of_day_from: '22:00:00', call_time_of_day_to: '02:00:00', days_of_week: [5] }, false],
-  ])('%s: dials %s', async (_, now, fields, dials) => {
-    clock.set(now);
-    const { campaign } = await running(2, fields);
-    // Selection and dialing happen in one tick: once the contacts are selected, the calls are placed or not.
-    const stats = await statsWhen(api, campaign.id, 'the contacts to be selected', (s) => s.contacts_selected === 2);
-    expect(stats.in_progress + stats.settled).toBe(dials ? 2 : 0);
-    expect((await api.calls(campaign.id)).length).toBe(dials ? 2 : 0);
-    if (!dials) expect(stats.next_attempt_at).not.toBeNull();
-    await api.update(campaign.id, { status: 'paused' });
-  });
-
   it('waits for the window to open, then dials', async () => {
     clock.set('2026-11-23T13:59:59Z');
     const { campaign } = await running(3);
