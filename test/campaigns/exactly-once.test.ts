@@ -1,22 +1,6 @@
-import { okData, type Tenant, tenant } from '../support/fixtures';
+import { type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
-import { campaignApi, DIALER_ENV, statsWhen } from './support';
-
-/** `count` numbers every one of which a person answers. */
-const people = (count: number, first = 3000) => Array.from({ length: count }, (_, i) => `+1415${String(first + i).padStart(7, '5')}`);
-
-/** Calls per (contact, attempt) of a campaign, read from the database: what "called twice" would show. */
-async function callsPerAttempt(t: TestApp, campaignId: string): Promise<{ calls: number; attempts: number; maxPerAttempt: number; contacts: number }> {
-  const [row] = await t.app.orm.em.fork().execute(
-    `SELECT count(*)::int AS calls, count(DISTINCT (contact_id, campaign_attempt))::int AS attempts, count(DISTINCT contact_id)::int AS contacts,
-            COALESCE(max(n), 0)::int AS max_per_attempt
-     FROM calls LEFT JOIN (SELECT contact_id AS c, campaign_attempt AS a, count(*) AS n FROM calls WHERE campaign_id = ? GROUP BY 1, 2) g
-       ON g.c = calls.contact_id AND g.a = calls.campaign_attempt
-     WHERE campaign_id = ?`,
-    [campaignId, campaignId],
-  );
-  return { calls: row.calls, attempts: row.attempts, maxPerAttempt: row.max_per_attempt, contacts: row.contacts };
-}
+import { callsPerAttempt, campaignApi, DIALER_ENV, people, statsWhen } from './support';
 
 describe('pause and resume', () => {
   let t: TestApp;
@@ -70,29 +54,4 @@ describe('a crash in the middle of a campaign', () => {
       await second.close();
     }
   }, 90_000);
-});
-
-describe('two instances dialing one campaign', () => {
-  it('call each of 500 contacts once', async () => {
-    const env = { ...DIALER_ENV, SIM_RING_MS: '0', SIM_TALK_MS: '0', MAX_CONCURRENT_CALLS_PER_COMPANY: '100', CAMPAIGN_SWEEP_MS: '50' };
-    const one = await startTestApp(env);
-    const two = await startTestApp({ ...env, DATABASE_URL: one.databaseUrl });
-    try {
-      const a = await tenant(one, 'A');
-      const api = campaignApi(one, a);
-      const campaign = await api.campaign({ contacts_list_tags: ['big'], max_concurrent_calls: 50, call_time_of_day_from: '00:00:00', call_time_of_day_to: '00:00:00', time_zone: 'UTC' });
-      okData(await one.request('POST', '/v1/contacts', { token: a.key, body: people(500, 5000).map((phone_number) => ({ phone_number, tag_name: 'big' })) }));
-      // Each instance activates it, so both ask for ticks from the start.
-      await api.update(campaign.id, { status: 'active' });
-      await campaignApi(two, a).update(campaign.id, { status: 'active' });
-      const done = await statsWhen(api, campaign.id, 'all 500 contacts to be picked up', (s) => s.picked_up === 500, 120_000);
-      expect(done).toMatchObject({ contacts_selected: 500, settled: 500, call_progress: 100 });
-      expect(await callsPerAttempt(one, campaign.id)).toEqual({ calls: 500, attempts: 500, maxPerAttempt: 1, contacts: 500 });
-      const [ticks] = await one.app.orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'campaign.tick' AND state = 'completed'`);
-      expect(ticks.n).toBeGreaterThan(1);
-    } finally {
-      await two.close();
-      await one.close();
-    }
-  }, 180_000);
 });
