@@ -3,7 +3,8 @@ import { gqlData, subscribe, wsClient } from '../graphql/graphql-client';
 import { okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
-import { type CampaignApi, campaignApi, DIALER_ENV, ManualClock, statsWhen } from './support';
+import { ManualClock } from '../support/clock';
+import { type CampaignApi, campaignApi, DIALER_ENV, statsWhen } from './support';
 
 // Monday 2026-11-23, 10:00 in New York (EST, UTC-5).
 const clock = new ManualClock(new Date('2026-11-23T15:00:00Z'));

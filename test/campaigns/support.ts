@@ -1,27 +1,9 @@
-import type { Clock } from '../../src/services/clock';
 import { okData, type Tenant } from '../support/fixtures';
 import type { TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
 
 /** What the dialer suites run with: near-zero call timings, quick sweeps. */
 export const DIALER_ENV = { SIM_RING_MS: '5', SIM_TALK_MS: '5', CAMPAIGN_SWEEP_MS: '100', JOB_POLL_MS: '50' };
-
-/** A clock the test moves by hand. */
-export class ManualClock implements Clock {
-  constructor(private at: Date) {}
-
-  now(): Date {
-    return new Date(this.at);
-  }
-
-  set(iso: string): void {
-    this.at = new Date(iso);
-  }
-
-  advance(ms: number): void {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
 
 /** REST calls of one tenant against the campaign operations. */
 export function campaignApi(t: TestApp, a: Tenant) {

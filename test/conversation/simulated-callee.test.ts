@@ -4,7 +4,8 @@ import { FakeLlm, type RecordedRequest, type ScriptedReply } from '../support/fa
 import { FROM, okData, type Tenant, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
-import { campaignApi, ManualClock } from '../campaigns/support';
+import { campaignApi } from '../campaigns/support';
+import { ManualClock } from '../support/clock';
 
 let llm: FakeLlm;
 let t: TestApp;

@@ -1,6 +1,7 @@
 import type http from 'node:http';
 import { startTestApp, type TestApp } from '../support/harness';
-import { answer, FLOW_ENV, flowApi, inTurn, ManualClock, Receiver, waitFor } from './support';
+import { ManualClock } from '../support/clock';
+import { answer, FLOW_ENV, flowApi, inTurn, Receiver, waitFor } from './support';
 
 const T0 = new Date('2031-03-04T05:06:07.000Z');
 const clock = new ManualClock(T0);

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../src/services/clock';
 import { okData } from '../support/fixtures';
 import type { TestApp } from '../support/harness';
 import { waitFor as waitUntil } from '../support/wait';
@@ -89,17 +88,6 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
     },
     timeoutMs,
   );
-}
-
-/** A clock tests set by hand. */
-export class ManualClock implements Clock {
-  constructor(private current: Date) {}
-  now(): Date {
-    return new Date(this.current);
-  }
-  set(at: Date): void {
-    this.current = at;
-  }
 }
 
 /** Helpers over one company's flows, through the REST API. */

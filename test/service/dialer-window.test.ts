@@ -1,5 +1,5 @@
 import { serializeCampaignStats } from '../../src/rest/campaign.serializer';
-import { ManualClock } from '../campaigns/support';
+import { ManualClock } from '../support/clock';
 import { startTestServices, type TestServices } from '../support/services';
 
 // The calling window as the dialer applies it: one tick, driven here, at instants either
