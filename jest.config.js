@@ -3,7 +3,7 @@
  * `npm run test:slow`, which CI runs after `npm test` (jest.slow.config.js). Regular
  * expressions over test file paths.
  */
-const SLOW = ['/test/slow/.*\\.test\\.ts$', '/test/scale/.*\\.test\\.ts$', '/contacts-import-large\\.test\\.ts$'];
+const SLOW = ['/test/slow/.*\\.test\\.ts$', '/contacts-import-large\\.test\\.ts$'];
 
 /** @type {import('jest').Config} */
 module.exports = {

@@ -10,6 +10,6 @@ const [, ...slow] = fast.testPathIgnorePatterns;
 module.exports = {
   ...fast,
   testMatch: undefined,
-  testRegex: [...slow, '/test/fuzz/.*\\.test\\.ts$'],
+  testRegex: [...slow, '/test/api/fuzz/.*\\.test\\.ts$'],
   testPathIgnorePatterns: ['/node_modules/'],
 };

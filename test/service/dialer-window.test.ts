@@ -3,7 +3,7 @@ import { ManualClock } from '../support/clock';
 import { startTestServices, type TestServices } from '../support/services';
 
 // The calling window as the dialer applies it: one tick, driven here, at instants either
-// side of each edge (the window's own arithmetic: test/campaigns/calling-window.test.ts).
+// side of each edge (the window's own arithmetic: test/unit/campaigns/calling-window.test.ts).
 
 // Monday 2026-11-23, 10:00 in New York (EST, UTC-5).
 const clock = new ManualClock(new Date('2026-11-23T15:00:00Z'));

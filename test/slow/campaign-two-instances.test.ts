@@ -1,8 +1,8 @@
 import { okData, tenant } from '../support/fixtures';
 import { startTestApp } from '../support/harness';
-import { callsPerAttempt, campaignApi, DIALER_ENV, people, statsWhen } from '../campaigns/support';
+import { callsPerAttempt, campaignApi, DIALER_ENV, people, statsWhen } from '../api/campaigns/support';
 
-// The soak run beside test/campaigns/exactly-once.test.ts (npm run test:slow).
+// The soak run beside test/api/campaigns/exactly-once.test.ts (npm run test:slow).
 
 describe('two instances dialing one campaign', () => {
   it('call each of 500 contacts once', async () => {

@@ -2,7 +2,7 @@ import { FROM, okData, tenant } from '../support/fixtures';
 import { startTestApp, type TestApp } from '../support/harness';
 import { waitFor } from '../support/wait';
 
-// The soak run beside test/calls/durability.test.ts (npm run test:slow).
+// The soak run beside test/api/calls/durability.test.ts (npm run test:slow).
 
 const LIVE = ['pstn-queued', 'ringing', 'in-progress'];
 

@@ -92,7 +92,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     JOB_POLL_MS: '50',
     CALL_SWEEP_MS: '250',
     // Limits on, as in production, but out of reach of the suites (100 make-calls at once,
-    // benches' thousands); test/operations/rate-limits.test.ts sets low ones.
+    // benches' thousands); test/api/operations/rate-limits.test.ts sets low ones.
     RATE_LIMIT_PER_CREDENTIAL: '1000000',
     RATE_LIMIT_PER_COMPANY: '1000000',
     RATE_LIMIT_MAKE_CALL: '1000000',
