@@ -11,8 +11,10 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...SLOW],
-  // Twice the cores: test files mostly wait on PostgreSQL, timers and child processes.
-  maxWorkers: 4,
+  // One worker per core: measured, the suite is CPU-bound (booting the service in each file,
+  // the services' own work), and four workers on two busy cores only made hooks time out
+  // (docs/testing.md). `--maxWorkers` overrides it.
+  maxWorkers: '100%',
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
