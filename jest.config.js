@@ -1,8 +1,20 @@
+/**
+ * Soak and scale runs (a minute or more each: replicas as processes, hundreds of calls):
+ * `npm run test:slow`, which CI runs after `npm test` (jest.slow.config.js). Regular
+ * expressions over test file paths.
+ */
+const SLOW = ['/test/slow/.*\\.test\\.ts$', '/contacts-import-large\\.test\\.ts$'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...SLOW],
+  // One worker per core: measured, the suite is CPU-bound (booting the service in each file,
+  // the services' own work), and four workers on two busy cores only made hooks time out
+  // (docs/testing.md). `--maxWorkers` overrides it.
+  maxWorkers: '100%',
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',

@@ -116,12 +116,57 @@ async function openStores(config: Config, logger: Logger): Promise<Stores> {
   }
 }
 
-/** Starts the whole service: database, migrations, event bus, jobs, seed, HTTP and websockets. */
-export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
+/**
+ * The services on their stores, without HTTP or websockets; with JOB_WORKERS on, also the job
+ * handlers and sweeps. What startApp serves, and what service tests drive directly (a tick,
+ * a step, a transition) under a clock of their own.
+ */
+export interface RunningServices {
+  orm: MikroORM;
+  services: Services;
+  events: EventBus;
+  jobs: JobQueue;
+  metrics: Metrics;
+  databaseUrl: string;
+  /** Stops taking work: the sweeps, the dialer's pending kicks, simulated conversations. */
+  stopWork(): Promise<void>;
+  /** Stops work (again: harmless), lets running jobs finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServices(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServices> {
   const { db, orm, events, jobs } = await openStores(config, logger);
   const metrics = new Metrics();
   const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
+  const stopWork = async () => {
+    stopWorkers();
+    services.dialer.stop();
+    await services.lifecycle.stopSimulatedConversations();
+  };
+  return {
+    orm,
+    services,
+    events,
+    jobs,
+    metrics,
+    databaseUrl: db.url,
+    stopWork,
+    async close() {
+      await stopWork();
+      await jobs.stop();
+      await services.close();
+      await events.close();
+      await orm.close();
+      await db.stop();
+    },
+  };
+}
+
+/** Starts the whole service: database, migrations, event bus, jobs, seed, HTTP and websockets. */
+export async function startApp(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningApp> {
+  const core = await startServices(config, logger, options);
+  const { orm, services, events, jobs, metrics } = core;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   const graphql = await createGraphQL({
@@ -149,20 +194,14 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     url: `http://${host}:${port}`,
     demo,
     async close() {
-      stopWorkers();
-      services.dialer.stop();
-      await services.lifecycle.stopSimulatedConversations();
+      await core.stopWork();
       await relay.close();
       await graphql.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
-      await jobs.stop();
-      await services.close();
-      await events.close();
-      await orm.close();
-      await db.stop();
+      await core.close();
     },
   };
 }

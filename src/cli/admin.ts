@@ -9,7 +9,10 @@ import { AppError, describeError } from '../services/errors';
 const USAGE = `Usage:
   npm run --silent admin -- create-company --name NAME    prints {"company_id": "...", "api_key": "..."}
   npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}
-  npm run --silent admin -- revoke-api-key --key sk_...   prints {"revoked": true}`;
+  npm run --silent admin -- revoke-api-key --key sk_...   prints {"revoked": true}
+  npm run --silent admin -- migrate                       prints {"migrated": true}`;
+
+const COMMANDS = new Set(['create-company', 'create-api-key', 'revoke-api-key', 'migrate']);
 
 /** Administration from the shell, on the same database rules as the service. Prints one JSON line. */
 async function main(argv: string[]): Promise<void> {
@@ -19,14 +22,17 @@ async function main(argv: string[]): Promise<void> {
     options: { name: { type: 'string' }, company: { type: 'string' }, key: { type: 'string' } },
   });
   const command = positionals[0];
-  if (command !== 'create-company' && command !== 'create-api-key' && command !== 'revoke-api-key') throw new UsageError(USAGE);
+  if (command === undefined || !COMMANDS.has(command)) throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await resolveDatabase(config);
   const orm = await openDatabase(db.url, 2);
   try {
     const auth = new AuthService(config.jwtSecret, config.authTrustMs);
     const em = orm.em.fork();
-    if (command === 'create-company') {
+    if (command === 'migrate') {
+      // Opening the database applied what was pending (a release step before replicas start).
+      process.stdout.write(`${JSON.stringify({ migrated: true })}\n`);
+    } else if (command === 'create-company') {
       if (values.name === undefined) throw new UsageError(USAGE);
       const { companyId, apiKey } = await auth.createCompany(em, { name: values.name });
       process.stdout.write(`${JSON.stringify({ company_id: companyId, api_key: apiKey })}\n`);

@@ -9,7 +9,15 @@ export interface EmbeddedOptions {
   port: number;
   database: string;
   log?: (line: string) => void;
+  /**
+   * A cluster thrown away after use (the test run's): no fsync, no synchronous commit, no
+   * full-page writes, since a crash costs nothing there; and connections enough for parallel
+   * test workers, each opening services with pools of their own. Never for data that must last.
+   */
+  disposable?: boolean;
 }
+
+const DISPOSABLE_FLAGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=600'].flatMap((setting) => ['-c', setting]);
 
 export interface RunningDatabase {
   url: string;
@@ -73,7 +81,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Runn
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(opts.disposable ? DISPOSABLE_FLAGS : [])],
     onLog: log,
     onError: (e) => log(String(e)),
   });

@@ -101,6 +101,6 @@ export function viewOf<S extends z.ZodRawShape, E extends object>(
       return [key, (record[key.slice(0, -2)] as { id: string } | null | undefined)?.id ?? null];
     }),
   );
-  // The view's types are the entity's: test/contracts/parity.test.ts parses views with their contract.
+  // The view's types are the entity's: test/api/contracts/parity.test.ts parses views with their contract.
   return view as z.output<z.ZodObject<S>>;
 }

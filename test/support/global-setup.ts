@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
-import { openDatabase } from '../../src/db/orm';
 import { freePort } from './net';
 
 const run = promisify(execFile);
 
-/** Runs a build step with node; its output is shown only when it fails. */
-async function runStep(what: string, args: string[]): Promise<void> {
+/** Runs a Node script; fails with everything it printed. */
+async function node(what: string, args: string[], env?: Record<string, string>): Promise<void> {
   try {
-    await run(process.execPath, args);
+    await run(process.execPath, args, env ? { env: { PATH: process.env.PATH ?? '', ...env } } : {});
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
     throw new Error(`${what} failed:\n${stdout ?? ''}${stderr ?? ''}`);
@@ -20,47 +19,72 @@ async function runStep(what: string, args: string[]): Promise<void> {
 }
 
 /**
- * Compiles src to dist (incremental: a few seconds when nothing changed), once for the run:
- * suites that start the real entry points (`node dist/src/main.js`, the admin CLI) as
- * processes need it, and one build here means no two suites write dist at the same time.
- * The web console is built too (skipped when its sources did not change): every service the
- * suites start serves it, and test/console drives it in a browser.
+ * Type-checks src, test and bench (strict, as `npm run typecheck`) and compiles them to dist
+ * in one incremental program (a few seconds when little changed), once for the run: a type
+ * error stops the run, and suites that start the real entry points (`node dist/src/main.js`,
+ * the admin CLI) as processes find them built, by no one else at the same time. The web
+ * console is built beside it (its GraphQL types generated from schema.graphql, then bundled;
+ * skipped when its sources did not change), then type-checked: every service the suites start
+ * serves it, and test/api/console drives it in a browser.
  */
-async function build(): Promise<void> {
-  await runStep('tsc -p tsconfig.build.json', [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json']);
-  await runStep('node console/build.mjs', ['console/build.mjs']);
+async function typecheckAndBuild(): Promise<void> {
+  const tsc = require.resolve('typescript/bin/tsc');
+  await Promise.all([node('tsc -p tsconfig.test.json', [tsc, '-p', 'tsconfig.test.json']), node('node console/build.mjs', ['console/build.mjs'])]);
+  await node('tsc -p console/tsconfig.json', [tsc, '--noEmit', '-p', 'console/tsconfig.json']);
 }
 
 /**
- * One PostgreSQL for the run: DATABASE_URL's server when set, else an embedded one in a
- * fresh folder. A template database is migrated once; each test file clones it.
+ * One PostgreSQL for the run: DATABASE_URL's server when set, else an embedded, disposable
+ * one (no fsync) in a fresh folder; and an empty template database on it.
  */
-async function prepareDatabases(): Promise<{ adminUrl: string; template: string; runId: string }> {
+async function startDatabase(): Promise<{ adminUrl: string; template: string; runId: string }> {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     await mkdir(path.resolve('.data'), { recursive: true });
     const dir = await mkdtemp(path.resolve('.data/test-pg-'));
     await chmod(dir, 0o755); // PostgreSQL runs as the postgres user when we are root
-    const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: 'postgres' });
+    const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: 'postgres', disposable: true });
     (globalThis as Record<string, unknown>).__testDb = { stop: db.stop, dir };
     adminUrl = db.url;
   }
   const runId = randomBytes(4).toString('hex');
   const template = `sb_test_tmpl_${runId}`;
-  const url = new URL(adminUrl);
-  url.pathname = `/${template}`;
   await ensureDatabase(adminUrl, template);
-  const orm = await openDatabase(url.toString(), 2);
-  await orm.close();
-  // MikroORM keeps entity metadata on globalThis; when jest runs in band, test files would
-  // otherwise inherit this realm's copy and fail on it.
-  delete (globalThis as Record<string, unknown>)['mikro-orm-metadata'];
   return { adminUrl, template, runId };
 }
 
+/**
+ * Migrates the template, which each test file then clones. The built admin CLI does it in a
+ * process of its own: the ORM keeps its entity metadata on `globalThis`, and jest hands this
+ * process's globals to test files run in band, which must discover the entities themselves.
+ */
+async function migrateTemplate(adminUrl: string, template: string): Promise<void> {
+  const url = new URL(adminUrl);
+  url.pathname = `/${template}`;
+  await node('migrating the template database', [path.resolve('dist/src/cli/admin.js'), 'migrate'], { DATABASE_URL: url.toString() });
+}
+
+/** Stops the embedded server, if this run started one, and removes its folder. */
+export async function stopEmbedded(): Promise<void> {
+  const embedded = (globalThis as Record<string, unknown>).__testDb as { stop(): Promise<void>; dir: string } | undefined;
+  if (!embedded) return;
+  await embedded.stop();
+  await rm(embedded.dir, { recursive: true, force: true });
+}
+
 export default async function globalSetup(): Promise<void> {
-  const [, databases] = await Promise.all([build(), prepareDatabases()]);
+  const [built, started] = await Promise.allSettled([typecheckAndBuild(), startDatabase()]);
+  if (built.status === 'rejected' || started.status === 'rejected') {
+    // jest runs no teardown after a failed set-up.
+    await stopEmbedded();
+    throw built.status === 'rejected' ? built.reason : (started as PromiseRejectedResult).reason;
+  }
+  const databases = started.value;
   const { adminUrl, template, runId } = databases;
+  await migrateTemplate(adminUrl, template).catch(async (err: unknown) => {
+    await stopEmbedded();
+    throw err;
+  });
   process.env.TEST_ADMIN_DATABASE_URL = adminUrl;
   process.env.TEST_TEMPLATE_DATABASE = template;
   process.env.TEST_RUN_ID = runId;

@@ -1,5 +1,5 @@
-import { rm } from 'node:fs/promises';
 import pg from 'pg';
+import { stopEmbedded } from './global-setup';
 
 /** Drops the template (and anything a crashed test file left behind), stops the embedded server. */
 export default async function globalTeardown(): Promise<void> {
@@ -12,9 +12,5 @@ export default async function globalTeardown(): Promise<void> {
     await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
   await client.end();
-  const embedded = g.__testDb as { stop(): Promise<void>; dir: string } | undefined;
-  if (embedded) {
-    await embedded.stop();
-    await rm(embedded.dir, { recursive: true, force: true });
-  }
+  await stopEmbedded();
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { type RunningApp, type StartOptions, startApp } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { type Config, loadConfig } from '../../src/config';
 import { ApiKey } from '../../src/entities';
 import { createLogger, type Logger } from '../../src/logger';
 
@@ -79,12 +79,11 @@ export interface TestAppOptions extends StartOptions {
   logger?: Logger;
 }
 
-/** Starts the real service on a fresh database and a free port; `close()` drops both. */
-export async function startTestApp(env: Record<string, string> = {}, { logger, ...options }: TestAppOptions = {}): Promise<TestApp> {
-  const db = await createTestDatabase();
-  const config = loadConfig({
+/** The service's configuration in tests: quick jobs and sweeps, no demo, silent, limits out of reach; `env` overrides. */
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
+  return loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: db.url,
+    DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
     SEED_DEMO: '0',
@@ -93,7 +92,7 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
     JOB_POLL_MS: '50',
     CALL_SWEEP_MS: '250',
     // Limits on, as in production, but out of reach of the suites (100 make-calls at once,
-    // benches' thousands); test/operations/rate-limits.test.ts sets low ones.
+    // benches' thousands); test/api/operations/rate-limits.test.ts sets low ones.
     RATE_LIMIT_PER_CREDENTIAL: '1000000',
     RATE_LIMIT_PER_COMPANY: '1000000',
     RATE_LIMIT_MAKE_CALL: '1000000',
@@ -103,6 +102,12 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
     SIM_CALLEE_TURNS: '0',
     ...env,
   });
+}
+
+/** Starts the real service on a fresh database and a free port; `close()` drops both. */
+export async function startTestApp(env: Record<string, string> = {}, { logger, ...options }: TestAppOptions = {}): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const config = testConfig(db.url, env);
   const start = () => startApp(config, logger ?? createLogger(config.logLevel), options);
   let app = await start();
   return {

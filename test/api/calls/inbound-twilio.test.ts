@@ -1,0 +1,176 @@
+import twilio from 'twilio';
+import { TWILIO_PUBLIC as PUBLIC, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
+import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
+import { startTestApp, type TestApp } from '../../support/harness';
+
+/**
+ * Inbound calls through Twilio's incoming-call webhook (issue 13, part 1), signed as Twilio
+ * signs: HMAC of PUBLIC_BASE_URL + path and the form. One concurrent call per company, so
+ * the busy path is reachable. No call is placed, so Twilio's API is never reached; a model
+ * is configured (conversations on) but never asked, as no relay websocket connects.
+ */
+
+const CALLER = '+14155550199'; // tenant A's contact Ada
+
+let t: TestApp;
+let a: Tenant;
+let b: Tenant;
+let sids = 0;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    TELEPHONY_PROVIDER: 'twilio',
+    TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
+    TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000001',
+    TWILIO_AUTH_TOKEN: TOKEN,
+    PUBLIC_BASE_URL: PUBLIC,
+    MAX_CONCURRENT_CALLS_PER_COMPANY: '1',
+    LLM_BASE_URL: 'http://127.0.0.1:9/v1',
+    LLM_MODEL: 'never-asked',
+  });
+  a = await tenant(t, 'A');
+  b = await tenant(t, 'B', '+14155552672');
+});
+afterAll(() => t.close());
+
+const nextSid = () => `CA${String(++sids).padStart(32, '0')}`;
+
+/** Posts to `path` as Twilio would: the form, signed with `token` for the public URL. */
+function signedPost(path: string, params: Record<string, string>, signature = twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC}${path}`, params)) {
+  return t.request('POST', path, {
+    raw: new URLSearchParams(params).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+  });
+}
+
+/** Twilio's incoming-call webhook for a call from `from` to `to`. */
+const ring = (to: string, from = CALLER, callSid = nextSid()) =>
+  signedPost('/v1/telephony/twilio/voice', { CallSid: callSid, AccountSid: 'AC00000000000000000000000000000001', From: from, To: to, CallStatus: 'ringing', Direction: 'inbound' });
+
+async function callsOf(tenantKey: string): Promise<any[]> {
+  return okData(await t.request('GET', '/v1/calls?limit=100', { token: tenantKey })).items;
+}
+
+const patchNumber = (tn: Tenant, body: unknown) => t.request('PATCH', `/v1/phone-numbers/${tn.number.id}`, { token: tn.key, body });
+
+/** Ends the call with this sid through the number's status callback (one URL, no call_id). */
+const completed = (callSid: string) => signedPost('/v1/telephony/twilio/status', { CallSid: callSid, CallStatus: 'completed', CallDuration: '42' });
+
+describe('PATCH /v1/phone-numbers/{id}', () => {
+  it("names the company's agent as the number's answerer, keeps it on a label change, clears it with null", async () => {
+    expect(okData(await patchNumber(a, { inbound_agent_id: a.agent.id }))).toMatchObject({ id: a.number.id, inbound_agent_id: a.agent.id, label: 'main' });
+    expect(okData(await patchNumber(a, { label: 'front desk' }))).toMatchObject({ inbound_agent_id: a.agent.id, label: 'front desk' });
+    expect(okData(await patchNumber(a, { inbound_agent_id: null }))).toMatchObject({ inbound_agent_id: null });
+  });
+
+  it("answers 404 for another company's agent, and changes nothing", async () => {
+    const res = await patchNumber(a, { inbound_agent_id: b.agent.id, label: 'stolen' });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ status: 'error', message: 'Not found', data: '' });
+    const [number] = okData(await t.request('GET', '/v1/phone-numbers', { token: a.key }));
+    expect(number).toMatchObject({ inbound_agent_id: null, label: 'front desk' });
+  });
+
+  it('refuses an id that is no UUID with the field named', async () => {
+    const res = await patchNumber(a, { inbound_agent_id: 'agent-1' });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toEqual([{ field: 'inbound_agent_id', message: expect.any(String) }]);
+  });
+});
+
+describe('POST /v1/telephony/twilio/voice', () => {
+  it('rejects a call to a number with no agent, and to an unknown number, storing nothing', async () => {
+    for (const to of [FROM, '+14155559999']) {
+      const res = await ring(to);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/xml/);
+      expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Reject/></Response>');
+    }
+    expect(await callsOf(a.key)).toEqual([]);
+  });
+
+  it('refuses unsigned and forged webhooks with 403, storing nothing', async () => {
+    okData(await patchNumber(a, { inbound_agent_id: a.agent.id }));
+    const params = { CallSid: nextSid(), From: CALLER, To: FROM };
+    const forged = twilio.getExpectedTwilioSignature('not-the-token', `${PUBLIC}/v1/telephony/twilio/voice`, params);
+    for (const signature of ['', forged]) {
+      const res = await signedPost('/v1/telephony/twilio/voice', params, signature);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ status: 'error', message: 'Invalid Twilio signature', data: '' });
+    }
+    expect(await callsOf(a.key)).toEqual([]);
+  });
+
+  it("answers with the number's agent over ConversationRelay and stores the call, matched to the caller's contact", async () => {
+    const sid = nextSid();
+    // The caller is on the do-not-call list: that list is for calls we place, not calls we receive.
+    okData(await t.request('POST', '/v1/do-not-call', { token: a.key, body: { numbers: [CALLER] } }));
+    const res = await ring('(415) 555-2671', CALLER, sid);
+    expect(res.status).toBe(200);
+    const [call] = await callsOf(a.key);
+    expect(call).toMatchObject({
+      call_direction: 'incoming',
+      is_test: false,
+      call_sid: sid,
+      call_from: CALLER,
+      call_to: FROM,
+      call_status: 'in-progress',
+      ai_agent_id: a.agent.id,
+      contact_id: a.contact.id,
+      campaign_id: null,
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/xml/);
+    expect(res.text).toContain(`<Connect action="${PUBLIC}/v1/telephony/twilio/relay-ended?call_id=${call.id}">`);
+    expect(res.text).toContain('<ConversationRelay url="wss://switchboard.example.test/v1/telephony/twilio/relay" language="en-US"');
+    expect(res.text).toContain(`<Parameter name="call_id" value="${call.id}"/>`);
+
+    // A repeated webhook for the same call answers the same and stores nothing more.
+    expect((await ring(FROM, CALLER, sid)).text).toBe(res.text);
+    expect(await callsOf(a.key)).toHaveLength(1);
+  });
+
+  it('over the concurrent-call limit answers busy and records the call as busy; the status callback frees the slot', async () => {
+    const [live] = await callsOf(a.key);
+    const busySid = nextSid();
+    const res = await ring(FROM, '+14155550100', busySid);
+    expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>');
+    const busy = (await callsOf(a.key)).find((c) => c.call_sid === busySid);
+    expect(busy).toMatchObject({ call_status: 'busy', disconnect_reason: 'concurrency_limit', call_direction: 'incoming', contact_id: null });
+
+    // The number's status callback (set in the Twilio console, no call_id) finds the call by CallSid.
+    okData(await completed(live.call_sid));
+    const ended = okData(await t.request('GET', `/v1/calls/${live.id}`, { token: a.key }));
+    expect(ended).toMatchObject({ call_status: 'completed', call_duration: 42 });
+    expect((await ring(FROM)).text).toContain('<ConversationRelay');
+  });
+
+  it("hands the call to the number's active inbound campaign: its agent and variable mapping win", async () => {
+    for (const c of await callsOf(a.key)) if (c.call_status === 'in-progress') okData(await completed(c.call_sid));
+    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Reception', prompt: 'Greet {{first}}', language: 'fr-FR' } }));
+    const campaign = okData(
+      await t.request('POST', '/v1/campaigns', {
+        token: a.key,
+        body: {
+          name: 'Inbound line',
+          campaign_type: 'inbound',
+          status: 'active',
+          ai_agent_id: agent.id,
+          inbound_phone_number_id: a.number.id,
+          agent_variables_contact_metadata_mapping: { first: 'firstname' },
+        },
+      }),
+    );
+    const sid = nextSid();
+    const res = await ring(FROM, CALLER, sid);
+    const call = (await callsOf(a.key)).find((c) => c.call_sid === sid);
+    expect(res.text).toContain(`<Parameter name="call_id" value="${call.id}"/>`);
+    expect(res.text).toContain('language="fr-FR"');
+    expect(call).toMatchObject({ ai_agent_id: agent.id, campaign_id: campaign.id, contact_id: a.contact.id, agent_dynamic_variables: [{ name: 'first', value: 'Ada' }] });
+  });
+
+  it("never answers with another company's records: B's number rejects while B has no agent", async () => {
+    const res = await ring('+14155552672');
+    expect(res.text).toContain('<Reject/>');
+    expect(await callsOf(b.key)).toEqual([]);
+  });
+});

@@ -1,0 +1,159 @@
+import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
+import { startTestApp, type TestApp } from '../../support/harness';
+import { waitFor } from '../../support/wait';
+import { subscribe, wsClient } from '../graphql/graphql-client';
+
+const TERMINAL = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
+
+let t: TestApp;
+let a: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ SIM_RING_MS: '150', SIM_TALK_MS: '1600', CALL_PRICE_PER_MINUTE: '0.6' });
+  a = await tenant(t, 'A');
+});
+afterAll(() => t.close());
+
+const makeCall = async (to: string, extra: Record<string, unknown> = {}) =>
+  okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: to, ...extra } }));
+
+const getCall = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
+
+const ended = (id: string) =>
+  waitFor(`call ${id} to end`, async () => {
+    const call = await getCall(id);
+    return TERMINAL.includes(call.call_status) ? call : undefined;
+  });
+
+describe('a call answered by a person', () => {
+  it('moves through every status, each reaching a graphql-ws subscriber, and ends stamped', async () => {
+    const client = wsClient(t, a.key);
+    const sub = await subscribe<any>(client, `subscription { callStatusChanged(workspace: "live") { id callStatus callDuration } }`);
+    const call = await makeCall('+14155550123', { workspace: 'live', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] });
+    expect(call.call_status).toBe('pstn-queued');
+    const seen: string[] = [];
+    while (seen[seen.length - 1] !== 'COMPLETED') seen.push((await sub.next()).callStatusChanged.callStatus);
+    sub.close();
+    await client.dispose();
+    // Each event carries the call's state when delivered: in order, ending in COMPLETED.
+    const order = ['PSTN_QUEUED', 'RINGING', 'IN_PROGRESS', 'COMPLETED'];
+    expect(seen.map((s) => order.indexOf(s))).toEqual([...seen.map((s) => order.indexOf(s))].sort());
+    expect(seen).toEqual(expect.arrayContaining(['RINGING', 'IN_PROGRESS', 'COMPLETED']));
+
+    const done = await getCall(call.id);
+    expect(done).toMatchObject({
+      call_status: 'completed',
+      call_provider: 'simulated',
+      disconnect_reason: 'agent_hangup',
+      call_duration: 2,
+      cost: 0.02,
+      transcript_language: 'en-US',
+    });
+    expect(done.call_sid).toMatch(/^SIM[0-9a-f]{32}$/);
+    expect(new Date(done.ended_at).getTime()).toBeGreaterThanOrEqual(new Date(done.started_at).getTime());
+    expect(done.latency).toBeGreaterThanOrEqual(400);
+    expect(done.transcript).toContain('Agent: Hello Ada, this is A agent.');
+    expect(done.transcript_object.turns[0]).toEqual({ role: 'agent', text: 'Hello Ada, this is A agent.', at: done.started_at });
+    const times = done.transcript_object.turns.map((turn: any) => Date.parse(turn.at));
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    expect(done.transcript_object.turns.map((turn: any) => turn.role)).toContain('user');
+  });
+});
+
+describe('outcomes chosen by the callee number', () => {
+  it.each([
+    ['+14155550001', 'busy', 'busy'],
+    ['+14155550002', 'no-answer', 'no_answer'],
+    ['+14155550003', 'failed', 'dial_failed'],
+  ])('%s ends %s, never answered', async (to, status, reason) => {
+    const call = await ended((await makeCall(to)).id);
+    expect(call).toMatchObject({ call_status: status, disconnect_reason: reason, call_duration: 0, cost: 0, started_at: null, transcript: null });
+    expect(call.ended_at).not.toBeNull();
+  });
+
+  it('+14155550004 is answered by voicemail: completed, voicemail_reached, no transcript', async () => {
+    const call = await ended((await makeCall('+14155550004')).id);
+    expect(call).toMatchObject({ call_status: 'completed', disconnect_reason: 'voicemail_reached', transcript: null, call_duration: 2 });
+  });
+});
+
+describe('the contact of a call', () => {
+  it.each([
+    ['+14155550123', 'picked-up', 2],
+    ['+14155550001', 'busy', 0],
+    ['+14155550003', 'unreachable', 0],
+    ['+14155550004', 'voicemail', 2],
+  ])('calling %s mirrors %s on the contact', async (to, status, duration) => {
+    const contact = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: to } }));
+    const caller = { scope: { companyId: a.companyId, userId: null }, em: t.app.orm.em.fork() };
+    const call = await t.app.services.calls.create(caller, {
+      aiAgentId: a.agent.id, from: FROM, to, workspace: 'default', isTest: false, dynamicVariables: [], contactId: contact.id,
+    });
+    const done = await ended(call.id);
+    const mirrored = okData(await t.request('GET', `/v1/contacts/${contact.id}`, { token: a.key }));
+    expect(mirrored).toMatchObject({ last_call_status: status, last_call_duration: duration });
+    expect(mirrored.last_call_at).toBe(done.started_at ?? done.created_at);
+  });
+});
+
+describe('stale provider updates', () => {
+  it('ignores duplicates and updates that would move a call backwards', async () => {
+    const call = await ended((await makeCall('+14155550123')).id);
+    const { lifecycle } = t.app.services;
+    expect(await lifecycle.applyUpdate(call.id, { status: 'ringing', at: new Date() })).toBe(false);
+    expect(await lifecycle.applyUpdate(call.id, { status: 'in-progress', at: new Date() })).toBe(false);
+    expect(await lifecycle.applyUpdate(call.id, { status: 'completed', at: new Date(), durationS: 99 })).toBe(false);
+    expect(await lifecycle.applyUpdate(call.id, { status: 'failed', at: new Date() })).toBe(false);
+    expect(await getCall(call.id)).toEqual(call);
+  });
+});
+
+describe('cancel', () => {
+  it('refuses a call already ended with a clear error, on REST and GraphQL', async () => {
+    const call = await ended((await makeCall('+14155550001')).id);
+    const rest = await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: a.key });
+    expect(rest.status).toBe(409);
+    expect(rest.body).toEqual({ status: 'error', message: 'Call already ended (busy)', data: '' });
+    const res = await t.request('POST', '/graphql', { token: a.key, body: { query: 'mutation($id: ID!) { cancelCall(id: $id) { id } }', variables: { id: call.id } } });
+    expect(res.body.errors[0].extensions.code).toBe('CONFLICT');
+  });
+
+  it('answers 404 for another company\'s call', async () => {
+    const b = await tenant(t, 'B', '+14155552672');
+    const call = await makeCall('+14155550123');
+    expect((await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: b.key })).status).toBe(404);
+  });
+});
+
+describe('a live call interrupted', () => {
+  let slow: TestApp;
+  let s: Tenant;
+
+  beforeAll(async () => {
+    slow = await startTestApp({ SIM_RING_MS: '60000', SIM_TALK_MS: '60000', MAX_CALL_DURATION_S: '1', CALL_SWEEP_MS: '200' });
+    s = await tenant(slow, 'S');
+  });
+  afterAll(() => slow.close());
+
+  const place = async () =>
+    okData(await slow.request('POST', '/v1/calls/make-call', { token: s.key, body: { ai_agent_id: s.agent.id, call_from: FROM, call_to: '+14155550123' } }));
+  const status = async (id: string) => okData(await slow.request('GET', `/v1/calls/${id}`, { token: s.key }));
+
+  it('is canceled while ringing, through GraphQL', async () => {
+    const call = await place();
+    await waitFor('ringing', async () => ((await status(call.id)).call_status === 'ringing' ? true : undefined));
+    const res = await slow.request('POST', '/graphql', { token: s.key, body: { query: 'mutation($id: ID!) { cancelCall(id: $id) { callStatus endedAt } }', variables: { id: call.id } } });
+    expect(res.body.data.cancelCall.callStatus).toBe('CANCELED');
+    expect(await status(call.id)).toMatchObject({ call_status: 'canceled', disconnect_reason: 'canceled', call_duration: 0 });
+  });
+
+  it('ends as failed with timeout when the provider never answers', async () => {
+    const call = await place();
+    const done = await waitFor('the timeout', async () => {
+      const c = await status(call.id);
+      return c.call_status === 'failed' ? c : undefined;
+    });
+    expect(done.disconnect_reason).toBe('timeout');
+    expect(done.ended_at).not.toBeNull();
+  });
+});

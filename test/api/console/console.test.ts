@@ -1,0 +1,248 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../support/browser';
+import { FakeLlm } from '../../support/fake-llm';
+import { okData } from '../../support/fixtures';
+import { startTestApp, type TestApp } from '../../support/harness';
+import { FLOW_ENV, Receiver } from '../flows/support';
+
+/** Where the screenshots of each page go (git-ignored); printed at the start of the run. */
+const SHOTS = path.resolve('.data/screenshots/console');
+
+let llm: FakeLlm;
+let receiver: Receiver;
+let t: TestApp;
+let browser: Browser;
+let page: Page;
+let key: string;
+/** Layout shifts the page reported (PerformanceObserver `layout-shift`), summed. */
+const layoutShift = () => page.evaluate<number>('window.__shift');
+
+/** Sums the page's layout-shift scores not caused by input (the Cumulative Layout Shift's parts) into `window.__shift`. */
+const MEASURE_LAYOUT_SHIFT = `window.__shift = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__shift += entry.value;
+}).observe({ type: 'layout-shift', buffered: true });`;
+
+beforeAll(async () => {
+  await rm(SHOTS, { recursive: true, force: true });
+  await mkdir(SHOTS, { recursive: true });
+  process.stdout.write(`web console screenshots: ${SHOTS}\n`);
+  llm = await FakeLlm.start();
+  // The playground's turns; post-call analyses (JSON schema answers) get an empty analysis.
+  llm.fallback = (request) => (request.response_format ? { json: {} } : { text: 'Hello Ada, I am calling about your appointment.', toolCalls: [{ name: 'end_call', arguments: {} }] });
+  receiver = await Receiver.start();
+  t = await startTestApp({
+    ...FLOW_ENV,
+    SEED_DEMO: '1',
+    SIM_RING_MS: '300',
+    SIM_TALK_MS: '1500',
+    CAMPAIGN_SWEEP_MS: '200',
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'fake-model',
+  });
+  key = t.app.demo!.apiKey;
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message}\n`));
+  await page.addInitScript(MEASURE_LAYOUT_SHIFT);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await receiver?.close();
+  await llm?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const section = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+
+describe('the web console, in a headless browser', () => {
+  it('redirects / to the console, refuses a bad key, and signs in with the demo key from the keyboard', async () => {
+    await page.goto(`${t.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/console/');
+    await page.getByLabel(/API key/).fill('sk_wrong');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').getByText(/refused/).waitFor();
+    await shot('sign-in');
+
+    await page.getByLabel(/API key/).fill(key);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Calls' }).waitFor();
+    expect(await page.evaluate('sessionStorage.getItem("switchboard.apiKey")')).toBe(key);
+    expect(await page.evaluate('document.cookie')).toBe('');
+  });
+
+  it("shows the API's field errors beside the campaign's window, then activates it and follows it live to 100%", async () => {
+    await section('Campaigns');
+    await page.getByRole('link', { name: 'Demo reminder campaign' }).click();
+    const settings = page.getByRole('form', { name: 'Calling window and retries' });
+    await settings.getByLabel('From (HH:MM:SS)').fill('25:99');
+    await settings.getByLabel('Attempts').fill('0');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.locator('[data-field="call_time_of_day_from"]').waitFor();
+    await settings.locator('[data-field="number_of_call_attempts[0]"]').waitFor();
+    await shot('campaign-field-errors');
+
+    await settings.getByLabel('From (HH:MM:SS)').fill('00:00:00');
+    await settings.getByLabel('To (HH:MM:SS)').fill('00:00:00');
+    await settings.getByLabel('Attempts').fill('2');
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']) await settings.getByLabel(day).check();
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByRole('status').getByText('Saved.').waitFor();
+    expect(await settings.locator('.field-error').count()).toBe(0);
+
+    const shiftBefore = await layoutShift();
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByTestId('campaign-status').getByText('active').waitFor();
+    const progress = page.getByRole('progressbar', { name: 'Campaign progress' });
+    await expect(progress.getAttribute('aria-valuenow')).resolves.not.toBe('100');
+    await page.locator('[role="progressbar"][aria-label="Campaign progress"][aria-valuenow="100"]').waitFor({ timeout: 60_000 });
+    await page.getByTestId('campaign-status').getByText('completed').waitFor();
+    const stats = page.locator('.stats');
+    await expect(stats.getByText('picked up').locator('..').locator('dd').textContent()).resolves.toBe('2');
+    await expect(stats.getByText(/^skipped$/).locator('..').locator('dd').textContent()).resolves.toMatch(/^1 \(non local/);
+    expect(await page.locator('.chart canvas').count()).toBe(1);
+    // Live numbers and rows arrived without moving what was already on the page.
+    expect((await layoutShift()) - shiftBefore).toBeLessThan(0.1);
+    await shot('campaign');
+  }, 90_000);
+
+  it('lists the campaign calls live, filters them, and opens one with its timeline and transcript', async () => {
+    await section('Calls');
+    const rows = page.locator('tbody tr');
+    await rows.nth(1).waitFor();
+    expect(await rows.count()).toBe(2);
+    await page.getByLabel('Status').selectOption('BUSY');
+    await page.getByText('No calls match.').waitFor();
+    await page.getByLabel('Status').selectOption('COMPLETED');
+    await rows.nth(1).waitFor();
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    await page.getByLabel('Since').fill(day);
+    await page.getByText('No calls match.').waitFor();
+    await page.getByLabel('Since').fill('');
+    await rows.nth(1).waitFor();
+    await shot('calls');
+
+    await rows.first().getByRole('link').click();
+    await page.getByRole('heading', { name: /^Call to / }).waitFor();
+    await page.getByTestId('call-status').getByText('completed').waitFor();
+    const transcript = page.locator('.transcript .turn');
+    await transcript.first().waitFor();
+    expect(await transcript.count()).toBeGreaterThan(1);
+    expect(await page.locator('.timeline li').allTextContents()).toEqual([expect.stringMatching(/^queued/), expect.stringMatching(/^answered/), expect.stringMatching(/^completed/)]);
+    await shot('call');
+  });
+
+  it('makes a test call from the form and watches it progress on its page', async () => {
+    await section('Calls');
+    await page.getByLabel('To').fill('+14155550123');
+    await page.getByRole('button', { name: 'Call' }).click();
+    await page.getByRole('heading', { name: 'Call to +14155550123' }).waitFor();
+    await page.getByTestId('call-status').getByText('completed').waitFor({ timeout: 20_000 });
+    await page.locator('.transcript .turn').first().waitFor();
+  }, 30_000);
+
+  it("edits the agent's prompt and runs a playground turn showing its tool calls", async () => {
+    await section('Agents');
+    await page.getByRole('link', { name: 'Demo appointment reminder' }).click();
+    const settings = page.getByRole('form', { name: 'Prompt and settings' });
+    await settings.getByLabel(/Model temperature/).fill('300');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.locator('[data-field="llm_temperature"]').waitFor();
+    await settings.getByLabel(/Model temperature/).fill('40');
+    await settings.getByLabel('Prompt').fill('You are a friendly assistant calling {{firstname}} to confirm an appointment tomorrow.');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByRole('status').getByText('Saved.').waitFor();
+
+    await page.getByRole('textbox', { name: 'Value' }).first().fill('Ada');
+    await page.getByLabel('You say').fill('Hello?');
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    const conversation = page.getByRole('list', { name: 'Conversation' });
+    await conversation.getByText('Hello Ada, I am calling about your appointment.').waitFor();
+    await conversation.getByText('end_call({})').waitFor();
+    const sent = llm.requests.filter((r) => !r.response_format).at(-1)!;
+    expect(sent.messages[0].content).toContain('calling Ada to confirm an appointment tomorrow');
+    expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'Hello?' });
+    await shot('agent-playground');
+  });
+
+  it("triggers a flow with variables and shows its execution's step log as it updates", async () => {
+    const steps = [{ step_number: 1, webhook_url: `${receiver.url}/hook`, webhook_method: 'POST', webhook_body: { call_id: '{{call_id}}' } }];
+    okData(await t.request('POST', '/v1/webhooks', { token: key, body: { name: 'Console flow', steps } }));
+    await section('Flows');
+    await page.getByRole('link', { name: 'Console flow' }).click();
+    await page.getByLabel('Variables (JSON)').fill('{"call_id": "abc-123"}');
+    await page.getByRole('button', { name: 'Trigger' }).click();
+    const execution = page.locator('.execution').first();
+    await execution.locator('summary').getByText('success', { exact: true }).waitFor();
+    await execution.locator('summary').click();
+    await execution.getByText('Step 1').waitFor();
+    await expect(execution.getByLabel('Request').textContent()).resolves.toBe(`POST ${receiver.url}/hook\n{"call_id":"abc-123"}`);
+    await expect(execution.getByLabel('Response excerpt').textContent()).resolves.toBe('HTTP 200\n{"ok":true}');
+    expect(JSON.parse(receiver.at('/hook')[0].body)).toEqual({ call_id: 'abc-123' });
+    await shot('flow');
+  });
+
+  it('lists and searches contacts', async () => {
+    await section('Contacts');
+    await page.getByText('Page 1 · 3 contacts').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(3);
+    await page.getByLabel('Name or number').fill('hopper');
+    await page.keyboard.press('Enter');
+    await page.getByText('Page 1 · 1 contacts').waitFor();
+    expect(await page.locator('tbody tr td').first().textContent()).toBe('Grace Hopper');
+    await shot('contacts');
+  });
+
+  it('imports a CSV of 1,000 contacts: a preview, the mapping, both bad rows named and nothing written, then the fixed file', async () => {
+    const csv = (bad: boolean) => {
+      const lines = ['First Name,Last Name,Phone,Plan'];
+      for (let i = 0; i < 1000; i++) {
+        const line = i + 2; // the header is line 1
+        const phone = bad && line === 14 ? 'not a phone' : bad && line === 700 ? '' : `+1415666${String(i).padStart(4, '0')}`;
+        lines.push(`Person,Number ${i},${phone},gold`);
+      }
+      return Buffer.from(`${lines.join('\n')}\n`);
+    };
+    await section('Contacts');
+    await page.getByRole('link', { name: 'Import a CSV' }).click();
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: csv(true) });
+    await page.getByText('contacts.csv: 1000 rows').waitFor();
+    expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('Phone');
+    expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('First Name');
+    expect(await page.getByLabel('Last name', { exact: true }).inputValue()).toBe('Last Name');
+    expect(await page.getByRole('checkbox', { name: 'Plan' }).isChecked()).toBe(true);
+    expect(await page.locator('table tbody tr').count()).toBe(5);
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('2 rows have problems: nothing was imported.').waitFor({ timeout: 20_000 });
+    const problems = await page.locator('.row-errors li').allTextContents();
+    expect(problems).toEqual([expect.stringMatching(/^Line 14 \(phone_number\): /), expect.stringMatching(/^Line 700 \(phone_number\): /)]);
+    await shot('import-errors');
+
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'fixed.csv', mimeType: 'text/csv', buffer: csv(false) });
+    await page.getByText('fixed.csv: 1000 rows').waitFor();
+    await page.getByRole('button', { name: 'Check without importing' }).click();
+    await page.getByText('All 1000 rows are valid: nothing was written yet.').waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('1000 contacts imported.').waitFor({ timeout: 20_000 });
+    await shot('import');
+    await section('Contacts');
+    await page.getByText('Page 1 · 1003 contacts').waitFor();
+  }, 60_000);
+
+  it('fits a narrow screen: no sideways scrolling of the page; each page takes the focus', async () => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const name of ['Campaigns', 'Calls', 'Agents']) {
+      await section(name);
+      await page.getByRole('heading', { name, exact: true }).waitFor();
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      // The new page has the focus: the next Tab reaches its content, not the top of the document.
+      expect(await page.evaluate('document.activeElement.tagName')).toBe('MAIN');
+    }
+    await shot('narrow-agents');
+  });
+});

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { restShape } from '../../../src/rest/contract-shape';
+import { TERMINAL_STATUSES } from '../../../src/entities/call.entity';
+import { callContract } from '../../../src/services/call.contract';
+import { campaignContract } from '../../../src/services/campaign.contract';
+import { contactContract } from '../../../src/services/contact.contract';
+import { type Contract, surfaceFields } from '../../../src/services/contract';
+import type { Caller } from '../../../src/services/scope';
+import { gqlData } from '../graphql/graphql-client';
+import { FROM, oneTenant, okData, type Tenant } from '../../support/fixtures';
+import type { TestApp } from '../../support/harness';
+import { selection } from '../snapshots/support';
+import { waitFor } from '../../support/wait';
+
+/**
+ * REST and GraphQL show the same data: each record fetched through both, every field of
+ * its contract that both show compared, names mapped by the contract (`call_from` and
+ * `callFrom`, renames included), enum values by GraphQL's naming (`in-progress` is
+ * `IN_PROGRESS`).
+ */
+let t: TestApp;
+let a: Tenant;
+
+beforeAll(async () => {
+  ({ t, a } = await oneTenant({ SIM_RING_MS: '20', SIM_TALK_MS: '1000' }));
+});
+afterAll(() => t.close());
+
+const enumName = (value: unknown) => (typeof value === 'string' ? value.toUpperCase().replace(/-/g, '_') : value);
+
+function isEnum(schema: z.ZodType): boolean {
+  const inner = schema instanceof z.ZodNullable ? schema.unwrap() : schema;
+  return inner instanceof z.ZodEnum || (inner instanceof z.ZodArray && inner.element instanceof z.ZodEnum);
+}
+
+/** Each field both surfaces show: [GraphQL name, REST value in GraphQL's terms, GraphQL value]. */
+function compared<S extends z.ZodRawShape>(contract: Contract<S>, rest: Record<string, unknown>, graphql: Record<string, unknown>) {
+  const { names } = restShape(contract);
+  return surfaceFields(contract, 'graphql')
+    .filter(([key]) => names[key] !== undefined)
+    .map(([key, schema]) => {
+      const value = rest[names[key]!];
+      return [key, isEnum(schema) ? (Array.isArray(value) ? value.map(enumName) : enumName(value)) : value, graphql[key]];
+    });
+}
+
+/**
+ * Fetches the record through REST and GraphQL and compares them; also checks that the
+ * service's view of it (read by `read`) is what its contract declares, so the view built
+ * from the entity cannot carry a value of another type than REST and GraphQL document.
+ */
+async function expectSameData<S extends z.ZodRawShape>(contract: Contract<S>, restPath: string, query: string, id: string, read: (caller: Caller) => Promise<unknown>) {
+  const rest = okData(await t.request('GET', restPath, { token: a.key }));
+  const data = await gqlData(t, `query($id: ID!) { record: ${query}(id: $id) ${selection(contract.name)} }`, { id }, a.key);
+  const fields = compared(contract, rest, data.record);
+  expect(fields.length).toBeGreaterThan(10);
+  expect(fields.map(([key, , graphql]) => [key, graphql])).toEqual(fields.map(([key, rest]) => [key, rest]));
+  const view = await read({ scope: { companyId: a.companyId, userId: null }, em: t.app.orm.em.fork() });
+  expect(contract.view.strict().parse(view)).toEqual(view);
+}
+
+it('Campaign, with every optional field set', async () => {
+  const update = {
+    notes: 'n',
+    started_at: '2026-01-05',
+    ended_at: '2026-02-01',
+    webhook_id: a.flow.id,
+    inbound_phone_number_id: a.number.id,
+    retry_delay: [1, 2],
+    retry_delay_unit: ['hours', 'days'],
+    number_of_call_attempts: [2, 1],
+    contacts_list_tags: [['vip'], 'new'],
+    webhook_mapping_variables: { name: 'contact.firstname' },
+  };
+  expect((await t.request('POST', `/compaign/v1/campaign/update/${a.campaign.id}`, { token: a.key, body: update })).body.status).toBe('ok');
+  await expectSameData(campaignContract, `/v1/campaigns/by-id/${a.campaign.id}`, 'campaign', a.campaign.id, (c) => t.app.services.campaigns.get(c, a.campaign.id));
+});
+
+it('Contact, with every optional field set', async () => {
+  const update = { lastname: 'L', source_name: 's', tag_name: 't', category_name: 'c', notes: 'n', metadata: { plan: 'gold' }, status: 'inactive' };
+  expect((await t.request('PATCH', `/v1/contacts/${a.contact.id}`, { token: a.key, body: update })).status).toBe(200);
+  await expectSameData(contactContract, `/v1/contacts/${a.contact.id}`, 'contact', a.contact.id, (c) => t.app.services.contacts.get(c, a.contact.id));
+});
+
+it('Call, ended, with its transcript and dynamic variables', async () => {
+  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] } }));
+  await waitFor('the call to end', async () => TERMINAL_STATUSES.includes(okData(await t.request('GET', `/v1/calls/${made.id}`, { token: a.key })).call_status) || undefined);
+  await expectSameData(callContract, `/v1/calls/${made.id}`, 'call', made.id, (c) => t.app.services.calls.get(c, made.id));
+});

@@ -1,0 +1,77 @@
+import { answer, FLOW_ENV, flowApi, Receiver } from '../flows/support';
+import { FakeLlm } from '../../support/fake-llm';
+import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
+import { startTestApp, type TestApp } from '../../support/harness';
+import { waitFor } from '../../support/wait';
+import { RecordingSink } from './support';
+
+let llm: FakeLlm;
+let rx: Receiver;
+let t: TestApp;
+let a: Tenant;
+let b: Tenant;
+
+beforeAll(async () => {
+  llm = await FakeLlm.start();
+  rx = await Receiver.start();
+  t = await startTestApp({ ...FLOW_ENV, SIM_RING_MS: '0', SIM_TALK_MS: '600000', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+  a = await tenant(t, 'A');
+  b = await tenant(t, 'B', '+14155552672');
+});
+afterAll(async () => {
+  await t.close();
+  await rx.close();
+  await llm.close();
+});
+
+const post = (path: string, body: unknown) => t.request('POST', path, { token: a.key, body }).then(okData);
+
+async function conversationWith(tools: unknown[]) {
+  const agent = await post('/v1/ai-agent', { name: 'Booker', who_talks_first: 'user', agent_flow: { tools } });
+  const call = await post('/v1/calls/make-call', { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550123' });
+  await waitFor('the call to be answered', async () => ((await t.request('GET', `/v1/calls/${call.id}`, { token: a.key })).body.data.call_status === 'in-progress' ? true : undefined));
+  const sink = new RecordingSink();
+  const conversation = (await t.app.services.conversations!.open(call.id, sink))!;
+  await conversation.start();
+  return { conversation, sink };
+}
+
+const toolAnswer = (request: number) => JSON.parse(llm.requests.at(request)!.messages.at(-1).content);
+
+describe('flows as tools', () => {
+  it("run the company's flow with the model's arguments and give the model the extracted variables", async () => {
+    rx.on('/bookings', answer(201, { id: 'bk_7' }));
+    const flow = await flowApi(t, a.key).create({
+      variables: [{ name: 'booking_id', location: 'body.id', stepId: 1, dataType: 'string' }],
+      steps: [{ step_number: 1, webhook_url: `${rx.url}/bookings`, webhook_method: 'POST', webhook_body: { day: '{{day}}' } }],
+    });
+    const parameters = { type: 'object', properties: { day: { type: 'string' } }, required: ['day'] };
+    const { conversation, sink } = await conversationWith([{ name: 'book_meeting', description: 'Books a meeting', parameters, webhook_id: flow.id }]);
+    llm.reply({ toolCalls: [{ name: 'book_meeting', arguments: { day: 'Friday' } }] }, { text: 'Booked for Friday.' });
+    await conversation.userSaid('Book me on Friday', true);
+    expect(llm.requests.at(-2)!.tools.find((x: any) => x.function.name === 'book_meeting').function).toEqual({ name: 'book_meeting', description: 'Books a meeting', parameters });
+    expect(JSON.parse(rx.at('/bookings')[0]!.body)).toEqual({ day: 'Friday' });
+    expect(toolAnswer(-1)).toEqual({ status: 'success', variables: { booking_id: 'bk_7' } });
+    expect(sink.turns()).toEqual(['Booked for Friday.']);
+    await conversation.close('user_hangup');
+  });
+
+  it("tell the model when the flow fails or is not the company's, and the call goes on", async () => {
+    rx.on('/broken', answer(500, { error: 'down' }));
+    const failing = await flowApi(t, a.key).create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/broken`, webhook_method: 'POST', retry_limit: 0 }], max_retries: 0 });
+    const tools = [
+      { name: 'failing', webhook_id: failing.id },
+      { name: 'foreign', webhook_id: b.flow.id },
+    ];
+    const { conversation, sink } = await conversationWith(tools);
+    llm.reply({ toolCalls: [{ name: 'failing', arguments: {} }] }, { toolCalls: [{ name: 'foreign', arguments: {} }] }, { text: 'Sorry, I could not do that.' });
+    await conversation.userSaid('Do it', true);
+    const failed = toolAnswer(-2);
+    expect(failed).toMatchObject({ status: 'failed', variables: {} });
+    expect(failed.error).toContain('Step 1 failed');
+    expect(toolAnswer(-1)).toEqual({ status: 'failed', variables: {}, error: 'Webhook not found' });
+    expect(sink.turns()).toEqual(['Sorry, I could not do that.']);
+    expect(sink.ending()).toBeUndefined();
+    await conversation.close('user_hangup');
+  });
+});

@@ -1,0 +1,85 @@
+import { engineSettingsOf, type ConversationAgent } from '../../../src/services/conversation/agent-settings';
+import type { ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
+import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
+import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
+import type { FakeLlm } from '../../support/fake-llm';
+import { waitFor } from '../../support/wait';
+
+/** Everything a transport would have been told, in order. */
+export class RecordingSink implements ConversationSink {
+  readonly events: (
+    | { type: 'text'; token: string; last: boolean }
+    | { type: 'end'; reason: ConversationEndReason }
+    | { type: 'transfer'; number: string }
+    | { type: 'digits'; digits: string }
+    | { type: 'language'; code: string }
+  )[] = [];
+
+  text(token: string, last: boolean): void {
+    this.events.push({ type: 'text', token, last });
+  }
+  end(reason: ConversationEndReason): void {
+    this.events.push({ type: 'end', reason });
+  }
+  transfer(number: string): void {
+    this.events.push({ type: 'transfer', number });
+  }
+  sendDigits(digits: string): void {
+    this.events.push({ type: 'digits', digits });
+  }
+  language(code: string): void {
+    this.events.push({ type: 'language', code });
+  }
+
+  /** The agent's turns as the transport would speak them, joined by the `last` marks. */
+  turns(): string[] {
+    const turns: string[] = [];
+    let current = '';
+    for (const e of this.events) {
+      if (e.type !== 'text') continue;
+      current += e.token;
+      if (e.last) {
+        turns.push(current);
+        current = '';
+      }
+    }
+    return turns;
+  }
+
+  ending(): { type: string } | undefined {
+    return this.events.find((e) => e.type === 'end' || e.type === 'transfer');
+  }
+}
+
+export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationAgent => ({
+  prompt: 'You are Ava from Acme. Remind {{firstname}} about the {{plan}} renewal.',
+  language: 'en-US',
+  startingState: '',
+  whoTalksFirst: 'agent',
+  llmTemperature: 30,
+  reminderFrequencyFrom: 0,
+  reminderFrequencyTo: 0,
+  maxSilenceDuration: 0,
+  agentFlow: {},
+  agentDynamicVariables: {},
+  ...overrides,
+});
+
+/** An engine on the fake server, with a sink and a transcript kept in memory. */
+export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; timeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
+  const sink = new RecordingSink();
+  let transcript: TurnRecord[] = [];
+  const settings = engineSettingsOf(options.agent ?? agent(), [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }]);
+  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', timeoutMs: options.timeoutMs ?? 2000 });
+  const engine = new ConversationEngine(
+    { ...settings, ...(options.silence ? { silence: options.silence } : {}) },
+    { model, sink, recorder: { save: (turns) => void (transcript = turns.map((t) => ({ ...t }))), settled: async () => undefined } },
+  );
+  return {
+    engine,
+    sink,
+    transcript: () => transcript,
+    /** Waits until the sink has closed `n` agent turns. */
+    turnsSpoken: (n: number) => waitFor(`${n} agent turns`, async () => (sink.turns().length >= n ? sink.turns() : undefined), 5000, 5),
+  };
+}

@@ -1,0 +1,173 @@
+import twilio from 'twilio';
+import { APOLOGY } from '../../../src/services/conversation/engine';
+import { conversationRelayTwiml } from '../../../src/services/telephony/conversation-relay';
+import { subscribe, wsClient } from '../graphql/graphql-client';
+import { FakeLlm } from '../../support/fake-llm';
+import { FakeRelay, RefusedHandshake, relayEnded, type RelayTarget } from '../../support/fake-relay';
+import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
+import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
+import { startTestApp, type TestApp } from '../../support/harness';
+import { waitFor } from '../../support/wait';
+
+const HANGUP = '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>';
+
+let calls: Awaited<ReturnType<typeof fakeTwilio>>;
+let llm: FakeLlm;
+let t: TestApp;
+let a: Tenant;
+let target: RelayTarget;
+
+beforeAll(async () => {
+  calls = await fakeTwilio();
+  llm = await FakeLlm.start();
+  t = await startTestApp({
+    TELEPHONY_PROVIDER: 'twilio',
+    TWILIO_API_BASE_URL: calls.url,
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: TOKEN,
+    PUBLIC_BASE_URL: PUBLIC,
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'fake-model',
+  });
+  a = await tenant(t, 'A');
+  target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
+});
+afterAll(async () => {
+  await t.close();
+  await llm.close();
+  await calls.close();
+});
+
+const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
+
+/** A call of `agentId` placed at the fake Twilio and answered, as Twilio's status callbacks say. */
+async function answered(agentId: string = a.agent.id) {
+  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123' } }));
+  const call = await waitFor('the call to reach Twilio', async () => {
+    const c = await read(made.id);
+    return c.call_sid ? c : undefined;
+  });
+  const path = `/v1/telephony/twilio/status?call_id=${call.id}`;
+  const params = { CallSid: call.call_sid, AccountSid: SID, CallStatus: 'in-progress' };
+  await t.request('POST', path, {
+    raw: new URLSearchParams(params).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC}${path}`, params) },
+  });
+  return call as { id: string; call_sid: string };
+}
+
+/** A relay connected as Twilio would for `call`, with the agent's greeting read. */
+async function relayFor(call: { id: string; call_sid: string }, greeting = 'Hello, this is Acme.') {
+  llm.reply({ text: greeting });
+  const relay = await FakeRelay.connect(target);
+  relay.setup(call.id, call.call_sid);
+  expect((await relay.turn()).text).toBe(greeting);
+  return relay;
+}
+
+const ended = (call: { call_sid: string }, handoffData: string) => ({ AccountSid: SID, CallSid: call.call_sid, CallStatus: 'in-progress', SessionStatus: 'completed', HandoffData: handoffData });
+
+describe('a Twilio call with its agent on ConversationRelay', () => {
+  it('is placed with the relay TwiML, carrying the agent\'s settings', async () => {
+    const call = await answered();
+    const create = calls.received.find((r) => r.path.endsWith('/Calls.json') && r.form.get('Twiml')?.includes(call.id))!;
+    expect(create.form.get('Twiml')).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50 }));
+  });
+
+  it('refuses unsigned and wrongly signed handshakes with 403', async () => {
+    for (const token of [null, 'not-the-token']) {
+      const refused = await FakeRelay.connect(target, token).then(
+        () => 0,
+        (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1),
+      );
+      expect(refused).toBe(403);
+    }
+  });
+
+  it('closes a session whose setup names a call with another sid, or an ended call', async () => {
+    const call = await answered();
+    const wrongSid = await FakeRelay.connect(target);
+    wrongSid.setup(call.id, 'CA99999999999999999999999999999999');
+    expect(await wrongSid.closed()).toBe(1008);
+    okData(await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: a.key }));
+    const ended = await FakeRelay.connect(target);
+    ended.setup(call.id, call.call_sid);
+    expect(await ended.closed()).toBe(1008);
+  });
+
+  it('stores the transcript turn by turn, each reaching a graphql-ws subscriber, and ignores malformed messages', async () => {
+    const call = await answered();
+    const client = wsClient(t, a.key);
+    const updates = await subscribe<{ callStatusChanged: { transcript: string | null } }>(
+      client,
+      'subscription ($id: ID) { callStatusChanged(callId: $id) { transcript } }',
+      { id: call.id },
+    );
+    const transcriptReaching = async (expected: string) => {
+      for (;;) if ((await updates.next()).callStatusChanged.transcript === expected) return;
+    };
+    const relay = await relayFor(call, 'Hello Ada, this is Acme.');
+    await transcriptReaching('Agent: Hello Ada, this is Acme.');
+
+    relay.send('{garbage');
+    relay.send({ type: 'prompt', voicePrompt: ['not', 'text'], last: true });
+    relay.send({ type: 'mystery' });
+    llm.reply({ text: 'Of course, I can help.' });
+    relay.prompt('Can you help me?');
+    expect((await relay.turn()).text).toBe('Of course, I can help.');
+    await transcriptReaching('Agent: Hello Ada, this is Acme.\nUser: Can you help me?\nAgent: Of course, I can help.');
+    const stored = await read(call.id);
+    expect(stored.transcript_object.turns.map((turn: { role: string; text: string }) => [turn.role, turn.text])).toEqual([
+      ['agent', 'Hello Ada, this is Acme.'],
+      ['user', 'Can you help me?'],
+      ['agent', 'Of course, I can help.'],
+    ]);
+    relay.close();
+    updates.close();
+    await client.dispose();
+  });
+
+  it('keeps only what the callee heard of an interrupted turn, and passes pressed keys to the model', async () => {
+    const call = await answered();
+    const relay = await relayFor(call, 'Hello, this is Acme calling about your order.');
+    relay.interrupt('Hello, this is Acme');
+    await waitFor('the transcript cut to what was heard', async () => ((await read(call.id)).transcript === 'Agent: Hello, this is Acme' ? true : undefined));
+    llm.reply({ text: 'You pressed one.' });
+    relay.dtmf('1');
+    expect((await relay.turn()).text).toBe('You pressed one.');
+    const asked = llm.requests.at(-1)!.messages.filter((m: { role: string }) => m.role !== 'system');
+    expect(asked).toEqual([
+      { role: 'assistant', content: 'Hello, this is Acme' },
+      { role: 'user', content: '[The caller pressed 1]' },
+    ]);
+    relay.close();
+  });
+
+  it('apologises and ends with llm_error when the model fails, and the call records it', async () => {
+    const call = await answered();
+    const relay = await relayFor(call);
+    llm.reply({ status: 500 });
+    relay.prompt('What are your hours?');
+    const turn = await relay.turn();
+    expect(turn.text.trim()).toBe(APOLOGY);
+    const end = turn.others.find((m) => m.type === 'end') ?? (await relay.next());
+    expect(JSON.parse(end.handoffData as string)).toEqual({ reason: 'llm_error' });
+    expect((await relayEnded(target, call.id, ended(call, end.handoffData as string))).text).toBe(HANGUP);
+    expect((await read(call.id)).disconnect_reason).toBe('llm_error');
+  });
+
+  it('transfers to an allowed number: end with the number as handoff, then <Dial>', async () => {
+    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Transferring agent', prompt: 'Transfer when asked.', agent_flow: { transfer_numbers: ['+14155550100'] } } }));
+    const call = await answered(agent.id);
+    const relay = await relayFor(call);
+    llm.reply({ toolCalls: [{ name: 'transfer_call', arguments: { number: '+14155550100' } }] }, { text: 'Transferring you now.' });
+    relay.prompt('Let me talk to a person.');
+    let end = (await relay.turn()).others.find((m) => m.type === 'end');
+    end ??= await relay.next();
+    expect(end.type).toBe('end');
+    expect(JSON.parse(end.handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: '+14155550100' });
+    const res = await relayEnded(target, call.id, ended(call, end.handoffData as string));
+    expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial>+14155550100</Dial></Response>');
+    expect((await read(call.id)).disconnect_reason).toBe('call_transfer');
+  });
+});

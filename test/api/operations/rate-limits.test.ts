@@ -1,0 +1,178 @@
+import { firstError, gql, query, wsClient } from '../graphql/graphql-client';
+import { FROM, okData } from '../../support/fixtures';
+import { startTestApp, type TestApp } from '../../support/harness';
+import { waitFor } from '../../support/wait';
+
+/** Low limits, one-minute windows: no window ends during a test. */
+const LIMITS = {
+  RATE_LIMIT_PER_CREDENTIAL: '5',
+  RATE_LIMIT_PER_COMPANY: '8',
+  RATE_LIMIT_MAKE_CALL: '2',
+  RATE_LIMIT_FLOW_TRIGGER: '3',
+};
+
+const MAKE_CALL = 'mutation($input: MakeCallInput!) { makeCall(input: $input) { id } }';
+const TRIGGER = 'mutation($id: ID!) { triggerWebhook(id: $id) { id } }';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await startTestApp(LIMITS);
+});
+afterAll(() => t.close());
+
+/**
+ * A company with an agent, a number and a flow, made through the services so that no
+ * request is counted before the test starts.
+ */
+async function company(app: TestApp = t) {
+  const { companyId, apiKey } = await app.company();
+  const caller = { scope: { companyId, userId: null }, em: app.app.orm.em.fork() };
+  const { services } = app.app;
+  const agent = await services.agents.create(caller, { name: 'Agent' });
+  await services.phoneNumbers.create(caller, { phone_number: FROM });
+  const { flow } = await services.webhooks.create(caller, { name: 'Flow', steps: [{ step_number: 1, webhook_url: 'https://example.com/hook' }] });
+  return { companyId, key: apiKey, agentId: agent.id, flowId: flow.id };
+}
+
+const list = (token: string, app: TestApp = t) => app.request('GET', '/v1/campaigns/list', { token });
+
+async function statuses(n: number, send: () => Promise<{ status: number }>): Promise<number[]> {
+  const seen: number[] = [];
+  for (let i = 0; i < n; i++) seen.push((await send()).status);
+  return seen;
+}
+
+function expectRefused(res: { status: number; headers: Headers; body: unknown }, windowS = 60): void {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ status: 'error', message: 'Too many requests', data: '' });
+  const retryAfter = Number(res.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(windowS);
+}
+
+describe('REST', () => {
+  it('answers 429 with Retry-After and the envelope once a key has made its requests, on every route policy', async () => {
+    const a = await company();
+    expect(await statuses(5, () => list(a.key))).toEqual([200, 200, 200, 200, 200]);
+    expectRefused(await list(a.key));
+    // The legacy routes answer failures with HTTP 200, but not this one (as with 401).
+    expectRefused(await t.request('GET', '/compaign/v1/contact', { token: a.key }));
+    expectRefused(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: FROM, call_to: '+14155550123' } }));
+  });
+
+  it('does not limit requests that fail authentication', async () => {
+    expect(new Set(await statuses(10, () => list('sk_not-a-key')))).toEqual(new Set([401]));
+  });
+
+  it('counts each key on its own and every key of a company together; other companies are not affected', async () => {
+    const a = await company();
+    const { apiKey: second } = await t.app.services.auth.createApiKey(t.app.orm.em.fork(), a.companyId);
+    expect(await statuses(7, () => list(a.key))).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    // The refused requests of the first key were not counted for the company: 3 are left.
+    expect(await statuses(4, () => list(second))).toEqual([200, 200, 200, 429]);
+    expectRefused(await list(second));
+
+    const b = await company();
+    okData(await list(b.key));
+  });
+
+  it('counts each JWT user as a credential of its own', async () => {
+    const a = await company();
+    const ada = t.jwtFor(a.companyId, { sub: 'ada' });
+    const bob = t.jwtFor(a.companyId, { sub: 'bob' });
+    expect(await statuses(6, () => list(ada))).toEqual([200, 200, 200, 200, 200, 429]);
+    okData(await list(bob));
+  });
+
+  it('limits make-calls per company below the request limit', async () => {
+    const a = await company();
+    const makeCall = () => t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: FROM, call_to: '+14155550123' } });
+    okData(await makeCall());
+    okData(await makeCall());
+    expectRefused(await makeCall());
+    okData(await list(a.key));
+  });
+
+  it('limits flow triggers per company below the request limit, over REST and GraphQL together', async () => {
+    const a = await company();
+    const trigger = () => t.request('POST', `/v1/webhooks/${a.flowId}/trigger`, { token: a.key, body: {} });
+    expect(await statuses(3, trigger)).toEqual([200, 200, 200]);
+    expectRefused(await trigger());
+    const res = await gql(t, TRIGGER, { id: a.flowId }, a.key);
+    expect(res.status).toBe(200);
+    expect(res.data).toBeNull();
+    expect(firstError(res)).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+  });
+});
+
+describe('GraphQL', () => {
+  it('refuses a whole HTTP request with 429, code RATE_LIMITED and retryAfter', async () => {
+    const a = await company();
+    for (let i = 0; i < 5; i++) expect((await gql(t, '{ phoneNumbers { id } }', {}, a.key)).status).toBe(200);
+    const res = await gql(t, '{ phoneNumbers { id } }', {}, a.key);
+    expect(res.status).toBe(429);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res.errors).toEqual([{ message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: Number(res.headers.get('retry-after')) } }]);
+  });
+
+  it('refuses makeCall past the make-call limit, within a request that is served', async () => {
+    const a = await company();
+    const input = { aiAgentId: a.agentId, callFrom: FROM, callTo: '+14155550123' };
+    for (let i = 0; i < 2; i++) expect((await gql(t, MAKE_CALL, { input }, a.key)).errors).toBeUndefined();
+    const res = await gql(t, MAKE_CALL, { input }, a.key);
+    expect(res.status).toBe(200);
+    expect(firstError(res)).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(firstError(res)!.retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts every websocket operation as a request', async () => {
+    const a = await company();
+    expect(await statuses(3, () => list(a.key))).toEqual([200, 200, 200]);
+    const client = wsClient(t, a.key);
+    try {
+      await query(client, '{ phoneNumbers { id } }');
+      await query(client, '{ phoneNumbers { id } }');
+      await expect(query(client, '{ phoneNumbers { id } }')).rejects.toEqual([
+        { message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } },
+      ]);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('across replicas and windows', () => {
+  it('holds one limit for two instances on one database', async () => {
+    const second = await startTestApp({ ...LIMITS, DATABASE_URL: t.databaseUrl });
+    try {
+      const a = await company();
+      expect(await statuses(3, () => list(a.key))).toEqual([200, 200, 200]);
+      expect(await statuses(2, () => list(a.key, second))).toEqual([200, 200]);
+      expectRefused(await list(a.key, second));
+      expectRefused(await list(a.key));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('serves a refused caller again once the window has passed', async () => {
+    const short = await startTestApp({ ...LIMITS, RATE_LIMIT_WINDOW_S: '1', RATE_LIMIT_PER_CREDENTIAL: '2' });
+    try {
+      const a = await company(short);
+      const refused = await waitFor('a refusal', async () => {
+        const res = await list(a.key, short);
+        return res.status === 429 ? res : undefined;
+      });
+      expectRefused(refused, 1);
+      const served = await waitFor('the window to end', async () => {
+        const res = await list(a.key, short);
+        return res.status === 200 ? res : undefined;
+      }, 5_000);
+      okData(served);
+    } finally {
+      await short.close();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
+import type { TestApp } from '../../support/harness';
+
+let t: TestApp;
+let a: Tenant;
+let b: Tenant;
+
+beforeAll(async () => ({ t, a, b } = await twoTenants()));
+afterAll(() => t.close());
+
+const makeCall = (workspace = 'default') =>
+  t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123', workspace } });
+
+describe('phone numbers', () => {
+  it('adds numbers in E.164 with their country code, refuses duplicates and bad numbers', async () => {
+    const made = okData(await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '(415) 555-0177' } }));
+    expect(made).toMatchObject({ phone_number: '+14155550177', country_code: '1', label: '', company_id: a.companyId });
+    const dup = await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '+1 415 555 0177' } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ status: 'error', message: 'Phone number already added', data: '' });
+    const bad = await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '555' } });
+    expect(bad.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'phone_number', message: 'Invalid phone number format' }] });
+    // The same number may belong to another company too.
+    okData(await t.request('POST', '/v1/phone-numbers', { token: b.key, body: { phone_number: '+14155550177' } }));
+  });
+
+  it('lists and deletes only the company\'s numbers; a deleted number can no longer place calls', async () => {
+    const list = okData<any[]>(await t.request('GET', '/v1/phone-numbers', { token: a.key }));
+    expect(list.every((n) => n.company_id === a.companyId)).toBe(true);
+    const extra = okData(await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '+14155550178' } }));
+    expect((await t.request('DELETE', `/v1/phone-numbers/${extra.id}`, { token: b.key })).status).toBe(404);
+    okData(await t.request('DELETE', `/v1/phone-numbers/${extra.id}`, { token: a.key }));
+    const res = await t.request('POST', '/v1/calls/make-call', {
+      token: a.key,
+      body: { ai_agent_id: a.agent.id, call_from: '+14155550178', call_to: '+14155550123' },
+    });
+    expect(res.body).toEqual({ status: 'error', message: 'error', data: '' });
+  });
+});
+
+describe('calls', () => {
+  it('reads a call by id, only within the company', async () => {
+    const call = okData(await makeCall());
+    const read = okData(await t.request('GET', `/v1/calls/${call.id}`, { token: a.key }));
+    expect(read).toMatchObject({ id: call.id, call_from: call.call_from, call_to: call.call_to, created_at: call.created_at });
+    const foreign = await t.request('GET', `/v1/calls/${call.id}`, { token: b.key });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ status: 'error', message: 'Not found', data: '' });
+  });
+
+  it('lists calls newest first across pages with a cursor, filtered by workspace', async () => {
+    for (let i = 0; i < 5; i++) okData(await makeCall('paging'));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const q: string = `/v1/calls?workspace=paging&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = okData(await t.request('GET', q, { token: a.key }));
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((c: any) => c.id));
+      expect(page.items.every((c: any) => c.workspace_id === 'paging')).toBe(true);
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toHaveLength(5);
+    expect(new Set(seen).size).toBe(5);
+    expect(okData(await t.request('GET', '/v1/calls?workspace=paging', { token: b.key })).items).toEqual([]);
+  });
+
+  it('refuses a bad limit or cursor with the field named', async () => {
+    const limit = await t.request('GET', '/v1/calls?limit=0', { token: a.key });
+    expect(limit.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'limit', message: 'Must be between 1 and 200' }] });
+    const cursor = await t.request('GET', '/v1/calls?cursor=garbage', { token: a.key });
+    expect(cursor.body.data).toEqual([{ field: 'cursor', message: 'Invalid cursor' }]);
+    const campaign = await t.request('GET', '/v1/calls?campaign_id=nope', { token: a.key });
+    expect(campaign.body.data).toEqual([{ field: 'campaign_id', message: 'Must be a UUID' }]);
+  });
+
+  it('filters by creation time', async () => {
+    const call = okData(await makeCall('dated'));
+    const list = async (query: string) => okData(await t.request('GET', `/v1/calls?workspace=dated&${query}`, { token: a.key })).items.map((c: any) => c.id);
+    expect(await list(`created_after=${encodeURIComponent(call.created_at)}`)).toEqual([call.id]);
+    expect(await list(`created_before=${encodeURIComponent(call.created_at)}`)).toEqual([]);
+    const bad = await t.request('GET', '/v1/calls?created_before=tomorrow', { token: a.key });
+    expect(bad.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'created_before', message: 'Must be an ISO 8601 timestamp' }] });
+  });
+});

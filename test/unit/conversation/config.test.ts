@@ -1,0 +1,19 @@
+import { ConfigError, loadConfig } from '../../../src/config';
+
+describe('language-model settings', () => {
+  it('leave the model off unless LLM_MODEL is set', () => {
+    expect(loadConfig({}).llm).toBeNull();
+  });
+
+  it('read an OpenAI-compatible server, with OpenAI and a 10 s timeout by default', () => {
+    expect(loadConfig({ LLM_MODEL: 'gpt-4o-mini' }).llm).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: undefined, model: 'gpt-4o-mini', timeoutMs: 10_000 });
+    const local = loadConfig({ LLM_MODEL: 'llama3', LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_TIMEOUT_MS: '2500', LLM_API_KEY: 'k' }).llm;
+    expect(local).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3', timeoutMs: 2500 });
+  });
+
+  it('refuse a server or key without a model, and name each bad variable', () => {
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:8080/v1' })).toThrow('LLM_MODEL is required');
+    expect(() => loadConfig({ LLM_MODEL: 'm', LLM_BASE_URL: 'not a url', LLM_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
+    expect(() => loadConfig({ LLM_MODEL: 'm', LLM_BASE_URL: 'not a url', LLM_TIMEOUT_MS: 'soon' })).toThrow(/LLM_BASE_URL.*LLM_TIMEOUT_MS/);
+  });
+});

@@ -1,0 +1,191 @@
+import { APOLOGY } from '../../../src/services/conversation/engine';
+import { FakeLlm } from '../../support/fake-llm';
+import { waitFor } from '../../support/wait';
+import { agent, engineOn } from '../../api/conversation/support';
+
+let llm: FakeLlm;
+beforeAll(async () => {
+  llm = await FakeLlm.start();
+});
+afterAll(() => llm.close());
+beforeEach(() => {
+  llm.requests.length = 0;
+  llm.fallback = {};
+});
+
+const lastMessage = (i = -1) => llm.requests.at(i)!.messages.at(-1);
+
+describe('the conversation engine', () => {
+  it('greets first with the agent prompt filled from the call, streaming each token to the transport', async () => {
+    llm.reply({ text: 'Hi Ada, this is Ava from Acme about your Gold renewal.' });
+    const { engine, sink, transcript, turnsSpoken } = engineOn(llm);
+    await engine.start();
+    expect(await turnsSpoken(1)).toEqual(['Hi Ada, this is Ava from Acme about your Gold renewal.']);
+    const request = llm.requests[0]!;
+    expect(request).toMatchObject({ model: 'fake-model', stream: true, temperature: 0.6 });
+    expect(request.messages[0].role).toBe('system');
+    expect(request.messages[0].content).toContain('You are Ava from Acme. Remind Ada about the Gold renewal.');
+    expect(request.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits']);
+    expect(sink.events.filter((e) => e.type === 'text').length).toBeGreaterThan(5);
+    expect(transcript()).toEqual([{ role: 'agent', text: 'Hi Ada, this is Ava from Acme about your Gold renewal.', at: expect.any(Date) }]);
+  });
+
+  it('waits for the callee when the user talks first, answers final utterances only, and measures the latency', async () => {
+    const { engine, transcript, turnsSpoken } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
+    await engine.start();
+    await engine.userSaid('Hello, who', false);
+    expect(llm.requests).toHaveLength(0);
+    llm.reply({ text: 'Hi, this is Ava.', firstTokenDelayMs: 150 });
+    await engine.userSaid('Hello, who is this?', true);
+    expect(await turnsSpoken(1)).toEqual(['Hi, this is Ava.']);
+    expect(lastMessage()).toEqual({ role: 'user', content: 'Hello, who is this?' });
+    const [user, reply] = transcript();
+    expect(user).toMatchObject({ role: 'user', text: 'Hello, who is this?' });
+    expect(reply).toMatchObject({ role: 'agent', text: 'Hi, this is Ava.' });
+    expect(reply!.latencyMs).toBeGreaterThanOrEqual(150);
+    expect(reply!.latencyMs).toBeLessThan(1500);
+  });
+
+  it('keeps only what the callee heard of a turn they interrupted', async () => {
+    llm.reply({ text: 'Hello Ada, I am calling about your plan renewal and a special offer today.', chunkDelayMs: 40 });
+    const { engine, sink, transcript } = engineOn(llm);
+    void engine.start();
+    await waitFor('the first tokens', async () => (sink.events.length >= 3 ? true : undefined));
+    engine.interrupted('Hello Ada,');
+    llm.reply({ text: 'Sure, go ahead.' });
+    await engine.userSaid('Sorry, one question', true);
+    const history = llm.requests[1]!.messages;
+    expect(history.slice(1)).toEqual([
+      { role: 'assistant', content: 'Hello Ada,' },
+      { role: 'user', content: 'Sorry, one question' },
+    ]);
+    expect(transcript().map((t) => [t.role, t.text])).toEqual([
+      ['agent', 'Hello Ada,'],
+      ['user', 'Sorry, one question'],
+      ['agent', 'Sure, go ahead.'],
+    ]);
+  });
+
+  it('cuts a finished turn that was still being spoken when interrupted', async () => {
+    llm.reply({ text: 'Your renewal is due on Friday, and the price stays the same.' });
+    const { engine, transcript } = engineOn(llm);
+    await engine.start();
+    engine.interrupted('Your renewal is due on Friday');
+    llm.reply({ text: 'Of course.' });
+    await engine.userSaid('Wait', true);
+    expect(llm.requests[1]!.messages[1]).toEqual({ role: 'assistant', content: 'Your renewal is due on Friday' });
+    expect(transcript()[0]!.text).toBe('Your renewal is due on Friday');
+  });
+
+  it('tells the model the keys the callee pressed', async () => {
+    const { engine, transcript } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
+    await engine.start();
+    await engine.dtmf('5');
+    await engine.dtmf('not a key');
+    expect(llm.requests).toHaveLength(1);
+    expect(lastMessage()).toEqual({ role: 'user', content: '[The caller pressed 5]' });
+    expect(transcript()[0]).toMatchObject({ role: 'user', text: '[pressed 5]' });
+  });
+
+  it('ends the call with end_call after the last words', async () => {
+    llm.reply({ text: 'Goodbye Ada!', toolCalls: [{ name: 'end_call', arguments: { reason: 'done' } }] });
+    const { engine, sink } = engineOn(llm);
+    await engine.start();
+    expect(sink.events.slice(-3)).toEqual([
+      { type: 'text', token: 'Ada!', last: false },
+      { type: 'text', token: '', last: true },
+      { type: 'end', reason: 'agent_hangup' },
+    ]);
+    await engine.userSaid('Wait!', true);
+    expect(llm.requests).toHaveLength(1);
+  });
+
+  it('transfers only to a number the agent allows, telling the model when it may not', async () => {
+    const allowed = agent({ agentFlow: { transfer_numbers: ['+14155550199'] } });
+    llm.reply({ toolCalls: [{ name: 'transfer_call', arguments: { number: '+19995550000' } }] }, { text: 'Let me get you to sales.', toolCalls: [{ name: 'transfer_call', arguments: { number: '+1 (415) 555-0199' } }] });
+    const { engine, sink } = engineOn(llm, { agent: allowed });
+    await engine.start();
+    expect(llm.requests[0]!.tools.find((t: any) => t.function.name === 'transfer_call').function.parameters.properties.number.enum).toEqual(['+14155550199']);
+    const refused = llm.requests[1]!.messages.at(-1);
+    expect(refused).toMatchObject({ role: 'tool', tool_call_id: 'call_0_fake' });
+    expect(refused.content).toContain('+19995550000 is not a number you may transfer to');
+    expect(sink.ending()).toEqual({ type: 'transfer', number: '+14155550199' });
+    expect(sink.turns()).toEqual(['Let me get you to sales.']);
+  });
+
+  it('presses digits for a phone menu and answers every tool call, unknown ones included', async () => {
+    llm.reply(
+      { toolCalls: [{ name: 'press_digits', arguments: { digits: '1#' } }, { name: 'fly', arguments: {} }, { name: 'press_digits', arguments: '{"digits":' }] },
+      { text: 'Waiting for the menu.' },
+    );
+    const { engine, sink } = engineOn(llm);
+    await engine.start();
+    expect(sink.events.filter((e) => e.type === 'digits')).toEqual([{ type: 'digits', digits: '1#' }]);
+    const messages = llm.requests[1]!.messages;
+    expect(messages.at(-4)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_0_fake', type: 'function', function: { name: 'press_digits', arguments: '{"digits":"1#"}' } }, {}, {}] });
+    expect(messages.slice(-3).map((m: any) => [m.role, m.tool_call_id, m.content])).toEqual([
+      ['tool', 'call_0_fake', 'Pressed 1#.'],
+      ['tool', 'call_1_fake', 'Error: there is no tool named fly.'],
+      ['tool', 'call_2_fake', 'Error: the arguments are not a JSON object.'],
+    ]);
+    expect(sink.turns()).toEqual(['Waiting for the menu.']);
+    expect(sink.ending()).toBeUndefined();
+  });
+
+  it.each([
+    ['answers HTTP 500', { status: 500 }],
+    ['is slower than its timeout to the first token', { firstTokenDelayMs: 1500 }],
+    ['cuts the stream', { text: 'I can certainly help you with that today', cutAfterChunks: 3 }],
+    ['sends garbage', { garbage: true }],
+  ])('apologises and ends with llm_error when the model %s', async (_, reply) => {
+    llm.reply(reply);
+    const { engine, sink, transcript } = engineOn(llm, { timeoutMs: 400 });
+    await engine.start();
+    const spoken = sink.turns();
+    expect(spoken).toHaveLength(1);
+    expect(spoken[0]!.endsWith(APOLOGY)).toBe(true);
+    expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'llm_error' });
+    expect(transcript().at(-1)).toMatchObject({ role: 'agent', text: spoken[0] });
+  });
+
+  it('reminds a silent callee, then hangs up after the maximum silence; speech starts the count again', async () => {
+    llm.fallback = { text: 'Are you still there?' };
+    const { engine, sink } = engineOn(llm, { silence: { reminderMs: { from: 150, to: 150 }, maxMs: 700 } });
+    await engine.start();
+    await waitFor('a reminder', async () => (llm.requests.length >= 2 ? true : undefined), 3000, 10);
+    expect(lastMessage(1)).toEqual({ role: 'system', content: expect.stringContaining('has said nothing') });
+    await engine.userSaid('Yes, sorry', true);
+    const spokeAt = Date.now();
+    await waitFor('the hang-up', async () => (sink.ending() ? true : undefined), 5000, 10);
+    expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'max_silence' });
+    expect(Date.now() - spokeAt).toBeGreaterThanOrEqual(650);
+    // Reminders in between (about one every 150 ms) did not restart the count.
+    expect(llm.requests.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('an agent with states', () => {
+  const states = agent({
+    startingState: 'greet',
+    agentFlow: {
+      states: [
+        { name: 'greet', prompt: 'Greet {{firstname}} warmly.', next: ['offer'] },
+        { name: 'offer', prompt: 'Offer the {{plan}} plan.', next: [] },
+      ],
+    },
+  });
+
+  it('adds the current state to the system prompt and moves along next with go_to_state', async () => {
+    llm.reply({ text: 'Hello Ada!', toolCalls: [{ name: 'go_to_state', arguments: { state: 'nowhere' } }] }, { toolCalls: [{ name: 'go_to_state', arguments: { state: 'offer' } }] }, { text: 'May I offer you Gold?' });
+    const { engine, sink } = engineOn(llm, { agent: states });
+    await engine.start();
+    const [first, second, third] = llm.requests;
+    expect(first!.messages[0].content).toContain('Current state: greet.\nGreet Ada warmly.');
+    expect(first!.tools.find((t: any) => t.function.name === 'go_to_state').function.parameters.properties.state.enum).toEqual(['offer']);
+    expect(second!.messages.at(-1).content).toBe('Error: you cannot go to nowhere from here. Allowed: offer.');
+    expect(third!.messages[0].content).toContain('Current state: offer.\nOffer the Gold plan.');
+    // The last state goes nowhere: no go_to_state any more.
+    expect(third!.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits']);
+    expect(sink.turns()).toEqual(['Hello Ada!May I offer you Gold?']);
+  });
+});
