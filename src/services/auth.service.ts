@@ -77,7 +77,8 @@ export class AuthService {
   }
 
   private async fromApiKey(em: EntityManager, token: string): Promise<Credential> {
-    const key = await em.findOne(ApiKey, { hash: hashKey(token), revokedAt: null });
+    // The key names its company only once found: a lookup across companies by nature (docs/scaling.md).
+    const key = await em.findOne(ApiKey, { hash: hashKey(token), revokedAt: null }, { comments: ['auth:api-key'] });
     if (!key) throw new UnauthenticatedError();
     return { scope: { companyId: key.company.id, userId: null, credential: `key:${key.id}` }, expiresAt: null };
   }

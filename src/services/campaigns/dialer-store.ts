@@ -207,7 +207,7 @@ export async function recordProgress(em: EntityManager, c: CampaignRow, now: Dat
 /** Campaigns with work for the dialer at `now`: due contacts (active ones), or ended calls to count (active or paused). */
 export async function campaignsWithWork(em: EntityManager, now: Date): Promise<{ id: string; company_id: string }[]> {
   return em.execute(
-    `SELECT c.id, c.company_id FROM campaigns c
+    `/* sweep:campaigns.with-work */ SELECT c.id, c.company_id FROM campaigns c
      WHERE c.deleted_at IS NULL AND (
        (c.status = 'active' AND (c.selected_at IS NULL
           OR EXISTS (SELECT 1 FROM campaign_contacts cc WHERE cc.campaign_id = c.id AND cc.state = 'queued' AND cc.next_attempt_at <= ?)))
