@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     [companyId, selectTag, SELECT_CONTACTS],
   );
   const big = await app.services.campaigns.create(caller, { name: 'Selection', contacts_list_tags: [selectTag] });
-  const row = (await loadCampaign(em, big.id))!;
+  const row = (await loadCampaign(em, { id: big.id, companyId }))!;
   const selectStarted = performance.now();
   const selected = await em.transactional((tx) => selectContacts(tx, row, new Date()));
   const selectMs = performance.now() - selectStarted;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
 import type { LastCallStatus } from '../entities/contact.entity';
 import { transcriptText } from './conversation/transcript';
+import type { RecordKey } from './scope';
 import type { StatusUpdate } from './telephony/telephony';
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
@@ -47,14 +48,14 @@ export interface Transitioned {
  * status itself. Returns null when nothing changed. Plain SQL: this runs for every
  * transition of every call, and the ORM's unit of work would triple its cost.
  */
-export async function applyTransition(em: EntityManager, callId: string, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
+export async function applyTransition(em: EntityManager, call: RecordKey, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
   const terminal = !LIVE_STATUSES.includes(update.status);
   const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
   const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
   const rows: { id: string; company_id: string; campaign_id: string | null; workspace_id: string; call_status: CallStatus }[] = await em.execute(
     `WITH answered AS (
        SELECT id, COALESCE(started_at, ?::timestamptz) AS started
-       FROM calls WHERE id = ? AND call_status IN (?)
+       FROM calls WHERE id = ? AND company_id = ? AND call_status IN (?)
      ), timing AS (
        SELECT id, started, CASE WHEN ? THEN COALESCE(?::int, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started))))::int, 0) END AS duration
        FROM answered
@@ -70,15 +71,15 @@ export async function applyTransition(em: EntityManager, callId: string, update:
          transcript = COALESCE(?, c.transcript),
          transcript_object = COALESCE(?::jsonb, c.transcript_object),
          transcript_language = COALESCE(?, c.transcript_language)
-       FROM timing t WHERE c.id = t.id AND c.call_status IN (?)
+       FROM timing t WHERE c.id = t.id AND c.company_id = ? AND c.call_status IN (?)
        RETURNING c.*
      ), mirrored AS (
        UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
-       FROM updated u WHERE contacts.id = u.contact_id
+       FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
      )
      SELECT id, company_id, campaign_id, workspace_id, call_status FROM updated`,
     [
-      answeredAt, callId, [...PREDECESSORS[update.status]],
+      answeredAt, call.id, call.companyId, [...PREDECESSORS[update.status]],
       terminal, update.durationS ?? null, update.at,
       update.status, now,
       update.status === 'in-progress', update.at, terminal,
@@ -89,7 +90,7 @@ export async function applyTransition(em: EntityManager, callId: string, update:
       update.transcript ? transcriptText(update.transcript.turns) : null,
       update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
       update.transcript?.language ?? null,
-      [...PREDECESSORS[update.status]],
+      call.companyId, [...PREDECESSORS[update.status]],
       contactStatus, now,
     ],
   );

@@ -15,6 +15,10 @@ export const CROSS_COMPANY: Record<string, string> = {
   'sweep:calls.waiting': 'the call sweep finds the companies whose waiting calls lost their dispatch',
   'sweep:campaigns.with-work': 'the campaign sweep finds the campaigns of every company with due contacts or ended calls to count',
   'auth:api-key': 'an API key names its company only once found by its hash',
+  'inbound:number': 'an incoming call names the number called; the number names the company (the first to add it)',
+  'provider:call-by-sid': 'an incoming call\'s status callback names the call by the provider\'s sid only',
+  'provider:call-by-id': 'a provider callback, the relay\'s setup and the conversation it opens name the call by id only',
+  'test:every-company': 'a test\'s check over the calls of every company (its statements run through the service\'s ORM too)',
 };
 
 /** Tenant tables (entities with a company relation): the column holding their company, and their primary key. */

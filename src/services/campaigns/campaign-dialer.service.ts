@@ -117,7 +117,7 @@ export class CampaignDialer {
    * when the call ended, and is triggered now, in the analysis's transaction (so once).
    */
   async callAnalyzed(tx: EntityManager, call: Call): Promise<(() => void)[]> {
-    const campaign = call.campaign && (await loadCampaign(tx, call.campaign.id));
+    const campaign = call.campaign && (await loadCampaign(tx, { id: call.campaign.id, companyId: call.company.id }));
     return campaign ? afterAnalysis(this.deps, tx, campaign, call) : [];
   }
 
@@ -160,7 +160,7 @@ export class CampaignDialer {
     const result = await em.transactional(async (tx) => {
       const [{ locked }] = await tx.execute('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [`campaign:${campaignId}`]);
       if (!locked) return 'busy' as const;
-      const campaign = await loadCampaign(tx, campaignId);
+      const campaign = await loadCampaign(tx, { id: campaignId, companyId });
       if (!campaign || campaign.deleted_at) return null;
       return this.work(tx, campaign);
     });
@@ -181,8 +181,8 @@ export class CampaignDialer {
 
   private async work(tx: EntityManager, campaign: CampaignRow): Promise<TickResult> {
     const now = this.deps.clock.now();
-    const ended = await endedAttempts(tx, campaign.id);
-    await applyChanges(tx, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
+    const ended = await endedAttempts(tx, campaign);
+    await applyChanges(tx, campaign, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const batch = this.batchOf(campaign);
     let placed: string[] = [];
@@ -191,11 +191,11 @@ export class CampaignDialer {
       const stale = campaign.selected_at === null || now.getTime() - new Date(campaign.selected_at).getTime() >= this.options.selectionRefreshMs;
       if (stale) await selectContacts(tx, campaign, now);
       const window = windowOf(campaign);
-      if (isOver(now, window)) await expireQueued(tx, campaign.id, now);
+      if (isOver(now, window)) await expireQueued(tx, campaign, now);
       else if (batch && isOpen(now, window)) placed = await this.dial(tx, campaign, batch, now);
     }
     const { completed } = await recordProgress(tx, campaign, now);
-    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', campaign.id, now);
+    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', { id: campaign.id, companyId: campaign.company_id }, now);
     const counted = ended.map((e) => ({ id: e.call_id, workspace: e.workspace_id }));
     return { companyId: campaign.company_id, batch, placed, counted, announcements, completed };
   }
@@ -228,10 +228,10 @@ export class CampaignDialer {
    */
   private async dial(tx: EntityManager, c: CampaignRow, batch: CampaignCallBatch, now: Date): Promise<string[]> {
     const placed: string[] = [];
-    let free = c.max_concurrent_calls - (await liveAttempts(tx, c.id));
+    let free = c.max_concurrent_calls - (await liveAttempts(tx, c));
     while (free > 0) {
       const wanted = free;
-      const due = await dueEntries(tx, c.id, now, wanted);
+      const due = await dueEntries(tx, c, now, wanted);
       if (due.length === 0) break;
       const skips: EntryChange[] = [];
       const attempts: (NewCampaignCall & { entryId: string })[] = [];
@@ -248,14 +248,14 @@ export class CampaignDialer {
           });
         }
       }
-      await applyChanges(tx, skips, now);
+      await applyChanges(tx, c, skips, now);
       const stored = await this.deps.calls.createCampaignCalls(tx, batch, attempts, now);
       const byContact = new Map(stored.map((s) => [`${s.contactId}:${s.attempt}`, s]));
       const calling = attempts.flatMap((a) => {
         const call = byContact.get(`${a.contactId}:${a.attempt}`);
         return call ? [{ entryId: a.entryId, callId: call.id, attempt: a.attempt }] : [];
       });
-      await markCalling(tx, calling, now);
+      await markCalling(tx, c, calling, now);
       placed.push(...stored.filter((s) => s.created).map((s) => s.id));
       free -= calling.length;
       if (due.length < wanted) break;

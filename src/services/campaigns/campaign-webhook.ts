@@ -37,7 +37,7 @@ const asObject = (value: unknown): Record<string, unknown> =>
 export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, ended: EndedCall[]): Promise<(() => void)[]> {
   if (!c.webhook_id || ended.length === 0) return [];
   const waits = readsOutcomes(c.webhook_mapping_variables, c.webhook_mapping_variables_sources);
-  const entities = await tx.find(Call, { id: ended.map((e) => e.call_id) });
+  const entities = await tx.find(Call, { id: ended.map((e) => e.call_id), company: c.company_id });
   const due = new Set(entities.filter((k) => !(waits && deps.willBeAnalyzed(k))).map((k) => k.id));
   return triggerFor(deps, tx, c, entities.filter((k) => due.has(k.id)), ended);
 }
@@ -54,9 +54,9 @@ export async function afterAnalysis(deps: CampaignWebhookDeps, tx: EntityManager
 async function triggerFor(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, entities: Call[], ended: EndedCall[]): Promise<(() => void)[]> {
   if (entities.length === 0) return [];
   const { views } = deps;
-  const campaign = views.campaign(await tx.findOneOrFail(Campaign, c.id));
+  const campaign = views.campaign(await tx.findOneOrFail(Campaign, { id: c.id, company: c.company_id }));
   const calls = new Map(entities.map((k) => [k.id, views.call(k)]));
-  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contact_id) })).map((k) => [k.id, views.contact(k)]));
+  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contact_id), company: c.company_id })).map((k) => [k.id, views.contact(k)]));
   const announcements: (() => void)[] = [];
   for (const attempt of ended) {
     const call = calls.get(attempt.call_id);

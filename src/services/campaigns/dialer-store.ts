@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TERMINAL_STATUSES } from '../../entities/call.entity';
+import type { RecordKey } from '../scope';
 
 /**
  * The campaign dialer's reads and writes, in plain SQL: they run in bulk over thousands of
@@ -43,7 +44,10 @@ export interface CampaignRow {
   [field: string]: unknown;
 }
 
-export async function loadCampaign(em: EntityManager, id: string): Promise<CampaignRow | null> {
+/** A campaign and its company: every statement below names both (docs/scaling.md). */
+export type CampaignKey = Pick<CampaignRow, 'id' | 'company_id'>;
+
+export async function loadCampaign(em: EntityManager, key: RecordKey): Promise<CampaignRow | null> {
   const [row] = await em.execute(
     `SELECT c.*, to_char(c.started_at, 'YYYY-MM-DD') AS started_at, to_char(c.ended_at, 'YYYY-MM-DD') AS ended_at,
             to_char(c.call_time_of_day_from, 'HH24:MI:SS') AS call_time_of_day_from,
@@ -51,10 +55,10 @@ export async function loadCampaign(em: EntityManager, id: string): Promise<Campa
             (a.id IS NOT NULL AND a.deleted_at IS NULL) AS agent_usable,
             p.phone_number AS outbound_number, p.country_code AS outbound_country_code
      FROM campaigns c
-     LEFT JOIN ai_agents a ON a.id = c.ai_agent_id
+     LEFT JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
      LEFT JOIN phone_numbers p ON p.id = c.outbound_phone_number_id AND p.company_id = c.company_id
-     WHERE c.id = ?`,
-    [id],
+     WHERE c.id = ? AND c.company_id = ?`,
+    [key.id, key.companyId],
   );
   return (row as CampaignRow | undefined) ?? null;
 }
@@ -86,7 +90,7 @@ export async function selectContacts(em: EntityManager, c: CampaignRow, now: Dat
      ) SELECT count(*)::int AS n FROM added`,
     [now, now, c.id, now, c.company_id, c.id, ...params],
   );
-  await em.execute('UPDATE campaigns SET selected_at = ? WHERE id = ?', [now, c.id]);
+  await em.execute('UPDATE campaigns SET selected_at = ? WHERE id = ? AND company_id = ?', [now, c.id, c.company_id]);
   return rows[0]?.n ?? 0;
 }
 
@@ -102,13 +106,13 @@ export interface EndedAttempt {
 }
 
 /** Attempts in `calling` whose call reached a terminal status. */
-export async function endedAttempts(em: EntityManager, campaignId: string): Promise<EndedAttempt[]> {
+export async function endedAttempts(em: EntityManager, c: CampaignKey): Promise<EndedAttempt[]> {
   return em.execute(
     `SELECT cc.id AS entry_id, cc.attempts, cc.contact_id, k.id AS call_id, k.call_status, k.disconnect_reason, k.workspace_id
      FROM campaign_contacts cc
-     JOIN calls k ON k.id = cc.last_call_id
-     WHERE cc.campaign_id = ? AND cc.state = 'calling' AND k.call_status IN (?)`,
-    [campaignId, [...TERMINAL_STATUSES]],
+     JOIN calls k ON k.id = cc.last_call_id AND k.company_id = cc.company_id
+     WHERE cc.campaign_id = ? AND cc.company_id = ? AND cc.state = 'calling' AND k.call_status IN (?)`,
+    [c.id, c.company_id, [...TERMINAL_STATUSES]],
   );
 }
 
@@ -118,7 +122,7 @@ export type EntryChange =
   | { id: string; state: 'settled'; outcome: string; reason: string | null };
 
 /** Writes many entry changes in one statement. */
-export async function applyChanges(em: EntityManager, changes: EntryChange[], now: Date): Promise<void> {
+export async function applyChanges(em: EntityManager, c: CampaignKey, changes: EntryChange[], now: Date): Promise<void> {
   if (changes.length === 0) return;
   const rows = changes.map((c) =>
     c.state === 'queued'
@@ -129,14 +133,14 @@ export async function applyChanges(em: EntityManager, changes: EntryChange[], no
     `UPDATE campaign_contacts cc SET state = r.state, next_attempt_at = r.next_attempt_at, outcome = r.outcome, reason = r.reason,
        settled_at = CASE WHEN r.state = 'settled' THEN ?::timestamptz END, updated_at = ?
      FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, state text, next_attempt_at timestamptz, outcome text, reason text)
-     WHERE cc.id = r.id`,
-    [now, now, JSON.stringify(rows)],
+     WHERE cc.id = r.id AND cc.company_id = ?`,
+    [now, now, JSON.stringify(rows), c.company_id],
   );
 }
 
 /** Attempts live now: the campaign's share of the concurrent-call limit in use. */
-export async function liveAttempts(em: EntityManager, campaignId: string): Promise<number> {
-  const [row] = await em.execute(`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ? AND state = 'calling'`, [campaignId]);
+export async function liveAttempts(em: EntityManager, c: CampaignKey): Promise<number> {
+  const [row] = await em.execute(`SELECT count(*)::int AS n FROM campaign_contacts WHERE campaign_id = ? AND company_id = ? AND state = 'calling'`, [c.id, c.company_id]);
   return (row as { n: number }).n;
 }
 
@@ -149,39 +153,39 @@ export interface DueEntry {
 }
 
 /** Up to `limit` entries due at `now`, the longest waiting first. */
-export async function dueEntries(em: EntityManager, campaignId: string, now: Date, limit: number): Promise<DueEntry[]> {
+export async function dueEntries(em: EntityManager, c: CampaignKey, now: Date, limit: number): Promise<DueEntry[]> {
   return em.execute(
     `WITH due AS (
        SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
-       WHERE campaign_id = ? AND state = 'queued' AND next_attempt_at <= ?
+       WHERE campaign_id = ? AND company_id = ? AND state = 'queued' AND next_attempt_at <= ?
        ORDER BY next_attempt_at, id
        LIMIT ?
      )
      SELECT due.id AS entry_id, due.attempts, to_jsonb(ct) AS contact,
             EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = due.company_id AND d.phone_number = ct.phone_number) AS suppressed
-     FROM due JOIN contacts ct ON ct.id = due.contact_id
+     FROM due JOIN contacts ct ON ct.id = due.contact_id AND ct.company_id = due.company_id
      ORDER BY due.next_attempt_at, due.id`,
-    [campaignId, now, limit],
+    [c.id, c.company_id, now, limit],
   );
 }
 
 /** Marks entries as calling their stored attempt, each with its call. */
-export async function markCalling(em: EntityManager, placed: { entryId: string; callId: string; attempt: number }[], now: Date): Promise<void> {
+export async function markCalling(em: EntityManager, c: CampaignKey, placed: { entryId: string; callId: string; attempt: number }[], now: Date): Promise<void> {
   if (placed.length === 0) return;
   await em.execute(
     `UPDATE campaign_contacts cc SET state = 'calling', attempts = r.attempt, last_call_id = r.call_id, next_attempt_at = NULL, updated_at = ?
      FROM jsonb_to_recordset(?::jsonb) AS r(entry_id uuid, call_id uuid, attempt int)
-     WHERE cc.id = r.entry_id`,
-    [now, JSON.stringify(placed.map((p) => ({ entry_id: p.entryId, call_id: p.callId, attempt: p.attempt })))],
+     WHERE cc.id = r.entry_id AND cc.company_id = ?`,
+    [now, JSON.stringify(placed.map((p) => ({ entry_id: p.entryId, call_id: p.callId, attempt: p.attempt }))), c.company_id],
   );
 }
 
 /** Settles every entry still waiting (the campaign's last calling date is over). */
-export async function expireQueued(em: EntityManager, campaignId: string, now: Date): Promise<void> {
+export async function expireQueued(em: EntityManager, c: CampaignKey, now: Date): Promise<void> {
   await em.execute(
     `UPDATE campaign_contacts SET state = 'settled', outcome = 'expired', reason = 'campaign_ended', next_attempt_at = NULL, settled_at = ?, updated_at = ?
-     WHERE campaign_id = ? AND state = 'queued'`,
-    [now, now, campaignId],
+     WHERE campaign_id = ? AND company_id = ? AND state = 'queued'`,
+    [now, now, c.id, c.company_id],
   );
 }
 
@@ -192,14 +196,16 @@ export async function expireQueued(em: EntityManager, campaignId: string, now: D
  */
 export async function recordProgress(em: EntityManager, c: CampaignRow, now: Date): Promise<{ progress: number; completed: boolean }> {
   const [counts] = await em.execute(
-    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ?`,
-    [c.id],
+    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`,
+    [c.id, c.company_id],
   );
   const { selected, settled } = counts as { selected: number; settled: number };
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);
   const completed = selected > 0 && settled === selected && c.status === 'active';
   if (progress !== c.call_progress || completed) {
-    await em.execute(`UPDATE campaigns SET call_progress = ?, status = ?, updated_at = ? WHERE id = ?`, [progress, completed ? 'completed' : c.status, now, c.id]);
+    await em.execute(`UPDATE campaigns SET call_progress = ?, status = ?, updated_at = ? WHERE id = ? AND company_id = ?`, [
+      progress, completed ? 'completed' : c.status, now, c.id, c.company_id,
+    ]);
   }
   return { progress, completed };
 }
@@ -231,7 +237,7 @@ export interface StatsRow {
   skipped_reasons: Record<string, number>;
 }
 
-export async function statsOf(em: EntityManager, campaignIds: readonly string[]): Promise<Map<string, StatsRow>> {
+export async function statsOf(em: EntityManager, companyId: string, campaignIds: readonly string[]): Promise<Map<string, StatsRow>> {
   if (campaignIds.length === 0) return new Map();
   const rows: StatsRow[] = await em.execute(
     `SELECT campaign_id,
@@ -244,9 +250,9 @@ export async function statsOf(em: EntityManager, campaignIds: readonly string[])
             count(*) FILTER (WHERE outcome = 'skipped')::int AS skipped,
             min(next_attempt_at) FILTER (WHERE state = 'queued') AS next_attempt_at,
             COALESCE(jsonb_object_agg(reason, n) FILTER (WHERE outcome = 'skipped'), '{}'::jsonb) AS skipped_reasons
-     FROM (SELECT cc.*, count(*) OVER (PARTITION BY campaign_id, outcome, reason) AS n FROM campaign_contacts cc WHERE campaign_id IN (?)) s
+     FROM (SELECT cc.*, count(*) OVER (PARTITION BY campaign_id, outcome, reason) AS n FROM campaign_contacts cc WHERE company_id = ? AND campaign_id IN (?)) s
      GROUP BY campaign_id`,
-    [[...campaignIds]],
+    [companyId, [...campaignIds]],
   );
   return new Map(rows.map((r) => [r.campaign_id, r]));
 }

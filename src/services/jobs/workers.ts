@@ -28,7 +28,7 @@ export interface WorkerOptions {
 export async function startWorkers(jobs: JobQueue, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
   const { lifecycle, simulated, flows, flowEvents, dialer, analysis } = services;
   await jobs.work('call.dispatch', { batchSize: 1 }, ({ companyId }) => lifecycle.dispatch(companyId));
-  await jobs.work('call.place', { batchSize: 50 }, ({ callId }) => lifecycle.place(callId));
+  await jobs.work('call.place', { batchSize: 50 }, ({ companyId, callId }) => lifecycle.place({ id: callId, companyId }));
   // Simulated calls run on a Twilio deployment too: simulate-inbound.
   await jobs.work(SIMULATED_STEP_JOB, { batchSize: 100 }, (job) => lifecycle.advanceSimulated(simulated, job));
   await jobs.work(FLOW_STEP_JOB, { batchSize: 50, concurrency: 200 }, (job) => flows.runStep(jobCaller(orm, job.companyId), job));
