@@ -205,6 +205,7 @@ export class CallLifecycleService {
   /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
   async place(key: RecordKey): Promise<void> {
     const em = this.orm.em.fork();
+    // The joined agent names its company too (a call's agent is always its company's own).
     const call = await em.findOne(Call, { id: key.id, company: key.companyId }, { populate: ['aiAgent'], populateWhere: { aiAgent: { company: key.companyId } } });
     if (!call || call.callSid !== '' || call.callStatus !== 'pstn-queued') return;
     let sid: string;
