@@ -18,7 +18,7 @@ export const CROSS_COMPANY: Record<string, string> = {
   'inbound:number': 'an incoming call names the number called; the number names the company (the first to add it)',
   'provider:call-by-sid': 'an incoming call\'s status callback names the call by the provider\'s sid only',
   'provider:call-by-id': 'a provider callback, the relay\'s setup and the conversation it opens name the call by id only',
-  'test:every-company': 'a test\'s check over the calls of every company (its statements run through the service\'s ORM too)',
+  'test:check': 'a test\'s own check, which reads every row it may concern, whatever the company (it runs through the service\'s ORM too)',
 };
 
 /** Tenant tables (entities with a company relation): the column holding their company, and their primary key. */

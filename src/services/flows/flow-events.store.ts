@@ -81,7 +81,7 @@ export async function markDelivered(em: EntityManager, id: string, outcome: { ex
 /** Companies with events undelivered for longer than `olderThanMs`. */
 export async function pendingCompanies(em: EntityManager, olderThanMs: number): Promise<string[]> {
   const rows: { company_id: string }[] = await em.execute(
-    `SELECT DISTINCT company_id FROM ${FLOW_EVENTS_TABLE} WHERE delivered_at IS NULL AND created_at < now() - make_interval(secs => ?)`,
+    `/* sweep:flow-events.pending */ SELECT DISTINCT company_id FROM ${FLOW_EVENTS_TABLE} WHERE delivered_at IS NULL AND created_at < now() - make_interval(secs => ?)`,
     [olderThanMs / 1000],
   );
   return rows.map((r) => r.company_id);
