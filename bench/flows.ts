@@ -17,15 +17,15 @@ import { Agent, request } from 'undici';
 import { type RunningApp, startApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { benchDatabase } from './database';
+import { percentile } from './report';
+import { type Statement, statementLines, statementProfile } from './statements';
 import { createLogger } from '../src/logger';
 
-const EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 5000);
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
 const now = () => performance.timeOrigin + performance.now();
 
-type Command = { type: 'trigger'; appUrl: string; key: string; flowId: string; from: number; to: number } | { type: 'report' };
+type Command = { type: 'trigger'; appUrl: string; key: string; flowId: string; from: number; to: number; concurrency: number } | { type: 'report' };
 
 /**
  * The outside world, in a child process: the receiver (answers 200 at once, notes when each
@@ -45,15 +45,16 @@ function outsideProcess(): void {
   });
   server.keepAliveTimeout = 30_000;
   server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as net.AddressInfo).port }));
-  const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 30_000 });
+  let agent: Agent | undefined;
   process.on('message', (command: Command) => {
     if (command.type === 'report') return process.send!({ delivered }, () => process.exit(0));
+    agent ??= new Agent({ connections: command.concurrency, keepAliveTimeout: 30_000 });
     void triggerAll(agent, command).then((started) => process.send!({ started }));
   });
 }
 
-/** Triggers executions `from` to `to` - 1, at most CONCURRENCY in flight; answers when each started. */
-async function triggerAll(agent: Agent, { appUrl, key, flowId, from, to }: Command & { type: 'trigger' }): Promise<Record<number, number>> {
+/** Triggers executions `from` to `to` - 1, at most `concurrency` in flight; answers when each started. */
+async function triggerAll(agent: Agent, { appUrl, key, flowId, from, to, concurrency }: Command & { type: 'trigger' }): Promise<Record<number, number>> {
   const started: Record<number, number> = {};
   let next = from;
   const lane = async () => {
@@ -70,7 +71,7 @@ async function triggerAll(agent: Agent, { appUrl, key, flowId, from, to }: Comma
       if (res.statusCode !== 200) throw new Error(`trigger: HTTP ${res.statusCode} ${text}`);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  await Promise.all(Array.from({ length: concurrency }, lane));
   return started;
 }
 
@@ -107,32 +108,48 @@ async function waitForSuccesses(app: RunningApp, flowId: string, count: number):
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-async function run(app: RunningApp, outside: Outside): Promise<void> {
+export interface FlowFigures {
+  executions: number;
+  triggersPerS: number;
+  executionsPerS: number;
+  totalMs: number;
+  /** Trigger request sent to the receiver's receipt, ascending. */
+  latencies: number[];
+  statements: Statement[];
+}
+
+async function run(app: RunningApp, outside: Outside, databaseUrl: string, executions: number, concurrency: number): Promise<FlowFigures> {
   const { companyId, apiKey } = await app.services.auth.createCompany(app.orm.em.fork(), { name: 'Bench' });
   const caller = { scope: { companyId, userId: null }, em: app.orm.em.fork() };
   const steps = [{ step_number: 1, webhook_url: `${outside.receiverUrl}/hook`, webhook_body: { n: '{{n}}' } }];
   const { flow } = await app.services.webhooks.create(caller, { name: 'Bench', steps });
-  const run = { appUrl: app.url, key: apiKey, flowId: flow.id };
-  const warmUp = Math.min(200, EXECUTIONS);
+  const run = { appUrl: app.url, key: apiKey, flowId: flow.id, concurrency };
+  const warmUp = Math.min(200, executions);
   await outside.trigger({ ...run, from: -warmUp, to: 0 });
   await waitForSuccesses(app, flow.id, warmUp);
-  const t0 = performance.now();
-  const started = await outside.trigger({ ...run, from: 0, to: EXECUTIONS });
-  const triggeredMs = performance.now() - t0;
-  await waitForSuccesses(app, flow.id, warmUp + EXECUTIONS);
-  const totalMs = performance.now() - t0;
-  const delivered = await outside.report();
-  const latencies = Array.from({ length: EXECUTIONS }, (_, n) => delivered[n]! - started[n]!).sort((a, b) => a - b);
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  console.log(`executions:             ${EXECUTIONS} single-step, ${CONCURRENCY} concurrent triggers over REST`);
-  console.log(`triggers accepted:      ${(EXECUTIONS / (triggeredMs / 1000)).toFixed(0)} /s`);
-  console.log(`executions completed:   ${(EXECUTIONS / (totalMs / 1000)).toFixed(0)} /s  (${(totalMs / 1000).toFixed(2)} s, first trigger to last success stored)`);
-  console.log(`trigger -> delivery:    p50 ${ms(percentile(latencies, 50))}, p90 ${ms(percentile(latencies, 90))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(latencies[latencies.length - 1]!)}`);
+  const profile = await statementProfile(databaseUrl);
+  try {
+    await profile.start();
+    const t0 = performance.now();
+    const started = await outside.trigger({ ...run, from: 0, to: executions });
+    const triggeredMs = performance.now() - t0;
+    await waitForSuccesses(app, flow.id, warmUp + executions);
+    const totalMs = performance.now() - t0;
+    const statements = await profile.top(executions);
+    const delivered = await outside.report();
+    const latencies = Array.from({ length: executions }, (_, n) => delivered[n]! - started[n]!).sort((a, b) => a - b);
+    return { executions, triggersPerS: executions / (triggeredMs / 1000), executionsPerS: executions / (totalMs / 1000), totalMs, latencies, statements };
+  } finally {
+    await profile.close();
+  }
 }
 
-async function main(): Promise<void> {
+/**
+ * `executions` single-step executions triggered over REST, `concurrency` at a time, against
+ * a receiver in a child process; the service (with its job workers) in this process.
+ */
+export async function measureFlows({ executions, concurrency }: { executions: number; concurrency: number }): Promise<FlowFigures> {
   const db = await benchDatabase();
   const outside = await startOutside();
   const config = loadConfig({
@@ -147,16 +164,27 @@ async function main(): Promise<void> {
   });
   const app = await startApp(config, createLogger(config.logLevel));
   try {
-    await run(app, outside);
+    return await run(app, outside, db.url, executions, concurrency);
   } finally {
     await app.close();
     await db.drop();
   }
 }
 
+async function main(): Promise<void> {
+  const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+  const f = await measureFlows({ executions: Number(process.env.BENCH_EXECUTIONS ?? 5000), concurrency });
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  console.log(`executions:             ${f.executions} single-step, ${concurrency} concurrent triggers over REST`);
+  console.log(`triggers accepted:      ${f.triggersPerS.toFixed(0)} /s`);
+  console.log(`executions completed:   ${f.executionsPerS.toFixed(0)} /s  (${(f.totalMs / 1000).toFixed(2)} s, first trigger to last success stored)`);
+  console.log(`trigger -> delivery:    p50 ${ms(percentile(f.latencies, 50))}, p90 ${ms(percentile(f.latencies, 90))}, p99 ${ms(percentile(f.latencies, 99))}, max ${ms(f.latencies.at(-1)!)}`);
+  for (const line of statementLines('the executions (per execution)', f.statements)) console.log(line);
+}
+
 if (process.argv[2] === 'outside') {
   outsideProcess();
-} else {
+} else if (require.main === module) {
   main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);

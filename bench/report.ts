@@ -1,5 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 
+/** The p-th percentile of ascending `sorted` (nearest rank); NaN when empty. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
 /** One line of the results table: a figure, what it is compared with, and the aim if any. */
 export interface Row {
   figure: string;

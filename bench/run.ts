@@ -5,13 +5,18 @@
  * its own, or a throw-away database on DATABASE_URL's server), seeds a company with 100
  * campaigns, an agent and a number, then measures (method: docs/performance.md):
  * by-id and list reads against a bare node:http + pg server, the GraphQL list against the
- * REST list, make-call, and event delivery to 1,000 graphql-ws subscribers. Prints the
- * table and writes it into docs/performance.md.
+ * REST list, make-call against a bare INSERT … RETURNING server, and event delivery to 1,000
+ * graphql-ws subscribers; then short runs of the engine benchmarks (calls end to end, the
+ * campaign dialer, flows), each in this process on a database of its own. Prints the table
+ * and writes it into docs/performance.md, with a PostgreSQL statement profile of each
+ * benchmark on stderr.
  *
- *   npm run bench                     BENCH_CPU_PROF=1 npm run bench   (profile of the service)
- *   BENCH_DURATION=5 BENCH_SUBSCRIBERS=1000 BENCH_EVENT_CALLS=4 (calls per second while subscribed)
+ *   npm run bench                     BENCH_CPU_PROF=1 npm run bench   (CPU profiles, summarised)
+ *   BENCH_DURATION=5 BENCH_SUBSCRIBERS=1000 BENCH_EVENT_CALLS=16 (calls per second while subscribed)
+ *   BENCH_CALLS=500 BENCH_CONTACTS=2000 BENCH_EXECUTIONS=1000 (sizes of the engine runs)
  */
 import { execFile } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,9 +25,15 @@ import pg from 'pg';
 import { POOL_MAX } from '../src/db/orm';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
-import { type Row, text, writeResults } from './report';
+import { percentile, type Row, text, writeResults } from './report';
 import { subscribe } from './subscribers';
 import { countEvents, drain, quiet } from './waits';
+import { type CallFigures, measureCalls } from './calls';
+import { type CampaignFigures, measureCampaign } from './campaigns';
+import { type FlowFigures, measureFlows } from './flows';
+import { topSelfTime } from './cpu-profile';
+import { profilePhase } from './profiler';
+import { type Statement, statementLines, statementProfile } from './statements';
 
 const CONNECTIONS = 10;
 const CAMPAIGNS = 100;
@@ -30,7 +41,11 @@ const WARMUP_S = 2;
 const ROUNDS = 2;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
-const EVENT_CALLS_PER_S = Number(process.env.BENCH_EVENT_CALLS ?? 4);
+/** Each call makes 4 transitions: 16 calls/s are the 64 events/s of the aim. */
+const EVENT_CALLS_PER_S = Number(process.env.BENCH_EVENT_CALLS ?? 16);
+const ENGINE_CALLS = Number(process.env.BENCH_CALLS ?? 500);
+const ENGINE_CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2000);
+const ENGINE_EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 1000);
 const EVENT_SECONDS = 10;
 const ROOT = path.resolve(__dirname, '../..');
 const PROFILE_DIR = path.join(ROOT, '.data/bench-profiles');
@@ -119,8 +134,6 @@ async function compare(targets: Target[]): Promise<Map<string, Figures>> {
   );
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-
 async function json(url: string, init: RequestInit & { key?: string } = {}): Promise<any> {
   const headers = { 'content-type': 'application/json', ...(init.key ? { authorization: `Bearer ${init.key}` } : {}) };
   const res = await fetch(url, { ...init, headers });
@@ -145,11 +158,18 @@ async function seed(service: Measured, databaseUrl: string) {
   return { companyId, key, makeCall };
 }
 
+interface Engines {
+  calls: CallFigures;
+  campaign: CampaignFigures;
+  flows: FlowFigures;
+}
+
 function table(
   reads: Map<string, Figures>,
-  calls: Figures,
+  makeCall: { service: Figures; bare: Figures },
   drained: { calls: number; seconds: number },
   events: { delays: number[]; events: number; errors: number },
+  engines: Engines,
   rss: { service: number; baseline: number },
 ): Row[] {
   const f = (name: string) => reads.get(name)!;
@@ -162,6 +182,10 @@ function table(
   const delays = [...events.delays].sort((a, b) => a - b);
   const p99 = percentile(delays, 99);
   const expected = events.events * SUBSCRIBERS;
+  const calls = makeCall.service;
+  const { calls: e2e, campaign, flows } = engines;
+  const e2eP99 = percentile(e2e.delays, 99);
+  const flowsP99 = percentile(flows.latencies, 99);
   return [
     {
       figure: 'GET /v1/campaigns/by-id/{id}',
@@ -182,14 +206,33 @@ function table(
     },
     {
       figure: 'POST /v1/calls/make-call',
-      measured: `${http(calls)}, CPU ${calls.cpuMsPerReq.toFixed(2)} ms/req`,
-      anchor: `by-id on the same service: ${http(f('service by-id'))}; all ${fixed(drained.calls)} calls ended ${drained.seconds.toFixed(1)} s after the load`,
+      measured: `${http(calls)}, CPU ${calls.cpuMsPerReq.toFixed(2)} ms/req (${(100 * (calls.reqPerS / makeCall.bare.reqPerS)).toFixed(1)}% of the insert)`,
+      anchor: `bare node:http + pg INSERT … RETURNING: ${http(makeCall.bare)}; all ${fixed(drained.calls)} calls ended ${drained.seconds.toFixed(1)} s after the load`,
+      aim: { text: '>= 500 req/s', met: calls.reqPerS >= 500 },
+    },
+    {
+      figure: `calls end to end (${fixed(e2e.calls)} calls, zero timings)`,
+      measured: `${fixed(e2e.callsPerS)} calls/s; ${fixed(e2e.delays.length)} of ${fixed(e2e.transitions)} transitions delivered (the last state of ${fixed(e2e.lastStates)} of ${fixed(e2e.completed)} calls), p99 ${e2eP99} ms`,
+      anchor: `make-calls accepted: ${fixed(e2e.makeCallsPerS)}/s${e2e.failed ? `, ${e2e.failed} failed` : ''}`,
+      aim: { text: '>= 300 calls/s, every transition, p99 < 250 ms', met: e2e.callsPerS >= 300 && e2e.delays.length >= e2e.transitions && e2eP99 < 250 },
+    },
+    {
+      figure: `campaign dialer (${fixed(campaign.contacts)} contacts)`,
+      measured: `${fixed(campaign.contactsPerS)} contacts/s (${fixed(campaign.settled)} settled, ${campaign.status})`,
+      anchor: `PostgreSQL ${fixed((100 * campaign.dbMs) / (campaign.dbMs + campaign.cpuMs))}% of service CPU + database active time`,
+      aim: { text: '>= 500 contacts/s', met: campaign.contactsPerS >= 500 },
+    },
+    {
+      figure: `flows (${fixed(flows.executions)} single-step executions)`,
+      measured: `${fixed(flows.executionsPerS)} executions/s, p99 trigger to delivery ${flowsP99.toFixed(0)} ms`,
+      anchor: `triggers accepted: ${fixed(flows.triggersPerS)}/s`,
+      aim: { text: '>= 1,000/s, p99 < 100 ms', met: flows.executionsPerS >= 1000 && flowsP99 < 100 },
     },
     {
       figure: `transition -> ${fixed(SUBSCRIBERS)} graphql-ws subscribers`,
       measured: `p99 ${p99} ms, p50 ${percentile(delays, 50)} ms, max ${delays.at(-1)} ms`,
-      anchor: `${fixed(events.events)} events (${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s); ${fixed(delays.length)} of ${fixed(expected)} deliveries${events.errors ? `, ${events.errors} errors` : ''}`,
-      aim: { text: 'p99 < 100 ms, every delivery', met: p99 < 100 && delays.length === expected && events.errors === 0 },
+      anchor: `${fixed(events.events)} events (${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s: ${fixed(events.events / EVENT_SECONDS)} events/s); ${fixed(delays.length)} of ${fixed(expected)} deliveries${events.errors ? `, ${events.errors} errors` : ''}`,
+      aim: { text: 'p99 < 100 ms at 64 events/s, every delivery', met: p99 < 100 && events.events / EVENT_SECONDS >= 64 && delays.length === expected && events.errors === 0 },
     },
     {
       figure: 'peak RSS of the service process',
@@ -197,6 +240,28 @@ function table(
       anchor: `bare baseline process: ${fixed(rss.baseline)} MiB`,
     },
   ];
+}
+
+/** The top self-time functions of the service's CPU profile (the newest one node wrote). */
+function logServiceProfile(): void {
+  const newest = readdirSync(PROFILE_DIR)
+    .filter((f) => f.startsWith('CPU.') && f.endsWith('.cpuprofile'))
+    .map((f) => path.join(PROFILE_DIR, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!newest) return;
+  log(`CPU profile of the service (whole run): ${newest}`);
+  for (const { name, share } of topSelfTime(newest, 15)) log(`  ${(100 * share).toFixed(1).padStart(5)}%  ${name}`);
+}
+
+/** Short runs of the engine benchmarks, one after the other, each on a database of its own. */
+async function measureEngines(): Promise<Engines> {
+  log(`calls end to end: ${ENGINE_CALLS} calls`);
+  const calls = await profilePhase(PROFILE_DIR, 'calls', () => measureCalls({ calls: ENGINE_CALLS }), log);
+  log(`campaign dialer: ${ENGINE_CONTACTS} contacts`);
+  const campaign = await profilePhase(PROFILE_DIR, 'campaign', () => measureCampaign({ contacts: ENGINE_CONTACTS, concurrency: 200 }), log);
+  log(`flows: ${ENGINE_EXECUTIONS} executions`);
+  const flows = await profilePhase(PROFILE_DIR, 'flows', () => measureFlows({ executions: ENGINE_EXECUTIONS, concurrency: 16 }), log);
+  return { calls, campaign, flows };
 }
 
 async function main(): Promise<void> {
@@ -239,9 +304,25 @@ async function main(): Promise<void> {
       { name: 'service GraphQL list', process: service, options: { url: `${service.url}/graphql`, method: 'POST', headers, body: GRAPHQL_LIST } },
     ]);
 
-    log(`make-call: ${CONNECTIONS} connections for ${DURATION_S} s`);
-    const calls = await load({ name: 'make-call', process: service, options: { url: `${service.url}/v1/calls/make-call`, method: 'POST', headers, body: makeCall } }, DURATION_S);
+    const statements = await statementProfile(db.url);
+    const profiles: [string, Statement[]][] = [];
+    const profiled = async <T>(label: string, units: (result: T) => number, phase: () => Promise<T>): Promise<T> => {
+      await statements.start();
+      const result = await phase();
+      profiles.push([label, await statements.top(units(result))]);
+      return result;
+    };
+    // The reads above alternate with the bare server on the same database: one more run alone, for its statements.
+    await profiled('GET by-id (per request)', (f) => f.requests, () => load({ name: 'by-id', process: service, options: { url: `${service.url}${byId}`, headers } }, WARMUP_S));
+
+    log(`make-call: ${CONNECTIONS} connections for ${DURATION_S} s, then the bare insert`);
+    const makeCallOptions = { method: 'POST' as const, headers, body: makeCall };
+    const calls = await profiled('POST make-call and the calls it places (per request)', (f) => f.requests, () =>
+      load({ name: 'make-call', process: service, options: { url: `${service.url}/v1/calls/make-call`, ...makeCallOptions } }, DURATION_S),
+    );
     const drained = await drain(sql, companyId, 120_000);
+    const bareInsert = await load({ name: 'bare insert', process: baseline, options: { url: `${baseline.url}/v1/calls/make-call`, ...makeCallOptions } }, DURATION_S);
+    log(`  make-call ${fixed(calls.reqPerS)} req/s, bare insert ${fixed(bareInsert.reqPerS)} req/s`);
 
     log(`subscribers: connecting ${SUBSCRIBERS}`);
     const subscribers = await subscribe(service.url, key, SUBSCRIBERS);
@@ -251,6 +332,7 @@ async function main(): Promise<void> {
     await drain(sql, companyId, 60_000);
     await quiet(() => subscribers.received(), Infinity);
     log(`subscribers: ${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s`);
+    await statements.start();
     const published = await countEvents(db.url);
     subscribers.record();
     const placed = Date.now();
@@ -261,12 +343,21 @@ async function main(): Promise<void> {
     await drain(sql, companyId, 60_000);
     const events = await published.stop();
     await quiet(() => subscribers.results().delays.length, events * SUBSCRIBERS);
+    profiles.push(['transitions to 1,000 subscribers (per event)', await statements.top(events)]);
+    await statements.close();
     const delivered = { ...subscribers.results(), events };
     await subscribers.close();
     const peakRss = await service.peakRssMiB();
+    const baselineRss = await baseline.peakRssMiB();
+    for (const p of processes.splice(0).reverse()) await p.stop();
+    if (nodeArgs.length) logServiceProfile();
+
+    const engines = await measureEngines();
+    profiles.push(['calls end to end (per call)', engines.calls.statements], ['campaign dialer (per contact)', engines.campaign.statements], ['flows (per execution)', engines.flows.statements]);
+    for (const [label, top] of profiles) for (const line of statementLines(label, top)) log(line);
     const loadAfter = os.loadavg();
 
-    const rows = table(reads, calls, drained, delivered, { service: peakRss, baseline: await baseline.peakRssMiB() });
+    const rows = table(reads, { service: calls, bare: bareInsert }, drained, delivered, engines, { service: peakRss, baseline: baselineRss });
     const version = (await sql.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
     const run = {
       date,
@@ -276,7 +367,7 @@ async function main(): Promise<void> {
       rows,
       notes: [] as string[],
     };
-    if ([...reads.values()].some((f) => f.failed > 0) || calls.failed > 0) {
+    if ([...reads.values()].some((f) => f.failed > 0) || calls.failed > 0 || bareInsert.failed > 0) {
       run.notes.push('Some requests failed (non-2xx, errors or timeouts; a 429 means a rate limit: set the RATE_LIMIT_* variables high in the environment of npm run bench, they are passed to the service).');
     }
     process.stdout.write(`\n${text(run)}\n`);

@@ -96,7 +96,7 @@ const schema = z.object({
   /** Public URL of this service, for provider callbacks (default http://localhost:PORT). */
   PUBLIC_BASE_URL: z.url().optional(),
   SEED_DEMO: boolean.default(true),
-  /** Redis for the event bus between replicas. Unset: PostgreSQL LISTEN/NOTIFY. */
+  /** Redis for the event bus and the rate-limit counts shared by replicas. Unset: PostgreSQL (LISTEN/NOTIFY, a table). */
   REDIS_URL: z
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')

@@ -6,7 +6,7 @@ export function toGraphQLError(err: AppError): GraphQLError {
   const code = err.code;
   switch (code) {
     case 'BAD_USER_INPUT':
-      return new GraphQLError('Validation failed', { extensions: { code, fields: (err as ValidationError).fields } });
+      return new GraphQLError(err.message, { extensions: { code, fields: (err as ValidationError).fields } });
     case 'NOT_FOUND':
       return new GraphQLError(err.message, { extensions: { code } });
     case 'UNAUTHENTICATED':

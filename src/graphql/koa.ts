@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { Context, Middleware, Next } from 'koa';
-import { BodyError, readJsonBody } from '../http/json-body';
+import { BodyError, GRAPHQL_BODY_LIMIT, readJsonBody } from '../http/json-body';
 import type { ContextFactory, GraphQLContext } from './context';
 import { GraphiQLPage, IDE_ASSETS_PATH } from './ide';
 import { checkNesting } from './limits';
@@ -16,7 +16,7 @@ function headersOf(ctx: Context): HeaderMap {
 }
 
 async function readBody(ctx: Context): Promise<unknown> {
-  return ctx.method === 'POST' ? readJsonBody(ctx) : undefined;
+  return ctx.method === 'POST' ? readJsonBody(ctx, GRAPHQL_BODY_LIMIT) : undefined;
 }
 
 /**

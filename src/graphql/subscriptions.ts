@@ -2,19 +2,73 @@ import type { PubSub, SubscriptionHandlerData } from 'type-graphql';
 import type { EventBus, Topic, Topics } from '../services/events';
 import type { GraphQLContext } from './context';
 
-/** Most events a slow subscriber may have pending; older ones are dropped (news may be missed). */
+/**
+ * Events a subscriber may have pending before the superseded ones (events of a record with
+ * a newer one pending) are dropped, oldest first.
+ */
 const MAX_PENDING = 1000;
+/** Past this many pending events, even a record's last one is dropped (news may be missed: docs/graphql.md). */
+const MAX_PENDING_RECORDS = 10_000;
+
+/** The record an event is news of: events carry ids only, and a subscriber reads the record's state when it is delivered. */
+const recordOf: { [T in Topic]: (payload: Topics[T]) => string } = {
+  'call.updated': (p) => p.callId,
+  'call.analyzed': (p) => p.callId,
+  'webhook.execution.updated': (p) => p.executionId,
+};
+
+/**
+ * The events a subscriber has not taken yet. Every event is kept up to MAX_PENDING; past
+ * it, an event of a record that has a newer one pending makes room (the newer one reads the
+ * same, latest state), so a slow subscriber misses intermediate states, never a record's
+ * last, within MAX_PENDING_RECORDS records.
+ */
+class PendingEvents<P> {
+  private readonly events: { record: string; payload: P }[] = [];
+  private readonly perRecord = new Map<string, number>();
+
+  constructor(private readonly recordOf: (payload: P) => string) {}
+
+  get size(): number {
+    return this.events.length;
+  }
+
+  push(payload: P): void {
+    if (this.events.length >= MAX_PENDING) this.makeRoom();
+    const record = this.recordOf(payload);
+    this.events.push({ record, payload });
+    this.perRecord.set(record, (this.perRecord.get(record) ?? 0) + 1);
+  }
+
+  shift(): P {
+    const { record, payload } = this.events.shift()!;
+    this.forget(record);
+    return payload;
+  }
+
+  private makeRoom(): void {
+    const superseded = this.events.findIndex((e) => this.perRecord.get(e.record)! > 1);
+    if (superseded < 0 && this.events.length < MAX_PENDING_RECORDS) return;
+    const [dropped] = this.events.splice(Math.max(superseded, 0), 1);
+    this.forget(dropped!.record);
+  }
+
+  private forget(record: string): void {
+    const left = this.perRecord.get(record)! - 1;
+    if (left === 0) this.perRecord.delete(record);
+    else this.perRecord.set(record, left);
+  }
+}
 
 /**
  * The events of `topic` from every replica, as an async iterator that unsubscribes from
- * the bus when the client completes or disconnects.
+ * the bus when the client completes or disconnects; backpressure as PendingEvents.
  */
 function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIterator<Topics[T]> {
-  const pending: Topics[T][] = [];
+  const pending = new PendingEvents<Topics[T]>(recordOf[topic] as (payload: Topics[T]) => string);
   let wake: (() => void) | null = null;
   let done = false;
   const unsubscribe = bus.subscribe(topic, (payload) => {
-    if (pending.length >= MAX_PENDING) pending.shift();
     pending.push(payload);
     wake?.();
   });
@@ -26,9 +80,9 @@ function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIte
   };
   return {
     async next() {
-      while (!done && pending.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      while (!done && pending.size === 0) await new Promise<void>((resolve) => (wake = resolve));
       wake = null;
-      return done ? { done: true, value: undefined } : { done: false, value: pending.shift()! };
+      return done ? { done: true, value: undefined } : { done: false, value: pending.shift() };
     },
     return: finish,
     throw: async (err: unknown) => {

@@ -1,5 +1,4 @@
 import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
-import { mapAsyncIterator } from 'graphql/execution/mapAsyncIterator';
 import type { Disposable, OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
@@ -11,6 +10,7 @@ import { UnauthenticatedError } from '../services/errors';
 import type { Scope } from '../services/scope';
 import type { ContextFactory, GraphQLContext } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
+import { mapAsyncIterable } from './map-async-iterable';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 import { observedStream, operationLabels, operationLogFields } from './observe';
 import { connectionAuthorization, forbid, watchCredential } from './ws-credentials';
@@ -103,7 +103,7 @@ function sharedSubscribe(keys: WeakMap<object, string>) {
     const stream = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in stream)) return stream;
     const key = keys.get(args.contextValue as object)!;
-    return mapAsyncIterator(stream as AsyncIterable<object>, (event) => {
+    return mapAsyncIterable(stream as AsyncIterable<object>, (event) => {
       const byOperation = results.get(event) ?? new Map<string, Promise<ExecutionResult>>();
       results.set(event, byOperation);
       let result = byOperation.get(key);

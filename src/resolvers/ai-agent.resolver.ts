@@ -7,7 +7,7 @@ import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input
 import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
 import type { AgentService } from '../services/agent.service';
-import type { PlaygroundService } from '../services/conversation/playground.service';
+import { PlaygroundService } from '../services/conversation/playground.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 
 @Resolver(() => AiAgentType)
@@ -54,7 +54,7 @@ export class AiAgentResolver {
     @Arg('input', { description: 'The conversation to answer.' }) input: TestAgentTurnInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTurnType> {
-    await this.rateLimits.consume(caller.scope, ['make-call']);
+    await this.rateLimits.consume(caller.scope, [PlaygroundService.limits.testTurn]);
     return toAgentTurnType(await this.playground.testTurn(caller, id, toServiceInput(input)));
   }
 

@@ -12,7 +12,7 @@ import { CampaignType, toCampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { ContactType, toContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
-import type { CallService } from '../services/call.service';
+import { CallService } from '../services/call.service';
 import { NotFoundError } from '../services/errors';
 import type { IdempotencyService } from '../services/idempotency.service';
 import type { InboundCallService } from '../services/inbound/inbound-call.service';
@@ -51,7 +51,7 @@ export class CallResolver {
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CallType> {
-    await this.rateLimits.consume(caller.scope, ['make-call']);
+    await this.rateLimits.consume(caller.scope, [CallService.limits.makeCall]);
     const serviceInput = toServiceInput(input);
     const call = await keyedMutation(this.idempotency, caller, {
       key: idempotencyKey,

@@ -5,8 +5,8 @@ import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { CampaignType, toCampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
-import { CreateContactInput, UpdateContactInput } from '../schema/contact.input';
-import { ContactConnection, ContactType, toContactType } from '../schema/contact.type';
+import { CreateContactInput, ImportContactsCsvInput, UpdateContactInput } from '../schema/contact.input';
+import { ContactConnection, ContactCsvImportType, ContactType, toContactType } from '../schema/contact.type';
 import { ContactsArgs } from '../schema/page.args';
 import type { ContactService } from '../services/contact.service';
 import type { Contact } from '../entities';
@@ -41,6 +41,16 @@ export class ContactResolver {
   ): Promise<ContactType[]> {
     const created = await this.contactService.create(caller, input.map((row) => toServiceInput(row)));
     return (Array.isArray(created) ? created : [created]).map(toContactType);
+  }
+
+  @Mutation(() => ContactCsvImportType, {
+    description: 'Imports contacts from CSV text, all or nothing; errors name rows by spreadsheet line ([14].phone_number, the header is line 1). Files over 5 MiB go through REST (POST /v1/contacts/import).',
+  })
+  async importContactsCsv(
+    @Arg('input', { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<ContactCsvImportType> {
+    return this.contactService.importCsv(caller, toServiceInput(options), [csv]);
   }
 
   @Mutation(() => ContactType, { description: 'Partial update of one of your contacts.' })

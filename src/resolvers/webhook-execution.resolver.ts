@@ -7,7 +7,7 @@ import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
 import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
 import type { Topics } from '../services/events';
-import type { FlowRunner } from '../services/flows/flow-runner';
+import { FlowRunner } from '../services/flows/flow-runner';
 import type { IdempotencyService } from '../services/idempotency.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import type { WebhookExecutionService } from '../services/webhook-execution.service';
@@ -33,7 +33,7 @@ export class WebhookExecutionResolver {
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookExecutionType> {
-    await this.rateLimits.consume(caller.scope, ['flow-trigger']);
+    await this.rateLimits.consume(caller.scope, [FlowRunner.limits.trigger]);
     const execution = await keyedMutation(this.idempotency, caller, {
       key: idempotencyKey,
       request: ['triggerWebhook', id, variables ?? {}],

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { AgentService } from '../services/agent.service';
-import type { PlaygroundService } from '../services/conversation/playground.service';
+import { PlaygroundService } from '../services/conversation/playground.service';
 import { testChatInput } from '../services/input/playground.input';
 import { createAgentInput, listAgentsInput, updateAgentInput } from '../services/input/agent.input';
 import { agentShape, serializeAgent } from './agent.serializer';
@@ -68,7 +68,7 @@ export function agentRoutes(api: RestApi, agents: AgentService, playground: Play
       tag,
       summary: "The agent's next turn for a conversation, without a call (docs/agents.md, Playground)",
       description: 'Tools are reported, not run, except go_to_state. Rate limited like make-call. 400 when no language model is configured.',
-      limit: 'make-call',
+      limit: PlaygroundService.limits.testTurn,
       body: testChatInput,
       data: testTurnShape,
       errors: { 404: notFound('agent') },

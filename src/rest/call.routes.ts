@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { CallService } from '../services/call.service';
+import { CallService } from '../services/call.service';
 import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import { listCallsInput } from '../services/input/call.input';
 import { callPageShape, callShape, serializeCall } from './call.serializer';
@@ -38,7 +38,7 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
       summary: 'Make a test call (interface 4.1)',
       description: 'Answers the call in `pstn-queued`; dialling follows (docs/calls.md). Unknown fields are ignored.',
       policy: 'make-call',
-      limit: 'make-call',
+      limit: CallService.limits.makeCall,
       idempotent: true,
       body: calls.makeCallInput,
       data: callShape,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Campaign } from '../entities';
 import type { CampaignStats } from '../services/campaign.service';
+import type { CampaignRecord } from '../services/campaigns/campaign.store';
 import { RETRY_UNITS } from '../services/input/campaign.input';
 import { iso, refId, shape } from './serialize';
 
@@ -49,7 +49,7 @@ export const campaignShape = z
   })
   .meta({ id: 'Campaign' });
 
-export function serializeCampaign(c: Campaign): z.output<typeof campaignShape> {
+export function serializeCampaign(c: CampaignRecord): z.output<typeof campaignShape> {
   return {
     id: c.id,
     name: c.name,

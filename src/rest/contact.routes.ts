@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ContactService } from '../services/contact.service';
-import { contactShape, serializeContact } from './contact.serializer';
+import { contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
+import { csvImportBodies, csvImportQuery, readCsvUpload } from './csv-upload';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
@@ -45,6 +46,32 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
     async (ctx) => {
       const created = await contacts.create(ctx.state.caller, ctx.request.body);
       ok(ctx, Array.isArray(created) ? created.map(serializeContact) : serializeContact(created));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'importContactsCsv',
+      method: 'post',
+      path: '/v1/contacts/import',
+      tag,
+      summary: 'Import up to 100,000 contacts from a CSV file',
+      description:
+        'A `text/csv` body with the mapping in the query string (`phone_number=Phone&first_name=First&metadata=Plan,City`), or `multipart/form-data` with a `mapping` part (JSON) then a `file` part. ' +
+        'All or nothing: a bad row fails the whole file, each bad row and field named by its spreadsheet line (`[14].phone_number`; the header is line 1), the first 100 listed; ' +
+        'file and mapping problems name `file` or `mapping.<key>`. `dry_run=true` checks everything and writes nothing. At most 64 MiB. See docs/rest.md.',
+      query: csvImportQuery,
+      bodies: csvImportBodies,
+      data: csvImportShape,
+    },
+    async (ctx) => {
+      try {
+        const { options, file } = await readCsvUpload(ctx);
+        ok(ctx, serializeCsvImport(await contacts.importCsv(ctx.state.caller, options, file)));
+      } finally {
+        // An import refused before the end of the file leaves the rest unread: the connection cannot be reused.
+        if (!ctx.req.complete) ctx.set('Connection', 'close');
+      }
     },
   );
   api.route(router, { id: 'getContact', method: 'get', path: '/v1/contacts/:id', tag, summary: 'Get a contact', description: 'One contact of the company, with the outcome of its latest call.', data: contactShape, errors: { 404: notFound('contact') } }, async (ctx) => {

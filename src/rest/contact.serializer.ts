@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Contact } from '../entities';
+import type { CsvImportResult } from '../services/contact.service';
 import { LAST_CALL_STATUSES } from '../entities/contact.entity';
 import { iso, refId, shape } from './serialize';
 
@@ -51,3 +52,13 @@ export function serializeContact(c: Contact): z.output<typeof contactShape> {
     status: c.status,
   };
 }
+
+/** The answer to a CSV import. */
+export const csvImportShape = z
+  .strictObject({
+    imported: z.int().meta({ description: 'Contacts written; in a dry run, the contacts the file holds.' }),
+    dry_run: z.boolean().meta({ description: 'True when nothing was written.' }),
+  })
+  .meta({ id: 'ContactCsvImport' });
+
+export const serializeCsvImport = ({ imported, dryRun }: CsvImportResult): z.output<typeof csvImportShape> => ({ imported, dry_run: dryRun });

@@ -76,7 +76,7 @@ function mapStandard(err: unknown): Mapped {
   if (err instanceof AppError) {
     switch (err.code) {
       case 'BAD_USER_INPUT':
-        return { status: 400, body: failure('Validation failed', (err as ValidationError).fields), internal: false };
+        return { status: 400, body: failure(err.message, (err as ValidationError).fields), internal: false };
       case 'NOT_FOUND':
         return { status: 404, body: failure('Not found'), internal: false };
       case 'UNAUTHENTICATED':

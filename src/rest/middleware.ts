@@ -120,10 +120,10 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
 
 export type Endpoint = ReturnType<typeof endpointKit>;
 
-/** Refuses content of another media type than `type` (415), for a route that parses its body itself. */
+/** Refuses content of other media types than `types` (415), for a route that parses its body itself. */
 export const mediaType =
-  (type: string): Middleware =>
+  (...types: string[]): Middleware =>
   async (ctx, next) => {
-    if (hasContent(ctx) && !ctx.is(type)) throw new MalformedRequest(415, `Unsupported media type: send ${type}`);
+    if (hasContent(ctx) && !ctx.is(types)) throw new MalformedRequest(415, `Unsupported media type: send ${types.join(' or ')}`);
     await next();
   };

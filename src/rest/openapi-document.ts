@@ -75,8 +75,8 @@ function sharedResponses(schemas: Schemas): Json {
 
 function badRequest(op: Operation, schemas: Schemas): Json {
   const causes = ['malformed URL encoding or NUL characters'];
-  if (op.params || op.query || op.body || /:\w+/.test(op.path)) causes.unshift('`Validation failed`, with every offending field in `data`');
-  if (op.body && op.bodyType !== 'application/x-www-form-urlencoded') causes.push('`Malformed JSON body`');
+  if (op.params || op.query || op.body || op.bodies || /:\w+/.test(op.path)) causes.unshift('`Validation failed`, with every offending field in `data`');
+  if (op.body && (op.bodyType ?? 'application/json') === 'application/json') causes.push('`Malformed JSON body`');
   if (op.policy === 'make-call') {
     causes.push("`error` with data `\"\"` when the service refuses the call (agent or `call_from` not the company's; documented, interface 4.1)");
     return { description: `${causes.join('; ')}.`, content: json({ anyOf: [schemas.convert(errorEnvelopeShape), schemas.convert(quirkErrorShape)] }) };
@@ -108,7 +108,7 @@ function responses(op: Operation, schemas: Schemas): Json {
   if (bearer) out[401] = ref('Unauthorized');
   for (const [status, error] of Object.entries(op.errors ?? {})) if (error) out[status] = documentedError(error, schemas);
   if (op.body && !legacy) out[413] = ref('TooLarge');
-  if (op.body && !legacy) out[415] = ref('UnsupportedMediaType');
+  if ((op.body || op.bodies) && !legacy) out[415] = ref('UnsupportedMediaType');
   if (bearer) out[429] = ref('RateLimited');
   if (!legacy) out[500] = ref('InternalError');
   if (op.idempotent) idempotencyResponses(out, schemas);
@@ -170,6 +170,12 @@ function idempotencyResponses(out: Json, schemas: Schemas): void {
   out[200] = { ...ok, headers: { [REPLAYED_HEADER]: { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } };
 }
 
+function requestBody(op: Operation, schemas: Schemas): Json {
+  const bodies = op.bodies ?? { [op.bodyType ?? 'application/json']: op.body };
+  const content = Object.fromEntries(Object.entries(bodies).flatMap(([type, schema]) => (schema ? [[type, { schema: schemas.convert(schema) }]] : [])));
+  return { required: true, content };
+}
+
 function operation(op: Operation, schemas: Schemas): Json {
   return {
     operationId: op.id,
@@ -178,9 +184,7 @@ function operation(op: Operation, schemas: Schemas): Json {
     ...(op.description ? { description: op.description } : {}),
     ...(op.auth === 'none' ? { security: [] } : {}),
     parameters: parameters(op, schemas),
-    ...(op.body
-      ? { requestBody: { required: true, content: { [op.bodyType ?? 'application/json']: { schema: schemas.convert(op.body) } } } }
-      : {}),
+    ...(op.body || op.bodies ? { requestBody: requestBody(op, schemas) } : {}),
     responses: responses(op, schemas),
   };
 }

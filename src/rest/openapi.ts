@@ -2,9 +2,12 @@ import type { Router, RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
 import type { ErrorPolicy } from './envelope';
 import type { RateLimited } from '../services/rate-limit.service';
-import type { Endpoint, RestState } from './middleware';
+import { type Endpoint, mediaType, type RestState } from './middleware';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Media types of request bodies. */
+export type BodyType = 'application/json' | 'application/x-www-form-urlencoded' | 'text/csv' | 'multipart/form-data';
 
 /** The groups of operations in /openapi.json, with what each holds. */
 export const TAGS = {
@@ -53,7 +56,12 @@ export interface Operation {
   query?: z.ZodObject;
   body?: z.ZodType;
   /** Media type of `body`; JSON unless said. */
-  bodyType?: 'application/json' | 'application/x-www-form-urlencoded';
+  bodyType?: BodyType;
+  /**
+   * Instead of `body`: a body the handlers read themselves, in any of these media types,
+   * each with its schema (a file upload). Other media types answer 415.
+   */
+  bodies?: Partial<Record<BodyType, z.ZodType>>;
   /** `data` of the success envelope (HTTP 200). */
   data: z.ZodType;
   /** The 200 body is `data` itself, not the envelope (the OpenAPI document only). */
@@ -90,7 +98,7 @@ export class RestApi {
    * Documents `op` and mounts `handlers` for it on `router`, behind the endpoint middleware
    * (error policy, authentication, JSON body parser when `op.body` is JSON) unless
    * `op.auth` is `none`, in which case `handlers` do all of it; then, for an `idempotent`
-   * operation, the idempotency keys.
+   * operation, the idempotency keys; then, for `op.bodies`, the media type check.
    */
   route(router: Router<RestState>, op: Operation, ...handlers: RouterMiddleware<RestState>[]): void {
     if (this.operations.some((o) => o.id === op.id)) throw new Error(`Operation ${op.id} declared twice`);
@@ -99,6 +107,7 @@ export class RestApi {
     if (op.idempotent && op.auth === 'none') throw new Error(`Operation ${op.id}: idempotency keys are per company, so need authentication`);
     const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json, limit: op.limit });
     const keyed = op.idempotent ? [this.idempotency] : [];
-    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...handlers]);
+    const typed = op.bodies ? [mediaType(...Object.keys(op.bodies))] : [];
+    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...typed, ...handlers]);
   }
 }

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { FlowRunner } from '../services/flows/flow-runner';
+import { FlowRunner } from '../services/flows/flow-runner';
 import { listExecutionsInput, triggerInput } from '../services/input/webhook-execution.input';
 import type { WebhookExecutionService } from '../services/webhook-execution.service';
 import { ok } from './envelope';
@@ -22,7 +22,7 @@ export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executio
       tag,
       summary: 'Run a flow now with these variables',
       description: 'Answers the new execution, `scheduled`; its steps run as jobs (docs/flows.md). A flow without steps answers 400.',
-      limit: 'flow-trigger',
+      limit: FlowRunner.limits.trigger,
       idempotent: true,
       body: triggerInput,
       data: executionDetailShape,

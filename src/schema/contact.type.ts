@@ -92,3 +92,12 @@ export function toContactType(c: Contact): ContactType {
     deletedAt: c.deletedAt,
   };
 }
+
+@ObjectType('ContactCsvImport', { description: 'What a CSV import did.' })
+export class ContactCsvImportType {
+  @Field(() => Int, { description: 'Contacts written; in a dry run, the contacts the file holds.' })
+  imported!: number;
+
+  @Field({ description: 'True when nothing was written.' })
+  dryRun!: boolean;
+}

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { ApiKey, Company } from '../entities';
+import { companyExists, liveApiKey } from './auth.store';
 import { NotFoundError, UnauthenticatedError } from './errors';
 import { requiredText, uuid } from './input/common';
 import { parseId } from './records';
@@ -77,10 +78,9 @@ export class AuthService {
   }
 
   private async fromApiKey(em: EntityManager, token: string): Promise<Credential> {
-    // The key names its company only once found: a lookup across companies by nature (docs/scaling.md).
-    const key = await em.findOne(ApiKey, { hash: hashKey(token), revokedAt: null }, { comments: ['auth:api-key'] });
+    const key = await liveApiKey(em, hashKey(token));
     if (!key) throw new UnauthenticatedError();
-    return { scope: { companyId: key.company.id, userId: null, credential: `key:${key.id}` }, expiresAt: null };
+    return { scope: { companyId: key.companyId, userId: null, credential: `key:${key.id}` }, expiresAt: null };
   }
 
   private async fromJwt(em: EntityManager, token: string): Promise<Credential> {
@@ -93,8 +93,7 @@ export class AuthService {
     }
     const claims = jwtClaims.safeParse(payload);
     if (!claims.success) throw new UnauthenticatedError();
-    const company = await em.count(Company, { id: claims.data.company_id });
-    if (company === 0) throw new UnauthenticatedError();
+    if (!(await companyExists(em, claims.data.company_id))) throw new UnauthenticatedError();
     const { company_id: companyId, exp } = claims.data;
     const userId = claims.data.sub ?? null;
     return { scope: { companyId, userId, credential: `jwt:${companyId}:${userId ?? ''}` }, expiresAt: exp * 1000 };

@@ -1,48 +1,21 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
-import { applyTransition, PREDECESSORS, type Transitioned } from './call-transitions';
+import { PREDECESSORS, type Transitioned } from './call-transitions';
+import { applyTransition, companiesWithUndispatchedCalls, lockCompanyCalls, type SimulatedCallRecord, simulatedCall } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
 import { ConflictError } from './errors';
 import type { FlowEvents } from './flows/flow-events';
-import { coalesceBySingletonKey, type JobQueue } from './jobs/job-queue';
+import type { JobQueue } from './jobs/job-queue';
 import { jobSql } from './jobs/job-sql';
 import type { Caller, RecordKey } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
 import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { signedTwilioCall } from './telephony/twilio-callback';
-
-declare module './jobs/job-queue' {
-  interface JobMap {
-    'call.dispatch': { companyId: string };
-    'call.place': { companyId: string; callId: string };
-  }
-}
-
-// One waiting dispatch per company is enough: it gives every free slot at once.
-coalesceBySingletonKey('call.dispatch');
-
-interface SimulatedCallRow {
-  id: string;
-  call_to: string;
-  call_direction: string;
-  call_status: CallStatus;
-  agent_dynamic_variables: DynamicVariable[];
-  /** A string or a Date, depending on the driver's type parsing. */
-  started_at: Date | string | null;
-  name: string;
-  prompt: string;
-  language: string;
-  /** The call's contact, when it has one (null columns otherwise). */
-  contact_id: string | null;
-  firstname: string | null;
-  lastname: string | null;
-  metadata: Record<string, unknown> | null;
-}
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
 function callEventOf(status: CallStatus): FlowEventName | null {
@@ -156,7 +129,7 @@ export class CallLifecycleService {
    * the same slots) and answers how many are free.
    */
   private async freeSlots(tx: EntityManager, companyId: string): Promise<number> {
-    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [`calls:${companyId}`]);
+    await lockCompanyCalls(tx, companyId);
     const live = await tx.count(Call, { company: companyId, callStatus: { $in: [...LIVE_STATUSES] }, dispatchedAt: { $ne: null } });
     return this.options.maxConcurrentPerCompany - live;
   }
@@ -255,31 +228,21 @@ export class CallLifecycleService {
 
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
-    const row = await this.simulatedRow({ id: job.callId, companyId: job.companyId });
-    if (!row || !LIVE_STATUSES.includes(row.call_status)) return;
+    const key = { id: job.callId, companyId: job.companyId };
+    const call = await simulatedCall(this.orm.em.fork(), key);
+    if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
     const now = this.clock.now();
-    const { update, next } = simulated.outcome(
-      job.step,
-      {
-        id: row.id,
-        callTo: row.call_to,
-        callDirection: row.call_direction,
-        agentDynamicVariables: row.agent_dynamic_variables,
-        startedAt: row.started_at === null ? null : new Date(row.started_at),
-      },
-      { name: row.name, prompt: row.prompt, language: row.language },
-      now,
-    );
+    const { update, next } = simulated.outcome(job.step, call, call.agent, now);
     // The next step's job is written with the transition: it exists if and only if the step happened.
     const step = next && { ...job, step: next.step };
     if (step) await this.jobs.prepare(SIMULATED_STEP_JOB);
     const applied = await this.applyUpdate(
-      { id: row.id, companyId: job.companyId },
+      key,
       { ...update, at: now },
       step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
     );
     if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);
-    if (applied && job.step === 'answer' && update.status === 'in-progress') this.converseSimulated(simulated, job.companyId, row);
+    if (applied && job.step === 'answer' && update.status === 'in-progress') this.converseSimulated(simulated, key, call);
   }
 
   /**
@@ -288,29 +251,16 @@ export class CallLifecycleService {
    */
   async answeredSimulated(simulated: SimulatedTelephony, companyId: string, callId: string): Promise<void> {
     await simulated.answered(companyId, callId);
-    const row = await this.simulatedRow({ id: callId, companyId });
-    if (row?.call_status === 'in-progress') this.converseSimulated(simulated, companyId, row);
-  }
-
-  /** A simulated call, its agent's words and its contact, as its steps and its callee need them. */
-  private async simulatedRow(call: RecordKey): Promise<SimulatedCallRow | undefined> {
-    const [row]: SimulatedCallRow[] = await this.orm.em.fork().execute(
-      `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
-              c.contact_id, ct.firstname, ct.lastname, ct.metadata
-       FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
-         LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
-       WHERE c.id = ? AND c.company_id = ?`,
-      [call.id, call.companyId],
-    );
-    return row;
+    const key = { id: callId, companyId };
+    const call = await simulatedCall(this.orm.em.fork(), key);
+    if (call?.callStatus === 'in-progress') this.converseSimulated(simulated, key, call);
   }
 
   /** Starts the conversation of an answered simulated call with its simulated callee, when a model is configured. */
-  private converseSimulated(simulated: SimulatedTelephony, companyId: string, row: SimulatedCallRow): void {
+  private converseSimulated(simulated: SimulatedTelephony, key: RecordKey, call: SimulatedCallRecord): void {
     if (!simulated.conversations || !this.simulatedCallee || this.stopping.signal.aborted) return;
-    if (!talksWithCallee({ callTo: row.call_to, callDirection: row.call_direction })) return;
-    const contact = row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null;
-    this.startSimulatedConversation(this.simulatedCallee, { id: row.id, companyId }, contact, row.language);
+    if (!talksWithCallee(call)) return;
+    this.startSimulatedConversation(this.simulatedCallee, key, call.contact, call.agent.language);
   }
 
   /**
@@ -401,10 +351,8 @@ export class CallLifecycleService {
       { fields: ['id', 'company'], limit: 500, comments: ['sweep:calls.stranded'] },
     );
     for (const c of stranded) await this.jobs.send('call.place', { companyId: c.company.id, callId: c.id });
-    const waiting: { company_id: string }[] = await em.execute(
-      `/* sweep:calls.waiting */ select distinct company_id from calls where call_status = 'pstn-queued' and dispatched_at is null and created_at < ?`,
-      [new Date(now.getTime() - 5_000)],
-    );
-    for (const { company_id } of waiting) await this.jobs.send('call.dispatch', { companyId: company_id }, { singletonKey: company_id });
+    for (const companyId of await companiesWithUndispatchedCalls(em, new Date(now.getTime() - 5_000))) {
+      await this.jobs.send('call.dispatch', { companyId }, { singletonKey: companyId });
+    }
   }
 }

@@ -1,4 +1,5 @@
 import { Call } from '../entities';
+import { insertCampaignCalls } from './calls/call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CallStatus, DynamicVariable } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
@@ -12,6 +13,7 @@ import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
 import type { Caller, Scope } from './scope';
+import type { OperationLimits } from './rate-limit.service';
 import { parseInput } from './validation';
 
 export interface CallServiceOptions {
@@ -58,6 +60,8 @@ export interface StoredCampaignCall {
 
 /** Calls: placing them, reading them, cancelling them. */
 export class CallService {
+  static readonly limits = { makeCall: 'make-call' } as const satisfies OperationLimits<CallService>;
+
   /** The make-call input schema (phone numbers read by this service's parser); /openapi.json describes it. */
   readonly makeCallInput;
 
@@ -123,28 +127,7 @@ export class CallService {
    */
   async createCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[], now: Date): Promise<StoredCampaignCall[]> {
     if (calls.length === 0) return [];
-    const rows: { id: string; contact_id: string; campaign_attempt: number; created: boolean }[] = await em.execute(
-      `WITH r AS (
-         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb)
-       ), ins AS (
-         INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, campaign_id, contact_id, campaign_attempt, workspace_id,
-                            call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
-         SELECT gen_random_uuid(), ?, ?, ?, ?, ?, r.contact_id, r.attempt, ?, ?, ?, r.call_to, false, 'outgoing', ?, r.vars FROM r
-         ON CONFLICT (campaign_id, contact_id, campaign_attempt) DO NOTHING
-         RETURNING id, contact_id, campaign_attempt
-       )
-       SELECT id, contact_id, campaign_attempt, true AS created FROM ins
-       UNION ALL
-       SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
-       WHERE k.campaign_id = ?`,
-      [
-        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables }))),
-        now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
-        this.options.provider, batch.from, this.options.priceUnit,
-        batch.campaignId,
-      ],
-    );
-    return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
+    return insertCampaignCalls(em, batch, calls, now, this.options);
   }
 
   /** Queues campaign calls for dialing once the transaction that stored them has committed. */
@@ -191,7 +174,7 @@ export class CallService {
     };
   }
 
-  private perCampaign(scope: Scope, parentIds: readonly string[]): PerParent {
-    return { parentColumn: 'campaign_id', parentIds, where: 'company_id = ? AND deleted_at IS NULL', params: [scope.companyId] };
+  private perCampaign(scope: Scope, parentIds: readonly string[]): PerParent<Call> {
+    return { parent: 'campaign', parentIds, where: { company: scope.companyId, deletedAt: null } };
   }
 }

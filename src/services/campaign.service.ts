@@ -1,6 +1,6 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
-import { type FieldError, ValidationError } from './errors';
+import { type FieldError, NotFoundError, ValidationError } from './errors';
 import {
   byWorkspaceInput,
   createCampaignInput,
@@ -8,8 +8,8 @@ import {
   type UpdateCampaignInput,
   updateCampaignInput,
 } from './input/campaign.input';
-import { isValidTimeZone, nextOpening } from './campaigns/calling-window';
-import { type StatsRow, statsOf } from './campaigns/dialer-store';
+import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
+import { campaignById, type CampaignCounts, type CampaignRecord, countsOf } from './campaigns/campaign.store';
 import type { Clock } from './clock';
 import { newestFirst, type Page } from './pagination';
 import { camelKeys, findOwned, parseId } from './records';
@@ -24,20 +24,12 @@ const RELATIONS = [
   { field: 'webhook_id', property: 'webhook', entity: WebhookFlow, name: 'Webhook', softDeleted: true },
 ] as const;
 
-/** How far a campaign has got (docs/campaigns.md). */
-export interface CampaignStats {
+/** How far a campaign has got (docs/campaigns.md): its counters, with its status and progress. */
+export interface CampaignStats extends Omit<CampaignCounts, 'selected' | 'nextAttemptAt'> {
   campaignId: string;
   status: string;
   callProgress: number;
   contactsSelected: number;
-  settled: number;
-  pickedUp: number;
-  failed: number;
-  inProgress: number;
-  queued: number;
-  skipped: number;
-  /** Skipped contacts by reason: `do_not_call`, `non_local`, `contact_inactive`. */
-  skippedReasons: Record<string, number>;
   /** When the next attempt is due, window permitting; null when none is waiting or the campaign is not active. */
   nextAttemptAt: Date | null;
 }
@@ -91,6 +83,13 @@ export class CampaignService {
     return findOwned(em, Campaign, 'Campaign', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
+  /** The campaign's stored values for a read that only serializes them: no entity is built. */
+  async getRecord({ scope, em }: Caller, id: unknown): Promise<CampaignRecord> {
+    const found = await campaignById(em, scope.companyId, parseId(id));
+    if (!found) throw new NotFoundError('Campaign');
+    return found;
+  }
+
   async create(caller: Caller, input: unknown): Promise<Campaign> {
     const { workspace, ...fields } = parseInput(createCampaignInput, input);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
@@ -122,7 +121,7 @@ export class CampaignService {
   }
 
   private async statsOfCampaigns({ scope, em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStats>> {
-    const rows = await statsOf(em, scope.companyId, campaigns.map((c) => c.id));
+    const rows = await countsOf(em, scope.companyId, campaigns.map((c) => c.id));
     const now = this.clock.now();
     return new Map(campaigns.map((c) => [c.id, toStats(c, rows.get(c.id), now)]));
   }
@@ -214,22 +213,21 @@ export class CampaignService {
   }
 }
 
-function toStats(c: Campaign, row: StatsRow | undefined, now: Date): CampaignStats {
-  const waiting = row?.next_attempt_at ? new Date(Math.max(new Date(row.next_attempt_at).getTime(), now.getTime())) : null;
-  const window = { timeZone: c.timeZone, from: c.callTimeOfDayFrom, to: c.callTimeOfDayTo, daysOfWeek: c.daysOfWeek, startDate: c.startedAt, endDate: c.endedAt };
+function toStats(c: Campaign, counts: CampaignCounts | undefined, now: Date): CampaignStats {
+  const waiting = counts?.nextAttemptAt ? new Date(Math.max(counts.nextAttemptAt.getTime(), now.getTime())) : null;
   return {
     campaignId: c.id,
     status: c.status,
     // From the same read as the counts, so the two always agree.
-    callProgress: row && row.selected > 0 ? Math.floor((row.settled * 100) / row.selected) : c.callProgress,
-    contactsSelected: row?.selected ?? 0,
-    settled: row?.settled ?? 0,
-    pickedUp: row?.picked_up ?? 0,
-    failed: row?.failed ?? 0,
-    inProgress: row?.in_progress ?? 0,
-    queued: row?.queued ?? 0,
-    skipped: row?.skipped ?? 0,
-    skippedReasons: row?.skipped_reasons ?? {},
-    nextAttemptAt: waiting && c.status === 'active' && isValidTimeZone(c.timeZone) ? nextOpening(waiting, window) : null,
+    callProgress: counts && counts.selected > 0 ? Math.floor((counts.settled * 100) / counts.selected) : c.callProgress,
+    contactsSelected: counts?.selected ?? 0,
+    settled: counts?.settled ?? 0,
+    pickedUp: counts?.pickedUp ?? 0,
+    failed: counts?.failed ?? 0,
+    inProgress: counts?.inProgress ?? 0,
+    queued: counts?.queued ?? 0,
+    skipped: counts?.skipped ?? 0,
+    skippedReasons: counts?.skippedReasons ?? {},
+    nextAttemptAt: waiting && c.status === 'active' && isValidTimeZone(c.timeZone) ? nextOpening(waiting, windowOf(c)) : null,
   };
 }

@@ -13,11 +13,18 @@ export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
 }
 
-/** Input failed validation; `fields` names each offending input, e.g. `dynamic_variables[0].name`. */
+/**
+ * Input failed validation; `fields` names each offending input, e.g. `dynamic_variables[0].name`.
+ * `message` is `Validation failed`, or starts with it when the list needs a word more (a CSV
+ * import lists only its first errors and says how many there were).
+ */
 export class ValidationError extends AppError {
   readonly code = 'BAD_USER_INPUT';
-  constructor(readonly fields: FieldError[]) {
-    super('Validation failed');
+  constructor(
+    readonly fields: FieldError[],
+    message = 'Validation failed',
+  ) {
+    super(message);
   }
 
   static of(field: string, message: string): ValidationError {

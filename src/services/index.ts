@@ -98,7 +98,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     analysis.onStored((tx, call) => dialer.callAnalyzed(tx, call));
   }
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
-  const rateLimits = new RateLimitService(config.rateLimits, infra.databaseUrl, infra.logger);
+  const rateLimits = new RateLimitService(config.rateLimits, { databaseUrl: infra.databaseUrl, redisUrl: config.redisUrl }, infra.logger);
   if (model && conversations && simulated.conversations) {
     lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));
   }

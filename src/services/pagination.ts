@@ -1,4 +1,4 @@
-import type { EntityClass, FilterQuery } from '@mikro-orm/core';
+import { type EntityClass, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from './errors';
 import { storableInstant } from './input/common';
@@ -30,6 +30,15 @@ function decode(cursor: string): { createdAt: Date; id: string } {
 export const encodeCursor = (row: Keyed): string =>
   Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 
+/** Rows after the cursor in newest-first order on (created_at, id). */
+const after = <T extends Keyed>(cursor: string | undefined): FilterQuery<T> => {
+  if (!cursor) return {} as FilterQuery<T>;
+  const { createdAt, id } = decode(cursor);
+  return { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, id: { $lt: id } }] } as FilterQuery<T>;
+};
+
+const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
+
 /**
  * Newest-first keyset pagination on (created_at, id): stable under concurrent inserts and
  * as fast on page 1,000 as on page 1. `cursor` is opaque to callers.
@@ -40,73 +49,65 @@ export async function newestFirst<T extends Keyed>(
   where: FilterQuery<T>,
   { limit, cursor }: { limit: number; cursor?: string },
 ): Promise<Page<T>> {
-  const after = cursor ? decode(cursor) : null;
-  const keyset = after
-    ? { $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] }
-    : {};
-  const rows = await em.find(entity, { $and: [where, keyset] } as FilterQuery<T>, {
-    orderBy: { createdAt: 'desc', id: 'desc' } as never,
-    limit: limit + 1,
-  });
+  const rows = await em.find(entity, { $and: [where, after<T>(cursor)] } as FilterQuery<T>, { orderBy: NEWEST_FIRST as never, limit: limit + 1 });
   const items = rows.slice(0, limit);
   return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]!) : null };
 }
 
-/** A child table paginated per parent: calls per campaign, executions per flow. */
-export interface PerParent {
-  /** Column naming the parent, e.g. `campaign_id`. */
-  parentColumn: string;
+/** A child entity paginated per parent: calls per campaign, executions per flow. */
+export interface PerParent<T> {
+  /** The child's relation to its parent, e.g. `campaign`. */
+  parent: keyof T & string;
   parentIds: readonly string[];
-  /** Extra SQL conditions on the child table (tenancy, soft delete) and their parameters. */
-  where: string;
-  params: unknown[];
+  /** Further conditions on the children (tenancy, soft delete). */
+  where: FilterQuery<T>;
 }
 
+/** The parent id of a child row as the ORM maps it (the relation's reference). */
+const parentOf = <T>(child: T, parent: keyof T): string => (child[parent] as { id: string }).id;
+
 /**
- * Newest-first keyset pages of children for many parents in one query (a LATERAL join,
- * so each parent is limited on its own and served by its (parent, created_at) index).
- * The same `cursor` applies to every parent; parents without children get empty pages.
+ * Newest-first keyset pages of children for many parents in one query: each parent's page
+ * is a LATERAL subquery (limited on its own, served by its (parent, created_at) index) over
+ * the parent ids. The subquery is the ORM's query builder, so table and column names come
+ * from the entity's metadata; the lateral join around it is knex's (MikroORM's builder has
+ * none). The same `cursor` applies to every parent; parents without children get empty pages.
  */
 export async function newestFirstPerParent<T extends Keyed>(
   em: EntityManager,
   entity: EntityClass<T>,
-  { parentColumn, parentIds, where, params }: PerParent,
+  { parent, parentIds, where }: PerParent<T>,
   { limit, cursor }: { limit: number; cursor?: string },
 ): Promise<Map<string, Page<T>>> {
   const pages = new Map<string, Page<T>>(parentIds.map((id) => [id, { items: [], nextCursor: null }]));
   if (parentIds.length === 0) return pages;
-  const after = cursor ? decode(cursor) : null;
-  const table = em.getMetadata().get(entity.name).tableName;
-  const rows = await em.execute(
-    `SELECT c.* FROM unnest(ARRAY[?]::uuid[]) AS p(id) CROSS JOIN LATERAL (
-       SELECT * FROM "${table}" WHERE "${parentColumn}" = p.id AND ${where}
-       ${after ? 'AND (created_at, id) < (?::timestamptz, ?::uuid)' : ''}
-       ORDER BY created_at DESC, id DESC LIMIT ?
-     ) c`,
-    [parentIds, ...params, ...(after ? [after.createdAt, after.id] : []), limit + 1],
-  );
+  const children = em
+    .createQueryBuilder(entity)
+    .select('*')
+    .where({ $and: [where, { [parent]: raw('p.id') }, after<T>(cursor)] } as FilterQuery<T>)
+    .orderBy(NEWEST_FIRST as never)
+    .limit(limit + 1);
+  const knex = em.getKnex();
+  const rows = await em.execute(knex.raw('select c.* from unnest(array[?]::uuid[]) as p(id) cross join lateral (?) as c', [[...parentIds], children.getKnexQuery()]));
   for (const row of rows) {
-    const page = pages.get(row[parentColumn] as string)!;
-    if (page.items.length < limit) page.items.push(em.map(entity, row as never));
+    const child = em.map(entity, row as never);
+    const page = pages.get(parentOf(child, parent))!;
+    if (page.items.length < limit) page.items.push(child);
     else page.nextCursor = encodeCursor(page.items[page.items.length - 1]!);
   }
   return pages;
 }
 
 /** How many children each parent has, in one query; parents without children count 0. */
-export async function countPerParent(
-  em: EntityManager,
-  entity: EntityClass<unknown>,
-  { parentColumn, parentIds, where, params }: PerParent,
-): Promise<Map<string, number>> {
+export async function countPerParent<T extends object>(em: EntityManager, entity: EntityClass<T>, { parent, parentIds, where }: PerParent<T>): Promise<Map<string, number>> {
   const counts = new Map<string, number>(parentIds.map((id) => [id, 0]));
   if (parentIds.length === 0) return counts;
-  const table = em.getMetadata().get(entity.name).tableName;
-  const rows = await em.execute(
-    `SELECT "${parentColumn}" AS parent, count(*)::int AS n FROM "${table}"
-     WHERE "${parentColumn}" IN (?) AND ${where} GROUP BY "${parentColumn}"`,
-    [parentIds, ...params],
-  );
-  for (const row of rows) counts.set(row.parent as string, row.n as number);
+  const rows: Record<string, unknown>[] = await em
+    .createQueryBuilder(entity)
+    .select([parent, raw('count(*)::int as n')] as never)
+    .where({ $and: [where, { [parent]: { $in: [...parentIds] } }] } as FilterQuery<T>)
+    .groupBy(parent as never)
+    .execute('all');
+  for (const row of rows) counts.set(row[parent] as string, row.n as number);
   return counts;
 }

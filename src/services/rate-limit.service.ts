@@ -1,7 +1,9 @@
+import { Redis } from 'ioredis';
 import pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import type { RateLimits } from '../config';
 import type { Logger } from '../logger';
+import { BatchedLimiter } from './rate-limit-buckets';
 import { RateLimitedError } from './errors';
 import type { Scope } from './scope';
 
@@ -9,8 +11,8 @@ import type { Scope } from './scope';
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /**
- * Connections of the limiter's own pool. Each request runs one short upsert per key, in
- * parallel; a few connections keep up with the service's own pool without crowding it.
+ * Connections of the limiter's own pool. Reservations are a few per key and window; a few
+ * connections keep up with the service's own pool without crowding it.
  */
 const POOL_MAX = 4;
 
@@ -21,38 +23,60 @@ const POOL_MAX = 4;
  */
 export type RateLimited = 'request' | 'make-call' | 'flow-trigger';
 
-type Limiter = RateLimiterPostgres;
+/**
+ * The limits of a service's costly operations, declared once as a static `limits` of the
+ * service, by method name; every transport counts an operation's limit on top of the
+ * request limit before running it (docs/operations.md).
+ */
+export type OperationLimits<S> = { readonly [K in keyof S]?: Exclude<RateLimited, 'request'> };
+
+type Kind = 'credential' | 'company' | 'make-call' | 'flow-trigger';
+
+/** Where the counts that every replica shares live: PostgreSQL, or Redis when `redisUrl` is set. */
+interface Store {
+  limiter(keyPrefix: string, points: number, clearExpired: boolean): RateLimiterStoreAbstract;
+  close(): Promise<void>;
+}
+
+function postgresStore(databaseUrl: string, windowS: number, logger: Logger): Store {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX, application_name: 'switchboard-rate-limits' });
+  pool.on('error', (err) => logger.warn({ err }, 'rate limit store: idle connection failed'));
+  return {
+    // The table is shared: one limiter deletes every expired row (hourly, in the background).
+    limiter: (keyPrefix, points, clearExpiredByTimeout) =>
+      new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout, keyPrefix, points, duration: windowS }),
+    close: () => pool.end(),
+  };
+}
+
+function redisStore(redisUrl: string, windowS: number, logger: Logger): Store {
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  client.on('error', (err) => logger.warn({ err }, 'rate limit store: redis connection failed'));
+  return {
+    // Redis expires its keys itself.
+    limiter: (keyPrefix, points) => new RateLimiterRedis({ storeClient: client, keyPrefix: `switchboard:rate:${keyPrefix}`, points, duration: windowS }),
+    close: async () => {
+      await client.quit();
+    },
+  };
+}
 
 /**
- * Per-credential and per-company limits, counted in PostgreSQL so that they hold across
- * replicas (rate-limiter-flexible's RateLimiterPostgres: one row per key and window, fixed
- * windows of `windowS`). A request refused by one limit is not counted by the others, so
- * that one runaway credential does not use up its company's allowance for the rest.
+ * Per-credential and per-company limits that hold across replicas: counted in PostgreSQL
+ * (or Redis), fixed windows of `windowS`, reserved by each replica in batches so that most
+ * requests cost no round trip (BatchedLimiter). A request refused by one limit is not
+ * counted by the others, so that one runaway credential does not use up its company's
+ * allowance for the rest.
  */
 export class RateLimitService {
-  private readonly pool: pg.Pool | null = null;
-  private readonly limiters: Record<'credential' | 'company' | 'make-call' | 'flow-trigger', Limiter> | null = null;
+  private readonly store: Store | null = null;
+  private readonly limiters: Record<Kind, BatchedLimiter> | null = null;
 
-  constructor(limits: RateLimits | null, databaseUrl: string, logger: Logger) {
+  constructor(limits: RateLimits | null, stores: { databaseUrl: string; redisUrl?: string }, logger: Logger) {
     if (!limits) return;
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX, application_name: 'switchboard-rate-limits' });
-    pool.on('error', (err) => logger.warn({ err }, 'rate limit store: idle connection failed'));
-    // The table is shared: one limiter deletes every expired row (hourly, in the background).
-    const limiter = (keyPrefix: string, points: number, clearExpiredByTimeout = false) =>
-      new RateLimiterPostgres({
-        storeClient: pool,
-        storeType: 'pool',
-        tableName: RATE_LIMIT_TABLE,
-        tableCreated: true,
-        clearExpiredByTimeout,
-        keyPrefix,
-        points,
-        duration: limits.windowS,
-        // Once a key is over its limit, this replica refuses it until the window ends
-        // without asking the database again: floods cost no round trip.
-        inMemoryBlockOnConsumed: points + 1,
-      });
-    this.pool = pool;
+    const store = stores.redisUrl ? redisStore(stores.redisUrl, limits.windowS, logger) : postgresStore(stores.databaseUrl, limits.windowS, logger);
+    const limiter = (keyPrefix: string, points: number, clearExpired = false) => new BatchedLimiter(store.limiter(keyPrefix, points, clearExpired));
+    this.store = store;
     this.limiters = {
       credential: limiter('credential', limits.perCredential, true),
       company: limiter('company', limits.perCompany),
@@ -62,34 +86,36 @@ export class RateLimitService {
   }
 
   /**
-   * Counts one of each of `kinds` for the caller, all keys at once (one round trip in
-   * parallel). Throws RateLimitedError, with the longest wait of the refusing limits, when
-   * any limit is used up; the points taken by the others are given back first.
+   * Counts one of each of `kinds` for the caller, all keys at once (from memory, or one
+   * reservation round trip in parallel). Throws RateLimitedError, with the longest wait of the
+   * refusing limits, when any limit is used up; the points taken by the others are given back.
    */
   async consume(scope: Scope, kinds: readonly RateLimited[]): Promise<void> {
     if (!this.limiters) return;
     const counted = this.keysOf(this.limiters, scope, kinds);
-    const results = await Promise.allSettled(counted.map(([limiter, key]) => limiter.consume(key)));
-    if (results.every((r) => r.status === 'fulfilled')) return;
-    await Promise.allSettled(counted.map(([limiter, key], i) => (results[i].status === 'fulfilled' ? limiter.reward(key) : undefined)));
+    const results = await Promise.allSettled(counted.map(([limiter, key]) => limiter.take(key)));
+    const taken = results.map((r) => (r.status === 'fulfilled' ? r.value : null));
+    if (taken.every((t) => t !== null && 'bucket' in t)) return;
     let retryAfterMs = 0;
-    for (const result of results) {
-      if (result.status === 'fulfilled') continue;
-      if (!(result.reason instanceof RateLimiterRes)) throw result.reason; // the store failed
-      retryAfterMs = Math.max(retryAfterMs, result.reason.msBeforeNext);
-    }
+    counted.forEach(([limiter], i) => {
+      const t = taken[i];
+      if (t && 'bucket' in t) limiter.giveBack(t);
+      else if (t) retryAfterMs = Math.max(retryAfterMs, t.retryAfterMs);
+    });
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason; // the store failed
     throw new RateLimitedError(retryAfterMs);
   }
 
-  private keysOf(limiters: NonNullable<typeof this.limiters>, scope: Scope, kinds: readonly RateLimited[]): [Limiter, string][] {
-    return kinds.flatMap((kind): [Limiter, string][] => {
+  private keysOf(limiters: Record<Kind, BatchedLimiter>, scope: Scope, kinds: readonly RateLimited[]): [BatchedLimiter, string][] {
+    return kinds.flatMap((kind): [BatchedLimiter, string][] => {
       if (kind !== 'request') return [[limiters[kind], scope.companyId]];
-      const perCompany: [Limiter, string] = [limiters.company, scope.companyId];
+      const perCompany: [BatchedLimiter, string] = [limiters.company, scope.companyId];
       return scope.credential ? [[limiters.credential, scope.credential], perCompany] : [perCompany];
     });
   }
 
   async close(): Promise<void> {
-    await this.pool?.end();
+    await this.store?.close();
   }
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Company } from '../entities';
 import type { Services } from './index';
+import { lockUntilCommit } from './advisory-lock.store';
 
 export interface DemoSeed {
   companyId: string;
@@ -19,7 +20,7 @@ const SEED_LOCK = 'switchboard:seed-demo';
  */
 export async function seedDemo(em: EntityManager, services: Services): Promise<DemoSeed | null> {
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(hashtext(?))', [SEED_LOCK]);
+    await lockUntilCommit(tx, SEED_LOCK);
     if ((await tx.count(Company, {})) > 0) return null;
     return seedCompany(tx, services);
   });

@@ -39,7 +39,13 @@ function toFieldErrors(error: z.ZodError): FieldError[] {
  * ValidationError naming every offending field; returns the parsed, normalised value.
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input, { error: messages });
-  if (!result.success) throw new ValidationError(toFieldErrors(result.error));
+  const result = checkInput(schema, input);
+  if ('errors' in result) throw new ValidationError(result.errors);
   return result.data;
+}
+
+/** `parseInput` without the throw, for callers that gather the errors of many inputs (the rows of a CSV import). */
+export function checkInput<S extends z.ZodType>(schema: S, input: unknown): { data: z.output<S> } | { errors: FieldError[] } {
+  const result = schema.safeParse(input, { error: messages });
+  return result.success ? { data: result.data } : { errors: toFieldErrors(result.error) };
 }

@@ -12,12 +12,7 @@ export interface ExecutionDetail {
   steps: WebhookStepRun[];
 }
 
-const perFlow = (scope: Scope, parentIds: readonly string[]): PerParent => ({
-  parentColumn: 'flow_id',
-  parentIds,
-  where: 'company_id = ?',
-  params: [scope.companyId],
-});
+const perFlow = (scope: Scope, parentIds: readonly string[]): PerParent<WebhookExecution> => ({ parent: 'flow', parentIds, where: { company: scope.companyId } });
 
 /** Reading a flow's executions and their step logs. Flows run in FlowRunner. */
 export class WebhookExecutionService {

@@ -1,4 +1,5 @@
 import { DateTime, IANAZone } from 'luxon';
+import type { Campaign } from '../../entities';
 
 /** When a campaign may call, all read in its IANA time zone (semantics: Campaigns). */
 export interface CallingWindow {
@@ -12,6 +13,16 @@ export interface CallingWindow {
   startDate: string | null;
   endDate: string | null;
 }
+
+/** A campaign's calling window: the one place its stored fields are read as one. */
+export const windowOf = (c: Pick<Campaign, 'timeZone' | 'callTimeOfDayFrom' | 'callTimeOfDayTo' | 'daysOfWeek' | 'startedAt' | 'endedAt'>): CallingWindow => ({
+  timeZone: c.timeZone,
+  from: c.callTimeOfDayFrom,
+  to: c.callTimeOfDayTo,
+  daysOfWeek: c.daysOfWeek,
+  startDate: c.startedAt,
+  endDate: c.endedAt,
+});
 
 export const isValidTimeZone = (zone: string): boolean => IANAZone.isValidZone(zone);
 

@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { type Call, Contact } from '../../entities';
+import type { Call, Campaign, Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
@@ -9,25 +9,19 @@ import type { Clock } from '../clock';
 import type { EventPublisher } from '../events';
 import type { FlowEvents } from '../flows/flow-events';
 import type { FlowRunner } from '../flows/flow-runner';
-import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
-import { type CallingWindow, isOpen, isOver } from './calling-window';
+import type { JobQueue } from '../jobs/job-queue';
+import { isOpen, isOver, windowOf } from './calling-window';
 import { afterAnalysis, triggerCampaignWebhook } from './campaign-webhook';
 import { dynamicVariables, type RecordViews } from './contact-mapping';
 import {
-  applyChanges, type CampaignRow, campaignsWithWork, type DueEntry, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued,
-  liveAttempts, loadCampaign, markCalling, recordProgress, selectContacts,
-} from './dialer-store';
-import { delayBefore, type RetryTiers } from './retry-tiers';
+  applyChanges, campaignsWithWork, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued, liveAttempts, loadCampaign,
+  markCalling, recordProgress, selectContacts, tryLockCampaign,
+} from './campaign.store';
+import { delayBefore, tiersOf } from './retry-tiers';
 
 export interface CampaignTickJob {
   companyId: string;
   campaignId: string;
-}
-
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'campaign.tick': CampaignTickJob;
-  }
 }
 
 export const CAMPAIGN_TICK_JOB = 'campaign.tick';
@@ -37,9 +31,6 @@ const KICK_COALESCE_MS = 20;
 
 /** How long a tick that found its campaign busy (another tick under way) waits to try again. */
 const BUSY_RETRY_MS = 100;
-
-// One waiting tick per campaign is enough: a tick does everything that is due.
-coalesceBySingletonKey(CAMPAIGN_TICK_JOB);
 
 export interface DialerOptions {
   /** How often newly matching contacts are added to a running campaign's selection. */
@@ -78,16 +69,11 @@ interface TickResult {
   completed: boolean;
 }
 
-const windowOf = (c: CampaignRow): CallingWindow => ({
-  timeZone: c.time_zone,
-  from: c.call_time_of_day_from,
-  to: c.call_time_of_day_to,
-  daysOfWeek: c.days_of_week,
-  startDate: c.started_at,
-  endDate: c.ended_at,
-});
-
-const tiersOf = (c: CampaignRow): RetryTiers => ({ attempts: c.number_of_call_attempts, delays: c.retry_delay, units: c.retry_delay_unit });
+/** What a campaign that can call calls with: the shared settings of its calls and its number's country. */
+interface Dialing {
+  batch: CampaignCallBatch;
+  countryCode: string;
+}
 
 /**
  * The campaign dialer (docs/campaigns.md). All its work is one idempotent job, the tick of
@@ -151,17 +137,16 @@ export class CampaignDialer {
   /** Asks for a tick of every campaign with due work at the clock's now. */
   async sweep(): Promise<void> {
     const due = await campaignsWithWork(this.deps.orm.em.fork(), this.deps.clock.now());
-    for (const c of due) await this.kick(c.company_id, c.id);
+    for (const c of due) await this.kick(c.companyId, c.id);
   }
 
   /** Job handler: one tick of one campaign. Idempotent. */
   async tick({ companyId, campaignId }: CampaignTickJob): Promise<void> {
     const em = this.deps.orm.em.fork();
     const result = await em.transactional(async (tx) => {
-      const [{ locked }] = await tx.execute('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [`campaign:${campaignId}`]);
-      if (!locked) return 'busy' as const;
+      if (!(await tryLockCampaign(tx, campaignId))) return 'busy' as const;
       const campaign = await loadCampaign(tx, { id: campaignId, companyId });
-      if (!campaign || campaign.deleted_at) return null;
+      if (!campaign || campaign.deletedAt) return null;
       return this.work(tx, campaign);
     });
     // Another tick holds the campaign (on this replica or another): try again after it,
@@ -179,31 +164,40 @@ export class CampaignDialer {
     }
   }
 
-  private async work(tx: EntityManager, campaign: CampaignRow): Promise<TickResult> {
+  private async work(tx: EntityManager, campaign: Campaign): Promise<TickResult> {
     const now = this.deps.clock.now();
-    const ended = await endedAttempts(tx, campaign);
-    await applyChanges(tx, campaign, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
+    const key = { id: campaign.id, companyId: campaign.company.id };
+    const ended = await endedAttempts(tx, key);
+    await applyChanges(tx, key, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
-    const batch = this.batchOf(campaign);
+    const dialing = this.dialingOf(campaign);
     let placed: string[] = [];
     // An inbound campaign answers calls to its number (src/services/inbound); it never dials.
-    if (campaign.status === 'active' && campaign.campaign_type !== INBOUND_CAMPAIGN_TYPE) {
-      const stale = campaign.selected_at === null || now.getTime() - new Date(campaign.selected_at).getTime() >= this.options.selectionRefreshMs;
+    if (campaign.status === 'active' && campaign.campaignType !== INBOUND_CAMPAIGN_TYPE) {
+      const stale = campaign.selectedAt === null || now.getTime() - campaign.selectedAt.getTime() >= this.options.selectionRefreshMs;
       if (stale) await selectContacts(tx, campaign, now);
       const window = windowOf(campaign);
-      if (isOver(now, window)) await expireQueued(tx, campaign, now);
-      else if (batch && isOpen(now, window)) placed = await this.dial(tx, campaign, batch, now);
+      if (isOver(now, window)) await expireQueued(tx, key, now);
+      else if (dialing && isOpen(now, window)) placed = await this.dial(tx, campaign, dialing, now);
     }
     const { completed } = await recordProgress(tx, campaign, now);
-    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', { id: campaign.id, companyId: campaign.company_id }, now);
-    const counted = ended.map((e) => ({ id: e.call_id, workspace: e.workspace_id }));
-    return { companyId: campaign.company_id, batch, placed, counted, announcements, completed };
+    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', key, now);
+    const counted = ended.map((e) => ({ id: e.callId, workspace: e.workspace }));
+    return { companyId: key.companyId, batch: dialing?.batch ?? null, placed, counted, announcements, completed };
   }
 
-  /** The shared settings of the campaign's calls; null when it cannot call (no usable agent or number). */
-  private batchOf(c: CampaignRow): CampaignCallBatch | null {
-    if (!c.ai_agent_id || !c.agent_usable || !c.outbound_number) return null;
-    return { companyId: c.company_id, campaignId: c.id, aiAgentId: c.ai_agent_id, from: c.outbound_number, workspace: c.workspace };
+  /**
+   * What the campaign's calls share; null when it cannot call: no agent, or a deleted one;
+   * no outbound number, or one of another company.
+   */
+  private dialingOf(c: Campaign): Dialing | null {
+    const agent = c.aiAgent?.unwrap();
+    const number = c.outboundPhoneNumber?.unwrap();
+    if (!agent || agent.deletedAt !== null || !number || number.company.id !== c.company.id) return null;
+    return {
+      batch: { companyId: c.company.id, campaignId: c.id, aiAgentId: agent.id, from: number.phoneNumber, workspace: c.workspace },
+      countryCode: number.countryCode,
+    };
   }
 
   /**
@@ -212,13 +206,13 @@ export class CampaignDialer {
    * failed and voicemail queue the next attempt after its tier's delay, or settle it as
    * `failed` once every tier is used up.
    */
-  private afterCall(c: CampaignRow, attempt: EndedAttempt, now: Date): EntryChange {
-    const { call_status: status, disconnect_reason: reason } = attempt;
-    if (status === 'completed' && reason !== 'voicemail_reached' && reason !== 'timeout') return { id: attempt.entry_id, state: 'settled', outcome: 'picked-up', reason: null };
-    if (status === 'canceled') return { id: attempt.entry_id, state: 'settled', outcome: 'canceled', reason: null };
+  private afterCall(c: Campaign, attempt: EndedAttempt, now: Date): EntryChange {
+    const { callStatus: status, disconnectReason: reason } = attempt;
+    if (status === 'completed' && reason !== 'voicemail_reached' && reason !== 'timeout') return { id: attempt.entryId, state: 'settled', outcome: 'picked-up', reason: null };
+    if (status === 'canceled') return { id: attempt.entryId, state: 'settled', outcome: 'canceled', reason: null };
     const delay = delayBefore(tiersOf(c), attempt.attempts + 1);
-    if (delay === null) return { id: attempt.entry_id, state: 'settled', outcome: 'failed', reason: reason || status };
-    return { id: attempt.entry_id, state: 'queued', nextAttemptAt: new Date(now.getTime() + delay) };
+    if (delay === null) return { id: attempt.entryId, state: 'settled', outcome: 'failed', reason: reason || status };
+    return { id: attempt.entryId, state: 'queued', nextAttemptAt: new Date(now.getTime() + delay) };
   }
 
   /**
@@ -226,36 +220,37 @@ export class CampaignDialer {
    * contacts on the do-not-call list, non-local ones when the campaign forbids them, and
    * contacts deleted or made inactive since they were selected. Returns the new calls.
    */
-  private async dial(tx: EntityManager, c: CampaignRow, batch: CampaignCallBatch, now: Date): Promise<string[]> {
+  private async dial(tx: EntityManager, c: Campaign, { batch, countryCode }: Dialing, now: Date): Promise<string[]> {
     const placed: string[] = [];
-    let free = c.max_concurrent_calls - (await liveAttempts(tx, c));
+    const key = { id: c.id, companyId: c.company.id };
+    let free = c.maxConcurrentCalls - (await liveAttempts(tx, key));
     while (free > 0) {
       const wanted = free;
-      const due = await dueEntries(tx, c, now, wanted);
+      const due = await dueEntries(tx, key, now, wanted);
       if (due.length === 0) break;
       const skips: EntryChange[] = [];
       const attempts: (NewCampaignCall & { entryId: string })[] = [];
       for (const entry of due) {
-        const skip = this.skipReason(c, entry.contact, entry.suppressed);
-        if (skip) skips.push({ id: entry.entry_id, state: 'settled', outcome: 'skipped', reason: skip });
+        const skip = this.skipReason(c, countryCode, entry.contact, entry.suppressed);
+        if (skip) skips.push({ id: entry.entryId, state: 'settled', outcome: 'skipped', reason: skip });
         else {
           attempts.push({
-            entryId: entry.entry_id,
+            entryId: entry.entryId,
             contactId: entry.contact.id,
             attempt: entry.attempts + 1,
-            to: entry.contact.phone_number,
-            dynamicVariables: this.agentVariables(tx, c, entry.contact),
+            to: entry.contact.phoneNumber,
+            dynamicVariables: this.agentVariables(c, entry.contact),
           });
         }
       }
-      await applyChanges(tx, c, skips, now);
+      await applyChanges(tx, key, skips, now);
       const stored = await this.deps.calls.createCampaignCalls(tx, batch, attempts, now);
       const byContact = new Map(stored.map((s) => [`${s.contactId}:${s.attempt}`, s]));
       const calling = attempts.flatMap((a) => {
         const call = byContact.get(`${a.contactId}:${a.attempt}`);
         return call ? [{ entryId: a.entryId, callId: call.id, attempt: a.attempt }] : [];
       });
-      await markCalling(tx, c, calling, now);
+      await markCalling(tx, key, calling, now);
       placed.push(...stored.filter((s) => s.created).map((s) => s.id));
       free -= calling.length;
       if (due.length < wanted) break;
@@ -264,16 +259,16 @@ export class CampaignDialer {
   }
 
   /** A call's dynamic variables, read from the contact's REST shape, as for the webhook mapping. */
-  private agentVariables(tx: EntityManager, c: CampaignRow, contact: DueEntry['contact']): DynamicVariable[] {
-    const mapping = c.agent_variables_contact_metadata_mapping;
+  private agentVariables(c: Campaign, contact: Contact): DynamicVariable[] {
+    const mapping = c.agentVariablesContactMetadataMapping;
     if (Object.keys(mapping).length === 0) return [];
-    return dynamicVariables(mapping, this.deps.views.contact(tx.map(Contact, contact)));
+    return dynamicVariables(mapping, this.deps.views.contact(contact));
   }
 
-  private skipReason(c: CampaignRow, contact: { status: string; deleted_at: string | null; number_country_code: string }, suppressed: boolean): string | null {
-    if (contact.deleted_at !== null || contact.status !== 'active') return 'contact_inactive';
+  private skipReason(c: Campaign, countryCode: string, contact: Contact, suppressed: boolean): string | null {
+    if (contact.deletedAt !== null || contact.status !== 'active') return 'contact_inactive';
     if (suppressed) return 'do_not_call';
-    if (!c.allow_non_local_calls && contact.number_country_code !== c.outbound_country_code) return 'non_local';
+    if (!c.allowNonLocalCalls && contact.numberCountryCode !== countryCode) return 'non_local';
     return null;
   }
 }

@@ -4,7 +4,6 @@ import type { Logger } from '../../logger';
 import { AppError } from '../errors';
 import type { FlowRunner } from '../flows/flow-runner';
 import { readsOutcomes, type RecordViews, webhookVariables } from './contact-mapping';
-import type { CampaignRow } from './dialer-store';
 
 export interface CampaignWebhookDeps {
   flows: FlowRunner;
@@ -19,8 +18,8 @@ export interface CampaignWebhookDeps {
 
 /** An ended call of the campaign and its contact. */
 export interface EndedCall {
-  call_id: string;
-  contact_id: string;
+  callId: string;
+  contactId: string;
 }
 
 /** A JSON value that should be an object (a call's post-call outcomes), as one: {} otherwise. */
@@ -34,36 +33,36 @@ const asObject = (value: unknown): Record<string, unknown> =>
  * the analysis will take: `afterAnalysis` triggers it for them, in the analysis's own
  * transaction. Returns what announces the executions after commit.
  */
-export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, ended: EndedCall[]): Promise<(() => void)[]> {
-  if (!c.webhook_id || ended.length === 0) return [];
-  const waits = readsOutcomes(c.webhook_mapping_variables, c.webhook_mapping_variables_sources);
-  const entities = await tx.find(Call, { id: ended.map((e) => e.call_id), company: c.company_id });
+export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: Campaign, ended: EndedCall[]): Promise<(() => void)[]> {
+  if (!c.webhook || ended.length === 0) return [];
+  const waits = readsOutcomes(c.webhookMappingVariables, c.webhookMappingVariablesSources);
+  const entities = await tx.find(Call, { id: ended.map((e) => e.callId), company: c.company.id });
   const due = new Set(entities.filter((k) => !(waits && deps.willBeAnalyzed(k))).map((k) => k.id));
-  return triggerFor(deps, tx, c, entities.filter((k) => due.has(k.id)), ended);
+  return triggerFor(deps, tx, c, c.webhook.id, entities.filter((k) => due.has(k.id)), ended);
 }
 
 /**
  * The analysis of a campaign call was stored: triggers the campaign's flow when it reads
  * the outcomes (it was skipped when the call ended), in the analysis's transaction.
  */
-export async function afterAnalysis(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, call: Call): Promise<(() => void)[]> {
-  if (!c.webhook_id || !readsOutcomes(c.webhook_mapping_variables, c.webhook_mapping_variables_sources) || !call.contact) return [];
-  return triggerFor(deps, tx, c, [call], [{ call_id: call.id, contact_id: call.contact.id }]);
+export async function afterAnalysis(deps: CampaignWebhookDeps, tx: EntityManager, c: Campaign, call: Call): Promise<(() => void)[]> {
+  if (!c.webhook || !readsOutcomes(c.webhookMappingVariables, c.webhookMappingVariablesSources) || !call.contact) return [];
+  return triggerFor(deps, tx, c, c.webhook.id, [call], [{ callId: call.id, contactId: call.contact.id }]);
 }
 
-async function triggerFor(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, entities: Call[], ended: EndedCall[]): Promise<(() => void)[]> {
+async function triggerFor(deps: CampaignWebhookDeps, tx: EntityManager, c: Campaign, flowId: string, entities: Call[], ended: EndedCall[]): Promise<(() => void)[]> {
   if (entities.length === 0) return [];
   const { views } = deps;
-  const campaign = views.campaign(await tx.findOneOrFail(Campaign, { id: c.id, company: c.company_id }));
+  const campaign = views.campaign(c);
   const calls = new Map(entities.map((k) => [k.id, views.call(k)]));
-  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contact_id), company: c.company_id })).map((k) => [k.id, views.contact(k)]));
+  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contactId), company: c.company.id })).map((k) => [k.id, views.contact(k)]));
   const announcements: (() => void)[] = [];
   for (const attempt of ended) {
-    const call = calls.get(attempt.call_id);
+    const call = calls.get(attempt.callId);
     if (!call) continue;
-    const records = { call, contact: contacts.get(attempt.contact_id) ?? {}, campaign, agent_post_call_outcomes: asObject(call.agent_post_call_outcomes) };
-    const mapped = webhookVariables(c.webhook_mapping_variables, c.webhook_mapping_variables_sources, records);
-    const announce = await trigger(deps, tx, c, attempt.call_id, mapped);
+    const records = { call, contact: contacts.get(attempt.contactId) ?? {}, campaign, agent_post_call_outcomes: asObject(call.agent_post_call_outcomes) };
+    const mapped = webhookVariables(c.webhookMappingVariables, c.webhookMappingVariablesSources, records);
+    const announce = await trigger(deps, tx, c, flowId, attempt.callId, mapped);
     if (announce) announcements.push(announce);
   }
   return announcements;
@@ -74,12 +73,12 @@ async function triggerFor(deps: CampaignWebhookDeps, tx: EntityManager, c: Campa
  * its variable names it in its `unresolved_variables`). A flow that refuses (stopped,
  * deleted, no steps, bad variable names) is logged and skipped: the campaign goes on.
  */
-async function trigger(deps: CampaignWebhookDeps, tx: EntityManager, c: CampaignRow, callId: string, mapped: ReturnType<typeof webhookVariables>): Promise<(() => void) | null> {
+async function trigger(deps: CampaignWebhookDeps, tx: EntityManager, c: Campaign, flowId: string, callId: string, mapped: ReturnType<typeof webhookVariables>): Promise<(() => void) | null> {
   if (mapped.unresolved.length > 0) {
     deps.logger.info({ campaignId: c.id, callId, unresolved: mapped.unresolved }, 'campaign webhook mapping: paths that lead nowhere');
   }
   try {
-    const { announce } = await deps.flows.start({ scope: { companyId: c.company_id, userId: null }, em: tx }, c.webhook_id, { variables: mapped.variables });
+    const { announce } = await deps.flows.start({ scope: { companyId: c.company.id, userId: null }, em: tx }, flowId, { variables: mapped.variables });
     return announce;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

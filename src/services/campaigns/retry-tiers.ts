@@ -1,3 +1,6 @@
+import type { Campaign } from '../../entities';
+import { delayMs } from '../delays';
+
 /**
  * Retry tiers (semantics: Campaigns): `number_of_call_attempts`, `retry_delay` and
  * `retry_delay_unit` are parallel arrays; tier i allows up to attempts[i] attempts, each
@@ -11,7 +14,13 @@ export interface RetryTiers {
   units: readonly string[];
 }
 
-const UNIT_MS: Record<string, number> = { seconds: 1000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
+/** A campaign's retry tiers: the one place its three parallel arrays are read as one. */
+export const tiersOf = (c: Pick<Campaign, 'numberOfCallAttempts' | 'retryDelay' | 'retryDelayUnit'>): RetryTiers => ({
+  attempts: c.numberOfCallAttempts,
+  delays: c.retryDelay,
+  units: c.retryDelayUnit,
+});
+
 
 /** How many attempts a contact gets in all. */
 export const totalAttempts = (t: RetryTiers): number => Math.max(1, t.attempts.reduce((sum, n) => sum + n, 0));
@@ -22,7 +31,7 @@ export function delayBefore(t: RetryTiers, n: number): number | null {
   let reached = 0;
   for (let i = 0; i < t.attempts.length; i++) {
     reached += t.attempts[i]!;
-    if (n <= reached) return (t.delays[i] ?? 0) * (UNIT_MS[t.units[i] ?? 'seconds'] ?? 1000);
+    if (n <= reached) return delayMs(t.delays[i] ?? 0, t.units[i]);
   }
   return 0;
 }

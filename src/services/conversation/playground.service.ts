@@ -7,6 +7,7 @@ import { readAgentFlow } from './agent-flow';
 import { engineSettingsOf } from './agent-settings';
 import { turnContext } from './engine';
 import { type ChatMessage, type LanguageModel, LanguageModelError, type ModelAnswer } from './language-model';
+import type { OperationLimits } from '../rate-limit.service';
 
 export interface TestTurn {
   reply: string;
@@ -30,6 +31,8 @@ const parsed = (text: string): unknown => {
  * (no call to end or transfer, no flow triggered), except go_to_state, which moves `state`.
  */
 export class PlaygroundService {
+  static readonly limits = { testTurn: 'make-call' } as const satisfies OperationLimits<PlaygroundService>;
+
   constructor(
     private readonly agents: AgentService,
     private readonly model: LanguageModel | null,

@@ -17,12 +17,6 @@ export interface AnalyzeCallJob {
   callId: string;
 }
 
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'call.analyze': AnalyzeCallJob;
-  }
-}
-
 export const ANALYZE_CALL_JOB = 'call.analyze';
 /** Answers asked for before an analysis is recorded as failed. */
 const MAX_ANSWERS = 3;

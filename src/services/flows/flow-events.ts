@@ -4,22 +4,13 @@ import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
 import { AppError } from '../errors';
 import type { RecordKey } from '../scope';
-import { coalesceBySingletonKey, type JobQueue } from '../jobs/job-queue';
+import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
 import type { RecordViews } from '../campaigns/contact-mapping';
 import type { FlowRunner } from './flow-runner';
 import { insertFlowEvents, lockPending, markDelivered, type PendingEvent, pendingCompanies, SUBJECT_OF } from './flow-events.store';
 
 export const FLOW_EVENTS_JOB = 'flow.events';
-
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'flow.events': { companyId: string };
-  }
-}
-
-// One waiting delivery per company is enough: it delivers every pending event of the company.
-coalesceBySingletonKey(FLOW_EVENTS_JOB);
 
 /** Events delivered per transaction. */
 const BATCH = 50;

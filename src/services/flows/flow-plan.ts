@@ -1,6 +1,7 @@
 import type { FlowDefinition, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { StepRunStatus } from '../../entities/webhook-step-run.entity';
 import { coerce, readPath, type Scope } from './placeholders';
+import { delayMs } from '../delays';
 
 /**
  * What an execution does next, decided from its flow snapshot and its step runs alone.
@@ -26,8 +27,6 @@ export interface Skip {
 export type NextAction =
   | { kind: 'run'; step: StepDefinition; skipped: Skip[] }
   | { kind: 'done'; skipped: Skip[]; failedStep: number | null };
-
-const UNIT_MS: Record<string, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600_000, days: 86_400_000 };
 
 const succeeded = (runs: RunRecord[], step: number) => runs.some((r) => r.stepNumber === step && r.status === 'success');
 
@@ -72,7 +71,7 @@ export function allSucceeded(definition: FlowDefinition, runs: RunRecord[]): boo
 export function retryPlan(definition: FlowDefinition, runs: RunRecord[], attempt: number): { delayMs: number } | null {
   if (attempt > definition.maxRetries) return null;
   if (runs.some((r) => r.attemptNumber === attempt && r.status === 'failed' && !r.retryable)) return null;
-  return { delayMs: definition.retryDelay * (UNIT_MS[definition.retryDelayUnit] ?? 1_000) };
+  return { delayMs: delayMs(definition.retryDelay, definition.retryDelayUnit) };
 }
 
 /**

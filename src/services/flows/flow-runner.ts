@@ -12,9 +12,10 @@ import { parseInput } from '../validation';
 import type { ExecutionEvents } from './execution-events';
 import {
   claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type StoredRun, triggerRefusal,
-} from './execution-store';
+} from './execution.store';
 import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
+import type { OperationLimits } from '../rate-limit.service';
 
 /** One step of one attempt of an execution, to send. */
 export interface FlowStepJob {
@@ -22,12 +23,6 @@ export interface FlowStepJob {
   executionId: string;
   attempt: number;
   step: number;
-}
-
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'flow.step': FlowStepJob;
-  }
 }
 
 export const FLOW_STEP_JOB = 'flow.step';
@@ -52,6 +47,8 @@ const REFUSALS = {
  * crash or restart loses nothing; a step already finished in an attempt is never sent again.
  */
 export class FlowRunner {
+  static readonly limits = { trigger: 'flow-trigger' } as const satisfies OperationLimits<FlowRunner>;
+
   constructor(private readonly deps: FlowRunnerDeps) {}
 
   /**
@@ -151,7 +148,7 @@ export class FlowRunner {
   }
 
   private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
-    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, workSeconds: step.timeout, retryLimit: 5 });
+    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, workSeconds: step.timeout });
   }
 
   private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {

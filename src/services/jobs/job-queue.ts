@@ -1,29 +1,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { type Logger, withLogFields } from '../../logger';
-
-/**
- * Every durable job of the product and its payload. Each feature adds its entries from its
- * own module by declaration merging:
- *
- *     declare module './jobs/job-queue' { interface JobMap { 'call.advance': { callId: string } } }
- *
- * A handler is an idempotent service method: delivery is at-least-once.
- */
-export interface JobMap {}
-
-export type JobName = keyof JobMap;
-
-/**
- * pg-boss queue policies by job name. `short`: at most one job per `singletonKey` waits at a
- * time (more sends while one waits are dropped), which coalesces "do this again" signals.
- */
-const POLICIES = new Map<string, 'short'>();
-
-/** Makes `name` a `short` queue: set by the feature module that owns the job, at load. */
-export function coalesceBySingletonKey(name: JobName): void {
-  POLICIES.set(name, 'short');
-}
+import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
 export interface SendOptions {
   /** Not before this moment. */
@@ -31,12 +9,10 @@ export interface SendOptions {
   /** Not before this many milliseconds from now (the database's now). */
   delayMs?: number;
   /**
-   * pg-boss `singletonKey`. It deduplicates only on queues made `short` with
-   * `coalesceBySingletonKey`; on the others (pg-boss `standard`) it is a label.
+   * pg-boss `singletonKey`. It deduplicates only on the queues the job catalogue makes
+   * `coalesce`; on the others (pg-boss `standard`) it is a label.
    */
   singletonKey?: string;
-  /** Attempts after the first when the handler throws (default 3). */
-  retryLimit?: number;
   /**
    * How long the handler may rightly run on this job (a flow step: its timeout). The job is
    * presumed dead, and handed to another worker, `expiryS` after that.
@@ -48,13 +24,6 @@ export interface SendOptions {
    * `wake(name)` after the commit.
    */
   db?: PgBoss.Db;
-}
-
-export interface WorkOptions {
-  /** Most jobs fetched in one round. */
-  batchSize?: number;
-  /** Most handlers running at once on this process (default: batchSize). */
-  concurrency?: number;
 }
 
 export interface JobQueueOptions {
@@ -94,7 +63,7 @@ export class JobQueue {
   private readonly wakers = new Map<string, Set<() => void>>();
   /** Queues woken while their worker was busy: its next idle() returns at once. */
   private readonly pendingWakes = new Set<string>();
-  private readonly queues = new Set<string>();
+  private readonly queues = new Set<JobName>();
   /** Finished jobs not yet marked completed, by queue: completed in bulk. */
   private readonly completions = new Map<string, string[]>();
   private completionTimer: NodeJS.Timeout | null = null;
@@ -124,37 +93,39 @@ export class JobQueue {
     return new JobQueue(boss, connectionString, options, logger);
   }
 
-  /** Queues a job. Call `prepare(name)` first when sending within a transaction (`db`). */
+  /**
+   * Queues a job. Call `prepare(name)` first when sending within a transaction (`db`): the
+   * job then goes through pg-boss's many-job insert, whose statement `jobSql` can bind.
+   */
   async send<K extends JobName>(name: K, data: JobMap[K], options: SendOptions = {}): Promise<void> {
-    if (!options.db) await this.ensureQueue(name);
     const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
-    await this.boss.send(name, data as object, {
-      startAfter: options.delayMs ? options.delayMs / 1000 : options.startAfter,
-      singletonKey: options.singletonKey,
-      retryLimit: options.retryLimit ?? 3,
-      retryDelay: 1,
-      retryBackoff: true,
-      expireInSeconds: (options.workSeconds ?? 0) + this.options.expiryS,
-      db: options.db,
-    });
+    const job = this.jobOptions(name, options);
+    if (options.db) await this.boss.insert([{ name, data: data as object, ...job }], { db: options.db });
+    else {
+      await this.ensureQueue(name);
+      await this.boss.send(name, data as object, job);
+    }
     if (!options.db || delayMs > 0) setTimeout(() => this.wake(name), Math.max(0, delayMs)).unref();
   }
 
   /** Queues many jobs of one queue in one statement (one commit instead of one per job). */
-  async sendMany<K extends JobName>(name: K, data: JobMap[K][], options: Pick<SendOptions, 'retryLimit'> = {}): Promise<void> {
+  async sendMany<K extends JobName>(name: K, data: JobMap[K][]): Promise<void> {
     if (data.length === 0) return;
     await this.ensureQueue(name);
-    await this.boss.insert(
-      data.map((d) => ({
-        name,
-        data: d as object,
-        retryLimit: options.retryLimit ?? 3,
-        retryDelay: 1,
-        retryBackoff: true,
-        expireInSeconds: this.options.expiryS,
-      })),
-    );
+    await this.boss.insert(data.map((d) => ({ name, data: d as object, ...this.jobOptions(name, {}) })));
     this.wake(name);
+  }
+
+  /** A job's options as pg-boss stores them: `delayMs` counts from the database's now (pg-boss reads a bare number of seconds so). */
+  private jobOptions(name: JobName, options: SendOptions): Omit<PgBoss.JobInsert, 'name' | 'data'> {
+    return {
+      startAfter: options.delayMs ? String(options.delayMs / 1000) : options.startAfter,
+      singletonKey: options.singletonKey,
+      retryLimit: JOB_POLICIES[name].retryLimit,
+      retryDelay: 1,
+      retryBackoff: true,
+      expireInSeconds: (options.workSeconds ?? 0) + this.options.expiryS,
+    };
   }
 
   /** Makes sure the queue exists, so that a later send within a transaction can write to it. */
@@ -172,13 +143,13 @@ export class JobQueue {
     for (const wake of wakers) wake();
   }
 
-  /** Runs `handler` for every job of `name`, on this process, until stop(). */
-  async work<K extends JobName>(name: K, options: WorkOptions, handler: Handler<K>): Promise<void> {
+  /** Runs `handler` for every job of `name`, on this process, until stop(), as the job's policy says. */
+  async work<K extends JobName>(name: K, handler: Handler<K>): Promise<void> {
     await this.ensureQueue(name);
-    const batchSize = options.batchSize ?? 20;
+    const { batchSize, concurrency = batchSize } = JOB_POLICIES[name];
     this.liveLoops += 1;
     this.loops.push(
-      this.loop(name, batchSize, options.concurrency ?? batchSize, handler).finally(() => {
+      this.loop(name, batchSize, concurrency, handler).finally(() => {
         this.liveLoops -= 1;
       }),
     );
@@ -198,7 +169,7 @@ export class JobQueue {
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }
 
-  private async ensureQueue(name: string): Promise<void> {
+  private async ensureQueue(name: JobName): Promise<void> {
     if (this.queues.has(name)) return;
     if (!(await this.boss.getQueue(name))) await this.createQueue(name);
     this.queues.add(name);
@@ -211,14 +182,14 @@ export class JobQueue {
    * connection of its own while pg-boss creates the queue on its pool; once a queue exists,
    * create_queue changes nothing, so only first creations need it.
    */
-  private async createQueue(name: string): Promise<void> {
+  private async createQueue(name: JobName): Promise<void> {
     const lock = new pg.Client({ connectionString: this.connectionString });
     // A lost connection also fails the query under way; unheard, its 'error' event would crash the process.
     lock.on('error', () => undefined);
     try {
       await lock.connect();
       await lock.query('SELECT pg_advisory_lock(hashtext($1))', [QUEUE_CREATION_LOCK]);
-      await this.boss.createQueue(name, { name, policy: POLICIES.get(name) ?? 'standard' });
+      await this.boss.createQueue(name, { name, policy: JOB_POLICIES[name].coalesce ? 'short' : 'standard' });
     } finally {
       // Ending the session releases its lock.
       await lock.end().catch(() => undefined);

@@ -12,12 +12,6 @@ export interface SimulatedStepJob {
   step: SimulatedStep;
 }
 
-declare module '../jobs/job-queue' {
-  interface JobMap {
-    'telephony.simulated.step': SimulatedStepJob;
-  }
-}
-
 export const SIMULATED_STEP_JOB = 'telephony.simulated.step';
 
 export interface SimulatedTimings {

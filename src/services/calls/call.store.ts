@@ -1,0 +1,162 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Call } from '../../entities';
+import { type CallStatus, LIVE_STATUSES } from '../../entities/call.entity';
+import { lockUntilCommit } from '../advisory-lock.store';
+import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
+import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
+import { transcriptText } from '../conversation/transcript';
+import type { RecordKey } from '../scope';
+import type { SimulatedAgent, SimulatedCall } from '../telephony/simulated.telephony';
+import type { StatusUpdate } from '../telephony/telephony';
+
+/**
+ * The calls' hot paths in plain SQL: every transition of every call, campaign calls in
+ * batches. Reads and writes for the API stay on the entity. Every function answers typed
+ * camelCase values.
+ */
+
+/**
+ * Takes the company's concurrent-call slots for the transaction open on `em` (two replicas
+ * dispatching at once count the same slots).
+ */
+export const lockCompanyCalls = (em: EntityManager, companyId: string): Promise<void> => lockUntilCommit(em, `calls:${companyId}`);
+
+/**
+ * Stores a batch of campaign calls (`is_test` false) in the transaction open on `em`, in
+ * one statement. The unique key on (campaign, contact, attempt) makes it idempotent: an
+ * attempt stored before is not stored again but answered with its call (`created` false).
+ */
+export async function insertCampaignCalls(
+  em: EntityManager,
+  batch: CampaignCallBatch,
+  calls: NewCampaignCall[],
+  now: Date,
+  options: CallServiceOptions,
+): Promise<StoredCampaignCall[]> {
+    const rows = await em.execute(
+      `WITH r AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb)
+       ), ins AS (
+         INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, campaign_id, contact_id, campaign_attempt, workspace_id,
+                            call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
+         SELECT gen_random_uuid(), ?, ?, ?, ?, ?, r.contact_id, r.attempt, ?, ?, ?, r.call_to, false, 'outgoing', ?, r.vars FROM r
+         ON CONFLICT (campaign_id, contact_id, campaign_attempt) DO NOTHING
+         RETURNING id, contact_id, campaign_attempt
+       )
+       SELECT id, contact_id, campaign_attempt, true AS created FROM ins
+       UNION ALL
+       SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
+       WHERE k.campaign_id = ? AND k.company_id = ?`,
+      [
+        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables }))),
+        now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
+        options.provider, batch.from, options.priceUnit,
+        batch.campaignId, batch.companyId,
+      ],
+    );
+    return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
+}
+
+/**
+ * Stores one transition in one statement: the call is updated only if its current status
+ * allows the new one (so duplicates and stale updates change nothing, even when two
+ * replicas race), its terminal fields are stamped from its own row, and its contact
+ * mirrors it, atomically. A terminal status's `disconnect_reason` is the update's, else the
+ * one recorded while the call was live (the agent's relay session, docs/calls.md), else the
+ * status itself. Returns null when nothing changed. Plain SQL: this runs for every
+ * transition of every call, and the ORM's unit of work would triple its cost.
+ */
+export async function applyTransition(em: EntityManager, call: RecordKey, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
+  const terminal = !LIVE_STATUSES.includes(update.status);
+  const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
+  const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
+  const rows = await em.execute(
+    `WITH answered AS (
+       SELECT id, COALESCE(started_at, ?::timestamptz) AS started
+       FROM calls WHERE id = ? AND company_id = ? AND call_status IN (?)
+     ), timing AS (
+       SELECT id, started, CASE WHEN ? THEN COALESCE(?::int, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started))))::int, 0) END AS duration
+       FROM answered
+     ), updated AS (
+       UPDATE calls c SET
+         call_status = ?, updated_at = ?,
+         started_at = CASE WHEN ? THEN ?::timestamptz WHEN ? THEN t.started ELSE c.started_at END,
+         ended_at = CASE WHEN ? THEN ?::timestamptz ELSE c.ended_at END,
+         call_duration = COALESCE(t.duration, c.call_duration),
+         cost = CASE WHEN ? THEN ROUND(t.duration / 60.0 * ?, 4) ELSE c.cost END,
+         disconnect_reason = CASE WHEN ? THEN COALESCE(?, NULLIF(c.disconnect_reason, ''), ?) ELSE c.disconnect_reason END,
+         latency = COALESCE(?::int, c.latency),
+         transcript = COALESCE(?, c.transcript),
+         transcript_object = COALESCE(?::jsonb, c.transcript_object),
+         transcript_language = COALESCE(?, c.transcript_language)
+       FROM timing t WHERE c.id = t.id AND c.company_id = ? AND c.call_status IN (?)
+       RETURNING c.*
+     ), mirrored AS (
+       UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
+       FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
+     )
+     SELECT id, company_id, campaign_id, workspace_id, call_status FROM updated`,
+    [
+      answeredAt, call.id, call.companyId, [...PREDECESSORS[update.status]],
+      terminal, update.durationS ?? null, update.at,
+      update.status, now,
+      update.status === 'in-progress', update.at, terminal,
+      terminal, update.at,
+      terminal, pricePerMinute,
+      terminal, update.disconnectReason ?? null, update.status,
+      update.latencyMs ?? null,
+      update.transcript ? transcriptText(update.transcript.turns) : null,
+      update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
+      update.transcript?.language ?? null,
+      call.companyId, [...PREDECESSORS[update.status]],
+      contactStatus, now,
+    ],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status } : null;
+}
+
+/** A simulated call, its agent's words and its contact, as its steps and its callee need them. */
+export interface SimulatedCallRecord extends SimulatedCall {
+  callStatus: CallStatus;
+  agent: SimulatedAgent;
+  /** The call's contact, when it has one. */
+  contact: { firstname: string; lastname: string; metadata: Record<string, unknown> } | null;
+}
+
+export async function simulatedCall(em: EntityManager, call: RecordKey): Promise<SimulatedCallRecord | null> {
+  const [row] = await em.execute(
+    `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
+            c.contact_id, ct.firstname, ct.lastname, ct.metadata
+     FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
+       LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
+     WHERE c.id = ? AND c.company_id = ?`,
+    [call.id, call.companyId],
+  );
+  if (!row) return null;
+  return {
+    id: row.id,
+    callTo: row.call_to,
+    callDirection: row.call_direction,
+    callStatus: row.call_status,
+    agentDynamicVariables: row.agent_dynamic_variables,
+    // A string or a Date, depending on the driver's type parsing.
+    startedAt: row.started_at === null ? null : new Date(row.started_at),
+    agent: { name: row.name, prompt: row.prompt, language: row.language },
+    contact: row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null,
+  };
+}
+
+/**
+ * Companies with calls waiting for a dispatch since before `before` (one lost with a crash):
+ * a named sweep across companies (docs/scaling.md).
+ */
+export async function companiesWithUndispatchedCalls(em: EntityManager, before: Date): Promise<string[]> {
+  const rows = await em
+    .createQueryBuilder(Call)
+    .comment('sweep:calls.waiting')
+    .select('company', true)
+    .where({ callStatus: 'pstn-queued', dispatchedAt: null, createdAt: { $lt: before } })
+    .execute('all');
+  return rows.map((r) => r.company as unknown as string);
+}

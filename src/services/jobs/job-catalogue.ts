@@ -1,0 +1,92 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { CampaignTickJob } from '../campaigns/campaign-dialer.service';
+import type { AnalyzeCallJob } from '../conversation/post-call-analysis.service';
+import type { FlowStepJob } from '../flows/flow-runner';
+import type { Services } from '../index';
+import type { Caller } from '../scope';
+import type { SimulatedStepJob } from '../telephony/simulated.telephony';
+
+/**
+ * Every durable job of the product: its name, its payload, its queue policy and how its
+ * workers run (docs/architecture.md, "Jobs"). A handler is an idempotent service method
+ * (delivery is at-least-once), called with a `Caller` for the company the job belongs to:
+ * every payload names its company.
+ */
+export interface JobMap {
+  /** Gives a company's waiting calls its free concurrent-call slots. */
+  'call.dispatch': { companyId: string };
+  /** Asks the provider to dial one dispatched call. */
+  'call.place': { companyId: string; callId: string };
+  /** One step of a simulated call (ring, answer, hangup...). */
+  'telephony.simulated.step': SimulatedStepJob;
+  /** One step of one attempt of a flow execution. */
+  'flow.step': FlowStepJob;
+  /** Delivers a company's pending flow events (the outbox) to its subscribed flows. */
+  'flow.events': { companyId: string };
+  /** One tick of a campaign's dialer. */
+  'campaign.tick': CampaignTickJob;
+  /** The post-call analysis of an ended call (only with a language model). */
+  'call.analyze': AnalyzeCallJob;
+}
+
+export type JobName = keyof JobMap;
+
+/** How a job's queue and workers behave. */
+export interface JobPolicy {
+  /**
+   * pg-boss `short` queue: at most one job per `singletonKey` waits at a time (more sends
+   * while one waits are dropped), which coalesces "do this again" signals. Otherwise
+   * `standard`, where `singletonKey` is a label.
+   */
+  coalesce: boolean;
+  /** Attempts after the first when the handler throws. */
+  retryLimit: number;
+  /** Most jobs a worker fetches at once. */
+  batchSize: number;
+  /** Most handlers at once on one process (default: batchSize). */
+  concurrency?: number;
+}
+
+const RETRY_LIMIT = 3;
+
+/**
+ * Queue policies by job, read when a queue is created: before any job is sent or worked.
+ * Flow steps and analyses wait on customers' endpoints and the model, not on CPU: many run
+ * at once.
+ */
+export const JOB_POLICIES: { readonly [K in JobName]: JobPolicy } = {
+  // One waiting dispatch per company is enough: it gives every free slot at once.
+  'call.dispatch': { coalesce: true, retryLimit: RETRY_LIMIT, batchSize: 1 },
+  'call.place': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 50 },
+  'telephony.simulated.step': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 100 },
+  // A step's own retries are the flow's; the job's cover crashes and database failures.
+  'flow.step': { coalesce: false, retryLimit: 5, batchSize: 50, concurrency: 200 },
+  // One waiting delivery per company is enough: it delivers every pending event of the company.
+  'flow.events': { coalesce: true, retryLimit: RETRY_LIMIT, batchSize: 5 },
+  // One waiting tick per campaign is enough: a tick does everything that is due.
+  'campaign.tick': { coalesce: true, retryLimit: RETRY_LIMIT, batchSize: 5 },
+  'call.analyze': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 10, concurrency: 20 },
+};
+
+export type JobHandler<K extends JobName> = (caller: Caller, data: JobMap[K]) => Promise<void>;
+
+/** Each job's handler on these services; null where this process has no such work (no model: no analysis). */
+export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
+
+/** The service method behind each job. */
+export function jobHandlers(services: Services): JobHandlers {
+  const { lifecycle, simulated, flows, flowEvents, dialer, analysis } = services;
+  return {
+    'call.dispatch': ({ scope }) => lifecycle.dispatch(scope.companyId),
+    'call.place': (_caller, { companyId, callId }) => lifecycle.place({ id: callId, companyId }),
+    // Simulated calls run on a Twilio deployment too: simulate-inbound.
+    'telephony.simulated.step': (_caller, job) => lifecycle.advanceSimulated(simulated, job),
+    'flow.step': (caller, job) => flows.runStep(caller, job),
+    'flow.events': ({ scope }) => flowEvents.deliver({ companyId: scope.companyId }),
+    'campaign.tick': (_caller, job) => dialer.tick(job),
+    'call.analyze': analysis ? (_caller, job) => analysis.analyze(job) : null,
+  };
+}
+
+/** A job's caller: the company its data names, no user, a fresh EntityManager. */
+export const jobCaller = (orm: MikroORM, companyId: string): Caller => ({ scope: { companyId, userId: null }, em: orm.em.fork() });

@@ -1,0 +1,196 @@
+import { okData, type Tenant, twoTenants } from '../support/fixtures';
+import type { TestApp } from '../support/harness';
+
+let t: TestApp;
+let a: Tenant;
+let b: Tenant;
+
+beforeAll(async () => ({ t, a, b } = await twoTenants()));
+afterAll(() => t.close());
+
+/** POST /v1/contacts/import with a `text/csv` body and the mapping in `query`. */
+const importCsv = (csv: string, query: string, options: { token?: string; type?: string } = {}) =>
+  t.request('POST', `/v1/contacts/import?${query}`, { token: options.token ?? a.key, raw: csv, headers: { 'content-type': options.type ?? 'text/csv' } });
+
+/** POST /v1/contacts/import as multipart/form-data, parts in the order given. */
+async function importMultipart(parts: [string, string][], query = '') {
+  const form = new FormData();
+  for (const [name, value] of parts) {
+    if (name === 'file') form.append(name, new Blob([value], { type: 'text/csv' }), 'contacts.csv');
+    else form.append(name, value);
+  }
+  const res = await fetch(`${t.url}/v1/contacts/import?${query}`, { method: 'POST', headers: { authorization: `Bearer ${a.key}` }, body: form });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+/** The company's contacts with these phone numbers, as the database holds them. */
+async function stored(companyId: string, phones: string[]): Promise<any[]> {
+  return t.app.orm.em
+    .fork()
+    .execute(
+      `select phone_number, firstname, lastname, tag_name, category_name, metadata, campaign_id, number_country_code from contacts where company_id = ? and phone_number in (?) order by phone_number`,
+      [companyId, phones],
+    );
+}
+
+const countOf = async (companyId: string): Promise<number> =>
+  (await t.app.orm.em.fork().execute(`select count(*)::int as n from contacts where company_id = ?`, [companyId]))[0].n;
+
+const failure = (fields: { field: string; message: string }[], message = 'Validation failed') => ({ status: 'error', message, data: fields });
+
+describe('POST /v1/contacts/import (text/csv)', () => {
+  it('imports every row with the mapped fields, metadata columns and the campaign', async () => {
+    const csv =
+      '\uFEFFPhone,First,Last,Segment,Kind,Plan,City,Ignored\r\n' +
+      '+14155550301,Ada,Lovelace,vip,lead,gold,"London, UK",x\r\n' +
+      '"(415) 555-0302","Grace ""Amazing""",Hopper,,customer,silver,,y\r\n' +
+      '\r\n' +
+      '+442079460303,"Multi\r\nline",Turing,vip,,,,z\r\n';
+    const query = `phone_number=Phone&first_name=First&last_name=Last&tag=Segment&category=Kind&metadata=Plan,City&campaign_id=${a.campaign.id}`;
+    const data = okData(await importCsv(csv, query));
+    expect(data).toEqual({ imported: 3, dry_run: false });
+    expect(await stored(a.companyId, ['+14155550301', '+14155550302', '+442079460303'])).toEqual([
+      { phone_number: '+14155550301', firstname: 'Ada', lastname: 'Lovelace', tag_name: 'vip', category_name: 'lead', metadata: { Plan: 'gold', City: 'London, UK' }, campaign_id: a.campaign.id, number_country_code: '1' },
+      { phone_number: '+14155550302', firstname: 'Grace "Amazing"', lastname: 'Hopper', tag_name: '', category_name: 'customer', metadata: { Plan: 'silver' }, campaign_id: a.campaign.id, number_country_code: '1' },
+      { phone_number: '+442079460303', firstname: 'Multi\r\nline', lastname: 'Turing', tag_name: 'vip', category_name: '', metadata: {}, campaign_id: a.campaign.id, number_country_code: '44' },
+    ]);
+    const listed = okData<any[]>(await t.request('GET', '/compaign/v1/contact', { token: a.key }));
+    expect(listed.find((c) => c.phone_number === '+14155550301')).toMatchObject({ firstname: 'Ada', campaign_id: a.campaign.id, status: 'active' });
+  });
+
+  it('checks everything and writes nothing in a dry run', async () => {
+    const before = await countOf(a.companyId);
+    const data = okData(await importCsv('phone\n+14155550311\n+14155550312\n', 'phone_number=phone&dry_run=true'));
+    expect(data).toEqual({ imported: 2, dry_run: true });
+    expect(await countOf(a.companyId)).toBe(before);
+    const bad = await importCsv('phone\nnope\n', 'phone_number=phone&dry_run=true');
+    expect(bad.body).toEqual(failure([{ field: '[2].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file'));
+  });
+
+  it('answers every bad row of 1,000 by spreadsheet line and writes nothing', async () => {
+    const before = await countOf(a.companyId);
+    const rows = Array.from({ length: 1000 }, (_, i) => `+1415556${String(i).padStart(4, '0')},Name ${i}`);
+    rows[12] = 'not a phone,Bad';
+    rows[700] = `+14155560700,${'x'.repeat(201)}`;
+    const res = await importCsv(`phone,name\n${rows.join('\n')}\n`, 'phone_number=phone&first_name=name');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      failure(
+        [
+          { field: '[14].phone_number', message: 'Invalid phone number format' },
+          { field: '[702].first_name', message: 'Must be at most 200 characters' },
+        ],
+        'Validation failed: 2 errors in the file',
+      ),
+    );
+    expect(await countOf(a.companyId)).toBe(before);
+  });
+
+  it('lists the first 100 errors and says how many there were', async () => {
+    const res = await importCsv(`phone\n${Array.from({ length: 150 }, () => 'nope').join('\n')}\n`, 'phone_number=phone');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Validation failed: 150 errors in the file; the first 100 are listed');
+    expect(res.body.data).toHaveLength(100);
+    expect(res.body.data[99]).toEqual({ field: '[101].phone_number', message: 'Invalid phone number format' });
+  });
+
+  it('names a missing phone number, a cell PostgreSQL cannot store and a row with too many cells', async () => {
+    const res = await importCsv('phone,name\n,Ada\n+14155550321,A\u0000B\n+14155550322,C,extra\n+14155550323,D,\n', 'phone_number=phone&first_name=name');
+    expect(res.body).toEqual(
+      failure(
+        [
+          { field: '[2].phone_number', message: 'Required' },
+          { field: '[3].first_name', message: 'NUL characters are not allowed' },
+          { field: '[4]', message: 'Has 3 cells; the header row has 2' },
+        ],
+        'Validation failed: 3 errors in the file',
+      ),
+    );
+  });
+
+  it('names each mapped header missing from the file', async () => {
+    const res = await importCsv('Phone,Name\n+14155550331,Ada\n', 'phone_number=Mobile&first_name=Name&metadata=Plan,Name');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      failure([
+        { field: 'mapping.phone_number', message: 'No column "Mobile" in the header row' },
+        { field: 'mapping.metadata[0]', message: 'No column "Plan" in the header row' },
+      ]),
+    );
+  });
+
+  it('refuses a mapping without phone_number, or with an unknown key', async () => {
+    const res = await importCsv('Phone\n+14155550341\n', 'firstname=Phone');
+    expect(res.status).toBe(400);
+    expect(res.body.data).toEqual([
+      { field: 'mapping.phone_number', message: 'Required' },
+      { field: 'mapping.firstname', message: 'Unknown field' },
+    ]);
+    const proto = await importCsv('Phone,__proto__\n+14155550343,x\n', 'phone_number=Phone&metadata=__proto__');
+    expect(proto.body).toEqual(failure([{ field: 'mapping.metadata[0]', message: 'Not allowed as a metadata key (it would set an object prototype)' }]));
+    const flag = await importCsv('Phone\n+14155550342\n', 'phone_number=Phone&dry_run=yes');
+    expect(flag.body).toEqual(failure([{ field: 'dry_run', message: 'Must be true or false' }]));
+  });
+
+  it('refuses an empty file, a header without rows, and text that is not CSV or not UTF-8', async () => {
+    const cases: [string | Buffer, string][] = [
+      ['', 'Is empty: expected a header row, then one row per contact'],
+      ['phone\n', 'Has no rows after the header row'],
+      ['phone\n"+14155550351\n', 'Not valid CSV at line 2: Quote Not Closed'],
+      [Buffer.from([0x70, 0x68, 0x6f, 0x6e, 0x65, 0x0a, 0xff, 0xfe, 0x0a]), 'Must be UTF-8 text'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await fetch(`${t.url}/v1/contacts/import?phone_number=phone`, { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'text/csv' }, body });
+      expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: failure([{ field: 'file', message }]) });
+    }
+  });
+
+  it('refuses another media type with 415', async () => {
+    const res = await importCsv('{"phone":"+14155550371"}', 'phone_number=phone', { type: 'application/json' });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ status: 'error', message: 'Unsupported media type: send text/csv or multipart/form-data', data: '' });
+  });
+
+  it("refuses another company's campaign as an unknown one, writing nothing", async () => {
+    const before = await countOf(a.companyId);
+    const res = await importCsv('phone\n+14155550381\n', `phone_number=phone&campaign_id=${b.campaign.id}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(failure([{ field: 'campaign_id', message: 'Campaign not found' }]));
+    expect(await countOf(a.companyId)).toBe(before);
+  });
+
+  it('answers 401 without credentials', async () => {
+    const res = await importCsv('phone\n+14155550391\n', 'phone_number=phone', { token: '' });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('POST /v1/contacts/import (multipart/form-data)', () => {
+  it('imports the file part with the mapping part, metadata columns included', async () => {
+    const mapping = { phone_number: 'Phone, mobile', first_name: 'First', metadata: ['Plan, yearly'] };
+    const res = await importMultipart([
+      ['mapping', JSON.stringify(mapping)],
+      ['file', '"Phone, mobile",First,"Plan, yearly"\n+14155550401,Ada,gold\n+14155550402,Grace,\n'],
+    ], 'dry_run=false');
+    expect(res).toEqual({ status: 200, body: { status: 'ok', message: 'ok', data: { imported: 2, dry_run: false } } });
+    expect(await stored(a.companyId, ['+14155550401', '+14155550402'])).toMatchObject([
+      { firstname: 'Ada', metadata: { 'Plan, yearly': 'gold' }, campaign_id: null },
+      { firstname: 'Grace', metadata: {} },
+    ]);
+  });
+
+  it('needs the mapping part before the file part, as JSON', async () => {
+    const late = await importMultipart([['file', 'phone\n+14155550411\n'], ['mapping', '{"phone_number":"phone"}']]);
+    expect(late).toEqual({ status: 400, body: failure([{ field: 'mapping', message: 'Required, as a part before the file part' }]) });
+    const notJson = await importMultipart([['mapping', 'phone'], ['file', 'phone\n+14155550412\n']]);
+    expect(notJson.body).toEqual(failure([{ field: 'mapping', message: 'Must be a JSON object' }]));
+    const noFile = await importMultipart([['mapping', '{"phone_number":"phone"}']]);
+    expect(noFile.body).toEqual(failure([{ field: 'file', message: 'Required: a part named file' }]));
+    expect(await stored(a.companyId, ['+14155550411', '+14155550412'])).toEqual([]);
+  });
+
+  it('names a row error the same way as a text/csv upload', async () => {
+    const res = await importMultipart([['mapping', '{"phone_number":"phone"}'], ['file', 'phone\n+14155550421\nnope\n']]);
+    expect(res).toEqual({ status: 400, body: failure([{ field: '[3].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file') });
+  });
+});
