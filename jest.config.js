@@ -31,6 +31,7 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/test/support/audit-statements.ts'],
   testTimeout: 30000,
   // A failed test can leave a service's reconnect or poll loop running; end the run anyway,
   // so that CI reports the failure instead of waiting for its time limit.

@@ -121,7 +121,7 @@ async function timeSelection(app: RunningApp, caller: Caller, count: number): Pr
   const selectTag = `select-${Date.now()}`;
   await insertContacts(em, scope.companyId, '+1628', selectTag, count);
   const big = await app.services.campaigns.create(caller, { name: 'Selection', contacts_list_tags: [selectTag] });
-  const selection = (await loadCampaign(em, big.id))!;
+  const selection = (await loadCampaign(em, { id: big.id, companyId: scope.companyId }))!;
   const selectStarted = performance.now();
   const selected = await em.transactional((tx) => selectContacts(tx, selection, new Date()));
   console.log(`selection of a ${count}-contact campaign: ${selected} contacts in ${(performance.now() - selectStarted).toFixed(0)} ms`);

@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       await app.services.calls.makeCall(caller, { ai_agent_id: agent.id, call_from: '+14155552671', call_to: '+14155550123', workspace: 'bench' });
     }
     const calls = await placed(app.orm.em.fork(), companyId);
-    for (const call of calls) await app.services.lifecycle.applyUpdate(call.id, { status: 'in-progress', at: new Date() });
+    for (const call of calls) await app.services.lifecycle.applyUpdate({ id: call.id, companyId }, { status: 'in-progress', at: new Date() });
 
     const cpu = process.cpuUsage();
     const started = Date.now();

@@ -6,7 +6,7 @@ import Koa from 'koa';
 import type { Config } from './config';
 import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
-import { openDatabase } from './db/orm';
+import { openDatabase, type StatementListener } from './db/orm';
 import { createGraphQL, GRAPHQL_PATH } from './graphql';
 import { answerClientErrors } from './http/client-error';
 import { consolePages } from './http/console';
@@ -52,6 +52,8 @@ export interface RunningApp {
 export interface StartOptions {
   /** Time source of the services (tests move it by hand). */
   clock?: Clock;
+  /** Hears every statement the service's ORM runs (the tests' statement audit). */
+  onStatement?: StatementListener;
 }
 
 export interface KoaParts {
@@ -96,11 +98,11 @@ interface Stores {
  * The migrated database (external or embedded), the event bus between replicas and the job
  * queue. When a step fails, what the earlier steps opened is closed again.
  */
-async function openStores(config: Config, logger: Logger): Promise<Stores> {
+async function openStores(config: Config, logger: Logger, onStatement?: StatementListener): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
   try {
-    const orm = await openDatabase(db.url, undefined, logger);
+    const orm = await openDatabase(db.url, undefined, logger, onStatement);
     opened.unshift(() => orm.close());
     const events = await startEventBus({
       databaseUrl: db.url,
@@ -135,7 +137,7 @@ export interface RunningServices {
 }
 
 export async function startServices(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServices> {
-  const { db, orm, events, jobs } = await openStores(config, logger);
+  const { db, orm, events, jobs } = await openStores(config, logger, options.onStatement);
   const metrics = new Metrics();
   const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;

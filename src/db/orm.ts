@@ -1,5 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger';
+import { DefaultLogger, type LogContext, type LoggerOptions } from '@mikro-orm/core';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { entities } from '../entities';
@@ -24,11 +25,27 @@ function libraryLogs(logger: Logger) {
   };
 }
 
+/** Hears the text of every statement the ORM runs (with `$n` placeholders, never the values). */
+export type StatementListener = (sql: string) => void;
+
+/**
+ * MikroORM's documented query logging (`debug: ['query']` and a `loggerFactory`) turned into
+ * a listener: each statement goes to `listener` instead of a log line.
+ */
+function statementsTo(listener: StatementListener) {
+  class StatementLogger extends DefaultLogger {
+    override logQuery(context: LogContext): void {
+      if (context.query) listener(context.query);
+    }
+  }
+  return { debug: ['query' as const], loggerFactory: (options: LoggerOptions) => new StatementLogger(options) };
+}
+
 /**
  * MikroORM options for one database. Schema changes come only from committed migrations.
- * With `logger`, the libraries' own messages go to it.
+ * With `logger`, the libraries' own messages go to it; with `onStatement`, every statement's text.
  */
-export function ormOptions(clientUrl: string, poolMax = POOL_MAX, logger?: Logger) {
+export function ormOptions(clientUrl: string, poolMax = POOL_MAX, logger?: Logger, onStatement?: StatementListener) {
   return defineConfig({
     ...(logger ? libraryLogs(logger) : {}),
     clientUrl,
@@ -38,6 +55,7 @@ export function ormOptions(clientUrl: string, poolMax = POOL_MAX, logger?: Logge
     forceUtcTimezone: true,
     allowGlobalContext: false,
     debug: false,
+    ...(onStatement ? statementsTo(onStatement) : {}),
     // Not entities: rate-limiter-flexible reads and writes its table; the flow-event outbox
     // and the idempotency keys are plain SQL stores (made by migrations all the same).
     schemaGenerator: { skipTables: [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE] },
@@ -62,8 +80,8 @@ const MIGRATION_LOCK = 'switchboard:migrations';
  * and the others then find nothing left (the migrator has no lock of its own; without this,
  * two replicas run the same migration and one fails to start).
  */
-export async function openDatabase(clientUrl: string, poolMax?: number, logger?: Logger): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, logger));
+export async function openDatabase(clientUrl: string, poolMax?: number, logger?: Logger, onStatement?: StatementListener): Promise<MikroORM> {
+  const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, logger, onStatement));
   const lock = new pg.Client({ connectionString: clientUrl });
   // A connection lost while waiting is an 'error' event: unheard, it would crash the process.
   lock.on('error', () => undefined);

@@ -11,7 +11,7 @@ import { ConflictError } from './errors';
 import type { FlowEvents } from './flows/flow-events';
 import type { JobQueue } from './jobs/job-queue';
 import { jobSql } from './jobs/job-sql';
-import type { Caller } from './scope';
+import type { Caller, RecordKey } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
 import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
@@ -118,7 +118,7 @@ export class CallLifecycleService {
         { company: companyId, callStatus: 'pstn-queued', dispatchedAt: null },
         { orderBy: { createdAt: 'asc', id: 'asc' }, limit: free, fields: ['id'] },
       );
-      if (waiting.length > 0) await tx.nativeUpdate(Call, { id: waiting.map((c) => c.id) }, { dispatchedAt: this.clock.now() });
+      if (waiting.length > 0) await tx.nativeUpdate(Call, { id: waiting.map((c) => c.id), company: companyId }, { dispatchedAt: this.clock.now() });
       return waiting.map((c) => c.id);
     });
     await this.jobs.sendMany('call.place', picked.map((callId) => ({ companyId, callId })));
@@ -170,25 +170,26 @@ export class CallLifecycleService {
     });
     if (stored.fresh) {
       const update: StatusUpdate = stored.admitted ? { status: 'in-progress', at: now } : { status: 'busy', at: now, disconnectReason: 'concurrency_limit' };
-      await this.applyUpdate(stored.callId, update);
+      await this.applyUpdate({ id: stored.callId, companyId: spec.companyId }, update);
     }
     return { callId: stored.callId, admitted: stored.admitted };
   }
 
   /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
-  async place(callId: string): Promise<void> {
+  async place(key: RecordKey): Promise<void> {
     const em = this.orm.em.fork();
-    const call = await em.findOne(Call, { id: callId }, { populate: ['aiAgent'] });
+    // The joined agent names its company too (a call's agent is always its company's own).
+    const call = await em.findOne(Call, { id: key.id, company: key.companyId }, { populate: ['aiAgent'], populateWhere: { aiAgent: { company: key.companyId } } });
     if (!call || call.callSid !== '' || call.callStatus !== 'pstn-queued') return;
     let sid: string;
     try {
-      sid = await this.provider.place({ callId, companyId: call.company.id, from: call.callFrom, to: call.callTo, agent: call.aiAgent.$ });
+      sid = await this.provider.place({ callId: key.id, companyId: key.companyId, from: call.callFrom, to: call.callTo, agent: call.aiAgent.$ });
     } catch (err) {
-      this.logger.warn({ err, callId }, 'provider refused the call');
-      await this.applyUpdate(callId, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
+      this.logger.warn({ err, callId: key.id }, 'provider refused the call');
+      await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
       return;
     }
-    await em.nativeUpdate(Call, { id: callId, callSid: '' }, { callSid: sid });
+    await em.nativeUpdate(Call, { id: key.id, company: key.companyId, callSid: '' }, { callSid: sid });
   }
 
   /**
@@ -199,16 +200,16 @@ export class CallLifecycleService {
    * next durable step of a call, say); so do the flow events the transition is (`call.started`,
    * `call.ended`).
    */
-  async applyUpdate(callId: string, update: StatusUpdate, alongside?: (tx: EntityManager) => Promise<void>): Promise<boolean> {
+  async applyUpdate(call: RecordKey, update: StatusUpdate, alongside?: (tx: EntityManager) => Promise<void>): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
     const em = this.orm.em.fork();
-    const store = (on: EntityManager) => applyTransition(on, callId, update, this.options.pricePerMinute, this.clock.now());
+    const store = (on: EntityManager) => applyTransition(on, call, update, this.options.pricePerMinute, this.clock.now());
     const event = callEventOf(update.status);
     const done = alongside || event
       ? await em.transactional(async (tx) => {
           const stored = await store(tx);
           if (stored && alongside) await alongside(tx);
-          if (stored && event) await this.flowEvents.record(tx, event, callId, update.at);
+          if (stored && event) await this.flowEvents.record(tx, event, call, update.at);
           if (stored && !LIVE_STATUSES.includes(stored.status)) for (const listener of this.endingListeners) await listener(tx, stored);
           return stored;
         })
@@ -227,7 +228,8 @@ export class CallLifecycleService {
 
   /** Runs one step of a simulated call and schedules the next. Idempotent. */
   async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
-    const call = await simulatedCall(this.orm.em.fork(), job.callId);
+    const key = { id: job.callId, companyId: job.companyId };
+    const call = await simulatedCall(this.orm.em.fork(), key);
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
     const now = this.clock.now();
     const { update, next } = simulated.outcome(job.step, call, call.agent, now);
@@ -235,12 +237,12 @@ export class CallLifecycleService {
     const step = next && { ...job, step: next.step };
     if (step) await this.jobs.prepare(SIMULATED_STEP_JOB);
     const applied = await this.applyUpdate(
-      call.id,
+      key,
       { ...update, at: now },
       step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
     );
     if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);
-    if (applied && job.step === 'answer' && update.status === 'in-progress') this.converseSimulated(simulated, call);
+    if (applied && job.step === 'answer' && update.status === 'in-progress') this.converseSimulated(simulated, key, call);
   }
 
   /**
@@ -249,15 +251,16 @@ export class CallLifecycleService {
    */
   async answeredSimulated(simulated: SimulatedTelephony, companyId: string, callId: string): Promise<void> {
     await simulated.answered(companyId, callId);
-    const call = await simulatedCall(this.orm.em.fork(), callId);
-    if (call?.callStatus === 'in-progress') this.converseSimulated(simulated, call);
+    const key = { id: callId, companyId };
+    const call = await simulatedCall(this.orm.em.fork(), key);
+    if (call?.callStatus === 'in-progress') this.converseSimulated(simulated, key, call);
   }
 
   /** Starts the conversation of an answered simulated call with its simulated callee, when a model is configured. */
-  private converseSimulated(simulated: SimulatedTelephony, call: SimulatedCallRecord): void {
+  private converseSimulated(simulated: SimulatedTelephony, key: RecordKey, call: SimulatedCallRecord): void {
     if (!simulated.conversations || !this.simulatedCallee || this.stopping.signal.aborted) return;
     if (!talksWithCallee(call)) return;
-    this.startSimulatedConversation(this.simulatedCallee, call.id, call.contact, call.agent.language);
+    this.startSimulatedConversation(this.simulatedCallee, key, call.contact, call.agent.language);
   }
 
   /**
@@ -286,16 +289,16 @@ export class CallLifecycleService {
    * Runs the conversation in this process's memory, off the job (the step is done: the call is
    * answered and its safety-net 'hangup' job is stored), then completes the call with how it ended.
    */
-  private startSimulatedConversation(callee: SimulatedCallee, callId: string, contact: Parameters<SimulatedCallee['run']>[1], language: string): void {
+  private startSimulatedConversation(callee: SimulatedCallee, key: RecordKey, contact: Parameters<SimulatedCallee['run']>[1], language: string): void {
     const run = (async () => {
       const live = async () => {
-        const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callStatus'] });
+        const call = await this.orm.em.fork().findOne(Call, { id: key.id, company: key.companyId }, { fields: ['callStatus'] });
         return !!call && LIVE_STATUSES.includes(call.callStatus);
       };
-      const reason = await callee.run(callId, contact, language, { signal: this.stopping.signal, live });
-      if (reason) await this.applyUpdate(callId, { status: 'completed', at: this.clock.now(), disconnectReason: reason });
+      const reason = await callee.run(key.id, contact, language, { signal: this.stopping.signal, live });
+      if (reason) await this.applyUpdate(key, { status: 'completed', at: this.clock.now(), disconnectReason: reason });
     })()
-      .catch((err: unknown) => this.logger.warn({ err, callId }, 'simulated conversation failed'))
+      .catch((err: unknown) => this.logger.warn({ err, callId: key.id }, 'simulated conversation failed'))
       .finally(() => this.simulatedConversations.delete(run));
     this.simulatedConversations.add(run);
   }
@@ -310,7 +313,7 @@ export class CallLifecycleService {
   async receiveTwilioStatus(url: string, params: Record<string, string>, signature: string): Promise<void> {
     const { twilio, call } = await signedTwilioCall(this.provider, this.orm.em.fork(), url, params, signature);
     const update = twilio.toUpdate(params, this.clock.now());
-    if (update) await this.applyUpdate(call.id, update);
+    if (update) await this.applyUpdate({ id: call.id, companyId: call.company.id }, update);
   }
 
 
@@ -323,8 +326,9 @@ export class CallLifecycleService {
     const update: StatusUpdate = live
       ? { status: 'completed', at: this.clock.now(), disconnectReason: 'canceled' }
       : { status: 'canceled', at: this.clock.now(), disconnectReason: 'canceled' };
-    if (!(await this.applyUpdate(call.id, update))) throw new ConflictError('Call already ended');
-    await caller.em.refresh(call);
+    if (!(await this.applyUpdate({ id: call.id, companyId: call.company.id }, update))) throw new ConflictError('Call already ended');
+    // Reloads the managed entity (as em.refresh would, but naming its company: docs/scaling.md).
+    await caller.em.findOneOrFail(Call, { id: call.id, company: call.company.id }, { refresh: true });
     return call;
   }
 
@@ -338,13 +342,13 @@ export class CallLifecycleService {
     const stale = await em.find(
       Call,
       { callStatus: { $in: [...LIVE_STATUSES] }, updatedAt: { $lt: new Date(now.getTime() - this.options.maxCallDurationS * 1000) } },
-      { fields: ['id'], limit: 500 },
+      { fields: ['id', 'company'], limit: 500, comments: ['sweep:calls.stale'] },
     );
-    for (const { id } of stale) await this.applyUpdate(id, { status: 'failed', at: now, disconnectReason: 'timeout' });
+    for (const c of stale) await this.applyUpdate({ id: c.id, companyId: c.company.id }, { status: 'failed', at: now, disconnectReason: 'timeout' });
     const stranded = await em.find(
       Call,
       { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - 30_000) } },
-      { fields: ['id', 'company'], limit: 500 },
+      { fields: ['id', 'company'], limit: 500, comments: ['sweep:calls.stranded'] },
     );
     for (const c of stranded) await this.jobs.send('call.place', { companyId: c.company.id, callId: c.id });
     for (const companyId of await companiesWithUndispatchedCalls(em, new Date(now.getTime() - 5_000))) {

@@ -118,8 +118,8 @@ export class CampaignService {
     return this.statsOfCampaigns(caller, await this.findMany(caller, ids));
   }
 
-  private async statsOfCampaigns({ em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStats>> {
-    const rows = await countsOf(em, campaigns.map((c) => c.id));
+  private async statsOfCampaigns({ scope, em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStats>> {
+    const rows = await countsOf(em, scope.companyId, campaigns.map((c) => c.id));
     const now = this.clock.now();
     return new Map(campaigns.map((c) => [c.id, toStats(c, rows.get(c.id), now)]));
   }

@@ -67,5 +67,5 @@ export async function releaseKey(em: EntityManager, companyId: string, key: stri
 
 /** Deletes expired keys. */
 export async function deleteExpiredKeys(em: EntityManager): Promise<void> {
-  await em.execute(`DELETE FROM ${IDEMPOTENCY_TABLE} WHERE expires_at <= now()`);
+  await em.execute(`/* sweep:idempotency.expired */ DELETE FROM ${IDEMPOTENCY_TABLE} WHERE expires_at <= now()`);
 }

@@ -21,3 +21,12 @@ export interface Caller {
   scope: Scope;
   em: EntityManager;
 }
+
+/**
+ * A record and its company, as the engines (jobs, provider callbacks) address one: every
+ * statement on a tenant table names the company too (docs/scaling.md).
+ */
+export interface RecordKey {
+  id: string;
+  companyId: string;
+}

@@ -5,6 +5,7 @@ import { type RunningApp, type StartOptions, startApp } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { ApiKey } from '../../src/entities';
 import { createLogger, type Logger } from '../../src/logger';
+import { StatementTap } from './statements';
 
 export const JWT_SECRET = 'test-secret-at-least-16-chars';
 
@@ -69,6 +70,8 @@ export interface TestApp {
   /** A new company with its API key. */
   company(name?: string): Promise<{ companyId: string; apiKey: string }>;
   jwtFor(companyId: string, claims?: Record<string, unknown>, secret?: string): string;
+  /** The statements the service's ORM runs (counted by `queriesOf`, audited at the end of the file). */
+  statements: StatementTap;
   /** Closes the service and starts a new one on the same database (a deploy, a crash recovery). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -108,7 +111,12 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
 export async function startTestApp(env: Record<string, string> = {}, { logger, ...options }: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const config = testConfig(db.url, env);
-  const start = () => startApp(config, logger ?? createLogger(config.logLevel), options);
+  const statements = new StatementTap();
+  const start = async () => {
+    const started = await startApp(config, logger ?? createLogger(config.logLevel), { ...options, onStatement: statements.onStatement });
+    statements.opened(started.orm);
+    return started;
+  };
   let app = await start();
   return {
     get app() {
@@ -118,6 +126,7 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
       return app.url;
     },
     databaseUrl: db.url,
+    statements,
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -5,6 +5,7 @@ import { lockUntilCommit } from '../advisory-lock.store';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
 import { transcriptText } from '../conversation/transcript';
+import type { RecordKey } from '../scope';
 import type { SimulatedAgent, SimulatedCall } from '../telephony/simulated.telephony';
 import type { StatusUpdate } from '../telephony/telephony';
 
@@ -45,12 +46,12 @@ export async function insertCampaignCalls(
        SELECT id, contact_id, campaign_attempt, true AS created FROM ins
        UNION ALL
        SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
-       WHERE k.campaign_id = ?`,
+       WHERE k.campaign_id = ? AND k.company_id = ?`,
       [
         JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables }))),
         now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
         options.provider, batch.from, options.priceUnit,
-        batch.campaignId,
+        batch.campaignId, batch.companyId,
       ],
     );
     return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
@@ -65,14 +66,14 @@ export async function insertCampaignCalls(
  * status itself. Returns null when nothing changed. Plain SQL: this runs for every
  * transition of every call, and the ORM's unit of work would triple its cost.
  */
-export async function applyTransition(em: EntityManager, callId: string, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
+export async function applyTransition(em: EntityManager, call: RecordKey, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
   const terminal = !LIVE_STATUSES.includes(update.status);
   const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
   const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
   const rows = await em.execute(
     `WITH answered AS (
        SELECT id, COALESCE(started_at, ?::timestamptz) AS started
-       FROM calls WHERE id = ? AND call_status IN (?)
+       FROM calls WHERE id = ? AND company_id = ? AND call_status IN (?)
      ), timing AS (
        SELECT id, started, CASE WHEN ? THEN COALESCE(?::int, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started))))::int, 0) END AS duration
        FROM answered
@@ -88,15 +89,15 @@ export async function applyTransition(em: EntityManager, callId: string, update:
          transcript = COALESCE(?, c.transcript),
          transcript_object = COALESCE(?::jsonb, c.transcript_object),
          transcript_language = COALESCE(?, c.transcript_language)
-       FROM timing t WHERE c.id = t.id AND c.call_status IN (?)
+       FROM timing t WHERE c.id = t.id AND c.company_id = ? AND c.call_status IN (?)
        RETURNING c.*
      ), mirrored AS (
        UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
-       FROM updated u WHERE contacts.id = u.contact_id
+       FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
      )
      SELECT id, company_id, campaign_id, workspace_id, call_status FROM updated`,
     [
-      answeredAt, callId, [...PREDECESSORS[update.status]],
+      answeredAt, call.id, call.companyId, [...PREDECESSORS[update.status]],
       terminal, update.durationS ?? null, update.at,
       update.status, now,
       update.status === 'in-progress', update.at, terminal,
@@ -107,7 +108,7 @@ export async function applyTransition(em: EntityManager, callId: string, update:
       update.transcript ? transcriptText(update.transcript.turns) : null,
       update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
       update.transcript?.language ?? null,
-      [...PREDECESSORS[update.status]],
+      call.companyId, [...PREDECESSORS[update.status]],
       contactStatus, now,
     ],
   );
@@ -123,12 +124,14 @@ export interface SimulatedCallRecord extends SimulatedCall {
   contact: { firstname: string; lastname: string; metadata: Record<string, unknown> } | null;
 }
 
-export async function simulatedCall(em: EntityManager, callId: string): Promise<SimulatedCallRecord | null> {
+export async function simulatedCall(em: EntityManager, call: RecordKey): Promise<SimulatedCallRecord | null> {
   const [row] = await em.execute(
     `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
             c.contact_id, ct.firstname, ct.lastname, ct.metadata
-     FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id LEFT JOIN contacts ct ON ct.id = c.contact_id WHERE c.id = ?`,
-    [callId],
+     FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
+       LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
+     WHERE c.id = ? AND c.company_id = ?`,
+    [call.id, call.companyId],
   );
   if (!row) return null;
   return {
@@ -144,10 +147,14 @@ export async function simulatedCall(em: EntityManager, callId: string): Promise<
   };
 }
 
-/** Companies with calls waiting for a dispatch since before `before` (one lost with a crash). */
+/**
+ * Companies with calls waiting for a dispatch since before `before` (one lost with a crash):
+ * a named sweep across companies (docs/scaling.md).
+ */
 export async function companiesWithUndispatchedCalls(em: EntityManager, before: Date): Promise<string[]> {
   const rows = await em
     .createQueryBuilder(Call)
+    .comment('sweep:calls.waiting')
     .select('company', true)
     .where({ callStatus: 'pstn-queued', dispatchedAt: null, createdAt: { $lt: before } })
     .execute('all');

@@ -103,7 +103,7 @@ export class CampaignDialer {
    * when the call ended, and is triggered now, in the analysis's transaction (so once).
    */
   async callAnalyzed(tx: EntityManager, call: Call): Promise<(() => void)[]> {
-    const campaign = call.campaign && (await loadCampaign(tx, call.campaign.id));
+    const campaign = call.campaign && (await loadCampaign(tx, { id: call.campaign.id, companyId: call.company.id }));
     return campaign ? afterAnalysis(this.deps, tx, campaign, call) : [];
   }
 
@@ -145,7 +145,7 @@ export class CampaignDialer {
     const em = this.deps.orm.em.fork();
     const result = await em.transactional(async (tx) => {
       if (!(await tryLockCampaign(tx, campaignId))) return 'busy' as const;
-      const campaign = await loadCampaign(tx, campaignId);
+      const campaign = await loadCampaign(tx, { id: campaignId, companyId });
       if (!campaign || campaign.deletedAt) return null;
       return this.work(tx, campaign);
     });
@@ -166,8 +166,9 @@ export class CampaignDialer {
 
   private async work(tx: EntityManager, campaign: Campaign): Promise<TickResult> {
     const now = this.deps.clock.now();
-    const ended = await endedAttempts(tx, campaign.id);
-    await applyChanges(tx, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
+    const key = { id: campaign.id, companyId: campaign.company.id };
+    const ended = await endedAttempts(tx, key);
+    await applyChanges(tx, key, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const dialing = this.dialingOf(campaign);
     let placed: string[] = [];
@@ -176,13 +177,13 @@ export class CampaignDialer {
       const stale = campaign.selectedAt === null || now.getTime() - campaign.selectedAt.getTime() >= this.options.selectionRefreshMs;
       if (stale) await selectContacts(tx, campaign, now);
       const window = windowOf(campaign);
-      if (isOver(now, window)) await expireQueued(tx, campaign.id, now);
+      if (isOver(now, window)) await expireQueued(tx, key, now);
       else if (dialing && isOpen(now, window)) placed = await this.dial(tx, campaign, dialing, now);
     }
     const { completed } = await recordProgress(tx, campaign, now);
-    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', campaign.id, now);
+    if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', key, now);
     const counted = ended.map((e) => ({ id: e.callId, workspace: e.workspace }));
-    return { companyId: campaign.company.id, batch: dialing?.batch ?? null, placed, counted, announcements, completed };
+    return { companyId: key.companyId, batch: dialing?.batch ?? null, placed, counted, announcements, completed };
   }
 
   /**
@@ -221,10 +222,11 @@ export class CampaignDialer {
    */
   private async dial(tx: EntityManager, c: Campaign, { batch, countryCode }: Dialing, now: Date): Promise<string[]> {
     const placed: string[] = [];
-    let free = c.maxConcurrentCalls - (await liveAttempts(tx, c.id));
+    const key = { id: c.id, companyId: c.company.id };
+    let free = c.maxConcurrentCalls - (await liveAttempts(tx, key));
     while (free > 0) {
       const wanted = free;
-      const due = await dueEntries(tx, c.id, now, wanted);
+      const due = await dueEntries(tx, key, now, wanted);
       if (due.length === 0) break;
       const skips: EntryChange[] = [];
       const attempts: (NewCampaignCall & { entryId: string })[] = [];
@@ -241,14 +243,14 @@ export class CampaignDialer {
           });
         }
       }
-      await applyChanges(tx, skips, now);
+      await applyChanges(tx, key, skips, now);
       const stored = await this.deps.calls.createCampaignCalls(tx, batch, attempts, now);
       const byContact = new Map(stored.map((s) => [`${s.contactId}:${s.attempt}`, s]));
       const calling = attempts.flatMap((a) => {
         const call = byContact.get(`${a.contactId}:${a.attempt}`);
         return call ? [{ entryId: a.entryId, callId: call.id, attempt: a.attempt }] : [];
       });
-      await markCalling(tx, calling, now);
+      await markCalling(tx, key, calling, now);
       placed.push(...stored.filter((s) => s.created).map((s) => s.id));
       free -= calling.length;
       if (due.length < wanted) break;

@@ -36,7 +36,7 @@ const asObject = (value: unknown): Record<string, unknown> =>
 export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: EntityManager, c: Campaign, ended: EndedCall[]): Promise<(() => void)[]> {
   if (!c.webhook || ended.length === 0) return [];
   const waits = readsOutcomes(c.webhookMappingVariables, c.webhookMappingVariablesSources);
-  const entities = await tx.find(Call, { id: ended.map((e) => e.callId) });
+  const entities = await tx.find(Call, { id: ended.map((e) => e.callId), company: c.company.id });
   const due = new Set(entities.filter((k) => !(waits && deps.willBeAnalyzed(k))).map((k) => k.id));
   return triggerFor(deps, tx, c, c.webhook.id, entities.filter((k) => due.has(k.id)), ended);
 }
@@ -55,7 +55,7 @@ async function triggerFor(deps: CampaignWebhookDeps, tx: EntityManager, c: Campa
   const { views } = deps;
   const campaign = views.campaign(c);
   const calls = new Map(entities.map((k) => [k.id, views.call(k)]));
-  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contactId) })).map((k) => [k.id, views.contact(k)]));
+  const contacts = new Map((await tx.find(Contact, { id: ended.map((e) => e.contactId), company: c.company.id })).map((k) => [k.id, views.contact(k)]));
   const announcements: (() => void)[] = [];
   for (const attempt of ended) {
     const call = calls.get(attempt.callId);

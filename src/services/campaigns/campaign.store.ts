@@ -3,21 +3,34 @@ import { Campaign, CampaignContact, Contact } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../advisory-lock.store';
 import { type Plain, selectPlain } from '../plain.store';
+import type { RecordKey } from '../scope';
 
 /**
  * The campaign dialer's reads and writes. The campaign itself is read through the ORM, once
  * per tick; the rest is plain SQL: it runs in bulk over thousands of contacts per tick,
  * which the ORM's unit of work would make several times slower. Every function answers
  * typed camelCase values and runs inside the tick's transaction, under the campaign's
- * advisory lock (`tryLockCampaign`).
+ * advisory lock (`tryLockCampaign`). Every statement names the campaign's company too
+ * (docs/scaling.md): the engines address a campaign by its `RecordKey`.
  */
 
 /** Takes the campaign's tick lock for the transaction open on `em`; false when another tick holds it. */
 export const tryLockCampaign = (em: EntityManager, campaignId: string): Promise<boolean> => tryLockUntilCommit(em, `campaign:${campaignId}`);
 
-/** The campaign as a tick reads it: with its agent and outbound number, which decide whether it can call. */
-export function loadCampaign(em: EntityManager, id: string): Promise<Campaign | null> {
-  return em.findOne(Campaign, { id }, { populate: ['aiAgent', 'outboundPhoneNumber'] });
+/**
+ * The campaign as a tick reads it: with its agent and outbound number, which decide whether
+ * it can call. The joined agent and number name the company too (a campaign's are always its
+ * company's own).
+ */
+export function loadCampaign(em: EntityManager, key: RecordKey): Promise<Campaign | null> {
+  return em.findOne(
+    Campaign,
+    { id: key.id, company: key.companyId },
+    {
+      populate: ['aiAgent', 'outboundPhoneNumber'],
+      populateWhere: { aiAgent: { company: key.companyId }, outboundPhoneNumber: { company: key.companyId } },
+    },
+  );
 }
 
 /**
@@ -46,7 +59,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date):
      ) SELECT count(*)::int AS n FROM added`,
     [now, now, c.id, now, c.company.id, c.id, ...used.map(([values]) => JSON.stringify(values))],
   );
-  await em.nativeUpdate(Campaign, { id: c.id }, { selectedAt: now });
+  await em.nativeUpdate(Campaign, { id: c.id, company: c.company.id }, { selectedAt: now });
   return Number(row?.n ?? 0);
 }
 
@@ -62,13 +75,13 @@ export interface EndedAttempt {
 }
 
 /** Attempts in `calling` whose call reached a terminal status. */
-export async function endedAttempts(em: EntityManager, campaignId: string): Promise<EndedAttempt[]> {
+export async function endedAttempts(em: EntityManager, campaign: RecordKey): Promise<EndedAttempt[]> {
   const rows = await em.execute(
     `SELECT cc.id, cc.attempts, cc.contact_id, k.id AS call_id, k.call_status, k.disconnect_reason, k.workspace_id
      FROM campaign_contacts cc
-     JOIN calls k ON k.id = cc.last_call_id
-     WHERE cc.campaign_id = ? AND cc.state = 'calling' AND k.call_status IN (?)`,
-    [campaignId, [...TERMINAL_STATUSES]],
+     JOIN calls k ON k.id = cc.last_call_id AND k.company_id = cc.company_id
+     WHERE cc.campaign_id = ? AND cc.company_id = ? AND cc.state = 'calling' AND k.call_status IN (?)`,
+    [campaign.id, campaign.companyId, [...TERMINAL_STATUSES]],
   );
   return rows.map((r) => ({
     entryId: r.id,
@@ -87,7 +100,7 @@ export type EntryChange =
   | { id: string; state: 'settled'; outcome: string; reason: string | null };
 
 /** Writes many entry changes in one statement. */
-export async function applyChanges(em: EntityManager, changes: EntryChange[], now: Date): Promise<void> {
+export async function applyChanges(em: EntityManager, campaign: RecordKey, changes: EntryChange[], now: Date): Promise<void> {
   if (changes.length === 0) return;
   const rows = changes.map((c) =>
     c.state === 'queued'
@@ -98,8 +111,8 @@ export async function applyChanges(em: EntityManager, changes: EntryChange[], no
     `UPDATE campaign_contacts cc SET state = r.state, next_attempt_at = r.next_attempt_at, outcome = r.outcome, reason = r.reason,
        settled_at = CASE WHEN r.state = 'settled' THEN ?::timestamptz END, updated_at = ?
      FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, state text, next_attempt_at timestamptz, outcome text, reason text)
-     WHERE cc.id = r.id`,
-    [now, now, JSON.stringify(rows)],
+     WHERE cc.id = r.id AND cc.company_id = ?`,
+    [now, now, JSON.stringify(rows), campaign.companyId],
   );
 }
 
@@ -115,44 +128,44 @@ export interface DueEntry {
  * Up to `limit` entries due at `now`, the longest waiting first. The contacts come as
  * entities of `em` (mapped from their rows), as the variable mappings read them.
  */
-export async function dueEntries(em: EntityManager, campaignId: string, now: Date, limit: number): Promise<DueEntry[]> {
+export async function dueEntries(em: EntityManager, campaign: RecordKey, now: Date, limit: number): Promise<DueEntry[]> {
   const rows = await em.execute(
     `WITH due AS (
        SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
-       WHERE campaign_id = ? AND state = 'queued' AND next_attempt_at <= ?
+       WHERE campaign_id = ? AND company_id = ? AND state = 'queued' AND next_attempt_at <= ?
        ORDER BY next_attempt_at, id
        LIMIT ?
      )
      SELECT due.id, due.attempts, to_jsonb(ct) AS contact,
             EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = due.company_id AND d.phone_number = ct.phone_number) AS suppressed
-     FROM due JOIN contacts ct ON ct.id = due.contact_id
+     FROM due JOIN contacts ct ON ct.id = due.contact_id AND ct.company_id = due.company_id
      ORDER BY due.next_attempt_at, due.id`,
-    [campaignId, now, limit],
+    [campaign.id, campaign.companyId, now, limit],
   );
   return rows.map((r) => ({ entryId: r.id, attempts: r.attempts, contact: em.map(Contact, r.contact), suppressed: r.suppressed }));
 }
 
 /** Attempts live now: the campaign's share of the concurrent-call limit in use. */
-export async function liveAttempts(em: EntityManager, campaignId: string): Promise<number> {
-  return em.count(CampaignContact, { campaign: campaignId, state: 'calling' });
+export async function liveAttempts(em: EntityManager, campaign: RecordKey): Promise<number> {
+  return em.count(CampaignContact, { campaign: campaign.id, company: campaign.companyId, state: 'calling' });
 }
 
 /** Marks entries as calling their stored attempt, each with its call. */
-export async function markCalling(em: EntityManager, placed: { entryId: string; callId: string; attempt: number }[], now: Date): Promise<void> {
+export async function markCalling(em: EntityManager, campaign: RecordKey, placed: { entryId: string; callId: string; attempt: number }[], now: Date): Promise<void> {
   if (placed.length === 0) return;
   await em.execute(
     `UPDATE campaign_contacts cc SET state = 'calling', attempts = r.attempt, last_call_id = r.call_id, next_attempt_at = NULL, updated_at = ?
      FROM jsonb_to_recordset(?::jsonb) AS r(entry_id uuid, call_id uuid, attempt int)
-     WHERE cc.id = r.entry_id`,
-    [now, JSON.stringify(placed.map((p) => ({ entry_id: p.entryId, call_id: p.callId, attempt: p.attempt })))],
+     WHERE cc.id = r.entry_id AND cc.company_id = ?`,
+    [now, JSON.stringify(placed.map((p) => ({ entry_id: p.entryId, call_id: p.callId, attempt: p.attempt }))), campaign.companyId],
   );
 }
 
 /** Settles every entry still waiting (the campaign's last calling date is over). */
-export async function expireQueued(em: EntityManager, campaignId: string, now: Date): Promise<void> {
+export async function expireQueued(em: EntityManager, campaign: RecordKey, now: Date): Promise<void> {
   await em.nativeUpdate(
     CampaignContact,
-    { campaign: campaignId, state: 'queued' },
+    { campaign: campaign.id, company: campaign.companyId, state: 'queued' },
     { state: 'settled', outcome: 'expired', reason: 'campaign_ended', nextAttemptAt: null, settledAt: now, updatedAt: now },
   );
 }
@@ -164,23 +177,26 @@ export async function expireQueued(em: EntityManager, campaignId: string, now: D
  */
 export async function recordProgress(em: EntityManager, c: Campaign, now: Date): Promise<{ progress: number; completed: boolean }> {
   const [counts] = await em.execute(
-    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ?`,
-    [c.id],
+    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`,
+    [c.id, c.company.id],
   );
   const selected = Number(counts?.selected ?? 0);
   const settled = Number(counts?.settled ?? 0);
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);
   const completed = selected > 0 && settled === selected && c.status === 'active';
   if (progress !== c.callProgress || completed) {
-    await em.nativeUpdate(Campaign, { id: c.id }, { callProgress: progress, status: completed ? 'completed' : c.status, updatedAt: now });
+    await em.nativeUpdate(Campaign, { id: c.id, company: c.company.id }, { callProgress: progress, status: completed ? 'completed' : c.status, updatedAt: now });
   }
   return { progress, completed };
 }
 
-/** Campaigns with work for the dialer at `now`: due contacts (active ones), or ended calls to count (active or paused). */
-export async function campaignsWithWork(em: EntityManager, now: Date): Promise<{ id: string; companyId: string }[]> {
+/**
+ * Campaigns with work for the dialer at `now`: due contacts (active ones), or ended calls to
+ * count (active or paused). A named sweep across companies (docs/scaling.md).
+ */
+export async function campaignsWithWork(em: EntityManager, now: Date): Promise<RecordKey[]> {
   const rows = await em.execute(
-    `SELECT c.id, c.company_id FROM campaigns c
+    `/* sweep:campaigns.with-work */ SELECT c.id, c.company_id FROM campaigns c
      WHERE c.deleted_at IS NULL AND (
        (c.status = 'active' AND (c.selected_at IS NULL
           OR EXISTS (SELECT 1 FROM campaign_contacts cc WHERE cc.campaign_id = c.id AND cc.state = 'queued' AND cc.next_attempt_at <= ?)))
@@ -207,7 +223,7 @@ export interface CampaignCounts {
 }
 
 /** The counters of each campaign, in one query; campaigns with no contact selected are left out. */
-export async function countsOf(em: EntityManager, campaignIds: readonly string[]): Promise<Map<string, CampaignCounts>> {
+export async function countsOf(em: EntityManager, companyId: string, campaignIds: readonly string[]): Promise<Map<string, CampaignCounts>> {
   if (campaignIds.length === 0) return new Map();
   const rows = await em.execute(
     `SELECT campaign_id,
@@ -220,9 +236,9 @@ export async function countsOf(em: EntityManager, campaignIds: readonly string[]
             count(*) FILTER (WHERE outcome = 'skipped')::int AS skipped,
             min(next_attempt_at) FILTER (WHERE state = 'queued') AS next_attempt_at,
             COALESCE(jsonb_object_agg(reason, n) FILTER (WHERE outcome = 'skipped'), '{}'::jsonb) AS skipped_reasons
-     FROM (SELECT cc.*, count(*) OVER (PARTITION BY campaign_id, outcome, reason) AS n FROM campaign_contacts cc WHERE campaign_id IN (?)) s
+     FROM (SELECT cc.*, count(*) OVER (PARTITION BY campaign_id, outcome, reason) AS n FROM campaign_contacts cc WHERE company_id = ? AND campaign_id IN (?)) s
      GROUP BY campaign_id`,
-    [[...campaignIds]],
+    [companyId, [...campaignIds]],
   );
   return new Map(
     rows.map((r) => [

@@ -85,9 +85,10 @@ export class ConversationService implements ConversationOpener {
   async open(callId: string, sink: ConversationSink): Promise<Conversation | null> {
     if (!UUID.test(callId)) return null;
     const em = this.orm.em.fork();
-    const call = await em.findOne(Call, { id: callId, deletedAt: null });
+    // Opened by call id alone (the relay's setup names only the call): docs/scaling.md.
+    const call = await em.findOne(Call, { id: callId, deletedAt: null }, { comments: ['provider:call-by-id'] });
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
-    const agent = await em.findOne(AiAgent, { id: call.aiAgent.id, $or: [{ company: call.company.id }, { isTemplate: true }] });
+    const agent = await em.findOne(AiAgent, { id: call.aiAgent.id, $or: [{ company: call.company.id }, { company: null, isTemplate: true }] });
     if (!agent) return null;
     const writer = new TranscriptWriter(this.orm, this.events, this.logger, {
       id: call.id,

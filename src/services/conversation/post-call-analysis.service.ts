@@ -74,7 +74,7 @@ export class PostCallAnalysisService {
     const call = await em.findOne(Call, { id: callId, company: companyId });
     if (!call || call.agentTaskStatus !== '' || !analyzable(call)) return;
     const turns = turnsOf(call);
-    const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id });
+    const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id, company: companyId });
     const result = await this.ask(agent, turns);
     const fields = result.ok
       ? {
@@ -90,7 +90,7 @@ export class PostCallAnalysisService {
     const announcements = await em.transactional(async (tx) => {
       const stored = await tx.nativeUpdate(Call, { id: callId, company: companyId, agentTaskStatus: '' }, fields);
       if (stored === 0) return null;
-      await this.flowEvents.record(tx, 'call.analyzed', callId, this.clock.now());
+      await this.flowEvents.record(tx, 'call.analyzed', { id: callId, companyId }, this.clock.now());
       const analysed = tx.assign(call, fields);
       const announced: (() => void)[] = [];
       for (const listener of this.storedListeners) announced.push(...(await listener(tx, analysed)));

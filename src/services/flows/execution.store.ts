@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
+import type { RecordKey } from '../scope';
 import type { RunRecord, Skip } from './flow-plan';
 import type { StepOutcome } from './step-executor';
 
@@ -101,7 +102,7 @@ export interface Claim {
 const CLAIM_SQL = `WITH execution AS (
     SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
            f.secret, f.deleted_at IS NOT NULL AS flow_deleted
-    FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id
+    FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id AND f.company_id = e.company_id
     WHERE e.id = ? AND e.company_id = ?
   ), runnable AS (
     SELECT id FROM execution
@@ -109,7 +110,7 @@ const CLAIM_SQL = `WITH execution AS (
       AND definition -> 'steps' @> jsonb_build_array(jsonb_build_object('stepNumber', ?::int))
   ), started AS (
     UPDATE webhook_executions SET status = 'in_progress', executed_at = ?, updated_at = ?
-    WHERE id IN (SELECT id FROM runnable) AND status = 'scheduled' RETURNING id
+    WHERE id IN (SELECT id FROM runnable) AND company_id = ? AND status = 'scheduled' RETURNING id
   ), run AS (
     INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, unresolved_variables, version)
     SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', '[]', 1 FROM runnable
@@ -136,7 +137,7 @@ const CLAIM_SQL = `WITH execution AS (
 export async function claimStep(em: EntityManager, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
   const [row] = await em.execute(
     CLAIM_SQL,
-    [job.executionId, job.companyId, job.attempt, job.step, now, now, randomUUID(), now, now, job.attempt, job.step, now],
+    [job.executionId, job.companyId, job.attempt, job.step, now, now, job.companyId, randomUUID(), now, now, job.attempt, job.step, now],
   );
   if (!row) return null;
   const state: ExecutionState = {
@@ -163,7 +164,7 @@ const FINISH_SQL = `WITH run AS (
     WHERE id = ? AND version = ? RETURNING id
   ), execution AS (
     UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?
-    WHERE id = ? AND EXISTS (SELECT 1 FROM run) RETURNING id
+    WHERE id = ? AND company_id = ? AND EXISTS (SELECT 1 FROM run) RETURNING id
   )
   SELECT count(*)::int AS n FROM run`;
 
@@ -171,14 +172,14 @@ const FINISH_SQL = `WITH run AS (
  * Stores a finished step and the execution's new state in one statement. False when the
  * run's version moved on (another worker took the step over): nothing is written then.
  */
-export async function finishStep(em: EntityManager, executionId: string, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
+export async function finishStep(em: EntityManager, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
   const now = new Date();
   const [row] = await em.execute(
     FINISH_SQL,
     [
       done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
       done.durationMs, done.finishedAt, json(done.extracted), json(done.unresolvedVariables), done.retryable, now, run.id, run.version,
-      change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now, executionId,
+      change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now, execution.id, execution.companyId,
     ],
   );
   return row.n === 1;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
+import type { RecordKey } from '../scope';
 
 /** The outbox of flow events (migration Migration20261123230100_flow_events). */
 export const FLOW_EVENTS_TABLE = 'flow_events';
@@ -37,19 +38,19 @@ export interface PendingEvent {
  * the same (flow, event, record) is kept: an event happens at most once per flow. Stopped,
  * deleted and template flows subscribe to nothing. Returns the companies with new rows.
  */
-export async function insertFlowEvents(em: EntityManager, event: FlowEventName, subjectId: string, occurredAt: Date): Promise<string[]> {
+export async function insertFlowEvents(em: EntityManager, event: FlowEventName, subject: RecordKey, occurredAt: Date): Promise<string[]> {
   const s = SUBJECTS[SUBJECT_OF[event]];
   const rows: { company_id: string }[] = await em.execute(
     `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
      SELECT gen_random_uuid(), f.company_id, f.id, ?, r.id, ?, to_jsonb(r), now()
      FROM ${s.table} r JOIN webhook_flows f ON f.company_id = r.company_id
-     WHERE r.id = ? AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
+     WHERE r.id = ? AND r.company_id = ? AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
        AND (f.event_filters ->> 'workspace' IS NULL OR f.event_filters ->> 'workspace' = r.${s.workspace})
        AND (f.event_filters ->> 'ai_agent_id' IS NULL OR (f.event_filters ->> 'ai_agent_id')::uuid = r.${s.agent})
        AND (f.event_filters ->> 'campaign_id' IS NULL OR (f.event_filters ->> 'campaign_id')::uuid = r.${s.campaign})
      ON CONFLICT (flow_id, event, subject_id) DO NOTHING
      RETURNING company_id`,
-    [event, occurredAt, subjectId, JSON.stringify([event])],
+    [event, occurredAt, subject.id, subject.companyId, JSON.stringify([event])],
   );
   return [...new Set(rows.map((r) => r.company_id))];
 }
@@ -80,7 +81,7 @@ export async function markDelivered(em: EntityManager, id: string, outcome: { ex
 /** Companies with events undelivered for longer than `olderThanMs`. */
 export async function pendingCompanies(em: EntityManager, olderThanMs: number): Promise<string[]> {
   const rows: { company_id: string }[] = await em.execute(
-    `SELECT DISTINCT company_id FROM ${FLOW_EVENTS_TABLE} WHERE delivered_at IS NULL AND created_at < now() - make_interval(secs => ?)`,
+    `/* sweep:flow-events.pending */ SELECT DISTINCT company_id FROM ${FLOW_EVENTS_TABLE} WHERE delivered_at IS NULL AND created_at < now() - make_interval(secs => ?)`,
     [olderThanMs / 1000],
   );
   return rows.map((r) => r.company_id);

@@ -3,6 +3,7 @@ import { Call, Campaign } from '../../entities';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
 import { AppError } from '../errors';
+import type { RecordKey } from '../scope';
 import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
 import type { RecordViews } from '../campaigns/contact-mapping';
@@ -36,15 +37,15 @@ export class FlowEvents {
   constructor(private readonly deps: FlowEventsDeps) {}
 
   /**
-   * Records `event` of the call or campaign `subjectId` for every subscribed flow whose
+   * Records `event` of the call or campaign `subject` for every subscribed flow whose
    * filters match it, and queues its delivery, all in `tx`: call it in the transaction
    * that stores the state change (`call.analyzed`: the one storing the analysis). After
    * that transaction commits, `wake()` delivers at once rather than at the next poll.
    * An event recorded twice for the same record is delivered once.
    */
-  async record(tx: EntityManager, event: FlowEventName, subjectId: string, occurredAt: Date): Promise<void> {
+  async record(tx: EntityManager, event: FlowEventName, subject: RecordKey, occurredAt: Date): Promise<void> {
     await this.deps.jobs.prepare(FLOW_EVENTS_JOB);
-    const companies = await insertFlowEvents(tx, event, subjectId, occurredAt);
+    const companies = await insertFlowEvents(tx, event, subject, occurredAt);
     for (const companyId of companies) await this.deps.jobs.send(FLOW_EVENTS_JOB, { companyId }, { db: jobSql(tx), singletonKey: companyId });
   }
 

@@ -119,7 +119,7 @@ export class FlowRunner {
     const { change, queued } = this.decide(state, runs, next, now);
     const { view: _view, ...logged } = outcome;
     const write = async () => {
-      if (!(await finishStep(em, state.id, run, { ...logged, finishedAt: now, extracted }, change))) return false;
+      if (!(await finishStep(em, state, run, { ...logged, finishedAt: now, extracted }, change))) return false;
       await insertSkipped(em, state.id, state.attemptNumber, skipped, now);
       if (queued) await this.enqueue(em, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: queued.step.stepNumber }, queued.step, queued.delayMs);
       return true;

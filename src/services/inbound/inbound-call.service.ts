@@ -72,7 +72,8 @@ export class InboundCallService {
     const twilio = verifiedTwilio(this.provider, url, params, signature);
     const em = this.orm.em.fork();
     const to = this.phones.parse(params.To ?? '');
-    const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { orderBy: { createdAt: 'asc', id: 'asc' } }) : null;
+    // The called number names its company: a lookup across companies by nature (docs/scaling.md).
+    const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { orderBy: { createdAt: 'asc', id: 'asc' }, comments: ['inbound:number'] }) : null;
     if (!number || !params.CallSid) return inboundTwiml({ kind: 'reject' }, twilio);
     const ring = { from: params.From ?? '', callSid: params.CallSid, provider: twilio.name, isTest: false };
     return inboundTwiml(await this.answer(em, number, ring), twilio);
@@ -90,7 +91,7 @@ export class InboundCallService {
     const answer = await this.answer(caller.em, number, ring);
     if (answer.kind === 'reject') throw new PreconditionError('No agent answers this number: set its inbound_agent_id, or activate an inbound campaign on it', 'to');
     if (answer.kind === 'connect') await this.lifecycle.answeredSimulated(this.simulated, caller.scope.companyId, answer.callId);
-    return toCallView(await caller.em.findOneOrFail(Call, { id: answer.callId }, { refresh: true }));
+    return toCallView(await caller.em.findOneOrFail(Call, { id: answer.callId, company: caller.scope.companyId }, { refresh: true }));
   }
 
   private async answer(em: EntityManager, number: PhoneNumber, ring: Ring): Promise<InboundAnswer> {

@@ -78,7 +78,7 @@ export function jobHandlers(services: Services): JobHandlers {
   const { lifecycle, simulated, flows, flowEvents, dialer, analysis } = services;
   return {
     'call.dispatch': ({ scope }) => lifecycle.dispatch(scope.companyId),
-    'call.place': (_caller, { callId }) => lifecycle.place(callId),
+    'call.place': (_caller, { companyId, callId }) => lifecycle.place({ id: callId, companyId }),
     // Simulated calls run on a Twilio deployment too: simulate-inbound.
     'telephony.simulated.step': (_caller, job) => lifecycle.advanceSimulated(simulated, job),
     'flow.step': (caller, job) => flows.runStep(caller, job),

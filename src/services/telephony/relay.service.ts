@@ -42,7 +42,7 @@ export class RelayService {
    */
   async open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null> {
     if (!this.conversations || !UUID.test(callId)) return null;
-    const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callSid', 'callStatus'] });
+    const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callSid', 'callStatus'], comments: ['provider:call-by-id'] });
     if (!call || call.callSid === '' || call.callSid !== callSid || !LIVE_STATUSES.includes(call.callStatus)) return null;
     return this.conversations.open(callId, sink);
   }
@@ -69,6 +69,7 @@ export class RelayService {
       Call,
       {
         id: call.id,
+        company: call.company.id,
         $or: [
           { callStatus: { $in: [...LIVE_STATUSES] }, disconnectReason: '' },
           { callStatus: 'completed', disconnectReason: 'completed' },

@@ -24,8 +24,9 @@ export function verifiedTwilio(provider: TelephonyAdapter, url: string, params: 
  */
 async function callOf(em: EntityManager, twilio: TwilioTelephony, url: string, sid: string | undefined): Promise<Call | null> {
   const callId = new URL(url).searchParams.get('call_id');
-  if (callId === null) return sid ? em.findOne(Call, { callSid: sid, callProvider: twilio.name }) : null;
-  return UUID.test(callId) ? em.findOne(Call, { id: callId }) : null;
+  // The provider names the call, never its company: lookups across companies by nature (docs/scaling.md).
+  if (callId === null) return sid ? em.findOne(Call, { callSid: sid, callProvider: twilio.name }, { comments: ['provider:call-by-sid'] }) : null;
+  return UUID.test(callId) ? em.findOne(Call, { id: callId }, { comments: ['provider:call-by-id'] }) : null;
 }
 
 /**

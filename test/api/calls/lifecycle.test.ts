@@ -100,10 +100,11 @@ describe('stale provider updates', () => {
   it('ignores duplicates and updates that would move a call backwards', async () => {
     const call = await ended((await makeCall('+14155550123')).id);
     const { lifecycle } = t.app.services;
-    expect(await lifecycle.applyUpdate(call.id, { status: 'ringing', at: new Date() })).toBe(false);
-    expect(await lifecycle.applyUpdate(call.id, { status: 'in-progress', at: new Date() })).toBe(false);
-    expect(await lifecycle.applyUpdate(call.id, { status: 'completed', at: new Date(), durationS: 99 })).toBe(false);
-    expect(await lifecycle.applyUpdate(call.id, { status: 'failed', at: new Date() })).toBe(false);
+    const key = { id: call.id, companyId: a.companyId };
+    expect(await lifecycle.applyUpdate(key, { status: 'ringing', at: new Date() })).toBe(false);
+    expect(await lifecycle.applyUpdate(key, { status: 'in-progress', at: new Date() })).toBe(false);
+    expect(await lifecycle.applyUpdate(key, { status: 'completed', at: new Date(), durationS: 99 })).toBe(false);
+    expect(await lifecycle.applyUpdate(key, { status: 'failed', at: new Date() })).toBe(false);
     expect(await getCall(call.id)).toEqual(call);
   });
 });

@@ -54,7 +54,7 @@ export const people = (count: number, first = 3000) => Array.from({ length: coun
 /** Calls per (contact, attempt) of a campaign, read from the database: what "called twice" would show. */
 export async function callsPerAttempt(t: TestApp, campaignId: string): Promise<{ calls: number; attempts: number; maxPerAttempt: number; contacts: number }> {
   const [row] = await t.app.orm.em.fork().execute(
-    `SELECT count(*)::int AS calls, count(DISTINCT (contact_id, campaign_attempt))::int AS attempts, count(DISTINCT contact_id)::int AS contacts,
+    `/* test:check */ SELECT count(*)::int AS calls, count(DISTINCT (contact_id, campaign_attempt))::int AS attempts, count(DISTINCT contact_id)::int AS contacts,
             COALESCE(max(n), 0)::int AS max_per_attempt
      FROM calls LEFT JOIN (SELECT contact_id AS c, campaign_attempt AS a, count(*) AS n FROM calls WHERE campaign_id = ? GROUP BY 1, 2) g
        ON g.c = calls.contact_id AND g.a = calls.campaign_attempt

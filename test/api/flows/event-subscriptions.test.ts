@@ -71,9 +71,9 @@ describe('a flow subscribed to call.ended', () => {
 
     // The same event recorded again, and delivered by both replicas at once: still one execution per call.
     const em = t.app.orm.em.fork();
-    await em.transactional((tx) => t.app.services.flowEvents.record(tx, 'call.ended', ids[0]!, new Date()));
+    await em.transactional((tx) => t.app.services.flowEvents.record(tx, 'call.ended', { id: ids[0]!, companyId: a.companyId }, new Date()));
     await Promise.all([t, replica, t, replica].map((app) => app.app.services.flowEvents.deliver({ companyId: a.companyId })));
-    const [row] = await em.execute('select count(*)::int as n from webhook_executions where flow_id = ?', [flow.id]);
+    const [row] = await em.execute('select count(*)::int as n from webhook_executions where company_id = ? and flow_id = ?', [a.companyId, flow.id]);
     expect(row.n).toBe(ids.length);
   }, 90_000);
 });
@@ -126,13 +126,13 @@ describe('event filters', () => {
     const em = t.app.orm.em.fork();
     await expect(
       em.transactional(async (tx) => {
-        await flowEvents.record(tx, 'call.analyzed', id, new Date());
+        await flowEvents.record(tx, 'call.analyzed', { id, companyId: a.companyId }, new Date());
         throw new Error('analysis not stored');
       }),
     ).rejects.toThrow('analysis not stored');
     await em.transactional(async (tx) => {
       await tx.execute(`update calls set analysis_sentiment = 'positive' where id = ?`, [id]);
-      await flowEvents.record(tx, 'call.analyzed', id, new Date());
+      await flowEvents.record(tx, 'call.analyzed', { id, companyId: a.companyId }, new Date());
     });
     flowEvents.wake();
     const [analyzed] = await waitFor('call.analyzed to be reported', async () => (receiver.at('/analyzed').length > 0 ? bodies(receiver, '/analyzed') : undefined));

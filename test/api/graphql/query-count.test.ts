@@ -49,7 +49,7 @@ describe('a list of N records costs the same number of SQL queries whatever N', 
     await gqlData(t, '{ phoneNumbers { id } }', {}, a.key); // authenticates once: the key is then cached
     for (const [name, query] of Object.entries(QUERIES)) {
       let data: unknown;
-      const queries = await queriesOf(t.app.orm, async () => {
+      const queries = await queriesOf(t, async () => {
         data = await gqlData(t, query, {}, a.key);
       });
       small[name] = { queries, size: JSON.stringify(data).length };
@@ -59,7 +59,7 @@ describe('a list of N records costs the same number of SQL queries whatever N', 
 
   it.each(Object.entries(QUERIES))('%s', async (name, query) => {
     let data: any;
-    const large = await queriesOf(t.app.orm, async () => {
+    const large = await queriesOf(t, async () => {
       data = await gqlData(t, query, {}, a.key);
     });
     expect(JSON.stringify(data).length).toBeGreaterThan(3 * small[name]!.size);

@@ -39,7 +39,7 @@ describe('one event read once per company, whatever the number of subscribers', 
     const [aCall] = await insertCalls(t, a, 1, { callStatus: 'ringing' });
     const [bCall] = await insertCalls(t, b, 1, { callStatus: 'in-progress' });
 
-    const reads = await queriesOf(t.app.orm, async () => {
+    const reads = await queriesOf(t, async () => {
       await t.app.events.publish('call.updated', { companyId: a.companyId, callId: aCall!.id, campaignId: a.campaign.id, workspace: 'default' });
       for (const sub of ofA) expect(await sub.next()).toEqual({ callStatusChanged: { id: aCall!.id, callStatus: 'RINGING', aiAgent: { name: 'A agent' } } });
     });
@@ -66,7 +66,7 @@ describe('one event read once per company, whatever the number of subscribers', 
   it('webhookExecutionUpdated: N subscribers of a company cost one read of the execution', async () => {
     const [execution] = await insertExecutions(t, a, 1);
     const subs = await subscribers<any>(a, SUBSCRIBERS, 'subscription { webhookExecutionUpdated { id status } }');
-    const reads = await queriesOf(t.app.orm, async () => {
+    const reads = await queriesOf(t, async () => {
       await t.app.events.publish('webhook.execution.updated', { companyId: a.companyId, flowId: a.flow.id, executionId: execution!.id });
       for (const sub of subs) expect(await sub.next()).toEqual({ webhookExecutionUpdated: { id: execution!.id, status: 'SCHEDULED' } });
     });

@@ -140,7 +140,7 @@ describe('Idempotency-Key', () => {
   it('covers flow triggers, contacts and campaigns: a retry creates nothing new', async () => {
     const post = (path: string, body: unknown, key: string) => t.request('POST', path, { token: a.key, body, headers: { 'Idempotency-Key': key } });
     const cases: [string, unknown, string, unknown[]][] = [
-      [`/v1/webhooks/${a.flow.id}/trigger`, { variables: { x: 1 } }, 'webhook_executions where flow_id = ?', [a.flow.id]],
+      [`/v1/webhooks/${a.flow.id}/trigger`, { variables: { x: 1 } }, 'webhook_executions where company_id = ? and flow_id = ?', [a.companyId, a.flow.id]],
       ['/v1/contacts', { firstname: 'Idem', phone_number: '+14155550310' }, "contacts where company_id = ? and firstname = 'Idem'", [a.companyId]],
       ['/v1/campaigns', { name: 'Idem campaign' }, "campaigns where company_id = ? and name = 'Idem campaign'", [a.companyId]],
     ];
@@ -185,11 +185,11 @@ describe('Idempotency-Key', () => {
     it('answers a retried triggerWebhook with the same execution', async () => {
       const trigger = `mutation ($id: ID!, $key: String) { triggerWebhook(id: $id, variables: {v: 1}, idempotencyKey: $key) { id } }`;
       const key = freshKey();
-      const before = await count('webhook_executions where flow_id = ?', [a.flow.id]);
+      const before = await count('webhook_executions where company_id = ? and flow_id = ?', [a.companyId, a.flow.id]);
       const first = await gqlData(t, trigger, { id: a.flow.id, key }, a.key);
       const again = await gqlData(t, trigger, { id: a.flow.id, key }, a.key);
       expect(again.triggerWebhook.id).toBe(first.triggerWebhook.id);
-      expect(await count('webhook_executions where flow_id = ?', [a.flow.id])).toBe(before + 1);
+      expect(await count('webhook_executions where company_id = ? and flow_id = ?', [a.companyId, a.flow.id])).toBe(before + 1);
     });
   });
 });
