@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { restShape } from '../../../src/rest/contract-shape';
 import { TERMINAL_STATUSES } from '../../../src/entities/call.entity';
+import { agentContract } from '../../../src/services/agent.contract';
 import { callContract } from '../../../src/services/call.contract';
 import { campaignContract } from '../../../src/services/campaign.contract';
 import { contactContract } from '../../../src/services/contact.contract';
@@ -86,4 +87,10 @@ it('Call, ended, with its transcript and dynamic variables', async () => {
   const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] } }));
   await waitFor('the call to end', async () => TERMINAL_STATUSES.includes(okData(await t.request('GET', `/v1/calls/${made.id}`, { token: a.key })).call_status) || undefined);
   await expectSameData(callContract, `/v1/calls/${made.id}`, 'call', made.id, (c) => t.app.services.calls.get(c, made.id));
+});
+
+it('AiAgent, with its flow, variables and outcomes set', async () => {
+  const update = { description: 'd', status: 'paused', agent_type: 'sales', background_audio_status: 'office', agent_flow: { states: [{ name: 'intro' }] }, agent_dynamic_variables: { plan: 'gold' }, agent_post_call_outcomes: { booked: 'boolean' } };
+  expect((await t.request('PATCH', `/v1/ai-agent/${a.agent.id}`, { token: a.key, body: update })).status).toBe(200);
+  await expectSameData(agentContract, `/v1/ai-agent/${a.agent.id}`, 'aiAgent', a.agent.id, (c) => t.app.services.agents.get(c, a.agent.id));
 });
