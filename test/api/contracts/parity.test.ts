@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { restShape } from '../../../src/rest/contract-shape';
 import { TERMINAL_STATUSES } from '../../../src/entities/call.entity';
 import { agentContract } from '../../../src/services/agent.contract';
+import { phoneNumberContract } from '../../../src/services/phone-number.contract';
 import { callContract } from '../../../src/services/call.contract';
 import { campaignContract } from '../../../src/services/campaign.contract';
 import { contactContract } from '../../../src/services/contact.contract';
@@ -53,8 +54,22 @@ function compared<S extends z.ZodRawShape>(contract: Contract<S>, rest: Record<s
 async function expectSameData<S extends z.ZodRawShape>(contract: Contract<S>, restPath: string, query: string, id: string, read: (caller: Caller) => Promise<unknown>) {
   const rest = okData(await t.request('GET', restPath, { token: a.key }));
   const data = await gqlData(t, `query($id: ID!) { record: ${query}(id: $id) ${selection(contract.name)} }`, { id }, a.key);
-  const fields = compared(contract, rest, data.record);
-  expect(fields.length).toBeGreaterThan(10);
+  await expectSameRecord(contract, rest, data.record, read);
+}
+
+/** As `expectSameData`, for a record both surfaces show only in a list: the one with `id` in each. */
+async function expectSameListed<S extends z.ZodRawShape>(contract: Contract<S>, restPath: string, query: string, id: string, read: (caller: Caller) => Promise<unknown>) {
+  const rest = okData<Record<string, unknown>[]>(await t.request('GET', restPath, { token: a.key })).find((r) => r.id === id);
+  const data = await gqlData(t, `{ records: ${query} ${selection(contract.name)} }`, {}, a.key);
+  const graphql = (data.records as Record<string, unknown>[]).find((r) => r.id === id);
+  expect(rest && graphql).toBeDefined();
+  await expectSameRecord(contract, rest!, graphql!, read);
+}
+
+async function expectSameRecord<S extends z.ZodRawShape>(contract: Contract<S>, rest: Record<string, unknown>, graphql: Record<string, unknown>, read: (caller: Caller) => Promise<unknown>) {
+  const fields = compared(contract, rest, graphql);
+  expect(fields.length).toBeGreaterThan(5);
+  expect(fields.filter(([, restValue, graphqlValue]) => restValue === undefined || graphqlValue === undefined)).toEqual([]);
   expect(fields.map(([key, , graphql]) => [key, graphql])).toEqual(fields.map(([key, rest]) => [key, rest]));
   const view = await read({ scope: { companyId: a.companyId, userId: null }, em: t.app.orm.em.fork() });
   expect(contract.view.strict().parse(view)).toEqual(view);
@@ -93,4 +108,10 @@ it('AiAgent, with its flow, variables and outcomes set', async () => {
   const update = { description: 'd', status: 'paused', agent_type: 'sales', background_audio_status: 'office', agent_flow: { states: [{ name: 'intro' }] }, agent_dynamic_variables: { plan: 'gold' }, agent_post_call_outcomes: { booked: 'boolean' } };
   expect((await t.request('PATCH', `/v1/ai-agent/${a.agent.id}`, { token: a.key, body: update })).status).toBe(200);
   await expectSameData(agentContract, `/v1/ai-agent/${a.agent.id}`, 'aiAgent', a.agent.id, (c) => t.app.services.agents.get(c, a.agent.id));
+});
+
+it('PhoneNumber, labelled and answered by an agent', async () => {
+  expect((await t.request('PATCH', `/v1/phone-numbers/${a.number.id}`, { token: a.key, body: { label: 'main', inbound_agent_id: a.agent.id } })).status).toBe(200);
+  const read = async (c: Caller) => (await t.app.services.phoneNumbers.list(c)).find((n) => n.id === a.number.id);
+  await expectSameListed(phoneNumberContract, '/v1/phone-numbers', 'phoneNumbers', a.number.id, read);
 });
