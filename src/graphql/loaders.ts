@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
-import type { AiAgent, WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
+import type { WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
+import type { AgentView } from '../services/agent.contract';
 import type { CallView } from '../services/call.contract';
 import type { CampaignView } from '../services/campaign.contract';
 import type { ContactView } from '../services/contact.contract';
@@ -62,7 +63,7 @@ function pages<T>(load: (ids: readonly string[], page: { limit: number; cursor?:
  */
 export function createLoaders(caller: Caller, s: Services) {
   return {
-    agent: byId<AiAgent>((ids) => s.agents.getMany(caller, ids)),
+    agent: byId<AgentView>((ids) => s.agents.getMany(caller, ids)),
     campaign: byId<CampaignView>((ids) => s.campaigns.getMany(caller, ids)),
     contact: byId<ContactView>((ids) => s.contacts.getMany(caller, ids)),
     steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),

@@ -4,7 +4,7 @@ import { foundOrNull } from '../graphql/lookup';
 import { toFilterInput, toServiceInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input';
-import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
+import { AiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
 import type { AgentService } from '../services/agent.service';
 import { PlaygroundService } from '../services/conversation/playground.service';
@@ -20,23 +20,22 @@ export class AiAgentResolver {
 
   @Query(() => AiAgentType, { nullable: true, description: 'One of your agents, or a template; null when there is none with this id.' })
   async aiAgent(@Arg('id', () => ID, { description: 'The agent id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType | null> {
-    const agent = await foundOrNull(this.agentService.get(caller, id));
-    return agent && toAiAgentType(agent);
+    return foundOrNull(this.agentService.get(caller, id));
   }
 
   @Query(() => [AiAgentType], { complexity: unboundedList, description: 'Your agents of one workspace ("default" when left out).' })
   async aiAgents(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType[]> {
-    return (await this.agentService.list(caller, toFilterInput({ workspace }))).map(toAiAgentType);
+    return this.agentService.list(caller, toFilterInput({ workspace }));
   }
 
   @Query(() => [AiAgentType], { complexity: unboundedList, description: 'The built-in agent catalogue.' })
   async aiAgentTemplates(@Ctx() { caller }: GraphQLContext): Promise<AiAgentType[]> {
-    return (await this.agentService.templates(caller)).map(toAiAgentType);
+    return this.agentService.templates(caller);
   }
 
   @Mutation(() => AiAgentType, { description: 'Creates an agent in a workspace.' })
   async createAiAgent(@Arg('input', { description: 'The fields to write.' }) input: CreateAiAgentInput, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
-    return toAiAgentType(await this.agentService.create(caller, toServiceInput(input)));
+    return this.agentService.create(caller, toServiceInput(input));
   }
 
   @Mutation(() => AiAgentType, { description: 'Partial update of one of your agents.' })
@@ -45,7 +44,7 @@ export class AiAgentResolver {
     @Arg('input', { description: 'The fields to write.' }) input: UpdateAiAgentInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentType> {
-    return toAiAgentType(await this.agentService.update(caller, id, toServiceInput(input)));
+    return this.agentService.update(caller, id, toServiceInput(input));
   }
 
   @Mutation(() => AgentTurnType, { description: "The agent's next turn for a conversation, without a call. Rate limited like makeCall." })

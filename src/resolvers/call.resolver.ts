@@ -5,7 +5,7 @@ import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { idFilter, ownEvents } from '../graphql/subscriptions';
-import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
+import { AiAgentType } from '../schema/ai-agent.type';
 import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
 import { CallConnection, CallType } from '../schema/call.type';
 import { CampaignType } from '../schema/campaign.type';
@@ -85,7 +85,7 @@ export class CallResolver {
   async aiAgent(@Root() call: CallType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType> {
     const agent = await loaders.agent.load(call.aiAgentId);
     if (!agent) throw new NotFoundError('Agent');
-    return toAiAgentType(agent);
+    return agent;
   }
 
   @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })

@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
-import { AiAgentType, toAiAgentType } from '../schema/ai-agent.type';
+import { AiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
 import { CampaignStatsType, toCampaignStatsType } from '../schema/campaign-stats.type';
@@ -54,8 +54,7 @@ export class CampaignResolver {
 
   @FieldResolver(() => AiAgentType, { nullable: true, description: 'The agent that makes the calls, if set.' })
   async aiAgent(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentType | null> {
-    const agent = campaign.aiAgentId ? await loaders.agent.load(campaign.aiAgentId) : null;
-    return agent && toAiAgentType(agent);
+    return campaign.aiAgentId ? loaders.agent.load(campaign.aiAgentId) : null;
   }
 
   @FieldResolver(() => CampaignStatsType, { description: 'Its contacts by state; batched across a list of campaigns.' })

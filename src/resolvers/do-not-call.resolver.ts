@@ -4,7 +4,7 @@ import { pageInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { AddDoNotCallNumbersInput } from '../schema/do-not-call.input';
-import { DoNotCallNumberConnection, DoNotCallNumberType, toDoNotCallNumberType } from '../schema/do-not-call.type';
+import { DoNotCallNumberConnection, DoNotCallNumberType } from '../schema/do-not-call.type';
 import { PageArgs } from '../schema/page.args';
 import type { DoNotCallService } from '../services/do-not-call.service';
 
@@ -16,7 +16,7 @@ export class DoNotCallResolver {
   async doNotCallNumbers(@Args() { first, after }: PageArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<DoNotCallNumberType>> {
     return connectionOf({
       page: await this.doNotCallService.list(caller, pageInput(first, after)),
-      node: toDoNotCallNumberType,
+      node: (entry) => entry,
       count: () => this.doNotCallService.count(caller),
       after,
     });
@@ -26,7 +26,7 @@ export class DoNotCallResolver {
     description: 'Lists numbers; a number already listed is kept as it was. Answers the entries for the numbers given. Errors name numbers by index (numbers[3]).',
   })
   async addDoNotCallNumbers(@Arg('input', { description: 'The fields to write.' }) input: AddDoNotCallNumbersInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
-    return (await this.doNotCallService.add(caller, toServiceInput(input))).map(toDoNotCallNumberType);
+    return this.doNotCallService.add(caller, toServiceInput(input));
   }
 
   @Mutation(() => String, { description: 'Takes a number (any format) off the list; answers it in E.164. NOT_FOUND when not listed.' })

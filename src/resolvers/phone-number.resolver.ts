@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { toServiceInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { CreatePhoneNumberInput, UpdatePhoneNumberInput } from '../schema/phone-number.input';
-import { PhoneNumberType, toPhoneNumberType } from '../schema/phone-number.type';
+import { PhoneNumberType } from '../schema/phone-number.type';
 import type { PhoneNumberService } from '../services/phone-number.service';
 
 @Resolver(() => PhoneNumberType)
@@ -12,12 +12,12 @@ export class PhoneNumberResolver {
 
   @Query(() => [PhoneNumberType], { complexity: unboundedList, description: 'The numbers your company owns and may call from.' })
   async phoneNumbers(@Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType[]> {
-    return (await this.phoneNumberService.list(caller)).map(toPhoneNumberType);
+    return this.phoneNumberService.list(caller);
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it.' })
   async createPhoneNumber(@Arg('input', { description: 'The fields to write.' }) input: CreatePhoneNumberInput, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
-    return toPhoneNumberType(await this.phoneNumberService.create(caller, toServiceInput(input)));
+    return this.phoneNumberService.create(caller, toServiceInput(input));
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Changes the label or the agent answering the number (NOT_FOUND for an agent not of your company); the number itself is fixed.' })
@@ -26,7 +26,7 @@ export class PhoneNumberResolver {
     @Arg('input', { description: 'The fields to write.' }) input: UpdatePhoneNumberInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<PhoneNumberType> {
-    return toPhoneNumberType(await this.phoneNumberService.update(caller, id, toServiceInput(input)));
+    return this.phoneNumberService.update(caller, id, toServiceInput(input));
   }
 
   @Mutation(() => ID, { description: 'Removes the number; answers the id.' })

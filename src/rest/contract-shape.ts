@@ -4,9 +4,12 @@ import { iso, shape } from './serialize';
 
 const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** Instants are ISO 8601 strings on REST; every other field is written as the view holds it. */
+/**
+ * Instants are ISO 8601 strings on REST; every other field is written as the view holds it,
+ * with its schema as declared (so what the legacy shape documents in /openapi.json stays).
+ */
 function restField(schema: z.ZodType): z.ZodType {
-  if (schema instanceof z.ZodNullable) return restField(schema.unwrap() as z.ZodType).nullable();
+  if (schema instanceof z.ZodNullable && schema.unwrap() instanceof z.ZodDate) return shape.timestamp().nullable();
   return schema instanceof z.ZodDate ? shape.timestamp() : schema;
 }
 

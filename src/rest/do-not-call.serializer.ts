@@ -1,24 +1,10 @@
 import { z } from 'zod';
-import type { DoNotCallNumber } from '../entities';
-import { iso, shape } from './serialize';
+import { doNotCallContract } from '../services/do-not-call.contract';
+import { restShape } from './contract-shape';
 
-/** A number on the company's do-not-call list. */
-export const doNotCallShape = z
-  .strictObject({
-    id: shape.id(),
-    phone_number: z.string(),
-    reason: z.string().nullable(),
-    created_at: shape.timestamp(),
-  })
-  .meta({ id: 'DoNotCallNumber' });
+/** A number on the company's do-not-call list, derived from its contract. */
+const doNotCall = restShape(doNotCallContract);
+export const doNotCallShape = doNotCall.schema;
+export const serializeDoNotCallNumber = doNotCall.serialize;
 
 export const doNotCallPageShape = z.strictObject({ items: z.array(doNotCallShape), next_cursor: z.string().nullable() });
-
-export function serializeDoNotCallNumber(n: DoNotCallNumber): z.output<typeof doNotCallShape> {
-  return {
-    id: n.id,
-    phone_number: n.phoneNumber,
-    reason: n.reason,
-    created_at: iso(n.createdAt),
-  };
-}

@@ -1,30 +1,7 @@
-import { z } from 'zod';
-import type { PhoneNumber } from '../entities';
-import { iso, shape } from './serialize';
+import { phoneNumberContract } from '../services/phone-number.contract';
+import { restShape } from './contract-shape';
 
-/** A number the company calls from (management extension). */
-export const phoneNumberShape = z
-  .strictObject({
-    id: shape.id(),
-    company_id: shape.id(),
-    phone_number: shape.phone(),
-    country_code: z.string(),
-    label: z.string(),
-    inbound_agent_id: shape.id().nullable().describe('The agent answering calls to this number; null: calls are rejected.'),
-    created_at: shape.timestamp(),
-    updated_at: shape.timestamp(),
-  })
-  .meta({ id: 'PhoneNumber' });
-
-export function serializePhoneNumber(p: PhoneNumber): z.output<typeof phoneNumberShape> {
-  return {
-    id: p.id,
-    company_id: p.company.id,
-    phone_number: p.phoneNumber,
-    country_code: p.countryCode,
-    label: p.label,
-    inbound_agent_id: p.inboundAgent?.id ?? null,
-    created_at: iso(p.createdAt),
-    updated_at: iso(p.updatedAt),
-  };
-}
+/** A number the company calls from (management extension), derived from its contract. */
+const phoneNumber = restShape(phoneNumberContract);
+export const phoneNumberShape = phoneNumber.schema;
+export const serializePhoneNumber = phoneNumber.serialize;

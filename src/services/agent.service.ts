@@ -1,4 +1,5 @@
 import { AiAgent } from '../entities';
+import { type AgentView, toAgentView } from './agent.contract';
 import { createAgentInput, listAgentsInput, updateAgentInput } from './input/agent.input';
 import { camelKeys, findOwned, parseId } from './records';
 import type { Caller } from './scope';
@@ -7,30 +8,32 @@ import { parseInput } from './validation';
 
 /** AI agents of a company, and the built-in template catalogue every company can read. */
 export class AgentService {
-  async list({ scope, em }: Caller, input: unknown): Promise<AiAgent[]> {
+  async list({ scope, em }: Caller, input: unknown): Promise<AgentView[]> {
     const { workspace } = parseInput(listAgentsInput, input);
-    return em.find(AiAgent, { company: scope.companyId, workspaceId: workspace, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    const agents = await em.find(AiAgent, { company: scope.companyId, workspaceId: workspace, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return agents.map(toAgentView);
   }
 
-  async templates({ em }: Caller): Promise<AiAgent[]> {
-    return em.find(AiAgent, { isTemplate: true, company: null }, { orderBy: { name: 'asc' } });
+  async templates({ em }: Caller): Promise<AgentView[]> {
+    return (await em.find(AiAgent, { isTemplate: true, company: null }, { orderBy: { name: 'asc' } })).map(toAgentView);
   }
 
   /** One of the company's agents, or a template. */
-  async get({ scope, em }: Caller, id: unknown): Promise<AiAgent> {
-    return findOwned(em, AiAgent, 'Agent', {
+  async get({ scope, em }: Caller, id: unknown): Promise<AgentView> {
+    const agent = await findOwned(em, AiAgent, 'Agent', {
       id: parseId(id),
       deletedAt: null,
       $or: [{ company: scope.companyId }, { isTemplate: true, company: null }],
     });
+    return toAgentView(agent);
   }
 
   /**
    * The company's agents and templates by id, soft-deleted ones included: for records that
    * link to an agent (calls keep theirs). Ids of other companies are left out.
    */
-  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<AiAgent[]> {
-    return em.find(AiAgent, { id: [...ids], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] });
+  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<AgentView[]> {
+    return (await em.find(AiAgent, { id: [...ids], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] })).map(toAgentView);
   }
 
   /** An agent the company may place calls with: its own, not deleted. */
@@ -38,14 +41,14 @@ export class AgentService {
     return findOwned(em, AiAgent, 'Agent', { id, company: scope.companyId, deletedAt: null });
   }
 
-  async create(caller: Caller, input: unknown): Promise<AiAgent> {
+  async create(caller: Caller, input: unknown): Promise<AgentView> {
     const { workspace, ...fields } = parseInput(createAgentInput, input);
     const agent = caller.em.create(AiAgent, { ...camelKeys(fields), name: fields.name, company: caller.scope.companyId, workspaceId: workspace });
     await caller.em.flush();
-    return agent;
+    return toAgentView(agent);
   }
 
-  async update(caller: Caller, id: unknown, input: unknown): Promise<AiAgent> {
+  async update(caller: Caller, id: unknown, input: unknown): Promise<AgentView> {
     const agent = await this.getOwn(caller, parseId(id));
     const { workspace, ...fields } = parseInput(updateAgentInput, input);
     caller.em.assign(agent, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
@@ -53,7 +56,7 @@ export class AgentService {
       throw ValidationError.of('reminder_frequency_from', 'Must not be greater than reminder_frequency_to');
     }
     await caller.em.flush();
-    return agent;
+    return toAgentView(agent);
   }
 
   /** Soft delete: the agent disappears from lists; calls made with it keep their link. */

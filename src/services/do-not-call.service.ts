@@ -1,4 +1,5 @@
 import { DoNotCallNumber } from '../entities';
+import { type DoNotCallView, toDoNotCallView } from './do-not-call.contract';
 import { insertNumbers } from './do-not-call.store';
 import { NotFoundError } from './errors';
 import { addDoNotCallInput, listDoNotCallInput, removeDoNotCallInput } from './input/do-not-call.input';
@@ -25,18 +26,19 @@ export class DoNotCallService {
    * as it was (its first reason and date are kept). Answers the entries for the numbers
    * given, in the order first given, whether listed now or before.
    */
-  async add({ scope, em }: Caller, input: unknown): Promise<DoNotCallNumber[]> {
+  async add({ scope, em }: Caller, input: unknown): Promise<DoNotCallView[]> {
     const { numbers, reason } = parseInput(this.addInput, input);
     const wanted = [...new Set(numbers.map((n) => n.e164))];
     await insertNumbers(em, scope.companyId, wanted, reason ?? null);
     const listed = await em.find(DoNotCallNumber, { company: scope.companyId, phoneNumber: { $in: wanted } });
-    const byNumber = new Map(listed.map((entry) => [entry.phoneNumber, entry]));
+    const byNumber = new Map(listed.map((entry) => [entry.phoneNumber, toDoNotCallView(entry)]));
     return wanted.flatMap((n) => byNumber.get(n) ?? []);
   }
 
   /** The list, newest first, a page at a time. */
-  async list({ scope, em }: Caller, input: unknown): Promise<Page<DoNotCallNumber>> {
-    return newestFirst(em, DoNotCallNumber, { company: scope.companyId }, parseInput(listDoNotCallInput, input));
+  async list({ scope, em }: Caller, input: unknown): Promise<Page<DoNotCallView>> {
+    const found = await newestFirst(em, DoNotCallNumber, { company: scope.companyId }, parseInput(listDoNotCallInput, input));
+    return { ...found, items: found.items.map(toDoNotCallView) };
   }
 
   /** How many numbers the company has listed. */
@@ -45,12 +47,12 @@ export class DoNotCallService {
   }
 
   /** Takes `number` (any accepted format) off the list; NotFoundError when it is not listed. */
-  async remove({ scope, em }: Caller, number: unknown): Promise<DoNotCallNumber> {
+  async remove({ scope, em }: Caller, number: unknown): Promise<DoNotCallView> {
     const { number: parsed } = parseInput(this.removeInput, { number });
     const entry = await em.findOne(DoNotCallNumber, { company: scope.companyId, phoneNumber: parsed.e164 });
     if (!entry) throw new NotFoundError('Do-not-call number');
     await em.remove(entry).flush();
-    return entry;
+    return toDoNotCallView(entry);
   }
 
   /** True when the company has listed `e164` (already normalised). */

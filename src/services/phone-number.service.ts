@@ -4,6 +4,7 @@ import type { AgentService } from './agent.service';
 import { ConflictError } from './errors';
 import { createPhoneNumberInput, updatePhoneNumberInput } from './input/phone-number.input';
 import type { PhoneParser } from './phone';
+import { type PhoneNumberView, toPhoneNumberView } from './phone-number.contract';
 import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
 import { parseInput } from './validation';
@@ -20,11 +21,11 @@ export class PhoneNumberService {
     this.createInput = createPhoneNumberInput(phones);
   }
 
-  async list({ scope, em }: Caller): Promise<PhoneNumber[]> {
-    return em.find(PhoneNumber, { company: scope.companyId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  async list({ scope, em }: Caller): Promise<PhoneNumberView[]> {
+    return (await em.find(PhoneNumber, { company: scope.companyId }, { orderBy: { createdAt: 'desc', id: 'desc' } })).map(toPhoneNumberView);
   }
 
-  async create({ scope, em }: Caller, input: unknown): Promise<PhoneNumber> {
+  async create({ scope, em }: Caller, input: unknown): Promise<PhoneNumberView> {
     const { phone_number, label } = parseInput(this.createInput, input);
     const number = em.create(PhoneNumber, {
       company: scope.companyId,
@@ -38,18 +39,18 @@ export class PhoneNumberService {
       if (err instanceof UniqueConstraintViolationException) throw new ConflictError('Phone number already added');
       throw err;
     }
-    return number;
+    return toPhoneNumberView(number);
   }
 
   /** Relabels the number or names its answering agent, which must be the company's (else NotFound, as any foreign id). */
-  async update(caller: Caller, id: unknown, input: unknown): Promise<PhoneNumber> {
+  async update(caller: Caller, id: unknown, input: unknown): Promise<PhoneNumberView> {
     const { scope, em } = caller;
     const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
     const { label, inbound_agent_id } = parseInput(updatePhoneNumberInput, input);
     if (label !== undefined) number.label = label;
     if (inbound_agent_id !== undefined) number.inboundAgent = inbound_agent_id === null ? null : ref(await this.agents.getOwn(caller, inbound_agent_id));
     await em.flush();
-    return number;
+    return toPhoneNumberView(number);
   }
 
   async delete({ scope, em }: Caller, id: unknown): Promise<void> {
