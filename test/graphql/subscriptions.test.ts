@@ -45,7 +45,7 @@ const makeCall = async (tenantOf: Tenant, from: string, workspace = 'default') =
 /** Moves a call by hand, as the lifecycle does: change it, then publish after commit. */
 async function setStatus(call: Pick<Call, 'id'>, status: CallStatus, tenantOf: Tenant): Promise<void> {
   const em = t.app.orm.em.fork();
-  const row = await em.findOneOrFail(Call, call.id);
+  const row = await em.findOneOrFail(Call, { id: call.id, company: tenantOf.companyId });
   row.callStatus = status;
   await em.flush();
   await t.app.events.publish('call.updated', { companyId: tenantOf.companyId, callId: row.id, campaignId: row.campaign?.id ?? null, workspace: row.workspaceId });
