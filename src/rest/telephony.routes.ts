@@ -1,11 +1,12 @@
 import { bodyParser } from '@koa/bodyparser';
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
 import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import { RELAY_ENDED_PATH, relayEndedTwiml } from '../services/telephony/conversation-relay';
 import type { RelayService } from '../services/telephony/relay.service';
-import { ok } from './envelope';
+import { MalformedRequest, ok } from './envelope';
 import { mediaType, type RestState, wellFormedUrl } from './middleware';
 import type { RestApi } from './openapi';
 
@@ -15,6 +16,22 @@ import type { RestApi } from './openapi';
  * HandoffData...), all strings; the signature covers every one, so none is refused.
  */
 const twilioForm = z.record(z.string(), z.string());
+
+const parseForm = bodyParser({ enableTypes: ['form'], formLimit: '64kb' });
+
+/**
+ * The posted form, or a refusal in the envelope: a body over 64 KiB (413) or one that cannot
+ * be read (400) is no callback of Twilio's, and never a 500.
+ */
+const form: Middleware = async (ctx, next) => {
+  try {
+    await parseForm(ctx, async () => undefined);
+  } catch (err) {
+    if ((err as { status?: unknown }).status === 413) throw new MalformedRequest(413, 'Request body too large (limit 64 KiB)');
+    throw new MalformedRequest(400, 'Malformed form body');
+  }
+  await next();
+};
 const callIdQuery = z.object({ call_id: z.string().describe('The call, as put in the callback URL when the call was placed.') });
 const statusQuery = z.object({
   call_id: z.string().optional().describe('The call, as put in the callback URL when the call was placed. Left out (incoming calls: the number\'s status callback), the posted CallSid names it.'),
@@ -28,7 +45,6 @@ const signed = 'Called by Twilio, not by clients: authenticated by the `X-Twilio
  */
 export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, relay: RelayService, inbound: InboundCallService, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
-  const form = bodyParser({ enableTypes: ['form'], formLimit: '64kb' });
   const tag = 'Telephony callbacks';
   const common = { tag, auth: 'none', body: twilioForm, bodyType: 'application/x-www-form-urlencoded' } as const;
   api.route(

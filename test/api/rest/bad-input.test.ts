@@ -100,6 +100,12 @@ describe('bad input gets the envelope, never a crash or a partial write', () => 
     expectEnvelope(await t.request('GET', '/v1/campaigns/by-workspace/%E0%A4%A', { token: a.key }), 400);
   });
 
+  it('refuses a provider callback form over 64 KiB with a 413 envelope', async () => {
+    const res = await t.request('POST', '/v1/telephony/twilio/status', { raw: `Big=${'x'.repeat(70_000)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectEnvelope(res, 413);
+    expect(res.body.message).toBe('Request body too large (limit 64 KiB)');
+  });
+
   it('refuses a non-numeric limit with the field named', async () => {
     const res = await t.request('GET', '/v1/calls?limit=ten', { token: a.key });
     expectEnvelope(res, 400);
