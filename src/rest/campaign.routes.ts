@@ -53,7 +53,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
     router,
     { id: 'getCampaign', method: 'get', path: '/v1/campaigns/by-id/:id', tag, summary: 'Get a campaign (interface 4.5)', description: 'One campaign of the company, with the related ids that update accepts.', data: campaignShape, errors: { 404: notFound('campaign') } },
     async (ctx) => {
-      ok(ctx, serializeCampaign(await campaigns.getRecord(ctx.state.caller, ctx.params.id)));
+      ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, ctx.params.id)));
     },
   );
   api.route(

@@ -77,12 +77,8 @@ export class CampaignService {
     return (await this.findMany(caller, ids)).map(toCampaignView);
   }
 
-  async get(caller: Caller, id: unknown): Promise<CampaignView> {
-    return toCampaignView(await this.find(caller, id));
-  }
-
-  /** The campaign's view read by one store query, for a read that only serializes it: no entity is built. */
-  async getRecord({ scope, em }: Caller, id: unknown): Promise<CampaignView> {
+  /** One campaign by one store query: no entity is built for a read that only shows it (the by-id hot path). */
+  async get({ scope, em }: Caller, id: unknown): Promise<CampaignView> {
     const found = await campaignById(em, scope.companyId, parseId(id));
     if (!found) throw new NotFoundError('Campaign');
     return toCampaignView(found);
