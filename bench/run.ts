@@ -22,7 +22,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { POOL_MAX } from '../src/db/orm';
+import { loadConfig } from '../src/config';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { percentile, type Row, text, writeResults } from './report';
@@ -282,7 +282,8 @@ async function main(): Promise<void> {
       DATABASE_URL: db.url,
       PORT: String(baselinePort),
       COMPANY_ID: companyId,
-      POOL_MAX: String(POOL_MAX),
+      // As many connections as the service's ORM pool has by default.
+      POOL_MAX: String(loadConfig({}).pools.orm),
     });
     processes.push(baseline);
 

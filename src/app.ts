@@ -3,10 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Koa from 'koa';
+import type pg from 'pg';
 import type { Config } from './config';
 import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase, type StatementListener } from './db/orm';
+import { openSidePool } from './db/side-pool';
 import { createGraphQL, GRAPHQL_PATH } from './graphql';
 import { answerClientErrors } from './http/client-error';
 import { consolePages } from './http/console';
@@ -89,29 +91,34 @@ export function createKoa({ orm, services, logger, metrics, graphql, health, con
 
 interface Stores {
   db: RunningDatabase;
+  /** Short statements beside the ORM's pool, shared by the rate limiter, the bus's publishes and the start-up locks. */
+  sidePool: pg.Pool;
   orm: MikroORM;
   events: EventBus;
   jobs: JobQueue;
 }
 
 /**
- * The migrated database (external or embedded), the event bus between replicas and the job
- * queue. When a step fails, what the earlier steps opened is closed again.
+ * The migrated database (external or embedded), the side pool, the event bus between
+ * replicas and the job queue. When a step fails, what the earlier steps opened is closed again.
  */
 async function openStores(config: Config, logger: Logger, onStatement?: StatementListener): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
+  const sidePool = openSidePool(db.url, config.pools.side, logger);
+  opened.unshift(() => sidePool.end());
   try {
-    const orm = await openDatabase(db.url, undefined, logger, onStatement);
+    const orm = await openDatabase(db.url, sidePool, config.pools.orm, logger, onStatement);
     opened.unshift(() => orm.close());
     const events = await startEventBus({
       databaseUrl: db.url,
+      sidePool,
       redisUrl: config.redisUrl,
       onError: (err, context) => logger.warn({ err }, `event bus: ${context}`),
     });
     opened.unshift(() => events.close());
-    const jobs = await JobQueue.start(db.url, { pollMs: config.jobPollMs, ...config.jobRecovery }, logger);
-    return { db, orm, events, jobs };
+    const jobs = await JobQueue.start(db.url, sidePool, { pollMs: config.jobPollMs, poolMax: config.pools.jobs, ...config.jobRecovery }, logger);
+    return { db, sidePool, orm, events, jobs };
   } catch (err) {
     for (const close of opened) await close();
     throw err;
@@ -137,9 +144,9 @@ export interface RunningServices {
 }
 
 export async function startServices(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServices> {
-  const { db, orm, events, jobs } = await openStores(config, logger, options.onStatement);
+  const { db, sidePool, orm, events, jobs } = await openStores(config, logger, options.onStatement);
   const metrics = new Metrics();
-  const services = createServices(config, { orm, databaseUrl: db.url, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews });
+  const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const stopWork = async () => {
     stopWorkers();
@@ -160,6 +167,8 @@ export async function startServices(config: Config, logger: Logger, options: Sta
       await services.close();
       await events.close();
       await orm.close();
+      // Last of the connections: the limiter, the bus and the queue's locks used it until now.
+      await sidePool.end();
       await db.stop();
     },
   };

@@ -41,6 +41,14 @@ const schema = z.object({
     .optional(),
   EMBEDDED_PG_DIR: z.string().min(1).default('.data/postgres'),
   EMBEDDED_PG_PORT: port.default(54329),
+  /**
+   * PostgreSQL connections per replica (docs/operations.md, Scaling): the ORM's pool, the
+   * job queue's, and the side pool (rate-limit reservations, event publishes and the
+   * start-up locks, one short statement each).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  JOB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_SIDE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(4),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
@@ -152,6 +160,8 @@ export interface Config {
   host: string;
   databaseUrl: string | undefined;
   embeddedPg: { dir: string; port: number };
+  /** Connections per pool: the ORM's, pg-boss's and the side pool (src/db/side-pool.ts). */
+  pools: { orm: number; jobs: number; side: number };
   jwtSecret: string | undefined;
   authTrustMs: number;
   defaultPhoneRegion: string;
@@ -224,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     embeddedPg: { dir: e.EMBEDDED_PG_DIR, port: e.EMBEDDED_PG_PORT },
+    pools: { orm: e.DATABASE_POOL_MAX, jobs: e.JOB_POOL_MAX, side: e.DATABASE_SIDE_POOL_MAX },
     jwtSecret: e.JWT_SECRET,
     authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { ConfigError, loadConfig } from '../config';
 import { resolveDatabase } from '../db/database';
 import { openDatabase } from '../db/orm';
@@ -25,7 +26,9 @@ async function main(argv: string[]): Promise<void> {
   if (command === undefined || !COMMANDS.has(command)) throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await resolveDatabase(config);
-  const orm = await openDatabase(db.url, 2);
+  // One connection for the migration lock (src/db/side-pool.ts), destroyed once migrated.
+  const sidePool = new pg.Pool({ connectionString: db.url, max: 1 });
+  const orm = await openDatabase(db.url, sidePool, 2);
   try {
     const auth = new AuthService(config.jwtSecret, config.authTrustMs);
     const em = orm.em.fork();
@@ -47,6 +50,7 @@ async function main(argv: string[]): Promise<void> {
     }
   } finally {
     await orm.close();
+    await sidePool.end();
     await db.stop();
   }
 }

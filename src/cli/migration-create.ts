@@ -11,7 +11,7 @@ import { resolveDatabase } from '../db/database';
 async function main(): Promise<void> {
   const config = loadConfig();
   const db = await resolveDatabase(config);
-  const orm = await MikroORM.init(ormOptions(db.url));
+  const orm = await MikroORM.init(ormOptions(db.url, 1));
   try {
     const migrator = orm.getMigrator();
     await migrator.up();

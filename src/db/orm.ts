@@ -2,15 +2,13 @@ import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../logger';
 import { DefaultLogger, type LogContext, type LoggerOptions } from '@mikro-orm/core';
 import { defineConfig, MikroORM } from '@mikro-orm/postgresql';
-import pg from 'pg';
+import type pg from 'pg';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
+import { withSessionLock } from './side-pool';
 import { FLOW_EVENTS_TABLE } from '../services/flows/flow-events.store';
 import { IDEMPOTENCY_TABLE } from '../services/idempotency.store';
 import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
-
-/** Connections of the service's ORM pool (npm run bench gives its bare baseline as many). */
-export const POOL_MAX = 10;
 
 /**
  * What MikroORM and knex would print through `console` (knex's "Connection Error: ..." when
@@ -45,7 +43,7 @@ function statementsTo(listener: StatementListener) {
  * MikroORM options for one database. Schema changes come only from committed migrations.
  * With `logger`, the libraries' own messages go to it; with `onStatement`, every statement's text.
  */
-export function ormOptions(clientUrl: string, poolMax = POOL_MAX, logger?: Logger, onStatement?: StatementListener) {
+export function ormOptions(clientUrl: string, poolMax: number, logger?: Logger, onStatement?: StatementListener) {
   return defineConfig({
     ...(logger ? libraryLogs(logger) : {}),
     clientUrl,
@@ -76,25 +74,17 @@ const MIGRATION_LOCK = 'switchboard:migrations';
 
 /**
  * Connects and applies pending migrations (never schema sync). Replicas starting together
- * take turns: each migrates under one advisory lock, so the first applies what is pending
- * and the others then find nothing left (the migrator has no lock of its own; without this,
- * two replicas run the same migration and one fails to start).
+ * take turns: each migrates under one advisory lock, taken on a connection of `sidePool`, so
+ * the first applies what is pending and the others then find nothing left (the migrator has
+ * no lock of its own; without this, two replicas run the same migration and one fails to start).
  */
-export async function openDatabase(clientUrl: string, poolMax?: number, logger?: Logger, onStatement?: StatementListener): Promise<MikroORM> {
+export async function openDatabase(clientUrl: string, sidePool: pg.Pool, poolMax: number, logger?: Logger, onStatement?: StatementListener): Promise<MikroORM> {
   const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, logger, onStatement));
-  const lock = new pg.Client({ connectionString: clientUrl });
-  // A connection lost while waiting is an 'error' event: unheard, it would crash the process.
-  lock.on('error', () => undefined);
   try {
-    await lock.connect();
-    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [MIGRATION_LOCK]);
-    await orm.getMigrator().up();
+    await withSessionLock(sidePool, MIGRATION_LOCK, () => orm.getMigrator().up());
   } catch (err) {
     await orm.close();
     throw err;
-  } finally {
-    // Ending the session releases its lock.
-    await lock.end().catch(() => undefined);
   }
   return orm;
 }

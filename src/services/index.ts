@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
@@ -39,8 +40,8 @@ import { WebhookExecutionService } from './webhook-execution.service';
 
 export interface Infrastructure {
   orm: MikroORM;
-  /** The database of `orm`, for stores that keep a pool of their own (rate limits). */
-  databaseUrl: string;
+  /** The pool of short statements beside the ORM's (src/db/side-pool.ts): rate-limit reservations. */
+  sidePool: pg.Pool;
   jobs: JobQueue;
   clock: Clock;
   logger: Logger;
@@ -87,7 +88,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
-  const analysis = model ? new PostCallAnalysisService(infra.orm, infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
+  const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
   const dialer = new CampaignDialer(
     { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views, willBeAnalyzed: (call) => analysis !== null && analyzable(call) },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs },
@@ -97,8 +98,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     lifecycle.onEnding((tx, call) => analysis.callEnded(tx, call));
     analysis.onStored((tx, call) => dialer.callAnalyzed(tx, call));
   }
-  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, { priceUnit: config.priceUnit });
-  const rateLimits = new RateLimitService(config.rateLimits, { databaseUrl: infra.databaseUrl, redisUrl: config.redisUrl }, infra.logger);
+  const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, infra.views, { priceUnit: config.priceUnit });
+  const rateLimits = new RateLimitService(config.rateLimits, { sidePool: infra.sidePool, redisUrl: config.redisUrl }, infra.logger);
   if (model && conversations && simulated.conversations) {
     lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));
   }

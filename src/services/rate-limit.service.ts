@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import type { RateLimits } from '../config';
 import type { Logger } from '../logger';
@@ -9,12 +9,6 @@ import type { Scope } from './scope';
 
 /** The table of the counters, made by Migration20261123100100_rate_limits. */
 export const RATE_LIMIT_TABLE = 'rate_limits';
-
-/**
- * Connections of the limiter's own pool. Reservations are a few per key and window; a few
- * connections keep up with the service's own pool without crowding it.
- */
-const POOL_MAX = 4;
 
 /**
  * What a caller is counted for: `request` is every authenticated REST request, GraphQL HTTP
@@ -35,17 +29,20 @@ type Kind = 'credential' | 'company' | 'make-call' | 'flow-trigger';
 /** Where the counts that every replica shares live: PostgreSQL, or Redis when `redisUrl` is set. */
 interface Store {
   limiter(keyPrefix: string, points: number, clearExpired: boolean): RateLimiterStoreAbstract;
+  /** Closes the connections the store opened itself (the PostgreSQL store borrows the side pool: none). */
   close(): Promise<void>;
 }
 
-function postgresStore(databaseUrl: string, windowS: number, logger: Logger): Store {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_MAX, application_name: 'switchboard-rate-limits' });
-  pool.on('error', (err) => logger.warn({ err }, 'rate limit store: idle connection failed'));
+/**
+ * Counts in PostgreSQL, reserved on the side pool (src/db/side-pool.ts): reservations are a
+ * few per key and window, one statement each.
+ */
+function postgresStore(pool: pg.Pool, windowS: number): Store {
   return {
     // The table is shared: one limiter deletes every expired row (hourly, in the background).
     limiter: (keyPrefix, points, clearExpiredByTimeout) =>
       new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout, keyPrefix, points, duration: windowS }),
-    close: () => pool.end(),
+    close: async () => undefined,
   };
 }
 
@@ -72,9 +69,9 @@ export class RateLimitService {
   private readonly store: Store | null = null;
   private readonly limiters: Record<Kind, BatchedLimiter> | null = null;
 
-  constructor(limits: RateLimits | null, stores: { databaseUrl: string; redisUrl?: string }, logger: Logger) {
+  constructor(limits: RateLimits | null, stores: { sidePool: pg.Pool; redisUrl?: string }, logger: Logger) {
     if (!limits) return;
-    const store = stores.redisUrl ? redisStore(stores.redisUrl, limits.windowS, logger) : postgresStore(stores.databaseUrl, limits.windowS, logger);
+    const store = stores.redisUrl ? redisStore(stores.redisUrl, limits.windowS, logger) : postgresStore(stores.sidePool, limits.windowS);
     const limiter = (keyPrefix: string, points: number, clearExpired = false) => new BatchedLimiter(store.limiter(keyPrefix, points, clearExpired));
     this.store = store;
     this.limiters = {

@@ -18,14 +18,20 @@ export interface Replica {
 }
 
 /**
+ * Connections per replica: 4 + 3 + 2 + LISTEN = 10 (25 by default). Suites of replicas run
+ * side by side on a PostgreSQL of `max_connections` 100, as the machines come.
+ */
+const SMALL_POOLS = { DATABASE_POOL_MAX: '4', JOB_POOL_MAX: '3', DATABASE_SIDE_POOL_MAX: '2' };
+
+/**
  * Starts a replica on `databaseUrl` with a minimal environment (nothing inherited from the
- * test run but PATH) plus `env`. Resolves when it is running; use `listening()` to wait
- * for its port.
+ * test run but PATH), small pools, plus `env`. Resolves when it is running; use
+ * `listening()` to wait for its port.
  */
 export async function spawnReplica(name: string, databaseUrl: string, env: Record<string, string>): Promise<Replica> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), ...SMALL_POOLS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output = { stdout: '', stderr: '' };

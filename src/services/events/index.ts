@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { BusErrorHandler, EventBus } from './event-bus';
 import { PgEventBus } from './pg-event-bus';
 import { RedisEventBus } from './redis-event-bus';
@@ -7,10 +8,10 @@ export type { Topic, Topics } from './topics';
 
 /**
  * The bus every replica shares: Redis pub/sub when `redisUrl` is given, else PostgreSQL
- * LISTEN/NOTIFY on the service's own database.
+ * LISTEN/NOTIFY on the service's own database, publishing through `sidePool`.
  */
-export function startEventBus(options: { databaseUrl: string; redisUrl?: string; onError: BusErrorHandler }): Promise<EventBus> {
+export function startEventBus(options: { databaseUrl: string; sidePool: pg.Pool; redisUrl?: string; onError: BusErrorHandler }): Promise<EventBus> {
   return options.redisUrl
     ? RedisEventBus.start(options.redisUrl, options.onError)
-    : PgEventBus.start(options.databaseUrl, options.onError);
+    : PgEventBus.start(options.databaseUrl, options.sidePool, options.onError);
 }

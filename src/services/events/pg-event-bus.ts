@@ -10,12 +10,11 @@ const RECONNECT_MS = 1000;
  * Event bus on PostgreSQL LISTEN/NOTIFY: every replica on the same database hears every
  * event, the publisher included. One dedicated connection per replica listens; when it
  * drops, it is opened again (events sent meanwhile are missed, which subscribers tolerate
- * by design). Publishing goes through a small pool of its own, so that concurrent NOTIFYs
- * never queue on the listening connection.
+ * by design). Publishing goes through the service's side pool (src/db/side-pool.ts), so that
+ * concurrent NOTIFYs never queue on the listening connection.
  */
 export class PgEventBus implements EventBus {
   private readonly fanout: LocalFanout;
-  private readonly publisher: pg.Pool;
   private client: pg.Client | null = null;
   private connecting: Promise<pg.Client> | null = null;
   private retry: NodeJS.Timeout | null = null;
@@ -23,16 +22,18 @@ export class PgEventBus implements EventBus {
 
   private constructor(
     private readonly url: string,
+    private readonly publisher: pg.Pool,
     private readonly onError: BusErrorHandler,
   ) {
     this.fanout = new LocalFanout(onError);
-    this.publisher = new pg.Pool({ connectionString: url, max: 2 });
-    this.publisher.on('error', (err) => onError(err, 'event bus publisher'));
   }
 
-  /** Connects and starts listening; rejects when the first connection fails. */
-  static async start(url: string, onError: BusErrorHandler): Promise<PgEventBus> {
-    const bus = new PgEventBus(url, onError);
+  /**
+   * Connects and starts listening; rejects when the first connection fails. Publishes go
+   * through `publisher`, which the caller closes after the bus.
+   */
+  static async start(url: string, publisher: pg.Pool, onError: BusErrorHandler): Promise<PgEventBus> {
+    const bus = new PgEventBus(url, publisher, onError);
     await bus.connect();
     return bus;
   }
@@ -55,7 +56,6 @@ export class PgEventBus implements EventBus {
     const client = this.client ?? (await this.connecting?.catch(() => null));
     this.client = null;
     await client?.end().catch(() => undefined);
-    await this.publisher.end().catch(() => undefined);
   }
 
   /** The listening connection: the open one, the one being opened, or a new one. */

@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import PgBoss from 'pg-boss';
+import { withSessionLock } from '../../db/side-pool';
 import { type Logger, withLogFields } from '../../logger';
 import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
@@ -29,6 +30,8 @@ export interface SendOptions {
 export interface JobQueueOptions {
   /** How often an idle worker looks for jobs queued by other replicas. */
   pollMs: number;
+  /** Connections of pg-boss's own pool (`JOB_POOL_MAX`); 10 when not given. */
+  poolMax?: number;
   /**
    * Seconds a job may run (past its `workSeconds`) before pg-boss presumes its worker dead
    * and hands it to another: how soon the jobs of a killed replica run again.
@@ -73,16 +76,20 @@ export class JobQueue {
 
   private constructor(
     private readonly boss: PgBoss,
-    private readonly connectionString: string,
+    private readonly sidePool: pg.Pool,
     private readonly options: JobQueueOptions,
     private readonly logger: Logger,
   ) {}
 
-  static async start(connectionString: string, options: JobQueueOptions, logger: Logger): Promise<JobQueue> {
+  /**
+   * Starts pg-boss on a pool of its own (docs/architecture.md, Connections); `sidePool` only
+   * holds the lock of queue creations.
+   */
+  static async start(connectionString: string, sidePool: pg.Pool, options: JobQueueOptions, logger: Logger): Promise<JobQueue> {
     const boss = new PgBoss({
       connectionString,
       schema: 'pgboss',
-      max: 10,
+      max: options.poolMax ?? 10,
       supervise: true,
       maintenanceIntervalSeconds: options.maintenanceS,
       schedule: false,
@@ -90,7 +97,7 @@ export class JobQueue {
     });
     boss.on('error', (err) => logger.error({ err }, 'job queue error'));
     await boss.start();
-    return new JobQueue(boss, connectionString, options, logger);
+    return new JobQueue(boss, sidePool, options, logger);
   }
 
   /**
@@ -179,21 +186,13 @@ export class JobQueue {
    * pg-boss's create_queue inserts the queue's row, then alters tables that reference the
    * queue table: two at once (replicas starting together on a new database) deadlock, and a
    * replica fails to start. Creations take turns under a session advisory lock, held on a
-   * connection of its own while pg-boss creates the queue on its pool; once a queue exists,
-   * create_queue changes nothing, so only first creations need it.
+   * connection of the side pool while pg-boss creates the queue on its own pool; once a queue
+   * exists, create_queue changes nothing, so only first creations need it.
    */
   private async createQueue(name: JobName): Promise<void> {
-    const lock = new pg.Client({ connectionString: this.connectionString });
-    // A lost connection also fails the query under way; unheard, its 'error' event would crash the process.
-    lock.on('error', () => undefined);
-    try {
-      await lock.connect();
-      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [QUEUE_CREATION_LOCK]);
-      await this.boss.createQueue(name, { name, policy: JOB_POLICIES[name].coalesce ? 'short' : 'standard' });
-    } finally {
-      // Ending the session releases its lock.
-      await lock.end().catch(() => undefined);
-    }
+    await withSessionLock(this.sidePool, QUEUE_CREATION_LOCK, () =>
+      this.boss.createQueue(name, { name, policy: JOB_POLICIES[name].coalesce ? 'short' : 'standard' }),
+    );
   }
 
   private async loop<K extends JobName>(name: K, batchSize: number, concurrency: number, handler: Handler<K>): Promise<void> {

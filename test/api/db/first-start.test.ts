@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { openDatabase } from '../../../src/db/orm';
+import { openSidePool } from '../../../src/db/side-pool';
 import { createLogger } from '../../../src/logger';
 import { migrationsList } from '../../../src/migrations';
 import { JobQueue } from '../../../src/services/jobs/job-queue';
@@ -12,8 +13,10 @@ describe('replicas starting together on a new database', () => {
   it('apply each migration once, and all of them start', async () => {
     const db = await createTestDatabase({ empty: true });
     try {
-      const orms = await Promise.all([1, 2, 3].map(() => openDatabase(db.url, 2)));
+      const sidePools = [1, 2, 3].map(() => openSidePool(db.url, 1, createLogger('silent')));
+      const orms = await Promise.all(sidePools.map((sidePool) => openDatabase(db.url, sidePool, 2)));
       await Promise.all(orms.map((orm) => orm.close()));
+      await Promise.all(sidePools.map((sidePool) => sidePool.end()));
       const client = new pg.Client({ connectionString: db.url });
       await client.connect();
       const applied = await client.query<{ name: string }>('select name from mikro_orm_migrations order by id');
@@ -26,7 +29,8 @@ describe('replicas starting together on a new database', () => {
 
   it('create each job queue once, none of them failing', async () => {
     const db = await createTestDatabase({ empty: true });
-    const queues = await Promise.all([1, 2, 3].map(() => JobQueue.start(db.url, { pollMs: 50, expiryS: 30, maintenanceS: 10 }, createLogger('silent'))));
+    const sidePools = [1, 2, 3].map(() => openSidePool(db.url, 1, createLogger('silent')));
+    const queues = await Promise.all(sidePools.map((sidePool) => JobQueue.start(db.url, sidePool, { pollMs: 50, expiryS: 30, maintenanceS: 10 }, createLogger('silent'))));
     try {
       await Promise.all(queues.map((q) => Promise.all([q.prepare('call.dispatch'), q.prepare('call.place')])));
       const client = new pg.Client({ connectionString: db.url });
@@ -36,6 +40,7 @@ describe('replicas starting together on a new database', () => {
       expect(created.rows.map((r) => r.name)).toEqual(['call.dispatch', 'call.place']);
     } finally {
       await Promise.all(queues.map((q) => q.stop()));
+      await Promise.all(sidePools.map((sidePool) => sidePool.end()));
       await db.drop();
     }
   });

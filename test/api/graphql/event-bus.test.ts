@@ -21,13 +21,19 @@ const nextEvent = (bus: EventBus, callId: string) =>
   });
 
 let db: { url: string; drop(): Promise<void> };
+/** The publishers' pool, as the app's side pool. */
+let sidePool: pg.Pool;
 beforeAll(async () => {
   db = await createTestDatabase();
+  sidePool = new pg.Pool({ connectionString: db.url, max: 2 });
 });
-afterAll(() => db.drop());
+afterAll(async () => {
+  await sidePool.end();
+  await db.drop();
+});
 
 describe.each([
-  ['PostgreSQL', (onError: (err: unknown, context: string) => void) => PgEventBus.start(db.url, onError)],
+  ['PostgreSQL', (onError: (err: unknown, context: string) => void) => PgEventBus.start(db.url, sidePool, onError)],
   ['Redis', (onError: (err: unknown, context: string) => void) => RedisEventBus.start(REDIS_URL, onError)],
 ])('%s event bus', (_name, start) => {
   it('delivers to every bus, the publisher included, and isolates a failing subscriber', async () => {
@@ -49,7 +55,7 @@ describe.each([
 it('PostgreSQL: listens again after its connection was dropped', async () => {
   let lost!: () => void;
   const dropped = new Promise<void>((resolve) => (lost = resolve));
-  const bus = await PgEventBus.start(db.url, (_err, context) => {
+  const bus = await PgEventBus.start(db.url, sidePool, (_err, context) => {
     if (context === 'event bus connection lost') lost();
   });
   const admin = new pg.Client({ connectionString: db.url });

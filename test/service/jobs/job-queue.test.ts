@@ -1,5 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import { openDatabase } from '../../../src/db/orm';
+import { openSidePool } from '../../../src/db/side-pool';
 import { createLogger } from '../../../src/logger';
 import { JOB_POLICIES } from '../../../src/services/jobs/job-catalogue';
 import { JobQueue } from '../../../src/services/jobs/job-queue';
@@ -9,20 +11,23 @@ import { createTestDatabase } from '../../support/harness';
 /** A job queue with no worker: what matters is which jobs exist. */
 describe('the job queue: jobs written in the caller transaction (jobSql), queue policies from the catalogue', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let sidePool: pg.Pool;
   let orm: MikroORM;
   let jobs: JobQueue;
   const name = 'campaign.tick' as const;
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    orm = await openDatabase(db.url, 4);
-    jobs = await JobQueue.start(db.url, { pollMs: 1000, expiryS: 30, maintenanceS: 60 }, createLogger('silent'));
+    sidePool = openSidePool(db.url, 1, createLogger('silent'));
+    orm = await openDatabase(db.url, sidePool, 4);
+    jobs = await JobQueue.start(db.url, sidePool, { pollMs: 1000, expiryS: 30, maintenanceS: 60 }, createLogger('silent'));
     await jobs.prepare(name);
   });
 
   afterAll(async () => {
     await jobs.stop();
     await orm.close();
+    await sidePool.end();
     await db.drop();
   });
 

@@ -2,8 +2,8 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../../src/db/orm';
 import { auditStatements, companyFilterProblems, CROSS_COMPANY, loadParser, type TenantTables, tenantTables } from '../../support/statement-audit';
 
-// The rule the statement audit applies to every statement the suites run (jest set-up
-// test/support/audit-statements.ts; docs/scaling.md). Here on statements written by hand, so
+// The rule the statement audit applies to every statement the suites run (each test service's
+// `close()`, test/support/harness.ts; docs/scaling.md). Here on statements written by hand, so
 // that each way of passing or failing it is shown to work.
 
 let tables: TenantTables;
@@ -11,7 +11,7 @@ let tables: TenantTables;
 beforeAll(async () => {
   await loadParser();
   // Entity discovery only: the ORM never connects.
-  const orm = MikroORM.initSync(ormOptions('postgresql://unused@127.0.0.1:1/unused'));
+  const orm = MikroORM.initSync(ormOptions('postgresql://unused@127.0.0.1:1/unused', 1));
   tables = tenantTables(orm);
 });
 

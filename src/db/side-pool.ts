@@ -1,0 +1,36 @@
+import pg from 'pg';
+import type { Logger } from '../logger';
+
+/**
+ * The one pool of short statements beside the ORM's, shared by everything that runs a
+ * statement at a time: rate-limit reservations, event-bus publishes (`pg_notify`) and the
+ * start-up locks (migrations, queue creation). Its size is `DATABASE_SIDE_POOL_MAX`; it
+ * opens connections only as they are needed, so with Redis it mostly stays empty.
+ *
+ * Not here, on connections of their own: the event bus's LISTEN session (a listening session
+ * stays open and cannot go back to a pool) and pg-boss's pool (docs/architecture.md,
+ * Connections). Closed once, after everything that uses it.
+ */
+export function openSidePool(connectionString: string, max: number, logger: Logger): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'switchboard-side' });
+  pool.on('error', (err) => logger.warn({ err }, 'side pool: idle connection failed'));
+  return pool;
+}
+
+/**
+ * Runs `work` while holding the session advisory lock `key` (key space: hashtext); other
+ * processes asking for it wait their turn. The lock's session is a connection of `pool`,
+ * destroyed afterwards rather than given back: ending the session releases the lock, even
+ * when `work` failed because the connection did.
+ */
+export async function withSessionLock<T>(pool: pg.Pool, key: string, work: () => Promise<T>): Promise<T> {
+  const lock = await pool.connect();
+  // A lost connection also fails the query under way; unheard, its 'error' event would crash the process.
+  lock.on('error', () => undefined);
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+    return await work();
+  } finally {
+    lock.release(true);
+  }
+}
