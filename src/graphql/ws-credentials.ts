@@ -16,41 +16,80 @@ export function connectionAuthorization(params: Readonly<Record<string, unknown>
 /** Closes `socket` as graphql-ws closes one refused at `connection_init`. */
 export const forbid = (socket: WebSocket): void => socket.close(CloseCode.Forbidden, 'Forbidden');
 
-export interface CredentialWatch {
+export interface CredentialWatchOptions {
   /** Asks the database again, past any cache; throws UnauthenticatedError when refused. */
-  check(): Promise<Credential>;
+  check(authorization: AuthorizationValues): Promise<Credential>;
   /** How often to check (AUTH_TRUST_S). */
   everyMs: number;
   logger: Logger;
 }
 
+/** The open sockets of one credential on this replica, and its one timer. */
+interface Watch {
+  authorization: AuthorizationValues;
+  sockets: Set<WebSocket>;
+  expiresAt: number | null;
+  timer?: NodeJS.Timeout;
+}
+
 /**
- * Keeps an open socket's credential valid for as long as the socket lives: a JWT's socket
- * is closed (4403) when its `exp` passes, by a timer set for that moment; every `everyMs`
- * the credential is checked again against the database, and a revoked API key (or a JWT
- * whose company is gone) closes the socket the same way. So a socket outlives its
- * credential by at most `everyMs`, and the events of its subscriptions stop with it. A
- * check failing for our own reasons (the database unreachable) is logged and tried again
- * at the next interval: the socket's operations and events need the database anyway.
+ * Keeps open sockets' credentials valid for as long as the sockets live, with one watch per
+ * credential on this replica however many sockets share it (a dashboard's tabs, a fleet of
+ * subscribers on one API key): a JWT's sockets are closed (4403) when its `exp` passes, by a
+ * timer set for that moment; every `everyMs` the credential is checked again against the
+ * database, once for all its sockets, and a revoked API key (or a JWT whose company is
+ * gone) closes every one of them the same way. So a socket outlives its credential by at
+ * most `everyMs`, and the events of its subscriptions stop with it. A check failing for our
+ * own reasons (the database unreachable) is logged and tried again at the next interval: the
+ * sockets' operations and events need the database anyway.
  */
-export function watchCredential(socket: WebSocket, credential: Credential, watch: CredentialWatch): void {
-  let expiresAt = credential.expiresAt;
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = () => {
-    const wait = Math.min(watch.everyMs, expiresAt === null ? Infinity : expiresAt - Date.now());
-    timer = setTimeout(() => void recheck(), Math.max(0, wait));
-    timer.unref();
-  };
-  const recheck = async () => {
-    if (expiresAt !== null && Date.now() >= expiresAt) return forbid(socket);
-    try {
-      ({ expiresAt } = await watch.check());
-    } catch (err) {
-      if (err instanceof UnauthenticatedError) return forbid(socket);
-      watch.logger.error({ err }, 'graphql websocket credential check failed');
+export class CredentialWatches {
+  private readonly watches = new Map<string, Watch>();
+
+  constructor(private readonly options: CredentialWatchOptions) {}
+
+  /** Watches `socket`, opened with `authorization`, verified as `credential`, until it closes. */
+  add(socket: WebSocket, authorization: AuthorizationValues, credential: Credential): void {
+    const key = JSON.stringify(authorization);
+    let watch = this.watches.get(key);
+    if (!watch) {
+      watch = { authorization, sockets: new Set(), expiresAt: credential.expiresAt };
+      this.watches.set(key, watch);
+      this.schedule(key, watch);
     }
-    if (socket.readyState === socket.OPEN) schedule();
-  };
-  socket.once('close', () => clearTimeout(timer));
-  schedule();
+    const joined = watch;
+    joined.sockets.add(socket);
+    socket.once('close', () => {
+      joined.sockets.delete(socket);
+      if (joined.sockets.size === 0 && this.watches.get(key) === joined) this.end(key, joined);
+    });
+  }
+
+  private schedule(key: string, watch: Watch): void {
+    const wait = Math.min(this.options.everyMs, watch.expiresAt === null ? Infinity : watch.expiresAt - Date.now());
+    watch.timer = setTimeout(() => void this.recheck(key, watch), Math.max(0, wait));
+    watch.timer.unref();
+  }
+
+  private async recheck(key: string, watch: Watch): Promise<void> {
+    if (watch.expiresAt !== null && Date.now() >= watch.expiresAt) return this.refuse(key, watch);
+    try {
+      ({ expiresAt: watch.expiresAt } = await this.options.check(watch.authorization));
+    } catch (err) {
+      if (err instanceof UnauthenticatedError) return this.refuse(key, watch);
+      this.options.logger.error({ err }, 'graphql websocket credential check failed');
+    }
+    if (this.watches.get(key) === watch) this.schedule(key, watch);
+  }
+
+  /** Stops watching: the last socket closed, or the credential is refused. */
+  private end(key: string, watch: Watch): void {
+    clearTimeout(watch.timer);
+    this.watches.delete(key);
+  }
+
+  private refuse(key: string, watch: Watch): void {
+    this.end(key, watch);
+    for (const socket of watch.sockets) forbid(socket);
+  }
 }

@@ -13,7 +13,7 @@ import { formatErrors, isInternal, rootCause } from './errors';
 import { mapAsyncIterable } from './map-async-iterable';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 import { observedStream, operationLabels, operationLogFields } from './observe';
-import { connectionAuthorization, forbid, watchCredential } from './ws-credentials';
+import { connectionAuthorization, CredentialWatches, forbid } from './ws-credentials';
 
 export interface WebSocketOptions {
   schema: GraphQLSchema;
@@ -122,9 +122,9 @@ function sharedSubscribe(keys: WeakMap<object, string>) {
  * `{"authorization": "Bearer ..."}` (or `Authorization`, not both), checked as HTTP
  * does; bad credentials close the socket with 4403 Forbidden. The credential is checked
  * again before each operation (as an HTTP request's is) and while the socket is open
- * (`watchCredential`): once it expires or is revoked, the socket closes with 4403 and no
- * operation of it runs. Each operation counts against the
- * caller's rate limits, as one HTTP request does, and gets its own context (scope +
+ * (`CredentialWatches`, once per credential and replica): once it expires or is revoked,
+ * the socket closes with 4403 and no operation of it runs. Each operation counts against
+ * the caller's rate limits, as one HTTP request does, and gets its own context (scope +
  * EntityManager fork); results are formatted as over HTTP.
  */
 export function graphqlWebSockets({ schema, contexts, introspection, credentialCheckMs, logger, metrics }: WebSocketOptions): Disposable & { upgrade: UpgradeHandler } {
@@ -134,6 +134,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
     socket.once('close', () => metrics.websocketConnections.dec());
   });
   const operationKeys = new WeakMap<object, string>();
+  const watches = new CredentialWatches({ check: (authorization) => contexts.verify(authorization, true), everyMs: credentialCheckMs, logger });
   const logInternal = (errors: readonly GraphQLError[]) => {
     for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
   };
@@ -147,7 +148,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
         try {
           const credential = await contexts.verify(authorization);
           Object.assign(ctx.extra, { scope: credential.scope, authorization });
-          watchCredential(ctx.extra.socket, credential, { check: () => contexts.verify(authorization, true), everyMs: credentialCheckMs, logger });
+          watches.add(ctx.extra.socket, authorization, credential);
           return true;
         } catch (err) {
           if (isInternal(err)) logger.error({ err }, 'graphql websocket authentication failed');

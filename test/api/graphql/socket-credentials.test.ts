@@ -66,6 +66,28 @@ describe('a socket outliving its credential', () => {
   });
 });
 
+describe('many sockets on one credential', () => {
+  it('are checked again once per AUTH_TRUST_S on a replica, not once each, and all closed with 4403 once the key is revoked', async () => {
+    const short = await startTestApp({ AUTH_TRUST_S: '1', JOB_WORKERS: '0' });
+    try {
+      const { companyId, apiKey } = await short.company('Fleet');
+      const fleet = Array.from({ length: 5 }, () => connect(apiKey, short));
+      await Promise.all(fleet.map((client) => subscribe(client, CALL_CHANGED)));
+      const codes = fleet.map(closed);
+      // Nothing else runs here (no job workers, no requests; the sweeps are not counted):
+      // what the service asks in 2.5 s is the credential's checks, two or three of them
+      // for the five sockets (five sockets checking each would make ten or more).
+      const lookups = await short.statements.count(() => sleep(2_500));
+      expect(lookups).toBeGreaterThanOrEqual(2);
+      expect(lookups).toBeLessThanOrEqual(3);
+      await revokeKeys(short, companyId);
+      expect(await Promise.all(codes)).toEqual([4403, 4403, 4403, 4403, 4403]);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe('connection_init', () => {
   it('refuses both authorization and Authorization (ambiguous) with 4403', async () => {
     const client = createClient({
