@@ -5,16 +5,22 @@
  */
 const SLOW = ['/test/slow/.*\\.test\\.ts$', '/contacts-import-large\\.test\\.ts$'];
 
+const { availableParallelism } = require('node:os');
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', ...SLOW],
-  // One worker per core: measured, the suite is CPU-bound (booting the service in each file,
-  // the services' own work), and four workers on two busy cores only made hooks time out
-  // (docs/testing.md). `--maxWorkers` overrides it.
-  maxWorkers: '100%',
+  // Three workers on two cores: each waits on PostgreSQL, timers and child processes much of
+  // the time (docs/testing.md has the figures); `--maxWorkers` overrides it. Counted here: jest
+  // reads a percentage over 100% as a plain number ('150%' would be 150 workers).
+  maxWorkers: Math.ceil(availableParallelism() * 1.5),
+  // The files run as the JavaScript the set-up compiles (tsc, with the typecheck), in worker
+  // threads that keep their modules from one file to the next: test/support/runner.mjs.
+  runner: '<rootDir>/test/support/runner.mjs',
+  // For the set-up and teardown, which jest itself loads (the test files run compiled).
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
@@ -31,8 +37,7 @@ module.exports = {
   },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-  setupFilesAfterEnv: ['<rootDir>/test/support/audit-statements.ts'],
-  testTimeout: 30000,
+  setupFilesAfterEnv: ['<rootDir>/test/support/time-limits.mjs'],
   // A failed test can leave a service's reconnect or poll loop running; end the run anyway,
   // so that CI reports the failure instead of waiting for its time limit.
   forceExit: true,

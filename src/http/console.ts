@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Context, Middleware, Next } from 'koa';
 import type { Logger } from '../logger';
+import { PROJECT_ROOT } from '../project';
 import { failure } from '../rest/envelope';
 import { CONTENT_SECURITY_POLICY } from '../rest/api-reference';
 
@@ -16,14 +17,6 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.woff2': 'font/woff2',
 };
-
-/** The project's folder: the nearest one holding package.json (src/ under jest, dist/src/ when built). */
-function projectRoot(from: string): string {
-  for (let dir = from; ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
-  }
-}
 
 interface Built {
   page: Buffer;
@@ -47,7 +40,7 @@ function readBuild(dir: string): Built | null {
  * Files are read into memory at start, like the API reference's. Without a build, the
  * console's paths answer 503 with how to build it; the API is unaffected.
  */
-export function consolePages(logger: Logger, dir = path.join(projectRoot(__dirname), 'dist', 'console')): Middleware {
+export function consolePages(logger: Logger, dir = path.join(PROJECT_ROOT, 'dist', 'console')): Middleware {
   const built = readBuild(dir);
   if (!built) logger.warn({ dir }, 'web console not built (node console/build.mjs): /console answers 503');
   return async (ctx: Context, next: Next) => {

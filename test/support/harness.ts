@@ -70,7 +70,7 @@ export interface TestApp {
   /** A new company with its API key. */
   company(name?: string): Promise<{ companyId: string; apiKey: string }>;
   jwtFor(companyId: string, claims?: Record<string, unknown>, secret?: string): string;
-  /** The statements the service's ORM runs (counted by `queriesOf`, audited at the end of the file). */
+  /** The statements the service's ORM runs: counted by `queriesOf`, audited by `close()`, which fails when one on a tenant table lacks its company filter. */
   statements: StatementTap;
   /** Closes the service and starts a new one on the same database (a deploy, a crash recovery). */
   restart(): Promise<void>;
@@ -151,6 +151,10 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
     async close() {
       await app.close();
       await db.drop();
+      const failures = await statements.unfiltered();
+      if (failures.length > 0) {
+        throw new Error(`${failures.length} statement(s) on tenant tables lack the company filter a table distributed by company needs (docs/scaling.md):\n  ${failures.join('\n  ')}`);
+      }
     },
   };
 }

@@ -3,25 +3,23 @@ import type { StatementListener } from '../../src/db/orm';
 import { auditStatements, loadParser, statementName, type TenantTables, tenantTables } from './statement-audit';
 
 /**
- * The distinct statements the services of this test file ran (jest gives each test file its
- * own module registry, so its own set), with the tenant tables of their ORM; audited when
- * the file ends (test/support/audit-statements.ts).
+ * A service's statements (across its restarts): the distinct ones recorded, with the tenant
+ * tables of its ORM, for the audit when it closes (`unfiltered`), and heard by whoever listens
+ * meanwhile (`count`).
  */
-const ran = new Set<string>();
-let tables: TenantTables | null = null;
-
-/** A service's statements: recorded for the file's audit, and heard by whoever listens meanwhile (`queriesOf`). */
 export class StatementTap {
   private readonly listeners = new Set<StatementListener>();
+  private readonly ran = new Set<string>();
+  private tables: TenantTables | null = null;
 
   readonly onStatement: StatementListener = (sql) => {
-    ran.add(sql);
+    this.ran.add(sql);
     for (const listener of this.listeners) listener(sql);
   };
 
   /** Learns the tenant tables from the service's ORM, once it is up. */
   opened(orm: MikroORM): void {
-    tables ??= tenantTables(orm);
+    this.tables ??= tenantTables(orm);
   }
 
   /**
@@ -41,11 +39,11 @@ export class StatementTap {
     }
     return count;
   }
-}
 
-/** The statements of this test file that lack the company filter (docs/scaling.md); empty when none ran. */
-export async function unfilteredStatements(): Promise<string[]> {
-  if (!tables || ran.size === 0) return [];
-  await loadParser();
-  return auditStatements(ran, tables);
+  /** The statements run that lack the company filter (docs/scaling.md); empty when none ran. */
+  async unfiltered(): Promise<string[]> {
+    if (!this.tables || this.ran.size === 0) return [];
+    await loadParser();
+    return auditStatements(this.ran, this.tables);
+  }
 }

@@ -17,9 +17,10 @@ import {
 } from 'graphql';
 import { jsonObject, jsonValue, NASTY_STRINGS } from './arbitraries';
 import { type FuzzWorld, fc, idsOf } from './support';
+import { PROJECT_ROOT } from '../../../src/project';
 
 /** The schema as published (schema.graphql; a test keeps it in step with the code). */
-export const schema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
+export const schema = buildSchema(readFileSync(path.join(PROJECT_ROOT, 'schema.graphql'), 'utf8'));
 
 export interface Operation {
   kind: 'query' | 'mutation' | 'subscription';

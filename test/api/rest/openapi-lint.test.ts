@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { PROJECT_ROOT } from '../../../src/project';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 const PUBLIC_BASE_URL = 'https://switchboard.acme.test';
 
 /** Redocly phones home unless told not to; tests have no network. */
@@ -18,7 +18,7 @@ const QUIET = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDAT
  */
 async function lint(bin: string, args: string[]): Promise<string> {
   try {
-    return (await run(path.join(ROOT, 'node_modules/.bin', bin), args, { cwd: ROOT, env: QUIET, maxBuffer: 16 * 1024 * 1024 })).stdout;
+    return (await run(path.join(PROJECT_ROOT, 'node_modules/.bin', bin), args, { cwd: PROJECT_ROOT, env: QUIET, maxBuffer: 16 * 1024 * 1024 })).stdout;
   } catch (err) {
     const { stdout, stderr } = err as { stdout?: string; stderr?: string };
     if (!stdout) throw new Error(`${bin} failed without output:\n${stderr ?? ''}`);

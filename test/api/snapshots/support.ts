@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema, buildSchema, getNamedType, isInterfaceType, isObjectType, isRequiredArgument } from 'graphql';
+import { PROJECT_ROOT } from '../../../src/project';
 
 /**
  * Compares `value`, pretty-printed, with the committed file `test/api/snapshots/<name>`, byte for
@@ -8,7 +9,7 @@ import { type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema, buil
  * REST bytes, the OpenAPI document or the GraphQL answers is a reviewed diff of that file.
  */
 export function expectSnapshot(name: string, value: unknown): void {
-  const file = path.join(__dirname, name);
+  const file = path.join(PROJECT_ROOT, 'test/api/snapshots', name);
   const text = `${JSON.stringify(value, null, 2)}\n`;
   if (process.env.UPDATE_SNAPSHOTS === '1') writeFileSync(file, text);
   else expect(text).toBe(readFileSync(file, 'utf8'));
@@ -53,7 +54,7 @@ export class Normalizer {
   }
 }
 
-const schema: GraphQLSchema = buildSchema(readFileSync(path.join(__dirname, '../../../schema.graphql'), 'utf8'));
+const schema: GraphQLSchema = buildSchema(readFileSync(path.join(PROJECT_ROOT, 'schema.graphql'), 'utf8'));
 
 const implementsNode = (type: GraphQLNamedType) => (isObjectType(type) || isInterfaceType(type)) && type.getInterfaces().some((i) => i.name === 'Node');
 

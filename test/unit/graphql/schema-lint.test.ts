@@ -5,16 +5,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { buildGraphQLSchema, printSDL } from '../../../src/graphql/schema';
+import { PROJECT_ROOT } from '../../../src/project';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(__dirname, '../../..');
 
 /** graphql-schema-linter with the rule set of `.graphql-schema-linterrc` (docs/graphql.md), on `file`. */
 async function lint(file: string): Promise<{ rule: string; message: string }[]> {
-  const bin = path.join(ROOT, 'node_modules/.bin/graphql-schema-linter');
+  const bin = path.join(PROJECT_ROOT, 'node_modules/.bin/graphql-schema-linter');
   let stdout: string;
   try {
-    ({ stdout } = await run(bin, ['--format', 'json', file], { cwd: ROOT }));
+    ({ stdout } = await run(bin, ['--format', 'json', file], { cwd: PROJECT_ROOT }));
   } catch (err) {
     // It exits non-zero when it finds problems; its report is on stdout all the same.
     stdout = (err as { stdout?: string }).stdout ?? '';

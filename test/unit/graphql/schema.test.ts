@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { GraphQLObjectType } from 'graphql';
 import { buildGraphQLSchema, printSDL } from '../../../src/graphql/schema';
+import { PROJECT_ROOT } from '../../../src/project';
 
 describe('schema.graphql', () => {
   it('matches the schema the code builds (run `npm run schema:print` after changing types)', () => {
-    const committed = readFileSync(path.resolve(__dirname, '../../../schema.graphql'), 'utf8');
+    const committed = readFileSync(path.join(PROJECT_ROOT, 'schema.graphql'), 'utf8');
     expect(printSDL(buildGraphQLSchema())).toBe(committed);
   });
 

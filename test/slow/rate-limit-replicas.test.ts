@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { batchSize } from '../../../src/services/rate-limit-buckets';
-import { createTestDatabase } from '../../support/harness';
-import { killReplicas, listening, type Replica, spawnReplica } from '../../support/replicas';
+import { batchSize } from '../../src/services/rate-limit-buckets';
+import { createTestDatabase } from '../support/harness';
+import { killReplicas, listening, type Replica, spawnReplica } from '../support/replicas';
 
 // Two replicas (real processes) share each limit through the store, each reserving points in
 // batches: a caller is never served past a limit, and is refused at most
