@@ -29,7 +29,9 @@ export async function freePort(): Promise<number> {
 
 /**
  * A fresh, throw-away database: on DATABASE_URL's server when set, else on an embedded
- * PostgreSQL of its own (folder `.data/bench-postgres`, a free port), removed by `drop()`.
+ * PostgreSQL of its own (a folder of its own under `.data/bench-databases`, a free port, so
+ * that `npm run bench` can hold one for the service while its engine runs start theirs),
+ * removed by `drop()`.
  */
 export async function benchDatabase(): Promise<BenchDatabase> {
   const name = `switchboard_bench_${randomBytes(3).toString('hex')}`;
@@ -46,9 +48,11 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     };
     return { url: url.toString(), kind: 'DATABASE_URL server', drop };
   }
-  const dir = path.resolve(BENCH_DATABASE.EMBEDDED_PG_DIR);
+  const parent = path.resolve('.data/bench-databases');
+  const dir = path.join(parent, name);
   await mkdir(dir, { recursive: true });
-  await chmod(dir, 0o755);
+  // PostgreSQL runs as the postgres user when we are root: it must reach its folder.
+  await Promise.all([chmod(parent, 0o755), chmod(dir, 0o755)]);
   const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: name });
   const drop = async () => {
     await db.stop();
