@@ -123,7 +123,7 @@ async function run(app: RunningApp, outside: Outside, databaseUrl: string, execu
   const { companyId, apiKey } = await app.services.auth.createCompany(app.orm.em.fork(), { name: 'Bench' });
   const caller = { scope: { companyId, userId: null }, em: app.orm.em.fork() };
   const steps = [{ step_number: 1, webhook_url: `${outside.receiverUrl}/hook`, webhook_body: { n: '{{n}}' } }];
-  const { flow } = await app.services.webhooks.create(caller, { name: 'Bench', steps });
+  const flow = await app.services.webhooks.create(caller, { name: 'Bench', steps });
   const run = { appUrl: app.url, key: apiKey, flowId: flow.id, concurrency };
   const warmUp = Math.min(200, executions);
   await outside.trigger({ ...run, from: -warmUp, to: 0 });

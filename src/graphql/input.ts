@@ -1,6 +1,5 @@
 import { ValidationError } from '../services/errors';
-
-const snake = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+import { snakeName } from '../services/naming';
 
 /**
  * An object TypeGraphQL built from an `@InputType` class. Values of JSON scalars arrive as
@@ -13,29 +12,25 @@ function isInputObject(value: unknown): value is object {
   return proto !== Object.prototype && proto !== null;
 }
 
-function convert(value: unknown, rename: boolean): unknown {
-  if (Array.isArray(value)) return value.map((item) => convert(item, rename));
+function convert(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(convert);
   if (!isInputObject(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [rename ? snake(k) : k, convert(v, rename)]),
-  );
+  return toServiceInput(value);
 }
 
 /**
- * The one conversion from a GraphQL input (camelCase) to the services' raw input
- * (snake_case), which the service then validates exactly as it does for REST: validation
- * errors name the same snake_case fields with the same messages. Nested input objects and
- * lists are converted too; JSON scalar values are passed as sent. Keys listed in
- * `verbatim` keep their names, and so does everything inside them: the inputs the REST
- * contract itself names in camelCase (a flow's `variables` and `predefinedVariables`).
+ * A GraphQL input (camelCase) as the services' raw snake_case input, for the inputs that are
+ * not an aggregate's write (filters, CSV import options, a playground turn, a simulated
+ * inbound call) and for make-call's replay fingerprint; the service validates it as it does
+ * REST's, so errors name the same fields. Aggregate writes skip it: they are validated in
+ * camelCase as they arrive (`parseWrite`). Nested input objects and lists are converted too;
+ * JSON scalar values are passed as sent.
  */
-export function toServiceInput(input: object, verbatim: readonly string[] = []): Record<string, unknown> {
+export function toServiceInput(input: object): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(input)
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => (verbatim.includes(k) ? [k, convert(v, false)] : [snake(k), convert(v, true)])),
+      .map(([k, v]) => [snakeName(k), convert(v)]),
   );
 }
 

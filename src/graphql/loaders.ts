@@ -1,13 +1,13 @@
 import DataLoader from 'dataloader';
-import type { WebhookExecution, WebhookStep, WebhookStepRun } from '../entities';
 import type { Services } from '../services';
 import type { AgentView } from '../services/agent.contract';
 import type { CallView } from '../services/call.contract';
 import type { CampaignView } from '../services/campaign.contract';
+import type { CampaignStatsView } from '../services/campaign-stats.contract';
 import type { ContactView } from '../services/contact.contract';
-import type { CampaignStats } from '../services/campaign.service';
 import type { Page } from '../services/pagination';
 import type { Caller } from '../services/scope';
+import type { ExecutionView, StepRunView } from '../services/webhook-execution.contract';
 
 /** A page request for one parent: the parent's id plus the page arguments. */
 export interface PageKey {
@@ -66,13 +66,12 @@ export function createLoaders(caller: Caller, s: Services) {
     agent: byId<AgentView>((ids) => s.agents.getMany(caller, ids)),
     campaign: byId<CampaignView>((ids) => s.campaigns.getMany(caller, ids)),
     contact: byId<ContactView>((ids) => s.contacts.getMany(caller, ids)),
-    steps: perParent<WebhookStep[]>((ids) => s.webhooks.stepsByFlows(caller, ids)),
-    campaignStats: perParent<CampaignStats>((ids) => s.campaigns.statsMany(caller, ids)),
+    campaignStats: perParent<CampaignStatsView>((ids) => s.campaigns.statsMany(caller, ids)),
     campaignCalls: pages<CallView>((ids, page) => s.calls.pageByCampaigns(caller, ids, page)),
     campaignCallCount: perParent<number>((ids) => s.calls.countByCampaigns(caller, ids)),
-    flowExecutions: pages<WebhookExecution>((ids, page) => s.executions.pageByFlows(caller, ids, page)),
+    flowExecutions: pages<ExecutionView>((ids, page) => s.executions.pageByFlows(caller, ids, page)),
     flowExecutionCount: perParent<number>((ids) => s.executions.countByFlows(caller, ids)),
-    stepLogs: perParent<WebhookStepRun[]>((ids) => s.executions.stepLogsOf(caller, ids)),
+    stepLogs: perParent<StepRunView[]>((ids) => s.executions.stepLogsOf(caller, ids)),
   };
 }
 

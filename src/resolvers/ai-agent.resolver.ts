@@ -34,17 +34,17 @@ export class AiAgentResolver {
   }
 
   @Mutation(() => AiAgentType, { description: 'Creates an agent in a workspace.' })
-  async createAiAgent(@Arg('input', { description: 'The fields to write.' }) input: CreateAiAgentInput, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
-    return this.agentService.create(caller, toServiceInput(input));
+  async createAiAgent(@Arg('input', () => CreateAiAgentInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
+    return this.agentService.create(caller, input, 'camelCase');
   }
 
   @Mutation(() => AiAgentType, { description: 'Partial update of one of your agents.' })
   async updateAiAgent(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', { description: 'The fields to write.' }) input: UpdateAiAgentInput,
+    @Arg('input', () => UpdateAiAgentInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentType> {
-    return this.agentService.update(caller, id, toServiceInput(input));
+    return this.agentService.update(caller, id, input, 'camelCase');
   }
 
   @Mutation(() => AgentTurnType, { description: "The agent's next turn for a conversation, without a call. Rate limited like makeCall." })

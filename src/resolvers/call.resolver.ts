@@ -46,16 +46,17 @@ export class CallResolver {
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
   async makeCall(
-    @Arg('input', { description: 'The fields to write.' }) input: MakeCallInput,
+    @Arg('input', () => MakeCallInput, { description: 'The fields to write.' }) input: object,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CallType> {
     await this.rateLimits.consume(caller.scope, [CallService.limits.makeCall]);
-    const serviceInput = toServiceInput(input);
     return keyedMutation(this.idempotency, caller, {
       key: idempotencyKey,
-      request: ['makeCall', serviceInput],
-      run: () => this.callService.makeCall(caller, serviceInput),
+      // A replay is known by the input as REST names it: the keys already kept were
+      // fingerprinted so, and another naming would refuse their clients' retries (422).
+      request: ['makeCall', toServiceInput(input)],
+      run: () => this.callService.makeCall(caller, input, 'camelCase'),
       reload: (id) => this.callService.get(caller, id),
     });
   }

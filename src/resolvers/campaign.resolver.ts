@@ -1,12 +1,12 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { pageInput, toFilterInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
-import { CampaignStatsType, toCampaignStatsType } from '../schema/campaign-stats.type';
+import { CampaignStatsType } from '../schema/campaign-stats.type';
 import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
@@ -34,7 +34,7 @@ export class CampaignResolver {
 
   @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
   async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
-    return this.campaignService.create(caller, toServiceInput(input));
+    return this.campaignService.create(caller, input, 'camelCase');
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
@@ -43,7 +43,7 @@ export class CampaignResolver {
     @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
-    return this.campaignService.update(caller, id, toServiceInput(input));
+    return this.campaignService.update(caller, id, input, 'camelCase');
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })
@@ -59,7 +59,7 @@ export class CampaignResolver {
 
   @FieldResolver(() => CampaignStatsType, { description: 'Its contacts by state; batched across a list of campaigns.' })
   async stats(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignStatsType> {
-    return toCampaignStatsType(await loaders.campaignStats.load(campaign.id));
+    return loaders.campaignStats.load(campaign.id);
   }
 
   @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })

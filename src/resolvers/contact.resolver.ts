@@ -29,16 +29,16 @@ export class ContactResolver {
   }
 
   @Mutation(() => ContactType, { description: 'Creates a contact.' })
-  async createContact(@Arg('input', { description: 'The fields to write.' }) input: CreateContactInput, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
-    return one(await this.contactService.create(caller, toServiceInput(input)));
+  async createContact(@Arg('input', () => CreateContactInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
+    return one(await this.contactService.create(caller, input, 'camelCase'));
   }
 
   @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phone_number).' })
   async importContacts(
-    @Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: CreateContactInput[],
+    @Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: object[],
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType[]> {
-    const created = await this.contactService.create(caller, input.map((row) => toServiceInput(row)));
+    const created = await this.contactService.create(caller, input, 'camelCase');
     return Array.isArray(created) ? created : [created];
   }
 
@@ -55,10 +55,10 @@ export class ContactResolver {
   @Mutation(() => ContactType, { description: 'Partial update of one of your contacts.' })
   async updateContact(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', { description: 'The fields to write.' }) input: UpdateContactInput,
+    @Arg('input', () => UpdateContactInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType> {
-    return this.contactService.update(caller, id, toServiceInput(input));
+    return this.contactService.update(caller, id, input, 'camelCase');
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })

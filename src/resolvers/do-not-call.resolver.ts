@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { pageInput, toServiceInput } from '../graphql/input';
+import { pageInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { AddDoNotCallNumbersInput } from '../schema/do-not-call.input';
@@ -25,8 +25,9 @@ export class DoNotCallResolver {
   @Mutation(() => [DoNotCallNumberType], {
     description: 'Lists numbers; a number already listed is kept as it was. Answers the entries for the numbers given. Errors name numbers by index (numbers[3]).',
   })
-  async addDoNotCallNumbers(@Arg('input', { description: 'The fields to write.' }) input: AddDoNotCallNumbersInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
-    return this.doNotCallService.add(caller, toServiceInput(input));
+  async addDoNotCallNumbers(@Arg('input', () => AddDoNotCallNumbersInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
+    // Its fields are one word each, named alike in both namings: the input is the service's as it arrives.
+    return this.doNotCallService.add(caller, input);
   }
 
   @Mutation(() => String, { description: 'Takes a number (any format) off the list; answers it in E.164. NOT_FOUND when not listed.' })

@@ -2,7 +2,6 @@ import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { Node, type NodeTypeName, type TaggedNode } from '../schema/node.type';
-import { toWebhookFlowType } from '../schema/webhook.type';
 import type { Services } from '../services';
 import type { Caller } from '../services/scope';
 
@@ -21,7 +20,7 @@ function lookups(s: Pick<Services, 'calls' | 'campaigns' | 'contacts' | 'agents'
     tagged('Campaign', (c, id) => s.campaigns.get(c, id), (view) => view),
     tagged('Contact', (c, id) => s.contacts.get(c, id), (view) => view),
     tagged('AiAgent', (c, id) => s.agents.get(c, id), (view) => view),
-    tagged('WebhookFlow', (c, id) => s.webhooks.get(c, id), toWebhookFlowType),
+    tagged('WebhookFlow', (c, id) => s.webhooks.get(c, id), (view) => view),
   ];
 }
 

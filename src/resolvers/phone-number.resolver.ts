@@ -1,6 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { toServiceInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { CreatePhoneNumberInput, UpdatePhoneNumberInput } from '../schema/phone-number.input';
 import { PhoneNumberType } from '../schema/phone-number.type';
@@ -16,17 +15,17 @@ export class PhoneNumberResolver {
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it.' })
-  async createPhoneNumber(@Arg('input', { description: 'The fields to write.' }) input: CreatePhoneNumberInput, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
-    return this.phoneNumberService.create(caller, toServiceInput(input));
+  async createPhoneNumber(@Arg('input', () => CreatePhoneNumberInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
+    return this.phoneNumberService.create(caller, input, 'camelCase');
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Changes the label or the agent answering the number (NOT_FOUND for an agent not of your company); the number itself is fixed.' })
   async updatePhoneNumber(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', { description: 'The fields to write.' }) input: UpdatePhoneNumberInput,
+    @Arg('input', () => UpdatePhoneNumberInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<PhoneNumberType> {
-    return this.phoneNumberService.update(caller, id, toServiceInput(input));
+    return this.phoneNumberService.update(caller, id, input, 'camelCase');
   }
 
   @Mutation(() => ID, { description: 'Removes the number; answers the id.' })

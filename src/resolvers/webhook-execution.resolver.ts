@@ -4,8 +4,8 @@ import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { idFilter, ownEvents } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
-import { toWebhookExecutionType, WebhookExecutionType } from '../schema/webhook-execution.type';
-import { toWebhookStepRunType, WebhookStepRunType } from '../schema/webhook-step-run.type';
+import { WebhookExecutionType } from '../schema/webhook-execution.type';
+import { WebhookStepRunType } from '../schema/webhook-step-run.type';
 import type { Topics } from '../services/events';
 import { FlowRunner } from '../services/flows/flow-runner';
 import type { IdempotencyService } from '../services/idempotency.service';
@@ -34,18 +34,17 @@ export class WebhookExecutionResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookExecutionType> {
     await this.rateLimits.consume(caller.scope, [FlowRunner.limits.trigger]);
-    const execution = await keyedMutation(this.idempotency, caller, {
+    return keyedMutation(this.idempotency, caller, {
       key: idempotencyKey,
       request: ['triggerWebhook', id, variables ?? {}],
       run: () => this.flows.trigger(caller, id, { variables: variables ?? {} }),
       reload: (executionId) => this.executions.getById(caller, executionId),
     });
-    return toWebhookExecutionType(execution);
   }
 
   @FieldResolver(() => [WebhookStepRunType], { description: 'The step log: every step of every attempt, in attempt then step order.' })
   async stepLog(@Root() execution: WebhookExecutionType, @Ctx() { loaders }: GraphQLContext): Promise<WebhookStepRunType[]> {
-    return (await loaders.stepLogs.load(execution.id)).map(toWebhookStepRunType);
+    return loaders.stepLogs.load(execution.id);
   }
 
   @Subscription(() => WebhookExecutionType, {
@@ -58,6 +57,6 @@ export class WebhookExecutionResolver {
     @Args() _filters: WebhookExecutionUpdatedArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookExecutionType> {
-    return toWebhookExecutionType(await context.readForEvent(event, (caller) => this.executions.getById(caller, event.executionId)));
+    return context.readForEvent(event, (caller) => this.executions.getById(caller, event.executionId));
   }
 }

@@ -1,18 +1,15 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { pageInput, toFilterInput } from '../graphql/input';
 import { perNode, unboundedList } from '../graphql/limits';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { PageArgs } from '../schema/page.args';
 import { CreateWebhookInput, UpdateWebhookInput } from '../schema/webhook.input';
-import { toWebhookFlowType, WebhookFlowType } from '../schema/webhook.type';
-import { WebhookExecutionConnection, type WebhookExecutionType, toWebhookExecutionType } from '../schema/webhook-execution.type';
-import { toWebhookStepType, WebhookStepType } from '../schema/webhook-step.type';
+import { WebhookFlowType } from '../schema/webhook.type';
+import { WebhookExecutionConnection, type WebhookExecutionType } from '../schema/webhook-execution.type';
+import { WebhookStepType } from '../schema/webhook-step.type';
 import type { WebhookService } from '../services/webhook.service';
-
-/** Inputs the REST contract itself names in camelCase: passed to the service as they are. */
-const CAMEL_CASE_INPUTS = ['predefinedVariables', 'variables'];
 
 @Resolver(() => WebhookFlowType)
 export class WebhookResolver {
@@ -20,32 +17,31 @@ export class WebhookResolver {
 
   @Query(() => WebhookFlowType, { nullable: true, description: 'One of your outbound webhook flows; null when there is none with this id.' })
   async webhook(@Arg('id', () => ID, { description: 'The flow id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType | null> {
-    const flow = await foundOrNull(this.webhookService.get(caller, id));
-    return flow && toWebhookFlowType(flow);
+    return foundOrNull(this.webhookService.get(caller, id));
   }
 
   @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Your flows of one workspace ("default" when left out).' })
   async webhooks(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
-    return (await this.webhookService.list(caller, toFilterInput({ workspace }))).map(toWebhookFlowType);
+    return this.webhookService.list(caller, toFilterInput({ workspace }));
   }
 
   @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Built-in flow templates, copied to be used.' })
   async integrationTemplates(@Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
-    return (await this.webhookService.templates(caller)).map(toWebhookFlowType);
+    return this.webhookService.templates(caller);
   }
 
   @Mutation(() => WebhookFlowType, { description: 'Creates a flow; the answer is the only one that carries its signing `secret`.' })
-  async createWebhook(@Arg('input', { description: 'The fields to write.' }) input: CreateWebhookInput, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
-    return toWebhookFlowType(await this.webhookService.create(caller, toServiceInput(input, CAMEL_CASE_INPUTS)));
+  async createWebhook(@Arg('input', () => CreateWebhookInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
+    return this.webhookService.create(caller, input, 'camelCase');
   }
 
   @Mutation(() => WebhookFlowType, { description: 'Partial update; steps, variables and predefinedVariables, when sent, replace the old ones.' })
   async updateWebhook(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', { description: 'The fields to write.' }) input: UpdateWebhookInput,
+    @Arg('input', () => UpdateWebhookInput, { description: 'The fields to write.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookFlowType> {
-    return toWebhookFlowType(await this.webhookService.update(caller, id, toServiceInput(input, CAMEL_CASE_INPUTS)));
+    return this.webhookService.update(caller, id, input, 'camelCase');
   }
 
   @Mutation(() => ID, { description: 'Soft delete (status deleted); answers the id.' })
@@ -55,8 +51,8 @@ export class WebhookResolver {
   }
 
   @FieldResolver(() => [WebhookStepType], { description: 'In stepNumber order.' })
-  async steps(@Root() flow: WebhookFlowType, @Ctx() { loaders }: GraphQLContext): Promise<WebhookStepType[]> {
-    return flow.loadedSteps ?? (await loaders.steps.load(flow.id)).map(toWebhookStepType);
+  steps(@Root() flow: WebhookFlowType): WebhookStepType[] {
+    return flow.steps;
   }
 
   @FieldResolver(() => WebhookExecutionConnection, { complexity: perNode, description: 'Runs of the flow, newest first.' })
@@ -66,6 +62,6 @@ export class WebhookResolver {
     @Ctx() { loaders }: GraphQLContext,
   ): Promise<Connection<WebhookExecutionType>> {
     const page = await loaders.flowExecutions.load({ parentId: flow.id, ...pageInput(first, after) });
-    return connectionOf({ page, node: toWebhookExecutionType, count: () => loaders.flowExecutionCount.load(flow.id), after });
+    return connectionOf({ page, node: (execution) => execution, count: () => loaders.flowExecutionCount.load(flow.id), after });
   }
 }

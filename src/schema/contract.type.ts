@@ -1,24 +1,33 @@
 import { GraphQLJSON, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
 import { z } from 'zod';
-import { arranged, type Contract, descriptionOf, objectDocs, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/contract';
+import { arranged, type Contract, descriptionOf, type GraphQLTypeAs, objectDocs, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/contract';
+import { PhoneParser } from '../services/phone';
+import { camelName } from '../services/naming';
 import { closedSetOf } from './closed-set';
 
 /** What `@Field(() => ...)` accepts: a class, scalar or enum, or a list of one. */
 type GraphQLTypeOf = Extract<Parameters<typeof Field>[0], (...args: never[]) => unknown>;
 type GraphQLType = ReturnType<GraphQLTypeOf>;
 
+/** How a field's zod schema is read: on an input (nested objects as input types), enums as text or not. */
+interface Reading {
+  input?: boolean;
+  enumsAsText?: boolean;
+}
+
 /**
  * The GraphQL type of a contract field's zod schema, optional and nullable wrappers aside:
  * an input's transform is typed by what it accepts, a union by its first option (GraphQL
- * inputs have no unions), an enum by its registered GraphQL enum unless `enumsAsText`.
+ * inputs have no unions), an enum by its registered GraphQL enum unless `enumsAsText`, any
+ * value (a step's body) as any JSON.
  */
-function graphqlType(schema: z.ZodType, enumsAsText = false): GraphQLType {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return graphqlType(schema.unwrap() as z.ZodType, enumsAsText);
-  if (schema instanceof z.ZodPipe) return graphqlType(schema.in as z.ZodType, enumsAsText);
-  if (schema instanceof z.ZodUnion) return graphqlType(schema.options[0] as z.ZodType, enumsAsText);
-  if (schema instanceof z.ZodArray) return [graphqlType(schema.element as z.ZodType, enumsAsText)];
-  if (schema instanceof z.ZodEnum && enumsAsText) return String;
+function graphqlType(schema: z.ZodType, reading: Reading = {}): GraphQLType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return graphqlType(schema.unwrap() as z.ZodType, reading);
+  if (schema instanceof z.ZodPipe) return graphqlType(schema.in as z.ZodType, reading);
+  if (schema instanceof z.ZodUnion) return graphqlType(schema.options[0] as z.ZodType, reading);
+  if (schema instanceof z.ZodArray) return [graphqlType(schema.element as z.ZodType, reading)];
+  if (schema instanceof z.ZodEnum && reading.enumsAsText) return String;
   if (schema instanceof z.ZodGUID) return ID;
   if (schema instanceof z.ZodISODate) return GraphQLLocalDate;
   if (schema instanceof z.ZodString || schema instanceof z.ZodStringFormat) return String;
@@ -27,7 +36,8 @@ function graphqlType(schema: z.ZodType, enumsAsText = false): GraphQLType {
   if (schema instanceof z.ZodDate) return Date;
   if (schema instanceof z.ZodEnum) return closedSetOf(schema.options as string[]);
   if (schema instanceof z.ZodRecord) return GraphQLJSONObject;
-  if (schema instanceof z.ZodObject) return nestedObjectType(schema);
+  if (schema instanceof z.ZodUnknown) return GraphQLJSON;
+  if (schema instanceof z.ZodObject) return nestedType(schema, reading.input === true);
   throw new Error(`A contract field of type ${schema.constructor.name} has no GraphQL type yet`);
 }
 
@@ -42,16 +52,31 @@ export function contractObjectType<S extends z.ZodRawShape>(
   contract: Contract<S>,
   options: { description: string; implements?: ObjectTypeOptions['implements'] },
 ): ClassType<ViewOf<Contract<S>>> {
-  return objectType(contract.name, surfaceFields(contract, 'graphql'), options, contract.graphql?.anyJson) as ClassType<ViewOf<Contract<S>>>;
+  return objectType(contract.name, surfaceFields(contract, 'graphql'), options, contract.graphql?.as) as ClassType<ViewOf<Contract<S>>>;
 }
 
-function objectType(name: string, fields: [string, z.ZodType][], options: ObjectTypeOptions, anyJson: readonly string[] = []): ClassType<object> {
+const typesAs: Record<Exclude<GraphQLTypeAs, 'text'>, GraphQLType> = { anyJson: GraphQLJSON, jsonObject: GraphQLJSONObject, id: ID };
+
+/**
+ * A field may hold no value when its schema accepts null or leaves it out (the stored
+ * optional keys of a nested object): GraphQL shows both as null.
+ */
+const mayBeEmpty = (schema: z.ZodType): boolean => schema.safeParse(null).success || schema.safeParse(undefined).success;
+
+/**
+ * The object type `name` of `fields`, each GraphQL field named in camelCase: a nested
+ * object keeps the keys it is stored with (`ai_agent_id`), which REST shows as they are,
+ * and GraphQL reads them under its own names (`aiAgentId`).
+ */
+function objectType(name: string, fields: [string, z.ZodType][], options: ObjectTypeOptions, as: Partial<Record<string, GraphQLTypeAs>> = {}): ClassType<object> {
   const type = class {};
   Object.defineProperty(type, 'name', { value: `${name}Type` });
   for (const [key, schema] of fields) {
-    declareNested(schema);
-    const typeOf: GraphQLTypeOf = () => (anyJson.includes(key) ? GraphQLJSON : graphqlType(schema));
-    Field(typeOf, { nullable: schema instanceof z.ZodNullable, description: descriptionOf(schema) })(type.prototype, key);
+    const typeAs = as[key];
+    if (!typeAs) declareNested(schema, false);
+    const typeOf: GraphQLTypeOf = () => (typeAs && typeAs !== 'text' ? typesAs[typeAs] : graphqlType(schema, { enumsAsText: typeAs === 'text' }));
+    const renamed = camelName(key) !== key ? { name: camelName(key), simple: false } : {};
+    Field(typeOf, { nullable: mayBeEmpty(schema), description: descriptionOf(schema), ...renamed })(type.prototype, key);
   }
   ObjectType(name, { simpleResolvers: true, ...options })(type);
   return type;
@@ -62,26 +87,38 @@ function objectType(name: string, fields: [string, z.ZodType][], options: Object
  * the schema is built (enums are looked up later, when the schema is built: they are
  * registered beside their entities' closed sets).
  */
-function declareNested(schema: z.ZodType): void {
-  if (schema instanceof z.ZodNullable) declareNested(schema.unwrap() as z.ZodType);
-  else if (schema instanceof z.ZodArray) declareNested(schema.element as z.ZodType);
-  else if (schema instanceof z.ZodObject) nestedObjectType(schema);
+function declareNested(schema: z.ZodType, input: boolean): void {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) declareNested(schema.unwrap() as z.ZodType, input);
+  else if (schema instanceof z.ZodArray) declareNested(schema.element as z.ZodType, input);
+  else if (schema instanceof z.ZodObject) nestedType(schema, input);
 }
 
-/** The GraphQL types of nested objects (`DynamicVariable`), each built once. */
-const nestedTypes = new Map<z.ZodObject, ClassType<object>>();
+/** The GraphQL types of nested objects (`DynamicVariable`, `DynamicVariableInput`), each built once. */
+const nestedTypes = { object: new Map<z.ZodObject, ClassType<object>>(), input: new Map<z.ZodObject, ClassType<object>>() };
 
-function nestedObjectType(schema: z.ZodObject): ClassType<object> {
-  const known = nestedTypes.get(schema);
+/** The GraphQL input type of a nested object of a write schema, for other inputs that hold it too. */
+export const namedInputType = (schema: z.ZodObject): ClassType<object> => nestedType(schema, true);
+
+function nestedType(schema: z.ZodObject, input: boolean): ClassType<object> {
+  const built = input ? nestedTypes.input : nestedTypes.object;
+  const known = built.get(schema);
   if (known) return known;
   const doc = objectDocs.get(schema);
   if (!doc) throw new Error('A nested object of a contract has no GraphQL name: declare it with namedObject()');
-  const type = objectType(doc.name, Object.entries(schema.shape) as [string, z.ZodType][], { description: doc.description });
-  nestedTypes.set(schema, type);
+  const fields = Object.entries(schema.shape) as [string, z.ZodType][];
+  const type = input
+    ? inputType(doc.name, doc.description, fields, { required: fields.filter(([, s]) => !(s instanceof z.ZodOptional || s instanceof z.ZodNullable)).map(([k]) => k) })
+    : objectType(doc.name, fields, { description: doc.description });
+  built.set(schema, type);
   return type;
 }
 
-const camel = (key: string): string => key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+/**
+ * The phone parser the write schemas behind GraphQL inputs are built with here. Only their
+ * shape is read (a phone number is text to GraphQL); the services parse numbers with
+ * schemas built with the configured region.
+ */
+export const shapeOnly = new PhoneParser('US');
 
 /** How a GraphQL input departs from the write schema it derives from. */
 export interface InputOverride extends SurfaceOverride<string> {
@@ -89,21 +126,29 @@ export interface InputOverride extends SurfaceOverride<string> {
   required?: readonly string[];
   /** Enum fields the input types as plain text (the service validates the values). */
   asText?: readonly string[];
+  /** Object fields the input types as any JSON object (the service checks their shape: an agent's flow). */
+  asJsonObject?: readonly string[];
 }
 
 /**
  * The GraphQL input type of a service's write schema (snake_case, as REST sends it), built
  * at start-up: each field camelCased, with its description, in the schema's order as
- * `override` arranges it. Resolvers hand what arrives to the service through
- * `toServiceInput`, which names the fields back, so the service validates both surfaces
- * with the same schema and errors name the same fields.
+ * `override` arranges it; nested objects become input types of their own (`namedObject`).
+ * The service validates what arrives with the same fields under these camelCase names
+ * (Campaign: `createCampaignWrite`), and errors name the same snake_case fields as REST's.
  */
 export function contractInputType(name: string, description: string, fields: z.ZodRawShape, override: InputOverride = {}): ClassType<object> {
+  return inputType(name, description, arranged(fields, override), override);
+}
+
+function inputType(name: string, description: string, fields: [string, z.ZodType][], override: InputOverride): ClassType<object> {
   const type = class {};
   Object.defineProperty(type, 'name', { value: name });
-  for (const [key, schema] of arranged(fields, override)) {
-    const typeOf: GraphQLTypeOf = () => graphqlType(schema, override.asText?.includes(key));
-    Field(typeOf, { nullable: !override.required?.includes(key), description: descriptionOf(schema) })(type.prototype, camel(key));
+  for (const [key, schema] of fields) {
+    const json = override.asJsonObject?.includes(key) === true;
+    if (!json) declareNested(schema, true);
+    const typeOf: GraphQLTypeOf = () => (json ? GraphQLJSONObject : graphqlType(schema, { input: true, enumsAsText: override.asText?.includes(key) }));
+    Field(typeOf, { nullable: !override.required?.includes(key), description: descriptionOf(schema) })(type.prototype, camelName(key));
   }
   InputType(name, { description })(type);
   return type;

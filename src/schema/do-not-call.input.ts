@@ -1,10 +1,6 @@
-import { Field, InputType } from 'type-graphql';
+import { doNotCallAddFields } from '../services/do-not-call.contract';
+import { contractInputType, shapeOnly } from './contract.type';
 
-@InputType('AddDoNotCallNumbersInput', { description: 'Numbers to put on the do-not-call list.' })
-export class AddDoNotCallNumbersInput {
-  @Field(() => [String], { description: '1 to 10,000 numbers, any format; stored in E.164.' })
-  numbers!: string[];
-
-  @Field(() => String, { nullable: true, description: 'Why the numbers are listed, free text.' })
-  reason?: string | null;
-}
+export const AddDoNotCallNumbersInput = contractInputType('AddDoNotCallNumbersInput', 'Numbers to put on the do-not-call list.', doNotCallAddFields(shapeOnly), {
+  required: ['numbers'],
+});

@@ -5,6 +5,8 @@ import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
 import { RETRY_UNITS } from '../services/input/campaign.input';
 import { closedSet } from './closed-set';
 
+// The flow aggregate's closed sets as GraphQL enums: its contracts' enum fields find them by their values (closedSetOf).
+
 /** Execution status: scheduled -> in_progress -> success | failed. */
 export const ExecutionStatus = closedSet('ExecutionStatus', EXECUTION_STATUSES, 'scheduled -> in_progress -> success | failed.', {
   scheduled: 'Waiting for its first attempt or for a retry.',
@@ -12,7 +14,6 @@ export const ExecutionStatus = closedSet('ExecutionStatus', EXECUTION_STATUSES, 
   success: 'Every step succeeded.',
   failed: 'The last allowed attempt failed.',
 });
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
 
 /** Flow status, interface section 3: only `stopped` and `deleted` change behaviour. */
 export const FlowStatus = closedSet('FlowStatus', FLOW_STATUSES, 'Status of a flow; the values the interface names.', {
@@ -23,13 +24,11 @@ export const FlowStatus = closedSet('FlowStatus', FLOW_STATUSES, 'Status of a fl
   'in-progress': 'Stored as given; behaves as running.',
   failed: 'Stored as given; behaves as running.',
 });
-export type FlowStatus = (typeof FLOW_STATUSES)[number];
 
 export const FlowDirection = closedSet('FlowDirection', FLOW_DIRECTIONS, 'Direction of a flow, as the interface names it.', {
   inbound: 'An inbound flow.',
   outbound: 'An outbound flow (the default).',
 });
-export type FlowDirection = (typeof FLOW_DIRECTIONS)[number];
 
 export const WebhookMethod = closedSet(
   'WebhookMethod',
@@ -37,7 +36,6 @@ export const WebhookMethod = closedSet(
   'HTTP method of a step request.',
   Object.fromEntries(WEBHOOK_METHODS.map((m) => [m, `HTTP ${m}.`])) as Record<(typeof WEBHOOK_METHODS)[number], string>,
 );
-export type WebhookMethod = (typeof WEBHOOK_METHODS)[number];
 
 /** Status of one step of one attempt. */
 export const StepRunStatus = closedSet('StepRunStatus', STEP_RUN_STATUSES, 'Status of one step in one attempt.', {
@@ -46,7 +44,6 @@ export const StepRunStatus = closedSet('StepRunStatus', STEP_RUN_STATUSES, 'Stat
   failed: 'Every try failed.',
   skipped: 'Not run: the step it depends on did not succeed.',
 });
-export type StepRunStatus = (typeof STEP_RUN_STATUSES)[number];
 
 /** Unit of a retry delay, for flows and campaign retry tiers. */
 export const RetryDelayUnit = closedSet('RetryDelayUnit', RETRY_UNITS, 'Unit of a retry delay.', {
@@ -55,4 +52,3 @@ export const RetryDelayUnit = closedSet('RetryDelayUnit', RETRY_UNITS, 'Unit of 
   hours: 'Hours.',
   days: 'Days.',
 });
-export type RetryDelayUnit = (typeof RETRY_UNITS)[number];

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { AiAgent } from '../entities';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
+import { agentFlowSchema } from './conversation/agent-flow';
+import { intBetween, jsonObject, requiredText, text, workspace } from './input/common';
 
 const seconds = () => d(z.int(), 'Seconds.');
 const percent = () => d(z.int(), '0-100.');
@@ -48,3 +50,40 @@ export type AgentView = ViewOf<typeof agentContract>;
 
 /** The view of a stored agent. */
 export const toAgentView = (agent: AiAgent): AgentView => viewOf(agentContract, agent);
+
+const writePercent = () => d(intBetween(0, 100), '0-100.');
+
+/**
+ * Agent settings (interface 2.4) that create and update accept, in the documented
+ * snake_case; ranges are the product's (docs/rest.md). REST validates its body with them as
+ * sent, GraphQL's inputs are derived from them (camelCase), and both name the same fields in
+ * validation errors.
+ */
+export const agentFields = {
+  name: d(requiredText(200), 'Name of the agent.'),
+  description: d(text(5000), 'What the agent is for.'),
+  language: d(requiredText(35), 'Language the agent speaks (e.g. en-US).'),
+  status: d(requiredText(50), 'Status of the agent, free text (e.g. active).'),
+  prompt: d(text(100_000), 'Instructions for the language model.'),
+  starting_state: d(text(200), 'State of the agent flow the conversation starts in.'),
+  who_talks_first: d(requiredText(50), 'Who speaks first: the agent or the user.'),
+  reminder_frequency_from: d(intBetween(0, 86_400), 'Seconds, 0 to 86400: shortest wait before a reminder.'),
+  reminder_frequency_to: d(intBetween(0, 86_400), 'Seconds, 0 to 86400: longest wait before a reminder.'),
+  max_silence_duration: d(intBetween(1, 3600), 'Seconds, 1 to 3600, of silence before the agent ends the call.'),
+  responsiveness: writePercent(),
+  voice_speed: writePercent(),
+  voice_temperature: writePercent(),
+  interruption_sensitivity: writePercent(),
+  llm_temperature: d(intBetween(0, 100), '0-100, percent of the provider range.'),
+  agent_type: d(requiredText(50), 'Kind of agent, free text.'),
+  background_audio_status: d(requiredText(50), 'Background audio setting, free text.'),
+  agent_flow: d(agentFlowSchema, 'The conversation flow of the agent (states and transitions).'),
+  agent_dynamic_variables: d(jsonObject(), 'Variables the agent fills into its prompt.'),
+  agent_post_call_outcomes: d(jsonObject(), 'Outcomes the agent records after a call.'),
+};
+
+/** The workspace create and update accept beside the settings. */
+export const agentWorkspaceFields = { workspace: d(workspace(), 'Workspace slug (`default` when left out).') };
+
+/** How GraphQL's agent inputs depart from the REST input: the flow is any JSON object (the service checks its shape). */
+export const agentInputOverride = { asJsonObject: ['agent_flow'] };

@@ -1,10 +1,11 @@
 import { AiAgent } from '../entities';
 import { type AgentView, toAgentView } from './agent.contract';
-import { createAgentInput, listAgentsInput, updateAgentInput } from './input/agent.input';
-import { camelKeys, findOwned, parseId } from './records';
+import { createAgentWrite, listAgentsInput, updateAgentWrite } from './input/agent.input';
+import type { Naming } from './naming';
+import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
 import { ValidationError } from './errors';
-import { parseInput } from './validation';
+import { parseInput, parseWrite } from './validation';
 
 /** AI agents of a company, and the built-in template catalogue every company can read. */
 export class AgentService {
@@ -41,17 +42,19 @@ export class AgentService {
     return findOwned(em, AiAgent, 'Agent', { id, company: scope.companyId, deletedAt: null });
   }
 
-  async create(caller: Caller, input: unknown): Promise<AgentView> {
-    const { workspace, ...fields } = parseInput(createAgentInput, input);
-    const agent = caller.em.create(AiAgent, { ...camelKeys(fields), name: fields.name, company: caller.scope.companyId, workspaceId: workspace });
+  /** `input` is named as `naming` says. */
+  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<AgentView> {
+    const { workspace, ...fields } = parseWrite(createAgentWrite, input, naming);
+    const agent = caller.em.create(AiAgent, { ...fields, name: fields.name, company: caller.scope.companyId, workspaceId: workspace });
     await caller.em.flush();
     return toAgentView(agent);
   }
 
-  async update(caller: Caller, id: unknown, input: unknown): Promise<AgentView> {
+  /** Partial update; `input` is named as `naming` says. */
+  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<AgentView> {
     const agent = await this.getOwn(caller, parseId(id));
-    const { workspace, ...fields } = parseInput(updateAgentInput, input);
-    caller.em.assign(agent, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
+    const { workspace, ...fields } = parseWrite(updateAgentWrite, input, naming);
+    caller.em.assign(agent, { ...fields, ...(workspace ? { workspaceId: workspace } : {}) });
     if (agent.reminderFrequencyFrom > agent.reminderFrequencyTo) {
       throw ValidationError.of('reminder_frequency_from', 'Must not be greater than reminder_frequency_to');
     }

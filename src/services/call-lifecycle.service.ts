@@ -105,11 +105,12 @@ export class CallLifecycleService {
   }
 
   /**
-   * Gives waiting calls of a company the free concurrent-call slots, oldest first. A
-   * per-company advisory lock makes two replicas dispatching at once count the same slots.
+   * Job handler: gives waiting calls of the caller's company the free concurrent-call slots,
+   * oldest first. A per-company advisory lock makes two replicas dispatching at once count
+   * the same slots.
    */
-  async dispatch(companyId: string): Promise<void> {
-    const em = this.orm.em.fork();
+  async dispatch({ scope, em }: Caller): Promise<void> {
+    const { companyId } = scope;
     const picked = await em.transactional(async (tx) => {
       const free = await this.freeSlots(tx, companyId);
       if (free <= 0) return [];
@@ -175,9 +176,9 @@ export class CallLifecycleService {
     return { callId: stored.callId, admitted: stored.admitted };
   }
 
-  /** Asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
-  async place(key: RecordKey): Promise<void> {
-    const em = this.orm.em.fork();
+  /** Job handler: asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
+  async place({ scope, em }: Caller, callId: string): Promise<void> {
+    const key = { id: callId, companyId: scope.companyId };
     // The joined agent names its company too (a call's agent is always its company's own).
     const call = await em.findOne(Call, { id: key.id, company: key.companyId }, { populate: ['aiAgent'], populateWhere: { aiAgent: { company: key.companyId } } });
     if (!call || call.callSid !== '' || call.callStatus !== 'pstn-queued') return;
@@ -226,10 +227,10 @@ export class CallLifecycleService {
     return true;
   }
 
-  /** Runs one step of a simulated call and schedules the next. Idempotent. */
-  async advanceSimulated(simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
-    const key = { id: job.callId, companyId: job.companyId };
-    const call = await simulatedCall(this.orm.em.fork(), key);
+  /** Job handler: runs one step of a simulated call and schedules the next. Idempotent. */
+  async advanceSimulated({ scope, em }: Caller, simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
+    const key = { id: job.callId, companyId: scope.companyId };
+    const call = await simulatedCall(em, key);
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
     const now = this.clock.now();
     const { update, next } = simulated.outcome(job.step, call, call.agent, now);

@@ -3,6 +3,8 @@ import type { Call } from '../entities';
 import { CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
 import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './contract';
 import type { StoredTurn } from './conversation/transcript';
+import { phone, uuid, workspace } from './input/common';
+import type { PhoneParser } from './phone';
 
 const dynamicVariable = namedObject(
   z.strictObject({ name: d(z.string(), 'Variable name.'), value: d(z.string(), 'The value.') }),
@@ -70,7 +72,7 @@ export const callContract = defineContract({
   }),
   rest: { omit: ['transcriptTurns'] },
   // GraphQL has typed `transcriptTurns` for the turns, and types the stored object as any JSON value.
-  graphql: { omit: ['companyId', 'deletedAt'], anyJson: ['transcriptObject'] },
+  graphql: { omit: ['companyId', 'deletedAt'], as: { transcriptObject: 'anyJson' } },
 });
 
 export type CallView = ViewOf<typeof callContract>;
@@ -90,3 +92,41 @@ export const toCallView = (call: Call): CallView =>
     transcriptTurns: (c) => transcriptTurnsOf(c.transcriptObject),
     cost: (c) => Number(c.cost),
   });
+
+/**
+ * A variable make-call hands to the agent. The rules of interface 4.1 are regular
+ * expressions, so that /openapi.json states them too: a name is one or more non-space
+ * characters, a value has at least one.
+ */
+export const dynamicVariableInput = namedObject(
+  z.object({
+    name: d(
+      z
+        .string()
+        .regex(/^\S+$/, {
+          error: (iss) => ((iss.input as string).trim() === '' ? 'Dynamic variable name must not be empty' : 'Dynamic variable name must not contain spaces'),
+        })
+        .meta({ examples: ['first_name'] }),
+      'No spaces.',
+    ),
+    value: d(z.string().regex(/\S/, 'Dynamic variable value must not be empty').meta({ examples: ['Ada'] }), 'Value: not empty.'),
+  }),
+  'DynamicVariableInput',
+  'A variable handed to the agent for this call.',
+);
+
+/**
+ * Fields make-call (interface 4.1) accepts, in the documented snake_case: REST validates its
+ * body with them, GraphQL's input is derived from them (camelCase), and both name the same
+ * fields in validation errors. Numbers are read with `parser`.
+ */
+export const makeCallFields = (parser: PhoneParser) => ({
+  ai_agent_id: d(uuid(), 'Id of the agent that makes the call (yours, or a template).'),
+  call_from: d(phone(parser), 'A number the company owns, in any format (normalised to E.164).'),
+  call_to: d(phone(parser), 'Any valid number, in any format (normalised to E.164).'),
+  dynamic_variables: d(
+    z.array(dynamicVariableInput).max(100, 'At most 100 dynamic variables').nullish(),
+    'Variables handed to the agent: name without spaces, value not empty.',
+  ),
+  workspace: d(workspace(), 'Defaults to "default".'),
+});

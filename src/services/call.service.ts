@@ -7,15 +7,16 @@ import type { CallLifecycleService } from './call-lifecycle.service';
 import type { DoNotCallService } from './do-not-call.service';
 import { PreconditionError } from './errors';
 import { page as pageInput } from './input/common';
-import { type ListCallsInput, listCallsInput, makeCallInput } from './input/call.input';
+import { type ListCallsInput, listCallsInput, makeCallWrite } from './input/call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
 import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
 import { type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from './scope';
+import type { Naming } from './naming';
 import type { OperationLimits } from './rate-limit.service';
-import { parseInput } from './validation';
+import { parseInput, parseWrite } from './validation';
 
 export interface CallServiceOptions {
   provider: string;
@@ -63,7 +64,9 @@ export interface StoredCampaignCall {
 export class CallService {
   static readonly limits = { makeCall: 'make-call' } as const satisfies OperationLimits<CallService>;
 
-  /** The make-call input schema (phone numbers read by this service's parser); /openapi.json describes it. */
+  /** make-call's schemas under both namings, phone numbers read by this service's parser. */
+  private readonly makeCallWrite;
+  /** The documented make-call input; /openapi.json describes it. */
   readonly makeCallInput;
 
   constructor(
@@ -74,27 +77,28 @@ export class CallService {
     private readonly lifecycle: CallLifecycleService,
     private readonly options: CallServiceOptions,
   ) {
-    this.makeCallInput = makeCallInput(phones);
+    this.makeCallWrite = makeCallWrite(phones);
+    this.makeCallInput = this.makeCallWrite.snake_case;
   }
 
   /**
    * make-call (interface 4.1): a test call with one of the company's agents, from a number
    * the company owns, to any valid number not on the company's do-not-call list. Answers
-   * `pstn-queued`; dialing follows.
+   * `pstn-queued`; dialing follows. `input` is named as `naming` says.
    */
-  async makeCall(caller: Caller, input: unknown): Promise<CallView> {
-    const body = parseInput(this.makeCallInput, input);
-    const agent = await this.agents.getOwn(caller, body.ai_agent_id);
-    const from = await this.numbers.findOwnedNumber(caller, body.call_from.e164);
+  async makeCall(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CallView> {
+    const body = parseWrite(this.makeCallWrite, input, naming);
+    const agent = await this.agents.getOwn(caller, body.aiAgentId);
+    const from = await this.numbers.findOwnedNumber(caller, body.callFrom.e164);
     if (!from) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
-    if (await this.doNotCall.isSuppressed(caller, body.call_to.e164)) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
+    if (await this.doNotCall.isSuppressed(caller, body.callTo.e164)) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
     const call = await this.create(caller, {
       aiAgentId: agent.id,
       from: from.phoneNumber,
-      to: body.call_to.e164,
+      to: body.callTo.e164,
       workspace: body.workspace,
       isTest: true,
-      dynamicVariables: body.dynamic_variables ?? [],
+      dynamicVariables: body.dynamicVariables ?? [],
     });
     return toCallView(call);
   }

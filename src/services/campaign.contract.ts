@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Campaign } from '../entities';
 import type { Plain } from './plain.store';
+import { camelKeys } from './naming';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
 import { nestedStrings, RETRY_UNITS, timeOfDay, timeZone } from './input/campaign.input';
 import { intBetween, isoDate, jsonObject, requiredText, rule, text, timestamp, uuid, workspace } from './input/common';
@@ -119,10 +120,26 @@ export const campaignInputOverride = {
 
 /** Documented update: every field optional; unknown fields are ignored (legacy clients). */
 export const updateCampaignInput = z.object(campaignFields).partial();
-export type UpdateCampaignInput = z.output<typeof updateCampaignInput>;
 
 /** Management create: the same fields plus `workspace`; `name` required; unknown fields refused. */
 export const createCampaignInput = z.strictObject(campaignFields).partial().required({ name: true }).extend(campaignCreateFields);
+
+/**
+ * Update and create under both namings: the documented ones, and the same fields camelCased,
+ * as GraphQL's inputs (derived from them) send them and the entity names them.
+ */
+const camelCampaignFields = camelKeys(campaignFields);
+export const updateCampaignWrite = {
+  snake_case: updateCampaignInput,
+  camelCase: z.object(camelCampaignFields).partial(),
+};
+export const createCampaignWrite = {
+  snake_case: createCampaignInput,
+  camelCase: z.strictObject(camelCampaignFields).partial().required({ name: true }).extend(campaignCreateFields),
+};
+
+/** A validated update, camelCase whichever naming it came in. */
+export type CampaignWrite = z.output<typeof updateCampaignWrite.camelCase>;
 
 /** The view of a stored campaign. */
 export const toCampaignView = (campaign: Plain<Campaign>): CampaignView =>

@@ -3,31 +3,23 @@ import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from './errors';
 import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
-import { type CampaignView, createCampaignInput, toCampaignView, type UpdateCampaignInput, updateCampaignInput } from './campaign.contract';
+import { type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
+import type { CampaignStatsView } from './campaign-stats.contract';
 import { campaignById, type CampaignCounts, countsOf } from './campaigns/campaign.store';
 import type { Clock } from './clock';
 import { newestFirst, type Page } from './pagination';
-import { camelKeys, findOwned, parseId } from './records';
+import { type Naming, snakeName } from './naming';
+import { findOwned, parseId } from './records';
 import type { Caller, Scope } from './scope';
-import { parseInput } from './validation';
+import { parseInput, parseWrite } from './validation';
 
 /** Related records a campaign may name, each of which must belong to the caller's company. */
 const RELATIONS = [
-  { field: 'ai_agent_id', property: 'aiAgent', entity: AiAgent, name: 'Agent', softDeleted: true },
-  { field: 'inbound_phone_number_id', property: 'inboundPhoneNumber', entity: PhoneNumber, name: 'Phone number', softDeleted: false },
-  { field: 'outbound_phone_number_id', property: 'outboundPhoneNumber', entity: PhoneNumber, name: 'Phone number', softDeleted: false },
-  { field: 'webhook_id', property: 'webhook', entity: WebhookFlow, name: 'Webhook', softDeleted: true },
+  { field: 'aiAgentId', property: 'aiAgent', entity: AiAgent, name: 'Agent', softDeleted: true },
+  { field: 'inboundPhoneNumberId', property: 'inboundPhoneNumber', entity: PhoneNumber, name: 'Phone number', softDeleted: false },
+  { field: 'outboundPhoneNumberId', property: 'outboundPhoneNumber', entity: PhoneNumber, name: 'Phone number', softDeleted: false },
+  { field: 'webhookId', property: 'webhook', entity: WebhookFlow, name: 'Webhook', softDeleted: true },
 ] as const;
-
-/** How far a campaign has got (docs/campaigns.md): its counters, with its status and progress. */
-export interface CampaignStats extends Omit<CampaignCounts, 'selected' | 'nextAttemptAt'> {
-  campaignId: string;
-  status: string;
-  callProgress: number;
-  contactsSelected: number;
-  /** When the next attempt is due, window permitting; null when none is waiting or the campaign is not active. */
-  nextAttemptAt: Date | null;
-}
 
 /** What the campaign service asks of the dialer. */
 export interface DialerControl {
@@ -84,8 +76,9 @@ export class CampaignService {
     return toCampaignView(found);
   }
 
-  async create(caller: Caller, input: unknown): Promise<CampaignView> {
-    const { workspace, ...fields } = parseInput(createCampaignInput, input);
+  /** `input` named as `naming` says: REST's body is renamed once, after validation; GraphQL's input is validated as it arrives. */
+  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CampaignView> {
+    const { workspace, ...fields } = parseWrite(createCampaignWrite, input, naming);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
     await this.save(caller, campaign);
@@ -95,26 +88,27 @@ export class CampaignService {
   /**
    * Partial update (interface 4.2): fields left out stay as they were; a nullable field
    * sent as null is cleared. `company_id`, when sent, must be the caller's own company.
+   * `input` is named as `naming` says, as for `create`.
    */
-  async update(caller: Caller, id: unknown, input: unknown): Promise<CampaignView> {
+  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<CampaignView> {
     const campaign = await this.find(caller, id);
-    await this.apply(caller, campaign, parseInput(updateCampaignInput, input));
+    await this.apply(caller, campaign, parseWrite(updateCampaignWrite, input, naming));
     await this.save(caller, campaign);
     return toCampaignView(campaign);
   }
 
   /** Counters of the campaign's contacts; NotFoundError for another company's campaign. */
-  async stats(caller: Caller, id: unknown): Promise<CampaignStats> {
+  async stats(caller: Caller, id: unknown): Promise<CampaignStatsView> {
     const campaign = await this.find(caller, id);
     return (await this.statsOfCampaigns(caller, [campaign])).get(campaign.id)!;
   }
 
   /** Stats of many campaigns of the company in one query (GraphQL lists); ids of others are left out. */
-  async statsMany(caller: Caller, ids: readonly string[]): Promise<Map<string, CampaignStats>> {
+  async statsMany(caller: Caller, ids: readonly string[]): Promise<Map<string, CampaignStatsView>> {
     return this.statsOfCampaigns(caller, await this.findMany(caller, ids));
   }
 
-  private async statsOfCampaigns({ scope, em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStats>> {
+  private async statsOfCampaigns({ scope, em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStatsView>> {
     const rows = await countsOf(em, scope.companyId, campaigns.map((c) => c.id));
     const now = this.clock.now();
     return new Map(campaigns.map((c) => [c.id, toStats(c, rows.get(c.id), now)]));
@@ -151,10 +145,10 @@ export class CampaignService {
     return { company: scope.companyId, deletedAt: null, ...(workspace ? { workspace } : {}) };
   }
 
-  private async apply(caller: Caller, campaign: Campaign, input: UpdateCampaignInput): Promise<void> {
-    const { company_id, created_at: _created, updated_at: _updated, deleted_at, ...fields } = input;
+  private async apply(caller: Caller, campaign: Campaign, input: CampaignWrite): Promise<void> {
+    const { companyId, createdAt: _created, updatedAt: _updated, deletedAt, ...fields } = input;
     const errors: FieldError[] = [];
-    if (company_id !== undefined && company_id !== caller.scope.companyId) {
+    if (companyId !== undefined && companyId !== caller.scope.companyId) {
       errors.push({ field: 'company_id', message: 'Must be your own company' });
     }
     const relations: Record<string, string | null> = {};
@@ -162,14 +156,14 @@ export class CampaignService {
       const id = fields[rel.field];
       delete fields[rel.field];
       if (id === undefined) continue;
-      if (id !== null && !(await this.owns(caller, rel, id))) errors.push({ field: rel.field, message: `${rel.name} not found` });
+      if (id !== null && !(await this.owns(caller, rel, id))) errors.push({ field: snakeName(rel.field), message: `${rel.name} not found` });
       relations[rel.property] = id;
     }
     if (errors.length > 0) throw new ValidationError(errors);
     caller.em.assign(campaign, {
-      ...camelKeys(fields),
+      ...fields,
       ...relations,
-      ...(deleted_at !== undefined ? { deletedAt: deleted_at === null ? null : new Date(deleted_at) } : {}),
+      ...(deletedAt !== undefined ? { deletedAt: deletedAt === null ? null : new Date(deletedAt) } : {}),
     });
     this.checkConsistency(campaign);
     if (campaign.status === 'active') await this.checkActivation(caller, campaign);
@@ -215,7 +209,7 @@ export class CampaignService {
   }
 }
 
-function toStats(c: Campaign, counts: CampaignCounts | undefined, now: Date): CampaignStats {
+function toStats(c: Campaign, counts: CampaignCounts | undefined, now: Date): CampaignStatsView {
   const waiting = counts?.nextAttemptAt ? new Date(Math.max(counts.nextAttemptAt.getTime(), now.getTime())) : null;
   return {
     campaignId: c.id,

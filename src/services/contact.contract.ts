@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Contact } from '../entities';
 import { LAST_CALL_STATUSES } from '../entities/contact.entity';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
+import { jsonObject, phone, requiredText, text, uuid } from './input/common';
+import type { PhoneParser } from './phone';
 
 /**
  * A person campaigns call, as services return it and every surface shows it: REST
@@ -41,3 +43,25 @@ export type ContactView = ViewOf<typeof contactContract>;
 
 /** The view of a stored contact. */
 export const toContactView = (contact: Contact): ContactView => viewOf(contactContract, contact);
+
+/**
+ * Fields contact create and update accept, in the documented snake_case: REST validates its
+ * body with them as sent, GraphQL's inputs are derived from them (camelCase, the number
+ * first), and both name the same fields in validation errors. Numbers are read with
+ * `parser`, in its default region.
+ */
+export const contactFields = (parser: PhoneParser) => ({
+  firstname: d(text(200), 'First name.'),
+  lastname: d(text(200), 'Last name.'),
+  phone_number: d(phone(parser), 'Any format; stored in E.164.'),
+  metadata: d(jsonObject(), 'Free-form data.'),
+  source_name: d(text(200), 'Source list, free text (campaigns select contacts by it).'),
+  tag_name: d(text(200), 'Tag, free text (campaigns select contacts by it).'),
+  category_name: d(text(200), 'Category, free text (campaigns select contacts by it).'),
+  notes: d(text(10_000), 'Free-form notes.'),
+  campaign_id: d(uuid().nullable(), 'Adds the contact to this campaign; null removes it.'),
+  status: d(requiredText(50), 'Active or inactive.'),
+});
+
+/** How GraphQL's contact inputs order the write fields: the number first. */
+export const contactInputOverride = { after: { phone_number: null } };

@@ -1,18 +1,17 @@
 import { Campaign, Contact } from '../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
 import { type FieldError, ValidationError } from './errors';
-import { type CreateContactInput, createContactInput, importContactsCsvInput, importContactsInput, type PageContactsInput, pageContactsInput, updateContactInput } from './input/contact.input';
+import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './input/contact.input';
 import { newestFirst, type Page } from './pagination';
 import type { PhoneParser } from './phone';
-import { camelKeys, findOwned, parseId } from './records';
+import { camelKeys, type Naming } from './naming';
+import { findOwned, parseId } from './records';
 import { type ContactView, toContactView } from './contact.contract';
 import type { Caller, Scope } from './scope';
-import { checkInput, parseInput } from './validation';
+import { checkInput, parseInput, parseWrite } from './validation';
 
 /** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
 const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
-
-type ContactFields = Omit<CreateContactInput, 'phone_number'> & { phone_number?: CreateContactInput['phone_number'] };
 
 /** Rows written per INSERT statement of a CSV import (19 columns: well under PostgreSQL's 65,535 parameters). */
 const INSERT_BATCH = 1000;
@@ -25,15 +24,17 @@ export interface CsvImportResult {
 
 /** Contacts of a company: the people campaigns call. */
 export class ContactService {
-  /** Input schemas built with this service's phone parser; /openapi.json describes them. */
+  /** Input schemas built with this service's phone parser, under both namings; /openapi.json describes the documented ones. */
+  private readonly writes;
   readonly createInput;
   readonly importInput;
   readonly updateInput;
 
   constructor(phones: PhoneParser) {
-    this.createInput = createContactInput(phones);
-    this.importInput = importContactsInput(phones);
-    this.updateInput = updateContactInput(phones);
+    this.writes = contactWrites(phones);
+    this.createInput = this.writes.create.snake_case;
+    this.importInput = this.writes.import.snake_case;
+    this.updateInput = this.writes.update.snake_case;
   }
 
   /** Every contact of the company, newest first (documented list: no pagination). */
@@ -65,11 +66,12 @@ export class ContactService {
 
   /**
    * Creates one contact, or imports an array all-or-nothing: any bad row rejects the whole
-   * import, with every bad row's fields named by index (`[3].phone_number`).
+   * import, with every bad row's fields named by index (`[3].phone_number`). `input` is
+   * named as `naming` says.
    */
-  async create(caller: Caller, input: unknown): Promise<ContactView | ContactView[]> {
+  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<ContactView | ContactView[]> {
     const bulk = Array.isArray(input);
-    const rows = bulk ? parseInput(this.importInput, input) : [parseInput(this.createInput, input)];
+    const rows = bulk ? parseWrite(this.writes.import, input, naming) : [parseWrite(this.writes.create, input, naming)];
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
     await caller.em.flush();
@@ -84,23 +86,24 @@ export class ContactService {
    */
   async importCsv(caller: Caller, input: unknown, csv: CsvSource): Promise<CsvImportResult> {
     const { mapping, campaign_id, dry_run } = parseInput(importContactsCsvInput, input);
-    await this.checkCampaigns(caller, [{ campaign_id }], false);
+    await this.checkCampaigns(caller, [{ campaignId: campaign_id }], false);
     const rows = await readContactCsv(csv, mapping, (row) => checkInput(this.createInput, row));
     if (!dry_run) {
       const company = caller.scope.companyId;
       await caller.em.transactional(async (em) => {
         for (let start = 0; start < rows.length; start += INSERT_BATCH) {
           const batch = rows.slice(start, start + INSERT_BATCH);
-          await em.insertMany(batch.map((row) => em.create(Contact, { company, ...this.toEntity({ ...row, campaign_id }) } as never, { persist: false }) as Contact));
+          await em.insertMany(batch.map((row) => em.create(Contact, { company, ...this.toEntity({ ...camelKeys(row), campaignId: campaign_id }) } as never, { persist: false }) as Contact));
         }
       });
     }
     return { imported: rows.length, dryRun: dry_run ?? false };
   }
 
-  async update(caller: Caller, id: unknown, input: unknown): Promise<ContactView> {
+  /** Partial update; `input` is named as `naming` says. */
+  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<ContactView> {
     const contact = await this.find(caller, id);
-    const fields = parseInput(this.updateInput, input);
+    const fields = parseWrite(this.writes.update, input, naming);
     await this.checkCampaigns(caller, [fields], false);
     caller.em.assign(contact, this.toEntity(fields));
     await caller.em.flush();
@@ -127,22 +130,22 @@ export class ContactService {
     };
   }
 
-  private toEntity({ phone_number, campaign_id, ...rest }: ContactFields): Record<string, unknown> {
+  private toEntity({ phoneNumber, campaignId, ...rest }: ContactWrite): Record<string, unknown> {
     return {
-      ...camelKeys(rest),
-      ...(phone_number ? { phoneNumber: phone_number.e164, numberCountryCode: phone_number.countryCode } : {}),
-      ...(campaign_id !== undefined ? { campaign: campaign_id } : {}),
+      ...rest,
+      ...(phoneNumber ? { phoneNumber: phoneNumber.e164, numberCountryCode: phoneNumber.countryCode } : {}),
+      ...(campaignId !== undefined ? { campaign: campaignId } : {}),
     };
   }
 
   /** Every campaign_id named must be a campaign of the caller's company. */
-  private async checkCampaigns({ scope, em }: Caller, rows: ContactFields[], indexed: boolean): Promise<void> {
-    const wanted = [...new Set(rows.map((r) => r.campaign_id).filter((id): id is string => !!id))];
+  private async checkCampaigns({ scope, em }: Caller, rows: Pick<ContactWrite, 'campaignId'>[], indexed: boolean): Promise<void> {
+    const wanted = [...new Set(rows.map((r) => r.campaignId).filter((id): id is string => !!id))];
     if (wanted.length === 0) return;
     const found = await em.find(Campaign, { id: wanted, company: scope.companyId, deletedAt: null }, { fields: ['id'] });
     const known = new Set(found.map((c) => c.id));
     const errors: FieldError[] = rows.flatMap((row, i) =>
-      row.campaign_id && !known.has(row.campaign_id)
+      row.campaignId && !known.has(row.campaignId)
         ? [{ field: indexed ? `[${i}].campaign_id` : 'campaign_id', message: 'Campaign not found' }]
         : [],
     );

@@ -51,13 +51,29 @@ export interface Contract<S extends z.ZodRawShape> {
   view: z.ZodObject<S>;
   /** The documented REST shape: snake_case of the view's names, except `rename`. */
   rest?: SurfaceOverride<keyof S & string> & { rename?: Partial<Record<keyof S & string, string>> };
-  /** `anyJson`: JSON fields GraphQL types as any JSON value rather than an object. */
-  graphql?: SurfaceOverride<keyof S & string> & { anyJson?: readonly (keyof S & string)[] };
+  /** `as`: fields GraphQL types otherwise than their schema says (`GraphQLTypeAs`). */
+  graphql?: SurfaceOverride<keyof S & string> & { as?: Partial<Record<keyof S & string, GraphQLTypeAs>> };
 }
+
+/**
+ * How GraphQL types a field whose view schema says otherwise: `anyJson`, any JSON value
+ * (`JSON`); `jsonObject`, a JSON object (`JSONObject`) rather than a typed object; `id`, an
+ * `ID` although the view (and REST) hold plain text; `text`, an enum as plain `String`.
+ */
+export type GraphQLTypeAs = 'anyJson' | 'jsonObject' | 'id' | 'text';
 
 export type ViewOf<C> = C extends Contract<infer S> ? z.output<z.ZodObject<S>> : never;
 
-export const defineContract = <S extends z.ZodRawShape>(contract: Contract<S>): Contract<S> => contract;
+/** The contract of each view, so a surface can show a view nested in another (a flow's steps) as its own shape. */
+const contractsByView = new WeakMap<z.ZodType, Contract<z.ZodRawShape>>();
+
+export function defineContract<S extends z.ZodRawShape>(contract: Contract<S>): Contract<S> {
+  contractsByView.set(contract.view, contract as unknown as Contract<z.ZodRawShape>);
+  return contract;
+}
+
+/** The contract whose view `schema` is, if any. */
+export const contractOfView = (schema: z.ZodType): Contract<z.ZodRawShape> | undefined => contractsByView.get(schema);
 
 /** The fields of `shape` as a surface shows them: without the omitted ones, moved as `override` says. */
 export function arranged(shape: z.ZodRawShape, override: SurfaceOverride<string> = {}): [key: string, schema: z.ZodType][] {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { DoNotCallNumber } from '../entities';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
+import { phone, text } from './input/common';
+import type { PhoneParser } from './phone';
 
 /**
  * A number on the company's do-not-call list (make-call refuses it, campaigns skip it), as
@@ -21,3 +23,21 @@ export type DoNotCallView = ViewOf<typeof doNotCallContract>;
 
 /** The view of a listed number. */
 export const toDoNotCallView = (entry: DoNotCallNumber): DoNotCallView => viewOf(doNotCallContract, entry);
+
+const MAX_DO_NOT_CALL_PER_REQUEST = 10_000;
+
+/**
+ * What adding numbers to the list accepts (REST validates its body with it, GraphQL's input is
+ * derived from it): numbers in any accepted format, read with `parser`; each bad one is
+ * named by index (`numbers[3]`).
+ */
+export const doNotCallAddFields = (parser: PhoneParser) => ({
+  numbers: d(
+    z
+      .array(phone(parser))
+      .min(1, 'Must hold at least one number')
+      .max(MAX_DO_NOT_CALL_PER_REQUEST, `At most ${MAX_DO_NOT_CALL_PER_REQUEST} numbers per request`),
+    '1 to 10,000 numbers, any format; stored in E.164.',
+  ),
+  reason: d(text(1000).nullish(), 'Why the numbers are listed, free text.'),
+});

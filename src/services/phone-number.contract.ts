@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { PhoneNumber } from '../entities';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
+import { phone, text, uuid } from './input/common';
+import type { PhoneParser } from './phone';
 
 // Also in /openapi.json (zod's global registry), where the legacy shape documents this field alone.
 const answering = 'The agent answering calls to this number; null: calls are rejected.';
@@ -28,3 +30,26 @@ export type PhoneNumberView = ViewOf<typeof phoneNumberContract>;
 
 /** The view of a stored number. */
 export const toPhoneNumberView = (number: PhoneNumber): PhoneNumberView => viewOf(phoneNumberContract, number);
+
+const label = () => d(text(200).optional(), 'A name for the number, free text.');
+
+/**
+ * Fields adding a number accepts, in the documented snake_case (REST validates its body with
+ * them, GraphQL's input is derived from them); numbers are read with `parser`.
+ */
+export const phoneNumberCreateFields = (parser: PhoneParser) => ({
+  phone_number: d(phone(parser), 'Any format; stored in E.164.'),
+  label: label(),
+});
+
+/**
+ * The number itself is fixed once added; its label and the agent answering it change. Partial:
+ * a field left out stays; `inbound_agent_id` null stops the number answering (docs/calls.md).
+ */
+export const phoneNumberUpdateFields = {
+  label: label(),
+  inbound_agent_id: d(
+    uuid().nullable().optional().describe('The agent of your company that answers calls to this number; null: none (calls are rejected).'),
+    'The agent of your company that answers calls to this number; null: none. Left out: unchanged.',
+  ),
+};

@@ -26,12 +26,3 @@ export async function findOwned<T extends { id: string }>(
   if (!found) throw new NotFoundError(name);
   return found;
 }
-
-/** `{ai_agent_id: 1, call_to: 2}` -> `{aiAgentId: 1, callTo: 2}` (one level). */
-export function camelKeys(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(input)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
-  );
-}

@@ -44,7 +44,7 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
     name: 'Demo reminder campaign',
     ai_agent_id: agent.id,
     outbound_phone_number_id: number.id,
-    webhook_id: flow.flow.id,
+    webhook_id: flow.id,
     time_zone: 'America/New_York',
     // Open all day, every day: the first run's "Activate" in the web console dials at once.
     call_time_of_day_from: '00:00:00',

@@ -5,22 +5,25 @@ import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerP
 import { findOwned, parseId } from './records';
 import type { Caller, Scope } from './scope';
 import { parseInput } from './validation';
+import { type ExecutionView, type StepRunView, toExecutionView, toStepRunView } from './webhook-execution.contract';
 
 export interface ExecutionDetail {
-  execution: WebhookExecution;
+  execution: ExecutionView;
   /** The step log: every step of every attempt, in attempt then step order. */
-  steps: WebhookStepRun[];
+  steps: StepRunView[];
 }
+
+const pageOfViews = (page: Page<WebhookExecution>): Page<ExecutionView> => ({ ...page, items: page.items.map(toExecutionView) });
 
 const perFlow = (scope: Scope, parentIds: readonly string[]): PerParent<WebhookExecution> => ({ parent: 'flow', parentIds, where: { company: scope.companyId } });
 
 /** Reading a flow's executions and their step logs. Flows run in FlowRunner. */
 export class WebhookExecutionService {
   /** Newest first, keyset-paginated like the calls list. */
-  async list(caller: Caller, flowId: unknown, input: unknown): Promise<Page<WebhookExecution>> {
+  async list(caller: Caller, flowId: unknown, input: unknown): Promise<Page<ExecutionView>> {
     const flow = await this.ownFlow(caller, flowId);
     const page = parseInput(listExecutionsInput, input);
-    return newestFirst(caller.em, WebhookExecution, { flow: flow.id, company: caller.scope.companyId }, page);
+    return pageOfViews(await newestFirst(caller.em, WebhookExecution, { flow: flow.id, company: caller.scope.companyId }, page));
   }
 
   async get(caller: Caller, flowId: unknown, executionId: unknown): Promise<ExecutionDetail> {
@@ -28,12 +31,13 @@ export class WebhookExecutionService {
     const where = { id: parseId(executionId), flow: flow.id, company: caller.scope.companyId };
     const execution = await findOwned(caller.em, WebhookExecution, 'Execution', where);
     const steps = await caller.em.find(WebhookStepRun, { execution: execution.id }, { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } });
-    return { execution, steps };
+    return { execution: toExecutionView(execution), steps: steps.map(toStepRunView) };
   }
 
   /** The latest executions of each flow of the caller's company, a page per flow, in one query. */
-  async pageByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<WebhookExecution>>> {
-    return newestFirstPerParent(em, WebhookExecution, perFlow(scope, flowIds), parseInput(pageInput(), input));
+  async pageByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<ExecutionView>>> {
+    const pages = await newestFirstPerParent(em, WebhookExecution, perFlow(scope, flowIds), parseInput(pageInput(), input));
+    return new Map([...pages].map(([flowId, page]) => [flowId, pageOfViews(page)]));
   }
 
   async countByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, number>> {
@@ -41,19 +45,19 @@ export class WebhookExecutionService {
   }
 
   /** One execution of the caller's company, by its id alone. */
-  async getById({ scope, em }: Caller, id: unknown): Promise<WebhookExecution> {
-    return findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId });
+  async getById({ scope, em }: Caller, id: unknown): Promise<ExecutionView> {
+    return toExecutionView(await findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId }));
   }
 
   /** The step logs of several executions of the caller's company, in one query. */
-  async stepLogsOf({ scope, em }: Caller, executionIds: readonly string[]): Promise<Map<string, WebhookStepRun[]>> {
+  async stepLogsOf({ scope, em }: Caller, executionIds: readonly string[]): Promise<Map<string, StepRunView[]>> {
     const runs = await em.find(
       WebhookStepRun,
       { execution: { id: [...executionIds], company: scope.companyId } },
       { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } },
     );
-    const byExecution = new Map<string, WebhookStepRun[]>(executionIds.map((id) => [id, []]));
-    for (const run of runs) byExecution.get(run.execution.id)?.push(run);
+    const byExecution = new Map<string, StepRunView[]>(executionIds.map((id) => [id, []]));
+    for (const run of runs) byExecution.get(run.execution.id)?.push(toStepRunView(run));
     return byExecution;
   }
 

@@ -1,26 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AiAgent, Campaign, WebhookFlow, WebhookStep, type WebhookExecution } from '../entities';
+import { AiAgent, Campaign, WebhookFlow, WebhookStep } from '../entities';
 import { NotFoundError, ValidationError } from './errors';
-import { createWebhookInput, type EventFiltersInput, listWebhooksInput, type StepInput, type UpdateWebhookInput, updateWebhookInput, useTemplateInput } from './input/webhook.input';
-import { camelKeys, findOwned, parseId } from './records';
+import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, useTemplateInput } from './input/webhook.input';
+import type { Naming } from './naming';
+import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
+import { type EventFiltersWrite, toFlowView, type WebhookFlowView } from './webhook.contract';
 import type { WebhookExecutionService } from './webhook-execution.service';
-import { parseInput } from './validation';
+import { parseInput, parseWrite } from './validation';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
-export const INLINE_EXECUTIONS = 20;
-
-export interface FlowView {
-  flow: WebhookFlow;
-  /** Latest executions, newest first. */
-  executions: WebhookExecution[];
-}
-
-/** A flow with its signing secret: only the answers to create, rotate-secret and a template's use. */
-export interface FlowWithSecret extends FlowView {
-  secret: string;
-}
+const INLINE_EXECUTIONS = 20;
 
 /** What a copy of an integration template takes from it (a new flow gets its own id, status and secret). */
 const COPIED_FLOW_FIELDS = ['logo', 'retryDelay', 'retryDelayUnit', 'maxRetries', 'flowDirection', 'flowMapping', 'tagName', 'categoryName', 'predefinedVariables', 'variables'] as const;
@@ -36,7 +27,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  * Event filters name records of the caller's company: an agent or campaign of another
  * company (or none) is refused like any bad input, naming the field, and reveals nothing.
  */
-async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersInput | undefined): Promise<void> {
+async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersWrite | undefined): Promise<void> {
   const agent = filters?.ai_agent_id;
   if (agent && (await em.count(AiAgent, { id: agent, company: scope.companyId, deletedAt: null })) === 0) {
     throw ValidationError.of('event_filters.ai_agent_id', 'Must name an agent of your company');
@@ -51,7 +42,7 @@ async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersInp
 export class WebhookService {
   constructor(private readonly executions: WebhookExecutionService) {}
 
-  async list(caller: Caller, input: unknown): Promise<FlowView[]> {
+  async list(caller: Caller, input: unknown): Promise<WebhookFlowView[]> {
     const { workspace } = parseInput(listWebhooksInput, input);
     const flows = await caller.em.find(
       WebhookFlow,
@@ -62,32 +53,27 @@ export class WebhookService {
   }
 
   /** Integration templates: flows every company can read, copied to be used. */
-  async templates({ em }: Caller): Promise<FlowView[]> {
+  async templates({ em }: Caller): Promise<WebhookFlowView[]> {
     const flows = await em.find(WebhookFlow, { isTemplate: true, company: null, deletedAt: null }, { populate: ['steps'], orderBy: { name: 'asc' } });
-    return flows.map((flow) => ({ flow, executions: [] }));
+    return flows.map((flow) => toFlowView({ flow, executions: [] }));
   }
 
-  async get(caller: Caller, id: unknown): Promise<FlowView> {
+  async get(caller: Caller, id: unknown): Promise<WebhookFlowView> {
     const flow = await this.getOwn(caller, id);
     return (await this.withExecutions(caller, [flow]))[0]!;
   }
 
-  /** The steps of each flow (own or template), in `step_number` order, in one query. */
-  async stepsByFlows({ scope, em }: Caller, flowIds: readonly string[]): Promise<Map<string, WebhookStep[]>> {
-    const steps = await em.find(
-      WebhookStep,
-      { flow: { id: [...flowIds], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] }, deletedAt: null },
-      { orderBy: { stepNumber: 'asc' } },
-    );
-    return new Map(flowIds.map((id) => [id, steps.filter((s) => s.flow.id === id)]));
-  }
-
-  async create(caller: Caller, input: unknown): Promise<FlowWithSecret> {
-    const { workspace, steps, ...fields } = parseInput(createWebhookInput, input);
-    await checkEventFilters(caller, fields.event_filters);
+  /**
+   * A new flow, answered with its signing secret. `input` is named as `naming` says: REST's
+   * body is renamed once, after validation; GraphQL's input is validated as it arrives.
+   */
+  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<WebhookFlowView> {
+    const { workspace, steps, ...fields } = parseWrite(createWebhookWrite, input, naming);
+    await checkEventFilters(caller, fields.eventFilters);
     const secret = newSecret();
+    // Untyped: the input's variables are looser than the entity's type (its JSON column).
     const flow = caller.em.create(WebhookFlow, {
-      ...camelKeys(fields),
+      ...(fields as Record<string, unknown>),
       name: fields.name,
       company: caller.scope.companyId,
       createdBy: caller.scope.userId,
@@ -96,16 +82,19 @@ export class WebhookService {
     });
     this.addSteps(caller.em, flow, steps);
     await caller.em.flush();
-    return { flow, executions: [], secret };
+    return toFlowView({ flow, executions: [], secret });
   }
 
-  /** Partial update; `steps`, `variables` and `predefinedVariables`, when sent, replace the old ones. */
-  async update(caller: Caller, id: unknown, input: unknown): Promise<FlowView> {
+  /**
+   * Partial update; `steps`, `variables` and `predefinedVariables`, when sent, replace the
+   * old ones. `input` is named as `naming` says, as for `create`.
+   */
+  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<WebhookFlowView> {
     const flow = await this.getOwn(caller, id);
-    const { workspace, steps, ...fields }: UpdateWebhookInput = parseInput(updateWebhookInput, input);
-    await checkEventFilters(caller, fields.event_filters);
-    caller.em.assign(flow, { ...camelKeys(fields), ...(workspace ? { workspaceId: workspace } : {}) });
-    const numbers = new Set(steps ? steps.map((s) => s.step_number) : flow.steps.getItems().map((s) => s.stepNumber));
+    const { workspace, steps, ...fields } = parseWrite(updateWebhookWrite, input, naming);
+    await checkEventFilters(caller, fields.eventFilters);
+    caller.em.assign(flow, { ...fields, ...(workspace ? { workspaceId: workspace } : {}) });
+    const numbers = new Set((steps ?? flow.steps.getItems()).map((s) => s.stepNumber));
     const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));
     if (orphan >= 0) throw ValidationError.of(`variables[${orphan}].stepId`, 'Must name a step of this flow');
     await caller.em.begin();
@@ -125,19 +114,19 @@ export class WebhookService {
   }
 
   /** A new signing secret for the caller's flow, answered this once; the old one stops signing at once. */
-  async rotateSecret(caller: Caller, id: unknown): Promise<FlowWithSecret> {
+  async rotateSecret(caller: Caller, id: unknown): Promise<WebhookFlowView> {
     const flow = await this.getOwn(caller, id);
     const secret = newSecret();
     flow.secret = secret;
     await caller.em.flush();
-    return { ...(await this.withExecutions(caller, [flow]))[0]!, secret };
+    return (await this.withExecutions(caller, [flow], secret))[0]!;
   }
 
   /**
    * Copies an integration template into the caller's company and workspace as a new,
    * running flow with its own secret (answered this once). The template is not changed.
    */
-  async useTemplate(caller: Caller, templateId: unknown, input: unknown): Promise<FlowWithSecret> {
+  async useTemplate(caller: Caller, templateId: unknown, input: unknown): Promise<WebhookFlowView> {
     const { workspace, name } = parseInput(useTemplateInput, input ?? {});
     const where = { id: parseId(templateId), isTemplate: true, company: null, deletedAt: null };
     const template = await caller.em.findOne(WebhookFlow, where, { populate: ['steps'] });
@@ -156,7 +145,7 @@ export class WebhookService {
       flow.steps.add(caller.em.create(WebhookStep, { ...structuredClone(pick(step, COPIED_STEP_FIELDS)), flow }));
     }
     await caller.em.flush();
-    return { flow, executions: [], secret };
+    return toFlowView({ flow, executions: [], secret });
   }
 
   /** Soft delete: status `deleted`, `deleted_at` set, hidden from lists. */
@@ -171,15 +160,16 @@ export class WebhookService {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null }, ['steps']);
   }
 
-  private addSteps(em: EntityManager, flow: WebhookFlow, steps: StepInput[]): void {
-    for (const s of steps) {
-      flow.steps.add(em.create(WebhookStep, { ...camelKeys(s), flow, stepNumber: s.step_number, webhookUrl: s.webhook_url }));
+  private addSteps(em: EntityManager, flow: WebhookFlow, steps: StepWrite[]): void {
+    for (const step of steps) {
+      // Untyped: a step's body and condition are any JSON, looser than the entity's types.
+      flow.steps.add(em.create(WebhookStep, { ...(step as Record<string, unknown>), flow, stepNumber: step.stepNumber, webhookUrl: step.webhookUrl }));
     }
   }
 
-  /** Each flow with its latest executions, in one query whatever the number of flows. */
-  private async withExecutions(caller: Caller, flows: WebhookFlow[]): Promise<FlowView[]> {
+  /** The views of flows with their latest executions, in one query whatever the number of flows (and a secret just made). */
+  private async withExecutions(caller: Caller, flows: WebhookFlow[], secret?: string): Promise<WebhookFlowView[]> {
     const latest = await this.executions.pageByFlows(caller, flows.map((f) => f.id), { limit: INLINE_EXECUTIONS });
-    return flows.map((flow) => ({ flow, executions: latest.get(flow.id)!.items }));
+    return flows.map((flow) => toFlowView({ flow, executions: latest.get(flow.id)!.items, ...(secret ? { secret } : {}) }));
   }
 }

@@ -10,6 +10,7 @@ import type { EventPublisher } from '../events';
 import type { FlowEvents } from '../flows/flow-events';
 import type { FlowRunner } from '../flows/flow-runner';
 import type { JobQueue } from '../jobs/job-queue';
+import type { Caller } from '../scope';
 import { isOpen, isOver, windowOf } from './calling-window';
 import { afterAnalysis, triggerCampaignWebhook } from './campaign-webhook';
 import { dynamicVariables, type RecordViews } from './contact-mapping';
@@ -140,9 +141,9 @@ export class CampaignDialer {
     for (const c of due) await this.kick(c.companyId, c.id);
   }
 
-  /** Job handler: one tick of one campaign. Idempotent. */
-  async tick({ companyId, campaignId }: CampaignTickJob): Promise<void> {
-    const em = this.deps.orm.em.fork();
+  /** Job handler: one tick of one campaign of the caller's company. Idempotent. */
+  async tick({ scope, em }: Caller, campaignId: string): Promise<void> {
+    const { companyId } = scope;
     const result = await em.transactional(async (tx) => {
       if (!(await tryLockCampaign(tx, campaignId))) return 'busy' as const;
       const campaign = await loadCampaign(tx, { id: campaignId, companyId });

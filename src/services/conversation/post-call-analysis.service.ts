@@ -1,10 +1,11 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import type { Logger } from '../../logger';
 import type { Transitioned } from '../call-transitions';
 import type { Clock } from '../clock';
 import type { EventPublisher } from '../events';
 import type { JobQueue } from '../jobs/job-queue';
+import type { Caller } from '../scope';
 import { jobSql } from '../jobs/job-sql';
 import { describeError } from '../errors';
 import type { FlowEvents } from '../flows/flow-events';
@@ -47,7 +48,6 @@ export class PostCallAnalysisService {
   private readonly storedListeners: AnalysisListener[] = [];
 
   constructor(
-    private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
     private readonly model: LanguageModel,
     private readonly events: EventPublisher,
@@ -68,9 +68,12 @@ export class PostCallAnalysisService {
     await this.jobs.send(ANALYZE_CALL_JOB, { companyId: call.companyId, callId: call.id }, { db: jobSql(tx), singletonKey: call.id, delayMs: ANALYSIS_DELAY_MS });
   }
 
-  /** Job handler. Idempotent: a call already analyzed (or failed) is left alone. */
-  async analyze({ companyId, callId }: AnalyzeCallJob): Promise<void> {
-    const em = this.orm.em.fork();
+  /**
+   * Job handler: analyses a call of the caller's company. Idempotent: a call already
+   * analyzed (or failed) is left alone.
+   */
+  async analyze({ scope, em }: Caller, callId: string): Promise<void> {
+    const { companyId } = scope;
     const call = await em.findOne(Call, { id: callId, company: companyId });
     if (!call || call.agentTaskStatus !== '' || !analyzable(call)) return;
     const turns = turnsOf(call);

@@ -3,7 +3,7 @@ import { Call, Campaign } from '../../entities';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
 import { AppError } from '../errors';
-import type { RecordKey } from '../scope';
+import type { Caller, RecordKey } from '../scope';
 import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
 import type { RecordViews } from '../campaigns/contact-mapping';
@@ -54,15 +54,18 @@ export class FlowEvents {
     this.deps.jobs.wake(FLOW_EVENTS_JOB);
   }
 
-  /** Job handler: delivers every pending event of the company, a batch per transaction. Idempotent. */
-  async deliver({ companyId }: { companyId: string }): Promise<void> {
+  /**
+   * Job handler: delivers every pending event of the caller's company, a batch per
+   * transaction, each on a fork of the caller's unit of work (what a batch loads is not
+   * kept for the next). Idempotent.
+   */
+  async deliver(caller: Caller): Promise<void> {
     for (;;) {
-      const em = this.deps.orm.em.fork();
-      const { count, announcements } = await em.transactional(async (tx) => {
-        const pending = await lockPending(tx, companyId, BATCH);
+      const { count, announcements } = await caller.em.fork().transactional(async (tx) => {
+        const pending = await lockPending(tx, caller.scope.companyId, BATCH);
         const started: (() => void)[] = [];
         for (const event of pending) {
-          const announce = await this.deliverOne(tx, companyId, event);
+          const announce = await this.deliverOne({ scope: caller.scope, em: tx }, event);
           if (announce) started.push(announce);
         }
         return { count: pending.length, announcements: started };
@@ -79,14 +82,16 @@ export class FlowEvents {
   }
 
   /**
-   * Starts the flow with `{event, occurred_at, call | campaign}` in `tx`. A flow that
-   * refuses (stopped or deleted since, no steps) marks the event delivered with the reason.
+   * Starts the flow with `{event, occurred_at, call | campaign}` in the caller's
+   * transaction. A flow that refuses (stopped or deleted since, no steps) marks the event
+   * delivered with the reason.
    */
-  private async deliverOne(tx: EntityManager, companyId: string, pending: PendingEvent): Promise<(() => void) | null> {
+  private async deliverOne(caller: Caller, pending: PendingEvent): Promise<(() => void) | null> {
+    const tx = caller.em;
     const subject = SUBJECT_OF[pending.event];
     const variables = { event: pending.event, occurred_at: pending.occurredAt.toISOString(), [subject]: this.shape(pending) };
     try {
-      const { execution, announce } = await this.deps.flows.start({ scope: { companyId, userId: null }, em: tx }, pending.flowId, { variables });
+      const { execution, announce } = await this.deps.flows.start(caller, pending.flowId, { variables });
       await markDelivered(tx, pending.id, { executionId: execution.id });
       return announce;
     } catch (err) {

@@ -9,6 +9,7 @@ import { jobSql } from '../jobs/job-sql';
 import { parseId } from '../records';
 import type { Caller } from '../scope';
 import { parseInput } from '../validation';
+import { type ExecutionView, toExecutionView } from '../webhook-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
   claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type StoredRun, triggerRefusal,
@@ -52,13 +53,13 @@ export class FlowRunner {
   constructor(private readonly deps: FlowRunnerDeps) {}
 
   /**
-   * Starts an execution of one of the caller's flows with `input.variables`; answers it
-   * `scheduled`. Refuses a stopped flow (ConflictError) and a flow without steps.
+   * Starts an execution of one of the caller's flows with `input.variables`; answers its
+   * view, `scheduled`. Refuses a stopped flow (ConflictError) and a flow without steps.
    */
-  async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<WebhookExecution> {
+  async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<ExecutionView> {
     const { execution, announce } = await this.start(caller, flowId, input);
     announce();
-    return execution;
+    return toExecutionView(execution);
   }
 
   /**

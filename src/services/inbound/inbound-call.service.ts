@@ -4,7 +4,7 @@ import { AiAgent, Call, Campaign, PhoneNumber } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import type { CallLifecycleService } from '../call-lifecycle.service';
-import { dynamicVariables } from '../campaigns/contact-mapping';
+import { dynamicVariables, type RecordViews } from '../campaigns/contact-mapping';
 import { PreconditionError } from '../errors';
 import { simulateInboundInput } from '../input/call.input';
 import type { PhoneParser } from '../phone';
@@ -58,6 +58,8 @@ export class InboundCallService {
     private readonly lifecycle: CallLifecycleService,
     private readonly provider: TelephonyAdapter,
     private readonly simulated: SimulatedTelephony,
+    /** The contact as the campaign's variable mapping reads it: its REST shape, as for outbound calls. */
+    private readonly views: RecordViews,
     private readonly options: InboundOptions,
   ) {
     this.simulateInput = simulateInboundInput(phones);
@@ -101,7 +103,7 @@ export class InboundCallService {
     const { agent, campaign } = answerer;
     const from = this.phones.parse(ring.from)?.e164;
     const contact = from ? await contactWithNumber(em, companyId, from) : null;
-    const variables: DynamicVariable[] = campaign && contact ? dynamicVariables(campaign.agentVariablesContactMetadataMapping, contact) : [];
+    const variables: DynamicVariable[] = campaign && contact ? dynamicVariables(campaign.agentVariablesContactMetadataMapping, this.views.contact(contact)) : [];
     const { callId, admitted } = await this.lifecycle.admitInbound({
       companyId,
       aiAgentId: agent.id,

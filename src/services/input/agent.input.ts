@@ -1,57 +1,59 @@
 import { z } from 'zod';
-import { agentFlowSchema } from '../conversation/agent-flow';
-import { intBetween, jsonObject, requiredText, text, workspace } from './common';
+import { agentFields, agentWorkspaceFields } from '../agent.contract';
+import { camelKeys } from '../naming';
+import { workspace } from './common';
 
-const percent = () => intBetween(0, 100);
-const seconds = (max: number) => intBetween(0, max);
+/** The fields the rules across fields read, camelCase (a REST body's are renamed for them). */
+interface AgentRules {
+  reminderFrequencyFrom?: number;
+  reminderFrequencyTo?: number;
+  startingState?: string;
+  agentFlow?: { states?: { name: string }[] };
+}
 
-/** Agent settings (interface 2.4). Ranges are the product's: see docs/rest.md. */
-const agentFields = {
-  name: requiredText(200),
-  description: text(5000),
-  language: requiredText(35),
-  status: requiredText(50),
-  prompt: text(100_000),
-  starting_state: text(200),
-  who_talks_first: requiredText(50),
-  reminder_frequency_from: seconds(86_400),
-  reminder_frequency_to: seconds(86_400),
-  max_silence_duration: intBetween(1, 3600),
-  responsiveness: percent(),
-  voice_speed: percent(),
-  voice_temperature: percent(),
-  interruption_sensitivity: percent(),
-  llm_temperature: percent(),
-  agent_type: requiredText(50),
-  background_audio_status: requiredText(50),
-  agent_flow: agentFlowSchema,
-  agent_dynamic_variables: jsonObject(),
-  agent_post_call_outcomes: jsonObject(),
-};
-
-const reminderOrder = (a: { reminder_frequency_from?: number; reminder_frequency_to?: number }) =>
-  a.reminder_frequency_from === undefined || a.reminder_frequency_to === undefined || a.reminder_frequency_from <= a.reminder_frequency_to;
-const reminderIssue = { message: 'Must not be greater than reminder_frequency_to', path: ['reminder_frequency_from'] };
+const reminderOrder = (a: AgentRules) => a.reminderFrequencyFrom === undefined || a.reminderFrequencyTo === undefined || a.reminderFrequencyFrom <= a.reminderFrequencyTo;
+const reminderIssue = (field: string) => ({ message: 'Must not be greater than reminder_frequency_to', path: [field] });
 
 /** A starting_state given with the states it must be one of (docs/agents.md). */
-const knownStartingState = (a: { starting_state?: string; agent_flow?: { states?: { name: string }[] } }) =>
-  !a.starting_state || !a.agent_flow?.states?.length || a.agent_flow.states.some((s) => s.name === a.starting_state);
-const startingStateIssue = { message: 'Must name one of agent_flow.states', path: ['starting_state'] };
+const knownStartingState = (a: AgentRules) => !a.startingState || !a.agentFlow?.states?.length || a.agentFlow.states.some((s) => s.name === a.startingState);
+const startingStateIssue = (field: string) => ({ message: 'Must name one of agent_flow.states', path: [field] });
 
 export const createAgentInput = z
   .strictObject(agentFields)
   .partial()
   .required({ name: true })
-  .extend({ workspace: workspace() })
-  .refine(reminderOrder, reminderIssue)
-  .refine(knownStartingState, startingStateIssue);
-export type CreateAgentInput = z.output<typeof createAgentInput>;
+  .extend(agentWorkspaceFields)
+  .refine((a) => reminderOrder(camelKeys(a)), reminderIssue('reminder_frequency_from'))
+  .refine((a) => knownStartingState(camelKeys(a)), startingStateIssue('starting_state'));
 
 export const updateAgentInput = z
-  .strictObject({ ...agentFields, workspace: workspace().optional() })
+  .strictObject({ ...agentFields, workspace: agentWorkspaceFields.workspace.optional() })
   .partial()
-  .refine(reminderOrder, reminderIssue)
-  .refine(knownStartingState, startingStateIssue);
-export type UpdateAgentInput = z.output<typeof updateAgentInput>;
+  .refine((a) => reminderOrder(camelKeys(a)), reminderIssue('reminder_frequency_from'))
+  .refine((a) => knownStartingState(camelKeys(a)), startingStateIssue('starting_state'));
+
+/**
+ * Create and update under both namings: the documented ones, and the same fields camelCased,
+ * as GraphQL's inputs (derived from them) send them and the entity names them.
+ */
+const camelAgentFields = camelKeys(agentFields);
+export const createAgentWrite = {
+  snake_case: createAgentInput,
+  camelCase: z
+    .strictObject(camelAgentFields)
+    .partial()
+    .required({ name: true })
+    .extend(agentWorkspaceFields)
+    .refine(reminderOrder, reminderIssue('reminderFrequencyFrom'))
+    .refine(knownStartingState, startingStateIssue('startingState')),
+};
+export const updateAgentWrite = {
+  snake_case: updateAgentInput,
+  camelCase: z
+    .strictObject({ ...camelAgentFields, workspace: agentWorkspaceFields.workspace.optional() })
+    .partial()
+    .refine(reminderOrder, reminderIssue('reminderFrequencyFrom'))
+    .refine(knownStartingState, startingStateIssue('startingState')),
+};
 
 export const listAgentsInput = z.object({ workspace: workspace() });

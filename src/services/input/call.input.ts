@@ -1,31 +1,19 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../entities/call.entity';
 import type { PhoneParser } from '../phone';
-import { page, phone, rule, timestamp, uuid, workspace } from './common';
+import { makeCallFields } from '../call.contract';
+import { camelKeys } from '../naming';
+import { page, phone, rule, timestamp, uuid } from './common';
 
 /**
- * The rules of interface 4.1 as regular expressions, so that /openapi.json states them too:
- * a name is one or more non-space characters, a value has at least one.
+ * make-call (interface 4.1) under both namings: the documented one, and the same fields
+ * camelCased, as GraphQL's input (derived from them) sends them. Unknown fields are
+ * ignored, as legacy clients send extras.
  */
-const dynamicVariable = z.object({
-  name: z
-    .string()
-    .regex(/^\S+$/, {
-      error: (iss) => ((iss.input as string).trim() === '' ? 'Dynamic variable name must not be empty' : 'Dynamic variable name must not contain spaces'),
-    })
-    .meta({ examples: ['first_name'] }),
-  value: z.string().regex(/\S/, 'Dynamic variable value must not be empty').meta({ examples: ['Ada'] }),
+export const makeCallWrite = (parser: PhoneParser) => ({
+  snake_case: z.object(makeCallFields(parser)),
+  camelCase: z.object(camelKeys(makeCallFields(parser))),
 });
-
-/** make-call (interface 4.1). Unknown fields are ignored, as legacy clients send extras. */
-export const makeCallInput = (parser: PhoneParser) =>
-  z.object({
-    ai_agent_id: uuid(),
-    call_from: phone(parser),
-    call_to: phone(parser),
-    dynamic_variables: z.array(dynamicVariable).max(100, 'At most 100 dynamic variables').nullish(),
-    workspace: workspace(),
-  });
 
 /** simulate-inbound: a call from `from` to `to`, a number of the caller's company (docs/calls.md). */
 export const simulateInboundInput = (parser: PhoneParser) =>

@@ -1,34 +1,37 @@
 import { z } from 'zod';
 import type { PhoneParser } from '../phone';
-import { jsonObject, page, phone, requiredText, rule, text, uuid } from './common';
+import { contactFields } from '../contact.contract';
+import { camelKeys } from '../naming';
+import { page, requiredText, rule, uuid } from './common';
 
 export const MAX_CONTACTS_PER_IMPORT = 10_000;
-
-const contactFields = (parser: PhoneParser) => ({
-  firstname: text(200),
-  lastname: text(200),
-  phone_number: phone(parser),
-  metadata: jsonObject(),
-  source_name: text(200),
-  tag_name: text(200),
-  category_name: text(200),
-  notes: text(10_000),
-  campaign_id: uuid().nullable(),
-  status: requiredText(50),
-});
 
 export const createContactInput = (parser: PhoneParser) =>
   z.strictObject(contactFields(parser)).partial().required({ phone_number: true });
 export type CreateContactInput = z.output<ReturnType<typeof createContactInput>>;
 
 /** An array of 1 to 10,000 contacts for a bulk import. */
-export const importContactsInput = (parser: PhoneParser) =>
-  z
-    .array(createContactInput(parser))
-    .min(1, 'Must hold at least one contact')
-    .max(MAX_CONTACTS_PER_IMPORT, `At most ${MAX_CONTACTS_PER_IMPORT} contacts per import`);
+const importOf = <Row extends z.ZodType>(row: Row) =>
+  z.array(row).min(1, 'Must hold at least one contact').max(MAX_CONTACTS_PER_IMPORT, `At most ${MAX_CONTACTS_PER_IMPORT} contacts per import`);
+
+export const importContactsInput = (parser: PhoneParser) => importOf(createContactInput(parser));
 
 export const updateContactInput = (parser: PhoneParser) => z.strictObject(contactFields(parser)).partial();
+
+/**
+ * Create, import and update under both namings: the documented ones, and the same fields
+ * camelCased, as GraphQL's inputs (derived from them) send them and the entity names them.
+ */
+export function contactWrites(parser: PhoneParser) {
+  const camel = z.strictObject(camelKeys(contactFields(parser))).partial();
+  const create = { snake_case: createContactInput(parser), camelCase: camel.required({ phoneNumber: true }) };
+  return {
+    create,
+    import: { snake_case: importOf(create.snake_case), camelCase: importOf(create.camelCase) },
+    update: { snake_case: updateContactInput(parser), camelCase: camel },
+  };
+}
+export type ContactWrite = z.output<ReturnType<typeof contactWrites>['update']['camelCase']>;
 
 /** A page of contacts, optionally only those of one status or one campaign. */
 export const pageContactsInput = page().extend({

@@ -1,18 +1,18 @@
 import { z } from 'zod';
+import { camelKeys } from '../naming';
+import { phoneNumberCreateFields, phoneNumberUpdateFields } from '../phone-number.contract';
 import type { PhoneParser } from '../phone';
-import { phone, text, uuid } from './common';
 
-export const createPhoneNumberInput = (parser: PhoneParser) =>
-  z.strictObject({
-    phone_number: phone(parser),
-    label: text(200).optional(),
-  });
+export const createPhoneNumberInput = (parser: PhoneParser) => z.strictObject(phoneNumberCreateFields(parser));
+
+export const updatePhoneNumberInput = z.strictObject(phoneNumberUpdateFields);
 
 /**
- * The number itself is fixed once added; its label and the agent answering it change. Partial:
- * a field left out stays; `inbound_agent_id` null stops the number answering (docs/calls.md).
+ * Create and update under both namings: the documented ones, and the same fields camelCased,
+ * as GraphQL's inputs (derived from them) send them.
  */
-export const updatePhoneNumberInput = z.strictObject({
-  label: text(200).optional(),
-  inbound_agent_id: uuid().nullable().optional().describe('The agent of your company that answers calls to this number; null: none (calls are rejected).'),
+export const createPhoneNumberWrite = (parser: PhoneParser) => ({
+  snake_case: createPhoneNumberInput(parser),
+  camelCase: z.strictObject(camelKeys(phoneNumberCreateFields(parser))),
 });
+export const updatePhoneNumberWrite = { snake_case: updatePhoneNumberInput, camelCase: z.strictObject(camelKeys(phoneNumberUpdateFields)) };

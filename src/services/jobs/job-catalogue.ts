@@ -77,14 +77,14 @@ export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
 export function jobHandlers(services: Services): JobHandlers {
   const { lifecycle, simulated, flows, flowEvents, dialer, analysis } = services;
   return {
-    'call.dispatch': ({ scope }) => lifecycle.dispatch(scope.companyId),
-    'call.place': (_caller, { companyId, callId }) => lifecycle.place({ id: callId, companyId }),
+    'call.dispatch': (caller) => lifecycle.dispatch(caller),
+    'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
     // Simulated calls run on a Twilio deployment too: simulate-inbound.
-    'telephony.simulated.step': (_caller, job) => lifecycle.advanceSimulated(simulated, job),
+    'telephony.simulated.step': (caller, job) => lifecycle.advanceSimulated(caller, simulated, job),
     'flow.step': (caller, job) => flows.runStep(caller, job),
-    'flow.events': ({ scope }) => flowEvents.deliver({ companyId: scope.companyId }),
-    'campaign.tick': (_caller, job) => dialer.tick(job),
-    'call.analyze': analysis ? (_caller, job) => analysis.analyze(job) : null,
+    'flow.events': (caller) => flowEvents.deliver(caller),
+    'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
+    'call.analyze': analysis ? (caller, { callId }) => analysis.analyze(caller, callId) : null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { jobCaller } from '../../../src/services/jobs/job-catalogue';
 import { gql, gqlData } from '../graphql/graphql-client';
 import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
@@ -92,7 +93,7 @@ describe('inbound campaigns', () => {
         body: { name: 'Line', campaign_type: 'inbound', status: 'active', ai_agent_id: a.agent.id, inbound_phone_number_id: a.number.id, outbound_phone_number_id: a.number.id },
       }),
     );
-    await t.app.services.dialer.tick({ companyId: a.companyId, campaignId: campaign.id });
+    await t.app.services.dialer.tick(jobCaller(t.app.orm, a.companyId), campaign.id);
     const stats = okData(await t.request('GET', `/v1/campaigns/by-id/${campaign.id}/stats`, { token: a.key }));
     expect(stats.contacts_selected).toBe(0);
     const call = okData(await simulate(a, { to: FROM, from: CALLER }));

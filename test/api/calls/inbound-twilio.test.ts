@@ -156,7 +156,7 @@ describe('POST /v1/telephony/twilio/voice', () => {
           status: 'active',
           ai_agent_id: agent.id,
           inbound_phone_number_id: a.number.id,
-          agent_variables_contact_metadata_mapping: { first: 'firstname' },
+          agent_variables_contact_metadata_mapping: { first: 'firstname', added: 'created_at' },
         },
       }),
     );
@@ -165,7 +165,9 @@ describe('POST /v1/telephony/twilio/voice', () => {
     const call = (await callsOf(a.key)).find((c) => c.call_sid === sid);
     expect(res.text).toContain(`<Parameter name="call_id" value="${call.id}"/>`);
     expect(res.text).toContain('language="fr-FR"');
-    expect(call).toMatchObject({ ai_agent_id: agent.id, campaign_id: campaign.id, contact_id: a.contact.id, agent_dynamic_variables: [{ name: 'first', value: 'Ada' }] });
+    expect(call).toMatchObject({ ai_agent_id: agent.id, campaign_id: campaign.id, contact_id: a.contact.id });
+    // The mapping reads the contact as GET /v1/contacts/{id} answers it, dates included (docs/campaigns.md).
+    expect(call.agent_dynamic_variables).toEqual(expect.arrayContaining([{ name: 'first', value: 'Ada' }, { name: 'added', value: a.contact.created_at }]));
   });
 
   it("never answers with another company's records: B's number rejects while B has no agent", async () => {

@@ -5,10 +5,16 @@ import { agentContract } from '../../../src/services/agent.contract';
 import { phoneNumberContract } from '../../../src/services/phone-number.contract';
 import { callContract } from '../../../src/services/call.contract';
 import { campaignContract } from '../../../src/services/campaign.contract';
+import { campaignStatsContract } from '../../../src/services/campaign-stats.contract';
 import { contactContract } from '../../../src/services/contact.contract';
 import { doNotCallContract } from '../../../src/services/do-not-call.contract';
-import { type Contract, surfaceFields } from '../../../src/services/contract';
+import { type Contract, objectDocs, surfaceFields } from '../../../src/services/contract';
+import { flowContract, stepContract } from '../../../src/services/webhook.contract';
+import { executionContract, stepRunContract } from '../../../src/services/webhook-execution.contract';
+import { camelName } from '../../../src/services/naming';
 import type { Caller } from '../../../src/services/scope';
+import { campaignApi, statsWhen } from '../campaigns/support';
+import { FLOW_ENV, Receiver } from '../flows/support';
 import { gqlData } from '../graphql/graphql-client';
 import { FROM, oneTenant, okData, type Tenant } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
@@ -23,17 +29,30 @@ import { waitFor } from '../../support/wait';
  */
 let t: TestApp;
 let a: Tenant;
+let receiver: Receiver;
 
 beforeAll(async () => {
-  ({ t, a } = await oneTenant({ SIM_RING_MS: '20', SIM_TALK_MS: '1000' }));
+  receiver = await Receiver.start();
+  ({ t, a } = await oneTenant({ ...FLOW_ENV, SIM_RING_MS: '20', SIM_TALK_MS: '1000' }));
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await receiver.close();
+});
 
 const enumName = (value: unknown) => (typeof value === 'string' ? value.toUpperCase().replace(/-/g, '_') : value);
 
 function isEnum(schema: z.ZodType): boolean {
   const inner = schema instanceof z.ZodNullable ? schema.unwrap() : schema;
   return inner instanceof z.ZodEnum || (inner instanceof z.ZodArray && inner.element instanceof z.ZodEnum);
+}
+
+/** A nested object's stored keys (`ai_agent_id`, as REST shows them) under GraphQL's names (`aiAgentId`). */
+function nestedInGraphQLTerms(schema: z.ZodType, value: unknown): unknown {
+  const inner = schema instanceof z.ZodArray ? schema.element : schema;
+  if (!(inner instanceof z.ZodObject && objectDocs.has(inner))) return value;
+  const renamed = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [camelName(k), v]));
+  return Array.isArray(value) ? value.map(renamed) : renamed(value as Record<string, unknown>);
 }
 
 /** Each field both surfaces show: [GraphQL name, REST value in GraphQL's terms, GraphQL value]. */
@@ -43,7 +62,8 @@ function compared<S extends z.ZodRawShape>(contract: Contract<S>, rest: Record<s
     .filter(([key]) => names[key] !== undefined)
     .map(([key, schema]) => {
       const value = rest[names[key]!];
-      return [key, isEnum(schema) ? (Array.isArray(value) ? value.map(enumName) : enumName(value)) : value, graphql[key]];
+      const inGraphQLTerms = isEnum(schema) && contract.graphql?.as?.[key] !== 'text' ? (Array.isArray(value) ? value.map(enumName) : enumName(value)) : nestedInGraphQLTerms(schema, value);
+      return [key, inGraphQLTerms, graphql[key]];
     });
 }
 
@@ -103,6 +123,16 @@ it('Campaign, with every optional field set', async () => {
   await expectSameData(campaignContract, `/v1/campaigns/by-id/${a.campaign.id}`, 'campaign', a.campaign.id, (c) => t.app.services.campaigns.get(c, a.campaign.id));
 });
 
+it('CampaignStats, of an active campaign whose contact waits for its start date', async () => {
+  const api = campaignApi(t, a);
+  await api.contacts(['+14155550177'], { tag_name: 'parity' });
+  const { id } = await api.campaign({ contacts_list_tags: ['parity'], status: 'active', started_at: '2099-01-05' });
+  const rest = await statsWhen(api, id, 'the contact to be selected', (s) => s.contacts_selected === 1);
+  expect(rest).toMatchObject({ queued: 1 });
+  const data = await gqlData(t, `query($id: ID!) { campaign(id: $id) { stats ${selection(campaignStatsContract.name)} } }`, { id }, a.key);
+  await expectSameRecord(campaignStatsContract, rest, data.campaign.stats, (c) => t.app.services.campaigns.stats(c, id));
+});
+
 it('Contact, with every optional field set', async () => {
   const update = { lastname: 'L', source_name: 's', tag_name: 't', category_name: 'c', notes: 'n', metadata: { plan: 'gold' }, status: 'inactive' };
   expect((await t.request('PATCH', `/v1/contacts/${a.contact.id}`, { token: a.key, body: update })).status).toBe(200);
@@ -138,4 +168,58 @@ it('DoNotCallNumber, listed with a reason', async () => {
     graphqlItems: (records: { edges: { node: Listed[number] }[] }) => records.edges.map((e) => e.node),
   };
   await expectSameListed(doNotCallContract, entry.id, lists, read);
+});
+
+it('WebhookFlow and its steps, with every optional field set', async () => {
+  const update = {
+    logo: 'https://example.com/logo.png',
+    retry_delay: 2,
+    retry_delay_unit: 'minutes',
+    max_retries: 1,
+    flow_direction: 'inbound',
+    flow_mapping: { source: 'crm' },
+    tag_name: 't',
+    category_name: 'c',
+    predefinedVariables: [{ name: 'p', value: 'q' }],
+    variables: [{ name: 'rid', location: 'body.id', stepId: 1, type: 'response', dataType: 'string', customValue: 'none' }],
+    events: ['call.ended'],
+    event_filters: { workspace: 'default', ai_agent_id: a.agent.id, campaign_id: a.campaign.id },
+    steps: [
+      { step_number: 1, webhook_url: `${receiver.url}/hook`, webhook_method: 'POST', webhook_headers: { 'x-a': 'b' }, webhook_body: { n: '{{n}}' }, success_condition: { '==': [{ var: 'status' }, 200] } },
+      { step_number: 2, webhook_url: `${receiver.url}/hook`, webhook_method: 'GET', depends_on_step: 1, webhook_url_params: { id: '{{rid}}' } },
+    ],
+  };
+  const id = a.flow.id;
+  expect((await t.request('PATCH', `/v1/webhooks/${id}`, { token: a.key, body: update })).status).toBe(200);
+  const read = (c: Caller) => t.app.services.webhooks.get(c, id);
+  await expectSameData(flowContract, `/v1/webhooks/${id}`, 'webhook', id, read);
+
+  const rest = okData(await t.request('GET', `/v1/webhooks/${id}`, { token: a.key }));
+  const data = await gqlData(t, `query($id: ID!) { webhook(id: $id) { steps ${selection('WebhookStep')} } }`, { id }, a.key);
+  for (const n of [0, 1]) {
+    await expectSameRecord(stepContract, rest.steps[n], data.webhook.steps[n], async (c) => (await t.app.services.webhooks.get(c, id)).steps[n]!);
+  }
+});
+
+it('WebhookExecution and its step log, run to success', async () => {
+  const flowId = a.flow.id;
+  const execution = okData(await t.request('POST', `/v1/webhooks/${flowId}/trigger`, { token: a.key, body: { variables: { n: 1 } } }));
+  const detailPath = `/v1/webhooks/${flowId}/executions/${execution.id}`;
+  await waitFor('the execution to succeed', async () => okData(await t.request('GET', detailPath, { token: a.key })).status === 'success' || undefined);
+  const detail = (c: Caller) => t.app.services.executions.get(c, flowId, execution.id);
+  const lists = {
+    restPath: detailPath,
+    restItems: (data: Listed[number]) => [data],
+    query: (fields: string) => `webhook(id: "${flowId}") { executions { edges { node ${fields} } } }`,
+    graphqlItems: (records: { executions: { edges: { node: Listed[number] }[] } }) => records.executions.edges.map((e) => e.node),
+  };
+  await expectSameListed(executionContract, execution.id, lists, async (c) => (await detail(c)).execution);
+
+  const rest = okData(await t.request('GET', detailPath, { token: a.key }));
+  const data = await gqlData(t, `query($id: ID!) { webhook(id: $id) { executions { edges { node { id stepLog ${selection('WebhookStepRun')} } } } } }`, { id: flowId }, a.key);
+  const node = data.webhook.executions.edges.find((e: { node: { id: string } }) => e.node.id === execution.id).node;
+  expect(rest.steps).toHaveLength(2);
+  for (const n of [0, 1]) {
+    await expectSameRecord(stepRunContract, rest.steps[n], node.stepLog[n], async (c) => (await detail(c)).steps[n]!);
+  }
 });

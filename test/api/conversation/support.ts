@@ -65,12 +65,16 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
   ...overrides,
 });
 
-/** An engine on the fake server, with a sink and a transcript kept in memory. */
+/**
+ * An engine on the fake server, with a sink and a transcript kept in memory. The model's
+ * time limit to its first token is generous unless a test sets one (a loaded machine can take
+ * a second or two for a worker's first request).
+ */
 export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; timeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
   const sink = new RecordingSink();
   let transcript: TurnRecord[] = [];
   const settings = engineSettingsOf(options.agent ?? agent(), [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }]);
-  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', timeoutMs: options.timeoutMs ?? 2000 });
+  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', timeoutMs: options.timeoutMs ?? 10_000 });
   const engine = new ConversationEngine(
     { ...settings, ...(options.silence ? { silence: options.silence } : {}) },
     { model, sink, recorder: { save: (turns) => void (transcript = turns.map((t) => ({ ...t }))), settled: async () => undefined } },

@@ -1,3 +1,4 @@
+import { jobCaller } from '../../../src/services/jobs/job-catalogue';
 import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -72,7 +73,7 @@ describe('a flow subscribed to call.ended', () => {
     // The same event recorded again, and delivered by both replicas at once: still one execution per call.
     const em = t.app.orm.em.fork();
     await em.transactional((tx) => t.app.services.flowEvents.record(tx, 'call.ended', { id: ids[0]!, companyId: a.companyId }, new Date()));
-    await Promise.all([t, replica, t, replica].map((app) => app.app.services.flowEvents.deliver({ companyId: a.companyId })));
+    await Promise.all([t, replica, t, replica].map((app) => app.app.services.flowEvents.deliver(jobCaller(app.app.orm, a.companyId))));
     const [row] = await em.execute('select count(*)::int as n from webhook_executions where company_id = ? and flow_id = ?', [a.companyId, flow.id]);
     expect(row.n).toBe(ids.length);
   }, 90_000);
@@ -166,6 +167,9 @@ describe('event filters', () => {
     expect(created.createWebhook).toMatchObject({ events: ['call.ended'], eventFilters: { workspace: null, aiAgentId: a.agent.id, campaignId: null } });
     const foreign = await gql(t, mutation, { input: { name: 'gql', events: ['call.ended'], eventFilters: { aiAgentId: b.agent.id } } }, a.key);
     expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'event_filters.ai_agent_id' }] });
+    // Validated as it arrives, in camelCase: the nested field is named as REST names it.
+    const malformed = await gql(t, mutation, { input: { name: 'gql', eventFilters: { campaignId: 'x' } } }, a.key);
+    expect(malformed.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'event_filters.campaign_id', message: 'Must be a UUID' }] });
   });
 });
 

@@ -31,7 +31,7 @@ async function company(app: TestApp = t) {
   const { services } = app.app;
   const agent = await services.agents.create(caller, { name: 'Agent' });
   await services.phoneNumbers.create(caller, { phone_number: FROM });
-  const { flow } = await services.webhooks.create(caller, { name: 'Flow', steps: [{ step_number: 1, webhook_url: 'https://example.com/hook' }] });
+  const flow = await services.webhooks.create(caller, { name: 'Flow', steps: [{ step_number: 1, webhook_url: 'https://example.com/hook' }] });
   return { companyId, key: apiKey, agentId: agent.id, flowId: flow.id };
 }
 

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import stringify from 'safe-stable-stringify';
 import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { type ApiResponse, startTestApp, type TestApp } from '../../support/harness';
 import { gql, gqlData } from '../graphql/graphql-client';
@@ -180,6 +182,15 @@ describe('Idempotency-Key', () => {
       const bad = await gql(t, makeCallMutation, { input: input('+14155550312'), key: 'k'.repeat(256) }, a.key);
       expect(bad.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'idempotencyKey' }] });
       expect(await callsTo(a, '+14155550312')).toBe(0);
+    });
+
+    it('knows a makeCall by its input as REST names it, so that keys kept before a release still replay after it', async () => {
+      const key = freshKey();
+      const variables = [{ name: 'plan', value: 'gold' }];
+      await gqlData(t, makeCallMutation, { input: { ...input('+14155550313'), dynamicVariables: variables }, key }, a.key);
+      const [row] = await t.app.orm.em.fork().execute('select fingerprint from idempotency_keys where company_id = ? and key = ?', [a.companyId, key]);
+      const request = ['graphql', 'makeCall', { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550313', dynamic_variables: variables }];
+      expect(row.fingerprint).toBe(createHash('sha256').update(stringify(request)!).digest('hex'));
     });
 
     it('answers a retried triggerWebhook with the same execution', async () => {

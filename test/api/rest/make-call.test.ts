@@ -1,3 +1,4 @@
+import jwt from 'jsonwebtoken';
 import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 
@@ -134,7 +135,7 @@ describe('POST /v1/calls/make-call', () => {
     let bearer = token;
     if (token === 'jwt:other') bearer = t.jwtFor(a.companyId, {}, 'another-secret-of-16-chars');
     if (token === 'jwt:expired') bearer = t.jwtFor(a.companyId, { exp: Math.floor(Date.now() / 1000) - 10 });
-    if (token === 'jwt:noexp') bearer = (await import('jsonwebtoken')).sign({ company_id: a.companyId }, 'test-secret-at-least-16-chars');
+    if (token === 'jwt:noexp') bearer = jwt.sign({ company_id: a.companyId }, 'test-secret-at-least-16-chars');
     const res = await t.request('POST', '/v1/calls/make-call', { token: bearer, body: valid() });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ status: 'error', message: 'Unauthorized', data: '' });
