@@ -3,12 +3,14 @@ import { HeaderMap } from '@apollo/server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
+import type { EventBus, Topics } from '../services/events';
 import type { AuthorizationValues, Credential } from '../services/auth.service';
 import { RateLimitedError, UnauthenticatedError } from '../services/errors';
 import type { Caller, Scope } from '../services/scope';
 import { addLogFields, type LogFields } from '../logger';
 import { toGraphQLError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
+import { eventStream } from './subscriptions';
 
 /** What every resolver gets: who calls, their unit of work and its loaders. */
 export interface GraphQLContext {
@@ -16,15 +18,30 @@ export interface GraphQLContext {
   caller: Caller;
   loaders: Loaders;
   /**
-   * A subscription's read for one event: `read` runs once per event and company, in a
-   * fresh unit of work (EntityManager fork and loaders), and every subscriber of that
-   * company handling the same event gets its result; this context switches to that unit
-   * of work, so field resolvers share its loaders too. Each event reads current state,
-   * not what an earlier event left in an identity map, and 1,000 subscribers of a company
-   * cost one read per event, not 1,000.
+   * A subscription's source: the events of `topic` of the caller's own company that `keep`
+   * lets through (the subscription's filter arguments). Each kept event's read starts as
+   * it arrives, not when this subscriber gets to it, so a subscriber behind the stream
+   * gets each event's state as of that event, and the reads of its pending events overlap.
    */
-  readForEvent<T>(event: object, read: (caller: Caller) => Promise<T>): Promise<T>;
+  events<T extends SubscribedTopic>(topic: T, keep: (event: Topics[T]) => boolean): AsyncIterable<Topics[T]>;
+  /**
+   * The read of one event given by `events`: the record's state, read once per event and
+   * company in a fresh unit of work (EntityManager fork and loaders), shared by every
+   * subscriber of that company; this context switches to that unit of work, so field
+   * resolvers share its loaders too. Each event reads the state its transition stored (or
+   * later), not what an earlier event left in an identity map, and 1,000 subscribers of a
+   * company cost one read per event, not 1,000.
+   */
+  readForEvent<T extends SubscribedTopic>(topic: T, event: Topics[T]): ReturnType<EventReaders[T]>;
 }
+
+/** What a subscription delivers for an event of each topic it listens to: the record's state, read as the company. */
+const eventReaders = (services: Services) => ({
+  'call.updated': (caller: Caller, event: Topics['call.updated']) => services.calls.get(caller, event.callId),
+  'webhook.execution.updated': (caller: Caller, event: Topics['webhook.execution.updated']) => services.executions.getById(caller, event.executionId),
+});
+type EventReaders = ReturnType<typeof eventReaders>;
+export type SubscribedTopic = keyof EventReaders;
 
 /** One event's read for one company: its unit of work and the result it shares. */
 interface EventRead {
@@ -48,11 +65,15 @@ export class ContextFactory {
    * lives only while some subscriber still holds the event, and two events never share one.
    */
   private readonly eventReads = new WeakMap<object, Map<string, EventRead>>();
+  private readonly readers: EventReaders;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly services: Services,
-  ) {}
+    private readonly bus: EventBus,
+  ) {
+    this.readers = eventReaders(services);
+  }
 
   /**
    * The scope of the `Authorization` values (`Bearer sk_...` or `Bearer <jwt>`; two values
@@ -114,27 +135,37 @@ export class ContextFactory {
       requestId,
       caller,
       loaders: createLoaders(caller, this.services),
-      readForEvent: <T>(event: object, read: (caller: Caller) => Promise<T>) => {
-        const shared = this.eventRead(event, scope.companyId, read);
+      events: (topic, keep) =>
+        eventStream(
+          this.bus,
+          topic,
+          (event) => event.companyId === scope.companyId && keep(event),
+          (event) => this.eventRead(topic, event),
+        ),
+      readForEvent: <T extends SubscribedTopic>(topic: T, event: Topics[T]) => {
+        const shared = this.eventRead(topic, event);
         context.caller = shared.caller;
         context.loaders = shared.loaders;
-        return shared.result as Promise<T>;
+        return shared.result as ReturnType<EventReaders[T]>;
       },
     };
     return context;
   }
 
   /**
-   * The read of `event` for `companyId`, started by its first subscriber. It reads as the
-   * company (user id null): tenancy is per company, and services scope reads by company.
+   * The read of `event` for its company, started when the first subscriber of that company
+   * on this replica receives it. It reads as the company (user id null): tenancy is per
+   * company, and services scope reads by company.
    */
-  private eventRead(event: object, companyId: string, read: (caller: Caller) => Promise<unknown>): EventRead {
+  private eventRead<T extends SubscribedTopic>(topic: T, event: Topics[T]): EventRead {
+    const { companyId } = event;
     const byCompany = this.eventReads.get(event) ?? new Map<string, EventRead>();
     this.eventReads.set(event, byCompany);
     let shared = byCompany.get(companyId);
     if (!shared) {
       const caller: Caller = { scope: { companyId, userId: null }, em: this.orm.em.fork() };
-      shared = { caller, loaders: createLoaders(caller, this.services), result: read(caller) };
+      const read = this.readers[topic] as (caller: Caller, event: Topics[T]) => Promise<unknown>;
+      shared = { caller, loaders: createLoaders(caller, this.services), result: read(caller, event) };
       // Each subscriber awaits the result; this copy only keeps an early failure from
       // being reported as unhandled before they do.
       shared.result.catch(() => undefined);

@@ -15,7 +15,6 @@ import { checkComplexity, checkInputValues, extraRules, MAX_TOKENS } from './lim
 import { metricsPlugin } from './observe';
 import type { UpgradeHandler } from '../upgrades';
 import { buildGraphQLSchema } from './schema';
-import { busPubSub } from './subscriptions';
 import { graphqlWebSockets } from './ws';
 
 /** HTTP and websocket endpoint of the GraphQL API. */
@@ -68,8 +67,8 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
  * HTTP, graphql-ws for subscriptions, one schema, one context factory, the same limits.
  */
 export async function createGraphQL({ orm, services, events, introspection, credentialCheckMs, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
-  const schema = buildGraphQLSchema({ resolvers: createResolvers(services), pubSub: busPubSub(events) });
-  const contexts = new ContextFactory(orm, services);
+  const schema = buildGraphQLSchema({ resolvers: createResolvers(services) });
+  const contexts = new ContextFactory(orm, services, events);
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection,

@@ -6,14 +6,16 @@ import { resolverClasses } from '../resolvers';
 export interface SchemaWiring {
   /** The resolver instances (see createResolvers). */
   resolvers: readonly object[];
-  /** Where subscriptions listen (see busPubSub). */
-  pubSub: PubSub;
 }
 
-const unwired: PubSub = {
+/**
+ * TypeGraphQL asks for a PubSub whenever a schema has subscriptions, even when each brings
+ * its own `subscribe` (ours listen through the context's `events`), so none reaches this one.
+ */
+const noTopics: PubSub = {
   publish: () => undefined,
   subscribe: () => {
-    throw new Error('This schema only prints its SDL');
+    throw new Error('Subscriptions listen through the context (GraphQLContext.events), not TypeGraphQL topics');
   },
 };
 
@@ -39,12 +41,12 @@ function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
 }
 
 /** The executable schema, from the classes of src/schema and src/resolvers. */
-export function buildGraphQLSchema({ resolvers, pubSub }: SchemaWiring = { resolvers: [], pubSub: unwired }): GraphQLSchema {
+export function buildGraphQLSchema({ resolvers }: SchemaWiring = { resolvers: [] }): GraphQLSchema {
   const byClass = new Map<unknown, object>(resolvers.map((r) => [r.constructor, r]));
   const schema = buildSchemaSync({
     resolvers: [...resolverClasses],
     validate: false,
-    pubSub,
+    pubSub: noTopics,
     container: {
       get: (someClass: { name: string }) => {
         const resolver = byClass.get(someClass);

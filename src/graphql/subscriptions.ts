@@ -1,6 +1,4 @@
-import type { PubSub, SubscriptionHandlerData } from 'type-graphql';
 import type { EventBus, Topic, Topics } from '../services/events';
-import type { GraphQLContext } from './context';
 
 /**
  * Events a subscriber may have pending before the superseded ones (events of a record with
@@ -61,14 +59,23 @@ class PendingEvents<P> {
 }
 
 /**
- * The events of `topic` from every replica, as an async iterator that unsubscribes from
- * the bus when the client completes or disconnects; backpressure as PendingEvents.
+ * The events of `topic` from every replica that `keep` lets through, as an async iterator
+ * that unsubscribes from the bus when the client completes or disconnects; `onKept` sees
+ * each kept event as it arrives (before the subscriber takes it). Backpressure as
+ * PendingEvents.
  */
-function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIterator<Topics[T]> {
+export function eventStream<T extends Topic>(
+  bus: EventBus,
+  topic: T,
+  keep: (payload: Topics[T]) => boolean,
+  onKept: (payload: Topics[T]) => void,
+): AsyncIterableIterator<Topics[T]> {
   const pending = new PendingEvents<Topics[T]>(recordOf[topic] as (payload: Topics[T]) => string);
   let wake: (() => void) | null = null;
   let done = false;
   const unsubscribe = bus.subscribe(topic, (payload) => {
+    if (!keep(payload)) return;
+    onKept(payload);
     pending.push(payload);
     wake?.();
   });
@@ -96,28 +103,8 @@ function eventStream<T extends Topic>(bus: EventBus, topic: T): AsyncIterableIte
 }
 
 /**
- * TypeGraphQL's PubSub over the event bus: `@Subscription({ topics: 'call.updated' })`
- * listens to the bus through it. Services publish on the bus itself, after commit.
- */
-export function busPubSub(bus: EventBus): PubSub {
-  return {
-    publish: (topic, payload) => void bus.publish(topic as Topic, payload as Topics[Topic]),
-    subscribe: (topic) => eventStream(bus, topic as Topic),
-  };
-}
-
-/**
  * Whether an event's id passes a subscription's optional id filter. Filter arguments reach
  * no service (the ids services parse are normalised there, `uuid()`), so they are
  * normalised here: the event's id is stored lower case, the client may write upper case.
  */
 export const idFilter = (filter: string | null | undefined, id: string | null): boolean => !filter || filter.toLowerCase() === id;
-
-/**
- * A subscription filter that lets through only the subscriber's own company's events,
- * then those `matches` keeps (the subscription's filter arguments).
- */
-export function ownEvents<T extends Topic, A>(matches: (args: A, event: Topics[T]) => boolean) {
-  return ({ payload, args, context }: SubscriptionHandlerData<Topics[T], A, GraphQLContext>): boolean =>
-    payload.companyId === context.caller.scope.companyId && matches(args, payload);
-}

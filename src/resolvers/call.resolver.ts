@@ -1,10 +1,10 @@
-import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
-import { idFilter, ownEvents } from '../graphql/subscriptions';
+import { idFilter } from '../graphql/subscriptions';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
 import { CallConnection, CallType } from '../schema/call.type';
@@ -75,11 +75,11 @@ export class CallResolver {
 
   @Subscription(() => CallType, {
     description: "A call of your company was created, changed status, or its conversation took a turn (transcript fields). Payload: the call's current state.",
-    topics: 'call.updated',
-    filter: ownEvents<'call.updated', CallStatusChangedArgs>(matches),
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, CallStatusChangedArgs, GraphQLContext>) =>
+      context.events('call.updated', (event) => matches(args, event)),
   })
   async callStatusChanged(@Root() event: CallEvent, @Args() _filters: CallStatusChangedArgs, @Ctx() context: GraphQLContext): Promise<CallType> {
-    return context.readForEvent(event, (caller) => this.callService.get(caller, event.callId));
+    return context.readForEvent('call.updated', event);
   }
 
   @FieldResolver(() => AiAgentType, { description: 'The agent (read on demand, batched).' })

@@ -1,8 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
-import { idFilter, ownEvents } from '../graphql/subscriptions';
+import { idFilter } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { WebhookExecutionType } from '../schema/webhook-execution.type';
 import { WebhookStepRunType } from '../schema/webhook-step-run.type';
@@ -49,14 +49,14 @@ export class WebhookExecutionResolver {
 
   @Subscription(() => WebhookExecutionType, {
     description: "An execution of one of your flows was created or changed status. Payload: the execution's current state.",
-    topics: 'webhook.execution.updated',
-    filter: ownEvents<'webhook.execution.updated', WebhookExecutionUpdatedArgs>(matches),
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, WebhookExecutionUpdatedArgs, GraphQLContext>) =>
+      context.events('webhook.execution.updated', (event) => matches(args, event)),
   })
   async webhookExecutionUpdated(
     @Root() event: ExecutionEvent,
     @Args() _filters: WebhookExecutionUpdatedArgs,
     @Ctx() context: GraphQLContext,
   ): Promise<WebhookExecutionType> {
-    return context.readForEvent(event, (caller) => this.executions.getById(caller, event.executionId));
+    return context.readForEvent('webhook.execution.updated', event);
   }
 }

@@ -40,6 +40,12 @@ export class StatementTap {
     return count;
   }
 
+  /** Hears every statement as it completes, until the returned function is called. */
+  listen(listener: StatementListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** The statements run that lack the company filter (docs/scaling.md); empty when none ran. */
   async unfiltered(): Promise<string[]> {
     if (!this.tables || this.ran.size === 0) return [];

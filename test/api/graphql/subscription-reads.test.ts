@@ -1,7 +1,9 @@
 import type { Client } from 'graphql-ws';
+import pg from 'pg';
 import { twoTenants, type Tenant } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 import { queriesOf } from '../../support/queries';
+import { waitFor } from '../../support/wait';
 import { subscribe, type Subscription, wsClient } from './graphql-client';
 import { insertCalls, insertExecutions } from './records';
 
@@ -61,6 +63,37 @@ describe('one event read once per company, whatever the number of subscribers', 
     await t.app.events.publish('call.updated', event);
     for (const sub of subs) expect((await sub.next()).callStatusChanged.callStatus).toBe('COMPLETED');
     for (const sub of subs) sub.close();
+  });
+
+  it('a subscriber behind the stream gets each event with the state of its own transition', async () => {
+    const [call] = await insertCalls(t, a, 1, { callStatus: 'ringing' });
+    const [sub] = await subscribers<any>(a, 1, 'subscription { callStatusChanged { callStatus aiAgent { name } } }');
+    const event = { companyId: a.companyId, callId: call!.id, campaignId: a.campaign.id, workspace: 'default' };
+    let callReads = 0;
+    const stopListening = t.statements.listen((sql) => {
+      if (/ from "calls" /.test(sql)) callReads += 1;
+    });
+    // With the agents' table locked, the subscriber stalls on its first event's `aiAgent`,
+    // while two more transitions are stored and announced.
+    const locker = new pg.Client({ connectionString: t.databaseUrl });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE ai_agents IN ACCESS EXCLUSIVE MODE');
+      const transitions: [string | null, number][] = [[null, 1], ['in-progress', 2], ['completed', 3]];
+      for (const [status, reads] of transitions) {
+        if (status) await t.app.orm.em.fork().nativeUpdate('Call', { id: call!.id }, { callStatus: status });
+        await t.app.events.publish('call.updated', event);
+        await waitFor(`the read of event ${reads}`, async () => (callReads >= reads ? true : undefined));
+      }
+      await locker.query('COMMIT');
+    } finally {
+      stopListening();
+      await locker.end();
+    }
+    const delivered = [await sub!.next(), await sub!.next(), await sub!.next()].map((d) => d.callStatusChanged.callStatus);
+    expect(delivered).toEqual(['RINGING', 'IN_PROGRESS', 'COMPLETED']);
+    sub!.close();
   });
 
   it('webhookExecutionUpdated: N subscribers of a company cost one read of the execution', async () => {
