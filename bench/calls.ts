@@ -87,8 +87,12 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
     const totalMs = Date.now() - started;
     const completed = await completedCount();
     const statements = await profile.top(calls);
-    // Deliveries still in flight.
-    await new Promise((r) => setTimeout(r, 1000));
+    // Deliveries still in flight: until every transition has arrived, or none for 2 s.
+    let heard = -1;
+    while (delays.length < completed * 4 && delays.length > heard) {
+      heard = delays.length;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
     unsubscribe();
     await ws.dispose();
     return {
