@@ -137,7 +137,7 @@ export interface RunningServices {
   jobs: JobQueue;
   metrics: Metrics;
   databaseUrl: string;
-  /** Stops taking work: the sweeps, the dialer's pending kicks, simulated conversations. */
+  /** Stops taking work: the sweeps, the dialer's pending kicks, simulated calls' steps and conversations. */
   stopWork(): Promise<void>;
   /** Stops work (again: harmless), lets running jobs finish, then closes the database. */
   close(): Promise<void>;
@@ -151,7 +151,7 @@ export async function startServices(config: Config, logger: Logger, options: Sta
   const stopWork = async () => {
     stopWorkers();
     services.dialer.stop();
-    await services.lifecycle.stopSimulatedConversations();
+    await services.lifecycle.stopSimulated();
   };
   return {
     orm,

@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
-import { applyTransition, companiesWithUndispatchedCalls, lockCompanyCalls, type SimulatedCallRecord, simulatedCall } from './calls/call.store';
+import { applyTransition, companiesWithUndispatchedCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
@@ -10,10 +10,9 @@ import type { EventPublisher } from './events';
 import { ConflictError } from './errors';
 import type { FlowEvents } from './flows/flow-events';
 import type { JobQueue } from './jobs/job-queue';
-import { jobSql } from './jobs/job-sql';
 import type { Caller, RecordKey } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
-import { SIMULATED_STEP_JOB, type SimulatedStepJob, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
+import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { signedTwilioCall } from './telephony/twilio-callback';
 
@@ -49,7 +48,12 @@ export interface LifecycleOptions {
   pricePerMinute: number;
   maxConcurrentPerCompany: number;
   maxCallDurationS: number;
+  /** The call sweep's period: a simulated call's step overdue by more than this is taken by the sweep. */
+  sweepMs: number;
 }
+
+/** Most calls of each kind one pass of the call sweep takes. */
+const SWEEP_LIMIT = 500;
 
 /**
  * Moves calls through their statuses, durably: dispatching within the company's
@@ -67,12 +71,20 @@ export class CallLifecycleService {
     private readonly orm: MikroORM,
     private readonly jobs: JobQueue,
     private readonly provider: TelephonyAdapter,
+    /** The simulated provider: `provider` itself, or beside Twilio for simulate-inbound. */
+    private readonly simulated: SimulatedTelephony,
     private readonly events: EventPublisher,
     private readonly clock: Clock,
     private readonly options: LifecycleOptions,
     private readonly logger: Logger,
     private readonly flowEvents: FlowEvents,
-  ) {}
+  ) {
+    simulated.drive((step) => {
+      this.advanceSimulated(step).catch((err: unknown) =>
+        this.logger.warn({ err, callId: step.callId, company_id: step.companyId, step: step.step }, 'simulated call step failed; the call sweep takes it again'),
+      );
+    });
+  }
 
   /** Queues a new call for dialing. */
   async enqueue(call: Call): Promise<void> {
@@ -106,8 +118,9 @@ export class CallLifecycleService {
 
   /**
    * Job handler: gives waiting calls of the caller's company the free concurrent-call slots,
-   * oldest first. A per-company advisory lock makes two replicas dispatching at once count
-   * the same slots.
+   * oldest first, and places them. A per-company advisory lock makes two replicas dispatching
+   * at once count the same slots. A call dispatched but not placed (this process died, or its
+   * placing failed) is placed again by the call sweep.
    */
   async dispatch({ scope, em }: Caller): Promise<void> {
     const { companyId } = scope;
@@ -122,7 +135,10 @@ export class CallLifecycleService {
       if (waiting.length > 0) await tx.nativeUpdate(Call, { id: waiting.map((c) => c.id), company: companyId }, { dispatchedAt: this.clock.now() });
       return waiting.map((c) => c.id);
     });
-    await this.jobs.sendMany('call.place', picked.map((callId) => ({ companyId, callId })));
+    const placed = await Promise.allSettled(picked.map((callId) => this.place({ scope, em: em.fork() }, callId)));
+    placed.forEach((result, i) => {
+      if (result.status === 'rejected') this.logger.warn({ err: result.reason, callId: picked[i] }, 'call not placed; the call sweep places it again');
+    });
   }
 
   /**
@@ -176,7 +192,10 @@ export class CallLifecycleService {
     return { callId: stored.callId, admitted: stored.admitted };
   }
 
-  /** Job handler: asks the provider to dial a dispatched call; a call already placed or ended is left alone. */
+  /**
+   * Asks the provider to dial a dispatched call; a call already placed or ended is left alone.
+   * Dispatch places the calls it picks; the job places those the sweep finds stranded.
+   */
   async place({ scope, em }: Caller, callId: string): Promise<void> {
     const key = { id: callId, companyId: scope.companyId };
     // The joined agent names its company too (a call's agent is always its company's own).
@@ -227,39 +246,37 @@ export class CallLifecycleService {
     return true;
   }
 
-  /** Job handler: runs one step of a simulated call and schedules the next. Idempotent. */
-  async advanceSimulated({ scope, em }: Caller, simulated: SimulatedTelephony, job: SimulatedStepJob): Promise<void> {
-    const key = { id: job.callId, companyId: scope.companyId };
-    const call = await simulatedCall(em, key);
+  /**
+   * Takes one step of a simulated call (its timer fired, or the sweep found it overdue) and
+   * schedules the next in this process. Idempotent: a step the call's status no longer allows
+   * changes nothing, so a timer and a sweep taking the same step store it once.
+   */
+  private async advanceSimulated({ call: known, ...step }: SimulatedStepRun): Promise<void> {
+    const key = { id: step.callId, companyId: step.companyId };
+    const call = known ?? (await simulatedCall(this.orm.em.fork(), key));
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
     const now = this.clock.now();
-    const { update, next } = simulated.outcome(job.step, call, call.agent, now);
-    // The next step's job is written with the transition: it exists if and only if the step happened.
-    const step = next && { ...job, step: next.step };
-    if (step) await this.jobs.prepare(SIMULATED_STEP_JOB);
-    const applied = await this.applyUpdate(
-      key,
-      { ...update, at: now },
-      step ? (tx) => this.jobs.send(SIMULATED_STEP_JOB, step, { db: jobSql(tx), delayMs: next.delayMs }) : undefined,
-    );
-    if (applied && next?.delayMs === 0) this.jobs.wake(SIMULATED_STEP_JOB);
-    if (applied && job.step === 'answer' && update.status === 'in-progress') this.converseSimulated(simulated, key, call);
+    const { update, next } = this.simulated.outcome(step.step, call, call.agent, now);
+    if (!(await this.applyUpdate(key, { ...update, at: now }))) return;
+    const after: SimulatedCallRecord = { ...call, callStatus: update.status, startedAt: update.status === 'in-progress' ? now : call.startedAt };
+    if (next) this.simulated.schedule({ ...step, step: next.step, call: after }, next.delayMs);
+    if (step.step === 'answer' && update.status === 'in-progress') this.converseSimulated(key, after);
   }
 
   /**
-   * A simulated incoming call was answered (simulate-inbound): with a model, it talks with
-   * the simulated caller as an answered outgoing call does.
+   * A simulated incoming call was answered (simulate-inbound): its 'hangup' step is scheduled
+   * and, with a model, it talks with the simulated caller as an answered outgoing call does.
    */
-  async answeredSimulated(simulated: SimulatedTelephony, companyId: string, callId: string): Promise<void> {
-    await simulated.answered(companyId, callId);
+  async answeredSimulated(companyId: string, callId: string): Promise<void> {
+    this.simulated.answered(companyId, callId);
     const key = { id: callId, companyId };
     const call = await simulatedCall(this.orm.em.fork(), key);
-    if (call?.callStatus === 'in-progress') this.converseSimulated(simulated, key, call);
+    if (call?.callStatus === 'in-progress') this.converseSimulated(key, call);
   }
 
   /** Starts the conversation of an answered simulated call with its simulated callee, when a model is configured. */
-  private converseSimulated(simulated: SimulatedTelephony, key: RecordKey, call: SimulatedCallRecord): void {
-    if (!simulated.conversations || !this.simulatedCallee || this.stopping.signal.aborted) return;
+  private converseSimulated(key: RecordKey, call: SimulatedCallRecord): void {
+    if (!this.simulated.conversations || !this.simulatedCallee || this.stopping.signal.aborted) return;
     if (!talksWithCallee(call)) return;
     this.startSimulatedConversation(this.simulatedCallee, key, call.contact, call.agent.language);
   }
@@ -278,17 +295,19 @@ export class CallLifecycleService {
   }
 
   /**
-   * Shutting down: the simulated conversations under way stop where they are, keeping what is
-   * stored, and leave their calls to the safety-net 'hangup' job (another process may take it).
+   * Shutting down: the simulated calls' steps not yet taken are dropped, and the conversations
+   * under way stop where they are, keeping what is stored; the call sweep of a worker replica
+   * takes each call's next step once it is overdue.
    */
-  async stopSimulatedConversations(): Promise<void> {
+  async stopSimulated(): Promise<void> {
+    this.simulated.stop();
     this.stopping.abort();
     await this.simulatedConversationsSettled();
   }
 
   /**
-   * Runs the conversation in this process's memory, off the job (the step is done: the call is
-   * answered and its safety-net 'hangup' job is stored), then completes the call with how it ended.
+   * Runs the conversation in this process's memory, beside the call's safety-net 'hangup' step
+   * (the call is answered), then completes the call with how it ended.
    */
   private startSimulatedConversation(callee: SimulatedCallee, key: RecordKey, contact: Parameters<SimulatedCallee['run']>[1], language: string): void {
     const run = (async () => {
@@ -335,7 +354,8 @@ export class CallLifecycleService {
 
   /**
    * Ends calls with no update for longer than the maximum duration as `failed` (`timeout`),
-   * and re-queues the dispatch and placing of calls a crash may have stranded.
+   * re-queues the dispatch and placing of calls a crash may have stranded, and takes the
+   * overdue steps of simulated calls whose timers were lost with their process.
    */
   async sweep(): Promise<void> {
     const em = this.orm.em.fork();
@@ -343,17 +363,22 @@ export class CallLifecycleService {
     const stale = await em.find(
       Call,
       { callStatus: { $in: [...LIVE_STATUSES] }, updatedAt: { $lt: new Date(now.getTime() - this.options.maxCallDurationS * 1000) } },
-      { fields: ['id', 'company'], limit: 500, comments: ['sweep:calls.stale'] },
+      { fields: ['id', 'company'], limit: SWEEP_LIMIT, comments: ['sweep:calls.stale'] },
     );
     for (const c of stale) await this.applyUpdate({ id: c.id, companyId: c.company.id }, { status: 'failed', at: now, disconnectReason: 'timeout' });
     const stranded = await em.find(
       Call,
       { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - 30_000) } },
-      { fields: ['id', 'company'], limit: 500, comments: ['sweep:calls.stranded'] },
+      { fields: ['id', 'company'], limit: SWEEP_LIMIT, comments: ['sweep:calls.stranded'] },
     );
     for (const c of stranded) await this.jobs.send('call.place', { companyId: c.company.id, callId: c.id });
     for (const companyId of await companiesWithUndispatchedCalls(em, new Date(now.getTime() - 5_000))) {
       await this.jobs.send('call.dispatch', { companyId }, { singletonKey: companyId });
+    }
+    const due = (status: SimulatedLiveStatus) => new Date(now.getTime() - this.simulated.dueAfterMs(status) - this.options.sweepMs);
+    const cutoffs = { 'pstn-queued': due('pstn-queued'), ringing: due('ringing'), 'in-progress': due('in-progress') };
+    for (const c of await overdueSimulatedCalls(em, this.simulated.name, cutoffs, SWEEP_LIMIT)) {
+      await this.advanceSimulated({ companyId: c.companyId, callId: c.id, step: NEXT_STEP[c.status] });
     }
   }
 }

@@ -59,9 +59,9 @@ export type Services = ReturnType<typeof createServices>;
  * The telephony provider named by TELEPHONY_PROVIDER, and the simulated one, which also
  * serves simulate-inbound on a Twilio deployment.
  */
-function telephony(config: Config, jobs: JobQueue): { provider: TelephonyAdapter; simulated: SimulatedTelephony } {
+function telephony(config: Config): { provider: TelephonyAdapter; simulated: SimulatedTelephony } {
   const { ringMs, talkMs, calleeTurns, calleeTimeoutMs } = config.simulated;
-  const simulated = new SimulatedTelephony(jobs, { ringMs, talkMs }, config.llm && calleeTurns > 0 ? { timeoutMs: calleeTimeoutMs } : null);
+  const simulated = new SimulatedTelephony({ ringMs, talkMs }, config.llm && calleeTurns > 0 ? { timeoutMs: calleeTimeoutMs } : null);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
     return { provider: new TwilioTelephony({ ...config.twilio, statusCallbackUrl: `${config.publicBaseUrl}/v1/telephony/twilio/status`, relayBaseUrl: config.llm ? config.publicBaseUrl : null }), simulated };
   }
@@ -76,13 +76,14 @@ export function createServices(config: Config, infra: Infrastructure) {
   const agents = new AgentService();
   const phoneNumbers = new PhoneNumberService(phones, agents);
   const doNotCall = new DoNotCallService(phones);
-  const { provider, simulated } = telephony(config, infra.jobs);
+  const { provider, simulated } = telephony(config);
   const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
-  const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, infra.events, infra.clock, {
+  const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, simulated, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,
+    sweepMs: config.callSweepMs,
   }, infra.logger, flowEvents);
   const executions = new WebhookExecutionService();
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
-import { type CallStatus, LIVE_STATUSES } from '../../entities/call.entity';
+import { LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
 import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
-import type { SimulatedAgent, SimulatedCall } from '../telephony/simulated.telephony';
+import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { StatusUpdate } from '../telephony/telephony';
 
 /**
@@ -116,14 +116,6 @@ export async function applyTransition(em: EntityManager, call: RecordKey, update
   return row ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status } : null;
 }
 
-/** A simulated call, its agent's words and its contact, as its steps and its callee need them. */
-export interface SimulatedCallRecord extends SimulatedCall {
-  callStatus: CallStatus;
-  agent: SimulatedAgent;
-  /** The call's contact, when it has one. */
-  contact: { firstname: string; lastname: string; metadata: Record<string, unknown> } | null;
-}
-
 export async function simulatedCall(em: EntityManager, call: RecordKey): Promise<SimulatedCallRecord | null> {
   const [row] = await em.execute(
     `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
@@ -159,4 +151,26 @@ export async function companiesWithUndispatchedCalls(em: EntityManager, before: 
     .where({ callStatus: 'pstn-queued', dispatchedAt: null, createdAt: { $lt: before } })
     .execute('all');
   return rows.map((r) => r.company as unknown as string);
+}
+
+/** A live simulated call whose next step is overdue. */
+export interface OverdueSimulatedCall extends RecordKey {
+  status: SimulatedLiveStatus;
+}
+
+/**
+ * Live calls of `provider` (the simulated one) last changed before their status's cutoff: their
+ * next step's timer was lost with its process. A placed call waits in `pstn-queued` with its
+ * sid. A named sweep across companies (docs/scaling.md), at most `limit`.
+ */
+export async function overdueSimulatedCalls(em: EntityManager, provider: string, cutoffs: Record<SimulatedLiveStatus, Date>, limit: number): Promise<OverdueSimulatedCall[]> {
+  const statuses = Object.keys(NEXT_STEP) as SimulatedLiveStatus[];
+  const rows = await em.execute(
+    `/* sweep:calls.simulated */ SELECT id, company_id, call_status FROM calls
+     WHERE call_provider = ? AND call_status IN (?) AND (call_status <> 'pstn-queued' OR call_sid <> '')
+       AND updated_at < CASE call_status ${statuses.map(() => 'WHEN ? THEN ?::timestamptz').join(' ')} END
+     LIMIT ?`,
+    [provider, statuses, ...statuses.flatMap((s) => [s, cutoffs[s]]), limit],
+  );
+  return rows.map((r) => ({ id: r.id, companyId: r.company_id, status: r.call_status }));
 }

@@ -92,7 +92,7 @@ export class InboundCallService {
     const ring = { from: from.e164, callSid: `SIM${randomUUID().replace(/-/g, '')}`, provider: this.simulated.name, isTest: true };
     const answer = await this.answer(caller.em, number, ring);
     if (answer.kind === 'reject') throw new PreconditionError('No agent answers this number: set its inbound_agent_id, or activate an inbound campaign on it', 'to');
-    if (answer.kind === 'connect') await this.lifecycle.answeredSimulated(this.simulated, caller.scope.companyId, answer.callId);
+    if (answer.kind === 'connect') await this.lifecycle.answeredSimulated(caller.scope.companyId, answer.callId);
     return toCallView(await caller.em.findOneOrFail(Call, { id: answer.callId, company: caller.scope.companyId }, { refresh: true }));
   }
 

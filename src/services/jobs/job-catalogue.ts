@@ -4,7 +4,6 @@ import type { AnalyzeCallJob } from '../conversation/post-call-analysis.service'
 import type { FlowStepJob } from '../flows/flow-runner';
 import type { Services } from '../index';
 import type { Caller } from '../scope';
-import type { SimulatedStepJob } from '../telephony/simulated.telephony';
 
 /**
  * Every durable job of the product: its name, its payload, its queue policy and how its
@@ -15,10 +14,8 @@ import type { SimulatedStepJob } from '../telephony/simulated.telephony';
 export interface JobMap {
   /** Gives a company's waiting calls its free concurrent-call slots. */
   'call.dispatch': { companyId: string };
-  /** Asks the provider to dial one dispatched call. */
+  /** Asks the provider to dial one dispatched call the sweep found unplaced (dispatch places the calls it picks). */
   'call.place': { companyId: string; callId: string };
-  /** One step of a simulated call (ring, answer, hangup...). */
-  'telephony.simulated.step': SimulatedStepJob;
   /** One step of one attempt of a flow execution. */
   'flow.step': FlowStepJob;
   /** Delivers a company's pending flow events (the outbox) to its subscribed flows. */
@@ -58,7 +55,6 @@ export const JOB_POLICIES: { readonly [K in JobName]: JobPolicy } = {
   // One waiting dispatch per company is enough: it gives every free slot at once.
   'call.dispatch': { coalesce: true, retryLimit: RETRY_LIMIT, batchSize: 1 },
   'call.place': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 50 },
-  'telephony.simulated.step': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 100 },
   // A step's own retries are the flow's; the job's cover crashes and database failures.
   'flow.step': { coalesce: false, retryLimit: 5, batchSize: 50, concurrency: 200 },
   // One waiting delivery per company is enough: it delivers every pending event of the company.
@@ -75,12 +71,10 @@ export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
 
 /** The service method behind each job. */
 export function jobHandlers(services: Services): JobHandlers {
-  const { lifecycle, simulated, flows, flowEvents, dialer, analysis } = services;
+  const { lifecycle, flows, flowEvents, dialer, analysis } = services;
   return {
     'call.dispatch': (caller) => lifecycle.dispatch(caller),
     'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
-    // Simulated calls run on a Twilio deployment too: simulate-inbound.
-    'telephony.simulated.step': (caller, job) => lifecycle.advanceSimulated(caller, simulated, job),
     'flow.step': (caller, job) => flows.runStep(caller, job),
     'flow.events': (caller) => flowEvents.deliver(caller),
     'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),

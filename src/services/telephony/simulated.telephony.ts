@@ -1,18 +1,23 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { DynamicVariable } from '../../entities/call.entity';
-import type { JobQueue } from '../jobs/job-queue';
+import type { CallStatus, DynamicVariable } from '../../entities/call.entity';
 import type { StoredTurn } from '../conversation/transcript';
 import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
 
 export type SimulatedStep = 'ring' | 'answer' | 'hangup';
 
-export interface SimulatedStepJob {
+/** One step of one simulated call. */
+export interface SimulatedStepRun {
   companyId: string;
   callId: string;
   step: SimulatedStep;
+  /** The call as the step before read it, carried from timer to timer so that only the first step reads it. */
+  call?: SimulatedCallRecord;
 }
 
-export const SIMULATED_STEP_JOB = 'telephony.simulated.step';
+/** The step a live simulated call takes next from each of its live statuses (a placed call is `pstn-queued` with its sid). */
+export const NEXT_STEP = { 'pstn-queued': 'ring', ringing: 'answer', 'in-progress': 'hangup' } as const satisfies Partial<Record<CallStatus, SimulatedStep>>;
+
+export type SimulatedLiveStatus = keyof typeof NEXT_STEP;
 
 export interface SimulatedTimings {
   ringMs: number;
@@ -61,6 +66,14 @@ export interface SimulatedAgent {
   language: string;
 }
 
+/** A simulated call, its agent's words and its contact, as its steps and its callee need them. */
+export interface SimulatedCallRecord extends SimulatedCall {
+  callStatus: CallStatus;
+  agent: SimulatedAgent;
+  /** The call's contact, when it has one. */
+  contact: { firstname: string; lastname: string; metadata: Record<string, unknown> } | null;
+}
+
 /** The next step of a simulated call: what it reports now, and what happens after how long. */
 export interface StepOutcome {
   update: Omit<StatusUpdate, 'at'>;
@@ -89,21 +102,44 @@ function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): 
 const latencyOf = (callId: string) => 400 + (createHash('sha1').update(callId).digest().readUInt16BE(0) % 400);
 
 /**
- * The default provider: no network. Each call moves through real transitions driven by
- * durable jobs (`telephony.simulated.step`), so a restart mid-call still finishes it.
+ * The default provider: no network. Each call moves through real transitions, each step
+ * taken by a timer of the process that took the one before (docs/calls.md). The timers are
+ * lost with the process; the durable fallback is the call itself: a live simulated call whose
+ * next step is overdue (`dueAfterMs`) is advanced by the call sweep of any worker replica.
  */
 export class SimulatedTelephony implements TelephonyAdapter {
   readonly name = 'simulated';
+  private run: ((step: SimulatedStepRun) => void) | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(
-    private readonly jobs: JobQueue,
     readonly timings: SimulatedTimings,
     /** Set when a language model is configured; null keeps the canned transcript. */
     readonly conversations: SimulatedConversations | null = null,
   ) {}
 
+  /** Who takes a step when its timer fires (the call lifecycle). */
+  drive(run: (step: SimulatedStepRun) => void): void {
+    this.run = run;
+  }
+
+  /** Takes `step` in this process after `delayMs`. */
+  schedule(step: SimulatedStepRun, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.run?.(step);
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
+  /** Drops the steps not yet taken (the process is stopping: the call sweep of a worker replica takes them when overdue). */
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
   async place(request: PlaceRequest): Promise<string> {
-    await this.jobs.send(SIMULATED_STEP_JOB, { companyId: request.companyId, callId: request.callId, step: 'ring' });
+    this.schedule({ companyId: request.companyId, callId: request.callId, step: 'ring' }, 0);
     return `SIM${randomUUID().replace(/-/g, '')}`;
   }
 
@@ -111,9 +147,23 @@ export class SimulatedTelephony implements TelephonyAdapter {
    * An incoming call was answered: it talks for the talk time, then the agent hangs up; with a
    * model, its conversation ends it, and this 'hangup' is the safety net.
    */
-  async answered(companyId: string, callId: string): Promise<void> {
-    const delayMs = this.conversations ? this.conversations.timeoutMs : this.timings.talkMs;
-    await this.jobs.send(SIMULATED_STEP_JOB, { companyId, callId, step: 'hangup' }, { delayMs });
+  answered(companyId: string, callId: string): void {
+    this.schedule({ companyId, callId, step: 'hangup' }, this.talkMs(true));
+  }
+
+  /**
+   * How long after its last transition a live simulated call's next step is due, by status: the
+   * longest the step's timer waits (an answered call may be talking with the simulated callee).
+   */
+  dueAfterMs(status: SimulatedLiveStatus): number {
+    if (status === 'pstn-queued') return 0;
+    if (status === 'ringing') return this.timings.ringMs;
+    return Math.max(this.timings.talkMs, this.conversations?.timeoutMs ?? 0);
+  }
+
+  /** How long an answered call waits for its 'hangup' step: the talk time, or the safety net of a conversation with the other party (`talks`). */
+  private talkMs(talks: boolean): number {
+    return this.conversations !== null && talks ? this.conversations.timeoutMs : this.timings.talkMs;
   }
 
   /** Nothing to hang up: the call's later steps find it ended and change nothing. */
@@ -127,8 +177,7 @@ export class SimulatedTelephony implements TelephonyAdapter {
       if (behaviour === 'busy') return { update: { status: 'busy', disconnectReason: 'busy' } };
       if (behaviour === 'no-answer') return { update: { status: 'no-answer', disconnectReason: 'no_answer' } };
       if (behaviour === 'failed') return { update: { status: 'failed', disconnectReason: 'dial_failed' } };
-      const conversational = this.conversations !== null && talksWithCallee(call);
-      return { update: { status: 'in-progress' }, next: { step: 'hangup', delayMs: conversational ? this.conversations!.timeoutMs : talkMs } };
+      return { update: { status: 'in-progress' }, next: { step: 'hangup', delayMs: this.talkMs(talksWithCallee(call)) } };
     }
     const durationS = Math.round(talkMs / 1000);
     if (behaviour === 'voicemail') return { update: { status: 'completed', durationS, disconnectReason: 'voicemail_reached' } };

@@ -121,14 +121,14 @@ describe('structured logs', () => {
   });
 
   it('tag the lines of a job with the job and its company', async () => {
-    // Calls cannot ring: the simulated provider's step job fails, and logs why.
-    await db.query(`CREATE FUNCTION no_ringing() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.call_status = 'ringing' THEN RAISE EXCEPTION 'no ringing today'; END IF; RETURN NEW; END $$;
-      CREATE TRIGGER no_ringing BEFORE UPDATE ON calls FOR EACH ROW EXECUTE FUNCTION no_ringing()`);
+    // Calls cannot be dispatched: the dispatch job fails, and logs why.
+    await db.query(`CREATE FUNCTION no_dispatch() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.dispatched_at IS NOT NULL AND OLD.dispatched_at IS NULL THEN RAISE EXCEPTION 'no dispatching today'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER no_dispatch BEFORE UPDATE ON calls FOR EACH ROW EXECUTE FUNCTION no_dispatch()`);
     okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123' } }));
     const failure = await waitFor('a job failure logged', async () => lines().find((line) => line.msg === 'job failed; pg-boss retries it'));
-    await db.query('DROP TRIGGER no_ringing ON calls');
-    expect(failure).toMatchObject({ level: 40, job: 'telephony.simulated.step', job_id: expect.any(String), company_id: a.companyId, err: { message: expect.stringContaining('no ringing today') } });
+    await db.query('DROP TRIGGER no_dispatch ON calls');
+    expect(failure).toMatchObject({ level: 40, job: 'call.dispatch', job_id: expect.any(String), company_id: a.companyId, err: { message: expect.stringContaining('no dispatching today') } });
     expect(failure.request_id).toBeUndefined();
   });
 });

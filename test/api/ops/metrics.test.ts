@@ -63,7 +63,7 @@ describe('GET /metrics', () => {
     const executions = ['scheduled', 'in_progress', 'success', 'failed'].map((status) => valueOf(samples, 'switchboard_flow_executions', { status }));
     expect(executions.every((n) => typeof n === 'number')).toBe(true);
     expect(executions.reduce((sum, n) => sum! + n!, 0)).toBe(1);
-    for (const queue of ['call.dispatch', 'call.place', 'telephony.simulated.step', 'flow.step']) {
+    for (const queue of ['call.dispatch', 'call.place', 'flow.step']) {
       expect(valueOf(samples, 'switchboard_job_queue_depth', { queue, state: 'ready' })).toBeGreaterThanOrEqual(0);
       expect(valueOf(samples, 'switchboard_job_queue_depth', { queue, state: 'scheduled' })).toBeGreaterThanOrEqual(0);
     }
