@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
-import { applyTransition, companiesWithUndispatchedCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall } from './calls/call.store';
+import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall, storeCallSid } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
@@ -125,19 +125,12 @@ export class CallLifecycleService {
   async dispatch({ scope, em }: Caller): Promise<void> {
     const { companyId } = scope;
     const picked = await em.transactional(async (tx) => {
-      const free = await this.freeSlots(tx, companyId);
-      if (free <= 0) return [];
-      const waiting = await tx.find(
-        Call,
-        { company: companyId, callStatus: 'pstn-queued', dispatchedAt: null },
-        { orderBy: { createdAt: 'asc', id: 'asc' }, limit: free, fields: ['id'] },
-      );
-      if (waiting.length > 0) await tx.nativeUpdate(Call, { id: waiting.map((c) => c.id), company: companyId }, { dispatchedAt: this.clock.now() });
-      return waiting.map((c) => c.id);
+      await lockCompanyCalls(tx, companyId);
+      return dispatchWaitingCalls(tx, companyId, this.options.maxConcurrentPerCompany, this.clock.now());
     });
-    const placed = await Promise.allSettled(picked.map((callId) => this.place({ scope, em: em.fork() }, callId)));
+    const placed = await Promise.allSettled(picked.map((call) => this.placeDispatched(em, companyId, call)));
     placed.forEach((result, i) => {
-      if (result.status === 'rejected') this.logger.warn({ err: result.reason, callId: picked[i] }, 'call not placed; the call sweep places it again');
+      if (result.status === 'rejected') this.logger.warn({ err: result.reason, callId: picked[i]!.id }, 'call not placed; the call sweep places it again');
     });
   }
 
@@ -197,19 +190,22 @@ export class CallLifecycleService {
    * Dispatch places the calls it picks; the job places those the sweep finds stranded.
    */
   async place({ scope, em }: Caller, callId: string): Promise<void> {
-    const key = { id: callId, companyId: scope.companyId };
-    // The joined agent names its company too (a call's agent is always its company's own).
-    const call = await em.findOne(Call, { id: key.id, company: key.companyId }, { populate: ['aiAgent'], populateWhere: { aiAgent: { company: key.companyId } } });
-    if (!call || call.callSid !== '' || call.callStatus !== 'pstn-queued') return;
+    const call = await dispatchedCallToPlace(em, { id: callId, companyId: scope.companyId });
+    if (call) await this.placeDispatched(em, scope.companyId, call);
+  }
+
+  /** Asks the provider to dial a call just dispatched and stores its sid; a call the provider refuses ends `failed`. */
+  private async placeDispatched(em: EntityManager, companyId: string, call: CallToPlace): Promise<void> {
+    const key = { id: call.id, companyId };
     let sid: string;
     try {
-      sid = await this.provider.place({ callId: key.id, companyId: key.companyId, from: call.callFrom, to: call.callTo, agent: call.aiAgent.$ });
+      sid = await this.provider.place({ callId: call.id, companyId, from: call.from, to: call.to, agent: call.agent });
     } catch (err) {
-      this.logger.warn({ err, callId: key.id }, 'provider refused the call');
+      this.logger.warn({ err, callId: call.id }, 'provider refused the call');
       await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
       return;
     }
-    await em.nativeUpdate(Call, { id: key.id, company: key.companyId, callSid: '' }, { callSid: sid });
+    await storeCallSid(em, key, sid);
   }
 
   /**

@@ -7,6 +7,7 @@ import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transit
 import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
+import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';
 
 /**
@@ -20,6 +21,58 @@ import type { StatusUpdate } from '../telephony/telephony';
  * dispatching at once count the same slots).
  */
 export const lockCompanyCalls = (em: EntityManager, companyId: string): Promise<void> => lockUntilCommit(em, `calls:${companyId}`);
+
+/** A call given a concurrent-call slot, with what placing it needs. */
+export interface CallToPlace {
+  id: string;
+  from: string;
+  to: string;
+  agent: RelayAgentSettings;
+}
+
+const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
+  id: row.id as string,
+  from: row.call_from as string,
+  to: row.call_to as string,
+  agent: { language: row.language as string, interruptionSensitivity: row.interruption_sensitivity as number },
+});
+
+/**
+ * Gives the company's waiting calls, oldest first, the slots `maxLive` leaves beside its calls
+ * dispatched and live, stamping their `dispatched_at`, in one statement. Run under the
+ * company's calls lock (`lockCompanyCalls`), so that two replicas count the same slots.
+ */
+export async function dispatchWaitingCalls(em: EntityManager, companyId: string, maxLive: number, now: Date): Promise<CallToPlace[]> {
+  const rows = await em.execute(
+    `WITH live AS (
+       SELECT count(*)::int AS n FROM calls WHERE company_id = ? AND call_status IN (?) AND dispatched_at IS NOT NULL
+     ), picked AS (
+       SELECT id FROM calls WHERE company_id = ? AND call_status = 'pstn-queued' AND dispatched_at IS NULL
+       ORDER BY created_at, id LIMIT GREATEST(0, ? - (SELECT n FROM live))
+     )
+     UPDATE calls c SET dispatched_at = ? FROM picked p, ai_agents a
+     WHERE c.id = p.id AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
+     RETURNING c.id, c.call_from, c.call_to, a.language, a.interruption_sensitivity`,
+    [companyId, [...LIVE_STATUSES], companyId, maxLive, now, companyId],
+  );
+  return rows.map(callToPlace);
+}
+
+/** A dispatched call still to place (`pstn-queued`, no provider sid), with what placing it needs; null for any other. */
+export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey): Promise<CallToPlace | null> {
+  const [row] = await em.execute(
+    `SELECT c.id, c.call_from, c.call_to, a.language, a.interruption_sensitivity
+     FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
+     WHERE c.id = ? AND c.company_id = ? AND c.call_status = 'pstn-queued' AND c.call_sid = '' AND c.dispatched_at IS NOT NULL`,
+    [call.id, call.companyId],
+  );
+  return row ? callToPlace(row) : null;
+}
+
+/** Stores the provider's sid of a call just placed (a call that has one keeps it). */
+export async function storeCallSid(em: EntityManager, call: RecordKey, sid: string): Promise<void> {
+  await em.execute(`UPDATE calls SET call_sid = ? WHERE id = ? AND company_id = ? AND call_sid = ''`, [sid, call.id, call.companyId]);
+}
 
 /**
  * Stores a batch of campaign calls (`is_test` false) in the transaction open on `em`, in

@@ -158,3 +158,22 @@ describe('a live call interrupted', () => {
     expect(done.ended_at).not.toBeNull();
   });
 });
+
+describe('a call dispatched but never placed (its process died between the two)', () => {
+  it('is placed by the call sweep, once, and completes', async () => {
+    const call = await makeCall('+14155550123');
+    await ended(call.id);
+    // The same call as a crash would leave it: given its slot 31 s ago, never handed to the provider.
+    const stranded = await t.app.orm.em.fork().execute(
+      `insert into calls (id, created_at, updated_at, company_id, ai_agent_id, workspace_id, call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables, dispatched_at)
+       select gen_random_uuid(), now() - interval '31 seconds', now() - interval '31 seconds', company_id, ai_agent_id, workspace_id, call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables, now() - interval '31 seconds'
+       from calls where id = ? and company_id = ? returning id`,
+      [call.id, a.companyId],
+    );
+    const done = await ended(stranded[0].id);
+    expect(done).toMatchObject({ call_status: 'completed', disconnect_reason: 'agent_hangup' });
+    expect(done.call_sid).toMatch(/^SIM[0-9a-f]{32}$/);
+    const [jobs] = await t.app.orm.em.fork().execute(`select count(*)::int as n from pgboss.job where name = 'call.place' and data->>'callId' = ?`, [stranded[0].id]);
+    expect(jobs.n).toBe(1);
+  });
+});
