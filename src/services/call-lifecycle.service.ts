@@ -210,28 +210,29 @@ export class CallLifecycleService {
 
   /**
    * Stores a status change if the call's current status allows it (stamping the fields of
-   * the new status and mirroring it on the contact, atomically), publishes it and, when the
-   * call ends, frees its slot. Returns false when the update was stale or a duplicate.
-   * `alongside` writes in the transition's own transaction, only when it is stored (the
-   * next durable step of a call, say); so do the flow events the transition is (`call.started`,
-   * `call.ended`).
+   * the new status, mirroring it on the contact and writing the flow event it is,
+   * `call.started` or `call.ended`, atomically: `applyTransition`), publishes it, asks for
+   * the delivery of its flow events and, when the call ends, frees its slot. The ending
+   * listeners write in the transition's own transaction. Returns false when the update was
+   * stale or a duplicate.
    */
-  async applyUpdate(call: RecordKey, update: StatusUpdate, alongside?: (tx: EntityManager) => Promise<void>): Promise<boolean> {
+  async applyUpdate(call: RecordKey, update: StatusUpdate): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
     const em = this.orm.em.fork();
-    const store = (on: EntityManager) => applyTransition(on, call, update, this.options.pricePerMinute, this.clock.now());
-    const event = callEventOf(update.status);
-    const done = alongside || event
+    const store = (on: EntityManager) => applyTransition(on, call, update, callEventOf(update.status), this.options.pricePerMinute, this.clock.now());
+    const ending = !LIVE_STATUSES.includes(update.status) && this.endingListeners.length > 0;
+    const done = ending
       ? await em.transactional(async (tx) => {
           const stored = await store(tx);
-          if (stored && alongside) await alongside(tx);
-          if (stored && event) await this.flowEvents.record(tx, event, call, update.at);
-          if (stored && !LIVE_STATUSES.includes(stored.status)) for (const listener of this.endingListeners) await listener(tx, stored);
+          if (stored) for (const listener of this.endingListeners) await listener(tx, stored);
           return stored;
         })
       : await store(em);
     if (!done) return false;
-    if (event) this.flowEvents.wake();
+    if (done.flowEvents) {
+      await this.flowEvents.queue(done.companyId);
+      this.flowEvents.wake();
+    }
     await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
     if (!LIVE_STATUSES.includes(done.status)) {
       await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });

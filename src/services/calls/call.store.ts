@@ -7,6 +7,8 @@ import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transit
 import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
+import type { FlowEventName } from '../../entities/webhook-flow.entity';
+import { flowEventsInsert } from '../flows/flow-events.store';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';
 
@@ -110,19 +112,34 @@ export async function insertCampaignCalls(
     return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
 }
 
+/** A transition stored: what it tells the rest of the system, and whether it wrote flow events to deliver. */
+export interface StoredTransition extends Transitioned {
+  flowEvents: boolean;
+}
+
 /**
  * Stores one transition in one statement: the call is updated only if its current status
  * allows the new one (so duplicates and stale updates change nothing, even when two
- * replicas race), its terminal fields are stamped from its own row, and its contact
- * mirrors it, atomically. A terminal status's `disconnect_reason` is the update's, else the
- * one recorded while the call was live (the agent's relay session, docs/calls.md), else the
- * status itself. Returns null when nothing changed. Plain SQL: this runs for every
- * transition of every call, and the ORM's unit of work would triple its cost.
+ * replicas race), its terminal fields are stamped from its own row, its contact mirrors
+ * it, and the flow event it is (`event`: `call.started`, `call.ended`) is written to the
+ * outbox for the subscribed flows, with the call as updated, atomically. A terminal
+ * status's `disconnect_reason` is the update's, else the one recorded while the call was
+ * live (the agent's relay session, docs/calls.md), else the status itself. Returns null
+ * when nothing changed. Plain SQL, one round trip: this runs for every transition of every
+ * call, and the ORM's unit of work would triple its cost.
  */
-export async function applyTransition(em: EntityManager, call: RecordKey, update: StatusUpdate, pricePerMinute: number, now: Date): Promise<Transitioned | null> {
+export async function applyTransition(
+  em: EntityManager,
+  call: RecordKey,
+  update: StatusUpdate,
+  event: FlowEventName | null,
+  pricePerMinute: number,
+  now: Date,
+): Promise<StoredTransition | null> {
   const terminal = !LIVE_STATUSES.includes(update.status);
   const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
   const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
+  const events = event ? flowEventsInsert(event, update.at, call.companyId, { sql: 'updated', params: [] }) : null;
   const rows = await em.execute(
     `WITH answered AS (
        SELECT id, COALESCE(started_at, ?::timestamptz) AS started
@@ -147,8 +164,10 @@ export async function applyTransition(em: EntityManager, call: RecordKey, update
      ), mirrored AS (
        UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
        FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
+     ), evented AS (
+       ${events ? events.sql : 'SELECT NULL::uuid AS company_id WHERE false'}
      )
-     SELECT id, company_id, campaign_id, workspace_id, call_status FROM updated`,
+     SELECT id, company_id, campaign_id, workspace_id, call_status, EXISTS (SELECT 1 FROM evented) AS flow_events FROM updated`,
     [
       answeredAt, call.id, call.companyId, [...PREDECESSORS[update.status]],
       terminal, update.durationS ?? null, update.at,
@@ -163,10 +182,13 @@ export async function applyTransition(em: EntityManager, call: RecordKey, update
       update.transcript?.language ?? null,
       call.companyId, [...PREDECESSORS[update.status]],
       contactStatus, now,
+      ...(events ? events.params : []),
     ],
   );
   const row = rows[0];
-  return row ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status } : null;
+  return row
+    ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }
+    : null;
 }
 
 export async function simulatedCall(em: EntityManager, call: RecordKey): Promise<SimulatedCallRecord | null> {

@@ -32,26 +32,39 @@ export interface PendingEvent {
 }
 
 /**
- * Writes one outbox row per flow of the record's company subscribed to `event` whose
- * filters match the record, in one statement: call it in the transaction of the state
- * change. The row holds the record as that transaction sees it. A row already written for
- * the same (flow, event, record) is kept: an event happens at most once per flow. Stopped,
- * deleted and template flows subscribe to nothing. Returns the companies with new rows.
+ * The statement (SQL and its parameters, in order) writing one outbox row per flow of the
+ * company subscribed to `event` whose filters match the record, for each row of `records`:
+ * the subject's table filtered to the record, or a CTE of the statement it joins holding the
+ * record as that statement updated it. The row holds the record as `records` shows it. A
+ * row already written for the same (flow, event, record) is kept: an event happens at most
+ * once per flow. Stopped, deleted and template flows subscribe to nothing. Returns the
+ * company of each new row.
  */
-export async function insertFlowEvents(em: EntityManager, event: FlowEventName, subject: RecordKey, occurredAt: Date): Promise<string[]> {
+export function flowEventsInsert(event: FlowEventName, occurredAt: Date, companyId: string, records: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
   const s = SUBJECTS[SUBJECT_OF[event]];
-  const rows: { company_id: string }[] = await em.execute(
-    `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
+  return {
+    sql: `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
      SELECT gen_random_uuid(), f.company_id, f.id, ?, r.id, ?, to_jsonb(r), now()
-     FROM ${s.table} r JOIN webhook_flows f ON f.company_id = r.company_id
-     WHERE r.id = ? AND r.company_id = ? AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
+     FROM ${records.sql} r JOIN webhook_flows f ON f.company_id = r.company_id
+     WHERE f.company_id = ? AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
        AND (f.event_filters ->> 'workspace' IS NULL OR f.event_filters ->> 'workspace' = r.${s.workspace})
        AND (f.event_filters ->> 'ai_agent_id' IS NULL OR (f.event_filters ->> 'ai_agent_id')::uuid = r.${s.agent})
        AND (f.event_filters ->> 'campaign_id' IS NULL OR (f.event_filters ->> 'campaign_id')::uuid = r.${s.campaign})
      ON CONFLICT (flow_id, event, subject_id) DO NOTHING
      RETURNING company_id`,
-    [event, occurredAt, subject.id, subject.companyId, JSON.stringify([event])],
-  );
+    params: [event, occurredAt, ...records.params, companyId, JSON.stringify([event])],
+  };
+}
+
+/**
+ * Writes the outbox rows of `event` of the record `subject` (`flowEventsInsert`) in one
+ * statement: call it in the transaction of the state change, which the rows see. Returns
+ * the companies with new rows.
+ */
+export async function insertFlowEvents(em: EntityManager, event: FlowEventName, subject: RecordKey, occurredAt: Date): Promise<string[]> {
+  const { table } = SUBJECTS[SUBJECT_OF[event]];
+  const insert = flowEventsInsert(event, occurredAt, subject.companyId, { sql: `(SELECT * FROM ${table} WHERE id = ? AND company_id = ?)`, params: [subject.id, subject.companyId] });
+  const rows: { company_id: string }[] = await em.execute(insert.sql, insert.params);
   return [...new Set(rows.map((r) => r.company_id))];
 }
 

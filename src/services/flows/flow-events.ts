@@ -49,6 +49,15 @@ export class FlowEvents {
     for (const companyId of companies) await this.deps.jobs.send(FLOW_EVENTS_JOB, { companyId }, { db: jobSql(tx), singletonKey: companyId });
   }
 
+  /**
+   * Asks for the delivery of the company's events recorded by a statement of their own
+   * (a call's transition: `flowEventsInsert`), after it committed. Lost with a crash before
+   * it is sent, the delivery is asked for by the sweep.
+   */
+  async queue(companyId: string): Promise<void> {
+    await this.deps.jobs.send(FLOW_EVENTS_JOB, { companyId }, { singletonKey: companyId });
+  }
+
   /** Tells this process's delivery workers that events were recorded and committed. */
   wake(): void {
     this.deps.jobs.wake(FLOW_EVENTS_JOB);
