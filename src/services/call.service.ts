@@ -103,23 +103,30 @@ export class CallService {
     return toCallView(call);
   }
 
-  /** Stores a new call in `pstn-queued` and queues it for dialing. */
+  /**
+   * Stores a new call in `pstn-queued`, in one INSERT (no unit of work: nothing else is
+   * written with it), and queues it for dialing.
+   */
   async create(caller: Caller, spec: NewCall): Promise<Call> {
-    const call = caller.em.create(Call, {
-      company: caller.scope.companyId,
-      aiAgent: spec.aiAgentId,
-      campaign: spec.campaignId ?? null,
-      contact: spec.contactId ?? null,
-      workspaceId: spec.workspace,
-      callProvider: this.options.provider,
-      callFrom: spec.from,
-      callTo: spec.to,
-      isTest: spec.isTest,
-      callDirection: 'outgoing',
-      priceUnit: this.options.priceUnit,
-      agentDynamicVariables: spec.dynamicVariables,
-    });
-    await caller.em.flush();
+    const call = caller.em.create(
+      Call,
+      {
+        company: caller.scope.companyId,
+        aiAgent: spec.aiAgentId,
+        campaign: spec.campaignId ?? null,
+        contact: spec.contactId ?? null,
+        workspaceId: spec.workspace,
+        callProvider: this.options.provider,
+        callFrom: spec.from,
+        callTo: spec.to,
+        isTest: spec.isTest,
+        callDirection: 'outgoing',
+        priceUnit: this.options.priceUnit,
+        agentDynamicVariables: spec.dynamicVariables,
+      },
+      { persist: false },
+    );
+    await caller.em.insert(call);
     await this.lifecycle.enqueue(call);
     return call;
   }
