@@ -1,11 +1,11 @@
 import { Call } from '../entities';
-import { insertCampaignCalls } from './calls/call.store';
+import { callById, insertCampaignCalls } from './calls/call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DynamicVariable } from '../entities/call.entity';
 import type { AgentService } from './agent.service';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import type { DoNotCallService } from './do-not-call.service';
-import { PreconditionError } from './errors';
+import { NotFoundError, PreconditionError } from './errors';
 import { page as pageInput } from './input/common';
 import { type ListCallsInput, listCallsInput, makeCallWrite } from './input/call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
@@ -153,8 +153,10 @@ export class CallService {
     return toCallView(await this.lifecycle.cancel(caller, await this.find(caller, id)));
   }
 
-  async get(caller: Caller, id: unknown): Promise<CallView> {
-    return toCallView(await this.find(caller, id));
+  async get({ scope, em }: Caller, id: unknown): Promise<CallView> {
+    const call = await callById(em, scope.companyId, parseId(id));
+    if (!call) throw new NotFoundError('Call');
+    return toCallView(call);
   }
 
   async list({ scope, em }: Caller, input: unknown): Promise<Page<CallView>> {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
+import { type Plain, selectPlain } from '../plain.store';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
 import { transcriptText } from '../conversation/transcript';
@@ -248,4 +249,10 @@ export async function overdueSimulatedCalls(em: EntityManager, provider: string,
     [provider, statuses, ...statuses.flatMap((s) => [s, cutoffs[s]]), limit],
   );
   return rows.map((r) => ({ id: r.id, companyId: r.company_id, status: r.call_status }));
+}
+
+/** One call of the company, not soft-deleted, without the ORM: the by-id read of REST and GraphQL, and each subscription event's. */
+export async function callById(em: EntityManager, companyId: string, id: string): Promise<Plain<Call> | null> {
+  const [found] = await selectPlain(em, Call, 'id = ? AND company_id = ? AND deleted_at IS NULL LIMIT 1', [id, companyId]);
+  return found ?? null;
 }

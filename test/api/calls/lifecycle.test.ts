@@ -177,3 +177,28 @@ describe('a call dispatched but never placed (its process died between the two)'
     expect(jobs.n).toBe(1);
   });
 });
+
+describe('GET /v1/calls/{id}', () => {
+  // The by-id read (and each subscription event's) comes from a store query, the list from
+  // entities: the same call must be the same bytes in both, key order included.
+  it('answers the bytes of the same call in the list, every field of an ended call set', async () => {
+    const call = await makeCall('+14155550123', { dynamic_variables: [{ name: 'firstname', value: 'Ada "A" ✓' }], workspace: 'bytes' });
+    const done = await ended(call.id);
+    expect(done).toMatchObject({ call_status: 'completed', workspace_id: 'bytes' });
+    expect(done.transcript_object.turns.length).toBeGreaterThan(0);
+    expect(done.cost).toBeGreaterThan(0);
+    const list = await t.request('GET', '/v1/calls?workspace=bytes', { token: a.key });
+    const byId = await t.request('GET', `/v1/calls/${call.id}`, { token: a.key });
+    const item = (list.body.data.items as { id: string }[]).find((c) => c.id === call.id);
+    expect(JSON.stringify(JSON.parse(byId.text).data)).toBe(JSON.stringify(item));
+  });
+
+  it('answers 404 in the envelope for a call of another company, and 400 for a malformed id', async () => {
+    const b = await tenant(t, 'B', '+14155552672');
+    const call = await makeCall('+14155550123');
+    expect((await t.request('GET', `/v1/calls/${call.id}`, { token: b.key })).status).toBe(404);
+    const malformed = await t.request('GET', '/v1/calls/not-a-uuid', { token: a.key });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.status).toBe('error');
+  });
+});

@@ -71,7 +71,7 @@ describe('one event read once per company, whatever the number of subscribers', 
     const event = { companyId: a.companyId, callId: call!.id, campaignId: a.campaign.id, workspace: 'default' };
     let callReads = 0;
     const stopListening = t.statements.listen((sql) => {
-      if (/ from "calls" /.test(sql)) callReads += 1;
+      if (/ from "calls" /i.test(sql)) callReads += 1;
     });
     // With the agents' table locked, the subscriber stalls on its first event's `aiAgent`,
     // while two more transitions are stored and announced.
