@@ -101,7 +101,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     };
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
-      const scope = await auth.authenticate(em, ctx.req.headersDistinct.authorization);
+      const scope = await auth.authenticate(() => em, ctx.req.headersDistinct.authorization);
       addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;
