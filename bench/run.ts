@@ -238,6 +238,9 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
     for (const p of processes.splice(0).reverse()) await p.stop();
     if (nodeArgs.length) logServiceProfile();
     return { rows, rss, failed };
+  } catch (err) {
+    for (const p of processes) log(`stderr of pid ${p.pid}:\n${p.errors()}`);
+    throw err;
   } finally {
     await sql.end();
     for (const p of processes.reverse()) await p.stop();

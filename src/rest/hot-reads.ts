@@ -42,7 +42,11 @@ export function answerHotReads(parts: HotReadParts, fallback: http.RequestListen
   return (req, res) => {
     const id = req.method === 'GET' && req.headers.origin === undefined ? BY_ID.exec(req.url ?? '')?.[1] : undefined;
     if (id === undefined) return fallback(req, res);
-    void answerCampaign(parts, id, req, res);
+    // As Koa's callback does: a failure past the answer's own (a bug) is logged, never an unhandled rejection.
+    answerCampaign(parts, id, req, res).catch((err: unknown) => {
+      parts.logger.error({ err, method: req.method, path: req.url }, 'hot read failed');
+      res.destroy();
+    });
   };
 }
 
