@@ -8,7 +8,7 @@ import { iso, shape } from './serialize';
 interface RestField {
   schema: z.ZodType;
   write: (value: unknown) => unknown;
-  json: (stored: unknown) => string | undefined;
+  json: (value: unknown) => string | undefined;
 }
 
 const asIs = (value: unknown): unknown => value;
