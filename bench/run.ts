@@ -12,6 +12,8 @@
  * benchmark on stderr.
  *
  *   npm run bench                     BENCH_CPU_PROF=1 npm run bench   (CPU profiles, summarised)
+ *   BENCH_PHASES=reads npm run bench  (a comma list of reads, make-call, subscribers, calls, dialer, flows;
+ *                                      a partial run prints its rows and leaves docs/performance.md alone)
  *   BENCH_DURATION=5 BENCH_SUBSCRIBERS=1000 BENCH_EVENT_CALLS=16 (calls per second while subscribed)
  *   BENCH_CALLS=500 BENCH_CONTACTS=2000 BENCH_EXECUTIONS=1000 (sizes of the engine runs)
  */
@@ -25,12 +27,13 @@ import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
-import { percentile, type Row, text, writeResults } from './report';
+import { type Row, text, writeResults } from './report';
+import { callsRow, dialerRow, type Figures, fixed, flowsRow, makeCallRow, readRows, rssRow, subscribersRow } from './rows';
 import { subscribe } from './subscribers';
 import { countEvents, drain, quiet } from './waits';
-import { type CallFigures, measureCalls } from './calls';
-import { type CampaignFigures, measureCampaign } from './campaigns';
-import { type FlowFigures, measureFlows } from './flows';
+import { measureCalls } from './calls';
+import { measureCampaign } from './campaigns';
+import { measureFlows } from './flows';
 import { topSelfTime } from './cpu-profile';
 import { profilePhase } from './profiler';
 import { type Statement, statementLines, statementProfile } from './statements';
@@ -47,6 +50,9 @@ const ENGINE_CALLS = Number(process.env.BENCH_CALLS ?? 500);
 const ENGINE_CONTACTS = Number(process.env.BENCH_CONTACTS ?? 2000);
 const ENGINE_EXECUTIONS = Number(process.env.BENCH_EXECUTIONS ?? 1000);
 const EVENT_SECONDS = 10;
+/** The phases of a run, in the order they run; `BENCH_PHASES` (a comma list) selects some, all by default. */
+const PHASES = ['reads', 'make-call', 'subscribers', 'calls', 'dialer', 'flows'] as const;
+type Phase = (typeof PHASES)[number];
 const ROOT = path.resolve(__dirname, '../..');
 const PROFILE_DIR = path.join(ROOT, '.data/bench-profiles');
 
@@ -58,7 +64,6 @@ const CAMPAIGN_FIELDS = `id name notes status campaignType callProgress daysOfWe
 const GRAPHQL_LIST = JSON.stringify({ query: `{ campaigns(first: ${CAMPAIGNS}) { edges { node { ${CAMPAIGN_FIELDS} } } } }` });
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** Rate limits stay on (their database round trips are part of every request's cost) but out of reach. */
 const OUT_OF_REACH = '1000000000';
@@ -88,15 +93,6 @@ interface Target {
   name: string;
   process: Measured;
   options: autocannon.Options;
-}
-
-interface Figures {
-  reqPerS: number;
-  meanMs: number;
-  p99Ms: number;
-  cpuMsPerReq: number;
-  requests: number;
-  failed: number;
 }
 
 async function load(target: Target, seconds: number): Promise<Figures> {
@@ -158,90 +154,6 @@ async function seed(service: Measured, databaseUrl: string) {
   return { companyId, key, makeCall };
 }
 
-interface Engines {
-  calls: CallFigures;
-  campaign: CampaignFigures;
-  flows: FlowFigures;
-}
-
-function table(
-  reads: Map<string, Figures>,
-  makeCall: { service: Figures; bare: Figures },
-  drained: { calls: number; seconds: number },
-  events: { delays: number[]; events: number; errors: number },
-  engines: Engines,
-  rss: { service: number; baseline: number },
-): Row[] {
-  const f = (name: string) => reads.get(name)!;
-  const http = (x: Figures) => `${fixed(x.reqPerS)} req/s, p99 ${x.p99Ms} ms`;
-  const byIdShare = f('service by-id').reqPerS / f('bare by-id').reqPerS;
-  const listShare = f('service REST list').reqPerS / f('bare list').reqPerS;
-  const rest = f('service REST list');
-  const gql = f('service GraphQL list');
-  const ratio = gql.meanMs / rest.meanMs;
-  const delays = [...events.delays].sort((a, b) => a - b);
-  const p99 = percentile(delays, 99);
-  const expected = events.events * SUBSCRIBERS;
-  const calls = makeCall.service;
-  const { calls: e2e, campaign, flows } = engines;
-  const e2eP99 = percentile(e2e.delays, 99);
-  const flowsP99 = percentile(flows.latencies, 99);
-  return [
-    {
-      figure: 'GET /v1/campaigns/by-id/{id}',
-      measured: `${http(f('service by-id'))} (${fixed(100 * byIdShare)}% of bare)`,
-      anchor: `bare node:http + pg: ${http(f('bare by-id'))}`,
-      aim: { text: '>= 70% of bare req/s', met: byIdShare >= 0.7 },
-    },
-    {
-      figure: `GET /v1/campaigns/list (${CAMPAIGNS})`,
-      measured: `${http(rest)} (${fixed(100 * listShare)}% of bare)`,
-      anchor: `bare node:http + pg: ${http(f('bare list'))}`,
-    },
-    {
-      figure: `GraphQL campaigns(first: ${CAMPAIGNS}), same fields`,
-      measured: `${gql.meanMs.toFixed(1)} ms/req (${ratio.toFixed(2)}x REST), ${http(gql)}, CPU ${gql.cpuMsPerReq.toFixed(2)} ms/req`,
-      anchor: `REST list: ${rest.meanMs.toFixed(1)} ms/req, CPU ${rest.cpuMsPerReq.toFixed(2)} ms/req (${(gql.cpuMsPerReq / rest.cpuMsPerReq).toFixed(2)}x)`,
-      aim: { text: '<= 1.5x REST time per request', met: ratio <= 1.5 },
-    },
-    {
-      figure: 'POST /v1/calls/make-call',
-      measured: `${http(calls)}, CPU ${calls.cpuMsPerReq.toFixed(2)} ms/req (${(100 * (calls.reqPerS / makeCall.bare.reqPerS)).toFixed(1)}% of the insert)`,
-      anchor: `bare node:http + pg INSERT … RETURNING: ${http(makeCall.bare)}; all ${fixed(drained.calls)} calls ended ${drained.seconds.toFixed(1)} s after the load`,
-      aim: { text: '>= 500 req/s', met: calls.reqPerS >= 500 },
-    },
-    {
-      figure: `calls end to end (${fixed(e2e.calls)} calls, zero timings)`,
-      measured: `${fixed(e2e.callsPerS)} calls/s; ${fixed(e2e.delays.length)} of ${fixed(e2e.transitions)} transitions delivered (the last state of ${fixed(e2e.lastStates)} of ${fixed(e2e.completed)} calls), p99 ${e2eP99} ms`,
-      anchor: `make-calls accepted: ${fixed(e2e.makeCallsPerS)}/s${e2e.failed ? `, ${e2e.failed} failed` : ''}`,
-      aim: { text: '>= 300 calls/s, every transition, p99 < 250 ms', met: e2e.callsPerS >= 300 && e2e.delays.length >= e2e.transitions && e2eP99 < 250 },
-    },
-    {
-      figure: `campaign dialer (${fixed(campaign.contacts)} contacts)`,
-      measured: `${fixed(campaign.contactsPerS)} contacts/s (${fixed(campaign.settled)} settled, ${campaign.status})`,
-      anchor: `PostgreSQL ${fixed((100 * campaign.dbMs) / (campaign.dbMs + campaign.cpuMs))}% of service CPU + database active time`,
-      aim: { text: '>= 500 contacts/s', met: campaign.contactsPerS >= 500 },
-    },
-    {
-      figure: `flows (${fixed(flows.executions)} single-step executions)`,
-      measured: `${fixed(flows.executionsPerS)} executions/s, p99 trigger to delivery ${flowsP99.toFixed(0)} ms`,
-      anchor: `triggers accepted: ${fixed(flows.triggersPerS)}/s`,
-      aim: { text: '>= 1,000/s, p99 < 100 ms', met: flows.executionsPerS >= 1000 && flowsP99 < 100 },
-    },
-    {
-      figure: `transition -> ${fixed(SUBSCRIBERS)} graphql-ws subscribers`,
-      measured: `p99 ${p99} ms, p50 ${percentile(delays, 50)} ms, max ${delays.at(-1)} ms`,
-      anchor: `${fixed(events.events)} events (${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s: ${fixed(events.events / EVENT_SECONDS)} events/s); ${fixed(delays.length)} of ${fixed(expected)} deliveries${events.errors ? `, ${events.errors} errors` : ''}`,
-      aim: { text: 'p99 < 100 ms at 64 events/s, every delivery', met: p99 < 100 && events.events / EVENT_SECONDS >= 64 && delays.length === expected && events.errors === 0 },
-    },
-    {
-      figure: 'peak RSS of the service process',
-      measured: `${fixed(rss.service)} MiB`,
-      anchor: `bare baseline process: ${fixed(rss.baseline)} MiB`,
-    },
-  ];
-}
-
 /** The top self-time functions of the service's CPU profile (the newest one node wrote). */
 function logServiceProfile(): void {
   const newest = readdirSync(PROFILE_DIR)
@@ -253,23 +165,22 @@ function logServiceProfile(): void {
   for (const { name, share } of topSelfTime(newest, 15)) log(`  ${(100 * share).toFixed(1).padStart(5)}%  ${name}`);
 }
 
-/** Short runs of the engine benchmarks, one after the other, each on a database of its own. */
-async function measureEngines(): Promise<Engines> {
-  log(`calls end to end: ${ENGINE_CALLS} calls`);
-  const calls = await profilePhase(PROFILE_DIR, 'calls', () => measureCalls({ calls: ENGINE_CALLS }), log);
-  log(`campaign dialer: ${ENGINE_CONTACTS} contacts`);
-  const campaign = await profilePhase(PROFILE_DIR, 'campaign', () => measureCampaign({ contacts: ENGINE_CONTACTS, concurrency: 200 }), log);
-  log(`flows: ${ENGINE_EXECUTIONS} executions`);
-  const flows = await profilePhase(PROFILE_DIR, 'flows', () => measureFlows({ executions: ENGINE_EXECUTIONS, concurrency: 16 }), log);
-  return { calls, campaign, flows };
+/** The phases `BENCH_PHASES` names (all when unset); an unknown name fails the run before anything starts. */
+function selectedPhases(): Set<Phase> {
+  const names = (process.env.BENCH_PHASES ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(PHASES as readonly string[]).includes(n));
+  if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);
+  return new Set(names.length > 0 ? (names as Phase[]) : PHASES);
 }
 
-async function main(): Promise<void> {
-  const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
-  const loadBefore = os.loadavg();
-  const db = await benchDatabase();
+type Profiles = [string, Statement[]][];
+
+/** The phases against the service process (reads, make-call, subscribers) that `phases` selects, and its peak RSS. */
+async function servicePhases(db: { url: string; kind: string }, phases: Set<Phase>, profiles: Profiles): Promise<{ rows: Partial<Record<Phase, Row[]>>; rss: Row; failed: boolean }> {
   const processes: Measured[] = [];
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  const rows: Partial<Record<Phase, Row[]>> = {};
+  let failed = false;
   try {
     const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     const servicePort = await freePort();
@@ -286,80 +197,145 @@ async function main(): Promise<void> {
       POOL_MAX: String(loadConfig({}).pools.orm),
     });
     processes.push(baseline);
-
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const list = (await json(`${service.url}/v1/campaigns/list`, { key })).data as { id: string }[];
-    const bareList = (await json(`${baseline.url}/v1/campaigns/list`)).data as { id: string }[];
-    const gqlList = (await json(`${service.url}/graphql`, { method: 'POST', key, body: GRAPHQL_LIST })).data.campaigns.edges as { node: { id: string } }[];
-    const ids = list.map((c) => c.id).join();
-    if (list.length !== CAMPAIGNS || bareList.map((c) => c.id).join() !== ids || gqlList.map((e) => e.node.id).join() !== ids) {
-      throw new Error('the service, its GraphQL API and the baseline answer different campaigns');
-    }
-    const byId = `/v1/campaigns/by-id/${list[0]!.id}`;
-    log(`reads: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up each, then ${ROUNDS} alternating rounds of ${DURATION_S} s`);
-    const reads = await compare([
-      { name: 'service by-id', process: service, options: { url: `${service.url}${byId}`, headers } },
-      { name: 'bare by-id', process: baseline, options: { url: `${baseline.url}${byId}` } },
-      { name: 'service REST list', process: service, options: { url: `${service.url}/v1/campaigns/list`, headers } },
-      { name: 'bare list', process: baseline, options: { url: `${baseline.url}/v1/campaigns/list` } },
-      { name: 'service GraphQL list', process: service, options: { url: `${service.url}/graphql`, method: 'POST', headers, body: GRAPHQL_LIST } },
-    ]);
-
     const statements = await statementProfile(db.url);
-    const profiles: [string, Statement[]][] = [];
     const profiled = async <T>(label: string, units: (result: T) => number, phase: () => Promise<T>): Promise<T> => {
       await statements.start();
       const result = await phase();
       profiles.push([label, await statements.top(units(result))]);
       return result;
     };
-    // The reads above alternate with the bare server on the same database: one more run alone, for its statements.
-    await profiled('GET by-id (per request)', (f) => f.requests, () => load({ name: 'by-id', process: service, options: { url: `${service.url}${byId}`, headers } }, WARMUP_S));
 
-    log(`make-call: ${CONNECTIONS} connections for ${DURATION_S} s, then the bare insert`);
-    const makeCallOptions = { method: 'POST' as const, headers, body: makeCall };
-    const calls = await profiled('POST make-call and the calls it places (per request)', (f) => f.requests, () =>
-      load({ name: 'make-call', process: service, options: { url: `${service.url}/v1/calls/make-call`, ...makeCallOptions } }, DURATION_S),
-    );
-    const drained = await drain(sql, companyId, 120_000);
-    const bareInsert = await load({ name: 'bare insert', process: baseline, options: { url: `${baseline.url}/v1/calls/make-call`, ...makeCallOptions } }, DURATION_S);
-    log(`  make-call ${fixed(calls.reqPerS)} req/s, bare insert ${fixed(bareInsert.reqPerS)} req/s`);
-
-    log(`subscribers: connecting ${SUBSCRIBERS}`);
-    const subscribers = await subscribe(service.url, key, SUBSCRIBERS);
-    const probe = (await json(`${service.url}/v1/calls/make-call`, { method: 'POST', key, body: makeCall })).data as { id: string };
-    await subscribers.allReceived((c) => c.id === probe.id, 60_000);
-    log('subscribers: every one received the first call');
-    await drain(sql, companyId, 60_000);
-    await quiet(() => subscribers.received(), Infinity);
-    log(`subscribers: ${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s`);
-    await statements.start();
-    const published = await countEvents(db.url);
-    subscribers.record();
-    const placed = Date.now();
-    for (let i = 0; i < EVENT_CALLS_PER_S * EVENT_SECONDS; i++) {
-      await new Promise((resolve) => setTimeout(resolve, placed + (i * 1000) / EVENT_CALLS_PER_S - Date.now()));
-      await json(`${service.url}/v1/calls/make-call`, { method: 'POST', key, body: makeCall });
+    if (phases.has('reads')) {
+      const reads = await measureReads(service, baseline, key, headers);
+      rows.reads = readRows(reads.figures, CAMPAIGNS);
+      failed ||= [...reads.figures.values()].some((f) => f.failed > 0);
+      // The reads above alternate with the bare server on the same database: one more run alone, for its statements.
+      await profiled('GET by-id (per request)', (f) => f.requests, () => load({ name: 'by-id', process: service, options: { url: `${service.url}${reads.byId}`, headers } }, WARMUP_S));
     }
-    await drain(sql, companyId, 60_000);
-    const events = await published.stop();
-    await quiet(() => subscribers.results().delays.length, events * SUBSCRIBERS);
-    profiles.push(['transitions to 1,000 subscribers (per event)', await statements.top(events)]);
+
+    if (phases.has('make-call')) {
+      log(`make-call: ${CONNECTIONS} connections for ${DURATION_S} s, then the bare insert`);
+      const makeCallOptions = { method: 'POST' as const, headers, body: makeCall };
+      const calls = await profiled('POST make-call and the calls it places (per request)', (f) => f.requests, () =>
+        load({ name: 'make-call', process: service, options: { url: `${service.url}/v1/calls/make-call`, ...makeCallOptions } }, DURATION_S),
+      );
+      const drained = await drain(sql, companyId, 120_000);
+      const bareInsert = await load({ name: 'bare insert', process: baseline, options: { url: `${baseline.url}/v1/calls/make-call`, ...makeCallOptions } }, DURATION_S);
+      log(`  make-call ${fixed(calls.reqPerS)} req/s, bare insert ${fixed(bareInsert.reqPerS)} req/s`);
+      rows['make-call'] = [makeCallRow(calls, bareInsert, drained)];
+      failed ||= calls.failed > 0 || bareInsert.failed > 0;
+    }
+
+    if (phases.has('subscribers')) {
+      await statements.start();
+      const delivered = await measureSubscribers(service, db.url, sql, companyId, key, makeCall);
+      profiles.push(['transitions to 1,000 subscribers (per event)', await statements.top(delivered.events)]);
+      rows.subscribers = [subscribersRow(delivered, SUBSCRIBERS, EVENT_CALLS_PER_S, EVENT_SECONDS)];
+    }
     await statements.close();
-    const delivered = { ...subscribers.results(), events };
-    await subscribers.close();
-    const peakRss = await service.peakRssMiB();
-    const baselineRss = await baseline.peakRssMiB();
+    const rss = rssRow({ service: await service.peakRssMiB(), baseline: await baseline.peakRssMiB() });
     for (const p of processes.splice(0).reverse()) await p.stop();
     if (nodeArgs.length) logServiceProfile();
+    return { rows, rss, failed };
+  } catch (err) {
+    for (const p of processes) log(`stderr of pid ${p.pid}:\n${p.errors()}`);
+    throw err;
+  } finally {
+    await sql.end();
+    for (const p of processes.reverse()) await p.stop();
+  }
+}
 
-    const engines = await measureEngines();
-    profiles.push(['calls end to end (per call)', engines.calls.statements], ['campaign dialer (per contact)', engines.campaign.statements], ['flows (per execution)', engines.flows.statements]);
+/** by-id, the REST list and the GraphQL list against the bare server, after checking that all answer the same campaigns. */
+async function measureReads(service: Measured, baseline: Measured, key: string, headers: Record<string, string>): Promise<{ figures: Map<string, Figures>; byId: string }> {
+  const list = (await json(`${service.url}/v1/campaigns/list`, { key })).data as { id: string }[];
+  const bareList = (await json(`${baseline.url}/v1/campaigns/list`)).data as { id: string }[];
+  const gqlList = (await json(`${service.url}/graphql`, { method: 'POST', key, body: GRAPHQL_LIST })).data.campaigns.edges as { node: { id: string } }[];
+  const ids = list.map((c) => c.id).join();
+  if (list.length !== CAMPAIGNS || bareList.map((c) => c.id).join() !== ids || gqlList.map((e) => e.node.id).join() !== ids) {
+    throw new Error('the service, its GraphQL API and the baseline answer different campaigns');
+  }
+  const byId = `/v1/campaigns/by-id/${list[0]!.id}`;
+  log(`reads: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up each, then ${ROUNDS} alternating rounds of ${DURATION_S} s`);
+  const figures = await compare([
+    { name: 'service by-id', process: service, options: { url: `${service.url}${byId}`, headers } },
+    { name: 'bare by-id', process: baseline, options: { url: `${baseline.url}${byId}` } },
+    { name: 'service REST list', process: service, options: { url: `${service.url}/v1/campaigns/list`, headers } },
+    { name: 'bare list', process: baseline, options: { url: `${baseline.url}/v1/campaigns/list` } },
+    { name: 'service GraphQL list', process: service, options: { url: `${service.url}/graphql`, method: 'POST', headers, body: GRAPHQL_LIST } },
+  ]);
+  return { figures, byId };
+}
+
+/** SUBSCRIBERS graphql-ws clients, then EVENT_CALLS_PER_S calls per second for EVENT_SECONDS: each delivery's delay. */
+async function measureSubscribers(service: Measured, databaseUrl: string, sql: pg.Pool, companyId: string, key: string, makeCall: string) {
+  log(`subscribers: connecting ${SUBSCRIBERS}`);
+  const subscribers = await subscribe(service.url, key, SUBSCRIBERS);
+  const probe = (await json(`${service.url}/v1/calls/make-call`, { method: 'POST', key, body: makeCall })).data as { id: string };
+  await subscribers.allReceived((c) => c.id === probe.id, 60_000);
+  log('subscribers: every one received the first call');
+  await drain(sql, companyId, 60_000);
+  await quiet(() => subscribers.received(), Infinity);
+  log(`subscribers: ${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s`);
+  const published = await countEvents(databaseUrl);
+  subscribers.record();
+  const placed = Date.now();
+  for (let i = 0; i < EVENT_CALLS_PER_S * EVENT_SECONDS; i++) {
+    await new Promise((resolve) => setTimeout(resolve, placed + (i * 1000) / EVENT_CALLS_PER_S - Date.now()));
+    await json(`${service.url}/v1/calls/make-call`, { method: 'POST', key, body: makeCall });
+  }
+  await drain(sql, companyId, 60_000);
+  const events = await published.stop();
+  await quiet(() => subscribers.results().delays.length, events * SUBSCRIBERS);
+  const delivered = { ...subscribers.results(), events };
+  await subscribers.close();
+  return delivered;
+}
+
+/** The engine benchmarks `phases` selects, one after the other, each in this process on a database of its own. */
+async function enginePhases(phases: Set<Phase>, profiles: Profiles): Promise<Partial<Record<Phase, Row[]>>> {
+  const rows: Partial<Record<Phase, Row[]>> = {};
+  if (phases.has('calls')) {
+    log(`calls end to end: ${ENGINE_CALLS} calls`);
+    const calls = await profilePhase(PROFILE_DIR, 'calls', () => measureCalls({ calls: ENGINE_CALLS }), log);
+    profiles.push(['calls end to end (per call)', calls.statements]);
+    rows.calls = [callsRow(calls)];
+  }
+  if (phases.has('dialer')) {
+    log(`campaign dialer: ${ENGINE_CONTACTS} contacts`);
+    const campaign = await profilePhase(PROFILE_DIR, 'campaign', () => measureCampaign({ contacts: ENGINE_CONTACTS, concurrency: 200 }), log);
+    profiles.push(['campaign dialer (per contact)', campaign.statements]);
+    rows.dialer = [dialerRow(campaign)];
+  }
+  if (phases.has('flows')) {
+    log(`flows: ${ENGINE_EXECUTIONS} executions`);
+    const flows = await profilePhase(PROFILE_DIR, 'flows', () => measureFlows({ executions: ENGINE_EXECUTIONS, concurrency: 16 }), log);
+    profiles.push(['flows (per execution)', flows.statements]);
+    rows.flows = [flowsRow(flows)];
+  }
+  return rows;
+}
+
+/** The order of the table: reads, make-call, the engines, then subscribers and memory. */
+const TABLE_ORDER: Phase[] = ['reads', 'make-call', 'calls', 'dialer', 'flows', 'subscribers'];
+
+async function main(): Promise<void> {
+  const phases = selectedPhases();
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  const loadBefore = os.loadavg();
+  const db = await benchDatabase();
+  try {
+    const profiles: Profiles = [];
+    const onService = ['reads', 'make-call', 'subscribers'].some((p) => phases.has(p as Phase));
+    const service = onService ? await servicePhases(db, phases, profiles) : undefined;
+    const engines = await enginePhases(phases, profiles);
     for (const [label, top] of profiles) for (const line of statementLines(label, top)) log(line);
     const loadAfter = os.loadavg();
 
-    const rows = table(reads, { service: calls, bare: bareInsert }, drained, delivered, engines, { service: peakRss, baseline: baselineRss });
-    const version = (await sql.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
+    const byPhase = { ...service?.rows, ...engines };
+    const rows = [...TABLE_ORDER.flatMap((p) => byPhase[p] ?? []), ...(service ? [service.rss] : [])];
+    const version = await serverVersion(db.url);
     const run = {
       date,
       machine: `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
@@ -368,16 +344,30 @@ async function main(): Promise<void> {
       rows,
       notes: [] as string[],
     };
-    if ([...reads.values()].some((f) => f.failed > 0) || calls.failed > 0 || bareInsert.failed > 0) {
+    if (service?.failed) {
       run.notes.push('Some requests failed (non-2xx, errors or timeouts; a 429 means a rate limit: set the RATE_LIMIT_* variables high in the environment of npm run bench, they are passed to the service).');
     }
     process.stdout.write(`\n${text(run)}\n`);
-    await writeResults(path.join(ROOT, 'docs/performance.md'), run);
-    process.stdout.write(`\nWritten into docs/performance.md.${nodeArgs.length ? ` CPU profile of the service: ${PROFILE_DIR}` : ''}\n`);
+    // Only a run of every phase replaces the table: a partial one would drop the other rows.
+    if (phases.size === PHASES.length) {
+      await writeResults(path.join(ROOT, 'docs/performance.md'), run);
+      process.stdout.write('\nWritten into docs/performance.md.\n');
+    } else {
+      process.stdout.write(`\nPhases ${[...phases].join(', ')} only (BENCH_PHASES): docs/performance.md left as it was.\n`);
+    }
+    if (process.env.BENCH_CPU_PROF === '1') process.stdout.write(`CPU profiles: ${PROFILE_DIR}\n`);
   } finally {
-    await sql.end();
-    for (const p of processes.reverse()) await p.stop();
     await db.drop();
+  }
+}
+
+async function serverVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
+  } finally {
+    await client.end();
   }
 }
 

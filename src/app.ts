@@ -15,6 +15,7 @@ import { consolePages } from './http/console';
 import type { Logger } from './logger';
 import { Metrics } from './metrics';
 import { restRouter } from './rest';
+import { answerHotReads } from './rest/hot-reads';
 import { apiReference } from './rest/api-reference';
 import { corsPolicy } from './rest/cors';
 import { relayWebSockets } from './relay/relay.ws';
@@ -184,7 +185,9 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
     orm, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, logger, metrics,
   });
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const server = http.createServer(createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback());
+  const koa = createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback();
+  const hot = { orm, auth: services.auth, rateLimits: services.rateLimits, campaigns: services.campaigns, logger, metrics };
+  const server = http.createServer(answerHotReads(hot, koa));
   const relay = relayWebSockets(services.relay, logger);
   routeUpgrades(server, { [GRAPHQL_PATH]: graphql.upgrade, [RELAY_PATH]: relay.upgrade });
   answerClientErrors(server, logger);

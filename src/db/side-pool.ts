@@ -3,8 +3,8 @@ import type { Logger } from '../logger';
 
 /**
  * The one pool of short statements beside the ORM's, shared by everything that runs a
- * statement at a time: rate-limit reservations, event-bus publishes (`pg_notify`) and the
- * start-up locks (migrations, queue creation). Its size is `DATABASE_SIDE_POOL_MAX`; it
+ * statement at a time: rate-limit reservations, event-bus publishes (`pg_notify`), the hot
+ * reads (`viewQuery`, prepared statements) and the start-up locks (migrations, queue creation). Its size is `DATABASE_SIDE_POOL_MAX`; it
  * opens connections only as they are needed, so with Redis it mostly stays empty.
  *
  * Not here, on connections of their own: the event bus's LISTEN session (a listening session

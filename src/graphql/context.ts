@@ -80,9 +80,9 @@ export class ContextFactory {
    * are ambiguous). Bad credentials throw a GraphQL error with code UNAUTHENTICATED and
    * HTTP status 401.
    */
-  async authenticate(authorization: AuthorizationValues, em: EntityManager = this.orm.em.fork()): Promise<Scope> {
+  async authenticate(authorization: AuthorizationValues, em?: EntityManager): Promise<Scope> {
     try {
-      return await this.services.auth.authenticate(em, authorization);
+      return await this.services.auth.authenticate(() => em ?? this.orm.em.fork(), authorization);
     } catch (err) {
       if (err instanceof UnauthenticatedError) {
         throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
@@ -97,7 +97,7 @@ export class ContextFactory {
    * them by closing, not with a GraphQL error.
    */
   verify(authorization: AuthorizationValues, fresh = false): Promise<Credential> {
-    return this.services.auth.verify(this.orm.em.fork(), authorization, { fresh });
+    return this.services.auth.verify(() => this.orm.em.fork(), authorization, { fresh });
   }
 
   /**

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import type { CampaignService } from '../services/campaign.service';
 import { createCampaignInput, updateCampaignInput } from '../services/campaign.contract';
 import { byWorkspaceInput } from '../services/input/campaign.input';
-import { campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignStats } from './campaign.serializer';
-import { ok } from './envelope';
+import { campaignJson, campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignStats } from './campaign.serializer';
+import { ok, okJson } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
 
@@ -53,7 +53,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
     router,
     { id: 'getCampaign', method: 'get', path: '/v1/campaigns/by-id/:id', tag, summary: 'Get a campaign (interface 4.5)', description: 'One campaign of the company, with the related ids that update accepts.', data: campaignShape, errors: { 404: notFound('campaign') } },
     async (ctx) => {
-      ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, ctx.params.id)));
+      okJson(ctx, campaignJson(await campaigns.show(ctx.state.caller.scope, ctx.params.id)));
     },
   );
   api.route(

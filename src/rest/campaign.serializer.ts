@@ -6,6 +6,8 @@ import { restShape } from './contract-shape';
 const campaign = restShape(campaignContract);
 export const campaignShape = campaign.schema;
 export const serializeCampaign = campaign.serialize;
+/** A stored campaign's REST JSON, written straight from it (the by-id hot read). */
+export const campaignJson = campaign.json;
 
 /** `GET /v1/campaigns/by-id/{id}/stats` (docs/campaigns.md), derived from its contract. */
 const campaignStats = restShape(campaignStatsContract);

@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { type Contract, contractOfView, surfaceFields, type ViewOf } from '../services/contract';
+import { type Contract, contractOfView, isInstant, surfaceFields, type ViewOf } from '../services/contract';
+import type { StoredView } from '../services/plain.store';
 import { snakeName } from '../services/naming';
 import { iso, shape } from './serialize';
 
-/** How REST shows one field of a view: its documented schema, and its value from the view's. */
+/** How REST shows one field of a view: its documented schema, its value from the view's, and its JSON from the stored view's (`StoredView`). */
 interface RestField {
   schema: z.ZodType;
   write: (value: unknown) => unknown;
+  json: (value: unknown) => string | undefined;
 }
 
 const asIs = (value: unknown): unknown => value;
+const toJson = (value: unknown): string | undefined => JSON.stringify(value);
 
 /**
  * Instants are ISO 8601 strings on REST; a list of another contract's views (a flow's
@@ -18,14 +21,15 @@ const asIs = (value: unknown): unknown => value;
  * stays).
  */
 function restField(schema: z.ZodType): RestField {
-  if (schema instanceof z.ZodNullable && schema.unwrap() instanceof z.ZodDate) return { schema: shape.timestamp().nullable(), write: (value) => iso(value as Date | null) };
-  if (schema instanceof z.ZodDate) return { schema: shape.timestamp(), write: (value) => iso(value as Date) };
+  // A stored view holds instants as the ISO text REST writes.
+  if (isInstant(schema)) return { schema: schema instanceof z.ZodNullable ? shape.timestamp().nullable() : shape.timestamp(), write: (value) => iso(value as Date | null), json: toJson };
   const nested = schema instanceof z.ZodArray ? contractOfView(schema.element as z.ZodType) : undefined;
   if (nested) {
     const { schema: element, serialize } = restShape(nested);
-    return { schema: z.array(element), write: (value) => (value as ViewOf<typeof nested>[]).map(serialize) };
+    const write = (value: unknown) => (value as ViewOf<typeof nested>[]).map(serialize);
+    return { schema: z.array(element), write, json: (value) => toJson(write(value)) };
   }
-  return { schema, write: asIs };
+  return { schema, write: asIs, json: toJson };
 }
 
 /** REST names of the contract's fields, in REST order: [view key, REST key, REST field]. */
@@ -59,5 +63,19 @@ function buildRestShape<S extends z.ZodRawShape>(contract: Contract<S>) {
   };
   /** The REST name of each view field REST shows. */
   const names = Object.fromEntries(fields.map(([key, name]) => [key, name]));
-  return { schema, serialize, names };
+  const members = fields.map(([key, name, f]) => ({ key, prefix: `${JSON.stringify(name)}:`, json: f.json }));
+  /**
+   * The JSON text `serialize` would give, written straight from a stored view (one pass, no
+   * intermediate object); a field without a value is left out, as JSON.stringify leaves it.
+   */
+  const json = (stored: StoredView<ViewOf<Contract<S>>>): string => {
+    const record = stored as Record<string, unknown>;
+    let out = '';
+    for (const m of members) {
+      const value = m.json(record[m.key]);
+      if (value !== undefined) out += `${out ? ',' : ''}${m.prefix}${value}`;
+    }
+    return `{${out}}`;
+  };
+  return { schema, serialize, names, json };
 }

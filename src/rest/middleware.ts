@@ -7,7 +7,7 @@ import { ValidationError } from '../services/errors';
 import { reservedKeys, unstorable } from '../services/input/storable';
 import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
 import type { Caller } from '../services/scope';
-import { MalformedRequest, type ErrorPolicy, failure, mapError } from './envelope';
+import { MalformedRequest, type ErrorPolicy, failure, type Mapped, mapError } from './envelope';
 
 export interface RestState {
   requestId: string;
@@ -25,8 +25,19 @@ const reasonOf = ({ status, body }: { status: number; body: { message: string; d
 });
 
 /**
- * The only place errors become responses (inside `observeRequests`, which gives the
- * request its id). Failures of ours are logged in full; the caller gets an opaque 500.
+ * The answer to a failure under `policy`, logged: failures of ours in full (the caller gets
+ * an opaque 500), a reason a documented quirk hides at info.
+ */
+export function answerFailure(err: unknown, policy: ErrorPolicy, logger: Logger, request: { method: string; path: string }): Mapped {
+  const mapped = mapError(err, policy);
+  if (mapped.internal) logger.error({ err, ...request }, 'request failed');
+  else if (mapped.hidden) logger.info({ reason: reasonOf(mapped.hidden) }, 'documented error answer: its reason');
+  return mapped;
+}
+
+/**
+ * The only place errors become responses of the Koa chain (inside `observeRequests`, which
+ * gives the request its id); the hot reads (hot-reads.ts) answer theirs by `answerFailure` too.
  */
 export function handleErrors(logger: Logger): Middleware {
   return async (ctx: Context, next: Next) => {
@@ -38,9 +49,7 @@ export function handleErrors(logger: Logger): Middleware {
         ctx.body = failure('Not found');
       }
     } catch (err) {
-      const mapped = mapError(err, ctx.state.errorPolicy as ErrorPolicy);
-      if (mapped.internal) logger.error({ err, method: ctx.method, path: ctx.path }, 'request failed');
-      else if (mapped.hidden) logger.info({ reason: reasonOf(mapped.hidden) }, 'documented error answer: its reason');
+      const mapped = answerFailure(err, ctx.state.errorPolicy as ErrorPolicy, logger, { method: ctx.method, path: ctx.path });
       ctx.status = mapped.status;
       ctx.body = mapped.body;
       if (mapped.headers) ctx.set(mapped.headers);
@@ -101,7 +110,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     };
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
-      const scope = await auth.authenticate(em, ctx.req.headersDistinct.authorization);
+      const scope = await auth.authenticate(() => em, ctx.req.headersDistinct.authorization);
       addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;

@@ -17,16 +17,24 @@ function routeOf(ctx: Context): string {
   return matched === undefined ? UNMATCHED_ROUTE : String(matched);
 }
 
+/** The request's id: its `X-Request-Id` when that is a sane token, else a new one. */
+export const requestIdOf = (given: unknown): string => (typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID());
+
+/** Records a finished request (started at `started`, a `performance.now()`): its latency histogram, and one `info` access line. */
+export function recordRequest(logger: Logger, metrics: Metrics, request: { method: string; route: string; path: string; status: number }, started: number): void {
+  const seconds = (performance.now() - started) / 1000;
+  metrics.httpDuration.observe({ route: request.route, method: request.method, status: String(request.status) }, seconds);
+  logger.info({ ...request, ms: Math.round(seconds * 1000) }, 'request');
+}
+
 /**
- * Outermost middleware. Gives the request its id (taken from `X-Request-Id` when it is a
- * sane token, else generated; echoed in the response), runs everything after it with that
- * id on every log line, then writes one `info` access line and records the latency, with
- * the final status (after errors became responses).
+ * Outermost middleware. Gives the request its id (`requestIdOf`, echoed in the response),
+ * runs everything after it with that id on every log line, then records the request
+ * (`recordRequest`) with the final status (after errors became responses).
  */
 export function observeRequests(logger: Logger, metrics: Metrics): Middleware {
   return async (ctx: Context, next: Next) => {
-    const given = ctx.get('x-request-id');
-    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId = requestIdOf(ctx.get('x-request-id'));
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const started = performance.now();
@@ -34,10 +42,7 @@ export function observeRequests(logger: Logger, metrics: Metrics): Middleware {
       try {
         await next();
       } finally {
-        const seconds = (performance.now() - started) / 1000;
-        const route = routeOf(ctx);
-        metrics.httpDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
-        logger.info({ method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+        recordRequest(logger, metrics, { method: ctx.method, route: routeOf(ctx), path: ctx.path, status: ctx.status }, started);
       }
     });
   };

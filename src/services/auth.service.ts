@@ -48,16 +48,18 @@ export class AuthService {
     private readonly trustMs: number,
   ) {}
 
-  async authenticate(em: EntityManager, authorization: AuthorizationValues): Promise<Scope> {
-    return (await this.verify(em, authorization)).scope;
+  async authenticate(db: () => EntityManager, authorization: AuthorizationValues): Promise<Scope> {
+    return (await this.verify(db, authorization)).scope;
   }
 
   /**
    * The credential of `authorization`, refused (UnauthenticatedError) when missing, bad,
    * expired, revoked, or ambiguous: two values, even equal ones, are refused rather than
    * one picked. With `fresh`, the database is asked even when the credential is cached.
+   * `db` gives the EntityManager to ask, and is called only when the database is asked: a
+   * cached credential costs no fork.
    */
-  async verify(em: EntityManager, authorization: AuthorizationValues, { fresh = false } = {}): Promise<Credential> {
+  async verify(db: () => EntityManager, authorization: AuthorizationValues, { fresh = false } = {}): Promise<Credential> {
     const values = typeof authorization === 'string' ? [authorization] : (authorization ?? []);
     if (values.length !== 1) throw new UnauthenticatedError();
     const token = /^Bearer\s+(\S+)\s*$/i.exec(values[0]!)?.[1];
@@ -66,7 +68,7 @@ export class AuthService {
     if (!fresh && cached && cached.until > Date.now()) return cached.credential;
     let credential: Credential;
     try {
-      credential = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(em, token) : await this.fromJwt(em, token);
+      credential = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(db(), token) : await this.fromJwt(db(), token);
     } catch (err) {
       // A refused re-check (a websocket's) also ends this replica's trust at once.
       if (err instanceof UnauthenticatedError) this.cache.delete(token);

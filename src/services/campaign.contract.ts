@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Campaign } from '../entities';
-import type { Plain } from './plain.store';
 import { camelKeys } from './naming';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
 import { nestedStrings, RETRY_UNITS, timeOfDay, timeZone } from './input/campaign.input';
@@ -142,5 +141,5 @@ export const createCampaignWrite = {
 export type CampaignWrite = z.output<typeof updateCampaignWrite.camelCase>;
 
 /** The view of a stored campaign. */
-export const toCampaignView = (campaign: Plain<Campaign>): CampaignView =>
+export const toCampaignView = (campaign: Campaign): CampaignView =>
   viewOf(campaignContract, campaign, { workspaceId: (c) => c.workspace });

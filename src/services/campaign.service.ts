@@ -3,7 +3,9 @@ import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from './errors';
 import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
-import { type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
+import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
+import { viewOfStored } from './contract';
+import type { StoredView, ViewReads } from './plain.store';
 import type { CampaignStatsView } from './campaign-stats.contract';
 import { campaignById, type CampaignCounts, countsOf } from './campaigns/campaign.store';
 import type { Clock } from './clock';
@@ -31,6 +33,8 @@ export class CampaignService {
   constructor(
     private readonly dialer: DialerControl,
     private readonly clock: Clock,
+    /** Where `show` reads: the side pool (docs/performance.md, "by-id fast path"). */
+    private readonly reads: ViewReads,
   ) {}
 
   async listAll({ scope, em }: Caller): Promise<CampaignView[]> {
@@ -69,11 +73,20 @@ export class CampaignService {
     return (await this.findMany(caller, ids)).map(toCampaignView);
   }
 
-  /** One campaign by one store query: no entity is built for a read that only shows it (the by-id hot path). */
-  async get({ scope, em }: Caller, id: unknown): Promise<CampaignView> {
-    const found = await campaignById(em, scope.companyId, parseId(id));
+  /**
+   * One campaign of the company as stored (instants as ISO text), by one prepared statement
+   * on the reads' pool: no EntityManager, no entity. The by-id hot read, which REST writes
+   * as it is; missing, deleted and foreign ids alike answer NotFoundError.
+   */
+  async show(scope: Scope, id: unknown): Promise<StoredView<CampaignView>> {
+    const found = await campaignById(this.reads, scope.companyId, parseId(id));
     if (!found) throw new NotFoundError('Campaign');
-    return toCampaignView(found);
+    return found;
+  }
+
+  /** One campaign of the company, as its view (`show`, instants as Dates). */
+  async get({ scope }: Caller, id: unknown): Promise<CampaignView> {
+    return viewOfStored(campaignContract, await this.show(scope, id));
   }
 
   /** `input` named as `naming` says: REST's body is renamed once, after validation; GraphQL's input is validated as it arrives. */

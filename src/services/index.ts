@@ -8,6 +8,7 @@ import { AuthService } from './auth.service';
 import { CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
+import { viewReads } from './plain.store';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './clock';
@@ -113,7 +114,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     lifecycle,
     inbound,
     calls,
-    campaigns: new CampaignService(dialer, infra.clock),
+    campaigns: new CampaignService(dialer, infra.clock, viewReads(infra.orm, infra.sidePool)),
     dialer,
     contacts: new ContactService(phones),
     doNotCall,

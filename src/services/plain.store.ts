@@ -1,63 +1,61 @@
-import { type EntityClass, type EntityMetadata, type EntityProperty, ReferenceKind, type Ref } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type EntityClass, type EntityMetadata, type MetadataStorage, type Platform, ReferenceKind } from '@mikro-orm/core';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import type { z } from 'zod';
 
 /**
- * An entity's stored values as a plain object, the way a serializer reads them: scalar
- * properties as the entity holds them, many-to-one references as `{ id }`. An entity
- * satisfies it, so one serializer serves entities and the hot reads of the stores.
+ * A view as a hot read answers it: instants as ISO 8601 text (UTC, milliseconds, what REST
+ * writes), every other field as the view holds it.
  */
-export type Plain<T> = {
-  [K in keyof T as K extends symbol ? never : T[K] extends (...args: never[]) => unknown ? never : K]: T[K] extends Ref<infer _>
-    ? { id: string }
-    : T[K] extends Ref<infer _> | null
-      ? { id: string } | null
-      : T[K];
-};
+export type StoredView<V> = { [K in keyof V]: V[K] extends Date ? string : Date extends V[K] ? Exclude<V[K], Date> | string : V[K] };
 
-/** What one column of the select list turns into: the property, and how its value is read. */
-interface Column {
-  name: string;
-  sql: string;
-  read: (value: unknown) => unknown;
+/** Where hot reads run: a pg pool, the ORM's metadata and platform their select lists are built from, and its type parsers. */
+export interface ViewReads {
+  pool: pg.Pool;
+  metadata: MetadataStorage;
+  platform: Platform;
+  /** The ORM connection's parsers: dates, timestamps and intervals stay text, as the ORM's entities hold them. */
+  types: pg.CustomTypesConfig;
+}
+
+/** Hot reads on `pool`, over `orm`'s metadata, parsing values as `orm`'s connection does. */
+export function viewReads(orm: MikroORM, pool: pg.Pool): ViewReads {
+  const { types } = orm.em.getConnection().getConnectionOptions() as { types: pg.CustomTypesConfig };
+  return { pool, metadata: orm.getMetadata(), platform: orm.em.getPlatform(), types };
 }
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
-const selects = new WeakMap<EntityMetadata, { sql: string; columns: Column[] }>();
 
-function column(prop: EntityProperty, quote: (id: string) => string): Column {
+/**
+ * The column of one view field, aliased as the field: the property of the same name, or, for
+ * `xId`, the property `x` (a relation's foreign key, or the scalar holding the id, as a
+ * campaign's `workspace`). Timestamps as ISO text, truncated to milliseconds as a Date would be.
+ */
+function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => string): string {
+  const prop = meta.properties[key as never] ?? (key.endsWith('Id') ? meta.properties[key.slice(0, -2) as never] : undefined);
+  const stored = prop && prop.persist !== false && !prop.formula && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE);
+  if (!stored) throw new Error(`${meta.className} has no stored column for the view field ${key}`);
   const field = quote(prop.fieldNames[0]!);
-  if (prop.kind === ReferenceKind.MANY_TO_ONE) return { name: prop.name, sql: field, read: (v) => (v === null ? null : { id: v }) };
-  // Timestamps as ISO text, truncated to milliseconds as the ORM's Date would be.
-  if (prop.runtimeType === 'Date') return { name: prop.name, sql: `to_char(${field} AT TIME ZONE 'UTC', ${ISO_UTC})`, read: (v) => (v === null ? null : new Date(v as string)) };
-  return { name: prop.name, sql: field, read: (v) => v };
-}
-
-/** The select list of an entity's stored columns, built once per entity from its metadata. */
-function selectOf(em: EntityManager, meta: EntityMetadata): { sql: string; columns: Column[] } {
-  let select = selects.get(meta);
-  if (!select) {
-    const quote = (id: string) => em.getPlatform().quoteIdentifier(id);
-    const columns = meta.props
-      .filter((p) => p.persist !== false && !p.formula && (p.kind === ReferenceKind.SCALAR || p.kind === ReferenceKind.MANY_TO_ONE))
-      .map((p) => column(p, quote));
-    select = { sql: columns.map((c, i) => `${c.sql} AS c${i}`).join(', '), columns };
-    selects.set(meta, select);
-  }
-  return select;
+  const value = prop.kind === ReferenceKind.SCALAR && prop.runtimeType === 'Date' ? `to_char(${field} AT TIME ZONE 'UTC', ${ISO_UTC})` : field;
+  return `${value} AS ${quote(key)}`;
 }
 
 /**
- * Rows of `entity`'s table matching `where` (SQL with `?` placeholders), as plain records:
- * one statement, no entity, no identity map, no unit of work. For hot reads whose result
- * goes straight to a serializer.
+ * A read of `entity`'s rows matching `where` (SQL with `$n` placeholders) as views of
+ * `view`: one statement, prepared once per connection under `name`, whose rows are the
+ * views (each column aliased as its field), with no entity, identity map, unit of work or
+ * query builder in between. Its text is built on first use from the ORM's metadata.
  */
-export async function selectPlain<T extends object>(em: EntityManager, entity: EntityClass<T>, where: string, params: unknown[]): Promise<Plain<T>[]> {
-  const meta = em.getMetadata().get<T>(entity.name);
-  const { sql, columns } = selectOf(em, meta);
-  const rows: Record<string, unknown>[] = await em.execute(`SELECT ${sql} FROM ${em.getPlatform().quoteIdentifier(meta.tableName)} WHERE ${where}`, params);
-  return rows.map((row) => {
-    const record: Record<string, unknown> = {};
-    columns.forEach((c, i) => (record[c.name] = c.read(row[`c${i}`])));
-    return record as Plain<T>;
-  });
+export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.ZodObject, where: string) {
+  const texts = new WeakMap<MetadataStorage, string>();
+  return async (reads: ViewReads, params: unknown[]): Promise<StoredView<V>[]> => {
+    let text = texts.get(reads.metadata);
+    if (!text) {
+      const meta = reads.metadata.get(entity.name);
+      const quote = (id: string) => reads.platform.quoteIdentifier(id);
+      text = `SELECT ${Object.keys(view.shape).map((key) => columnOf(meta, key, quote)).join(', ')} FROM ${quote(meta.tableName)} WHERE ${where}`;
+      texts.set(reads.metadata, text);
+    }
+    return (await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types })).rows;
+  };
 }

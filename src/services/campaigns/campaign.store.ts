@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignContact, Contact } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../advisory-lock.store';
-import { type Plain, selectPlain } from '../plain.store';
+import { type CampaignView, campaignContract } from '../campaign.contract';
+import { type StoredView, type ViewReads, viewQuery } from '../plain.store';
 import type { RecordKey } from '../scope';
 
 /**
@@ -258,11 +259,10 @@ export async function countsOf(em: EntityManager, companyId: string, campaignIds
   );
 }
 
-/** A campaign's stored values, as the serializer reads them (an entity is one too). */
-export type CampaignRecord = Plain<Campaign>;
+const byId = viewQuery<CampaignView>('campaign-by-id', Campaign, campaignContract.view, 'id = $1 AND company_id = $2 AND deleted_at IS NULL LIMIT 1');
 
-/** One campaign of the company, not soft-deleted, without the ORM (the by-id read). */
-export async function campaignById(em: EntityManager, companyId: string, id: string): Promise<CampaignRecord | null> {
-  const [found] = await selectPlain(em, Campaign, 'id = ? AND company_id = ? AND deleted_at IS NULL LIMIT 1', [id, companyId]);
+/** One campaign of the company, not soft-deleted, as its view: one prepared statement on the reads' pool (the by-id hot read). */
+export async function campaignById(reads: ViewReads, companyId: string, id: string): Promise<StoredView<CampaignView> | null> {
+  const [found] = await byId(reads, [id, companyId]);
   return found ?? null;
 }
