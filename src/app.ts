@@ -147,7 +147,7 @@ export interface RunningServices {
 export async function startServices(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServices> {
   const { db, sidePool, orm, events, jobs } = await openStores(config, logger, options.onStatement);
   const metrics = new Metrics();
-  const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews });
+  const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews, onStatement: options.onStatement });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const stopWork = async () => {
     stopWorkers();

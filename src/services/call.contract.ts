@@ -5,7 +5,6 @@ import { defineContract, described as d, field, namedObject, type ViewOf, viewOf
 import type { StoredTurn } from './conversation/transcript';
 import { phone, uuid, workspace } from './input/common';
 import type { PhoneParser } from './phone';
-import type { Plain } from './plain.store';
 
 const dynamicVariable = namedObject(
   z.strictObject({ name: d(z.string(), 'Variable name.'), value: d(z.string(), 'The value.') }),
@@ -86,8 +85,12 @@ function transcriptTurnsOf(object: Record<string, unknown> | null): CallView['tr
     .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: typeof t.latency_ms === 'number' ? t.latency_ms : null }));
 }
 
-/** The view of a stored call (an entity, or a store's plain record of it). */
-export const toCallView = (call: Plain<Call>): CallView =>
+/** A call's view as stored: every field but the turns, which are computed from `transcriptObject`. */
+export const callStoredView = callContract.view.omit({ transcriptTurns: true });
+export type CallStoredView = z.output<typeof callStoredView>;
+
+/** The view of a stored call: its entity, or its stored view (`callById`). */
+export const toCallView = (call: Call | CallStoredView): CallView =>
   viewOf(callContract, call, {
     transcriptObject: (c) => c.transcriptObject ?? null,
     transcriptTurns: (c) => transcriptTurnsOf(c.transcriptObject),

@@ -12,7 +12,9 @@ import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerP
 import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
-import { type CallView, toCallView } from './call.contract';
+import { viewOfStored } from './contract';
+import type { ViewReads } from './plain.store';
+import { callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from './scope';
 import type { Naming } from './naming';
 import type { OperationLimits } from './rate-limit.service';
@@ -76,6 +78,8 @@ export class CallService {
     private readonly doNotCall: DoNotCallService,
     private readonly lifecycle: CallLifecycleService,
     private readonly options: CallServiceOptions,
+    /** Where `get` reads: the side pool (docs/performance.md, "by-id fast path"). */
+    private readonly reads: ViewReads,
   ) {
     this.makeCallWrite = makeCallWrite(phones);
     this.makeCallInput = this.makeCallWrite.snake_case;
@@ -153,10 +157,11 @@ export class CallService {
     return toCallView(await this.lifecycle.cancel(caller, await this.find(caller, id)));
   }
 
-  async get({ scope, em }: Caller, id: unknown): Promise<CallView> {
-    const call = await callById(em, scope.companyId, parseId(id));
+  /** One call of the company by one prepared statement on the reads' pool (no EntityManager, no entity). */
+  async get({ scope }: Caller, id: unknown): Promise<CallView> {
+    const call = await callById(this.reads, scope.companyId, parseId(id));
     if (!call) throw new NotFoundError('Call');
-    return toCallView(call);
+    return toCallView(viewOfStored(callStoredView, call));
   }
 
   async list({ scope, em }: Caller, input: unknown): Promise<Page<CallView>> {

@@ -86,7 +86,7 @@ export class CampaignService {
 
   /** One campaign of the company, as its view (`show`, instants as Dates). */
   async get({ scope }: Caller, id: unknown): Promise<CampaignView> {
-    return viewOfStored(campaignContract, await this.show(scope, id));
+    return viewOfStored(campaignContract.view, await this.show(scope, id));
   }
 
   /** `input` named as `naming` says: REST's body is renamed once, after validation; GraphQL's input is validated as it arrives. */

@@ -124,11 +124,11 @@ export function viewOf<S extends z.ZodRawShape, E extends object>(
 /** Whether a view field holds an instant (a Date, or null), which surfaces write as ISO 8601 text. */
 export const isInstant = (schema: z.ZodType): boolean => schema instanceof z.ZodDate || (schema instanceof z.ZodNullable && schema.unwrap() instanceof z.ZodDate);
 
-/** The view of a stored view (`StoredView`, instants as ISO text): the same fields, instants as Dates. */
-export function viewOfStored<S extends z.ZodRawShape>(contract: Contract<S>, stored: object): z.output<z.ZodObject<S>> {
+/** The view (`view`, a contract's or part of one) of a stored view (`StoredView`, instants as ISO text): the same fields, instants as Dates. */
+export function viewOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stored: object): z.output<z.ZodObject<S>> {
   const record = stored as Record<string, unknown>;
-  const view = Object.fromEntries(
-    Object.entries(contract.view.shape).map(([key, schema]) => [key, isInstant(schema as z.ZodType) && record[key] !== null ? new Date(record[key] as string) : record[key]]),
+  const fields = Object.fromEntries(
+    Object.entries(view.shape).map(([key, schema]) => [key, isInstant(schema as z.ZodType) && record[key] !== null ? new Date(record[key] as string) : record[key]]),
   );
-  return view as z.output<z.ZodObject<S>>;
+  return fields as z.output<z.ZodObject<S>>;
 }

@@ -38,6 +38,7 @@ import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
 import { WebhookExecutionService } from './webhook-execution.service';
+import type { StatementListener } from '../db/orm';
 
 export interface Infrastructure {
   orm: MikroORM;
@@ -52,6 +53,8 @@ export interface Infrastructure {
   events: EventPublisher;
   /** Records in their REST shapes, which the campaign webhook mapping reads (given by the REST layer). */
   views: RecordViews;
+  /** Told the text of each statement the services run beside the ORM's (its hot reads), as the ORM's `onStatement` is. */
+  onStatement?: StatementListener;
 }
 
 export type Services = ReturnType<typeof createServices>;
@@ -87,7 +90,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     sweepMs: config.callSweepMs,
   }, infra.logger, flowEvents);
   const executions = new WebhookExecutionService();
-  const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit });
+  const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
+  const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
   const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
@@ -114,7 +118,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     lifecycle,
     inbound,
     calls,
-    campaigns: new CampaignService(dialer, infra.clock, viewReads(infra.orm, infra.sidePool)),
+    campaigns: new CampaignService(dialer, infra.clock, reads),
     dialer,
     contacts: new ContactService(phones),
     doNotCall,

@@ -2,6 +2,7 @@ import { type EntityClass, type EntityMetadata, type MetadataStorage, type Platf
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
+import type { StatementListener } from '../db/orm';
 
 /**
  * A view as a hot read answers it: instants as ISO 8601 text (UTC, milliseconds, what REST
@@ -16,12 +17,14 @@ export interface ViewReads {
   platform: Platform;
   /** The ORM connection's parsers: dates, timestamps and intervals stay text, as the ORM's entities hold them. */
   types: pg.CustomTypesConfig;
+  /** Told each statement's text, as the ORM's `onStatement` is (the tests' statement audit). */
+  onStatement?: StatementListener;
 }
 
 /** Hot reads on `pool`, over `orm`'s metadata, parsing values as `orm`'s connection does. */
-export function viewReads(orm: MikroORM, pool: pg.Pool): ViewReads {
+export function viewReads(orm: MikroORM, pool: pg.Pool, onStatement?: StatementListener): ViewReads {
   const { types } = orm.em.getConnection().getConnectionOptions() as { types: pg.CustomTypesConfig };
-  return { pool, metadata: orm.getMetadata(), platform: orm.em.getPlatform(), types };
+  return { pool, metadata: orm.getMetadata(), platform: orm.em.getPlatform(), types, onStatement };
 }
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
@@ -56,6 +59,7 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
       text = `SELECT ${Object.keys(view.shape).map((key) => columnOf(meta, key, quote)).join(', ')} FROM ${quote(meta.tableName)} WHERE ${where}`;
       texts.set(reads.metadata, text);
     }
+    reads.onStatement?.(text);
     return (await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types })).rows;
   };
 }

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
-import { type Plain, selectPlain } from '../plain.store';
+import { type StoredView, type ViewReads, viewQuery } from '../plain.store';
+import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
 import { transcriptText } from '../conversation/transcript';
@@ -251,8 +252,14 @@ export async function overdueSimulatedCalls(em: EntityManager, provider: string,
   return rows.map((r) => ({ id: r.id, companyId: r.company_id, status: r.call_status }));
 }
 
-/** One call of the company, not soft-deleted, without the ORM: the by-id read of REST and GraphQL, and each subscription event's. */
-export async function callById(em: EntityManager, companyId: string, id: string): Promise<Plain<Call> | null> {
-  const [found] = await selectPlain(em, Call, 'id = ? AND company_id = ? AND deleted_at IS NULL LIMIT 1', [id, companyId]);
+const byId = viewQuery<CallStoredView>('call-by-id', Call, callStoredView, 'id = $1 AND company_id = $2 AND deleted_at IS NULL LIMIT 1');
+
+/**
+ * One call of the company, not soft-deleted, as stored (instants as ISO text), by one
+ * prepared statement on the reads' pool: the by-id read of REST and GraphQL, and each
+ * subscription event's.
+ */
+export async function callById(reads: ViewReads, companyId: string, id: string): Promise<StoredView<CallStoredView> | null> {
+  const [found] = await byId(reads, [id, companyId]);
   return found ?? null;
 }
