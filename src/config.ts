@@ -43,12 +43,12 @@ const schema = z.object({
   EMBEDDED_PG_PORT: port.default(54329),
   /**
    * PostgreSQL connections per replica (docs/operations.md, Scaling): the ORM's pool, the
-   * job queue's, and the side pool (rate-limit reservations, event publishes and the
-   * start-up locks, one short statement each).
+   * job queue's, and the side pool (rate-limit reservations, event publishes, the hot reads
+   * and the start-up locks, one short statement each).
    */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   JOB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-  DATABASE_SIDE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(4),
+  DATABASE_SIDE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**

