@@ -54,8 +54,8 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
        SELECT id FROM calls WHERE company_id = ? AND call_status = 'pstn-queued' AND dispatched_at IS NULL
        ORDER BY created_at, id LIMIT GREATEST(0, ? - (SELECT n FROM live))
      )
-     UPDATE calls c SET dispatched_at = ? FROM picked p, ai_agents a
-     WHERE c.id = p.id AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
+     UPDATE calls c SET dispatched_at = ? FROM ai_agents a
+     WHERE c.id = ANY (ARRAY (SELECT id FROM picked)) AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
      RETURNING c.id, c.call_from, c.call_to, a.language, a.interruption_sensitivity`,
     [companyId, [...LIVE_STATUSES], companyId, maxLive, now, companyId],
   );
