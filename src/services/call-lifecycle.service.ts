@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
-import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall, storeCallSid } from './calls/call.store';
+import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall, slotsTaken, storeCallSid } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
@@ -140,8 +140,7 @@ export class CallLifecycleService {
    */
   private async freeSlots(tx: EntityManager, companyId: string): Promise<number> {
     await lockCompanyCalls(tx, companyId);
-    const live = await tx.count(Call, { company: companyId, callStatus: { $in: [...LIVE_STATUSES] }, dispatchedAt: { $ne: null } });
-    return this.options.maxConcurrentPerCompany - live;
+    return this.options.maxConcurrentPerCompany - (await slotsTaken(tx, companyId));
   }
 
   /**

@@ -41,6 +41,15 @@ const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
   agent: { language: row.language as string, interruptionSensitivity: row.interruption_sensitivity as number },
 });
 
+/** The company's calls holding a concurrent-call slot: dispatched and live. Its parameters: the company, the live statuses. */
+const SLOTS_TAKEN = `SELECT count(*)::int AS n FROM calls WHERE company_id = ? AND call_status IN (?) AND dispatched_at IS NOT NULL`;
+
+/** How many concurrent-call slots the company's calls hold (`SLOTS_TAKEN`); under `lockCompanyCalls`, a count two replicas agree on. */
+export async function slotsTaken(em: EntityManager, companyId: string): Promise<number> {
+  const [row] = await em.execute(SLOTS_TAKEN, [companyId, [...LIVE_STATUSES]]);
+  return row.n as number;
+}
+
 /**
  * Gives the company's waiting calls, oldest first, the slots `maxLive` leaves beside its calls
  * dispatched and live, stamping their `dispatched_at`, in one statement. Run under the
@@ -48,9 +57,7 @@ const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
  */
 export async function dispatchWaitingCalls(em: EntityManager, companyId: string, maxLive: number, now: Date): Promise<CallToPlace[]> {
   const rows = await em.execute(
-    `WITH live AS (
-       SELECT count(*)::int AS n FROM calls WHERE company_id = ? AND call_status IN (?) AND dispatched_at IS NOT NULL
-     ), picked AS (
+    `WITH live AS (${SLOTS_TAKEN}), picked AS (
        SELECT id FROM calls WHERE company_id = ? AND call_status = 'pstn-queued' AND dispatched_at IS NULL
        ORDER BY created_at, id LIMIT GREATEST(0, ? - (SELECT n FROM live))
      )
