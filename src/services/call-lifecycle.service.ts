@@ -228,10 +228,7 @@ export class CallLifecycleService {
         })
       : await store(em);
     if (!done) return false;
-    if (done.flowEvents) {
-      await this.flowEvents.queue(done.companyId);
-      this.flowEvents.wake();
-    }
+    if (done.flowEvents) await this.flowEvents.queue(done.companyId);
     await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
     if (!LIVE_STATUSES.includes(done.status)) {
       await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });

@@ -52,10 +52,11 @@ export class FlowEvents {
   /**
    * Asks for the delivery of the company's events recorded by a statement of their own
    * (a call's transition: `flowEventsInsert`), after it committed. Lost with a crash before
-   * it is sent, the delivery is asked for by the sweep.
+   * it is sent, the delivery is asked for by the sweep. This process's workers start at once.
    */
   async queue(companyId: string): Promise<void> {
     await this.deps.jobs.send(FLOW_EVENTS_JOB, { companyId }, { singletonKey: companyId });
+    this.wake();
   }
 
   /** Tells this process's delivery workers that events were recorded and committed. */
