@@ -17,7 +17,7 @@ export interface ViewReads {
   platform: Platform;
   /** The ORM connection's parsers: dates, timestamps and intervals stay text, as the ORM's entities hold them. */
   types: pg.CustomTypesConfig;
-  /** Told each statement's text, as the ORM's `onStatement` is (the tests' statement audit). */
+  /** Told each statement's text once it has run, as the ORM's `onStatement` is (the tests' statement audit). */
   onStatement?: StatementListener;
 }
 
@@ -59,7 +59,8 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
       text = `SELECT ${Object.keys(view.shape).map((key) => columnOf(meta, key, quote)).join(', ')} FROM ${quote(meta.tableName)} WHERE ${where}`;
       texts.set(reads.metadata, text);
     }
+    const { rows } = await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types });
     reads.onStatement?.(text);
-    return (await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types })).rows;
+    return rows;
   };
 }
