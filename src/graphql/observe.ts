@@ -1,7 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { OperationDefinitionNode } from 'graphql';
-import type { Gauge } from 'prom-client';
-import { type LogFields, withLogFields } from '../logger';
+import type { LogFields } from '../logger';
 import type { GraphQLOperationLabels, Metrics } from '../metrics';
 import { type GraphQLContext, logFieldsOf } from './context';
 
@@ -33,39 +32,4 @@ export function metricsPlugin(metrics: Metrics): ApolloServerPlugin<GraphQLConte
       };
     },
   };
-}
-
-/**
- * A subscription's event stream as graphql-ws consumes it: each event is resolved with the
- * operation's log fields (graphql-ws pulls events outside any context of ours), and
- * `active` counts the stream from start until it ends, fails or is stopped. A plain
- * iterator, not an async generator: a generator's `return()` would wait for the pending
- * `next()`, that is for the next event, before the socket could close.
- */
-export function observedStream<T>(source: AsyncIterable<T>, fields: LogFields, active: Gauge): AsyncIterableIterator<T> & { return(): Promise<IteratorResult<T>> } {
-  const events = source[Symbol.asyncIterator]();
-  let live = true;
-  active.inc();
-  const end = () => {
-    if (live) active.dec();
-    live = false;
-  };
-  const stream = {
-    [Symbol.asyncIterator]: () => stream,
-    async next(): Promise<IteratorResult<T>> {
-      try {
-        const result = await withLogFields(fields, () => events.next());
-        if (result.done) end();
-        return result;
-      } catch (err) {
-        end();
-        throw err;
-      }
-    },
-    async return(): Promise<IteratorResult<T>> {
-      end();
-      return (await events.return?.()) ?? { done: true, value: undefined };
-    },
-  };
-  return stream;
 }

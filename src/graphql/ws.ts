@@ -1,6 +1,7 @@
 import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
 import type { Disposable, OperationResult } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import type { Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
 import { type Logger, withLogFields } from '../logger';
 import type { UpgradeHandler } from '../upgrades';
@@ -12,7 +13,7 @@ import type { ContextFactory, GraphQLContext } from './context';
 import { formatErrors, isInternal, rootCause } from './errors';
 import { mapAsyncIterable } from './map-async-iterable';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
-import { observedStream, operationLabels, operationLogFields } from './observe';
+import { operationLabels, operationLogFields } from './observe';
 import { connectionAuthorization, CredentialWatches, forbid } from './ws-credentials';
 
 export interface WebSocketOptions {
@@ -69,23 +70,22 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
 /**
  * Runs one websocket operation (execute, or subscribe for subscriptions) with its log
  * fields, records its latency (a subscription's: the time to start) and writes its access
- * line. A subscription's stream is handed back wrapped, to count it and log its events.
+ * line.
  */
 function observed(metrics: Metrics, logger: Logger, run: (args: ExecutionArgs) => OperationResult) {
   return async (args: ExecutionArgs): Promise<Awaited<OperationResult>> => {
     const fields = operationLogFields(args.contextValue as GraphQLContext);
     const started = performance.now();
     const result = await withLogFields(fields, () => run(args));
-    const stream = Symbol.asyncIterator in result;
     const labels: GraphQLOperationLabels = {
       ...operationLabels(getOperationAST(args.document, args.operationName)),
-      outcome: stream || !result.errors ? 'ok' : 'error',
+      outcome: Symbol.asyncIterator in result || !result.errors ? 'ok' : 'error',
       transport: 'ws',
     };
     const seconds = (performance.now() - started) / 1000;
     metrics.observeGraphQL(labels, seconds);
     withLogFields(fields, () => logger.info({ ...labels, ms: Math.round(seconds * 1000) }, 'graphql websocket operation'));
-    return stream ? observedStream(result, fields, metrics.activeSubscriptions) : result;
+    return result;
   };
 }
 
@@ -95,24 +95,32 @@ function observed(metrics: Metrics, logger: Logger, run: (args: ExecutionArgs) =
  * get one result per event, not one execution each, which is what lets one replica serve
  * 1,000 dashboards. The source stream stays per subscriber, and with it the company filter
  * and the subscription's filter arguments. Results are keyed by the event object (decoded
- * once per replica by the bus), so they live only as long as the event is pending.
+ * once per replica by the bus), so they live only as long as the event is pending. A
+ * shared execution logs with its company's fields, not one subscriber's. `active` counts
+ * each stream from its start until it ends, fails or is stopped.
  */
-function sharedSubscribe(keys: WeakMap<object, string>) {
+function sharedSubscribe(keys: WeakMap<object, string>, active: Gauge) {
   const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
   return async (args: ExecutionArgs) => {
     const stream = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in stream)) return stream;
     const key = keys.get(args.contextValue as object)!;
-    return mapAsyncIterable(stream as AsyncIterable<object>, (event) => {
-      const byOperation = results.get(event) ?? new Map<string, Promise<ExecutionResult>>();
-      results.set(event, byOperation);
-      let result = byOperation.get(key);
-      if (!result) {
-        result = Promise.resolve(execute({ ...args, rootValue: event }));
-        byOperation.set(key, result);
-      }
-      return result;
-    });
+    const fields = { company_id: (args.contextValue as GraphQLContext).caller.scope.companyId };
+    active.inc();
+    return mapAsyncIterable(
+      stream as AsyncIterable<object>,
+      (event) => {
+        const byOperation = results.get(event) ?? new Map<string, Promise<ExecutionResult>>();
+        results.set(event, byOperation);
+        let result = byOperation.get(key);
+        if (!result) {
+          result = Promise.resolve(withLogFields(fields, () => execute({ ...args, rootValue: event })));
+          byOperation.set(key, result);
+        }
+        return result;
+      },
+      () => active.dec(),
+    );
   };
 }
 
@@ -142,7 +150,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
     {
       schema,
       execute: observed(metrics, logger, execute),
-      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys)),
+      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, metrics.activeSubscriptions)),
       onConnect: async (ctx) => {
         const authorization = connectionAuthorization(ctx.connectionParams);
         try {

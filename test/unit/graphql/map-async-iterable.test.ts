@@ -42,6 +42,34 @@ describe('mapAsyncIterable (subscription streams)', () => {
     expect(state.ended).toBe(true);
   });
 
+  it('tells once that it ended: unsubscribed, failed, or its source done', async () => {
+    const endings = () => {
+      const seen = { count: 0 };
+      return { seen, ended: () => (seen.count += 1) };
+    };
+    const unsubscribed = endings();
+    const stopped = mapAsyncIterable(source([1]).iterable, (v) => v, unsubscribed.ended);
+    await stopped.next();
+    await stopped.return!();
+    await stopped.return!();
+    expect(unsubscribed.seen.count).toBe(1);
+
+    const failed = endings();
+    const failing = mapAsyncIterable(source([1]).iterable, () => Promise.reject(new Error('boom')), failed.ended);
+    await expect(failing.next()).rejects.toThrow('boom');
+    expect(failed.seen.count).toBe(1);
+
+    const done = endings();
+    async function* one() {
+      yield 1;
+    }
+    const finite = mapAsyncIterable(one(), (v) => v, done.ended);
+    expect(await finite.next()).toEqual({ done: false, value: 1 });
+    expect(done.seen.count).toBe(0);
+    expect(await finite.next()).toEqual({ done: true, value: undefined });
+    expect(done.seen.count).toBe(1);
+  });
+
   it('is its own async iterator, so for await reads it', async () => {
     const mapped = mapAsyncIterable(source([1, 2]).iterable, (v) => v + 1);
     const seen: number[] = [];
