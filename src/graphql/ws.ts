@@ -1,6 +1,5 @@
 import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
-import type { Disposable, OperationResult } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { type Disposable, makeServer, type OperationResult } from 'graphql-ws';
 import type { Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
 import { type Logger, withLogFields } from '../logger';
@@ -15,6 +14,7 @@ import { mapAsyncIterable } from './map-async-iterable';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 import { operationLabels, operationLogFields } from './observe';
 import { connectionAuthorization, CredentialWatches, forbid } from './ws-credentials';
+import { type SocketExtra, serveSockets } from './ws-transport';
 
 export interface WebSocketOptions {
   schema: GraphQLSchema;
@@ -26,7 +26,7 @@ export interface WebSocketOptions {
   metrics: Metrics;
 }
 
-type ConnectionExtra = {
+type ConnectionExtra = SocketExtra & {
   scope?: Scope;
   /** What `connection_init` authenticated with, checked again before each operation. */
   authorization?: AuthorizationValues;
@@ -146,7 +146,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
   const logInternal = (errors: readonly GraphQLError[]) => {
     for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
   };
-  const server = useServer<Record<string, unknown>, ConnectionExtra>(
+  const server = makeServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
       execute: observed(metrics, logger, execute),
@@ -198,10 +198,6 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
         return formatErrors(errors);
       },
     },
-    wss,
   );
-  return {
-    dispose: () => server.dispose(),
-    upgrade: (req, socket, head) => wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req)),
-  };
+  return serveSockets(server, wss, (socket, request) => ({ socket, request }), logger);
 }
