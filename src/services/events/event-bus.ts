@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Envelope, type Topic, TOPICS, type Topics } from './topics';
 
 /** What services get: they publish after their changes are committed, and nothing else. */
@@ -25,9 +26,13 @@ export type BusErrorHandler = (err: unknown, context: string) => void;
 /**
  * The in-process half every transport shares: local subscribers by topic, and the decoding
  * of messages received from the transport. A message that is not a known event is dropped.
+ * An event published here reaches this replica's subscribers at once (`publish`), without
+ * the round trip through the transport; the transport's copy of it, which carries this
+ * replica's `origin`, is then skipped, so each subscriber gets it once.
  */
 export class LocalFanout {
   private readonly handlers = new Map<Topic, Set<Handler<Topic>>>();
+  private readonly origin = randomUUID();
 
   constructor(private readonly onError: BusErrorHandler) {}
 
@@ -40,10 +45,18 @@ export class LocalFanout {
     };
   }
 
-  static encode<T extends Topic>(topic: T, payload: Topics[T]): string {
-    return JSON.stringify({ topic, payload } satisfies Envelope<T>);
+  /**
+   * Delivers an event of this replica to its own subscribers and answers the message the
+   * transport sends the other replicas. Subscribers get a copy, as of a message received,
+   * never the publisher's object.
+   */
+  publish<T extends Topic>(topic: T, payload: Topics[T]): string {
+    const message = JSON.stringify({ topic, payload, origin: this.origin } satisfies Envelope<T>);
+    this.dispatch({ topic, payload: structuredClone(payload) });
+    return message;
   }
 
+  /** Delivers a message received from the transport; this replica's own were delivered when published. */
   deliver(message: string): void {
     let event: Envelope;
     try {
@@ -52,7 +65,11 @@ export class LocalFanout {
       this.onError(err, 'undecodable event');
       return;
     }
-    if (!TOPICS.includes(event.topic) || typeof event.payload !== 'object' || event.payload === null) return;
+    if (event.origin === this.origin || !TOPICS.includes(event.topic) || typeof event.payload !== 'object' || event.payload === null) return;
+    this.dispatch(event);
+  }
+
+  private dispatch(event: Envelope): void {
     for (const handler of this.handlers.get(event.topic) ?? []) {
       try {
         handler(event.payload);

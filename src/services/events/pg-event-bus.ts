@@ -8,7 +8,7 @@ const RECONNECT_MS = 1000;
 
 /**
  * Event bus on PostgreSQL LISTEN/NOTIFY: every replica on the same database hears every
- * event, the publisher included. One dedicated connection per replica listens; when it
+ * event, the publisher included (its own subscribers at once: LocalFanout). One dedicated connection per replica listens; when it
  * drops, it is opened again (events sent meanwhile are missed, which subscribers tolerate
  * by design). Publishing goes through the service's side pool (src/db/side-pool.ts), so that
  * concurrent NOTIFYs never queue on the listening connection.
@@ -44,7 +44,7 @@ export class PgEventBus implements EventBus {
 
   async publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
     try {
-      await this.publisher.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, LocalFanout.encode(topic, payload)]);
+      await this.publisher.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, this.fanout.publish(topic, payload)]);
     } catch (err) {
       this.onError(err, `publish ${topic}`);
     }

@@ -47,7 +47,7 @@ export class RedisEventBus implements EventBus {
 
   async publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
     try {
-      await this.pub.publish(REDIS_CHANNEL, LocalFanout.encode(topic, payload));
+      await this.pub.publish(REDIS_CHANNEL, this.fanout.publish(topic, payload));
     } catch (err) {
       this.onError(err, `publish ${topic}`);
     }

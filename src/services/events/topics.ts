@@ -21,4 +21,6 @@ export const TOPICS: readonly Topic[] = ['call.updated', 'call.analyzed', 'webho
 export interface Envelope<T extends Topic = Topic> {
   topic: T;
   payload: Topics[T];
+  /** The replica (bus) that published it, which delivered it to its own subscribers at once. */
+  origin?: string;
 }

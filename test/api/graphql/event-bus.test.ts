@@ -50,6 +50,30 @@ describe.each([
     expect(new Set(errors)).toEqual(new Set(['subscriber of call.updated failed']));
     await Promise.all([a.close(), b.close()]);
   });
+
+  it("delivers an event to the publisher's own subscribers at once, and once", async () => {
+    const [a, b] = await Promise.all([start(() => undefined), start(() => undefined)]);
+    const onA: string[] = [];
+    const payloads: Topics['call.updated'][] = [];
+    a.subscribe('call.updated', (payload) => {
+      onA.push(payload.callId);
+      payloads.push(payload);
+    });
+    const sent = event(3);
+    const published = a.publish('call.updated', sent);
+    expect(onA).toEqual(['call-3']);
+    // A copy, as a message received from another replica would be: a subscriber cannot change the publisher's object.
+    expect(payloads[0]).toEqual(sent);
+    expect(payloads[0]).not.toBe(sent);
+    await published;
+    // The transport delivers messages in the order they were published: once b's later
+    // event has reached a, so has a's copy of its own, which it skipped.
+    const heard = nextEvent(a, 'call-4');
+    await b.publish('call.updated', event(4));
+    await heard;
+    expect(onA.filter((id) => id === 'call-3' || id === 'call-4')).toEqual(['call-3', 'call-4']);
+    await Promise.all([a.close(), b.close()]);
+  });
 });
 
 it('PostgreSQL: listens again after its connection was dropped', async () => {

@@ -12,8 +12,12 @@ function memoryBus(): EventBus & { send(payload: Topics['call.updated']): void }
   });
   return {
     subscribe: (topic, handler) => fanout.subscribe(topic, handler),
-    publish: async (topic, payload) => fanout.deliver(LocalFanout.encode(topic, payload)),
-    send: (payload) => fanout.deliver(LocalFanout.encode('call.updated', payload)),
+    publish: async (topic, payload) => {
+      fanout.publish(topic, payload);
+    },
+    send: (payload) => {
+      fanout.publish('call.updated', payload);
+    },
     close: async () => undefined,
   };
 }
