@@ -228,8 +228,10 @@ export class CallLifecycleService {
         })
       : await store(em);
     if (!done) return false;
-    if (done.flowEvents) await this.flowEvents.queue(done.companyId);
-    await this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace });
+    await Promise.all([
+      this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace }),
+      done.flowEvents ? this.flowEvents.queue(done.companyId) : undefined,
+    ]);
     if (!LIVE_STATUSES.includes(done.status)) {
       await this.jobs.send('call.dispatch', { companyId: done.companyId }, { singletonKey: done.companyId });
       for (const listener of this.endedListeners) {
