@@ -59,7 +59,7 @@ export function subscribersRow(events: { delays: number[]; events: number; error
   const p99 = percentile(delays, 99);
   const expected = events.events * subscribers;
   return {
-    figure: `transition -> ${fixed(subscribers)} graphql-ws subscribers`,
+    figure: `transition -> ${fixed(subscribers)} graphql-transport-ws subscribers`,
     measured: `p99 ${p99} ms, p50 ${percentile(delays, 50)} ms, max ${delays.at(-1)} ms`,
     anchor: `${fixed(events.events)} events (${callsPerS} calls/s for ${seconds} s: ${fixed(events.events / seconds)} events/s); ${fixed(delays.length)} of ${fixed(expected)} deliveries${events.errors ? `, ${events.errors} errors` : ''}`,
     aim: { text: 'p99 < 100 ms at 64 events/s, every delivery', met: p99 < 100 && events.events / seconds >= 64 && delays.length === expected && events.errors === 0 },

@@ -6,7 +6,7 @@
  * campaigns, an agent and a number, then measures (method: docs/performance.md):
  * by-id and list reads against a bare node:http + pg server, the GraphQL list against the
  * REST list, make-call against a bare INSERT … RETURNING server, and event delivery to 1,000
- * graphql-ws subscribers; then short runs of the engine benchmarks (calls end to end, the
+ * graphql-transport-ws subscribers; then short runs of the engine benchmarks (calls end to end, the
  * campaign dialer, flows), each in this process on a database of its own. Prints the table
  * and writes it into docs/performance.md, with a PostgreSQL statement profile of each
  * benchmark on stderr.
@@ -268,7 +268,7 @@ async function measureReads(service: Measured, baseline: Measured, key: string, 
   return { figures, byId };
 }
 
-/** SUBSCRIBERS graphql-ws clients, then EVENT_CALLS_PER_S calls per second for EVENT_SECONDS: each delivery's delay. */
+/** SUBSCRIBERS graphql-transport-ws clients, then EVENT_CALLS_PER_S calls per second for EVENT_SECONDS: each delivery's delay. */
 async function measureSubscribers(service: Measured, databaseUrl: string, sql: pg.Pool, companyId: string, key: string, makeCall: string) {
   log(`subscribers: connecting ${SUBSCRIBERS}`);
   const subscribers = await subscribe(service.url, key, SUBSCRIBERS);
