@@ -2,10 +2,19 @@ import type { RawResponse } from './support';
 
 /**
  * Paths that answer outside the `{status, message, data}` envelope by convention: Prometheus
- * text, the OpenAPI document and its HTML viewer, the health probes. The one list to extend
- * when such a route is added; every other response is checked for the envelope.
+ * text, the OpenAPI document and its HTML viewer, the health probes, the web console's page
+ * and `/`, which redirects to it. The one list to extend when such a route is added; every
+ * other response is checked for the envelope.
  */
-export const NOT_ENVELOPED: readonly RegExp[] = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/healthz$/, /^\/readyz$/];
+export const NOT_ENVELOPED: readonly RegExp[] = [
+  /^\/metrics$/,
+  /^\/openapi\.json$/,
+  /^\/docs(\/.*)?$/,
+  /^\/healthz$/,
+  /^\/readyz$/,
+  /^\/$/,
+  /^\/console(\/.*)?$/,
+];
 
 const STACK_TRACE = /\bat .+\.(ts|js):\d+/;
 
