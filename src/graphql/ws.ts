@@ -2,6 +2,7 @@ import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionRes
 import { type Disposable, makeServer, type OperationResult } from 'graphql-ws';
 import type { Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
+import { GRAPHQL_BODY_LIMIT } from '../http/json-body';
 import { type Logger, withLogFields } from '../logger';
 import type { UpgradeHandler } from '../upgrades';
 import type { GraphQLOperationLabels, Metrics } from '../metrics';
@@ -136,7 +137,8 @@ function sharedSubscribe(keys: WeakMap<object, string>, active: Gauge) {
  * EntityManager fork); results are formatted as over HTTP.
  */
 export function graphqlWebSockets({ schema, contexts, introspection, credentialCheckMs, logger, metrics }: WebSocketOptions): Disposable & { upgrade: UpgradeHandler } {
-  const wss = new WebSocketServer({ noServer: true });
+  // A message as large as an HTTP request may be; a larger one closes the socket (1009).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: GRAPHQL_BODY_LIMIT });
   wss.on('connection', (socket) => {
     metrics.websocketConnections.inc();
     socket.once('close', () => metrics.websocketConnections.dec());

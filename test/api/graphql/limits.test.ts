@@ -1,4 +1,6 @@
 import pg from 'pg';
+import WebSocket from 'ws';
+import { GRAPHQL_BODY_LIMIT } from '../../../src/http/json-body';
 import { type Tenant, oneTenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { firstError, gql, query, wsClient } from './graphql-client';
@@ -112,6 +114,20 @@ describe('hostile operations are refused quickly with a clear error', () => {
     await expect(query(client, aliases(600, 'phoneNumbers { id }'))).rejects.toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'QUERY_TOO_COMPLEX' }) }),
     ]);
+    expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
+    await client.dispose();
+  });
+
+  it('a websocket message larger than an HTTP request may be closes its socket (1009, too big), and the service goes on', async () => {
+    const socket = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${a.key}`, padding: 'x'.repeat(GRAPHQL_BODY_LIMIT) } }));
+    expect(await closed).toBe(1009);
+    const client = wsClient(t, a.key);
     expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
     await client.dispose();
   });
