@@ -32,6 +32,7 @@ export function serveSockets<E extends SocketExtra>(
   wss: WebSocketServer,
   extra: (socket: WebSocket, request: IncomingMessage) => E,
   logger: Logger,
+  keepAliveMs = KEEP_ALIVE_MS,
 ): { upgrade: UpgradeHandler; dispose: () => Promise<void> } {
   wss.options.handleProtocols = handleProtocols;
   const internalError = (socket: WebSocket) => socket.close(CloseCode.InternalServerError, 'Internal server error');
@@ -46,7 +47,7 @@ export function serveSockets<E extends SocketExtra>(
       if (!answered) return socket.terminate();
       answered = false;
       socket.ping();
-    }, KEEP_ALIVE_MS);
+    }, keepAliveMs);
     const closed = server.opened(
       {
         protocol: socket.protocol,

@@ -10,7 +10,7 @@ import { type SocketExtra, serveSockets } from '../../../src/graphql/ws-transpor
  * graphql-ws's server records that socket, so the test can send through it as graphql-ws
  * sends each event of a subscription.
  */
-async function transport() {
+async function transport(keepAliveMs?: number) {
   let opened!: (socket: ProtocolSocket) => void;
   const sockets = new Promise<ProtocolSocket>((resolve) => (opened = resolve));
   const server: Server<SocketExtra> = {
@@ -20,7 +20,7 @@ async function transport() {
     },
   };
   const wss = new WebSocketServer({ noServer: true });
-  const served = serveSockets(server, wss, (socket, request) => ({ socket, request }), createLogger('silent'));
+  const served = serveSockets(server, wss, (socket, request) => ({ socket, request }), createLogger('silent'), keepAliveMs);
   const httpServer = http.createServer();
   httpServer.on('upgrade', served.upgrade);
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
@@ -72,5 +72,24 @@ it('takes sends at once while the socket keeps up, and makes them wait for the w
   await waiting;
   expect(received.every((length) => length === MESSAGE.length)).toBe(true);
   client.close();
+  await t.close();
+});
+
+it('pings each socket and drops one that has not answered by the next ping', async () => {
+  const t = await transport(100);
+  const open = async (options: { autoPong: boolean }) => {
+    const client = new WebSocket(t.url, 'graphql-transport-ws', options);
+    const closed = new Promise<number>((resolve) => client.once('close', (code) => resolve(code)));
+    await new Promise((resolve) => client.once('open', resolve));
+    return { client, closed };
+  };
+  const answering = await open({ autoPong: true });
+  const silent = await open({ autoPong: false });
+  // Dropped without a closing handshake (1006 on the client's side) ...
+  expect(await silent.closed).toBe(1006);
+  // ... while the socket that answers stays open over several more pings.
+  const stillOpen = await Promise.race([answering.closed.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500))]);
+  expect(stillOpen).toBe(true);
+  answering.client.close();
   await t.close();
 });
