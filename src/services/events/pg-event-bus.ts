@@ -8,9 +8,9 @@ const RECONNECT_MS = 1000;
 
 /**
  * Event bus on PostgreSQL LISTEN/NOTIFY: every replica on the same database hears every
- * event, the publisher included (its own subscribers at once: LocalFanout). One dedicated connection per replica listens; when it
- * drops, it is opened again (events sent meanwhile are missed, which subscribers tolerate
- * by design). Publishing goes through the service's side pool (src/db/side-pool.ts), so that
+ * event, the publisher included (its own subscribers at once: LocalFanout). One dedicated
+ * connection per replica listens; when it drops, it is opened again (events sent meanwhile
+ * are missed, which subscribers tolerate by design). Publishing goes through the service's side pool (src/db/side-pool.ts), so that
  * concurrent NOTIFYs never queue on the listening connection.
  */
 export class PgEventBus implements EventBus {
