@@ -33,6 +33,7 @@ export type BusErrorHandler = (err: unknown, context: string) => void;
 export class LocalFanout {
   private readonly handlers = new Map<Topic, Set<Handler<Topic>>>();
   private readonly origin = randomUUID();
+  private seq = 0;
 
   constructor(private readonly onError: BusErrorHandler) {}
 
@@ -51,7 +52,7 @@ export class LocalFanout {
    * never the publisher's object.
    */
   publish<T extends Topic>(topic: T, payload: Topics[T]): string {
-    const message = JSON.stringify({ topic, payload, origin: this.origin } satisfies Envelope<T>);
+    const message = JSON.stringify({ topic, payload, origin: this.origin, seq: (this.seq += 1) } satisfies Envelope<T>);
     this.dispatch({ topic, payload: structuredClone(payload) });
     return message;
   }

@@ -5,13 +5,25 @@ import type { Topic, Topics } from './topics';
 /** NOTIFY channel of every event; PostgreSQL scopes it to the database, so to one deployment. */
 export const PG_CHANNEL = 'switchboard_events';
 const RECONNECT_MS = 1000;
+/** Most messages one NOTIFY statement carries. */
+const BATCH = 500;
+
+/** Messages waiting for the statement that sends them, and what each publisher awaits. */
+interface Batch {
+  messages: string[];
+  topics: Set<Topic>;
+  sent: Promise<void>;
+  resolve: () => void;
+}
 
 /**
  * Event bus on PostgreSQL LISTEN/NOTIFY: every replica on the same database hears every
  * event, the publisher included (its own subscribers at once: LocalFanout). One dedicated
  * connection per replica listens; when it drops, it is opened again (events sent meanwhile
  * are missed, which subscribers tolerate by design). Publishing goes through the service's side pool (src/db/side-pool.ts), so that
- * concurrent NOTIFYs never queue on the listening connection.
+ * NOTIFYs never queue on the listening connection. One NOTIFY statement is in flight at a time:
+ * the events published meanwhile go together in the next one, in their order (one round trip
+ * and one commit for many events under load, none added when idle).
  */
 export class PgEventBus implements EventBus {
   private readonly fanout: LocalFanout;
@@ -19,6 +31,9 @@ export class PgEventBus implements EventBus {
   private connecting: Promise<pg.Client> | null = null;
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
+  /** The statement in flight, if any; `next` collects what is published meanwhile. */
+  private sending: Promise<void> | null = null;
+  private next: Batch | null = null;
 
   private constructor(
     private readonly url: string,
@@ -42,15 +57,45 @@ export class PgEventBus implements EventBus {
     return this.fanout.subscribe(topic, handler);
   }
 
-  async publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
-    try {
-      await this.publisher.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, this.fanout.publish(topic, payload)]);
-    } catch (err) {
-      this.onError(err, `publish ${topic}`);
-    }
+  publish<T extends Topic>(topic: T, payload: Topics[T]): Promise<void> {
+    const batch = this.next ?? this.newBatch();
+    batch.messages.push(this.fanout.publish(topic, payload));
+    batch.topics.add(topic);
+    if (!this.sending || batch.messages.length >= BATCH) this.send();
+    return batch.sent;
+  }
+
+  private newBatch(): Batch {
+    let resolve!: () => void;
+    const sent = new Promise<void>((r) => {
+      resolve = r;
+    });
+    this.next = { messages: [], topics: new Set(), sent, resolve };
+    return this.next;
+  }
+
+  /** Sends the collected messages in one statement, then whatever was published meanwhile. */
+  private send(): void {
+    const batch = this.next;
+    if (!batch) return;
+    this.next = null;
+    const previous = this.sending ?? Promise.resolve();
+    const sending = previous
+      .then(() => this.publisher.query('SELECT pg_notify($1, m) FROM unnest($2::text[]) AS m', [PG_CHANNEL, batch.messages]))
+      .then(
+        () => undefined,
+        (err: unknown) => this.onError(err, `publish ${[...batch.topics].join(', ')} (${batch.messages.length} events)`),
+      )
+      .then(() => {
+        batch.resolve();
+        if (this.sending === sending) this.sending = null;
+        this.send();
+      });
+    this.sending = sending;
   }
 
   async close(): Promise<void> {
+    while (this.sending) await this.sending;
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
     const client = this.client ?? (await this.connecting?.catch(() => null));

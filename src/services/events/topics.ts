@@ -23,4 +23,9 @@ export interface Envelope<T extends Topic = Topic> {
   payload: Topics[T];
   /** The replica (bus) that published it, which delivered it to its own subscribers at once. */
   origin?: string;
+  /**
+   * The publishing replica's count of its messages: no two of them are alike, so PostgreSQL,
+   * which sends the identical notifications of one transaction once, sends every one.
+   */
+  seq?: number;
 }

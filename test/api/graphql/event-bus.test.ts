@@ -101,3 +101,31 @@ it('PostgreSQL: listens again after its connection was dropped', async () => {
   expect(await received).toEqual(event(2));
   await bus.close();
 });
+
+it('PostgreSQL: events published together reach the other replicas all, in order, identical ones included, in fewer statements', async () => {
+  const statements: string[] = [];
+  const counted = new pg.Pool({ connectionString: db.url, max: 2 });
+  const query = counted.query.bind(counted);
+  counted.query = ((...args: Parameters<typeof query>) => {
+    statements.push(String(args[0]));
+    return query(...args);
+  }) as typeof counted.query;
+  const [a, b] = await Promise.all([PgEventBus.start(db.url, counted, () => undefined), PgEventBus.start(db.url, sidePool, () => undefined)]);
+  const heard: string[] = [];
+  const all = new Promise<void>((resolve) => {
+    b.subscribe('call.updated', (payload) => {
+      heard.push(payload.callId);
+      if (heard.length === 201) resolve();
+    });
+  });
+  // The first goes at once, the others together after it. The same event twice in a row among
+  // them: PostgreSQL sends the identical notifications of one transaction once.
+  const sent = [1, 5, 5, ...Array.from({ length: 198 }, (_, i) => 100 + i)];
+  await Promise.all(sent.map((n) => a.publish('call.updated', event(n))));
+  await all;
+  expect(heard).toEqual(sent.map((n) => `call-${n}`));
+  expect(statements.length).toBeGreaterThanOrEqual(2);
+  expect(statements.length).toBeLessThan(10);
+  await Promise.all([a.close(), b.close()]);
+  await counted.end();
+});
