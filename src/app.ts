@@ -138,7 +138,7 @@ export interface RunningServices {
   jobs: JobQueue;
   metrics: Metrics;
   databaseUrl: string;
-  /** Stops taking work: the sweeps, the dialer's pending kicks, simulated calls' steps and conversations. */
+  /** Stops taking work: the sweeps, the dialer's pending kicks, simulated calls' steps and conversations; lets flow steps sent locally finish. */
   stopWork(): Promise<void>;
   /** Stops work (again: harmless), lets running jobs finish, then closes the database. */
   close(): Promise<void>;
@@ -152,7 +152,7 @@ export async function startServices(config: Config, logger: Logger, options: Sta
   const stopWork = async () => {
     stopWorkers();
     services.dialer.stop();
-    await services.lifecycle.stopSimulated();
+    await Promise.all([services.lifecycle.stopSimulated(), services.flows.stopLocal()]);
   };
   return {
     orm,

@@ -36,6 +36,10 @@ export interface FlowDefinition {
 /** One run of a flow, across its attempts. */
 @Entity({ tableName: 'webhook_executions' })
 @Index({ properties: ['flow', 'createdAt', 'id'] })
+@Index({
+  name: 'webhook_executions_local_index',
+  expression: `create index "webhook_executions_local_index" on "webhook_executions" ("local_until") where "local_until" is not null`,
+})
 export class WebhookExecution extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;
@@ -71,4 +75,14 @@ export class WebhookExecution extends BaseEntity {
    */
   @Property({ type: 'json', nullable: true, lazy: true, hidden: true })
   definition: Opt<FlowDefinition> | null = null;
+
+  /**
+   * The step a process is sending itself, without a job (docs/flows.md, "How steps run"),
+   * and by when it must have stored it; past that, the flow step sweep queues it as a job.
+   */
+  @Property({ type: 'integer', nullable: true, hidden: true })
+  localStep: Opt<number> | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true, hidden: true })
+  localUntil: Opt<Date> | null = null;
 }

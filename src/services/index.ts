@@ -81,7 +81,10 @@ export function createServices(config: Config, infra: Infrastructure) {
   const phoneNumbers = new PhoneNumberService(phones, agents);
   const doNotCall = new DoNotCallService(phones);
   const { provider, simulated } = telephony(config);
-  const flows = new FlowRunner({ jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events) });
+  const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
+  const flows = new FlowRunner({
+    orm: infra.orm, reads, jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events), logger: infra.logger, localGraceS: config.jobRecovery.expiryS,
+  });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
   const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, simulated, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
@@ -90,7 +93,6 @@ export function createServices(config: Config, infra: Infrastructure) {
     sweepMs: config.callSweepMs,
   }, infra.logger, flowEvents);
   const executions = new WebhookExecutionService();
-  const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
   const calls = new CallService(phones, agents, phoneNumbers, doNotCall, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;

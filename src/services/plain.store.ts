@@ -1,5 +1,5 @@
 import { type EntityClass, type EntityMetadata, type MetadataStorage, type Platform, ReferenceKind } from '@mikro-orm/core';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { StatementListener } from '../db/orm';
@@ -61,6 +61,24 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
     }
     const { rows } = await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types });
     reads.onStatement?.(text);
+    return rows;
+  };
+}
+
+/**
+ * A statement of an engine's hot path, written once with `?` placeholders (every `?` is one).
+ * Run on `em` when it has a transaction open, so that it is part of it; otherwise on the reads'
+ * pool, prepared once per connection under `name`: no query building, the values sent apart
+ * from the text, and no parse and plan by PostgreSQL after its first runs. Rows come parsed as
+ * the ORM's connection parses them either way.
+ */
+export function hotStatement(name: string, text: string) {
+  let n = 0;
+  const numbered = text.replace(/\?/g, () => `$${(n += 1)}`);
+  return async (em: EntityManager, reads: ViewReads, params: unknown[]): Promise<Record<string, any>[]> => {
+    if (em.isInTransaction()) return em.execute(text, params);
+    const { rows } = await reads.pool.query({ name, text: numbered, values: params, types: reads.types });
+    reads.onStatement?.(numbered);
     return rows;
   };
 }

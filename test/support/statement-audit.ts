@@ -14,6 +14,7 @@ export const CROSS_COMPANY: Record<string, string> = {
   'sweep:calls.stranded': 'the call sweep re-queues the placing of calls of any company a crash left dispatched but unplaced',
   'sweep:calls.waiting': 'the call sweep finds the companies whose waiting calls lost their dispatch',
   'sweep:calls.simulated': 'the call sweep takes the overdue steps of simulated calls of any company whose timers were lost with their process',
+  'sweep:flow-steps.local': 'the flow step sweep queues the local steps of any company whose process died or lost them before their deadline',
   'sweep:campaigns.with-work': 'the campaign sweep finds the campaigns of every company with due contacts or ended calls to count',
   'auth:api-key': 'an API key names its company only once found by its hash',
   'inbound:number': 'an incoming call names the number called; the number names the company (the first to add it)',

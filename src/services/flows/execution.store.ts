@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
+import { hotStatement, type ViewReads } from '../plain.store';
 import type { RecordKey } from '../scope';
 import type { RunRecord, Skip } from './flow-plan';
 import type { StepOutcome } from './step-executor';
@@ -42,6 +43,14 @@ export interface ExecutionChange {
   nextRetryAt: Date | null;
   finishedAt: Date | null;
   errorMessage: string | null;
+  /** The next step, when this process sends it itself: held as local until its deadline. */
+  local: LocalStep | null;
+}
+
+/** A step its process sends itself, and how long it may take before the sweep queues it as a job. */
+export interface LocalStep {
+  stepNumber: number;
+  deadlineS: number;
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -59,23 +68,29 @@ const DEFINITION_SQL = `jsonb_build_object(
 
 /**
  * Inserts a `scheduled` execution of the flow with a snapshot of it, in one statement; call
- * within the transaction that queues its first step. Null when the flow cannot be triggered
- * (see `triggerRefusal`).
+ * within the transaction that queues its first step, or with `localGraceS` when this process
+ * sends the first step itself: the execution then holds that step as local, due within the
+ * step's timeout plus `localGraceS` (see `takeOverdueLocalSteps`). Null when the flow cannot be
+ * triggered (see `triggerRefusal`).
  */
+const INSERT_EXECUTION = hotStatement(
+  'flow-execution-insert',
+  `INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, local_step, local_until)
+   SELECT ?::uuid, ?::timestamptz, ?::timestamptz, f.company_id, f.id, 'scheduled', 1, ?::jsonb, ${DEFINITION_SQL},
+     CASE WHEN ?::float8 IS NOT NULL THEN first.step_number END, now() + make_interval(secs => first.timeout + ?::float8)
+   FROM webhook_flows f
+   CROSS JOIN LATERAL (SELECT s.step_number, s.timeout FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL ORDER BY s.step_number LIMIT 1) first
+   WHERE f.id = ?::uuid AND f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
+   RETURNING *`,
+);
+
 export async function insertExecution(
   em: EntityManager,
-  fields: { companyId: string; flowId: string; variables: Record<string, unknown> },
+  reads: ViewReads,
+  fields: { companyId: string; flowId: string; variables: Record<string, unknown>; localGraceS: number | null },
 ): Promise<WebhookExecution | null> {
   const now = new Date();
-  const [row] = await em.execute(
-    `INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition)
-     SELECT ?, ?, ?, f.company_id, f.id, 'scheduled', 1, ?::jsonb, ${DEFINITION_SQL}
-     FROM webhook_flows f
-     WHERE f.id = ? AND f.company_id = ? AND f.deleted_at IS NULL AND f.status <> 'stopped'
-       AND EXISTS (SELECT 1 FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL)
-     RETURNING *`,
-    [randomUUID(), now, now, json(fields.variables), fields.flowId, fields.companyId],
-  );
+  const [row] = await INSERT_EXECUTION(em, reads, [randomUUID(), now, now, json(fields.variables), fields.localGraceS, fields.localGraceS, fields.flowId, fields.companyId]);
   return row ? em.map(WebhookExecution, row) : null;
 }
 
@@ -99,7 +114,7 @@ export interface Claim {
   started: boolean;
 }
 
-const CLAIM_SQL = `WITH execution AS (
+const CLAIM = hotStatement('flow-step-claim', `WITH execution AS (
     SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
            f.secret, f.deleted_at IS NOT NULL AS flow_deleted
     FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id AND f.company_id = e.company_id
@@ -113,7 +128,7 @@ const CLAIM_SQL = `WITH execution AS (
     WHERE id IN (SELECT id FROM runnable) AND company_id = ? AND status = 'scheduled' RETURNING id
   ), run AS (
     INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, unresolved_variables, version)
-    SELECT ?, ?, ?, id, ?, ?, 'running', ?, '[]', '{}', '[]', 1 FROM runnable
+    SELECT ?::uuid, ?::timestamptz, ?::timestamptz, id, ?::int, ?::int, 'running', ?::timestamptz, '[]', '{}', '[]', 1 FROM runnable
     ON CONFLICT (execution_id, attempt_number, step_number) DO UPDATE
       SET started_at = excluded.started_at, updated_at = excluded.updated_at, version = webhook_step_runs.version + 1
       WHERE webhook_step_runs.status = 'running'
@@ -123,7 +138,7 @@ const CLAIM_SQL = `WITH execution AS (
     COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number, 'stepNumber', r.step_number,
         'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error, 'retryable', r.retryable))
       FROM webhook_step_runs r WHERE r.execution_id = execution.id), '[]'::json) AS runs
-  FROM execution LEFT JOIN run ON true`;
+  FROM execution LEFT JOIN run ON true`);
 
 /**
  * Loads the execution (with its flow's secret and every step run so far) and claims the
@@ -134,9 +149,10 @@ const CLAIM_SQL = `WITH execution AS (
  * over, step not in the snapshot), when the step already finished, or when the flow was
  * deleted. Null when the execution does not exist for this company.
  */
-export async function claimStep(em: EntityManager, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
-  const [row] = await em.execute(
-    CLAIM_SQL,
+export async function claimStep(em: EntityManager, reads: ViewReads, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
+  const [row] = await CLAIM(
+    em,
+    reads,
     [job.executionId, job.companyId, job.attempt, job.step, now, now, job.companyId, randomUUID(), now, now, job.attempt, job.step, now],
   );
   if (!row) return null;
@@ -158,28 +174,31 @@ export async function claimStep(em: EntityManager, job: { companyId: string; exe
   return { state, run, started: row.started };
 }
 
-const FINISH_SQL = `WITH run AS (
+const FINISH = hotStatement('flow-step-finish', `WITH run AS (
     UPDATE webhook_step_runs SET status = ?, tries = ?, try_errors = ?::jsonb, error = ?, request = ?::jsonb, response = ?::jsonb,
       duration_ms = ?, finished_at = ?, extracted = ?::jsonb, unresolved_variables = ?::jsonb, retryable = ?, updated_at = ?, version = version + 1
     WHERE id = ? AND version = ? RETURNING id
   ), execution AS (
-    UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?
+    UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?,
+      local_step = ?::int, local_until = now() + make_interval(secs => ?::float8)
     WHERE id = ? AND company_id = ? AND EXISTS (SELECT 1 FROM run) RETURNING id
   )
-  SELECT count(*)::int AS n FROM run`;
+  SELECT count(*)::int AS n FROM run`);
 
 /**
  * Stores a finished step and the execution's new state in one statement. False when the
  * run's version moved on (another worker took the step over): nothing is written then.
  */
-export async function finishStep(em: EntityManager, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
+export async function finishStep(em: EntityManager, reads: ViewReads, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
   const now = new Date();
-  const [row] = await em.execute(
-    FINISH_SQL,
+  const [row] = await FINISH(
+    em,
+    reads,
     [
       done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
       done.durationMs, done.finishedAt, json(done.extracted), json(done.unresolvedVariables), done.retryable, now, run.id, run.version,
-      change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now, execution.id, execution.companyId,
+      change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now,
+      change.local?.stepNumber ?? null, change.local?.deadlineS ?? null, execution.id, execution.companyId,
     ],
   );
   return row.n === 1;
@@ -198,5 +217,30 @@ export async function insertSkipped(em: EntityManager, executionId: string, atte
 
 /** Ends an execution without running its step (its flow was deleted). */
 export async function failExecution(em: EntityManager, executionId: string, errorMessage: string, now: Date): Promise<void> {
-  await em.execute(`UPDATE webhook_executions SET status = 'failed', finished_at = ?, error_message = ?, updated_at = ? WHERE id = ?`, [now, errorMessage, new Date(), executionId]);
+  await em.execute(
+    `UPDATE webhook_executions SET status = 'failed', finished_at = ?, error_message = ?, updated_at = ?, local_step = NULL, local_until = NULL WHERE id = ?`,
+    [now, errorMessage, new Date(), executionId],
+  );
+}
+
+/**
+ * Takes up to `limit` local steps (of any company) past their deadline: their process died or
+ * lost them. Each is handed back (no longer local) for the caller to queue as a job in the same
+ * transaction; a step of an execution already over is only released. A named sweep across
+ * companies (docs/scaling.md); concurrent sweeps skip each other's rows.
+ */
+export async function takeOverdueLocalSteps(em: EntityManager, limit: number): Promise<{ companyId: string; executionId: string; attempt: number; step: number; timeout: number }[]> {
+  const rows = await em.execute(
+    `/* sweep:flow-steps.local */ WITH overdue AS (
+       SELECT id, local_step FROM webhook_executions WHERE local_until < now() ORDER BY local_until LIMIT ? FOR UPDATE SKIP LOCKED
+     )
+     UPDATE webhook_executions e SET local_step = NULL, local_until = NULL
+     FROM overdue WHERE e.id = overdue.id
+     RETURNING e.id, e.company_id, e.attempt_number, e.status, overdue.local_step AS step,
+       (SELECT (s ->> 'timeout')::int FROM jsonb_array_elements(e.definition -> 'steps') s WHERE (s ->> 'stepNumber')::int = overdue.local_step) AS timeout`,
+    [limit],
+  );
+  return rows
+    .filter((r) => r.status === 'scheduled' || r.status === 'in_progress')
+    .map((r) => ({ companyId: r.company_id, executionId: r.id, attempt: r.attempt_number, step: r.step, timeout: r.timeout ?? 0 }));
 }

@@ -1,18 +1,22 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { Clock } from '../clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors';
 import { triggerInput } from '../input/webhook-execution.input';
+import { jobCaller, JOB_POLICIES } from '../jobs/job-catalogue';
 import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
+import { type Logger, withLogFields } from '../../logger';
+import type { ViewReads } from '../plain.store';
 import { parseId } from '../records';
 import type { Caller } from '../scope';
 import { parseInput } from '../validation';
 import { type ExecutionView, toExecutionView } from '../webhook-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
-  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type StoredRun, triggerRefusal,
+  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
+  takeOverdueLocalSteps, triggerRefusal,
 } from './execution.store';
 import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
@@ -29,11 +33,26 @@ export interface FlowStepJob {
 export const FLOW_STEP_JOB = 'flow.step';
 
 export interface FlowRunnerDeps {
+  orm: MikroORM;
+  /** The pool the engine's hot statements run on outside transactions (`hotStatement`). */
+  reads: ViewReads;
   jobs: JobQueue;
   clock: Clock;
   executor: StepExecutor;
   events: ExecutionEvents;
+  logger: Logger;
+  /**
+   * How long past its timeout a step this process sends itself may go unrecorded before the
+   * sweep queues it as a job: the same margin as a job's (JOB_EXPIRY_S).
+   */
+  localGraceS: number;
 }
+
+/** Most steps one process sends itself at once; past that, steps go to the job queue. */
+const LOCAL_STEPS = JOB_POLICIES['flow.step'].concurrency ?? JOB_POLICIES['flow.step'].batchSize;
+
+/** Most overdue local steps one pass of the sweep queues. */
+const SWEEP_BATCH = 500;
 
 /** Why a trigger is refused, as the error each surface maps. */
 const REFUSALS = {
@@ -43,12 +62,20 @@ const REFUSALS = {
 };
 
 /**
- * The flow engine: triggers executions and runs them on durable jobs, one job per step
- * sent. Every state change is stored together with the job that continues from it, so a
- * crash or restart loses nothing; a step already finished in an attempt is never sent again.
+ * The flow engine: triggers executions and runs their steps (docs/flows.md, "How steps
+ * run"). A step due now is sent by the process that stored it, at once, while that process
+ * works on jobs and has room: the execution's row holds the step as local, with a deadline,
+ * and the sweep queues it as a job should the process die first. Other steps (delayed
+ * retries, a process without room or without workers) are durable jobs. Every state change
+ * is stored together with what continues from it, so a crash or restart loses nothing; a
+ * step already finished in an attempt is never sent again.
  */
 export class FlowRunner {
   static readonly limits = { trigger: 'flow-trigger' } as const satisfies OperationLimits<FlowRunner>;
+
+  /** Steps this process is sending itself. */
+  private readonly local = new Set<Promise<void>>();
+  private localOpen = true;
 
   constructor(private readonly deps: FlowRunnerDeps) {}
 
@@ -71,24 +98,48 @@ export class FlowRunner {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);
-    await this.deps.jobs.prepare(FLOW_STEP_JOB);
-    const execution = await inTransaction(em, async () => {
-      const created = await insertExecution(em, { companyId: scope.companyId, flowId: id, variables });
+    const local = this.hasRoom();
+    if (!local) await this.deps.jobs.prepare(FLOW_STEP_JOB);
+    const write = async () => {
+      const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, localGraceS: local ? this.deps.localGraceS : null });
       if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
       const first = created.definition!.steps[0]!;
-      await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
+      if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
       return created;
-    });
+    };
+    // The insert alone is one atomic statement: a transaction is needed only for the job beside it.
+    const execution = local ? await write() : await inTransaction(em, write);
     const announce = () => {
-      this.deps.jobs.wake(FLOW_STEP_JOB);
       this.publish({ companyId: scope.companyId, flowId: id, id: execution.id }, 'scheduled');
+      if (execution.localStep !== null) this.runLocally({ companyId: scope.companyId, executionId: execution.id, attempt: 1, step: execution.localStep });
+      else this.deps.jobs.wake(FLOW_STEP_JOB);
     };
     return { execution, announce };
   }
 
+  /**
+   * Queues as jobs the local steps whose deadline passed (their process died or lost them),
+   * on any worker replica: the durable half of steps sent locally.
+   */
+  async sweep(): Promise<void> {
+    await this.deps.jobs.prepare(FLOW_STEP_JOB);
+    const taken = await this.deps.orm.em.fork().transactional(async (tx) => {
+      const overdue = await takeOverdueLocalSteps(tx, SWEEP_BATCH);
+      for (const { timeout, ...job } of overdue) await this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(tx), workSeconds: timeout });
+      return overdue.length;
+    });
+    if (taken > 0) this.deps.jobs.wake(FLOW_STEP_JOB);
+  }
+
+  /** Sends no more steps locally: they go to the job queue. Answers once the local ones in flight are stored. */
+  async stopLocal(): Promise<void> {
+    this.localOpen = false;
+    await Promise.all(this.local);
+  }
+
   /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
   async runStep({ em }: Caller, job: FlowStepJob): Promise<void> {
-    const claim = await claimStep(em, job, this.deps.clock.now());
+    const claim = await claimStep(em, this.deps.reads, job, this.deps.clock.now());
     if (!claim) return;
     const { state, run } = claim;
     if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
@@ -118,24 +169,27 @@ export class FlowRunner {
     const { skipped } = next;
     for (const { stepNumber, error } of skipped) runs.push({ id: '', version: 1, attemptNumber: state.attemptNumber, stepNumber, status: 'skipped', extracted: {}, error, retryable: true });
     const { change, queued } = this.decide(state, runs, next, now);
+    const local: LocalStep | null = queued && queued.delayMs === 0 && this.hasRoom() ? { stepNumber: queued.step.stepNumber, deadlineS: queued.step.timeout + this.deps.localGraceS } : null;
+    const job = queued && !local ? queued : null;
     const { view: _view, ...logged } = outcome;
     const write = async () => {
-      if (!(await finishStep(em, state, run, { ...logged, finishedAt: now, extracted }, change))) return false;
+      if (!(await finishStep(em, this.deps.reads, state, run, { ...logged, finishedAt: now, extracted }, { ...change, local }))) return false;
       await insertSkipped(em, state.id, state.attemptNumber, skipped, now);
-      if (queued) await this.enqueue(em, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: queued.step.stepNumber }, queued.step, queued.delayMs);
+      if (job) await this.enqueue(em, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: job.step.stepNumber }, job.step, job.delayMs);
       return true;
     };
     // finishStep alone is one atomic statement: a transaction is needed only when more follows.
-    const recorded = queued || skipped.length > 0 ? await inTransaction(em, write) : await write();
+    const recorded = job || skipped.length > 0 ? await inTransaction(em, write) : await write();
     if (!recorded) return;
-    if (queued && queued.delayMs === 0) this.deps.jobs.wake(FLOW_STEP_JOB);
     if (change.status !== state.status) this.publish(state, change.status);
+    if (local) this.runLocally({ companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: local.stepNumber });
+    else if (job && job.delayMs === 0) this.deps.jobs.wake(FLOW_STEP_JOB);
   }
 
   /** What the execution becomes after a step: still running, succeeded, retried later, or failed. */
   private decide(state: ExecutionState, runs: StoredRun[], next: ReturnType<typeof nextAction>, now: Date) {
     const definition = state.definition!;
-    const keep: ExecutionChange = { status: 'in_progress', attemptNumber: state.attemptNumber, nextRetryAt: null, finishedAt: null, errorMessage: null };
+    const keep: Omit<ExecutionChange, 'local'> = { status: 'in_progress', attemptNumber: state.attemptNumber, nextRetryAt: null, finishedAt: null, errorMessage: null };
     if (next.kind === 'run') return { change: keep, queued: { step: next.step, delayMs: 0 } };
     if (allSucceeded(definition, runs)) return { change: { ...keep, status: 'success' as const, finishedAt: now }, queued: null };
     const failed = runs.find((r) => r.attemptNumber === state.attemptNumber && r.stepNumber === next.failedStep);
@@ -146,6 +200,24 @@ export class FlowRunner {
     const nextRetryAt = new Date(now.getTime() + retry.delayMs);
     const change = { ...keep, status: 'scheduled' as const, attemptNumber: state.attemptNumber + 1, nextRetryAt, errorMessage };
     return { change, queued: { step: first.step, delayMs: retry.delayMs } };
+  }
+
+  /** True when this process may send a step itself: it works on jobs, is not stopping, and has room. */
+  private hasRoom(): boolean {
+    return this.localOpen && this.deps.jobs.working && this.local.size < LOCAL_STEPS;
+  }
+
+  /**
+   * Sends a step stored as local, on this process, as its job would (the same claim, so a
+   * step taken over by the sweep's job is not recorded twice). A failure is left to the
+   * sweep, which queues the step once its deadline passes.
+   */
+  private runLocally(job: FlowStepJob): void {
+    const fields = { company_id: job.companyId, flow_execution_id: job.executionId, flow_step: job.step };
+    const running: Promise<void> = withLogFields(fields, () => this.runStep(jobCaller(this.deps.orm, job.companyId), job))
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'local flow step failed; the flow step sweep queues it once overdue'))
+      .finally(() => this.local.delete(running));
+    this.local.add(running);
   }
 
   private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {

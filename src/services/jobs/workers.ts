@@ -7,7 +7,7 @@ import type { JobQueue } from './job-queue';
 export interface WorkerOptions {
   /** How often the call sweep runs (timeouts, stranded calls). */
   sweepMs: number;
-  /** How often the campaign sweep runs (attempts due, ticks lost). */
+  /** How often the campaign sweep runs (attempts due, ticks lost), and those of flow events and local flow steps. */
   campaignSweepMs: number;
   logger: Logger;
 }
@@ -24,7 +24,7 @@ export async function startWorkers(jobs: JobQueue, services: Services, orm: Mikr
     if (handler) await jobs.work(name, (data) => handler(jobCaller(orm, data.companyId), data));
   };
   for (const name of Object.keys(JOB_POLICIES) as JobName[]) await work(name);
-  const { lifecycle, dialer, flowEvents, idempotency } = services;
+  const { lifecycle, dialer, flows, flowEvents, idempotency } = services;
   const sweepers = [
     setInterval(() => {
       lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));
@@ -32,6 +32,7 @@ export async function startWorkers(jobs: JobQueue, services: Services, orm: Mikr
     setInterval(() => {
       dialer.sweep().catch((err: unknown) => options.logger.error({ err }, 'campaign sweep failed'));
       flowEvents.sweep().catch((err: unknown) => options.logger.error({ err }, 'flow event sweep failed'));
+      flows.sweep().catch((err: unknown) => options.logger.error({ err }, 'flow step sweep failed'));
       idempotency.sweep(orm.em.fork()).catch((err: unknown) => options.logger.error({ err }, 'idempotency key sweep failed'));
     }, options.campaignSweepMs),
   ];

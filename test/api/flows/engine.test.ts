@@ -55,6 +55,19 @@ describe('flow execution', () => {
     expect(done.steps.map((s: any) => s.unresolved_variables)).toEqual([[], ['nothing']]);
   });
 
+  it('sends the steps due now from the process that stored them, without a job, and keeps no local step once done', async () => {
+    const flow = await api.create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/local-1` }, { step_number: 2, webhook_url: `${rx.url}/local-2`, depends_on_step: 1 }] });
+    const { id } = await api.trigger(flow.id);
+    expect((await api.settled(flow.id, id)).status).toBe('success');
+    const em = t.app.orm.em.fork();
+    const [jobs] = await em.execute(`/* test:check */ SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'flow.step' AND data ->> 'executionId' = ?`, [id]);
+    expect(jobs.n).toBe(0);
+    const [row] = await em.execute(`/* test:check */ SELECT local_step, local_until FROM webhook_executions WHERE id = ?`, [id]);
+    expect(row).toEqual({ local_step: null, local_until: null });
+    expect(rx.at('/local-1')).toHaveLength(1);
+    expect(rx.at('/local-2')).toHaveLength(1);
+  });
+
   it('names in the step log the placeholders of URL, parameters, headers and body that no source gave', async () => {
     const flow = await api.create({
       predefinedVariables: [{ name: 'base', value: rx.url }],
