@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
+import type { ViewReads } from './plain.store';
 import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall, slotsTaken, storeCallSid } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
@@ -69,6 +70,8 @@ export class CallLifecycleService {
 
   constructor(
     private readonly orm: MikroORM,
+    /** The pool the lifecycle's hot statements run on outside transactions (`hotStatement`). */
+    private readonly reads: ViewReads,
     private readonly jobs: JobQueue,
     private readonly provider: TelephonyAdapter,
     /** The simulated provider: `provider` itself, or beside Twilio for simulate-inbound. */
@@ -204,7 +207,7 @@ export class CallLifecycleService {
       await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
       return;
     }
-    await storeCallSid(em, key, sid);
+    await storeCallSid(em, this.reads, key, sid);
   }
 
   /**
@@ -218,7 +221,7 @@ export class CallLifecycleService {
   async applyUpdate(call: RecordKey, update: StatusUpdate): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
     const em = this.orm.em.fork();
-    const store = (on: EntityManager) => applyTransition(on, call, update, callEventOf(update.status), this.options.pricePerMinute, this.clock.now());
+    const store = (on: EntityManager) => applyTransition(on, this.reads, call, update, callEventOf(update.status), this.options.pricePerMinute, this.clock.now());
     const ending = !LIVE_STATUSES.includes(update.status) && this.endingListeners.length > 0;
     const done = ending
       ? await em.transactional(async (tx) => {
@@ -248,7 +251,7 @@ export class CallLifecycleService {
    */
   private async advanceSimulated({ call: known, ...step }: SimulatedStepRun): Promise<void> {
     const key = { id: step.callId, companyId: step.companyId };
-    const call = known ?? (await simulatedCall(this.orm.em.fork(), key));
+    const call = known ?? (await simulatedCall(this.orm.em.fork(), this.reads, key));
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
     const now = this.clock.now();
     const { update, next } = this.simulated.outcome(step.step, call, call.agent, now);
@@ -265,7 +268,7 @@ export class CallLifecycleService {
   async answeredSimulated(companyId: string, callId: string): Promise<void> {
     this.simulated.answered(companyId, callId);
     const key = { id: callId, companyId };
-    const call = await simulatedCall(this.orm.em.fork(), key);
+    const call = await simulatedCall(this.orm.em.fork(), this.reads, key);
     if (call?.callStatus === 'in-progress') this.converseSimulated(key, call);
   }
 

@@ -86,7 +86,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     orm: infra.orm, reads, jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events), logger: infra.logger, localGraceS: config.jobRecovery.expiryS,
   });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
-  const lifecycle = new CallLifecycleService(infra.orm, infra.jobs, provider, simulated, infra.events, infra.clock, {
+  const lifecycle = new CallLifecycleService(infra.orm, reads, infra.jobs, provider, simulated, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
-import { type StoredView, type ViewReads, viewQuery } from '../plain.store';
+import { hotStatement, type StoredView, type ViewReads, viewQuery } from '../plain.store';
 import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
@@ -80,9 +80,11 @@ export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey):
   return row ? callToPlace(row) : null;
 }
 
+const STORE_SID = hotStatement('call-sid', `UPDATE calls SET call_sid = ? WHERE id = ? AND company_id = ? AND call_sid = ''`);
+
 /** Stores the provider's sid of a call just placed (a call that has one keeps it). */
-export async function storeCallSid(em: EntityManager, call: RecordKey, sid: string): Promise<void> {
-  await em.execute(`UPDATE calls SET call_sid = ? WHERE id = ? AND company_id = ? AND call_sid = ''`, [sid, call.id, call.companyId]);
+export async function storeCallSid(em: EntityManager, reads: ViewReads, call: RecordKey, sid: string): Promise<void> {
+  await STORE_SID(em, reads, [sid, call.id, call.companyId]);
 }
 
 /**
@@ -126,6 +128,48 @@ export interface StoredTransition extends Transitioned {
   flowEvents: boolean;
 }
 
+/** The transition's statement, one per flow event it may write (none, `call.started`, `call.ended`): each its own prepared text. */
+const TRANSITIONS = new Map<FlowEventName | null, ReturnType<typeof hotStatement>>();
+
+function transitionStatement(event: FlowEventName | null): ReturnType<typeof hotStatement> {
+  let statement = TRANSITIONS.get(event);
+  if (statement) return statement;
+  // Only the text matters here: the values are the transition's, given when it runs.
+  const events = event ? flowEventsInsert(event, new Date(0), '', { sql: 'updated', params: [] }).sql : 'SELECT NULL::uuid AS company_id WHERE false';
+  statement = hotStatement(
+    `call-transition${event ? `-${event}` : ''}`,
+    `WITH answered AS (
+       SELECT id, COALESCE(started_at, ?::timestamptz) AS started
+       FROM calls WHERE id = ?::uuid AND company_id = ?::uuid AND call_status = ANY (string_to_array(?, ','))
+     ), timing AS (
+       SELECT id, started, CASE WHEN ?::bool THEN COALESCE(?::int, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started))))::int, 0) END AS duration
+       FROM answered
+     ), updated AS (
+       UPDATE calls c SET
+         call_status = ?, updated_at = ?,
+         started_at = CASE WHEN ?::bool THEN ?::timestamptz WHEN ?::bool THEN t.started ELSE c.started_at END,
+         ended_at = CASE WHEN ?::bool THEN ?::timestamptz ELSE c.ended_at END,
+         call_duration = COALESCE(t.duration, c.call_duration),
+         cost = CASE WHEN ?::bool THEN ROUND(t.duration / 60.0 * ?::numeric, 4) ELSE c.cost END,
+         disconnect_reason = CASE WHEN ?::bool THEN COALESCE(?::text, NULLIF(c.disconnect_reason, ''), ?::text) ELSE c.disconnect_reason END,
+         latency = COALESCE(?::int, c.latency),
+         transcript = COALESCE(?::text, c.transcript),
+         transcript_object = COALESCE(?::jsonb, c.transcript_object),
+         transcript_language = COALESCE(?::text, c.transcript_language)
+       FROM timing t WHERE c.id = t.id AND c.company_id = ?::uuid AND c.call_status = ANY (string_to_array(?, ','))
+       RETURNING c.*
+     ), mirrored AS (
+       UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
+       FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
+     ), evented AS (
+       ${events}
+     )
+     SELECT id, company_id, campaign_id, workspace_id, call_status, EXISTS (SELECT 1 FROM evented) AS flow_events FROM updated`,
+  );
+  TRANSITIONS.set(event, statement);
+  return statement;
+}
+
 /**
  * Stores one transition in one statement: the call is updated only if its current status
  * allows the new one (so duplicates and stale updates change nothing, even when two
@@ -134,11 +178,12 @@ export interface StoredTransition extends Transitioned {
  * outbox for the subscribed flows, with the call as updated, atomically. A terminal
  * status's `disconnect_reason` is the update's, else the one recorded while the call was
  * live (the agent's relay session, docs/calls.md), else the status itself. Returns null
- * when nothing changed. Plain SQL, one round trip: this runs for every transition of every
- * call, and the ORM's unit of work would triple its cost.
+ * when nothing changed. Plain SQL, one round trip, prepared (`hotStatement`): this runs for
+ * every transition of every call, and the ORM's unit of work would triple its cost.
  */
 export async function applyTransition(
   em: EntityManager,
+  reads: ViewReads,
   call: RecordKey,
   update: StatusUpdate,
   event: FlowEventName | null,
@@ -149,66 +194,41 @@ export async function applyTransition(
   const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
   const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
   const events = event ? flowEventsInsert(event, update.at, call.companyId, { sql: 'updated', params: [] }) : null;
-  const rows = await em.execute(
-    `WITH answered AS (
-       SELECT id, COALESCE(started_at, ?::timestamptz) AS started
-       FROM calls WHERE id = ? AND company_id = ? AND call_status IN (?)
-     ), timing AS (
-       SELECT id, started, CASE WHEN ? THEN COALESCE(?::int, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started))))::int, 0) END AS duration
-       FROM answered
-     ), updated AS (
-       UPDATE calls c SET
-         call_status = ?, updated_at = ?,
-         started_at = CASE WHEN ? THEN ?::timestamptz WHEN ? THEN t.started ELSE c.started_at END,
-         ended_at = CASE WHEN ? THEN ?::timestamptz ELSE c.ended_at END,
-         call_duration = COALESCE(t.duration, c.call_duration),
-         cost = CASE WHEN ? THEN ROUND(t.duration / 60.0 * ?, 4) ELSE c.cost END,
-         disconnect_reason = CASE WHEN ? THEN COALESCE(?, NULLIF(c.disconnect_reason, ''), ?) ELSE c.disconnect_reason END,
-         latency = COALESCE(?::int, c.latency),
-         transcript = COALESCE(?, c.transcript),
-         transcript_object = COALESCE(?::jsonb, c.transcript_object),
-         transcript_language = COALESCE(?, c.transcript_language)
-       FROM timing t WHERE c.id = t.id AND c.company_id = ? AND c.call_status IN (?)
-       RETURNING c.*
-     ), mirrored AS (
-       UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
-       FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
-     ), evented AS (
-       ${events ? events.sql : 'SELECT NULL::uuid AS company_id WHERE false'}
-     )
-     SELECT id, company_id, campaign_id, workspace_id, call_status, EXISTS (SELECT 1 FROM evented) AS flow_events FROM updated`,
-    [
-      answeredAt, call.id, call.companyId, [...PREDECESSORS[update.status]],
-      terminal, update.durationS ?? null, update.at,
-      update.status, now,
-      update.status === 'in-progress', update.at, terminal,
-      terminal, update.at,
-      terminal, pricePerMinute,
-      terminal, update.disconnectReason ?? null, update.status,
-      update.latencyMs ?? null,
-      update.transcript ? transcriptText(update.transcript.turns) : null,
-      update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
-      update.transcript?.language ?? null,
-      call.companyId, [...PREDECESSORS[update.status]],
-      contactStatus, now,
-      ...(events ? events.params : []),
-    ],
-  );
+  // Statuses are plain tokens: a comma-separated list, split by PostgreSQL, binds alike on both paths of `hotStatement`.
+  const predecessors = PREDECESSORS[update.status].join(',');
+  const rows = await transitionStatement(event)(em, reads, [
+    answeredAt, call.id, call.companyId, predecessors,
+    terminal, update.durationS ?? null, update.at,
+    update.status, now,
+    update.status === 'in-progress', update.at, terminal,
+    terminal, update.at,
+    terminal, pricePerMinute,
+    terminal, update.disconnectReason ?? null, update.status,
+    update.latencyMs ?? null,
+    update.transcript ? transcriptText(update.transcript.turns) : null,
+    update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
+    update.transcript?.language ?? null,
+    call.companyId, predecessors,
+    contactStatus, now,
+    ...(events ? events.params : []),
+  ]);
   const row = rows[0];
   return row
     ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }
     : null;
 }
 
-export async function simulatedCall(em: EntityManager, call: RecordKey): Promise<SimulatedCallRecord | null> {
-  const [row] = await em.execute(
-    `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
+const SIMULATED_CALL = hotStatement(
+  'simulated-call',
+  `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
             c.contact_id, ct.firstname, ct.lastname, ct.metadata
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
        LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ?`,
-    [call.id, call.companyId],
-  );
+);
+
+export async function simulatedCall(em: EntityManager, reads: ViewReads, call: RecordKey): Promise<SimulatedCallRecord | null> {
+  const [row] = await SIMULATED_CALL(em, reads, [call.id, call.companyId]);
   if (!row) return null;
   return {
     id: row.id,

@@ -44,9 +44,9 @@ export function flowEventsInsert(event: FlowEventName, occurredAt: Date, company
   const s = SUBJECTS[SUBJECT_OF[event]];
   return {
     sql: `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
-     SELECT gen_random_uuid(), f.company_id, f.id, ?, r.id, ?, to_jsonb(r), now()
+     SELECT gen_random_uuid(), f.company_id, f.id, ?::text, r.id, ?::timestamptz, to_jsonb(r), now()
      FROM ${records.sql} r JOIN webhook_flows f ON f.company_id = r.company_id
-     WHERE f.company_id = ? AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
+     WHERE f.company_id = ?::uuid AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
        AND (f.event_filters ->> 'workspace' IS NULL OR f.event_filters ->> 'workspace' = r.${s.workspace})
        AND (f.event_filters ->> 'ai_agent_id' IS NULL OR (f.event_filters ->> 'ai_agent_id')::uuid = r.${s.agent})
        AND (f.event_filters ->> 'campaign_id' IS NULL OR (f.event_filters ->> 'campaign_id')::uuid = r.${s.campaign})
