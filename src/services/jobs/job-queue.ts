@@ -51,6 +51,18 @@ const QUEUE_CREATION_LOCK = 'switchboard:pgboss-create-queue';
 /** How long a finished job may wait to be marked completed with others. */
 const COMPLETION_DELAY_MS = 20;
 
+/**
+ * On a coalescing queue, the sends of one key within this window after a send become one
+ * trailing send at its end (see `send`).
+ */
+const COALESCE_MS = 20;
+
+/** A coalescing queue's key sent within the last COALESCE_MS: the send owed at the window's end, if more came. */
+interface CoalesceWindow {
+  owed: (() => Promise<void>) | null;
+  timer: NodeJS.Timeout;
+}
+
 type Handler<K extends JobName> = (data: JobMap[K]) => Promise<void>;
 
 /**
@@ -73,6 +85,8 @@ export class JobQueue {
   /** The bulk completion under way, which stop() waits for. */
   private completing: Promise<void> = Promise.resolve();
   private stopping = false;
+  /** Coalescing queues' keys sent within the last COALESCE_MS, by queue and key. */
+  private readonly windows = new Map<string, CoalesceWindow>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -105,6 +119,48 @@ export class JobQueue {
    * job then goes through pg-boss's many-job insert, whose statement `jobSql` can bind.
    */
   async send<K extends JobName>(name: K, data: JobMap[K], options: SendOptions = {}): Promise<void> {
+    if (JOB_POLICIES[name].coalesce && options.singletonKey !== undefined && !options.db && !options.delayMs && !options.startAfter) {
+      return this.coalesce(name, options.singletonKey, () => this.insert(name, data, options));
+    }
+    return this.insert(name, data, options);
+  }
+
+  /**
+   * A coalescing queue keeps one waiting job per key and drops the sends that find one: a
+   * "do this again" signal. The first send of a key goes at once; the sends within
+   * COALESCE_MS after it resolve at once and become one send at the window's end, so a job
+   * is still queued after the last of them (what a burst of make-calls or call ends asks
+   * for costs one insert per window instead of one each). A process that dies inside the
+   * window loses that trailing send: the sweeps ask again (docs/architecture.md, "Jobs vs events").
+   */
+  private async coalesce(name: JobName, key: string, send: () => Promise<void>): Promise<void> {
+    const id = `${name}\u0000${key}`;
+    const window = this.windows.get(id);
+    if (window) {
+      window.owed = send;
+      return;
+    }
+    const timer = setTimeout(() => {
+      const owed = this.windows.get(id)?.owed;
+      this.windows.delete(id);
+      if (owed) void this.coalesce(name, key, owed).catch((err: unknown) => this.logger.error({ err, queue: name }, 'coalesced job send failed'));
+    }, COALESCE_MS);
+    timer.unref();
+    this.windows.set(id, { owed: null, timer });
+    await send();
+  }
+
+  /** Sends the trailing sends still owed (at stop). */
+  private async flushWindows(): Promise<void> {
+    const owed = [...this.windows.values()];
+    this.windows.clear();
+    for (const window of owed) {
+      clearTimeout(window.timer);
+      await window.owed?.().catch((err: unknown) => this.logger.error({ err }, 'coalesced job send failed'));
+    }
+  }
+
+  private async insert<K extends JobName>(name: K, data: JobMap[K], options: SendOptions): Promise<void> {
     const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
     const job = this.jobOptions(name, options);
     if (options.db) await this.boss.insert([{ name, data: data as object, ...job }], { db: options.db });
@@ -172,6 +228,7 @@ export class JobQueue {
     this.stopping = true;
     for (const wakers of this.wakers.values()) for (const wake of wakers) wake();
     await Promise.all(this.loops);
+    await this.flushWindows();
     await this.flushCompletions();
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
   }

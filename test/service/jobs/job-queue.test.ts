@@ -77,6 +77,21 @@ describe('the job queue: jobs written in the caller transaction (jobSql), queue 
     expect(n).toBe(2);
   });
 
+  it('makes the sends of one key on a coalescing queue within 20 ms one trailing send: a job still waits after the last', async () => {
+    const waiting = async () =>
+      (await orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ? AND singleton_key = 'burst' AND state = 'created'`, [name]))[0].n as number;
+    await jobs.send(name, { companyId: 'c1', campaignId: 'burst' }, { singletonKey: 'burst' });
+    expect(await waiting()).toBe(1);
+    // A worker takes the job (it no longer waits); the next sends come while it runs.
+    await orm.em.fork().execute(`UPDATE pgboss.job SET state = 'active' WHERE name = ? AND singleton_key = 'burst'`, [name]);
+    for (let i = 0; i < 5; i++) await jobs.send(name, { companyId: 'c1', campaignId: 'burst' }, { singletonKey: 'burst' });
+    expect(await waiting()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await waiting()).toBe(1);
+    const [{ n }] = await orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ? AND singleton_key = 'burst'`, [name]);
+    expect(n).toBe(2);
+  });
+
   it('refuses to run outside a transaction', async () => {
     await expect(jobs.send(name, { companyId: 'c1', campaignId: 'none' }, { db: jobSql(orm.em.fork()) })).rejects.toThrow('needs a transaction');
   });
