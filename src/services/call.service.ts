@@ -1,15 +1,12 @@
 import { Call } from '../entities';
-import { callById, insertCampaignCalls } from './calls/call.store';
+import { callById, insertCampaignCalls, makeCallChecks } from './calls/call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DynamicVariable } from '../entities/call.entity';
-import type { AgentService } from './agent.service';
 import type { CallLifecycleService } from './call-lifecycle.service';
-import type { DoNotCallService } from './do-not-call.service';
 import { NotFoundError, PreconditionError } from './errors';
 import { page as pageInput } from './input/common';
 import { type ListCallsInput, listCallsInput, makeCallWrite } from './input/call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
-import type { PhoneNumberService } from './phone-number.service';
 import type { PhoneParser } from './phone';
 import { findOwned, parseId } from './records';
 import { viewOfStored } from './contract';
@@ -73,9 +70,6 @@ export class CallService {
 
   constructor(
     phones: PhoneParser,
-    private readonly agents: AgentService,
-    private readonly numbers: PhoneNumberService,
-    private readonly doNotCall: DoNotCallService,
     private readonly lifecycle: CallLifecycleService,
     private readonly options: CallServiceOptions,
     /** Where `get` reads: the side pool (docs/performance.md, "by-id fast path"). */
@@ -92,13 +86,13 @@ export class CallService {
    */
   async makeCall(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CallView> {
     const body = parseWrite(this.makeCallWrite, input, naming);
-    const agent = await this.agents.getOwn(caller, body.aiAgentId);
-    const from = await this.numbers.findOwnedNumber(caller, body.callFrom.e164);
-    if (!from) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
-    if (await this.doNotCall.isSuppressed(caller, body.callTo.e164)) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
+    const checks = await makeCallChecks(caller.em, this.reads, caller.scope.companyId, { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164 });
+    if (!checks.agent) throw new NotFoundError('Agent');
+    if (checks.fromNumber === null) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
+    if (checks.suppressed) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
     const call = await this.create(caller, {
-      aiAgentId: agent.id,
-      from: from.phoneNumber,
+      aiAgentId: body.aiAgentId,
+      from: checks.fromNumber,
       to: body.callTo.e164,
       workspace: body.workspace,
       isTest: true,

@@ -80,6 +80,34 @@ export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey):
   return row ? callToPlace(row) : null;
 }
 
+const MAKE_CALL_CHECKS = hotStatement(
+  'make-call-checks',
+  `SELECT EXISTS (SELECT 1 FROM ai_agents WHERE id = ?::uuid AND company_id = ?::uuid AND deleted_at IS NULL) AS agent,
+     (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS from_number,
+     EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS suppressed`,
+);
+
+/** What make-call checks before it stores a call, in one statement. */
+export interface MakeCallChecks {
+  /** The agent is the company's and not deleted. */
+  agent: boolean;
+  /** The company's number `from` as stored, or null when it owns none such. */
+  fromNumber: string | null;
+  /** `to` is on the company's do-not-call list. */
+  suppressed: boolean;
+}
+
+/**
+ * make-call's three checks (the agent is the company's, the number calling from is the
+ * company's, the number called is not on its do-not-call list) in one prepared statement:
+ * the rules of `AgentService.getOwn`, `PhoneNumberService.findOwnedNumber` and
+ * `DoNotCallService.isSuppressed`, one round trip instead of three ORM queries.
+ */
+export async function makeCallChecks(em: EntityManager, reads: ViewReads, companyId: string, call: { agentId: string; from: string; to: string }): Promise<MakeCallChecks> {
+  const [row] = await MAKE_CALL_CHECKS(em, reads, [call.agentId, companyId, companyId, call.from, companyId, call.to]);
+  return { agent: row!.agent, fromNumber: row!.from_number, suppressed: row!.suppressed };
+}
+
 const STORE_SID = hotStatement('call-sid', `UPDATE calls SET call_sid = ? WHERE id = ? AND company_id = ? AND call_sid = ''`);
 
 /** Stores the provider's sid of a call just placed (a call that has one keeps it). */
