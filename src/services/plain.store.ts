@@ -44,6 +44,17 @@ function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => stri
 }
 
 /**
+ * The columns of `view` over `entity`'s table, each aliased as its view field, instants as
+ * ISO text (`columnOf`), from the ORM's metadata: a select list, or a RETURNING list whose
+ * rows are stored views.
+ */
+export function viewColumns(reads: ViewReads, entity: EntityClass<object>, view: z.ZodObject): string {
+  const meta = reads.metadata.get(entity.name);
+  const quote = (id: string) => reads.platform.quoteIdentifier(id);
+  return Object.keys(view.shape).map((key) => columnOf(meta, key, quote)).join(', ');
+}
+
+/**
  * A read of `entity`'s rows matching `where` (SQL with `$n` placeholders) as views of
  * `view`: one statement, prepared once per connection under `name`, whose rows are the
  * views (each column aliased as its field), with no entity, identity map, unit of work or
@@ -54,9 +65,7 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
   return async (reads: ViewReads, params: unknown[]): Promise<StoredView<V>[]> => {
     let text = texts.get(reads.metadata);
     if (!text) {
-      const meta = reads.metadata.get(entity.name);
-      const quote = (id: string) => reads.platform.quoteIdentifier(id);
-      text = `SELECT ${Object.keys(view.shape).map((key) => columnOf(meta, key, quote)).join(', ')} FROM ${quote(meta.tableName)} WHERE ${where}`;
+      text = `SELECT ${viewColumns(reads, entity, view)} FROM ${reads.platform.quoteIdentifier(reads.metadata.get(entity.name).tableName)} WHERE ${where}`;
       texts.set(reads.metadata, text);
     }
     const { rows } = await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types });
@@ -66,17 +75,28 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
 }
 
 /**
- * A statement of an engine's hot path, written once with `?` placeholders (every `?` is one).
+ * A statement of an engine's hot path, written once with `?` placeholders (every `?` is one;
+ * a text built from the ORM's metadata, as `viewColumns` is, is built on first use).
  * Run on `em` when it has a transaction open, so that it is part of it; otherwise on the reads'
  * pool, prepared once per connection under `name`: no query building, the values sent apart
  * from the text, and no parse and plan by PostgreSQL after its first runs. Rows come parsed as
  * the ORM's connection parses them either way.
  */
-export function hotStatement(name: string, text: string) {
-  let n = 0;
-  const numbered = text.replace(/\?/g, () => `$${(n += 1)}`);
+export function hotStatement(name: string, text: string | ((reads: ViewReads) => string)) {
+  const texts = new WeakMap<MetadataStorage, { text: string; numbered: string }>();
+  const textsFor = (reads: ViewReads) => {
+    let built = texts.get(reads.metadata);
+    if (!built) {
+      const plain = typeof text === 'string' ? text : text(reads);
+      let n = 0;
+      built = { text: plain, numbered: plain.replace(/\?/g, () => `$${(n += 1)}`) };
+      texts.set(reads.metadata, built);
+    }
+    return built;
+  };
   return async (em: EntityManager, reads: ViewReads, params: unknown[]): Promise<Record<string, any>[]> => {
-    if (em.isInTransaction()) return em.execute(text, params);
+    const { text: plain, numbered } = textsFor(reads);
+    if (em.isInTransaction()) return em.execute(plain, params);
     const { rows } = await reads.pool.query({ name, text: numbered, values: params, types: reads.types });
     reads.onStatement?.(numbered);
     return rows;

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
-import { hotStatement, type ViewReads } from '../plain.store';
+import { viewOfStored } from '../contract';
+import { hotStatement, type ViewReads, viewColumns } from '../plain.store';
+import { executionContract, type ExecutionView } from '../webhook-execution.contract';
 import type { RecordKey } from '../scope';
 import type { RunRecord, Skip } from './flow-plan';
 import type { StepOutcome } from './step-executor';
@@ -75,23 +77,30 @@ const DEFINITION_SQL = `jsonb_build_object(
  */
 const INSERT_EXECUTION = hotStatement(
   'flow-execution-insert',
-  `INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, local_step, local_until)
+  (reads) => `INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, local_step, local_until)
    SELECT ?::uuid, ?::timestamptz, ?::timestamptz, f.company_id, f.id, 'scheduled', 1, ?::jsonb, ${DEFINITION_SQL},
      CASE WHEN ?::float8 IS NOT NULL THEN first.step_number END, now() + make_interval(secs => first.timeout + ?::float8)
    FROM webhook_flows f
    CROSS JOIN LATERAL (SELECT s.step_number, s.timeout FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL ORDER BY s.step_number LIMIT 1) first
    WHERE f.id = ?::uuid AND f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
-   RETURNING *`,
+   RETURNING ${viewColumns(reads, WebhookExecution, executionContract.view)}, definition, local_step`,
 );
+
+/** An execution just inserted: its view, the snapshot it runs, and the step this process sends itself (null: a job sends it). */
+export interface StartedExecution {
+  view: ExecutionView;
+  definition: FlowDefinition;
+  localStep: number | null;
+}
 
 export async function insertExecution(
   em: EntityManager,
   reads: ViewReads,
   fields: { companyId: string; flowId: string; variables: Record<string, unknown>; localGraceS: number | null },
-): Promise<WebhookExecution | null> {
+): Promise<StartedExecution | null> {
   const now = new Date();
   const [row] = await INSERT_EXECUTION(em, reads, [randomUUID(), now, now, json(fields.variables), fields.localGraceS, fields.localGraceS, fields.flowId, fields.companyId]);
-  return row ? em.map(WebhookExecution, row) : null;
+  return row ? { view: viewOfStored(executionContract.view, row), definition: row.definition, localStep: row.local_step } : null;
 }
 
 /** Why the flow cannot be triggered: missing (or another company's, or deleted), stopped, or without steps. */

@@ -1,5 +1,4 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { Clock } from '../clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors';
@@ -12,7 +11,7 @@ import type { ViewReads } from '../plain.store';
 import { parseId } from '../records';
 import type { Caller } from '../scope';
 import { parseInput } from '../validation';
-import { type ExecutionView, toExecutionView } from '../webhook-execution.contract';
+import type { ExecutionView } from '../webhook-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
   claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
@@ -86,7 +85,7 @@ export class FlowRunner {
   async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<ExecutionView> {
     const { execution, announce } = await this.start(caller, flowId, input);
     announce();
-    return toExecutionView(execution);
+    return execution;
   }
 
   /**
@@ -94,7 +93,7 @@ export class FlowRunner {
    * its first step's job are written in that transaction, and `announce` (wake the workers,
    * publish `scheduled`) is for after it commits. Without an open transaction, one of its own.
    */
-  async start(caller: Caller, flowId: unknown, input: unknown): Promise<{ execution: WebhookExecution; announce: () => void }> {
+  async start(caller: Caller, flowId: unknown, input: unknown): Promise<{ execution: ExecutionView; announce: () => void }> {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);
@@ -103,18 +102,18 @@ export class FlowRunner {
     const write = async () => {
       const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, localGraceS: local ? this.deps.localGraceS : null });
       if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
-      const first = created.definition!.steps[0]!;
-      if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.id, attempt: 1, step: first.stepNumber }, first, 0);
+      const first = created.definition.steps[0]!;
+      if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
       return created;
     };
     // The insert alone is one atomic statement: a transaction is needed only for the job beside it.
-    const execution = local ? await write() : await inTransaction(em, write);
+    const { view, localStep } = local ? await write() : await inTransaction(em, write);
     const announce = () => {
-      this.publish({ companyId: scope.companyId, flowId: id, id: execution.id }, 'scheduled');
-      if (execution.localStep !== null) this.runLocally({ companyId: scope.companyId, executionId: execution.id, attempt: 1, step: execution.localStep });
+      this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, 'scheduled');
+      if (localStep !== null) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: localStep });
       else this.deps.jobs.wake(FLOW_STEP_JOB);
     };
-    return { execution, announce };
+    return { execution: view, announce };
   }
 
   /**
