@@ -1,5 +1,6 @@
 import { Campaign, Contact } from '../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
+import { refreshContactStatistics } from './contacts/contact.store';
 import { type FieldError, ValidationError } from './errors';
 import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './input/contact.input';
 import { newestFirst, type Page } from './pagination';
@@ -75,6 +76,7 @@ export class ContactService {
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
     await caller.em.flush();
+    if (bulk) await refreshContactStatistics(caller.em, rows.length);
     return bulk ? contacts.map(toContactView) : toContactView(contacts[0]!);
   }
 
@@ -96,6 +98,7 @@ export class ContactService {
           await em.insertMany(batch.map((row) => em.create(Contact, { company, ...this.toEntity({ ...camelKeys(row), campaignId: campaign_id }) } as never, { persist: false }) as Contact));
         }
       });
+      await refreshContactStatistics(caller.em, rows.length);
     }
     return { imported: rows.length, dryRun: dry_run ?? false };
   }
