@@ -28,18 +28,23 @@ export async function quiet(count: () => number, expected: number): Promise<void
 
 /**
  * Counts the `call.updated` events the service publishes (it listens on the event bus's
- * NOTIFY channel, as a replica would) until `stop()`, which answers the count.
+ * NOTIFY channel, as a replica would) until `stop()`, which answers the count once none has
+ * arrived for half a second: the last transitions' notifications may still be on their way
+ * when their rows are stored (the bus sends the events of a moment together).
  */
 export async function countEvents(databaseUrl: string): Promise<{ stop(): Promise<number> }> {
   const client = new pg.Client({ connectionString: databaseUrl });
   let events = 0;
+  let last = Date.now();
   client.on('notification', (msg) => {
     if (msg.channel === PG_CHANNEL && (JSON.parse(msg.payload ?? '{}') as { topic?: string }).topic === 'call.updated') events += 1;
+    last = Date.now();
   });
   await client.connect();
   await client.query(`LISTEN ${PG_CHANNEL}`);
   return {
     async stop() {
+      while (Date.now() - last < 500) await new Promise((resolve) => setTimeout(resolve, 100));
       await client.end();
       return events;
     },
