@@ -77,7 +77,7 @@ export class WebhookExecution extends BaseEntity {
   definition: Opt<FlowDefinition> | null = null;
 
   /**
-   * The step a process is sending itself, without a job (docs/flows.md, "How steps run"),
+   * The step a process is sending itself, without a job (docs/flows.md, "Running it"),
    * and by when it must have stored it; past that, the flow step sweep queues it as a job.
    */
   @Property({ type: 'integer', nullable: true, hidden: true })

@@ -2,8 +2,8 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The step of an execution that a process sends itself, without a job, and by when it must
- * have stored it: past that, the flow step sweep queues it as a job (docs/flows.md, "How
- * steps run").
+ * have stored it: past that, the flow step sweep queues it as a job (docs/flows.md,
+ * "Running it").
  */
 export class Migration20261126120000_local_flow_steps extends Migration {
 

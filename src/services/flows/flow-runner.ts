@@ -61,8 +61,8 @@ const REFUSALS = {
 };
 
 /**
- * The flow engine: triggers executions and runs their steps (docs/flows.md, "How steps
- * run"). A step due now is sent by the process that stored it, at once, while that process
+ * The flow engine: triggers executions and runs their steps (docs/flows.md, "Running it").
+ * A step due now is sent by the process that stored it, at once, while that process
  * works on jobs and has room: the execution's row holds the step as local, with a deadline,
  * and the sweep queues it as a job should the process die first. Other steps (delayed
  * retries, a process without room or without workers) are durable jobs. Every state change
@@ -89,9 +89,11 @@ export class FlowRunner {
   }
 
   /**
-   * `trigger` for a caller with its own transaction open on `caller.em`: the execution and
-   * its first step's job are written in that transaction, and `announce` (wake the workers,
-   * publish `scheduled`) is for after it commits. Without an open transaction, one of its own.
+   * `trigger` for a caller with its own transaction open on `caller.em`: the execution (and,
+   * when this process will not send its first step itself, that step's job) is written in
+   * that transaction, and `announce` (publish `scheduled`; send the first step, or wake the
+   * workers) is for after it commits. Without an open transaction, the insert alone, or the
+   * insert and the job in one transaction of its own.
    */
   async start(caller: Caller, flowId: unknown, input: unknown): Promise<{ execution: ExecutionView; announce: () => void }> {
     const { variables } = parseInput(triggerInput, input ?? {});

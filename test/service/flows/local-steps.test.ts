@@ -3,7 +3,7 @@ import { FLOW_ENV, Receiver } from '../../api/flows/support';
 import { startTestServices, type TestServices } from '../../support/services';
 
 // A step due now is sent by the process that stored it, without a job; the execution's row
-// holds it as local until a deadline (docs/flows.md, "How steps run"). These tests play the
+// holds it as local until a deadline (docs/flows.md, "Running it"). These tests play the
 // process that died holding one: the sweep must queue it as a job, once.
 
 let s: TestServices;
