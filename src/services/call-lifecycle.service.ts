@@ -89,11 +89,6 @@ export class CallLifecycleService {
     });
   }
 
-  /** Queues a new call for dialing. */
-  async enqueue(call: Call): Promise<void> {
-    await this.enqueueMany(call.company.id, [{ id: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId }]);
-  }
-
   /** Queues new calls of one company for dialing: each is announced, one dispatch gives them slots. */
   async enqueueMany(companyId: string, calls: { id: string; campaignId: string | null; workspace: string }[]): Promise<void> {
     if (calls.length === 0) return;

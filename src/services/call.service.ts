@@ -1,5 +1,5 @@
 import { Call } from '../entities';
-import { callById, insertCampaignCalls, makeCallChecks } from './calls/call.store';
+import { callById, insertCampaignCalls, makeCall } from './calls/call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DynamicVariable } from '../entities/call.entity';
 import type { CallLifecycleService } from './call-lifecycle.service';
@@ -20,18 +20,6 @@ import { parseInput, parseWrite } from './validation';
 export interface CallServiceOptions {
   provider: string;
   priceUnit: string;
-}
-
-/** A call to create: the campaign dialer and make-call both come through here. */
-export interface NewCall {
-  aiAgentId: string;
-  from: string;
-  to: string;
-  workspace: string;
-  isTest: boolean;
-  dynamicVariables: { name: string; value: string }[];
-  campaignId?: string;
-  contactId?: string;
 }
 
 /** The campaign and settings every call of one dialer batch shares. */
@@ -86,47 +74,19 @@ export class CallService {
    */
   async makeCall(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CallView> {
     const body = parseWrite(this.makeCallWrite, input, naming);
-    const checks = await makeCallChecks(caller.em, this.reads, caller.scope.companyId, { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164 });
-    if (!checks.agent) throw new NotFoundError('Agent');
-    if (checks.fromNumber === null) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
-    if (checks.suppressed) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
-    const call = await this.create(caller, {
-      aiAgentId: body.aiAgentId,
-      from: checks.fromNumber,
-      to: body.callTo.e164,
-      workspace: body.workspace,
-      isTest: true,
-      dynamicVariables: body.dynamicVariables ?? [],
-    });
-    return toCallView(call);
-  }
-
-  /**
-   * Stores a new call in `pstn-queued`, in one INSERT (no unit of work: nothing else is
-   * written with it), and queues it for dialing.
-   */
-  async create(caller: Caller, spec: NewCall): Promise<Call> {
-    const call = caller.em.create(
-      Call,
-      {
-        company: caller.scope.companyId,
-        aiAgent: spec.aiAgentId,
-        campaign: spec.campaignId ?? null,
-        contact: spec.contactId ?? null,
-        workspaceId: spec.workspace,
-        callProvider: this.options.provider,
-        callFrom: spec.from,
-        callTo: spec.to,
-        isTest: spec.isTest,
-        callDirection: 'outgoing',
-        priceUnit: this.options.priceUnit,
-        agentDynamicVariables: spec.dynamicVariables,
-      },
-      { persist: false },
+    const companyId = caller.scope.companyId;
+    const { agent, fromNumber, suppressed, call } = await makeCall(
+      caller.em,
+      this.reads,
+      companyId,
+      { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
+      this.options,
     );
-    await caller.em.insert(call);
-    await this.lifecycle.enqueue(call);
-    return call;
+    if (!agent) throw new NotFoundError('Agent');
+    if (fromNumber === null) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
+    if (suppressed) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
+    await this.lifecycle.enqueueMany(companyId, [{ id: call!.id, campaignId: null, workspace: call!.workspaceId }]);
+    return toCallView(viewOfStored(callStoredView, call!));
   }
 
   /**

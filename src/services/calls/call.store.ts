@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
-import { LIVE_STATUSES } from '../../entities/call.entity';
+import { type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
-import { hotStatement, type StoredView, type ViewReads, viewQuery } from '../plain.store';
+import { hotStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../plain.store';
 import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
@@ -80,32 +81,55 @@ export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey):
   return row ? callToPlace(row) : null;
 }
 
-const MAKE_CALL_CHECKS = hotStatement(
-  'make-call-checks',
-  `SELECT EXISTS (SELECT 1 FROM ai_agents WHERE id = ?::uuid AND company_id = ?::uuid AND deleted_at IS NULL) AS agent,
-     (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS from_number,
-     EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS suppressed`,
+const MAKE_CALL = hotStatement(
+  'make-call',
+  (reads) => `WITH checks AS (
+     SELECT EXISTS (SELECT 1 FROM ai_agents WHERE id = ?::uuid AND company_id = ?::uuid AND deleted_at IS NULL) AS agent,
+       (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS from_number,
+       EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS suppressed
+   ), inserted AS (
+     INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, workspace_id, call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
+     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::uuid, ?, ?, checks.from_number, ?, true, 'outgoing', ?, ?::jsonb
+     FROM checks WHERE checks.agent AND checks.from_number IS NOT NULL AND NOT checks.suppressed
+     RETURNING ${viewColumns(reads, Call, callStoredView)}
+   )
+   SELECT checks.agent AS "checkedAgent", checks.from_number AS "checkedFromNumber", checks.suppressed AS "checkedSuppressed", inserted.*
+   FROM checks LEFT JOIN inserted ON true`,
 );
 
-/** What make-call checks before it stores a call, in one statement. */
-export interface MakeCallChecks {
+/** What make-call found, and the call it stored when every check passed. */
+export interface MadeCall {
   /** The agent is the company's and not deleted. */
   agent: boolean;
   /** The company's number `from` as stored, or null when it owns none such. */
   fromNumber: string | null;
   /** `to` is on the company's do-not-call list. */
   suppressed: boolean;
+  /** The test call stored in `pstn-queued`, or null when a check failed. */
+  call: StoredView<CallStoredView> | null;
 }
 
 /**
- * make-call's three checks (the agent is the company's, the number calling from is the
- * company's, the number called is not on its do-not-call list) in one prepared statement:
+ * make-call in one prepared statement: its three checks (the agent is the company's, the
+ * number calling from is the company's, the number called is not on its do-not-call list:
  * the rules of `AgentService.getOwn`, `PhoneNumberService.findOwnedNumber` and
- * `DoNotCallService.isSuppressed`, one round trip instead of three ORM queries.
+ * `DoNotCallService.isSuppressed`) and, when they pass, the test call's INSERT, answered as
+ * its stored view. The columns it does not name take the table's defaults, the entity's.
  */
-export async function makeCallChecks(em: EntityManager, reads: ViewReads, companyId: string, call: { agentId: string; from: string; to: string }): Promise<MakeCallChecks> {
-  const [row] = await MAKE_CALL_CHECKS(em, reads, [call.agentId, companyId, companyId, call.from, companyId, call.to]);
-  return { agent: row!.agent, fromNumber: row!.from_number, suppressed: row!.suppressed };
+export async function makeCall(
+  em: EntityManager,
+  reads: ViewReads,
+  companyId: string,
+  call: { agentId: string; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
+  options: CallServiceOptions,
+): Promise<MadeCall> {
+  const now = new Date();
+  const [row] = await MAKE_CALL(em, reads, [
+    call.agentId, companyId, companyId, call.from, companyId, call.to,
+    randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
+  ]);
+  const { checkedAgent, checkedFromNumber, checkedSuppressed, ...stored } = row!;
+  return { agent: checkedAgent, fromNumber: checkedFromNumber, suppressed: checkedSuppressed, call: stored.id ? (stored as StoredView<CallStoredView>) : null };
 }
 
 const STORE_SID = hotStatement('call-sid', `UPDATE calls SET call_sid = ? WHERE id = ? AND company_id = ? AND call_sid = ''`);

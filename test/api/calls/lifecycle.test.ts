@@ -1,3 +1,4 @@
+import { Call } from '../../../src/entities';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -85,10 +86,11 @@ describe('the contact of a call', () => {
     ['+14155550004', 'voicemail', 2],
   ])('calling %s mirrors %s on the contact', async (to, status, duration) => {
     const contact = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: to } }));
-    const caller = { scope: { companyId: a.companyId, userId: null }, em: t.app.orm.em.fork() };
-    const call = await t.app.services.calls.create(caller, {
-      aiAgentId: a.agent.id, from: FROM, to, workspace: 'default', isTest: false, dynamicVariables: [], contactId: contact.id,
-    });
+    // A call to a contact outside a campaign (as an inbound call matched to a contact is), stored and queued as make-call does.
+    const em = t.app.orm.em.fork();
+    const call = em.create(Call, { company: a.companyId, aiAgent: a.agent.id, contact: contact.id, callProvider: 'simulated', callFrom: FROM, callTo: to, priceUnit: 'USD' }, { persist: false });
+    await em.insert(call);
+    await t.app.services.lifecycle.enqueueMany(a.companyId, [{ id: call.id, campaignId: null, workspace: 'default' }]);
     const done = await ended(call.id);
     const mirrored = okData(await t.request('GET', `/v1/contacts/${contact.id}`, { token: a.key }));
     expect(mirrored).toMatchObject({ last_call_status: status, last_call_duration: duration });
