@@ -125,7 +125,7 @@ export const dynamicVariableInput = namedObject(
  * fields in validation errors. Numbers are read with `parser`.
  */
 export const makeCallFields = (parser: PhoneParser) => ({
-  ai_agent_id: d(uuid(), 'Id of the agent that makes the call (yours, or a template).'),
+  ai_agent_id: d(uuid(), 'Id of one of your agents, which makes the call (a template is refused).'),
   call_from: d(phone(parser), 'A number the company owns, in any format (normalised to E.164).'),
   call_to: d(phone(parser), 'Any valid number, in any format (normalised to E.164).'),
   dynamic_variables: d(
