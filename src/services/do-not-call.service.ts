@@ -54,9 +54,4 @@ export class DoNotCallService {
     await em.remove(entry).flush();
     return toDoNotCallView(entry);
   }
-
-  /** True when the company has listed `e164` (already normalised). */
-  async isSuppressed({ scope, em }: Caller, e164: string): Promise<boolean> {
-    return (await em.count(DoNotCallNumber, { company: scope.companyId, phoneNumber: e164 })) > 0;
-  }
 }

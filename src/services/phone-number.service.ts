@@ -17,7 +17,7 @@ export class PhoneNumberService {
   readonly createInput;
 
   constructor(
-    private readonly phones: PhoneParser,
+    phones: PhoneParser,
     private readonly agents: AgentService,
   ) {
     this.createWrite = createPhoneNumberWrite(phones);
@@ -63,15 +63,5 @@ export class PhoneNumberService {
   async delete({ scope, em }: Caller, id: unknown): Promise<void> {
     const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
     await em.remove(number).flush();
-  }
-
-  /**
-   * The company's number matching `raw` after normalisation to E.164, or null when the
-   * text is no phone number or the company does not own it.
-   */
-  async findOwnedNumber({ scope, em }: Caller, raw: string): Promise<PhoneNumber | null> {
-    const parsed = this.phones.parse(raw);
-    if (!parsed) return null;
-    return em.findOne(PhoneNumber, { company: scope.companyId, phoneNumber: parsed.e164 });
   }
 }

@@ -11,7 +11,7 @@ import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
-import { flowEventsInsert } from '../flows/flow-events.store';
+import { flowEventsInsert, flowEventsInsertSql } from '../flows/flow-events.store';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';
 
@@ -111,9 +111,8 @@ export interface MadeCall {
 
 /**
  * make-call in one prepared statement: its three checks (the agent is the company's, the
- * number calling from is the company's, the number called is not on its do-not-call list:
- * the rules of `AgentService.getOwn`, `PhoneNumberService.findOwnedNumber` and
- * `DoNotCallService.isSuppressed`) and, when they pass, the test call's INSERT, answered as
+ * number calling from is the company's, the number called is not on its do-not-call list;
+ * the agent's rule is `AgentService.getOwn`'s) and, when they pass, the test call's INSERT, answered as
  * its stored view. The columns it does not name take the table's defaults, the entity's.
  */
 export async function makeCall(
@@ -186,8 +185,7 @@ const TRANSITIONS = new Map<FlowEventName | null, ReturnType<typeof hotStatement
 function transitionStatement(event: FlowEventName | null): ReturnType<typeof hotStatement> {
   let statement = TRANSITIONS.get(event);
   if (statement) return statement;
-  // Only the text matters here: the values are the transition's, given when it runs.
-  const events = event ? flowEventsInsert(event, new Date(0), '', { sql: 'updated', params: [] }).sql : 'SELECT NULL::uuid AS company_id WHERE false';
+  const events = event ? flowEventsInsertSql(event, 'updated') : 'SELECT NULL::uuid AS company_id WHERE false';
   statement = hotStatement(
     `call-transition${event ? `-${event}` : ''}`,
     `WITH answered AS (

@@ -41,19 +41,21 @@ export interface PendingEvent {
  * company of each new row.
  */
 export function flowEventsInsert(event: FlowEventName, occurredAt: Date, companyId: string, records: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  return { sql: flowEventsInsertSql(event, records.sql), params: [event, occurredAt, ...records.params, companyId, JSON.stringify([event])] };
+}
+
+/** The text of `flowEventsInsert`'s statement, which depends on the event's subject only: what a prepared statement holds. */
+export function flowEventsInsertSql(event: FlowEventName, records: string): string {
   const s = SUBJECTS[SUBJECT_OF[event]];
-  return {
-    sql: `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
+  return `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
      SELECT gen_random_uuid(), f.company_id, f.id, ?::text, r.id, ?::timestamptz, to_jsonb(r), now()
-     FROM ${records.sql} r JOIN webhook_flows f ON f.company_id = r.company_id
+     FROM ${records} r JOIN webhook_flows f ON f.company_id = r.company_id
      WHERE f.company_id = ?::uuid AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
        AND (f.event_filters ->> 'workspace' IS NULL OR f.event_filters ->> 'workspace' = r.${s.workspace})
        AND (f.event_filters ->> 'ai_agent_id' IS NULL OR (f.event_filters ->> 'ai_agent_id')::uuid = r.${s.agent})
        AND (f.event_filters ->> 'campaign_id' IS NULL OR (f.event_filters ->> 'campaign_id')::uuid = r.${s.campaign})
      ON CONFLICT (flow_id, event, subject_id) DO NOTHING
-     RETURNING company_id`,
-    params: [event, occurredAt, ...records.params, companyId, JSON.stringify([event])],
-  };
+     RETURNING company_id`;
 }
 
 /**
