@@ -3,7 +3,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
-import { benchDatabase, inProcessConfig } from './database';
+import { analyzeAfterWarmUp, benchDatabase, inProcessConfig } from './database';
 import { percentile } from './report';
 import { type Statement, statementLines, statementProfile } from './statements';
 
@@ -96,6 +96,7 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
     // The warm-up's calls are in another workspace: the subscriber does not count them.
     await place(WARM_UP, 'warm-up');
     await settle(WARM_UP, 'warm-up');
+    await analyzeAfterWarmUp(em);
 
     await profile.start();
     const started = Date.now();

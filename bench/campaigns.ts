@@ -5,7 +5,7 @@ import { createLogger } from '../src/logger';
 import { loadCampaign, selectContacts } from '../src/services/campaigns/campaign.store';
 import { refreshContactStatistics } from '../src/services/contacts/contact.store';
 import type { Caller } from '../src/services/scope';
-import { benchDatabase, inProcessConfig } from './database';
+import { analyzeAfterWarmUp, benchDatabase, inProcessConfig } from './database';
 import { type Statement, statementLines, statementProfile } from './statements';
 
 /**
@@ -96,6 +96,7 @@ export async function measureCampaign(
     };
     await runToCompletion((await newCampaign('Warm-up', WARM_UP)).id);
     const campaign = await newCampaign('Bench', contacts);
+    await analyzeAfterWarmUp(em);
 
     const dbActiveMs = async () => {
       await em.execute('SELECT pg_stat_force_next_flush()');

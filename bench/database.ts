@@ -53,12 +53,25 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   await mkdir(dir, { recursive: true });
   // PostgreSQL runs as the postgres user when we are root: it must reach its folder.
   await Promise.all([chmod(parent, 0o755), chmod(dir, 0o755)]);
-  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: name });
+  // pg_stat_statements (shipped with the embedded binaries) for each phase's statement profile.
+  const db = await startEmbeddedPostgres({ dir: path.join(dir, 'data'), port: await freePort(), database: name, settings: ['shared_preload_libraries=pg_stat_statements'] });
   const drop = async () => {
     await db.stop();
     await rm(dir, { recursive: true, force: true });
   };
   return { url: db.url, kind: 'embedded PostgreSQL', drop };
+}
+
+/**
+ * Statistics as a production database has them, taken after a phase's warm-up: `ANALYZE` of
+ * the whole database. A benchmark's tables are seconds old, and autovacuum analyzes a table
+ * on its next round only (`autovacuum_naptime`, a minute); until then the service's prepared
+ * statements keep the generic plans PostgreSQL made while the tables were empty, which find a
+ * call by scanning its company's rows rather than by its primary key (docs/performance.md,
+ * "Plans made on empty tables").
+ */
+export async function analyzeAfterWarmUp(sql: { query(text: string): Promise<unknown> } | { execute(text: string): Promise<unknown> }): Promise<void> {
+  await ('query' in sql ? sql.query('ANALYZE') : sql.execute('ANALYZE'));
 }
 
 /**

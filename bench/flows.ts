@@ -16,7 +16,7 @@ import type net from 'node:net';
 import { Agent, request } from 'undici';
 import { type RunningApp, startApp } from '../src/app';
 import { loadConfig } from '../src/config';
-import { benchDatabase } from './database';
+import { analyzeAfterWarmUp, benchDatabase } from './database';
 import { percentile } from './report';
 import { type Statement, statementLines, statementProfile } from './statements';
 import { createLogger } from '../src/logger';
@@ -134,6 +134,7 @@ async function run(app: RunningApp, outside: Outside, databaseUrl: string, execu
   const warmUp = WARM_UP;
   await outside.trigger({ ...run, from: -warmUp, to: 0 });
   await waitForSuccesses(app, flow.id, warmUp);
+  await analyzeAfterWarmUp(app.orm.em.fork());
   const profile = await statementProfile(databaseUrl);
   try {
     await profile.start();

@@ -25,7 +25,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config';
-import { benchDatabase, freePort } from './database';
+import { analyzeAfterWarmUp, benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeResults } from './report';
 import { callsRow, dialerRow, type Figures, fixed, flowsRow, makeCallRow, readRows, rssRow, subscribersRow } from './rows';
@@ -221,6 +221,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
       const inserts: Target = { name: 'bare insert', process: baseline, options: { url: `${baseline.url}/v1/calls/make-call`, ...makeCallOptions } };
       await load(makeCalls, WARMUP_S);
       const warm = await drain(sql, companyId, 120_000);
+      await analyzeAfterWarmUp(sql);
       const calls = await profiled('POST make-call and the calls it places (per request)', (f) => f.requests, () => load(makeCalls, DURATION_S));
       const ended = await drain(sql, companyId, 120_000);
       const drained = { calls: ended.calls - warm.calls, seconds: ended.seconds };
@@ -232,6 +233,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
     }
 
     if (phases.has('subscribers')) {
+      await analyzeAfterWarmUp(sql);
       await statements.start();
       const delivered = await measureSubscribers(service, db.url, sql, companyId, key, makeCall);
       profiles.push(['transitions to 1,000 subscribers (per event)', await statements.top(delivered.events)]);

@@ -15,9 +15,11 @@ export interface EmbeddedOptions {
    * test workers, each opening services with pools of their own. Never for data that must last.
    */
   disposable?: boolean;
+  /** Server settings of this start (`name=value`), after the others: a benchmark's `shared_preload_libraries`. */
+  settings?: string[];
 }
 
-const DISPOSABLE_FLAGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=600'].flatMap((setting) => ['-c', setting]);
+const DISPOSABLE_SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=600'];
 
 export interface RunningDatabase {
   url: string;
@@ -81,7 +83,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Runn
     password: PASSWORD,
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(opts.disposable ? DISPOSABLE_FLAGS : [])],
+    postgresFlags: ['listen_addresses=127.0.0.1', ...(opts.disposable ? DISPOSABLE_SETTINGS : []), ...(opts.settings ?? [])].flatMap((setting) => ['-c', setting]),
     onLog: log,
     onError: (e) => log(String(e)),
   });
