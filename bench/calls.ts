@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { createClient } from 'graphql-ws';
+import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
+import { forkChild } from './child';
 import { analyzeAfterWarmUp, benchDatabase, inProcessConfig } from './database';
 import { percentile } from './report';
 import { type Statement, statementLines, statementProfile } from './statements';
@@ -15,8 +16,9 @@ import { type Statement, statementLines, statementProfile } from './statements';
  * - the delay from each transition (the call's `updatedAt`, stamped when the transition is
  *   stored) to its delivery to a graphql-ws subscriber of `callStatusChanged`, and how many
  *   events reached it (a subscriber too slow for the stream misses the oldest: docs/graphql.md).
- * The service runs in this process; traffic stays on 127.0.0.1. `npm run bench:calls` (a
- * long run, BENCH_CALLS, default 2,000); `npm run bench` runs a short one for its table.
+ * The service runs in this process; the HTTP client and the subscriber in a child process, so
+ * that neither shares its event loop; traffic stays on 127.0.0.1. `npm run bench:calls` (a
+ * long run, BENCH_CALLS, default 2,000); `npm run bench` runs one for its table.
  */
 export interface CallFigures {
   calls: number;
@@ -38,54 +40,89 @@ export interface CallFigures {
  */
 const WARM_UP = 500;
 
+type ClientCommand =
+  | { type: 'subscribe'; appUrl: string; key: string }
+  | { type: 'place'; appUrl: string; key: string; body: string; count: number; concurrency: number }
+  | { type: 'report'; transitions: number };
+
+/**
+ * The clients, in a child process: the graphql-ws subscriber of the `bench` workspace's
+ * calls (each delivery's delay after the transition's `updatedAt`) and the HTTP client that
+ * places calls.
+ */
+function clientProcess(): void {
+  const delays: number[] = [];
+  const ended = new Set<string>();
+  let ws: Client | undefined;
+  const handle = async (command: ClientCommand): Promise<object> => {
+    if (command.type === 'subscribe') {
+      ws = createClient({ url: `${command.appUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${command.key}` } });
+      const connected = new Promise<void>((resolve) => ws!.on('connected', () => resolve()));
+      ws.subscribe<{ callStatusChanged: { id: string; callStatus: string; updatedAt: string } }>(
+        { query: 'subscription { callStatusChanged(workspace: "bench") { id callStatus updatedAt } }' },
+        {
+          next: ({ data }) => {
+            if (!data) return;
+            delays.push(Date.now() - Date.parse(data.callStatusChanged.updatedAt));
+            if (data.callStatusChanged.callStatus === 'COMPLETED') ended.add(data.callStatusChanged.id);
+          },
+          error: (err) => console.error('subscription error', err),
+          complete: () => undefined,
+        },
+      );
+      await connected;
+      return {};
+    }
+    if (command.type === 'place') {
+      const headers = { authorization: `Bearer ${command.key}`, 'content-type': 'application/json' };
+      let next = 0;
+      let refused = 0;
+      await Promise.all(
+        Array.from({ length: command.concurrency }, async () => {
+          while (next < command.count) {
+            next += 1;
+            const res = await fetch(`${command.appUrl}/v1/calls/make-call`, { method: 'POST', headers, body: command.body });
+            if (!res.ok) refused += 1;
+            await res.arrayBuffer();
+          }
+        }),
+      );
+      return { refused };
+    }
+    // Deliveries still in flight: until every transition has arrived, or none for 2 s.
+    let heard = -1;
+    while (delays.length < command.transitions && delays.length > heard) {
+      heard = delays.length;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    await ws?.dispose();
+    return { delays, lastStates: ended.size };
+  };
+  process.on('message', (command: ClientCommand) => {
+    void handle(command).then((answer) => process.send!(answer, () => command.type === 'report' && process.exit(0)));
+  });
+  process.send!({});
+}
+
 export async function measureCalls({ calls, concurrency = 20 }: { calls: number; concurrency?: number }): Promise<CallFigures> {
   const db = await benchDatabase();
+  const client = await forkChild<object>(__filename, 'client');
   // Rate limits off: thousands of make-calls a minute are far over them; this measures the call engine.
   const config = inProcessConfig(db.url, { MAX_CONCURRENT_CALLS_PER_COMPANY: String(calls) });
   const app = await startApp(config, createLogger(config.logLevel));
   const profile = await statementProfile(db.url);
   try {
     const em = app.orm.em.fork();
-    const { companyId, apiKey } = await app.services.auth.createCompany(em, { name: 'Call benchmark' });
+    const { companyId, apiKey: key } = await app.services.auth.createCompany(em, { name: 'Call benchmark' });
     const caller = { scope: { companyId, userId: null }, em };
     const agent = await app.services.agents.create(caller, { name: 'Bench agent', prompt: 'Say hello.' });
     await app.services.phoneNumbers.create(caller, { phone_number: '+14155552671' });
+    await client.ask({ type: 'subscribe', appUrl: app.url, key });
 
-    const delays: number[] = [];
-    const ended = new Set<string>();
-    const ws = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${apiKey}` } });
-    const ready = new Promise<void>((resolve) => ws.on('connected', () => resolve()));
-    const unsubscribe = ws.subscribe<{ callStatusChanged: { id: string; callStatus: string; updatedAt: string } }>(
-      { query: 'subscription { callStatusChanged(workspace: "bench") { id callStatus updatedAt } }' },
-      {
-        next: ({ data }) => {
-          if (!data) return;
-          delays.push(Date.now() - Date.parse(data.callStatusChanged.updatedAt));
-          if (data.callStatusChanged.callStatus === 'COMPLETED') ended.add(data.callStatusChanged.id);
-        },
-        error: (err) => console.error('subscription error', err),
-        complete: () => undefined,
-      },
-    );
-    await ready;
-
-    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     /** Places `count` calls in `workspace`, `concurrency` make-calls in flight; answers how many were refused. */
     const place = async (count: number, workspace: string) => {
       const body = JSON.stringify({ ai_agent_id: agent.id, call_from: '+14155552671', call_to: '+14155550123', workspace });
-      let next = 0;
-      let refused = 0;
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < count) {
-            next += 1;
-            const res = await fetch(`${app.url}/v1/calls/make-call`, { method: 'POST', headers, body });
-            if (!res.ok) refused += 1;
-            await res.arrayBuffer();
-          }
-        }),
-      );
-      return refused;
+      return (await client.ask<{ refused: number }>({ type: 'place', appUrl: app.url, key, body, count, concurrency })).refused;
     };
     const completedCount = async (workspace: string) =>
       ((await em.execute(`select count(*)::int as n from calls where company_id = ? and workspace_id = ? and call_status = 'completed'`, [companyId, workspace]))[0]?.n ?? 0) as number;
@@ -106,14 +143,7 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
     const totalMs = Date.now() - started;
     const completed = await completedCount('bench');
     const statements = await profile.top(calls);
-    // Deliveries still in flight: until every transition has arrived, or none for 2 s.
-    let heard = -1;
-    while (delays.length < completed * 4 && delays.length > heard) {
-      heard = delays.length;
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-    unsubscribe();
-    await ws.dispose();
+    const { delays, lastStates } = await client.ask<{ delays: number[]; lastStates: number }>({ type: 'report', transitions: completed * 4 });
     return {
       calls,
       failed,
@@ -122,7 +152,7 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
       callsPerS: (completed / totalMs) * 1000,
       transitions: completed * 4,
       delays: delays.sort((x, y) => x - y),
-      lastStates: ended.size,
+      lastStates,
       statements,
     };
   } finally {
@@ -142,7 +172,9 @@ async function main(): Promise<void> {
   for (const line of statementLines('the calls (per call)', f.statements)) console.log(line);
 }
 
-if (require.main === module) {
+if (process.argv[2] === 'client') {
+  clientProcess();
+} else if (require.main === module) {
   main().catch((err: unknown) => {
     console.error(err);
     process.exit(1);

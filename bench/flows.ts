@@ -10,12 +10,12 @@
  *   BENCH_EXECUTIONS=1000 BENCH_CONCURRENCY=32 npm run bench:flows   # defaults: 5000, 16
  */
 import 'reflect-metadata';
-import { type ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
 import type net from 'node:net';
 import { Agent, request } from 'undici';
 import { type RunningApp, startApp } from '../src/app';
 import { loadConfig } from '../src/config';
+import { forkChild } from './child';
 import { analyzeAfterWarmUp, benchDatabase } from './database';
 import { percentile } from './report';
 import { type Statement, statementLines, statementProfile } from './statements';
@@ -83,17 +83,11 @@ interface Outside {
 }
 
 async function startOutside(): Promise<Outside> {
-  const child: ChildProcess = fork(__filename, ['outside']);
-  const ask = <T>(command: Command) =>
-    new Promise<T>((resolve) => {
-      child.once('message', resolve as never);
-      child.send(command);
-    });
-  const { port } = await new Promise<{ port: number }>((resolve) => child.once('message', resolve as never));
+  const child = await forkChild<{ port: number }>(__filename, 'outside');
   return {
-    receiverUrl: `http://127.0.0.1:${port}`,
-    trigger: async (command) => (await ask<{ started: Record<number, number> }>({ type: 'trigger', ...command })).started,
-    report: async () => (await ask<{ delivered: Record<number, number> }>({ type: 'report' })).delivered,
+    receiverUrl: `http://127.0.0.1:${child.ready.port}`,
+    trigger: async (command) => (await child.ask<{ started: Record<number, number> }>({ type: 'trigger', ...command })).started,
+    report: async () => (await child.ask<{ delivered: Record<number, number> }>({ type: 'report' })).delivered,
   };
 }
 
