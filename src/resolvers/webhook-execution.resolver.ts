@@ -26,7 +26,7 @@ export class WebhookExecutionResolver {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it scheduled.' })
+  @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it as stored: IN_PROGRESS when this replica sends its first step at once, SCHEDULED when a job will.' })
   async triggerWebhook(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
     @Arg('variables', () => GraphQLJSONObject, { nullable: true, description: 'Trigger variables: the first source of `{{name}}` placeholders.' }) variables: Record<string, unknown> | null,

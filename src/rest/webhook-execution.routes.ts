@@ -21,7 +21,7 @@ export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executio
       path: '/v1/webhooks/:id/trigger',
       tag,
       summary: 'Run a flow now with these variables',
-      description: 'Answers the new execution, `scheduled`; its steps run as jobs (docs/flows.md). A flow without steps answers 400.',
+      description: 'Answers the new execution as stored: `in_progress` when this replica sends its first step at once, `scheduled` when a job will (docs/flows.md). A flow without steps answers 400.',
       limit: FlowRunner.limits.trigger,
       idempotent: true,
       body: triggerInput,

@@ -69,38 +69,71 @@ const DEFINITION_SQL = `jsonb_build_object(
   'maxRetries', f.max_retries, 'retryDelay', f.retry_delay, 'retryDelayUnit', f.retry_delay_unit)`;
 
 /**
- * Inserts a `scheduled` execution of the flow with a snapshot of it, in one statement; call
- * within the transaction that queues its first step, or with `localGraceS` when this process
- * sends the first step itself: the execution then holds that step as local, due within the
- * step's timeout plus `localGraceS` (see `takeOverdueLocalSteps`). Null when the flow cannot be
- * triggered (see `triggerRefusal`).
+ * Inserts an execution of the flow with a snapshot of it, in one statement; call within the
+ * transaction that queues its first step (`localGraceS` null: the execution is `scheduled`),
+ * or with `localGraceS` when this process sends the first step itself: the statement then also
+ * claims that step as `claimStep` would (the execution `in_progress`, the step's run `running`)
+ * and holds it as local, due within the step's timeout plus `localGraceS` (see
+ * `takeOverdueLocalSteps`). Null when the flow cannot be triggered (see `triggerRefusal`).
  */
 const INSERT_EXECUTION = hotStatement(
   'flow-execution-insert',
-  (reads) => `INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, local_step, local_until)
-   SELECT ?::uuid, ?::timestamptz, ?::timestamptz, f.company_id, f.id, 'scheduled', 1, ?::jsonb, ${DEFINITION_SQL},
-     CASE WHEN ?::float8 IS NOT NULL THEN first.step_number END, now() + make_interval(secs => first.timeout + ?::float8)
-   FROM webhook_flows f
-   CROSS JOIN LATERAL (SELECT s.step_number, s.timeout FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL ORDER BY s.step_number LIMIT 1) first
-   WHERE f.id = ?::uuid AND f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
-   RETURNING ${viewColumns(reads, WebhookExecution, executionContract.view)}, definition, local_step`,
+  (reads) => `WITH flow AS (
+     SELECT f.id, f.company_id, f.secret, ${DEFINITION_SQL} AS definition, first.step_number, first.timeout, ?::float8 AS grace
+     FROM webhook_flows f
+     CROSS JOIN LATERAL (SELECT s.step_number, s.timeout FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL ORDER BY s.step_number LIMIT 1) first
+     WHERE f.id = ?::uuid AND f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
+   ), execution AS (
+     INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, executed_at, local_step, local_until)
+     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, company_id, id, CASE WHEN grace IS NULL THEN 'scheduled' ELSE 'in_progress' END, 1, ?::jsonb, definition,
+       CASE WHEN grace IS NOT NULL THEN ?::timestamptz END, CASE WHEN grace IS NOT NULL THEN step_number END, now() + make_interval(secs => timeout + grace)
+     FROM flow
+     RETURNING ${viewColumns(reads, WebhookExecution, executionContract.view)}, definition, local_step
+   ), run AS (
+     INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, unresolved_variables, version)
+     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, e.id, 1, e.local_step, 'running', ?::timestamptz, '[]', '{}', '[]', 1 FROM execution e WHERE e.local_step IS NOT NULL
+     RETURNING id
+   )
+   SELECT execution.*, flow.secret, run.id AS run_id FROM execution CROSS JOIN flow LEFT JOIN run ON true`,
 );
 
-/** An execution just inserted: its view, the snapshot it runs, and the step this process sends itself (null: a job sends it). */
+/**
+ * An execution just inserted: its view and the snapshot it runs, and, when this process
+ * sends the first step itself, that step as claimed (null: a job sends it).
+ */
 export interface StartedExecution {
   view: ExecutionView;
   definition: FlowDefinition;
-  localStep: number | null;
+  local: Claim | null;
 }
 
 export async function insertExecution(
   em: EntityManager,
   reads: ViewReads,
   fields: { companyId: string; flowId: string; variables: Record<string, unknown>; localGraceS: number | null },
+  /** When a local first step starts (the engine's clock). */
+  startedAt: Date,
 ): Promise<StartedExecution | null> {
   const now = new Date();
-  const [row] = await INSERT_EXECUTION(em, reads, [randomUUID(), now, now, json(fields.variables), fields.localGraceS, fields.localGraceS, fields.flowId, fields.companyId]);
-  return row ? { view: viewOfStored(executionContract.view, row), definition: row.definition, localStep: row.local_step } : null;
+  const [row] = await INSERT_EXECUTION(em, reads, [
+    fields.localGraceS, fields.flowId, fields.companyId,
+    randomUUID(), now, now, json(fields.variables), startedAt,
+    randomUUID(), startedAt, startedAt, startedAt,
+  ]);
+  if (!row) return null;
+  const view = viewOfStored(executionContract.view, row);
+  const local: Claim | null = row.run_id
+    ? {
+        state: {
+          id: view.id, companyId: fields.companyId, flowId: fields.flowId, status: 'in_progress', attemptNumber: 1,
+          variables: fields.variables, definition: row.definition, secret: row.secret, flowDeleted: false, runs: [],
+        },
+        run: { id: row.run_id, version: 1, attemptNumber: 1, stepNumber: row.local_step, status: 'running', extracted: {}, error: null, retryable: true },
+        // The trigger announces the execution's status itself.
+        started: false,
+      }
+    : null;
+  return { view, definition: row.definition, local };
 }
 
 /** Why the flow cannot be triggered: missing (or another company's, or deleted), stopped, or without steps. */

@@ -14,7 +14,7 @@ import { parseInput } from '../validation';
 import type { ExecutionView } from '../webhook-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
-  claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
+  type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
   takeOverdueLocalSteps, triggerRefusal,
 } from './execution.store';
 import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
@@ -80,7 +80,8 @@ export class FlowRunner {
 
   /**
    * Starts an execution of one of the caller's flows with `input.variables`; answers its
-   * view, `scheduled`. Refuses a stopped flow (ConflictError) and a flow without steps.
+   * view: `in_progress` when this process sends its first step at once, `scheduled` when a
+   * job will. Refuses a stopped flow (ConflictError) and a flow without steps.
    */
   async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<ExecutionView> {
     const { execution, announce } = await this.start(caller, flowId, input);
@@ -91,7 +92,7 @@ export class FlowRunner {
   /**
    * `trigger` for a caller with its own transaction open on `caller.em`: the execution (and,
    * when this process will not send its first step itself, that step's job) is written in
-   * that transaction, and `announce` (publish `scheduled`; send the first step, or wake the
+   * that transaction, and `announce` (publish its status; send the first step, or wake the
    * workers) is for after it commits. Without an open transaction, the insert alone, or the
    * insert and the job in one transaction of its own.
    */
@@ -102,17 +103,17 @@ export class FlowRunner {
     const local = this.hasRoom();
     if (!local) await this.deps.jobs.prepare(FLOW_STEP_JOB);
     const write = async () => {
-      const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, localGraceS: local ? this.deps.localGraceS : null });
+      const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, localGraceS: local ? this.deps.localGraceS : null }, this.deps.clock.now());
       if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
       const first = created.definition.steps[0]!;
       if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
       return created;
     };
     // The insert alone is one atomic statement: a transaction is needed only for the job beside it.
-    const { view, localStep } = local ? await write() : await inTransaction(em, write);
+    const { view, local: claim } = local ? await write() : await inTransaction(em, write);
     const announce = () => {
-      this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, 'scheduled');
-      if (localStep !== null) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: localStep });
+      this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, view.status);
+      if (claim) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: claim.run!.stepNumber }, claim);
       else this.deps.jobs.wake(FLOW_STEP_JOB);
     };
     return { execution: view, announce };
@@ -141,7 +142,11 @@ export class FlowRunner {
   /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
   async runStep({ em }: Caller, job: FlowStepJob): Promise<void> {
     const claim = await claimStep(em, this.deps.reads, job, this.deps.clock.now());
-    if (!claim) return;
+    if (claim) await this.send(em, job, claim);
+  }
+
+  /** Sends a claimed step, records it, queues what comes next. */
+  private async send(em: EntityManager, job: FlowStepJob, claim: Claim): Promise<void> {
     const { state, run } = claim;
     if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
       await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
@@ -209,13 +214,16 @@ export class FlowRunner {
   }
 
   /**
-   * Sends a step stored as local, on this process, as its job would (the same claim, so a
-   * step taken over by the sweep's job is not recorded twice). A failure is left to the
-   * sweep, which queues the step once its deadline passes.
+   * Sends a step stored as local, on this process, as its job would: with the claim its
+   * trigger's statement made, or with the job's claim (either way a step taken over by the
+   * sweep's job is not recorded twice: the takeover bumps the run's version). A failure is
+   * left to the sweep, which queues the step once its deadline passes.
    */
-  private runLocally(job: FlowStepJob): void {
+  private runLocally(job: FlowStepJob, claim?: Claim): void {
     const fields = { company_id: job.companyId, flow_execution_id: job.executionId, flow_step: job.step };
-    const running: Promise<void> = withLogFields(fields, () => this.runStep(jobCaller(this.deps.orm, job.companyId), job))
+    const caller = jobCaller(this.deps.orm, job.companyId);
+    const work = () => (claim ? this.send(caller.em, job, claim) : this.runStep(caller, job));
+    const running: Promise<void> = withLogFields(fields, work)
       .catch((err: unknown) => this.deps.logger.warn({ err }, 'local flow step failed; the flow step sweep queues it once overdue'))
       .finally(() => this.local.delete(running));
     this.local.add(running);

@@ -56,7 +56,7 @@ describe('POST /v1/webhooks/{id}/trigger', () => {
   it('accepts a trigger without a body', async () => {
     const flow = await a.api.create(oneStep());
     const started = okData(await t.request('POST', `/v1/webhooks/${flow.id}/trigger`, { token: a.key }));
-    expect(started).toMatchObject({ status: 'scheduled', variables: {} });
+    expect(started).toMatchObject({ status: 'in_progress', variables: {} });
     await a.api.settled(flow.id, started.id);
   });
 });

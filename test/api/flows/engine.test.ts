@@ -1,15 +1,18 @@
-import { startTestApp, type TestApp } from '../../support/harness';
+import { startApp } from '../../../src/app';
+import { createLogger } from '../../../src/logger';
+import { startTestApp, testConfig, type TestApp } from '../../support/harness';
 import { answer, FLOW_ENV, flowApi, inTurn, Receiver } from './support';
 
 let t: TestApp;
 let rx: Receiver;
 let api: ReturnType<typeof flowApi>;
+let key: string;
 
 beforeAll(async () => {
   t = await startTestApp(FLOW_ENV);
   rx = await Receiver.start();
-  const { apiKey } = await t.company('Engine');
-  api = flowApi(t, apiKey);
+  ({ apiKey: key } = await t.company('Engine'));
+  api = flowApi(t, key);
 });
 afterAll(async () => {
   await t.close();
@@ -37,7 +40,7 @@ describe('flow execution', () => {
     });
     const name = "Ada? O'Neil \\ $1 {{plan}}";
     const started = await api.trigger(flow.id, { name, who: 'trigger' });
-    expect(started).toMatchObject({ status: 'scheduled', attempt_number: 1, flow_id: flow.id, variables: { name, who: 'trigger' }, steps: [] });
+    expect(started).toMatchObject({ status: 'in_progress', attempt_number: 1, flow_id: flow.id, variables: { name, who: 'trigger' }, steps: [] });
     const done = await api.settled(flow.id, started.id);
     expect(done).toMatchObject({ status: 'success', attempt_number: 1, error_message: null });
     expect(done.finished_at).not.toBeNull();
@@ -57,7 +60,11 @@ describe('flow execution', () => {
 
   it('sends the steps due now from the process that stored them, without a job, and keeps no local step once done', async () => {
     const flow = await api.create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/local-1` }, { step_number: 2, webhook_url: `${rx.url}/local-2`, depends_on_step: 1 }] });
-    const { id } = await api.trigger(flow.id);
+    const started = await api.trigger(flow.id);
+    // Its first step is claimed by the trigger's own statement: the answer is the execution as stored.
+    expect(started).toMatchObject({ status: 'in_progress', attempt_number: 1 });
+    expect(started.executed_at).not.toBeNull();
+    const { id } = started;
     expect((await api.settled(flow.id, id)).status).toBe('success');
     const em = t.app.orm.em.fork();
     const [jobs] = await em.execute(`/* test:check */ SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'flow.step' AND data ->> 'executionId' = ?`, [id]);
@@ -66,6 +73,25 @@ describe('flow execution', () => {
     expect(row).toEqual({ local_step: null, local_until: null });
     expect(rx.at('/local-1')).toHaveLength(1);
     expect(rx.at('/local-2')).toHaveLength(1);
+  });
+
+  it('answers `scheduled` and queues the first step as a job on a replica without job workers, which another replica runs', async () => {
+    const flow = await api.create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/queued` }] });
+    // An API replica on the same database; `t`'s app is the worker replica.
+    const config = testConfig(t.databaseUrl, { ...FLOW_ENV, JOB_WORKERS: '0' });
+    const apiOnly = await startApp(config, createLogger(config.logLevel));
+    try {
+      const res = await fetch(`${apiOnly.url}/v1/webhooks/${flow.id}/trigger`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+      const started = ((await res.json()) as { data: any }).data;
+      expect(res.status).toBe(200);
+      expect(started).toMatchObject({ status: 'scheduled', executed_at: null, steps: [] });
+      const [jobs] = await apiOnly.orm.em.fork().execute(`/* test:check */ SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'flow.step' AND data ->> 'executionId' = ?`, [started.id]);
+      expect(jobs.n).toBe(1);
+      expect((await api.settled(flow.id, started.id)).status).toBe('success');
+      expect(rx.at('/queued')).toHaveLength(1);
+    } finally {
+      await apiOnly.close();
+    }
   });
 
   it('names in the step log the placeholders of URL, parameters, headers and body that no source gave', async () => {

@@ -30,7 +30,7 @@ describe('flows over GraphQL', () => {
     const res = await gql(t, TRIGGER, { id: flow.id, variables: { name: 'Ada' } }, a.apiKey);
     expect(res.errors).toBeUndefined();
     const execution = res.data.triggerWebhook;
-    expect(execution).toMatchObject({ flowId: flow.id, status: 'SCHEDULED', attemptNumber: 1 });
+    expect(execution).toMatchObject({ flowId: flow.id, status: 'IN_PROGRESS', attemptNumber: 1 });
 
     const seen: string[] = [];
     while (seen[seen.length - 1] !== 'SUCCESS') {
