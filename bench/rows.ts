@@ -54,13 +54,14 @@ export function makeCallRow(calls: Figures, bare: Figures, drained: { calls: num
   };
 }
 
-export function subscribersRow(events: { delays: number[]; events: number; errors: number }, subscribers: number, callsPerS: number, seconds: number): Row {
+/** `cpuMs`: the service's CPU time over the phase, its calls' lifecycles included. */
+export function subscribersRow(events: { delays: number[]; events: number; errors: number; cpuMs: number }, subscribers: number, callsPerS: number, seconds: number): Row {
   const delays = [...events.delays].sort((a, b) => a - b);
   const p99 = percentile(delays, 99);
   const expected = events.events * subscribers;
   return {
     figure: `transition -> ${fixed(subscribers)} graphql-transport-ws subscribers`,
-    measured: `p99 ${p99} ms, p50 ${percentile(delays, 50)} ms, max ${delays.at(-1)} ms`,
+    measured: `p99 ${p99} ms, p50 ${percentile(delays, 50)} ms, max ${delays.at(-1)} ms; service CPU ${((1000 * events.cpuMs) / Math.max(1, delays.length)).toFixed(1)} µs/delivery`,
     anchor: `${fixed(events.events)} events (${callsPerS} calls/s for ${seconds} s: ${fixed(events.events / seconds)} events/s); ${fixed(delays.length)} of ${fixed(expected)} deliveries${events.errors ? `, ${events.errors} errors` : ''}`,
     aim: { text: 'p99 < 100 ms at 64 events/s, every delivery', met: p99 < 100 && events.events / seconds >= 64 && delays.length === expected && events.errors === 0 },
   };

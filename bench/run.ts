@@ -291,6 +291,7 @@ async function measureSubscribers(service: Measured, databaseUrl: string, sql: p
   log(`subscribers: ${EVENT_CALLS_PER_S} calls/s for ${EVENT_SECONDS} s`);
   const published = await countEvents(databaseUrl);
   subscribers.record();
+  const cpuBefore = await service.cpuMs();
   const placed = Date.now();
   for (let i = 0; i < EVENT_CALLS_PER_S * EVENT_SECONDS; i++) {
     await new Promise((resolve) => setTimeout(resolve, placed + (i * 1000) / EVENT_CALLS_PER_S - Date.now()));
@@ -299,7 +300,7 @@ async function measureSubscribers(service: Measured, databaseUrl: string, sql: p
   await drain(sql, companyId, 60_000);
   const events = await published.stop();
   await quiet(() => subscribers.results().delays.length, events * SUBSCRIBERS);
-  const delivered = { ...subscribers.results(), events };
+  const delivered = { ...subscribers.results(), events, cpuMs: (await service.cpuMs()) - cpuBefore };
   await subscribers.close();
   return delivered;
 }
