@@ -104,8 +104,11 @@ const INSERT_EXECUTION = hotStatement(
 export interface StartedExecution {
   view: ExecutionView;
   definition: FlowDefinition;
-  local: Claim | null;
+  local: LocalClaim | null;
 }
+
+/** A claim that holds its step's run. */
+export type LocalClaim = Claim & { run: StoredRun };
 
 export async function insertExecution(
   em: EntityManager,
@@ -122,7 +125,7 @@ export async function insertExecution(
   ]);
   if (!row) return null;
   const view = viewOfStored(executionContract.view, row);
-  const local: Claim | null = row.run_id
+  const local: LocalClaim | null = row.run_id
     ? {
         state: {
           id: view.id, companyId: fields.companyId, flowId: fields.flowId, status: 'in_progress', attemptNumber: 1,

@@ -113,7 +113,7 @@ export class FlowRunner {
     const { view, local: claim } = local ? await write() : await inTransaction(em, write);
     const announce = () => {
       this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, view.status);
-      if (claim) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: claim.run!.stepNumber }, claim);
+      if (claim) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: claim.run.stepNumber }, claim);
       else this.deps.jobs.wake(FLOW_STEP_JOB);
     };
     return { execution: view, announce };
