@@ -10,7 +10,7 @@ import type { Caller, Scope } from '../services/scope';
 import { addLogFields, type LogFields } from '../logger';
 import { toGraphQLError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
-import { eventStream } from './subscriptions';
+import { type DirectSink, eventStream } from './subscriptions';
 
 /** What every resolver gets: who calls, their unit of work and its loaders. */
 export interface GraphQLContext {
@@ -24,6 +24,11 @@ export interface GraphQLContext {
    * gets each event's state as of that event, and the reads of its pending events overlap.
    */
   events<T extends SubscribedTopic>(topic: T, keep: (event: Topics[T]) => boolean): AsyncIterable<Topics[T]>;
+  /**
+   * Set by the websocket server before a subscription starts: where `events` hands each kept
+   * event instead of yielding it (direct delivery, src/graphql/direct-delivery.ts).
+   */
+  direct?: DirectSink;
   /**
    * The read of one event given by `events`: the record's state, read once per event and
    * company in a fresh unit of work (EntityManager fork and loaders), shared by every
@@ -141,6 +146,7 @@ export class ContextFactory {
           topic,
           (event) => event.companyId === scope.companyId && keep(event),
           (event) => this.eventRead(topic, event),
+          context.direct,
         ),
       readForEvent: <T extends SubscribedTopic>(topic: T, event: Topics[T]) => {
         const shared = this.eventRead(topic, event);

@@ -21,7 +21,7 @@ const recordOf: { [T in Topic]: (payload: Topics[T]) => string } = {
  * same, latest state), so a slow subscriber misses intermediate states, never a record's
  * last, within MAX_PENDING_RECORDS records.
  */
-class PendingEvents<P> {
+export class PendingEvents<P> {
   private readonly events: { record: string; payload: P }[] = [];
   private readonly perRecord = new Map<string, number>();
 
@@ -58,24 +58,32 @@ class PendingEvents<P> {
   }
 }
 
+/** Takes a subscription's events as they arrive, each with the record it is news of, instead of its iterator. */
+export type DirectSink = (payload: Topics[Topic], record: string) => void;
+
 /**
  * The events of `topic` from every replica that `keep` lets through, as an async iterator
  * that unsubscribes from the bus when the client completes or disconnects; `onKept` sees
  * each kept event as it arrives (before the subscriber takes it). Backpressure as
- * PendingEvents.
+ * PendingEvents. With `direct` (the websocket server's subscriptions), each kept event goes
+ * to it at once and the iterator yields nothing: it only ends (src/graphql/direct-delivery.ts).
+ * Without it (graphql-js's own `subscribe` on the schema), the iterator yields the events.
  */
 export function eventStream<T extends Topic>(
   bus: EventBus,
   topic: T,
   keep: (payload: Topics[T]) => boolean,
   onKept: (payload: Topics[T]) => void,
+  direct?: DirectSink,
 ): AsyncIterableIterator<Topics[T]> {
-  const pending = new PendingEvents<Topics[T]>(recordOf[topic] as (payload: Topics[T]) => string);
+  const record = recordOf[topic] as (payload: Topics[T]) => string;
+  const pending = new PendingEvents<Topics[T]>(record);
   let wake: (() => void) | null = null;
   let done = false;
   const unsubscribe = bus.subscribe(topic, (payload) => {
     if (!keep(payload)) return;
     onKept(payload);
+    if (direct) return direct(payload, record(payload));
     pending.push(payload);
     wake?.();
   });

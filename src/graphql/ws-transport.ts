@@ -17,7 +17,7 @@ const KEEP_ALIVE_MS = 12_000;
  * events meanwhile wait in the subscriber's pending list, which keeps every record's last
  * state (src/graphql/subscriptions.ts).
  */
-const SEND_HIGH_WATER = 64 * 1024;
+export const SEND_HIGH_WATER = 64 * 1024;
 
 /**
  * graphql-ws's server on the `ws` library's sockets: graphql-ws's own `use/ws` adapter

@@ -1,15 +1,16 @@
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
 import { type Disposable, makeServer, type OperationResult } from 'graphql-ws';
 import type { Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
 import { GRAPHQL_BODY_LIMIT } from '../http/json-body';
-import { type Logger, withLogFields } from '../logger';
+import { type LogFields, type Logger, withLogFields } from '../logger';
 import type { UpgradeHandler } from '../upgrades';
 import type { GraphQLOperationLabels, Metrics } from '../metrics';
 import type { AuthorizationValues } from '../services/auth.service';
 import { UnauthenticatedError } from '../services/errors';
 import type { Scope } from '../services/scope';
 import type { ContextFactory, GraphQLContext } from './context';
+import { DirectDelivery, SocketSubscription } from './direct-delivery';
 import { formatErrors, isInternal, rootCause } from './errors';
 import { mapAsyncIterable } from './map-async-iterable';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
@@ -90,37 +91,49 @@ function observed(metrics: Metrics, logger: Logger, run: (args: ExecutionArgs) =
   };
 }
 
+/** Logs the errors of a result that are internal (a bug, a failed dependency), not the caller's. */
+function logInternal(logger: Logger, errors: readonly GraphQLError[]): void {
+  for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
+}
+
+/** A result as its `next` message carries it: errors logged (with `fields`) when internal, and formatted as over HTTP. */
+function formatted(result: ExecutionResult, fields: LogFields, logger: Logger): ExecutionResult | FormattedExecutionResult {
+  if (!result.errors) return result;
+  withLogFields(fields, () => logInternal(logger, result.errors!));
+  return { ...result, errors: formatErrors(result.errors) };
+}
+
 /**
- * graphql-js's `subscribe`, with each event's execution shared: subscribers of one company
- * running the same operation (text, operation name, variables; `keys` holds it per context)
- * get one result per event, not one execution each, which is what lets one replica serve
- * 1,000 dashboards. The source stream stays per subscriber, and with it the company filter
- * and the subscription's filter arguments. Results are keyed by the event object (decoded
- * once per replica by the bus), so they live only as long as the event is pending. A
- * shared execution logs with its company's fields, not one subscriber's. `active` counts
- * each stream from its start until it ends, fails or is stopped.
+ * graphql-js's `subscribe`, with each event delivered directly (DirectDelivery): subscribers
+ * of one company running the same operation (text, operation name, variables; `keys` holds it
+ * per context) get one execution and one encoding per event, and each socket its `next`
+ * message (`subscriptions` holds each context's SocketSubscription). The source stream stays
+ * per subscriber, and with it the company filter and the subscription's filter arguments; it
+ * hands its events over (`GraphQLContext.direct`) and its iterator, which graphql-ws awaits,
+ * only ends. A shared execution logs with its company's fields, not one subscriber's; errors
+ * in its result are logged once and formatted as over HTTP. `active` counts each stream from
+ * its start until it ends, fails or is stopped.
  */
-function sharedSubscribe(keys: WeakMap<object, string>, active: Gauge) {
-  const results = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<object, SocketSubscription>, active: Gauge, logger: Logger) {
+  const delivery = new DirectDelivery(logger);
   return async (args: ExecutionArgs) => {
+    const context = args.contextValue as GraphQLContext;
+    const key = keys.get(context)!;
+    const subscription = subscriptions.get(context)!;
+    const fields = { company_id: context.caller.scope.companyId };
+    context.direct = (event, record) =>
+      delivery.deliver(key, event, record, subscription, () => withLogFields(fields, () => execute({ ...args, rootValue: event })), (result) => JSON.stringify(formatted(result, fields, logger)));
     const stream = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in stream)) return stream;
-    const key = keys.get(args.contextValue as object)!;
-    const fields = { company_id: (args.contextValue as GraphQLContext).caller.scope.companyId };
     active.inc();
+    // The stream yields nothing (its events go to `direct`): it is mapped for its end only.
     return mapAsyncIterable(
       stream as AsyncIterable<object>,
-      (event) => {
-        const byOperation = results.get(event) ?? new Map<string, Promise<ExecutionResult>>();
-        results.set(event, byOperation);
-        let result = byOperation.get(key);
-        if (!result) {
-          result = Promise.resolve(withLogFields(fields, () => execute({ ...args, rootValue: event })));
-          byOperation.set(key, result);
-        }
-        return result;
+      (event) => event,
+      () => {
+        subscription.end();
+        active.dec();
       },
-      () => active.dec(),
     );
   };
 }
@@ -144,15 +157,13 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
     socket.once('close', () => metrics.websocketConnections.dec());
   });
   const operationKeys = new WeakMap<object, string>();
+  const subscriptions = new WeakMap<object, SocketSubscription>();
   const watches = new CredentialWatches({ check: (authorization) => contexts.verify(authorization, true), everyMs: credentialCheckMs, logger });
-  const logInternal = (errors: readonly GraphQLError[]) => {
-    for (const error of errors) if (isInternal(error)) logger.error({ err: rootCause(error) }, 'graphql websocket operation failed');
-  };
   const server = makeServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
       execute: observed(metrics, logger, execute),
-      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, metrics.activeSubscriptions)),
+      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, subscriptions, metrics.activeSubscriptions, logger)),
       onConnect: async (ctx) => {
         const authorization = connectionAuthorization(ctx.connectionParams);
         try {
@@ -165,7 +176,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
           return false;
         }
       },
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const started = performance.now();
         try {
           await contexts.verify(ctx.extra.authorization);
@@ -188,15 +199,12 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
         const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
         const { query, operationName, variables } = payload;
         operationKeys.set(contextValue, JSON.stringify([ctx.extra.scope!.companyId, query, operationName ?? null, variables ?? null]));
+        subscriptions.set(contextValue, new SocketSubscription(ctx.extra.socket, id));
         return { ...prepared, contextValue };
       },
-      onNext: (_ctx, _id, _payload, args, result) => {
-        if (!result.errors) return result;
-        withLogFields(operationLogFields(args.contextValue as GraphQLContext), () => logInternal(result.errors!));
-        return { ...result, errors: formatErrors(result.errors) };
-      },
+      onNext: (_ctx, _id, _payload, args, result) => formatted(result, operationLogFields(args.contextValue as GraphQLContext), logger),
       onError: (_ctx, _id, _payload, errors) => {
-        logInternal(errors);
+        logInternal(logger, errors);
         return formatErrors(errors);
       },
     },
