@@ -96,18 +96,17 @@ export class DirectDelivery {
       batch = subscribers;
       byKey.set(key, subscribers);
       const result = Promise.resolve().then(execute);
+      // Each tail settles fulfilled (its failure handled here), so the next event's batch always follows it.
       const tail = (this.tails.get(key) ?? Promise.resolve())
         .then(() => result)
-        .then(
-          (done) => {
-            const message = { record, payload: encode(done) };
-            for (const s of subscribers) s.send(message);
-          },
-          (err: unknown) => {
-            this.logger.error({ err }, 'graphql subscription event failed');
-            for (const s of subscribers) s.fail();
-          },
-        );
+        .then((done) => {
+          const message = { record, payload: encode(done) };
+          for (const s of subscribers) s.send(message);
+        })
+        .catch((err: unknown) => {
+          this.logger.error({ err }, 'graphql subscription event failed');
+          for (const s of subscribers) s.fail();
+        });
       this.tails.set(key, tail);
       void tail.then(() => {
         if (this.tails.get(key) === tail) this.tails.delete(key);

@@ -113,3 +113,22 @@ it('writes nothing once the subscription has ended', async () => {
   expect(t.clients[0]!.received).toEqual([{ id: 'op', type: 'next', payload: { n: 1 } }]);
   await t.close();
 });
+
+it('closes the sockets of an event that fails (its execution or its encoding: 1011), and goes on with the next event', async () => {
+  const t = await sockets(3);
+  const delivery = new DirectDelivery(createLogger('silent'));
+  const [unread, unencoded, fine] = t.ends.map((socket, i) => new SocketSubscription(socket, `op-${i}`));
+  const closed = (i: number) => new Promise<number>((resolve) => t.clients[i]!.client.once('close', (code) => resolve(code)));
+  const closes = [closed(0), closed(1)];
+  const encode = (result: object) => {
+    if ('data' in result && (result.data as { boom?: boolean }).boom) throw new Error('cannot encode');
+    return JSON.stringify(result);
+  };
+  delivery.deliver('k', event('a'), 'a', unread!, () => Promise.reject(new Error('read failed')), encode);
+  delivery.deliver('k', event('b'), 'b', unencoded!, () => ({ data: { boom: true } }), encode);
+  delivery.deliver('k', event('c'), 'c', fine!, () => ({ data: { ok: true } }), encode);
+  expect(await Promise.all(closes)).toEqual([1011, 1011]);
+  await waitFor(() => t.clients[2]!.received.length === 1);
+  expect(t.clients[2]!.received).toEqual([{ id: 'op-2', type: 'next', payload: { data: { ok: true } } }]);
+  await t.close();
+});
