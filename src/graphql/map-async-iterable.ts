@@ -42,9 +42,7 @@ export function mapAsyncIterable<T, U>(source: AsyncIterable<T>, map: (value: T)
         end();
         throw err;
       }
-      // Awaited, not returned: an async function that returns a promise adopts it in two more
-      // microtask turns, and this runs once per event and subscriber.
-      return await mapped(result);
+      return mapped(result);
     },
     async return() {
       end();
