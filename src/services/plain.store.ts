@@ -83,22 +83,104 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
  * the ORM's connection parses them either way.
  */
 export function hotStatement(name: string, text: string | ((reads: ViewReads) => string)) {
-  const texts = new WeakMap<MetadataStorage, { text: string; numbered: string }>();
-  const textsFor = (reads: ViewReads) => {
+  const texts = statementTexts(text);
+  return async (em: EntityManager, reads: ViewReads, params: unknown[]): Promise<Record<string, any>[]> => {
+    const { plain, numbered } = texts(reads);
+    return em.isInTransaction() ? em.execute(plain, params) : onPool(reads, name, numbered, params);
+  };
+}
+
+/** A statement's text as written (`?` placeholders, for the ORM) and numbered (`$n`, for pg), built once per metadata. */
+function statementTexts(text: string | ((reads: ViewReads) => string)) {
+  const texts = new WeakMap<MetadataStorage, { plain: string; numbered: string }>();
+  return (reads: ViewReads) => {
     let built = texts.get(reads.metadata);
     if (!built) {
       const plain = typeof text === 'string' ? text : text(reads);
       let n = 0;
-      built = { text: plain, numbered: plain.replace(/\?/g, () => `$${(n += 1)}`) };
+      built = { plain, numbered: plain.replace(/\?/g, () => `$${(n += 1)}`) };
       texts.set(reads.metadata, built);
     }
     return built;
   };
-  return async (em: EntityManager, reads: ViewReads, params: unknown[]): Promise<Record<string, any>[]> => {
-    const { text: plain, numbered } = textsFor(reads);
-    if (em.isInTransaction()) return em.execute(plain, params);
-    const { rows } = await reads.pool.query({ name, text: numbered, values: params, types: reads.types });
-    reads.onStatement?.(numbered);
-    return rows;
+}
+
+async function onPool(reads: ViewReads, name: string, numbered: string, params: unknown[]): Promise<Record<string, any>[]> {
+  const { rows } = await reads.pool.query({ name, text: numbered, values: params, types: reads.types });
+  reads.onStatement?.(numbered);
+  return rows;
+}
+
+/** Most rows one shared statement carries. */
+const SHARED_ROWS = 100;
+
+/** A row waiting for its company's next shared statement. */
+interface Waiting {
+  row: object;
+  resolve: (rows: Record<string, any>[]) => void;
+  reject: (err: unknown) => void;
+}
+
+/** One company's rows of one shared statement: those waiting, and whether a statement is in flight. */
+interface Lane {
+  waiting: Waiting[];
+  busy: boolean;
+}
+
+/**
+ * A hot statement over rows of one company, whose concurrent calls share statements, and so
+ * commits: docs/performance.md, "Shared commits". Its text takes two parameters, in this
+ * order: the rows, as a JSON array of objects each with its index as `ord` (read with
+ * `jsonb_to_recordset`), and the company's id; every row it answers carries the `ord` of
+ * the row it is for. A call answers the rows of its own row.
+ *
+ * Within a transaction open on `em` the row is written at once, alone, in it. Otherwise the
+ * first row of a company goes at once, on the reads' pool, and the rows of that company that
+ * come while it is in flight wait and then go together, up to SHARED_ROWS in one statement
+ * (one commit): no waiting when idle, fewer statements and commits under load. A company's
+ * rows never share a statement with another's, so each statement stays on one shard of a
+ * database distributed by company (docs/scaling.md). When a shared statement fails, which
+ * writes none of its rows, each of its rows is tried again alone, so that one row's failure
+ * is its own.
+ */
+export function sharedStatement(name: string, text: string | ((reads: ViewReads) => string)) {
+  const texts = statementTexts(text);
+  const lanes = new WeakMap<ViewReads, Map<string, Lane>>();
+  const byRow = (rows: object[], answered: Record<string, any>[]) => {
+    const answers = rows.map((): Record<string, any>[] => []);
+    for (const row of answered) answers[row.ord]!.push(row);
+    return answers;
+  };
+  const params = (rows: object[], companyId: string) => [JSON.stringify(rows.map((row, ord) => ({ ...row, ord }))), companyId];
+  const run = async (reads: ViewReads, companyId: string, batch: Waiting[]): Promise<void> => {
+    const rows = batch.map((w) => w.row);
+    try {
+      const answers = byRow(rows, await onPool(reads, name, texts(reads).numbered, params(rows, companyId)));
+      batch.forEach((waiting, i) => waiting.resolve(answers[i]!));
+    } catch (err) {
+      if (batch.length === 1) batch[0]!.reject(err);
+      else for (const waiting of batch) await run(reads, companyId, [waiting]);
+    }
+  };
+  const drain = (reads: ViewReads, companyId: string, lane: Lane, ofReads: Map<string, Lane>): void => {
+    if (lane.waiting.length === 0) {
+      ofReads.delete(companyId);
+      return;
+    }
+    lane.busy = true;
+    void run(reads, companyId, lane.waiting.splice(0, SHARED_ROWS)).finally(() => {
+      lane.busy = false;
+      drain(reads, companyId, lane, ofReads);
+    });
+  };
+  return async (em: EntityManager, reads: ViewReads, companyId: string, row: object): Promise<Record<string, any>[]> => {
+    if (em.isInTransaction()) return byRow([row], await em.execute(texts(reads).plain, params([row], companyId)))[0]!;
+    let ofReads = lanes.get(reads);
+    if (!ofReads) lanes.set(reads, (ofReads = new Map()));
+    let lane = ofReads.get(companyId);
+    if (!lane) ofReads.set(companyId, (lane = { waiting: [], busy: false }));
+    const answer = new Promise<Record<string, any>[]>((resolve, reject) => lane.waiting.push({ row, resolve, reject }));
+    if (!lane.busy) drain(reads, companyId, lane, ofReads);
+    return answer;
   };
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
 import { viewOfStored } from '../contract';
-import { hotStatement, type ViewReads, viewColumns } from '../plain.store';
+import { hotStatement, sharedStatement, type ViewReads, viewColumns } from '../plain.store';
 import { executionContract, type ExecutionView } from '../webhook-execution.contract';
 import type { RecordKey } from '../scope';
 import type { RunRecord, Skip } from './flow-plan';
@@ -55,8 +55,6 @@ export interface LocalStep {
   deadlineS: number;
 }
 
-const json = (value: unknown) => JSON.stringify(value);
-
 /** The flow's steps and settings as one JSON value: the snapshot an execution runs (alias `f`). */
 const DEFINITION_SQL = `jsonb_build_object(
   'steps', COALESCE((SELECT jsonb_agg(jsonb_build_object(
@@ -69,32 +67,38 @@ const DEFINITION_SQL = `jsonb_build_object(
   'maxRetries', f.max_retries, 'retryDelay', f.retry_delay, 'retryDelayUnit', f.retry_delay_unit)`;
 
 /**
- * Inserts an execution of the flow with a snapshot of it, in one statement; call within the
- * transaction that queues its first step (`localGraceS` null: the execution is `scheduled`),
- * or with `localGraceS` when this process sends the first step itself: the statement then also
- * claims that step as `claimStep` would (the execution `in_progress`, the step's run `running`)
- * and holds it as local, due within the step's timeout plus `localGraceS` (see
- * `takeOverdueLocalSteps`). Null when the flow cannot be triggered (see `triggerRefusal`).
+ * Inserts executions of the company's flows, each with a snapshot of its flow, in one
+ * statement shared by the triggers in flight (`sharedStatement`); within a transaction, the
+ * one that queues the execution's first step (`grace` null: the execution is `scheduled`).
+ * With `grace`, this process sends the first step itself: the statement then also claims that
+ * step as `claimStep` would (the execution `in_progress`, the step's run `running`) and holds
+ * it as local, due within the step's timeout plus `grace` seconds (see
+ * `takeOverdueLocalSteps`). No row for a flow that cannot be triggered (see `triggerRefusal`).
  */
-const INSERT_EXECUTION = hotStatement(
-  'flow-execution-insert',
-  (reads) => `WITH flow AS (
-     SELECT f.id, f.company_id, f.secret, ${DEFINITION_SQL} AS definition, first.step_number, first.timeout, ?::float8 AS grace
-     FROM webhook_flows f
+const INSERT_EXECUTIONS = sharedStatement(
+  'flow-executions-insert',
+  (reads) => `WITH given AS (
+     SELECT * FROM jsonb_to_recordset(?::jsonb)
+       AS x(ord int, id uuid, flow_id uuid, created_at timestamptz, variables jsonb, grace float8, started_at timestamptz, run_id uuid)
+   ), flow AS (
+     SELECT given.*, f.company_id, f.secret, ${DEFINITION_SQL} AS definition, first.step_number, first.timeout
+     FROM given JOIN webhook_flows f ON f.id = given.flow_id
      CROSS JOIN LATERAL (SELECT s.step_number, s.timeout FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL ORDER BY s.step_number LIMIT 1) first
-     WHERE f.id = ?::uuid AND f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
+     WHERE f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
    ), execution AS (
      INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, executed_at, local_step, local_until)
-     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, company_id, id, CASE WHEN grace IS NULL THEN 'scheduled' ELSE 'in_progress' END, 1, ?::jsonb, definition,
-       CASE WHEN grace IS NOT NULL THEN ?::timestamptz END, CASE WHEN grace IS NOT NULL THEN step_number END, now() + make_interval(secs => timeout + grace)
+     SELECT id, created_at, created_at, company_id, flow_id, CASE WHEN grace IS NULL THEN 'scheduled' ELSE 'in_progress' END, 1, variables, definition,
+       CASE WHEN grace IS NOT NULL THEN started_at END, CASE WHEN grace IS NOT NULL THEN step_number END, now() + make_interval(secs => timeout + grace)
      FROM flow
      RETURNING ${viewColumns(reads, WebhookExecution, executionContract.view)}, definition, local_step
    ), run AS (
      INSERT INTO webhook_step_runs (id, created_at, updated_at, execution_id, attempt_number, step_number, status, started_at, try_errors, extracted, unresolved_variables, version)
-     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, e.id, 1, e.local_step, 'running', ?::timestamptz, '[]', '{}', '[]', 1 FROM execution e WHERE e.local_step IS NOT NULL
-     RETURNING id
+     SELECT flow.run_id, flow.started_at, flow.started_at, e.id, 1, e.local_step, 'running', flow.started_at, '[]', '{}', '[]', 1
+     FROM execution e JOIN flow ON flow.id = e.id WHERE e.local_step IS NOT NULL
+     RETURNING id, execution_id
    )
-   SELECT execution.*, flow.secret, run.id AS run_id FROM execution CROSS JOIN flow LEFT JOIN run ON true`,
+   SELECT execution.*, flow.ord, flow.secret, run.id AS run_id
+   FROM execution JOIN flow ON flow.id = execution.id LEFT JOIN run ON run.execution_id = execution.id`,
 );
 
 /**
@@ -117,12 +121,9 @@ export async function insertExecution(
   /** When a local first step starts (the engine's clock). */
   startedAt: Date,
 ): Promise<StartedExecution | null> {
-  const now = new Date();
-  const [row] = await INSERT_EXECUTION(em, reads, [
-    fields.localGraceS, fields.flowId, fields.companyId,
-    randomUUID(), now, now, json(fields.variables), startedAt,
-    randomUUID(), startedAt, startedAt, startedAt,
-  ]);
+  const [row] = await INSERT_EXECUTIONS(em, reads, fields.companyId, {
+    id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, grace: fields.localGraceS, started_at: startedAt, run_id: randomUUID(),
+  });
   if (!row) return null;
   const view = viewOfStored(executionContract.view, row);
   const local: LocalClaim | null = row.run_id
@@ -219,34 +220,43 @@ export async function claimStep(em: EntityManager, reads: ViewReads, job: { comp
   return { state, run, started: row.started };
 }
 
-const FINISH = hotStatement('flow-step-finish', `WITH run AS (
-    UPDATE webhook_step_runs SET status = ?, tries = ?, try_errors = ?::jsonb, error = ?, request = ?::jsonb, response = ?::jsonb,
-      duration_ms = ?, finished_at = ?, extracted = ?::jsonb, unresolved_variables = ?::jsonb, retryable = ?, updated_at = ?, version = version + 1
-    WHERE id = ? AND version = ? RETURNING id
+/**
+ * Stores finished steps of the company's executions and each execution's new state, in one
+ * statement shared by the steps that finish together (`sharedStatement`). A step whose run's
+ * version moved on (another worker took it over) is not written, nor is its execution; the
+ * statement answers the rows it wrote.
+ */
+const FINISH = sharedStatement('flow-steps-finish', `WITH given AS (
+    SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, run_id uuid, run_version int, execution_id uuid, updated_at timestamptz,
+      status text, tries int, try_errors jsonb, error text, request jsonb, response jsonb, duration_ms int, finished_at timestamptz,
+      extracted jsonb, unresolved_variables jsonb, retryable boolean, execution_status text, attempt_number int, next_retry_at timestamptz,
+      execution_finished_at timestamptz, error_message text, local_step int, local_deadline_s float8)
+  ), run AS (
+    UPDATE webhook_step_runs r SET status = g.status, tries = g.tries, try_errors = g.try_errors, error = g.error, request = g.request, response = g.response,
+      duration_ms = g.duration_ms, finished_at = g.finished_at, extracted = g.extracted, unresolved_variables = g.unresolved_variables, retryable = g.retryable,
+      updated_at = g.updated_at, version = r.version + 1
+    FROM given g WHERE r.id = g.run_id AND r.version = g.run_version RETURNING g.ord
   ), execution AS (
-    UPDATE webhook_executions SET status = ?, attempt_number = ?, next_retry_at = COALESCE(?, next_retry_at), finished_at = ?, error_message = ?, updated_at = ?,
-      local_step = ?::int, local_until = now() + make_interval(secs => ?::float8)
-    WHERE id = ? AND company_id = ? AND EXISTS (SELECT 1 FROM run) RETURNING id
+    UPDATE webhook_executions e SET status = g.execution_status, attempt_number = g.attempt_number, next_retry_at = COALESCE(g.next_retry_at, e.next_retry_at),
+      finished_at = g.execution_finished_at, error_message = g.error_message, updated_at = g.updated_at,
+      local_step = g.local_step, local_until = now() + make_interval(secs => g.local_deadline_s)
+    FROM given g JOIN run ON run.ord = g.ord WHERE e.id = g.execution_id AND e.company_id = ?::uuid RETURNING e.id
   )
-  SELECT count(*)::int AS n FROM run`);
+  SELECT ord FROM run`);
 
 /**
  * Stores a finished step and the execution's new state in one statement. False when the
  * run's version moved on (another worker took the step over): nothing is written then.
  */
 export async function finishStep(em: EntityManager, reads: ViewReads, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
-  const now = new Date();
-  const [row] = await FINISH(
-    em,
-    reads,
-    [
-      done.status, done.tries, json(done.tryErrors), done.error, done.request && json(done.request), done.response && json(done.response),
-      done.durationMs, done.finishedAt, json(done.extracted), json(done.unresolvedVariables), done.retryable, now, run.id, run.version,
-      change.status, change.attemptNumber, change.nextRetryAt, change.finishedAt, change.errorMessage, now,
-      change.local?.stepNumber ?? null, change.local?.deadlineS ?? null, execution.id, execution.companyId,
-    ],
-  );
-  return row.n === 1;
+  const written = await FINISH(em, reads, execution.companyId, {
+    run_id: run.id, run_version: run.version, execution_id: execution.id, updated_at: new Date(),
+    status: done.status, tries: done.tries, try_errors: done.tryErrors, error: done.error, request: done.request, response: done.response,
+    duration_ms: done.durationMs, finished_at: done.finishedAt, extracted: done.extracted, unresolved_variables: done.unresolvedVariables, retryable: done.retryable,
+    execution_status: change.status, attempt_number: change.attemptNumber, next_retry_at: change.nextRetryAt, execution_finished_at: change.finishedAt,
+    error_message: change.errorMessage, local_step: change.local?.stepNumber ?? null, local_deadline_s: change.local?.deadlineS ?? null,
+  });
+  return written.length === 1;
 }
 
 /** Records steps skipped because a dependency did not succeed. */
