@@ -114,9 +114,11 @@ async function onPool(reads: ViewReads, name: string, numbered: string, params: 
 /** Most rows one shared statement carries. */
 const SHARED_ROWS = 100;
 
+type Row = Record<string, unknown>;
+
 /** A row waiting for its company's next shared statement. */
 interface Waiting {
-  row: object;
+  row: Row;
   resolve: (rows: Record<string, any>[]) => void;
   reject: (err: unknown) => void;
 }
@@ -127,12 +129,26 @@ interface Lane {
   busy: boolean;
 }
 
+export interface SharedStatementOptions {
+  /**
+   * The statement's parameters, from its rows (a JSON array) and the company's id, in the
+   * order of the text's `?`; by default the rows then the company.
+   */
+  params?: (rows: string, companyId: string) => unknown[];
+  /**
+   * A field no two rows of one statement share: a row whose value is already in the statement
+   * waits for the next one, so that rows of one record are written one after the other, in
+   * the order they came (an UPDATE ... FROM would apply only one of them).
+   */
+  distinct?: string;
+}
+
 /**
  * A hot statement over rows of one company, whose concurrent calls share statements, and so
- * commits: docs/performance.md, "Shared commits". Its text takes two parameters, in this
- * order: the rows, as a JSON array of objects each with its index as `ord` (read with
- * `jsonb_to_recordset`), and the company's id; every row it answers carries the `ord` of
- * the row it is for. A call answers the rows of its own row.
+ * commits: docs/performance.md, "Shared commits". Its text reads the rows as a JSON array of
+ * objects (`jsonb_to_recordset`), each with its index as `ord`, and every row it answers
+ * carries the `ord` of the row it is for; `options.params` says where the rows and the
+ * company go. A call answers the rows of its own row.
  *
  * Within a transaction open on `em` the row is written at once, alone, in it. Otherwise the
  * first row of a company goes at once, on the reads' pool, and the rows of that company that
@@ -143,15 +159,16 @@ interface Lane {
  * writes none of its rows, each of its rows is tried again alone, so that one row's failure
  * is its own.
  */
-export function sharedStatement(name: string, text: string | ((reads: ViewReads) => string)) {
+export function sharedStatement(name: string, text: string | ((reads: ViewReads) => string), options: SharedStatementOptions = {}) {
   const texts = statementTexts(text);
   const lanes = new WeakMap<ViewReads, Map<string, Lane>>();
-  const byRow = (rows: object[], answered: Record<string, any>[]) => {
+  const { params: paramsOf = (rows, companyId) => [rows, companyId], distinct } = options;
+  const byRow = (rows: Row[], answered: Record<string, any>[]) => {
     const answers = rows.map((): Record<string, any>[] => []);
     for (const row of answered) answers[row.ord]!.push(row);
     return answers;
   };
-  const params = (rows: object[], companyId: string) => [JSON.stringify(rows.map((row, ord) => ({ ...row, ord }))), companyId];
+  const params = (rows: Row[], companyId: string) => paramsOf(JSON.stringify(rows.map((row, ord) => ({ ...row, ord }))), companyId);
   const run = async (reads: ViewReads, companyId: string, batch: Waiting[]): Promise<void> => {
     const rows = batch.map((w) => w.row);
     try {
@@ -162,18 +179,34 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
       else for (const waiting of batch) await run(reads, companyId, [waiting]);
     }
   };
+  /** The next statement's rows, taken from those waiting: the first SHARED_ROWS, a `distinct` value once. */
+  const take = (waiting: Waiting[]): Waiting[] => {
+    if (!distinct) return waiting.splice(0, SHARED_ROWS);
+    const taken: Waiting[] = [];
+    const left: Waiting[] = [];
+    const values = new Set<unknown>();
+    for (const w of waiting) {
+      const value = w.row[distinct];
+      if (taken.length < SHARED_ROWS && !values.has(value)) {
+        values.add(value);
+        taken.push(w);
+      } else left.push(w);
+    }
+    waiting.splice(0, waiting.length, ...left);
+    return taken;
+  };
   const drain = (reads: ViewReads, companyId: string, lane: Lane, ofReads: Map<string, Lane>): void => {
     if (lane.waiting.length === 0) {
       ofReads.delete(companyId);
       return;
     }
     lane.busy = true;
-    void run(reads, companyId, lane.waiting.splice(0, SHARED_ROWS)).finally(() => {
+    void run(reads, companyId, take(lane.waiting)).finally(() => {
       lane.busy = false;
       drain(reads, companyId, lane, ofReads);
     });
   };
-  return async (em: EntityManager, reads: ViewReads, companyId: string, row: object): Promise<Record<string, any>[]> => {
+  return async (em: EntityManager, reads: ViewReads, companyId: string, row: Row): Promise<Record<string, any>[]> => {
     if (em.isInTransaction()) return byRow([row], await em.execute(texts(reads).plain, params([row], companyId)))[0]!;
     let ofReads = lanes.get(reads);
     if (!ofReads) lanes.set(reads, (ofReads = new Map()));

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
-import { hotStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../plain.store';
+import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../plain.store';
 import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
@@ -11,7 +11,7 @@ import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
-import { flowEventsInsert, flowEventsInsertSql } from '../flows/flow-events.store';
+import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-events.store';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';
 
@@ -131,11 +131,17 @@ export async function makeCall(
   return { agent: checkedAgent, fromNumber: checkedFromNumber, suppressed: checkedSuppressed, call: stored.id ? (stored as StoredView<CallStoredView>) : null };
 }
 
-const STORE_SID = hotStatement('call-sid', `UPDATE calls SET call_sid = ? WHERE id = ? AND company_id = ? AND call_sid = ''`);
+/** Stores the providers' sids of the company's calls placed together (`sharedStatement`). */
+const STORE_SIDS = sharedStatement(
+  'call-sids',
+  `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id uuid, sid text))
+   UPDATE calls c SET call_sid = g.sid FROM given g WHERE c.id = g.id AND c.company_id = ?::uuid AND c.call_sid = '' RETURNING g.ord`,
+  { distinct: 'id' },
+);
 
 /** Stores the provider's sid of a call just placed (a call that has one keeps it). */
 export async function storeCallSid(em: EntityManager, reads: ViewReads, call: RecordKey, sid: string): Promise<void> {
-  await STORE_SID(em, reads, [sid, call.id, call.companyId]);
+  await STORE_SIDS(em, reads, call.companyId, { id: call.id, sid });
 }
 
 /**
@@ -179,56 +185,68 @@ export interface StoredTransition extends Transitioned {
   flowEvents: boolean;
 }
 
-/** The transition's statement, one per flow event it may write (none, `call.started`, `call.ended`): each its own prepared text. */
-const TRANSITIONS = new Map<FlowEventName | null, ReturnType<typeof hotStatement>>();
+/** The transitions' statement, one per flow event it may write (none, `call.started`, `call.ended`): each its own prepared text. */
+const TRANSITIONS = new Map<FlowEventName | null, ReturnType<typeof sharedStatement>>();
 
-function transitionStatement(event: FlowEventName | null): ReturnType<typeof hotStatement> {
+function transitionStatement(event: FlowEventName | null): ReturnType<typeof sharedStatement> {
   let statement = TRANSITIONS.get(event);
   if (statement) return statement;
-  const events = event ? flowEventsInsertSql(event, 'updated') : 'SELECT NULL::uuid AS company_id WHERE false';
-  statement = hotStatement(
-    `call-transition${event ? `-${event}` : ''}`,
-    `WITH answered AS (
-       SELECT id, COALESCE(started_at, ?::timestamptz) AS started
-       FROM calls WHERE id = ?::uuid AND company_id = ?::uuid AND call_status = ANY (string_to_array(?, ','))
+  const events = event
+    ? flowEventsInsertSql(event, 'updated', '(SELECT g.at FROM given g WHERE g.id = r.id)')
+    : 'SELECT NULL::uuid AS company_id, NULL::uuid AS subject_id WHERE false';
+  statement = sharedStatement(
+    `call-transitions${event ? `-${event}` : ''}`,
+    `WITH given AS (
+       SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id uuid, predecessors text[], status text, at timestamptz, now timestamptz,
+         answered_at timestamptz, in_progress boolean, terminal boolean, duration_s int, price_per_minute numeric, disconnect_reason text,
+         latency int, transcript text, transcript_object jsonb, transcript_language text, contact_status text)
+     ), answered AS (
+       SELECT g.*, COALESCE(c.started_at, g.answered_at) AS started
+       FROM given g JOIN calls c ON c.id = g.id WHERE c.company_id = ?::uuid AND c.call_status = ANY (g.predecessors)
      ), timing AS (
-       SELECT id, started, CASE WHEN ?::bool THEN COALESCE(?::int, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (?::timestamptz - started))))::int, 0) END AS duration
-       FROM answered
+       SELECT a.*, CASE WHEN a.terminal THEN COALESCE(a.duration_s, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (a.at - a.started))))::int, 0) END AS duration
+       FROM answered a
      ), updated AS (
        UPDATE calls c SET
-         call_status = ?, updated_at = ?,
-         started_at = CASE WHEN ?::bool THEN ?::timestamptz WHEN ?::bool THEN t.started ELSE c.started_at END,
-         ended_at = CASE WHEN ?::bool THEN ?::timestamptz ELSE c.ended_at END,
+         call_status = t.status, updated_at = t.now,
+         started_at = CASE WHEN t.in_progress THEN t.at WHEN t.terminal THEN t.started ELSE c.started_at END,
+         ended_at = CASE WHEN t.terminal THEN t.at ELSE c.ended_at END,
          call_duration = COALESCE(t.duration, c.call_duration),
-         cost = CASE WHEN ?::bool THEN ROUND(t.duration / 60.0 * ?::numeric, 4) ELSE c.cost END,
-         disconnect_reason = CASE WHEN ?::bool THEN COALESCE(?::text, NULLIF(c.disconnect_reason, ''), ?::text) ELSE c.disconnect_reason END,
-         latency = COALESCE(?::int, c.latency),
-         transcript = COALESCE(?::text, c.transcript),
-         transcript_object = COALESCE(?::jsonb, c.transcript_object),
-         transcript_language = COALESCE(?::text, c.transcript_language)
-       FROM timing t WHERE c.id = t.id AND c.company_id = ?::uuid AND c.call_status = ANY (string_to_array(?, ','))
+         cost = CASE WHEN t.terminal THEN ROUND(t.duration / 60.0 * t.price_per_minute, 4) ELSE c.cost END,
+         disconnect_reason = CASE WHEN t.terminal THEN COALESCE(t.disconnect_reason, NULLIF(c.disconnect_reason, ''), t.status) ELSE c.disconnect_reason END,
+         latency = COALESCE(t.latency, c.latency),
+         transcript = COALESCE(t.transcript, c.transcript),
+         transcript_object = COALESCE(t.transcript_object, c.transcript_object),
+         transcript_language = COALESCE(t.transcript_language, c.transcript_language)
+       FROM timing t WHERE c.id = t.id AND c.company_id = ?::uuid AND c.call_status = ANY (t.predecessors)
        RETURNING c.*
      ), mirrored AS (
-       UPDATE contacts SET last_call_status = ?, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = ?
-       FROM updated u WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
+       UPDATE contacts SET last_call_status = g.contact_status, last_call_at = COALESCE(u.started_at, u.created_at), last_call_duration = u.call_duration, updated_at = g.now
+       FROM updated u JOIN given g ON g.id = u.id WHERE contacts.id = u.contact_id AND contacts.company_id = u.company_id
      ), evented AS (
        ${events}
      )
-     SELECT id, company_id, campaign_id, workspace_id, call_status, EXISTS (SELECT 1 FROM evented) AS flow_events FROM updated`,
+     SELECT g.ord, u.id, u.company_id, u.campaign_id, u.workspace_id, u.call_status, EXISTS (SELECT 1 FROM evented e WHERE e.subject_id = u.id) AS flow_events
+     FROM updated u JOIN given g ON g.id = u.id`,
+    {
+      params: (rows, companyId) => [rows, companyId, companyId, ...(event ? [event, ...flowEventsInsertParams(event, companyId)] : [])],
+      distinct: 'id',
+    },
   );
   TRANSITIONS.set(event, statement);
   return statement;
 }
 
 /**
- * Stores one transition in one statement: the call is updated only if its current status
- * allows the new one (so duplicates and stale updates change nothing, even when two
- * replicas race), its terminal fields are stamped from its own row, its contact mirrors
- * it, and the flow event it is (`event`: `call.started`, `call.ended`) is written to the
- * outbox for the subscribed flows, with the call as updated, atomically. A terminal
- * status's `disconnect_reason` is the update's, else the one recorded while the call was
- * live (the agent's relay session, docs/calls.md), else the status itself. Returns null
- * when nothing changed. Plain SQL, one round trip, prepared (`hotStatement`): this runs for
+ * Stores one transition in one statement, shared with the transitions of the company's other
+ * calls in flight with it (`sharedStatement`; a call's own transitions go one after the
+ * other): the call is updated only if its current status allows the new one (so duplicates
+ * and stale updates change nothing, even when two replicas race), its terminal fields are
+ * stamped from its own row, its contact mirrors it, and the flow event it is (`event`:
+ * `call.started`, `call.ended`) is written to the outbox for the subscribed flows, with the
+ * call as updated, atomically. A terminal status's `disconnect_reason` is the update's, else
+ * the one recorded while the call was live (the agent's relay session, docs/calls.md), else
+ * the status itself. Returns null when nothing changed. Plain SQL, prepared: this runs for
  * every transition of every call, and the ORM's unit of work would triple its cost.
  */
 export async function applyTransition(
@@ -241,28 +259,24 @@ export async function applyTransition(
   now: Date,
 ): Promise<StoredTransition | null> {
   const terminal = !LIVE_STATUSES.includes(update.status);
-  const answeredAt = update.status === 'in-progress' || update.status === 'completed' ? update.at : null;
-  const contactStatus = terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status];
-  const events = event ? flowEventsInsert(event, update.at, call.companyId, { sql: 'updated', params: [] }) : null;
-  // Statuses are plain tokens: a comma-separated list, split by PostgreSQL, binds alike on both paths of `hotStatement`.
-  const predecessors = PREDECESSORS[update.status].join(',');
-  const rows = await transitionStatement(event)(em, reads, [
-    answeredAt, call.id, call.companyId, predecessors,
-    terminal, update.durationS ?? null, update.at,
-    update.status, now,
-    update.status === 'in-progress', update.at, terminal,
-    terminal, update.at,
-    terminal, pricePerMinute,
-    terminal, update.disconnectReason ?? null, update.status,
-    update.latencyMs ?? null,
-    update.transcript ? transcriptText(update.transcript.turns) : null,
-    update.transcript ? JSON.stringify({ turns: update.transcript.turns }) : null,
-    update.transcript?.language ?? null,
-    call.companyId, predecessors,
-    contactStatus, now,
-    ...(events ? events.params : []),
-  ]);
-  const row = rows[0];
+  const [row] = await transitionStatement(event)(em, reads, call.companyId, {
+    id: call.id,
+    predecessors: PREDECESSORS[update.status],
+    status: update.status,
+    at: update.at,
+    now,
+    answered_at: update.status === 'in-progress' || update.status === 'completed' ? update.at : null,
+    in_progress: update.status === 'in-progress',
+    terminal,
+    duration_s: update.durationS ?? null,
+    price_per_minute: pricePerMinute,
+    disconnect_reason: update.disconnectReason ?? null,
+    latency: update.latencyMs ?? null,
+    transcript: update.transcript ? transcriptText(update.transcript.turns) : null,
+    transcript_object: update.transcript ? { turns: update.transcript.turns } : null,
+    transcript_language: update.transcript?.language ?? null,
+    contact_status: terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status],
+  });
   return row
     ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }
     : null;

@@ -38,24 +38,34 @@ export interface PendingEvent {
  * record as that statement updated it. The row holds the record as `records` shows it. A
  * row already written for the same (flow, event, record) is kept: an event happens at most
  * once per flow. Stopped, deleted and template flows subscribe to nothing. Returns the
- * company of each new row.
+ * company and the record of each new row.
  */
-export function flowEventsInsert(event: FlowEventName, occurredAt: Date, companyId: string, records: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
-  return { sql: flowEventsInsertSql(event, records.sql), params: [event, occurredAt, ...records.params, companyId, JSON.stringify([event])] };
+function flowEventsInsert(event: FlowEventName, occurredAt: Date, companyId: string, records: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  return { sql: flowEventsInsertSql(event, records.sql), params: [event, occurredAt, ...records.params, ...flowEventsInsertParams(event, companyId)] };
 }
 
-/** The text of `flowEventsInsert`'s statement, which depends on the event's subject only: what a prepared statement holds. */
-export function flowEventsInsertSql(event: FlowEventName, records: string): string {
+/**
+ * The text of `flowEventsInsert`'s statement, which depends on the event's subject only: what a
+ * prepared statement holds. `occurredAt` is the SQL of the instant of each record `r`, by
+ * default a parameter (the same for every record). Its parameters, in order: the event, the
+ * instant (with the default `occurredAt`), the records' own, then `flowEventsInsertParams`.
+ */
+export function flowEventsInsertSql(event: FlowEventName, records: string, occurredAt = '?::timestamptz'): string {
   const s = SUBJECTS[SUBJECT_OF[event]];
   return `INSERT INTO ${FLOW_EVENTS_TABLE} (id, company_id, flow_id, event, subject_id, occurred_at, record, created_at)
-     SELECT gen_random_uuid(), f.company_id, f.id, ?::text, r.id, ?::timestamptz, to_jsonb(r), now()
+     SELECT gen_random_uuid(), f.company_id, f.id, ?::text, r.id, ${occurredAt}, to_jsonb(r), now()
      FROM ${records} r JOIN webhook_flows f ON f.company_id = r.company_id
      WHERE f.company_id = ?::uuid AND f.events @> ?::jsonb AND f.deleted_at IS NULL AND f.status <> 'stopped'
        AND (f.event_filters ->> 'workspace' IS NULL OR f.event_filters ->> 'workspace' = r.${s.workspace})
        AND (f.event_filters ->> 'ai_agent_id' IS NULL OR (f.event_filters ->> 'ai_agent_id')::uuid = r.${s.agent})
        AND (f.event_filters ->> 'campaign_id' IS NULL OR (f.event_filters ->> 'campaign_id')::uuid = r.${s.campaign})
      ON CONFLICT (flow_id, event, subject_id) DO NOTHING
-     RETURNING company_id`;
+     RETURNING company_id, subject_id`;
+}
+
+/** The parameters of `flowEventsInsertSql` after its records' own: the company's id and the event. */
+export function flowEventsInsertParams(event: FlowEventName, companyId: string): unknown[] {
+  return [companyId, JSON.stringify([event])];
 }
 
 /**

@@ -16,6 +16,13 @@ const INSERT = sharedStatement(
    SELECT g.ord, i.id, i.value, i.tx FROM inserted i JOIN given g ON g.id = i.id`,
 );
 
+const APPEND = sharedStatement(
+  'shared-rows-append',
+  `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id int, value text))
+   UPDATE shared_rows r SET value = r.value || g.value FROM given g WHERE r.id = g.id AND r.company_id = ?::uuid RETURNING g.ord, r.value`,
+  { distinct: 'id' },
+);
+
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let orm: MikroORM;
 let pool: pg.Pool;
@@ -87,6 +94,17 @@ describe('a shared statement', () => {
 
     expect(answers.map((rows) => rows.map((r) => r.id))).toEqual([[1], [2], [], [4]]);
     expect(statements).toHaveLength(2);
+  });
+
+  it('writes the rows of one record (its `distinct` field) one statement after the other, in the order they came', async () => {
+    const company = randomUUID();
+    await Promise.all([insert(company, 1, 'a'), insert(company, 2, 'x')]);
+    statements = [];
+    const append = (id: number, value: string) => APPEND(orm.em.fork(), reads, company, { id, value });
+    const answers = await Promise.all([append(1, 'b'), append(1, 'c'), append(2, 'y'), append(1, 'd')]);
+
+    expect(answers.map((rows) => rows.map((r) => r.value))).toEqual([['ab'], ['abc'], ['xy'], ['abcd']]);
+    expect(statements).toHaveLength(3);
   });
 
   it('writes within the transaction open on its entity manager, alone and at once', async () => {
