@@ -179,20 +179,20 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
       else for (const waiting of batch) await run(reads, companyId, [waiting]);
     }
   };
-  /** The next statement's rows, taken from those waiting: the first SHARED_ROWS, a `distinct` value once. */
-  const take = (waiting: Waiting[]): Waiting[] => {
-    if (!distinct) return waiting.splice(0, SHARED_ROWS);
+  /** Takes the next statement's rows from those waiting: the first SHARED_ROWS, a `distinct` value once. */
+  const take = (lane: Lane): Waiting[] => {
+    if (!distinct) return lane.waiting.splice(0, SHARED_ROWS);
     const taken: Waiting[] = [];
     const left: Waiting[] = [];
     const values = new Set<unknown>();
-    for (const w of waiting) {
+    for (const w of lane.waiting) {
       const value = w.row[distinct];
       if (taken.length < SHARED_ROWS && !values.has(value)) {
         values.add(value);
         taken.push(w);
       } else left.push(w);
     }
-    waiting.splice(0, waiting.length, ...left);
+    lane.waiting = left;
     return taken;
   };
   const drain = (reads: ViewReads, companyId: string, lane: Lane, ofReads: Map<string, Lane>): void => {
@@ -201,7 +201,7 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
       return;
     }
     lane.busy = true;
-    void run(reads, companyId, take(lane.waiting)).finally(() => {
+    void run(reads, companyId, take(lane)).finally(() => {
       lane.busy = false;
       drain(reads, companyId, lane, ofReads);
     });
