@@ -47,6 +47,13 @@ export interface StoredCampaignCall {
   created: boolean;
 }
 
+/** Why make-call refused, as the error each surface maps (`MadeCall`). */
+const MAKE_CALL_REFUSALS = {
+  agent: () => new NotFoundError('Agent'),
+  from: () => new PreconditionError('call_from is not a phone number of this company', 'call_from'),
+  suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'call_to'),
+};
+
 /** Calls: placing them, reading them, cancelling them. */
 export class CallService {
   static readonly limits = { makeCall: 'make-call' } as const satisfies OperationLimits<CallService>;
@@ -75,18 +82,17 @@ export class CallService {
   async makeCall(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CallView> {
     const body = parseWrite(this.makeCallWrite, input, naming);
     const companyId = caller.scope.companyId;
-    const { agent, fromNumber, suppressed, call } = await makeCall(
+    const made = await makeCall(
       caller.em,
       this.reads,
       companyId,
       { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
       this.options,
     );
-    if (!agent) throw new NotFoundError('Agent');
-    if (fromNumber === null) throw new PreconditionError('call_from is not a phone number of this company', 'call_from');
-    if (suppressed) throw new PreconditionError('call_to is on the do-not-call list', 'call_to');
-    await this.lifecycle.enqueueMany(companyId, [{ id: call!.id, campaignId: null, workspace: call!.workspaceId }]);
-    return toCallView(viewOfStored(callStoredView, call!));
+    if (made.call === null) throw MAKE_CALL_REFUSALS[made.refused]();
+    const { call } = made;
+    await this.lifecycle.enqueueMany(companyId, [{ id: call.id, campaignId: null, workspace: call.workspaceId }]);
+    return toCallView(viewOfStored(callStoredView, call));
   }
 
   /**

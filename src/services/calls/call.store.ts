@@ -97,17 +97,12 @@ const MAKE_CALL = hotStatement(
    FROM checks LEFT JOIN inserted ON true`,
 );
 
-/** What make-call found, and the call it stored when every check passed. */
-export interface MadeCall {
-  /** The agent is the company's and not deleted. */
-  agent: boolean;
-  /** The company's number `from` as stored, or null when it owns none such. */
-  fromNumber: string | null;
-  /** `to` is on the company's do-not-call list. */
-  suppressed: boolean;
-  /** The test call stored in `pstn-queued`, or null when a check failed. */
-  call: StoredView<CallStoredView> | null;
-}
+/**
+ * What make-call did: the test call it stored in `pstn-queued`, or the first check that
+ * failed (the agent is not the company's or is deleted; the company owns no such number
+ * `from`; `to` is on its do-not-call list).
+ */
+export type MadeCall = { call: StoredView<CallStoredView> } | { call: null; refused: 'agent' | 'from' | 'suppressed' };
 
 /**
  * make-call in one prepared statement: its three checks (the agent is the company's, the
@@ -128,7 +123,11 @@ export async function makeCall(
     randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
   ]);
   const { checkedAgent, checkedFromNumber, checkedSuppressed, ...stored } = row!;
-  return { agent: checkedAgent, fromNumber: checkedFromNumber, suppressed: checkedSuppressed, call: stored.id ? (stored as StoredView<CallStoredView>) : null };
+  if (stored.id) return { call: stored as StoredView<CallStoredView> };
+  if (!checkedAgent) return { call: null, refused: 'agent' };
+  if (checkedFromNumber === null) return { call: null, refused: 'from' };
+  if (checkedSuppressed) return { call: null, refused: 'suppressed' };
+  throw new Error('make-call stored no call although its checks passed');
 }
 
 /** Stores the providers' sids of the company's calls placed together (`sharedStatement`). */
