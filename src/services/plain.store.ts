@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { StatementListener } from '../db/orm';
+import { storableJson } from './input/storable';
 
 /**
  * A view as a hot read answers it: instants as ISO 8601 text (UTC, milliseconds, what REST
@@ -157,7 +158,9 @@ export interface SharedStatementOptions {
  * rows never share a statement with another's, so each statement stays on one shard of a
  * database distributed by company (docs/scaling.md). When a shared statement fails, which
  * writes none of its rows, each of its rows is tried again alone, so that one row's failure
- * is its own.
+ * is its own. The rows' strings are written as PostgreSQL can store them (`storableJson`):
+ * inputs were refused with a NUL or an unpaired surrogate before, and what comes from outside
+ * (a receiver's answer, a model's words) gets U+FFFD in their place.
  */
 export function sharedStatement(name: string, text: string | ((reads: ViewReads) => string), options: SharedStatementOptions = {}) {
   const texts = statementTexts(text);
@@ -168,7 +171,7 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
     for (const row of answered) answers[row.ord]!.push(row);
     return answers;
   };
-  const params = (rows: Row[], companyId: string) => paramsOf(JSON.stringify(rows.map((row, ord) => ({ ...row, ord }))), companyId);
+  const params = (rows: Row[], companyId: string) => paramsOf(storableJson(rows.map((row, ord) => ({ ...row, ord }))), companyId);
   const run = async (reads: ViewReads, companyId: string, batch: Waiting[]): Promise<void> => {
     const rows = batch.map((w) => w.row);
     try {

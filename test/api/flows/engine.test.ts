@@ -197,6 +197,30 @@ describe('flow execution', () => {
     expect(rx.at('/down')).toHaveLength(3);
   });
 
+  it('stores a receiver\'s NUL characters and unpaired surrogates, which PostgreSQL refuses, as U+FFFD, and runs on', async () => {
+    rx.on('/escapes', answer(200, { note: 'a\u0000b', lone: '\ud800', ['k\u0000']: 1 }));
+    rx.on('/raw', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('x\u0000y');
+    });
+    const flow = await api.create({
+      variables: [
+        { name: 'note', location: 'body.note', stepId: 1 },
+        { name: 'lone', location: 'body.lone', stepId: 1 },
+      ],
+      steps: [
+        { step_number: 1, webhook_url: `${rx.url}/escapes` },
+        { step_number: 2, webhook_url: `${rx.url}/raw`, depends_on_step: 1, webhook_body: { note: '{{note}}' } },
+      ],
+    });
+    const done = await api.settled(flow.id, (await api.trigger(flow.id)).id);
+    expect(done).toMatchObject({ status: 'success' });
+    expect(done.steps[0].variables).toEqual({ note: 'a\uFFFDb', lone: '\uFFFD' });
+    expect(JSON.parse(done.steps[0].response.body)).toEqual({ note: 'a\u0000b', lone: '\ud800', ['k\u0000']: 1 });
+    expect(done.steps[1].response.body).toBe('x\uFFFDy');
+    expect(JSON.parse(rx.at('/raw')[0]!.body)).toEqual({ note: 'a\uFFFDb' });
+  });
+
   it('logs the request with credentials redacted', async () => {
     const flow = await api.create({
       steps: [{
