@@ -10,6 +10,7 @@ import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './
 import { CompanyFlowInvoker } from './flow-tools';
 import type { LanguageModel } from './language-model';
 import { type StoredTurn, storedTranscript } from './transcript';
+import { storableText } from '../input/storable';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,7 +39,8 @@ class TranscriptWriter implements TranscriptRecorder {
   ) {}
 
   save(turns: readonly TurnRecord[]): void {
-    this.waiting = turns.map((t) => ({ role: t.role, text: t.text, at: t.at.toISOString(), ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }) }));
+    // What a model or a caller says is stored as PostgreSQL can hold it (a NUL becomes U+FFFD).
+    this.waiting = turns.map((t) => ({ role: t.role, text: storableText(t.text), at: t.at.toISOString(), ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }) }));
     this.writing ??= this.drain();
   }
 

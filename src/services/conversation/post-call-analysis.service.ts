@@ -12,6 +12,7 @@ import type { FlowEvents } from '../flows/flow-events';
 import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
 import type { LanguageModel } from './language-model';
 import { type StoredTurn, transcriptText } from './transcript';
+import { storableValue } from '../input/storable';
 
 export interface AnalyzeCallJob {
   companyId: string;
@@ -79,7 +80,7 @@ export class PostCallAnalysisService {
     const turns = turnsOf(call);
     const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id, company: companyId });
     const result = await this.ask(agent, turns);
-    const fields = result.ok
+    const answered = result.ok
       ? {
           agentPostCallOutcomes: result.answer.outcomes,
           analysisSentiment: result.answer.sentiment,
@@ -88,6 +89,8 @@ export class PostCallAnalysisService {
           notes: result.answer.summary,
         }
       : { agentTaskStatus: 'analysis_failed', agentTaskFeedback: result.reason.slice(0, 2000) };
+    // A model's words are stored as PostgreSQL can hold them (a NUL becomes U+FFFD).
+    const fields = storableValue(answered);
     // The flows subscribed to `call.analyzed`, and the campaign's flow when it reads the
     // outcomes, are triggered if and only if the analysis is stored.
     const announcements = await em.transactional(async (tx) => {

@@ -41,6 +41,11 @@ export function storableJson(value: unknown): string {
   return /\\u(0000|d[89a-f])/i.test(json) ? JSON.stringify(value, storableReplacer) : json;
 }
 
+/** A JSON value (no dates) with every string as `storableText`, for the ORM to write. */
+export function storableValue<T>(value: T): T {
+  return JSON.parse(storableJson(value)) as T;
+}
+
 /**
  * Why an input value cannot be taken as it is: text that cannot be stored, in a value or a
  * key, or nesting deeper than MAX_JSON_DEPTH (validation and serialization recurse, and a

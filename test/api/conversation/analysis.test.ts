@@ -81,6 +81,12 @@ describe('post-call analysis', () => {
     expect(analyzed.find((e) => e.callId === id)).toEqual({ companyId: a.companyId, callId: id, campaignId: null, workspace: 'default' });
   });
 
+  it('stores the NUL characters of an answer, which PostgreSQL refuses, as U+FFFD', async () => {
+    llm.fallback = { json: { ...fits, summary: 'Ada\u0000 agreed.', task_feedback: 'Yes\u0000.' } };
+    const call = await analysedCall(await endedCall());
+    expect(call).toMatchObject({ agent_task_status: 'completed', notes: 'Ada\uFFFD agreed.', agent_task_feedback: 'Yes\uFFFD.' });
+  });
+
   it('triggers the flows subscribed to call.analyzed once the analysis is stored, with the analysed call', async () => {
     llm.fallback = { json: fits };
     const step = { step_number: 1, webhook_url: `${receiver.url}/analyzed`, webhook_method: 'POST', webhook_body: { event: '{{event}}', id: '{{call.id}}', plan: '{{call.agent_post_call_outcomes.plan}}', notes: '{{call.notes}}' } };

@@ -73,6 +73,22 @@ describe('a live call with its agent', () => {
     expect(Date.parse(turns[0].at)).toBeLessThanOrEqual(Date.parse(turns[1].at));
   });
 
+  it('stores the NUL characters a model or a caller says, which PostgreSQL refuses, as U+FFFD', async () => {
+    const callId = await liveCall('user');
+    const conversation = (await t.app.services.conversations!.open(callId, new RecordingSink()))!;
+    await conversation.start();
+
+    llm.reply({ text: 'Hi\u0000there' });
+    await conversation.userSaid('Hello\u0000?', true);
+    const call = await waitFor('both turns stored', async () => {
+      const stored = await getCall(a, callId);
+      return stored.transcript_object?.turns?.length === 2 ? stored : undefined;
+    });
+    expect(call.transcript).toBe('User: Hello\uFFFD?\nAgent: Hi\uFFFDthere');
+    expect(call.transcript_object.turns.map((turn: any) => turn.text)).toEqual(['Hello\uFFFD?', 'Hi\uFFFDthere']);
+    await conversation.close('agent_hangup');
+  });
+
   it('opens only live calls, whatever id it is given', async () => {
     const opener = t.app.services.conversations!;
     const sink = new RecordingSink();
