@@ -8,7 +8,7 @@ import type { Config } from './config';
 import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
 import { openDatabase, type StatementListener } from './db/orm';
-import { openSidePool } from './db/side-pool';
+import { closePool, openSidePool } from './db/side-pool';
 import { createGraphQL, GRAPHQL_PATH } from './graphql';
 import { answerClientErrors } from './http/client-error';
 import { consolePages } from './http/console';
@@ -107,7 +107,7 @@ async function openStores(config: Config, logger: Logger, onStatement?: Statemen
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
   const sidePool = openSidePool(db.url, config.pools.side, logger);
-  opened.unshift(() => sidePool.end());
+  opened.unshift(() => closePool(sidePool));
   try {
     const orm = await openDatabase(db.url, sidePool, config.pools.orm, logger, onStatement);
     opened.unshift(() => orm.close());
@@ -169,7 +169,7 @@ export async function startServices(config: Config, logger: Logger, options: Sta
       await events.close();
       await orm.close();
       // Last of the connections: the limiter, the bus and the queue's locks used it until now.
-      await sidePool.end();
+      await closePool(sidePool);
       await db.stop();
     },
   };

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { ConfigError, loadConfig } from '../config';
 import { resolveDatabase } from '../db/database';
 import { openDatabase } from '../db/orm';
+import { closePool } from '../db/side-pool';
 import { AuthService } from '../services/auth.service';
 import { AppError, describeError } from '../services/errors';
 
@@ -50,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
     }
   } finally {
     await orm.close();
-    await sidePool.end();
+    await closePool(sidePool);
     await db.stop();
   }
 }

@@ -18,6 +18,24 @@ export function openSidePool(connectionString: string, max: number, logger: Logg
 }
 
 /**
+ * Ends `pool` and answers once each of its connections is closed. pg's `end()` answers as soon
+ * as it has asked them to close: a database stopped or dropped right after it (the embedded
+ * one, a benchmark's) would end a connection still open, which the pool reports as an error.
+ */
+export async function closePool(pool: pg.Pool): Promise<void> {
+  let open = pool.totalCount;
+  const closed = new Promise<void>((resolve) => {
+    if (open === 0) resolve();
+    pool.on('remove', () => {
+      open -= 1;
+      if (open === 0) resolve();
+    });
+  });
+  await pool.end();
+  await closed;
+}
+
+/**
  * Runs `work` while holding the session advisory lock `key` (key space: hashtext); other
  * processes asking for it wait their turn. The lock's session is a connection of `pool`,
  * destroyed afterwards rather than given back: ending the session releases the lock, even
