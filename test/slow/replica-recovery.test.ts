@@ -61,8 +61,8 @@ afterAll(async () => {
   await db.drop();
 }, 30_000);
 
-async function startReplica(name: string): Promise<Replica> {
-  const replica = await spawnReplica(name, db.url, ENV);
+async function startReplica(name: string, env: Record<string, string> = {}): Promise<Replica> {
+  const replica = await spawnReplica(name, db.url, { ...ENV, ...env });
   replicas.push(replica);
   await listening(replica);
   return replica;
@@ -162,5 +162,49 @@ describe('recovery after a replica is killed (kill -9)', () => {
       const { rows } = await sql.query(`select call_status from calls where id = $1`, [made.id]);
       return rows[0]?.call_status === 'completed' ? true : undefined;
     });
+  }, 90_000);
+
+  it('a flow step job in flight on the killed worker is sent again by another once the job expires', async () => {
+    const worker = replicas[2]!;
+    // Triggered on an API-only replica, the step is a job, which `worker`, the only worker, takes.
+    const api = await startReplica('api', { JOB_WORKERS: '0' });
+    let firstAt = 0;
+    let secondAt = 0;
+    receiver.on('/held', (req, res) => {
+      if (firstAt === 0) {
+        firstAt = Date.now();
+        return;
+      }
+      secondAt ||= Date.now();
+      answer(200, { ok: true })(req, res);
+    });
+    const flow = await call<{ id: string }>(api, 'POST', '/v1/webhooks', {
+      name: 'Job recovery',
+      steps: [{ step_number: 1, webhook_url: `${receiver.url}/held`, webhook_method: 'POST', timeout: STEP_TIMEOUT_S, webhook_timeout: STEP_TIMEOUT_S }],
+    });
+    const execution = await call<{ id: string; status: string }>(api, 'POST', `/v1/webhooks/${flow.id}/trigger`, { variables: {} });
+    expect(execution.status).toBe('scheduled');
+    await waitFor('the worker to send the step', async () => (firstAt > 0 ? true : undefined), 10_000);
+    const { rows: jobs } = await sql.query(`select state from pgboss.job where name = 'flow.step' and data ->> 'executionId' = $1`, [execution.id]);
+    expect(jobs.map((j) => j.state)).toEqual(['active']);
+
+    await startReplica('worker-2');
+    await killHard(worker);
+
+    // pg-boss presumes the job's worker dead past its work time (the step's timeout) plus
+    // JOB_EXPIRY_S, found by maintenance within JOB_MAINTENANCE_S (docs/operations.md).
+    const bound = STEP_TIMEOUT_S + EXPIRY_S + 2 * MAINTENANCE_S + SLACK_S;
+    await waitFor(`the step to be sent again within ${bound} s`, async () => (secondAt > 0 ? true : undefined), (bound + 1) * 1000, 50);
+    expect(seconds(firstAt, secondAt)).toBeLessThanOrEqual(bound);
+    expect(seconds(firstAt, secondAt)).toBeGreaterThanOrEqual(STEP_TIMEOUT_S);
+
+    const requests = receiver.at('/held');
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
+    const done = await waitFor('the execution to succeed', async () => {
+      const e = await call<{ status: string; steps: { status: string }[] }>(api, 'GET', `/v1/webhooks/${flow.id}/executions/${execution.id}`);
+      return e.status === 'success' ? e : undefined;
+    });
+    expect(done.steps.map((s) => s.status)).toEqual(['success']);
   }, 90_000);
 });
