@@ -86,46 +86,59 @@ async function call<T>(replica: Replica, method: string, path: string, body?: un
 
 const seconds = (from: number, to: number) => (to - from) / 1000;
 
+/**
+ * A one-step flow posting to `path`, created and triggered on `on`. The receiver holds the
+ * first request open (the killed replica never hears back) and answers the next; `sent` says
+ * when each arrived.
+ */
+async function heldStepFlow(on: Replica, path: string, name: string) {
+  const sent = { firstAt: 0, secondAt: 0 };
+  receiver.on(path, (req, res) => {
+    if (sent.firstAt === 0) {
+      sent.firstAt = Date.now();
+      return;
+    }
+    sent.secondAt ||= Date.now();
+    answer(200, { ok: true })(req, res);
+  });
+  const flow = await call<{ id: string }>(on, 'POST', '/v1/webhooks', {
+    name,
+    steps: [{ step_number: 1, webhook_url: `${receiver.url}${path}`, webhook_method: 'POST', timeout: STEP_TIMEOUT_S, webhook_timeout: STEP_TIMEOUT_S }],
+  });
+  const execution = await call<{ id: string; status: string }>(on, 'POST', `/v1/webhooks/${flow.id}/trigger`, { variables: {} });
+  return { sent, flow, execution };
+}
+
+/** The step was sent twice as the same message, and the execution succeeded, read on `on`. */
+async function expectSentAgainAndSucceeded(on: Replica, path: string, flowId: string, executionId: string): Promise<void> {
+  const requests = receiver.at(path);
+  expect(requests).toHaveLength(2);
+  expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
+  const done = await waitFor('the execution to succeed', async () => {
+    const e = await call<{ status: string; steps: { status: string }[] }>(on, 'GET', `/v1/webhooks/${flowId}/executions/${executionId}`);
+    return e.status === 'success' ? e : undefined;
+  });
+  expect(done.steps.map((s) => s.status)).toEqual(['success']);
+}
+
 describe('recovery after a replica is killed (kill -9)', () => {
   it('a flow step in flight on the killed replica is sent again within its timeout plus the recovery bound', async () => {
     const a = await startReplica('a');
     key = demoKey(a.output.stdout);
 
-    // The first request is held open (the killed replica never hears back); the next is answered.
-    let firstAt = 0;
-    let secondAt = 0;
-    receiver.on('/slow', (req, res) => {
-      if (firstAt === 0) {
-        firstAt = Date.now();
-        return;
-      }
-      secondAt ||= Date.now();
-      answer(200, { ok: true })(req, res);
-    });
-    const flow = await call<{ id: string }>(a, 'POST', '/v1/webhooks', {
-      name: 'Recovery',
-      steps: [{ step_number: 1, webhook_url: `${receiver.url}/slow`, webhook_method: 'POST', timeout: STEP_TIMEOUT_S, webhook_timeout: STEP_TIMEOUT_S }],
-    });
     // Triggered on `a` while it is the only replica: `a` sends the step itself (a local step).
-    const execution = await call<{ id: string }>(a, 'POST', `/v1/webhooks/${flow.id}/trigger`, { variables: {} });
-    await waitFor('the step to reach the receiver', async () => (firstAt > 0 ? true : undefined), 10_000);
+    const { sent, flow, execution } = await heldStepFlow(a, '/slow', 'Recovery');
+    await waitFor('the step to reach the receiver', async () => (sent.firstAt > 0 ? true : undefined), 10_000);
 
     await startReplica('b');
     await killHard(a);
-    expect(seconds(firstAt, Date.now())).toBeLessThan(STEP_TIMEOUT_S);
+    expect(seconds(sent.firstAt, Date.now())).toBeLessThan(STEP_TIMEOUT_S);
 
     const bound = STEP_TIMEOUT_S + EXPIRY_S + FLOW_SWEEP_S + SLACK_S;
-    await waitFor(`the step to be sent again within ${bound} s`, async () => (secondAt > 0 ? true : undefined), (bound + 1) * 1000, 50);
-    expect(seconds(firstAt, secondAt)).toBeLessThanOrEqual(bound);
+    await waitFor(`the step to be sent again within ${bound} s`, async () => (sent.secondAt > 0 ? true : undefined), (bound + 1) * 1000, 50);
+    expect(seconds(sent.firstAt, sent.secondAt)).toBeLessThanOrEqual(bound);
 
-    const requests = receiver.at('/slow');
-    expect(requests).toHaveLength(2);
-    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    const done = await waitFor('the execution to succeed', async () => {
-      const e = await call<{ status: string; steps: { status: string }[] }>(replicas[1]!, 'GET', `/v1/webhooks/${flow.id}/executions/${execution.id}`);
-      return e.status === 'success' ? e : undefined;
-    });
-    expect(done.steps.map((s) => s.status)).toEqual(['success']);
+    await expectSentAgainAndSucceeded(replicas[1]!, '/slow', flow.id, execution.id);
   }, 90_000);
 
   it('a simulated call whose next step was due on the killed replica does not stay ringing', async () => {
@@ -168,23 +181,9 @@ describe('recovery after a replica is killed (kill -9)', () => {
     const worker = replicas[2]!;
     // Triggered on an API-only replica, the step is a job, which `worker`, the only worker, takes.
     const api = await startReplica('api', { JOB_WORKERS: '0' });
-    let firstAt = 0;
-    let secondAt = 0;
-    receiver.on('/held', (req, res) => {
-      if (firstAt === 0) {
-        firstAt = Date.now();
-        return;
-      }
-      secondAt ||= Date.now();
-      answer(200, { ok: true })(req, res);
-    });
-    const flow = await call<{ id: string }>(api, 'POST', '/v1/webhooks', {
-      name: 'Job recovery',
-      steps: [{ step_number: 1, webhook_url: `${receiver.url}/held`, webhook_method: 'POST', timeout: STEP_TIMEOUT_S, webhook_timeout: STEP_TIMEOUT_S }],
-    });
-    const execution = await call<{ id: string; status: string }>(api, 'POST', `/v1/webhooks/${flow.id}/trigger`, { variables: {} });
+    const { sent, flow, execution } = await heldStepFlow(api, '/held', 'Job recovery');
     expect(execution.status).toBe('scheduled');
-    await waitFor('the worker to send the step', async () => (firstAt > 0 ? true : undefined), 10_000);
+    await waitFor('the worker to send the step', async () => (sent.firstAt > 0 ? true : undefined), 10_000);
     const { rows: jobs } = await sql.query(`select state from pgboss.job where name = 'flow.step' and data ->> 'executionId' = $1`, [execution.id]);
     expect(jobs.map((j) => j.state)).toEqual(['active']);
 
@@ -194,17 +193,10 @@ describe('recovery after a replica is killed (kill -9)', () => {
     // pg-boss presumes the job's worker dead past its work time (the step's timeout) plus
     // JOB_EXPIRY_S, found by maintenance within JOB_MAINTENANCE_S (docs/operations.md).
     const bound = STEP_TIMEOUT_S + EXPIRY_S + 2 * MAINTENANCE_S + SLACK_S;
-    await waitFor(`the step to be sent again within ${bound} s`, async () => (secondAt > 0 ? true : undefined), (bound + 1) * 1000, 50);
-    expect(seconds(firstAt, secondAt)).toBeLessThanOrEqual(bound);
-    expect(seconds(firstAt, secondAt)).toBeGreaterThanOrEqual(STEP_TIMEOUT_S);
+    await waitFor(`the step to be sent again within ${bound} s`, async () => (sent.secondAt > 0 ? true : undefined), (bound + 1) * 1000, 50);
+    expect(seconds(sent.firstAt, sent.secondAt)).toBeLessThanOrEqual(bound);
+    expect(seconds(sent.firstAt, sent.secondAt)).toBeGreaterThanOrEqual(STEP_TIMEOUT_S);
 
-    const requests = receiver.at('/held');
-    expect(requests).toHaveLength(2);
-    expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
-    const done = await waitFor('the execution to succeed', async () => {
-      const e = await call<{ status: string; steps: { status: string }[] }>(api, 'GET', `/v1/webhooks/${flow.id}/executions/${execution.id}`);
-      return e.status === 'success' ? e : undefined;
-    });
-    expect(done.steps.map((s) => s.status)).toEqual(['success']);
+    await expectSentAgainAndSucceeded(api, '/held', flow.id, execution.id);
   }, 90_000);
 });
