@@ -133,7 +133,7 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
     // The warm-up's calls are in another workspace: the subscriber does not count them.
     await place(WARM_UP, 'warm-up');
     await settle(WARM_UP, 'warm-up');
-    await analyzeAfterWarmUp(em);
+    await analyzeAfterWarmUp(db.url);
 
     await profile.start();
     const started = Date.now();

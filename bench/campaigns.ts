@@ -96,7 +96,7 @@ export async function measureCampaign(
     };
     await runToCompletion((await newCampaign('Warm-up', WARM_UP)).id);
     const campaign = await newCampaign('Bench', contacts);
-    await analyzeAfterWarmUp(em);
+    await analyzeAfterWarmUp(db.url);
 
     const dbActiveMs = async () => {
       await em.execute('SELECT pg_stat_force_next_flush()');

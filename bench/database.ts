@@ -70,8 +70,14 @@ export async function benchDatabase(): Promise<BenchDatabase> {
  * call by scanning its company's rows rather than by its primary key (docs/performance.md,
  * "Plans made on empty tables").
  */
-export async function analyzeAfterWarmUp(sql: { query(text: string): Promise<unknown> } | { execute(text: string): Promise<unknown> }): Promise<void> {
-  await ('query' in sql ? sql.query('ANALYZE') : sql.execute('ANALYZE'));
+export async function analyzeAfterWarmUp(databaseUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('ANALYZE');
+  } finally {
+    await client.end();
+  }
 }
 
 /**

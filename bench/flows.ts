@@ -128,7 +128,7 @@ async function run(app: RunningApp, outside: Outside, databaseUrl: string, execu
   const warmUp = WARM_UP;
   await outside.trigger({ ...run, from: -warmUp, to: 0 });
   await waitForSuccesses(app, flow.id, warmUp);
-  await analyzeAfterWarmUp(app.orm.em.fork());
+  await analyzeAfterWarmUp(databaseUrl);
   const profile = await statementProfile(databaseUrl);
   try {
     await profile.start();

@@ -226,7 +226,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
       const inserts: Target = { name: 'bare insert', process: baseline, options: { url: `${baseline.url}/v1/calls/make-call`, ...makeCallOptions } };
       await load(makeCalls, WARMUP_S);
       const warm = await drain(sql, companyId, 120_000);
-      await analyzeAfterWarmUp(sql);
+      await analyzeAfterWarmUp(db.url);
       const calls = await profiled('POST make-call and the calls it places (per request)', (f) => f.requests, () => load(makeCalls, DURATION_S));
       const ended = await drain(sql, companyId, 120_000);
       const drained = { calls: ended.calls - warm.calls, seconds: ended.seconds };
@@ -238,7 +238,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
     }
 
     if (phases.has('subscribers')) {
-      await analyzeAfterWarmUp(sql);
+      await analyzeAfterWarmUp(db.url);
       await statements.start();
       const delivered = await measureSubscribers(service, db.url, sql, companyId, key, makeCall);
       profiles.push(['transitions to 1,000 subscribers (per event)', await statements.top(delivered.events)]);
