@@ -65,12 +65,45 @@ function completionOf(reply: ScriptedReply, model: string): Record<string, unkno
 }
 
 /**
+ * What the strictest common chat templates refuse (their own messages): a system message
+ * anywhere but first (Qwen3, Llama), no user message (Qwen3), user and assistant turns not
+ * alternating from a user turn after the system message (Gemma, Mistral: assistant messages
+ * with tool calls and tool results do not count), an assistant message with neither text nor
+ * tool calls, a tool result not after a tool call.
+ */
+function templateError(messages: RecordedRequest[]): string | null {
+  let expected: 'user' | 'assistant' = 'user';
+  for (const [i, m] of messages.entries()) {
+    const toolCalls = m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
+    if (m.role === 'system') {
+      if (i !== 0) return 'System message must be at the beginning.';
+      continue;
+    }
+    if (m.role === 'tool') {
+      const before = messages[i - 1];
+      if (before?.role !== 'tool' && !(before?.role === 'assistant' && before.tool_calls?.length)) return 'Tool results must follow a tool call.';
+      continue;
+    }
+    if (m.role === 'assistant' && !toolCalls && (typeof m.content !== 'string' || m.content.trim() === '')) return 'Assistant message must have content.';
+    if (toolCalls) continue;
+    if (m.role !== expected) return 'Conversation roles must alternate user/assistant/user/assistant/...';
+    expected = expected === 'user' ? 'assistant' : 'user';
+  }
+  return messages.some((m) => m.role === 'user') ? null : 'No user query found in messages.';
+}
+
+/**
  * A local OpenAI-compatible Chat Completions server speaking the real wire protocol
  * (`POST {base}/chat/completions`, Server-Sent Events `data: {chunk}` lines ending with
  * `data: [DONE]`), scripted per test: replies are taken from a queue, then `fallback`.
  */
 export class FakeLlm {
   readonly requests: RecordedRequest[] = [];
+  /**
+   * Render the messages through a strict chat template first, as vLLM and llama.cpp do with
+   * Llama, Qwen3, Gemma or Mistral templates, and answer 400 as vLLM does when it refuses them.
+   */
+  strictTemplate = false;
   fallback: ScriptedReply | ((request: RecordedRequest) => ScriptedReply) = {};
   private readonly queue: ScriptedReply[] = [];
   private readonly server: Server;
@@ -111,6 +144,11 @@ export class FakeLlm {
     }
     const body = JSON.parse(raw) as RecordedRequest;
     this.requests.push(body);
+    const refused = this.strictTemplate ? templateError(body.messages) : null;
+    if (refused) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'error', message: refused, type: 'BadRequestError', param: null, code: 400 }));
+      return;
+    }
     const reply = this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(body) : this.fallback);
     if (reply.firstTokenDelayMs) await sleep(reply.firstTokenDelayMs);
     if (reply.status) {

@@ -1,5 +1,6 @@
 import type { StateMachine } from './agent-flow';
 import { type CallAction, type CallTool, runTools } from './call-tools';
+import { chatHistory } from './chat-history';
 import type { Conversation, ConversationEndReason, ConversationSink } from './conversation';
 import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
 import { SilenceWatch, type SilenceSettings } from './silence';
@@ -52,8 +53,11 @@ export function turnContext(settings: EngineSettings): { system: string; tools: 
 
 /** Said when the model fails, before the call ends with `llm_error`. */
 export const APOLOGY = "I'm sorry, I'm having technical trouble and have to end the call. Goodbye.";
-/** Said to the model, for one answer only, when the callee has been silent. */
-const REMINDER = 'The caller has said nothing for a while. In one short sentence, check whether they are still there.';
+/**
+ * Said to the model on the callee's side, for one answer only, when the callee has been silent
+ * (a user turn: mid-history system messages are refused by common chat templates).
+ */
+export const REMINDER = '[The caller has said nothing for a while. In one short sentence, check whether they are still there.]';
 /** Rounds of tool calls one agent turn may take before it must end. */
 const MAX_TOOL_ROUNDS = 4;
 
@@ -235,7 +239,7 @@ export class ConversationEngine implements Conversation {
     const { signal } = turn.controller;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const { system, tools } = turnContext(this.settings);
-      const messages: ChatMessage[] = [{ role: 'system', content: system }, ...this.history, ...(note ? [{ role: 'system' as const, content: note }] : [])];
+      const messages = chatHistory(system, this.history, note);
       const answer = await this.deps.model.stream({ messages, tools: tools.map((t) => t.spec), temperature: this.settings.temperature, signal }, (token) => {
         onFirstToken();
         turn.sent += token;

@@ -5,6 +5,7 @@ import type { Caller } from '../scope';
 import { parseInput } from '../validation';
 import { readAgentFlow } from './agent-flow';
 import { engineSettingsOf } from './agent-settings';
+import { chatHistory } from './chat-history';
 import { turnContext } from './engine';
 import { type ChatMessage, type LanguageModel, LanguageModelError, type ModelAnswer } from './language-model';
 import type { OperationLimits } from '../rate-limit.service';
@@ -46,7 +47,7 @@ export class PlaygroundService {
     const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, variables);
     const history: ChatMessage[] = messages.map((m) => ({ role: m.role === 'agent' ? 'assistant' : 'user', content: m.content }));
     const { system, tools } = turnContext(settings);
-    const answer = await this.ask(this.model, { messages: [{ role: 'system', content: system }, ...history], tools: tools.map((t) => t.spec), temperature: settings.temperature });
+    const answer = await this.ask(this.model, { messages: chatHistory(system, history), tools: tools.map((t) => t.spec), temperature: settings.temperature });
     for (const call of answer.toolCalls) {
       const tool = tools.find((t) => t.spec.name === 'go_to_state' && call.name === 'go_to_state');
       const args = parsed(call.arguments);

@@ -1,4 +1,4 @@
-import { APOLOGY } from '../../../src/services/conversation/engine';
+import { APOLOGY, REMINDER } from '../../../src/services/conversation/engine';
 import { FakeLlm } from '../../support/fake-llm';
 import { waitFor } from '../../support/wait';
 import { agent, engineOn } from '../../api/conversation/support';
@@ -55,7 +55,7 @@ describe('the conversation engine', () => {
     llm.reply({ text: 'Sure, go ahead.' });
     await engine.userSaid('Sorry, one question', true);
     const history = llm.requests[1]!.messages;
-    expect(history.slice(1)).toEqual([
+    expect(history.slice(2)).toEqual([
       { role: 'assistant', content: 'Hello Ada,' },
       { role: 'user', content: 'Sorry, one question' },
     ]);
@@ -73,7 +73,7 @@ describe('the conversation engine', () => {
     engine.interrupted('Your renewal is due on Friday');
     llm.reply({ text: 'Of course.' });
     await engine.userSaid('Wait', true);
-    expect(llm.requests[1]!.messages[1]).toEqual({ role: 'assistant', content: 'Your renewal is due on Friday' });
+    expect(llm.requests[1]!.messages[2]).toEqual({ role: 'assistant', content: 'Your renewal is due on Friday' });
     expect(transcript()[0]!.text).toBe('Your renewal is due on Friday');
   });
 
@@ -153,7 +153,7 @@ describe('the conversation engine', () => {
     const { engine, sink } = engineOn(llm, { silence: { reminderMs: { from: 150, to: 150 }, maxMs: 700 } });
     await engine.start();
     await waitFor('a reminder', async () => (llm.requests.length >= 2 ? true : undefined), 3000, 10);
-    expect(lastMessage(1)).toEqual({ role: 'system', content: expect.stringContaining('has said nothing') });
+    expect(lastMessage(1)).toEqual({ role: 'user', content: REMINDER });
     await engine.userSaid('Yes, sorry', true);
     const spokeAt = Date.now();
     await waitFor('the hang-up', async () => (sink.ending() ? true : undefined), 5000, 10);
