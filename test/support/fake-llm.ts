@@ -11,6 +11,9 @@ export interface ScriptedReply {
   json?: unknown;
   /** Tool calls; `arguments` is sent as given when a string, else as its JSON. */
   toolCalls?: { name: string; arguments: unknown }[];
+  /** A provider's recorded deltas, each sent as the `delta` of one chunk, then a chunk with `finishReason` (default `tool_calls`). */
+  deltas?: Record<string, unknown>[];
+  finishReason?: string;
   /** Wait before the first chunk (a slow first token). */
   firstTokenDelayMs?: number;
   /** Wait between chunks. */
@@ -32,6 +35,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function chunksOf(reply: ScriptedReply, model: string): Record<string, unknown>[] {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model };
   const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  if (reply.deltas) return [...reply.deltas.map((d) => choice(d)), choice({}, reply.finishReason ?? 'tool_calls')];
   const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? (reply.toolCalls ? '' : 'Hello there.'));
   const pieces = reply.chunks ?? (reply.json !== undefined ? [text.slice(0, text.length >> 1), text.slice(text.length >> 1)] : text.match(/\S+\s*/g) ?? []);
   const out = [choice({ role: 'assistant', content: '' })];

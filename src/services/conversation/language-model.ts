@@ -119,18 +119,38 @@ class Deadline {
   }
 }
 
-/** Gathers streamed tool-call fragments: the id and name come first, the arguments in pieces, by index. */
+/**
+ * Gathers streamed tool-call fragments: OpenAI sends the id and name once, then the arguments
+ * in pieces, each with the call's `index`. Providers depart from that (docs/agents.md, "Model
+ * servers"): NVIDIA NIM and Fireworks resend the name with every fragment (a name equal to
+ * the one gathered is not appended), Gemini's OpenAI-compatible API omits `index` (a fragment
+ * without one belongs to the call its id names, a new call for a new id, else the call of the
+ * fragment before).
+ */
 class ToolCallAccumulator {
   private readonly calls = new Map<number, ToolCall>();
+  private current: number | null = null;
 
   add(deltas: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall[]): void {
     for (const d of deltas) {
-      const call = this.calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+      const index = this.slot(d);
+      const call = this.calls.get(index) ?? { id: '', name: '', arguments: '' };
       if (d.id) call.id = d.id;
-      if (d.function?.name) call.name += d.function.name;
+      const name = d.function?.name;
+      if (name && name !== call.name) call.name += name;
       if (d.function?.arguments) call.arguments += d.function.arguments;
-      this.calls.set(d.index, call);
+      this.calls.set(index, call);
+      this.current = index;
     }
+  }
+
+  /** The call a fragment belongs to. */
+  private slot(d: { index?: number | null; id?: string }): number {
+    if (typeof d.index === 'number') return d.index;
+    const byId = d.id ? [...this.calls].find(([, c]) => c.id === d.id) : undefined;
+    if (byId) return byId[0];
+    if (d.id && this.current !== null && this.calls.get(this.current)?.id !== '') return Math.max(...this.calls.keys()) + 1;
+    return this.current ?? 0;
   }
 
   result(): ToolCall[] {
