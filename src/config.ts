@@ -150,6 +150,10 @@ const schema = z.object({
   LLM_MODEL: z.string().min(1).optional(),
   /** The first token must come within this; the whole answer within three times this. */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  /** Asked when the model still answers 429/5xx after its retry (docs/agents.md, "Failures"). */
+  LLM_FALLBACK_MODEL: z.string().min(1).optional(),
+  /** Longest pause between two pieces of a streamed answer. */
+  LLM_INTER_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
 });
 
 type Env = z.infer<typeof schema>;
@@ -199,7 +203,11 @@ export interface LlmConfig {
   /** Local servers (Ollama, vLLM, llama.cpp) accept any key; unset is sent as a placeholder. */
   apiKey: string | undefined;
   model: string;
+  /** Asked when `model` keeps answering 429/5xx; undefined: none. */
+  fallbackModel?: string | undefined;
   timeoutMs: number;
+  /** Longest pause between two pieces of a streamed answer; undefined: only the overall limit. */
+  interTokenTimeoutMs?: number;
 }
 
 /** Points (requests) per window, per key: see docs/operations.md. */
@@ -270,6 +278,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           flowTrigger: e.RATE_LIMIT_FLOW_TRIGGER,
         }
       : null,
-    llm: e.LLM_MODEL ? { baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL, timeoutMs: e.LLM_TIMEOUT_MS } : null,
+    llm: e.LLM_MODEL
+      ? {
+          baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL,
+          fallbackModel: e.LLM_FALLBACK_MODEL,
+          timeoutMs: e.LLM_TIMEOUT_MS,
+          interTokenTimeoutMs: e.LLM_INTER_TOKEN_TIMEOUT_MS,
+        }
+      : null,
   };
 }

@@ -20,6 +20,10 @@ export interface ScriptedReply {
   chunkDelayMs?: number;
   /** Answer this HTTP status with an OpenAI error body instead. */
   status?: number;
+  /** Headers of that error answer (`Retry-After`). */
+  headers?: Record<string, string>;
+  /** Send nothing more after this many chunks, the connection left open (a stalled stream). */
+  stallAfterChunks?: number;
   /** Drop the connection after this many chunks (a cut stream). */
   cutAfterChunks?: number;
   /** Send a line that is not JSON in the middle of the stream. */
@@ -156,7 +160,7 @@ export class FakeLlm {
     const reply = this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(body) : this.fallback);
     if (reply.firstTokenDelayMs) await sleep(reply.firstTokenDelayMs);
     if (reply.status) {
-      res.writeHead(reply.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', code: null } }));
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', code: null } }));
       return;
     }
     if (!body.stream) {
@@ -174,6 +178,7 @@ export class FakeLlm {
         res.socket?.destroy();
         return;
       }
+      if (reply.stallAfterChunks !== undefined && i >= reply.stallAfterChunks) return;
       if (reply.garbage && i === 2) res.write('data: {"id": "chatcmpl-fake", "choices": [garbage\n\n');
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);

@@ -53,6 +53,8 @@ export function turnContext(settings: EngineSettings): { system: string; tools: 
 
 /** Said when the model fails, before the call ends with `llm_error`. */
 export const APOLOGY = "I'm sorry, I'm having technical trouble and have to end the call. Goodbye.";
+/** Said when the model's answer has neither words nor tool calls (an empty or refused answer), instead of silence. */
+export const EMPTY_ANSWER_LINE = "Sorry, I didn't catch that. Could you say it again?";
 /**
  * Said to the model on the callee's side, for one answer only, when the callee has been silent
  * (a user turn: mid-history system messages are refused by common chat templates).
@@ -65,6 +67,8 @@ interface Turn {
   controller: AbortController;
   /** Text sent to the sink so far. */
   sent: string;
+  /** Tool calls the model made in this turn. */
+  toolCalls: number;
   /** Set when the callee spoke over the turn: what they heard. */
   heard?: string;
   historyStart: number;
@@ -203,7 +207,7 @@ export class ConversationEngine implements Conversation {
 
   /** One agent turn: the model's answer streamed to the sink, its tools run, then what they ask. */
   private async respond(note?: string): Promise<void> {
-    const turn: Turn = { controller: new AbortController(), sent: '', historyStart: this.history.length };
+    const turn: Turn = { controller: new AbortController(), sent: '', toolCalls: 0, historyStart: this.history.length };
     this.turn = turn;
     const startedFrom = this.promptAt;
     let firstTokenAt: number | null = null;
@@ -211,15 +215,17 @@ export class ConversationEngine implements Conversation {
     let failed = false;
     try {
       action = await this.generate(turn, note, () => (firstTokenAt ??= this.now()));
-      this.deps.sink.text('', true);
+      if (turn.sent === '' && turn.toolCalls === 0) this.sayInstead(turn, EMPTY_ANSWER_LINE);
+      else this.deps.sink.text('', true);
     } catch (err) {
       if (!(err instanceof LanguageModelError) || err.kind !== 'aborted') failed = true;
     } finally {
       this.turn = null;
     }
     if (failed) {
-      this.deps.sink.text(`${turn.sent === '' ? '' : ' '}${APOLOGY}`, true);
-      turn.sent += `${turn.sent === '' ? '' : ' '}${APOLOGY}`;
+      const apology = `${turn.sent === '' || /\s$/.test(turn.sent) ? '' : ' '}${APOLOGY}`;
+      this.deps.sink.text(apology, true);
+      turn.sent += apology;
     }
     const latencyMs = startedFrom !== null && firstTokenAt !== null ? firstTokenAt - startedFrom : undefined;
     this.promptAt = null;
@@ -246,6 +252,7 @@ export class ConversationEngine implements Conversation {
         this.deps.sink.text(token, false);
       });
       this.history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length ? { toolCalls: answer.toolCalls } : {}) });
+      turn.toolCalls += answer.toolCalls.length;
       if (answer.toolCalls.length === 0) return null;
       const { results, action } = await runTools(answer.toolCalls, tools, this.deps.sink, signal);
       this.history.push(...results.map((r) => ({ role: 'tool' as const, toolCallId: r.toolCallId, content: r.content })));
@@ -253,6 +260,13 @@ export class ConversationEngine implements Conversation {
       if (signal.aborted) throw new LanguageModelError('aborted', 'The turn was canceled');
     }
     return null;
+  }
+
+  /** Speaks `line` as the whole turn, in the history too. */
+  private sayInstead(turn: Turn, line: string): void {
+    turn.sent = line;
+    this.history.push({ role: 'assistant', content: line });
+    this.deps.sink.text(line, true);
   }
 
   private finish(action: CallAction, reason: ConversationEndReason): void {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import type { LlmConfig } from '../../config';
 import type { Logger } from '../../logger';
@@ -85,21 +86,34 @@ function toWire(message: ChatMessage): WireMessage {
 class Deadline {
   readonly controller = new AbortController();
   reason: LanguageModelErrorKind | null = null;
+  /** When the first token is due, on Date.now()'s clock. */
+  readonly firstTokenBy: number;
   private readonly timers: NodeJS.Timeout[];
+  private nextToken: NodeJS.Timeout | undefined;
   private readonly onAbort = () => this.fire('aborted');
 
-  constructor(firstTokenMs: number, totalMs: number, private readonly signal?: AbortSignal) {
+  constructor(
+    firstTokenMs: number,
+    totalMs: number,
+    private readonly interTokenMs: number | undefined,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.firstTokenBy = Date.now() + firstTokenMs;
     this.timers = [setTimeout(() => this.fire('timeout'), firstTokenMs), setTimeout(() => this.fire('timeout'), totalMs)];
     if (signal?.aborted) this.fire('aborted');
     signal?.addEventListener('abort', this.onAbort);
   }
 
-  firstToken(): void {
+  /** A piece of the answer came: the next one is due within the inter-token limit. */
+  token(): void {
     clearTimeout(this.timers[0]);
+    clearTimeout(this.nextToken);
+    if (this.interTokenMs !== undefined) this.nextToken = setTimeout(() => this.fire('timeout'), this.interTokenMs);
   }
 
   done(): void {
     this.timers.forEach(clearTimeout);
+    clearTimeout(this.nextToken);
     this.signal?.removeEventListener('abort', this.onAbort);
   }
 
@@ -162,8 +176,9 @@ class ToolCallAccumulator {
 
 /**
  * Any OpenAI-compatible Chat Completions server through the official SDK and its `baseURL`.
- * Always streams (Server-Sent Events); the SDK's own retries are off, since a caller on the
- * line cannot wait for them: the conversation decides what a failure means.
+ * Always streams (Server-Sent Events). The SDK's own retries are off (they would wait out a
+ * `Retry-After` of up to a minute while the caller hears nothing): `complete` retries within
+ * the first token's time limit, then the conversation decides what a failure means.
  */
 export class OpenAiCompatibleModel implements LanguageModel {
   private readonly client: OpenAI;
@@ -184,7 +199,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
   }
 
   private deadline(signal?: AbortSignal): Deadline {
-    return new Deadline(this.config.timeoutMs, this.config.timeoutMs * 3, signal);
+    return new Deadline(this.config.timeoutMs, this.config.timeoutMs * 3, this.config.interTokenTimeoutMs, signal);
   }
 
   async stream(request: ModelRequest, onToken: (token: string) => void): Promise<ModelAnswer> {
@@ -209,44 +224,83 @@ export class OpenAiCompatibleModel implements LanguageModel {
     }
   }
 
-  /** One streamed Chat Completions request under the deadlines; the answer once whole. */
+  /**
+   * One answer under the deadlines: the model, retried once on a passing failure (429, 500,
+   * 502, 503, 504) after its `Retry-After` or a short pause, then the fallback model the same
+   * way, as long as the first token's time limit allows the wait (docs/agents.md, "Failures").
+   */
   private async complete(
     request: { messages: ChatMessage[]; signal?: AbortSignal },
-    params: Pick<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'tools' | 'temperature' | 'response_format'>,
+    params: RequestParams,
     onToken: (token: string) => void,
   ): Promise<ModelAnswer> {
     const deadline = this.deadline(request.signal);
+    const models = [this.config.model, ...(this.config.fallbackModel ? [this.config.fallbackModel] : [])];
+    let failure: unknown;
     try {
-      const stream = await this.client.chat.completions.create(
-        { model: this.config.model, messages: request.messages.map(toWire), stream: true, ...params },
-        { signal: deadline.controller.signal },
-      );
-      let text = '';
-      let finished = false;
-      const tools = new ToolCallAccumulator();
-      for await (const chunk of stream) {
-        const choice = chunk.choices?.[0];
-        if (choice?.finish_reason) finished = true;
-        const delta = choice?.delta;
-        if (!delta) continue;
-        if (delta.tool_calls?.length) {
-          deadline.firstToken();
-          tools.add(delta.tool_calls);
-        }
-        if (delta.content) {
-          deadline.firstToken();
-          text += delta.content;
-          onToken(delta.content);
+      for (const model of models) {
+        for (let attempt = 1; attempt <= ATTEMPTS_PER_MODEL; attempt++) {
+          try {
+            return await this.attempt(model, request.messages, params, onToken, deadline);
+          } catch (err) {
+            failure = err;
+            const wait = retryWait(err, attempt);
+            if (wait === null) throw err;
+            if (attempt === ATTEMPTS_PER_MODEL || Date.now() + wait >= deadline.firstTokenBy) break;
+            await sleep(wait, undefined, { signal: deadline.controller.signal });
+          }
         }
       }
-      if (deadline.reason) throw new Error('interrupted');
-      // The SDK ends quietly when the server closes early; an answer is whole only with its finish_reason.
-      if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
-      return { text, toolCalls: tools.result() };
+      throw failure;
     } catch (err) {
       throw deadline.error(err);
     } finally {
       deadline.done();
     }
   }
+
+  /** One streamed Chat Completions request; the answer once whole. */
+  private async attempt(model: string, messages: ChatMessage[], params: RequestParams, onToken: (token: string) => void, deadline: Deadline): Promise<ModelAnswer> {
+    const stream = await this.client.chat.completions.create({ model, messages: messages.map(toWire), stream: true, ...params }, { signal: deadline.controller.signal });
+    let text = '';
+    let finished = false;
+    const tools = new ToolCallAccumulator();
+    for await (const chunk of stream) {
+      const choice = chunk.choices?.[0];
+      if (choice?.finish_reason) finished = true;
+      const delta = choice?.delta;
+      if (!delta) continue;
+      if (delta.tool_calls?.length) {
+        deadline.token();
+        tools.add(delta.tool_calls);
+      }
+      if (delta.content) {
+        deadline.token();
+        text += delta.content;
+        onToken(delta.content);
+      }
+    }
+    if (deadline.reason) throw new Error('interrupted');
+    // The SDK ends quietly when the server closes early; an answer is whole only with its finish_reason.
+    if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
+    return { text, toolCalls: tools.result() };
+  }
+}
+
+type RequestParams = Pick<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'tools' | 'temperature' | 'response_format'>;
+
+/** Requests to one model before the next (the fallback) is asked, or the answer fails. */
+const ATTEMPTS_PER_MODEL = 2;
+/** HTTP statuses of a passing failure, worth asking again. */
+const PASSING = new Set([429, 500, 502, 503, 504]);
+
+/** How long to wait before asking again after `err`; null when asking again would not help. */
+function retryWait(err: unknown, attempt: number): number | null {
+  if (!(err instanceof OpenAI.APIError) || err instanceof OpenAI.APIConnectionError || !PASSING.has(err.status ?? 0)) return null;
+  const header = err.headers?.get('retry-after');
+  const seconds = header ? Number(header) : NaN;
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = header ? Date.parse(header) : NaN;
+  if (Number.isFinite(date)) return Math.max(0, date - Date.now());
+  return 200 * attempt;
 }

@@ -70,11 +70,11 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
  * time limit to its first token is generous unless a test sets one (a loaded machine can take
  * a second or two for a worker's first request).
  */
-export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; timeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
+export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; timeoutMs?: number; fallbackModel?: string; interTokenTimeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
   const sink = new RecordingSink();
   let transcript: TurnRecord[] = [];
   const settings = engineSettingsOf(options.agent ?? agent(), [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }]);
-  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', timeoutMs: options.timeoutMs ?? 10_000 });
+  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs });
   const engine = new ConversationEngine(
     { ...settings, ...(options.silence ? { silence: options.silence } : {}) },
     { model, sink, recorder: { save: (turns) => void (transcript = turns.map((t) => ({ ...t }))), settled: async () => undefined } },

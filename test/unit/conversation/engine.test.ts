@@ -133,7 +133,7 @@ describe('the conversation engine', () => {
   });
 
   it.each([
-    ['answers HTTP 500', { status: 500 }],
+    ['answers HTTP 400 (not worth asking again)', { status: 400 }],
     ['is slower than its timeout to the first token', { firstTokenDelayMs: 1500 }],
     ['cuts the stream', { text: 'I can certainly help you with that today', cutAfterChunks: 3 }],
     ['sends garbage', { garbage: true }],
