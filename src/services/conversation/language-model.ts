@@ -218,7 +218,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
     const format = { type: 'json_schema' as const, json_schema: { name: request.schemaName, strict: true, schema: request.schema } };
     const { text } = await this.complete(request, { response_format: format }, () => undefined);
     try {
-      return JSON.parse(text) as unknown;
+      return JSON.parse(unfenced(text)) as unknown;
     } catch (err) {
       throw new LanguageModelError('protocol', `The language model's answer was malformed: ${(err as Error).message}`);
     }
@@ -286,6 +286,12 @@ export class OpenAiCompatibleModel implements LanguageModel {
     return { text, toolCalls: tools.result() };
   }
 }
+
+/**
+ * The JSON of an answer that wrapped it in a Markdown code fence (```json ... ```), as models
+ * on servers without strict `json_schema` support often do; any other answer as it is.
+ */
+const unfenced = (text: string): string => /^\s*```[A-Za-z]*\s*\n([\s\S]*?)\n?```\s*$/.exec(text)?.[1] ?? text;
 
 type RequestParams = Pick<OpenAI.Chat.ChatCompletionCreateParamsStreaming, 'tools' | 'temperature' | 'response_format'>;
 

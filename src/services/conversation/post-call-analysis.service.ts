@@ -10,7 +10,8 @@ import { jobSql } from '../jobs/job-sql';
 import { describeError } from '../errors';
 import type { FlowEvents } from '../flows/flow-events';
 import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
-import type { LanguageModel } from './language-model';
+import { type LanguageModel, LanguageModelError, type LanguageModelErrorKind } from './language-model';
+import type { JobAttempt } from '../jobs/job-queue';
 import { type StoredTurn, transcriptText } from './transcript';
 import { storableValue } from '../input/storable';
 
@@ -22,6 +23,8 @@ export interface AnalyzeCallJob {
 export const ANALYZE_CALL_JOB = 'call.analyze';
 /** Answers asked for before an analysis is recorded as failed. */
 const MAX_ANSWERS = 3;
+/** Failures of the model that a later retry of the job may not meet. */
+const PASSING_FAILURES = new Set<LanguageModelErrorKind>(['http', 'unreachable', 'timeout']);
 /** Lets the conversation's last turn land on the call before it is read. */
 const ANALYSIS_DELAY_MS = 2000;
 
@@ -73,13 +76,13 @@ export class PostCallAnalysisService {
    * Job handler: analyses a call of the caller's company. Idempotent: a call already
    * analyzed (or failed) is left alone.
    */
-  async analyze({ scope, em }: Caller, callId: string): Promise<void> {
+  async analyze({ scope, em }: Caller, callId: string, attempt: JobAttempt = { last: true }): Promise<void> {
     const { companyId } = scope;
     const call = await em.findOne(Call, { id: callId, company: companyId });
     if (!call || call.agentTaskStatus !== '' || !analyzable(call)) return;
     const turns = turnsOf(call);
     const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id, company: companyId });
-    const result = await this.ask(agent, turns);
+    const result = await this.ask(agent, turns, attempt);
     const answered = result.ok
       ? {
           agentPostCallOutcomes: result.answer.outcomes,
@@ -110,7 +113,12 @@ export class PostCallAnalysisService {
     await this.events.publish('call.analyzed', event);
   }
 
-  private async ask(agent: AiAgent, turns: StoredTurn[]): Promise<Analysis> {
+  /**
+   * Asks until an answer fits, up to MAX_ANSWERS. A model that fails for a moment (429, 5xx,
+   * unreachable, too slow) is left to the job's next retry, minutes later, rather than asked
+   * again at once, unless this is the job's last attempt.
+   */
+  private async ask(agent: AiAgent, turns: StoredTurn[], attempt: JobAttempt): Promise<Analysis> {
     const outcomes = outcomeDefinitions(agent.agentPostCallOutcomes);
     const schema = analysisJsonSchema(outcomes);
     const check = analysisAnswerSchema(outcomes);
@@ -125,6 +133,7 @@ export class PostCallAnalysisService {
         if (parsed.success) return { ok: true, answer: parsed.data };
         reason = `The answer did not fit the schema: ${parsed.error.issues.map((iss) => `${iss.path.join('.') || 'answer'}: ${iss.message}`).join('; ')}`;
       } catch (err) {
+        if (!attempt.last && err instanceof LanguageModelError && PASSING_FAILURES.has(err.kind)) throw err;
         reason = describeError(err);
       }
       this.logger.warn({ reason, attempt: i + 1 }, 'post-call analysis answer refused');

@@ -4,6 +4,7 @@ import type { AnalyzeCallJob } from '../conversation/post-call-analysis.service'
 import type { FlowStepJob } from '../flows/flow-runner';
 import type { Services } from '../index';
 import type { Caller } from '../scope';
+import type { JobAttempt } from './job-queue';
 
 /**
  * Every durable job of the product: its name, its payload, its queue policy and how its
@@ -38,6 +39,11 @@ export interface JobPolicy {
   coalesce: boolean;
   /** Attempts after the first when the handler throws. */
   retryLimit: number;
+  /**
+   * Seconds before the first retry (default 1); pg-boss's `retryBackoff` doubles it for each
+   * later one, with jitter (a retry waits between half and all of `retryDelayS` x 2^retry).
+   */
+  retryDelayS?: number;
   /** Most jobs a worker fetches at once. */
   batchSize: number;
   /** Most handlers at once on one process (default: batchSize). */
@@ -61,10 +67,12 @@ export const JOB_POLICIES: { readonly [K in JobName]: JobPolicy } = {
   'flow.events': { coalesce: true, retryLimit: RETRY_LIMIT, batchSize: 5 },
   // One waiting tick per campaign is enough: a tick does everything that is due.
   'campaign.tick': { coalesce: true, retryLimit: RETRY_LIMIT, batchSize: 5 },
-  'call.analyze': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 10, concurrency: 20 },
+  // A model that answers 429/5xx is asked again over about a quarter of an hour (15-30 s,
+  // then doubling, five times), not in a burst; the last attempt records the failure.
+  'call.analyze': { coalesce: false, retryLimit: 5, retryDelayS: 15, batchSize: 10, concurrency: 20 },
 };
 
-export type JobHandler<K extends JobName> = (caller: Caller, data: JobMap[K]) => Promise<void>;
+export type JobHandler<K extends JobName> = (caller: Caller, data: JobMap[K], attempt: JobAttempt) => Promise<void>;
 
 /** Each job's handler on these services; null where this process has no such work (no model: no analysis). */
 export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
@@ -78,7 +86,7 @@ export function jobHandlers(services: Services): JobHandlers {
     'flow.step': (caller, job) => flows.runStep(caller, job),
     'flow.events': (caller) => flowEvents.deliver(caller),
     'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
-    'call.analyze': analysis ? (caller, { callId }) => analysis.analyze(caller, callId) : null,
+    'call.analyze': analysis ? (caller, { callId }, attempt) => analysis.analyze(caller, callId, attempt) : null,
   };
 }
 

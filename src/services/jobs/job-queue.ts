@@ -63,7 +63,13 @@ interface CoalesceWindow {
   timer: NodeJS.Timeout;
 }
 
-type Handler<K extends JobName> = (data: JobMap[K]) => Promise<void>;
+/** Which delivery of a job a handler runs. */
+export interface JobAttempt {
+  /** No retry follows if this one throws: the handler records a failure it would otherwise leave to a retry. */
+  last: boolean;
+}
+
+type Handler<K extends JobName> = (data: JobMap[K], attempt: JobAttempt) => Promise<void>;
 
 /**
  * Durable jobs on pg-boss (tables in the `pgboss` schema of our database). Workers run their
@@ -185,7 +191,7 @@ export class JobQueue {
       startAfter: options.delayMs ? String(options.delayMs / 1000) : options.startAfter,
       singletonKey: options.singletonKey,
       retryLimit: JOB_POLICIES[name].retryLimit,
-      retryDelay: 1,
+      retryDelay: JOB_POLICIES[name].retryDelayS ?? 1,
       retryBackoff: true,
       expireInSeconds: (options.workSeconds ?? 0) + this.options.expiryS,
     };
@@ -271,9 +277,9 @@ export class JobQueue {
     await Promise.all(running);
   }
 
-  private async fetch<K extends JobName>(name: K, batchSize: number): Promise<PgBoss.Job<JobMap[K]>[]> {
+  private async fetch<K extends JobName>(name: K, batchSize: number): Promise<PgBoss.JobWithMetadata<JobMap[K]>[]> {
     try {
-      return await this.boss.fetch<JobMap[K]>(name, { batchSize });
+      return await this.boss.fetch<JobMap[K]>(name, { batchSize, includeMetadata: true });
     } catch (err) {
       this.logger.error({ err, queue: name }, 'job fetch failed');
       return [];
@@ -284,12 +290,12 @@ export class JobQueue {
    * Runs one job; every line its handler logs carries the job's name and id and, when its
    * data names one, the company. Completion is batched across jobs, so it runs outside.
    */
-  private async run<K extends JobName>(name: K, job: PgBoss.Job<JobMap[K]>, handler: Handler<K>): Promise<void> {
+  private async run<K extends JobName>(name: K, job: PgBoss.JobWithMetadata<JobMap[K]>, handler: Handler<K>): Promise<void> {
     const { companyId } = job.data as { companyId?: unknown };
     const fields = { job: name, job_id: job.id, ...(typeof companyId === 'string' && { company_id: companyId }) };
     const failed = await withLogFields(fields, async () => {
       try {
-        await handler(job.data);
+        await handler(job.data, { last: job.retryCount >= job.retryLimit });
         return null;
       } catch (err) {
         this.logger.warn({ err }, 'job failed; pg-boss retries it');

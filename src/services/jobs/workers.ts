@@ -21,7 +21,7 @@ export async function startWorkers(jobs: JobQueue, services: Services, orm: Mikr
   const handlers = jobHandlers(services);
   const work = async <K extends JobName>(name: K) => {
     const handler: JobHandler<K> | null = handlers[name];
-    if (handler) await jobs.work(name, (data) => handler(jobCaller(orm, data.companyId), data));
+    if (handler) await jobs.work(name, (data, attempt) => handler(jobCaller(orm, data.companyId), data, attempt));
   };
   for (const name of Object.keys(JOB_POLICIES) as JobName[]) await work(name);
   const { lifecycle, dialer, flows, flowEvents, idempotency } = services;

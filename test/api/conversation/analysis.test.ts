@@ -138,6 +138,26 @@ describe('post-call analysis', () => {
     expect(failed.agent_task_feedback).toBe('The answer did not fit the schema: outcomes.plan: Must be one of gold, silver');
   });
 
+  it('leaves a model answering 429 to the job\'s retries, minutes apart, and lands the answer once it recovers', async () => {
+    const analysing = (r: Record<string, any>) => r.response_format !== undefined;
+    llm.fallback = (r) => (analysing(r) ? { status: 429, headers: { 'retry-after': '0' } } : {});
+    const id = await endedCall();
+    const sql = (query: string) => t.app.orm.em.fork().execute(query, [id]);
+    const job = await waitFor('the analysis to wait for its retry', async () => {
+      const [row] = await sql(`select id, state, retry_count, retry_limit, retry_delay, retry_backoff, start_after > now() + interval '5 seconds' as later from pgboss.job where name = 'call.analyze' and singleton_key = ?`);
+      return row?.state === 'retry' ? row : undefined;
+    });
+    expect(job).toMatchObject({ retry_limit: 5, retry_delay: 15, retry_backoff: true, later: true });
+    // One request and its one quick retry, not three answers in a burst.
+    expect(llm.requests.filter(analysing)).toHaveLength(2);
+    expect(okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key })).agent_task_status).toBe('');
+
+    // Its retry comes due (as minutes later) with the model back.
+    llm.fallback = { json: fits };
+    await sql(`update pgboss.job set start_after = now() where name = 'call.analyze' and singleton_key = ?`);
+    expect(await analysedCall(id)).toMatchObject({ agent_task_status: 'completed', agent_post_call_outcomes: { interested: true, plan: 'gold' } });
+  });
+
   it('is not asked for a call without a word from the callee', async () => {
     const id = await endedCall('+14155550004');
     await waitFor('the voicemail call to end', async () => (okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key })).call_status === 'completed' ? true : undefined));
