@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AiAgent } from '../entities';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
 import { agentFlowSchema } from './conversation/agent-flow';
+import { outcomeDefinitionsSchema } from './conversation/analysis-schema';
 import { intBetween, jsonObject, requiredText, text, workspace } from './input/common';
 
 const seconds = () => d(z.int(), 'Seconds.');
@@ -66,7 +67,8 @@ export const agentFields = {
   status: d(requiredText(50), 'Status of the agent, free text (e.g. active).'),
   prompt: d(text(100_000), 'Instructions for the language model.'),
   starting_state: d(text(200), 'State of the agent flow the conversation starts in.'),
-  who_talks_first: d(requiredText(50), 'Who speaks first: the agent or the user.'),
+  // `agent` or `user`; still a string in the contract (interface 2.4), checked here.
+  who_talks_first: d(requiredText(50).refine((v) => v === 'agent' || v === 'user', 'Must be agent or user'), 'Who speaks first: the agent or the user.'),
   reminder_frequency_from: d(intBetween(0, 86_400), 'Seconds, 0 to 86400: shortest wait before a reminder.'),
   reminder_frequency_to: d(intBetween(0, 86_400), 'Seconds, 0 to 86400: longest wait before a reminder.'),
   max_silence_duration: d(intBetween(1, 3600), 'Seconds, 1 to 3600, of silence before the agent ends the call.'),
@@ -79,7 +81,12 @@ export const agentFields = {
   background_audio_status: d(requiredText(50), 'Background audio setting, free text.'),
   agent_flow: d(agentFlowSchema, 'The conversation flow of the agent (states and transitions).'),
   agent_dynamic_variables: d(jsonObject(), 'Variables the agent fills into its prompt.'),
-  agent_post_call_outcomes: d(jsonObject(), 'Outcomes the agent records after a call.'),
+  agent_post_call_outcomes: d(
+    jsonObject().superRefine((value, ctx) => {
+      for (const issue of outcomeDefinitionsSchema.safeParse(value).error?.issues ?? []) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    }),
+    'Outcomes the agent records after a call.',
+  ),
 };
 
 /** The workspace create and update accept beside the settings. */

@@ -12,12 +12,21 @@ const outcomeDefinition = z.object({
 });
 type OutcomeDefinition = z.output<typeof outcomeDefinition>;
 
-/** The agent's outcomes that can be asked for; an entry that does not fit the shape is left out. */
+/** A name an outcome may have: it becomes a JSON Schema property name. */
+const OUTCOME_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** `agent_post_call_outcomes` as an agent is saved with it: every entry of the supported shape. */
+export const outcomeDefinitionsSchema = z.record(
+  z.string().regex(OUTCOME_NAME, 'Names are 1-64 letters, digits, _ or -'),
+  z.strictObject({ type: z.enum(OUTCOME_TYPES), description: z.string().optional(), enum: outcomeDefinition.shape.enum }),
+);
+
+/** The agent's outcomes that can be asked for; an entry that does not fit the shape (stored before it was checked) is left out. */
 export function outcomeDefinitions(stored: Record<string, unknown>): Map<string, OutcomeDefinition> {
   const definitions = new Map<string, OutcomeDefinition>();
   for (const [name, value] of Object.entries(stored)) {
     const parsed = outcomeDefinition.safeParse(value);
-    if (parsed.success && /^[A-Za-z0-9_-]{1,64}$/.test(name)) definitions.set(name, parsed.data);
+    if (parsed.success && OUTCOME_NAME.test(name)) definitions.set(name, parsed.data);
   }
   return definitions;
 }

@@ -80,6 +80,22 @@ describe('agent management', () => {
     expect(res.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field, message }] });
   });
 
+  it('accepts who_talks_first agent or user and outcomes of the analysed shape only, naming the field otherwise', async () => {
+    const outcomes = { interested: { type: 'boolean' }, plan: { type: 'string', description: 'The plan', enum: ['gold', 'silver'] } };
+    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'W', who_talks_first: 'user', agent_post_call_outcomes: outcomes } }));
+    expect(agent).toMatchObject({ who_talks_first: 'user', agent_post_call_outcomes: outcomes });
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await t.request('PATCH', `/v1/ai-agent/${agent.id}`, { token: a.key, body });
+      expect(res.status).toBe(400);
+      return res.body.data;
+    };
+    expect(await refused({ who_talks_first: 'caller' })).toEqual([{ field: 'who_talks_first', message: 'Must be agent or user' }]);
+    expect(await refused({ agent_post_call_outcomes: { plan: 'gold or silver' } })).toEqual([{ field: 'agent_post_call_outcomes.plan', message: expect.any(String) }]);
+    expect(await refused({ agent_post_call_outcomes: { plan: { type: 'date' } } })).toEqual([{ field: 'agent_post_call_outcomes.plan.type', message: expect.any(String) }]);
+    expect(await refused({ agent_post_call_outcomes: { 'the plan': { type: 'string' } } })).toEqual([{ field: 'agent_post_call_outcomes.the plan', message: expect.any(String) }]);
+    expect(okData(await t.request('GET', `/v1/ai-agent/${agent.id}`, { token: a.key }))).toMatchObject({ who_talks_first: 'user', agent_post_call_outcomes: outcomes });
+  });
+
   it('keeps reminder_frequency_from at most reminder_frequency_to, also across updates', async () => {
     const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'R', reminder_frequency_from: 10, reminder_frequency_to: 20 } }));
     const res = await t.request('PATCH', `/v1/ai-agent/${agent.id}`, { token: a.key, body: { reminder_frequency_from: 30 } });
