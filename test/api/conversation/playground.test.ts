@@ -57,7 +57,7 @@ describe('the agent playground', () => {
   });
 
   it('tells the caller plainly when the model fails', async () => {
-    llm.reply({ status: 500 });
+    llm.reply({ status: 500 }, { status: 500 });
     const res = await testChat({ messages: [{ role: 'user', content: 'Hi' }] });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ status: 'error', message: 'The language model failed (http)', data: '' });

@@ -1,3 +1,4 @@
+import { CALL_ANSWERED_NOTE } from '../../../src/services/conversation/chat-history';
 import twilio from 'twilio';
 import { APOLOGY } from '../../../src/services/conversation/engine';
 import { conversationRelayTwiml } from '../../../src/services/telephony/conversation-relay';
@@ -137,6 +138,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     expect((await relay.turn()).text).toBe('You pressed one.');
     const asked = llm.requests.at(-1)!.messages.filter((m: { role: string }) => m.role !== 'system');
     expect(asked).toEqual([
+      { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: 'Hello, this is Acme' },
       { role: 'user', content: '[The caller pressed 1]' },
     ]);
@@ -146,7 +148,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
   it('apologises and ends with llm_error when the model fails, and the call records it', async () => {
     const call = await answered();
     const relay = await relayFor(call);
-    llm.reply({ status: 500 });
+    llm.reply({ status: 500 }, { status: 500 });
     relay.prompt('What are your hours?');
     const turn = await relay.turn();
     expect(turn.text.trim()).toBe(APOLOGY);
