@@ -3,8 +3,11 @@ import { BaseEntity } from './base.entity';
 import { Campaign } from './campaign.entity';
 import { Company } from './company.entity';
 
-/** A contact's `last_call_status`, from the status of its latest call (docs/calls.md). */
-export const LAST_CALL_STATUSES = ['in-progress', 'picked-up', 'busy', 'no-answer', 'unreachable', 'canceled'] as const;
+/**
+ * Every value a contact's `last_call_status` can hold, from the outcome of its latest call
+ * (`contactStatusOf`, docs/calls.md): the OpenAPI and GraphQL enums derive from this list.
+ */
+export const LAST_CALL_STATUSES = ['in-progress', 'picked-up', 'voicemail', 'busy', 'no-answer', 'unreachable', 'canceled'] as const;
 export type LastCallStatus = (typeof LAST_CALL_STATUSES)[number];
 
 /** A person to call. `last_call_*` mirror the outcome of the latest call to the contact. */

@@ -39,10 +39,17 @@ export function rootCause(error: unknown): unknown {
   return cause;
 }
 
-/** True for a failure of ours (a bug, an outage), as opposed to an answer to the caller. */
+/**
+ * True for a failure of ours (a bug, an outage), as opposed to an answer to the caller. A
+ * GraphQL error without a code raised while a field resolved (it has a `path`) is ours too:
+ * graphql-js raises one when a resolver's value does not fit the field's type (an enum that
+ * lacks a stored value), which no request can cause.
+ */
 export const isInternal = (error: unknown): boolean => {
   const cause = rootCause(error);
-  return !(cause instanceof AppError) && !(cause instanceof GraphQLError);
+  if (cause instanceof AppError) return false;
+  if (!(cause instanceof GraphQLError)) return true;
+  return error instanceof GraphQLError && error.path !== undefined && cause.extensions.code === undefined;
 };
 
 /**
@@ -57,7 +64,7 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
     const mapped = toGraphQLError(cause);
     return { message: mapped.message, ...where, extensions: mapped.extensions };
   }
-  if (cause instanceof GraphQLError) {
+  if (cause instanceof GraphQLError && !isInternal(error)) {
     const { stacktrace: _stack, http: _http, ...extensions } = formatted.extensions ?? {};
     return { ...formatted, extensions };
   }

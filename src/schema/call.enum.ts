@@ -26,6 +26,7 @@ export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 export const LastCallStatus = closedSet('LastCallStatus', LAST_CALL_STATUSES, 'Outcome of the latest call to a contact.', {
   'in-progress': 'The call is queued, ringing or answered right now.',
   'picked-up': 'Answered, then completed.',
+  voicemail: 'Answered by a machine (disconnectReason voicemail_reached).',
   busy: 'The line was busy.',
   'no-answer': 'Rang without an answer.',
   unreachable: 'The call failed.',

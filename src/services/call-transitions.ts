@@ -1,4 +1,4 @@
-import type { CallStatus } from '../entities/call.entity';
+import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
 import type { LastCallStatus } from '../entities/contact.entity';
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
@@ -14,7 +14,7 @@ export const PREDECESSORS: Record<CallStatus, readonly CallStatus[]> = {
 };
 
 /** The contact's `last_call_status` for each call status (docs/calls.md). */
-export const CONTACT_STATUS: Record<CallStatus, LastCallStatus> = {
+const CONTACT_STATUS: Record<CallStatus, LastCallStatus> = {
   'pstn-queued': 'in-progress',
   ringing: 'in-progress',
   'in-progress': 'in-progress',
@@ -24,6 +24,13 @@ export const CONTACT_STATUS: Record<CallStatus, LastCallStatus> = {
   failed: 'unreachable',
   canceled: 'canceled',
 };
+
+/**
+ * The `last_call_status` a contact mirrors for its call's transition: the call status's,
+ * except a call that ended on a machine (`voicemail_reached`), which is `voicemail`.
+ */
+export const contactStatusOf = (status: CallStatus, disconnectReason: string | undefined): LastCallStatus =>
+  !LIVE_STATUSES.includes(status) && disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[status];
 
 /** What a stored transition tells the rest of the system. */
 export interface Transitioned {

@@ -6,7 +6,7 @@ import { lockUntilCommit } from '../advisory-lock.store';
 import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../plain.store';
 import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
-import { CONTACT_STATUS, PREDECESSORS, type Transitioned } from '../call-transitions';
+import { contactStatusOf, PREDECESSORS, type Transitioned } from '../call-transitions';
 import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
@@ -274,7 +274,7 @@ export async function applyTransition(
     transcript: update.transcript ? transcriptText(update.transcript.turns) : null,
     transcript_object: update.transcript ? { turns: update.transcript.turns } : null,
     transcript_language: update.transcript?.language ?? null,
-    contact_status: terminal && update.disconnectReason === 'voicemail_reached' ? 'voicemail' : CONTACT_STATUS[update.status],
+    contact_status: contactStatusOf(update.status, update.disconnectReason),
   });
   return row
     ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }

@@ -2,7 +2,7 @@ import { Call } from '../../../src/entities';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
-import { subscribe, wsClient } from '../graphql/graphql-client';
+import { gqlData, subscribe, wsClient } from '../graphql/graphql-client';
 
 const TERMINAL = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 
@@ -95,6 +95,8 @@ describe('the contact of a call', () => {
     const mirrored = okData(await t.request('GET', `/v1/contacts/${contact.id}`, { token: a.key }));
     expect(mirrored).toMatchObject({ last_call_status: status, last_call_duration: duration });
     expect(mirrored.last_call_at).toBe(done.started_at ?? done.created_at);
+    const viaGraphQL = await gqlData(t, 'query($id: ID!) { contact(id: $id) { lastCallStatus } }', { id: contact.id }, a.key);
+    expect(viaGraphQL.contact.lastCallStatus).toBe(status.toUpperCase().replace('-', '_'));
   });
 });
 

@@ -76,6 +76,23 @@ describe('structured logs', () => {
     expect(text).not.toMatch(/\bsk_[\w-]{8}/);
   });
 
+  it('log a GraphQL value its type cannot represent as an internal error, and answer it opaque', async () => {
+    const contact = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550177' } }));
+    // A value no enum member stands for (as a row written by a newer release could hold).
+    await db.query(`UPDATE contacts SET last_call_status = 'retired-status' WHERE id = $1`, [contact.id]);
+    const res = await t.request('POST', '/graphql', {
+      token: a.key,
+      headers: { 'x-request-id': 'req-enum' },
+      body: { query: `{ contact(id: "${contact.id}") { id lastCallStatus } }` },
+    });
+    expect(res.body.errors).toEqual([{ message: 'Internal server error', locations: expect.any(Array), path: ['contact', 'lastCallStatus'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }]);
+    expect(ofRequest('req-enum').find((line) => line.msg === 'graphql operation failed')).toMatchObject({
+      level: 50,
+      company_id: a.companyId,
+      err: { message: 'Enum "LastCallStatus" cannot represent value: "retired-status"' },
+    });
+  });
+
   it('give the reason of every documented `error` answer at info, by request id', async () => {
     const reasonOf = (id: string) => ofRequest(id).find((line) => line.msg === 'documented error answer: its reason');
     const quirk = { status: 'error', message: 'error', data: '' };
