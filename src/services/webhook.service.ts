@@ -58,8 +58,10 @@ export class WebhookService {
     return flows.map((flow) => toFlowView({ flow, executions: [] }));
   }
 
+  /** One of the company's flows, or an integration template (readable by every company, as in the catalogue). */
   async get(caller: Caller, id: unknown): Promise<WebhookFlowView> {
-    const flow = await this.getOwn(caller, id);
+    const where = { id: parseId(id), deletedAt: null, $or: [{ company: caller.scope.companyId }, { isTemplate: true, company: null }] };
+    const flow = await findOwned(caller.em, WebhookFlow, 'Webhook', where, ['steps']);
     return (await this.withExecutions(caller, [flow]))[0]!;
   }
 

@@ -70,6 +70,23 @@ describe('node(id)', () => {
     const data = await gqlData(t, `query($id: ID!) { node(id: $id) { __typename id ... on ${type} { ${field} } } }`, { id: id() }, a.key);
     expect(data.node).toEqual({ __typename: type, id: id(), [field]: expect.anything() });
   });
+
+  it('refetches the shared catalogues: an integration template (also by webhook(id)) and an agent template', async () => {
+    const { integrationTemplates, aiAgentTemplates } = await gqlData(t, '{ integrationTemplates { id name } aiAgentTemplates { id name } }', {}, a.key);
+    const [flow, agent] = [integrationTemplates[0], aiAgentTemplates[0]];
+    const data = await gqlData(
+      t,
+      `query($f: ID!, $a: ID!) { flow: node(id: $f) { __typename id ... on WebhookFlow { name isTemplate } }
+        webhook(id: $f) { id name isTemplate } agent: node(id: $a) { __typename id ... on AiAgent { name } } }`,
+      { f: flow.id, a: agent.id },
+      a.key,
+    );
+    expect(data).toEqual({
+      flow: { __typename: 'WebhookFlow', id: flow.id, name: flow.name, isTemplate: true },
+      webhook: { id: flow.id, name: flow.name, isTemplate: true },
+      agent: { __typename: 'AiAgent', id: agent.id, name: agent.name },
+    });
+  });
 });
 
 describe('one vocabulary', () => {
