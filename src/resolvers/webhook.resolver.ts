@@ -15,7 +15,7 @@ import type { WebhookService } from '../services/webhook.service';
 export class WebhookResolver {
   constructor(private readonly webhookService: WebhookService) {}
 
-  @Query(() => WebhookFlowType, { nullable: true, description: 'One of your outbound webhook flows; null when there is none with this id.' })
+  @Query(() => WebhookFlowType, { nullable: true, description: 'One of your outbound webhook flows, or an integration template; null when there is none with this id.' })
   async webhook(@Arg('id', () => ID, { description: 'The flow id.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType | null> {
     return foundOrNull(this.webhookService.get(caller, id));
   }
