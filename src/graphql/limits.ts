@@ -1,5 +1,5 @@
 import depthLimit from 'graphql-depth-limit';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, Lexer, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule, visit } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, KnownFragmentNamesRule, Lexer, NoFragmentCyclesRule, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule, validate, visit } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { reservedKeys, textProblem, unstorable } from '../services/input/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
@@ -48,9 +48,17 @@ export function checkNesting(query: string): void {
   }
 }
 
+/**
+ * graphql-depth-limit, for documents whose fragment spreads are sound: it follows spreads
+ * without a guard, so a fragment cycle overflows the stack and an unknown fragment throws.
+ * GraphQL's own rules (run beside this one) report both as validation errors.
+ */
+const depthRule: ValidationRule = (context) =>
+  validate(context.getSchema(), context.getDocument(), [KnownFragmentNamesRule, NoFragmentCyclesRule]).length > 0 ? {} : depthLimit(MAX_DEPTH)(context);
+
 /** Validation rules added to GraphQL's own, on HTTP and on websockets alike. */
 export function extraRules(introspection: boolean): ValidationRule[] {
-  return [depthLimit(MAX_DEPTH), ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+  return [depthRule, ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
 }
 
 export const validationRules = (introspection: boolean): ValidationRule[] => [...specifiedRules, ...extraRules(introspection)];

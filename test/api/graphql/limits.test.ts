@@ -1,14 +1,21 @@
 import pg from 'pg';
 import WebSocket from 'ws';
 import { GRAPHQL_BODY_LIMIT } from '../../../src/http/json-body';
-import { type Tenant, oneTenant } from '../../support/fixtures';
+import { createLogger } from '../../../src/logger';
+import { type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { firstError, gql, query, wsClient } from './graphql-client';
 
 let t: TestApp;
 let a: Tenant;
 
-beforeAll(async () => ({ t, a } = await oneTenant()));
+/** What the service logs. */
+const logged: { level: number; msg: string }[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({}, { logger: createLogger('info', { destination: { write: (line: string) => logged.push(JSON.parse(line)) } }) });
+  a = await tenant(t, 'A');
+});
 afterAll(() => t.close());
 
 const deep = (levels: number): string => {
@@ -75,6 +82,19 @@ describe('hostile operations are refused quickly with a clear error', () => {
     await expect(query(client, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`)).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
     expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
     await client.dispose();
+  });
+
+  it('a fragment cycle: a validation error (400), on HTTP and on websockets, logged as no error', async () => {
+    const cycle = 'query { ...A } fragment A on Query { phoneNumbers { id } ...B } fragment B on Query { ...A }';
+    const res = await gql(t, cycle, {}, a.key);
+    expect(res.status).toBe(400);
+    expect(res.errors).toEqual([expect.objectContaining({ message: 'Cannot spread fragment "A" within itself via "B".', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
+    const client = wsClient(t, a.key);
+    await expect(query(client, cycle)).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
+    await client.dispose();
+    const unknown = await gql(t, 'query { ...Missing }', {}, a.key);
+    expect([unknown.status, firstError(unknown)]).toEqual([400, { code: 'GRAPHQL_VALIDATION_FAILED' }]);
+    expect(logged.filter((line) => line.level >= 50)).toEqual([]);
   });
 
   it('a variable of the wrong type: BAD_USER_INPUT with HTTP 400, before the cost is counted', async () => {
