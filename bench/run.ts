@@ -88,6 +88,8 @@ function serviceEnv(databaseUrl: string, port: number): Record<string, string> {
     MAX_CONCURRENT_CALLS_PER_COMPANY: '10000',
     RATE_LIMIT_PER_CREDENTIAL: OUT_OF_REACH,
     RATE_LIMIT_PER_COMPANY: OUT_OF_REACH,
+    // The subscribers' sockets share one API key.
+    GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: OUT_OF_REACH,
     RATE_LIMIT_MAKE_CALL: OUT_OF_REACH,
     RATE_LIMIT_FLOW_TRIGGER: OUT_OF_REACH,
     ...Object.fromEntries(passed),

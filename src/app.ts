@@ -182,7 +182,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
   const graphql = await createGraphQL({
-    orm, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, logger, metrics,
+    orm, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, socketLimits: config.graphqlSockets, logger, metrics,
   });
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const koa = createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback();

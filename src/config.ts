@@ -111,6 +111,10 @@ const schema = z.object({
     .optional(),
   /** GraphQL schema introspection (and so the IDE's docs). Unset: on except in production. */
   GRAPHQL_INTROSPECTION: boolean.optional(),
+  /** Open GraphQL websockets of one credential (API key or JWT) on one replica; past it a new one is closed with 4430. */
+  GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
+  /** Subscriptions running on one GraphQL websocket; past it a new one is refused (TOO_MANY_SUBSCRIPTIONS). */
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(50),
   /** Bearer token GET /metrics requires. Unset: /metrics is open (keep it off public networks). */
   METRICS_TOKEN: z
     .string()
@@ -186,6 +190,8 @@ export interface Config {
   seedDemo: boolean;
   redisUrl: string | undefined;
   graphqlIntrospection: boolean;
+  /** Limits of GraphQL websockets (docs/graphql.md, Limits). */
+  graphqlSockets: { maxPerCredential: number; maxSubscriptionsPerSocket: number };
   metricsToken: string | undefined;
   /** Origins whose pages may call the API from a browser: `*` for any (docs/operations.md). */
   corsOrigins: '*' | string[];
@@ -265,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     redisUrl: e.REDIS_URL,
     graphqlIntrospection: e.GRAPHQL_INTROSPECTION ?? e.NODE_ENV !== 'production',
+    graphqlSockets: { maxPerCredential: e.GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL, maxSubscriptionsPerSocket: e.GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET },
     metricsToken: e.METRICS_TOKEN,
     corsOrigins: e.CORS_ORIGINS,
     logLevel: e.LOG_LEVEL,

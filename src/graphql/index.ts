@@ -15,7 +15,7 @@ import { checkComplexity, checkInputValues, extraRules, MAX_TOKENS } from './lim
 import { metricsPlugin } from './observe';
 import type { UpgradeHandler } from '../upgrades';
 import { buildGraphQLSchema } from './schema';
-import { graphqlWebSockets } from './ws';
+import { graphqlWebSockets, type SocketLimits } from './ws';
 
 /** HTTP and websocket endpoint of the GraphQL API. */
 export const GRAPHQL_PATH = '/graphql';
@@ -27,6 +27,8 @@ export interface GraphQLOptions {
   introspection: boolean;
   /** How often an open websocket's credential is checked again (AUTH_TRUST_S). */
   credentialCheckMs: number;
+  /** Sockets per credential and subscriptions per socket. */
+  socketLimits: SocketLimits;
   logger: Logger;
   metrics: Metrics;
 }
@@ -66,7 +68,7 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
  * The GraphQL gateway over the services: Apollo Server for queries and mutations over
  * HTTP, graphql-ws for subscriptions, one schema, one context factory, the same limits.
  */
-export async function createGraphQL({ orm, services, events, introspection, credentialCheckMs, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
+export async function createGraphQL({ orm, services, events, introspection, credentialCheckMs, socketLimits, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
   const schema = buildGraphQLSchema({ resolvers: createResolvers(services) });
   const contexts = new ContextFactory(orm, services, events);
   const apollo = new ApolloServer<GraphQLContext>({
@@ -86,7 +88,7 @@ export async function createGraphQL({ orm, services, events, introspection, cred
     stopOnTerminationSignals: false,
   });
   await apollo.start();
-  const sockets = graphqlWebSockets({ schema, contexts, introspection, credentialCheckMs, logger, metrics });
+  const sockets = graphqlWebSockets({ schema, contexts, introspection, credentialCheckMs, limits: socketLimits, logger, metrics });
   return {
     middleware: graphqlMiddleware(GRAPHQL_PATH, apollo, contexts),
     upgrade: sockets.upgrade,

@@ -21,6 +21,8 @@ export interface CredentialWatchOptions {
   check(authorization: AuthorizationValues): Promise<Credential>;
   /** How often to check (AUTH_TRUST_S). */
   everyMs: number;
+  /** Most sockets one credential may hold open on this replica (GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL). */
+  maxSockets: number;
   logger: Logger;
 }
 
@@ -48,10 +50,14 @@ export class CredentialWatches {
 
   constructor(private readonly options: CredentialWatchOptions) {}
 
-  /** Watches `socket`, opened with `authorization`, verified as `credential`, until it closes. */
-  add(socket: WebSocket, authorization: AuthorizationValues, credential: Credential): void {
+  /**
+   * Watches `socket`, opened with `authorization`, verified as `credential`, until it closes.
+   * False, and nothing watched, when the credential already holds `maxSockets` open here.
+   */
+  add(socket: WebSocket, authorization: AuthorizationValues, credential: Credential): boolean {
     const key = JSON.stringify(authorization);
     let watch = this.watches.get(key);
+    if (watch && watch.sockets.size >= this.options.maxSockets) return false;
     if (!watch) {
       watch = { authorization, sockets: new Set(), expiresAt: credential.expiresAt };
       this.watches.set(key, watch);
@@ -63,6 +69,7 @@ export class CredentialWatches {
       joined.sockets.delete(socket);
       if (joined.sockets.size === 0 && this.watches.get(key) === joined) this.end(key, joined);
     });
+    return true;
   }
 
   private schedule(key: string, watch: Watch): void {

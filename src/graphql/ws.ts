@@ -16,7 +16,14 @@ import { mapAsyncIterable } from './map-async-iterable';
 import { checkComplexity, checkInputValues, checkNesting, MAX_TOKENS, validationRules } from './limits';
 import { operationLabels, operationLogFields } from './observe';
 import { connectionAuthorization, CredentialWatches, forbid } from './ws-credentials';
+import { refuseSocket, SubscriptionSlots } from './ws-limits';
 import { type SocketExtra, serveSockets } from './ws-transport';
+
+/** The limits of GraphQL websockets (docs/graphql.md, Limits). */
+export interface SocketLimits {
+  maxPerCredential: number;
+  maxSubscriptionsPerSocket: number;
+}
 
 export interface WebSocketOptions {
   schema: GraphQLSchema;
@@ -24,6 +31,8 @@ export interface WebSocketOptions {
   introspection: boolean;
   /** How often an open socket's credential is checked again (AUTH_TRUST_S). */
   credentialCheckMs: number;
+  /** Sockets per credential and subscriptions per socket (GRAPHQL_WS_MAX_*). */
+  limits: SocketLimits;
   logger: Logger;
   metrics: Metrics;
 }
@@ -114,17 +123,21 @@ function formatted(result: ExecutionResult, fields: LogFields, logger: Logger): 
  * in its result are logged once and formatted as over HTTP. `active` counts each stream from
  * its start until it ends, fails or is stopped.
  */
-function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<object, SocketSubscription>, active: Gauge, logger: Logger) {
+function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<object, SocketSubscription>, slots: WeakMap<object, () => void>, active: Gauge, logger: Logger) {
   const delivery = new DirectDelivery(logger);
   return async (args: ExecutionArgs) => {
     const context = args.contextValue as GraphQLContext;
     const key = keys.get(context)!;
     const subscription = subscriptions.get(context)!;
+    const release = slots.get(context)!;
     const fields = { company_id: context.caller.scope.companyId };
     context.direct = (event, record) =>
       delivery.deliver(key, event, record, subscription, () => withLogFields(fields, () => execute({ ...args, rootValue: event })), (result) => JSON.stringify(formatted(result, fields, logger)));
     const stream = await createSourceEventStream(args);
-    if (!(Symbol.asyncIterator in stream)) return stream;
+    if (!(Symbol.asyncIterator in stream)) {
+      release();
+      return stream;
+    }
     active.inc();
     // The stream yields nothing (its events go to `direct`): it is mapped for its end only.
     return mapAsyncIterable(
@@ -132,6 +145,7 @@ function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<o
       (event) => event,
       () => {
         subscription.end();
+        release();
         active.dec();
       },
     );
@@ -149,7 +163,7 @@ function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<o
  * the caller's rate limits, as one HTTP request does, and gets its own context (scope +
  * EntityManager fork); results are formatted as over HTTP.
  */
-export function graphqlWebSockets({ schema, contexts, introspection, credentialCheckMs, logger, metrics }: WebSocketOptions): Disposable & { upgrade: UpgradeHandler } {
+export function graphqlWebSockets({ schema, contexts, introspection, credentialCheckMs, limits, logger, metrics }: WebSocketOptions): Disposable & { upgrade: UpgradeHandler } {
   // A message as large as an HTTP request may be; a larger one closes the socket (1009).
   const wss = new WebSocketServer({ noServer: true, maxPayload: GRAPHQL_BODY_LIMIT });
   wss.on('connection', (socket) => {
@@ -158,19 +172,28 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
   });
   const operationKeys = new WeakMap<object, string>();
   const subscriptions = new WeakMap<object, SocketSubscription>();
-  const watches = new CredentialWatches({ check: (authorization) => contexts.verify(authorization, true), everyMs: credentialCheckMs, logger });
+  const subscriptionSlots = new SubscriptionSlots(limits.maxSubscriptionsPerSocket);
+  const slots = new WeakMap<object, () => void>();
+  const watches = new CredentialWatches({
+    check: (authorization) => contexts.verify(authorization, true),
+    everyMs: credentialCheckMs,
+    maxSockets: limits.maxPerCredential,
+    logger,
+  });
   const server = makeServer<Record<string, unknown>, ConnectionExtra>(
     {
       schema,
       execute: observed(metrics, logger, execute),
-      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, subscriptions, metrics.activeSubscriptions, logger)),
+      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, subscriptions, slots, metrics.activeSubscriptions, logger)),
       onConnect: async (ctx) => {
         const authorization = connectionAuthorization(ctx.connectionParams);
         try {
           const credential = await contexts.verify(authorization);
           Object.assign(ctx.extra, { scope: credential.scope, authorization });
-          watches.add(ctx.extra.socket, authorization, credential);
-          return true;
+          if (watches.add(ctx.extra.socket, authorization, credential)) return true;
+          // Closed with our code first: graphql-ws's own close (4403) for `false` then finds it closing.
+          refuseSocket(ctx.extra.socket);
+          return false;
         } catch (err) {
           if (isInternal(err)) logger.error({ err }, 'graphql websocket authentication failed');
           return false;
@@ -197,6 +220,11 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
           return prepared;
         }
         const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
+        if (getOperationAST(prepared.document, prepared.operationName)?.operation === 'subscription') {
+          const slot = subscriptionSlots.take(ctx.extra.socket);
+          if (slot instanceof GraphQLError) return [slot];
+          slots.set(contextValue, slot);
+        }
         const { query, operationName, variables } = payload;
         operationKeys.set(contextValue, JSON.stringify([ctx.extra.scope!.companyId, query, operationName ?? null, variables ?? null]));
         subscriptions.set(contextValue, new SocketSubscription(ctx.extra.socket, id));

@@ -4,7 +4,8 @@ import { GRAPHQL_BODY_LIMIT } from '../../../src/http/json-body';
 import { createLogger } from '../../../src/logger';
 import { type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
-import { firstError, gql, query, wsClient } from './graphql-client';
+import { waitFor } from '../../support/wait';
+import { closeCode, firstError, gql, query, subscribe, wsClient } from './graphql-client';
 
 let t: TestApp;
 let a: Tenant;
@@ -222,5 +223,54 @@ describe('GraphiQL', () => {
       expect(asset.text.length).toBeGreaterThan(100);
     }
     expect((await t.request('GET', '/graphql/ide/nope.js')).status).toBe(404);
+  });
+});
+
+describe('websocket limits', () => {
+  let small: TestApp;
+  let key: string;
+  let companyId: string;
+
+  beforeAll(async () => {
+    small = await startTestApp({ GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: '2', GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: '2' });
+    ({ apiKey: key, companyId } = await small.company('W'));
+  });
+  afterAll(() => small.close());
+
+  const PHONES = '{ phoneNumbers { id } }';
+  const SUB = 'subscription { callStatusChanged { id } }';
+
+  it('close a socket past its credential’s limit with 4430, others and later ones open', async () => {
+    // A subscription keeps each (lazy) client's socket open.
+    const open = [wsClient(small, key), wsClient(small, key)];
+    for (const client of open) await subscribe(client, SUB);
+    expect(await closeCode(wsClient(small, key))).toBe(4430);
+    const other = wsClient(small, small.jwtFor(companyId));
+    expect(await query(other, PHONES)).toEqual({ data: { phoneNumbers: [] } });
+    await other.dispose();
+    await open[0]!.dispose();
+    const next = wsClient(small, key);
+    await waitFor('a socket of the key to be taken again', async () => (await query(next, PHONES).catch(() => undefined))?.data);
+    await Promise.all([next.dispose(), open[1]!.dispose()]);
+  });
+
+  it('refuse a subscription past the socket’s limit (TOO_MANY_SUBSCRIPTIONS), not the socket, and count only running ones', async () => {
+    const client = wsClient(small, key);
+    const [first, second] = [await subscribe(client, SUB), await subscribe(client, SUB)];
+    const third = await subscribe(client, SUB);
+    await expect(third.next()).rejects.toEqual([
+      { message: 'Too many subscriptions on this socket: at most 2', extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maxSubscriptions: 2 } },
+    ]);
+    expect(await query(client, PHONES)).toEqual({ data: { phoneNumbers: [] } });
+    first.close();
+    const again = await waitFor('a slot to be given back', async () => {
+      const attempt = await subscribe(client, SUB);
+      const refused = await Promise.race([attempt.next().then(() => false, () => true), query(client, PHONES).then(() => false)]);
+      if (!refused) return attempt;
+      return undefined;
+    });
+    again.close();
+    second.close();
+    await client.dispose();
   });
 });
