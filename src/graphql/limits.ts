@@ -1,22 +1,56 @@
 import depthLimit from 'graphql-depth-limit';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, KnownFragmentNamesRule, Lexer, NoFragmentCyclesRule, NoSchemaIntrospectionCustomRule, Source, specifiedRules, TokenKind, type ValidationRule, validate, visit } from 'graphql';
+import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, GraphQLError, type GraphQLSchema, KnownFragmentNamesRule, Kind, Lexer, NoFragmentCyclesRule, NoSchemaIntrospectionCustomRule, type SelectionSetNode, Source, specifiedRules, TokenKind, type ValidationRule, validate, visit } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { reservedKeys, textProblem, unstorable } from '../services/input/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
 
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
 export const MAX_DEPTH = 10;
-/** Most complexity points per operation: a field costs 1, a list or page its size times its selection. */
+/** Most complexity points per operation: a field costs 1, a list or page its size times its selection (see perNode). */
 export const MAX_COMPLEXITY = 25_000;
 /** Parsing stops past this many tokens: thousands of aliases are refused before validation. */
 export const MAX_TOKENS = 5000;
 
 /**
- * Complexity of a field returning a page or a list of about `first` nodes: its selection
- * counted once per node. Used as `@Field({ complexity: perNode })`.
+ * A connection's `totalCount`: a count of every match, over the company's rows by index (a
+ * page reads `first`). Charged once per connection, not per node.
  */
-export const perNode = ({ args, childComplexity }: ComplexityEstimatorArgs): number =>
-  1 + childComplexity * (typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE);
+export const COUNT_COST = 50;
+/**
+ * A `search` (a case-insensitive substring match no index serves): a scan of the company's
+ * contacts, whatever `first` is, and one more for its `totalCount`.
+ */
+export const SEARCH_COST = 2000;
+/** Most aliases of one field in one selection set, fragments spread into it included. */
+export const MAX_FIELD_ALIASES = 20;
+
+/** What the complexity estimators get besides a field: the document's fragments, by name. */
+interface CostContext {
+  fragments: Map<string, FragmentDefinitionNode>;
+}
+
+/** The fields a selection set asks for, through its inline fragments and fragment spreads (each fragment once). */
+function selectedFields(selectionSet: SelectionSetNode | undefined, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): FieldNode[] {
+  return (selectionSet?.selections ?? []).flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection];
+    if (selection.kind === Kind.INLINE_FRAGMENT) return selectedFields(selection.selectionSet, fragments, seen);
+    if (seen.has(selection.name.value)) return [];
+    seen.add(selection.name.value);
+    return selectedFields(fragments.get(selection.name.value)?.selectionSet, fragments, seen);
+  });
+}
+
+/**
+ * Complexity of a field returning a page or a list of about `first` nodes: its selection
+ * counted once per node, plus COUNT_COST when `totalCount` is selected (that field itself
+ * costs nothing, so it is not counted per node), plus SEARCH_COST for each scan a `search`
+ * makes (the page's, and the count's). Used as `@Field({ complexity: perNode })`.
+ */
+export const perNode = ({ args, childComplexity, node, context }: ComplexityEstimatorArgs): number => {
+  const counted = selectedFields(node.selectionSet, (context as CostContext).fragments).some((field) => field.name.value === 'totalCount');
+  const scans = args.search ? (counted ? 2 : 1) : 0;
+  return 1 + childComplexity * (typeof args.first === 'number' ? args.first : DEFAULT_PAGE_SIZE) + (counted ? COUNT_COST : 0) + scans * SEARCH_COST;
+};
 
 /** Complexity of a list without a size argument (a company's agents, webhooks, numbers). */
 export const unboundedList = ({ childComplexity }: ComplexityEstimatorArgs): number => 1 + childComplexity * 50;
@@ -56,9 +90,34 @@ export function checkNesting(query: string): void {
 const depthRule: ValidationRule = (context) =>
   validate(context.getSchema(), context.getDocument(), [KnownFragmentNamesRule, NoFragmentCyclesRule]).length > 0 ? {} : depthLimit(MAX_DEPTH)(context);
 
+/**
+ * Refuses a selection set asking for one field under more than MAX_FIELD_ALIASES aliases
+ * (fragments spread into it included): hundreds of aliases of a costly field would each
+ * run its statements. Fragments' and inline fragments' own selection sets are counted where
+ * they are spread.
+ */
+const fieldAliasLimit: ValidationRule = (context) => {
+  const fragments = new Map(context.getDocument().definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  return {
+    SelectionSet(node, _key, parent) {
+      if (parent && 'kind' in parent && (parent.kind === Kind.FRAGMENT_DEFINITION || parent.kind === Kind.INLINE_FRAGMENT)) return;
+      const aliases = new Map<string, Set<string>>();
+      for (const field of selectedFields(node, fragments)) {
+        const keys = aliases.get(field.name.value) ?? new Set<string>();
+        aliases.set(field.name.value, keys.add(field.alias?.value ?? field.name.value));
+      }
+      for (const [name, keys] of aliases) {
+        if (keys.size > MAX_FIELD_ALIASES) {
+          context.reportError(new GraphQLError(`Field "${name}" is selected under ${keys.size} aliases; at most ${MAX_FIELD_ALIASES} are allowed`, { nodes: node }));
+        }
+      }
+    },
+  };
+};
+
 /** Validation rules added to GraphQL's own, on HTTP and on websockets alike. */
 export function extraRules(introspection: boolean): ValidationRule[] {
-  return [depthRule, ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
+  return [depthRule, fieldAliasLimit, ...(introspection ? [] : [NoSchemaIntrospectionCustomRule])];
 }
 
 export const validationRules = (introspection: boolean): ValidationRule[] => [...specifiedRules, ...extraRules(introspection)];
@@ -80,6 +139,7 @@ function complexityOf(schema: GraphQLSchema, document: DocumentNode, variables: 
       query: document,
       variables,
       ...(operationName ? { operationName } : {}),
+      context: { fragments: new Map(document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d])) } satisfies CostContext,
       estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
     });
   } catch (err) {

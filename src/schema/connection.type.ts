@@ -61,7 +61,8 @@ export function ConnectionType<N extends object>(name: string, Node: ClassType<N
 
     count!: () => Promise<number>;
 
-    @Field(() => Int, { description: 'Every node matching the filters, across all pages.' })
+    // Its cost is the connection's (perNode, src/graphql/limits.ts): once, not once per node.
+    @Field(() => Int, { complexity: 0, description: 'Every node matching the filters, across all pages.' })
     totalCount(): Promise<number> {
       return this.count();
     }

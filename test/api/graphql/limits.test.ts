@@ -50,11 +50,24 @@ describe('hostile operations are refused quickly with a clear error', () => {
     expect(ms).toBeLessThan(1000);
   });
 
-  it('hundreds of costly aliases', async () => {
-    const { res, ms } = await timed(aliases(600, 'phoneNumbers { id }'));
+  it('hundreds of aliases of one field, fragments included: a validation error naming the field', async () => {
+    const searches = aliases(300, 'contacts(first: 1, search: "i") { totalCount }');
+    const { res, ms } = await timed(searches);
     expect(res.status).toBe(400);
-    expect(firstError(res)).toMatchObject({ code: 'QUERY_TOO_COMPLEX', maxComplexity: 25000 });
+    expect(res.errors).toEqual([expect.objectContaining({ message: 'Field "contacts" is selected under 300 aliases; at most 20 are allowed', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
     expect(ms).toBeLessThan(1000);
+    const spread = `{ ...A ...B } fragment A on Query { ${aliases(15, 'phoneNumbers { id }').slice(2, -2)} } fragment B on Query { ${aliases(15, 'phoneNumbers { id }').slice(2, -2).replace(/a(\d+):/g, 'b$1:')} }`;
+    expect((await gql(t, spread, {}, a.key)).errors).toEqual([expect.objectContaining({ message: 'Field "phoneNumbers" is selected under 30 aliases; at most 20 are allowed' })]);
+    expect((await gql(t, aliases(20, 'phoneNumbers { id }'), {}, a.key)).errors).toBeUndefined();
+  });
+
+  it('counts and searches at their cost: seven searched counts are too costly, a searched page of 100 with its count is not', async () => {
+    const res = await gql(t, aliases(7, 'contacts(first: 1, search: "i") { totalCount }'), {}, a.key);
+    expect(res.status).toBe(400);
+    expect(firstError(res)).toEqual({ code: 'QUERY_TOO_COMPLEX', complexity: 28357, maxComplexity: 25000 });
+    // A count is charged once per connection, not once per node of the page.
+    const page = await gql(t, '{ contacts(first: 100, search: "i") { totalCount edges { node { id firstname lastname phoneNumber } } } }', {}, a.key);
+    expect(page.errors).toBeUndefined();
   });
 
   it('nested pages multiplying each other, sizes given as variables', async () => {
@@ -133,6 +146,9 @@ describe('hostile operations are refused quickly with a clear error', () => {
       expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } }),
     ]);
     await expect(query(client, aliases(600, 'phoneNumbers { id }'))).rejects.toEqual([
+      expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+    ]);
+    await expect(query(client, aliases(10, 'contacts(first: 1, search: "i") { totalCount }'))).rejects.toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'QUERY_TOO_COMPLEX' }) }),
     ]);
     expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
