@@ -7,7 +7,7 @@ import type pg from 'pg';
 import type { Config } from './config';
 import { resolveDatabase } from './db/database';
 import type { RunningDatabase } from './db/embedded-postgres';
-import { openDatabase, type StatementListener } from './db/orm';
+import { openDatabase, openRequestOrm, type StatementListener } from './db/orm';
 import { closePool, openSidePool } from './db/side-pool';
 import { createGraphQL, GRAPHQL_PATH } from './graphql';
 import { answerClientErrors } from './http/client-error';
@@ -181,12 +181,14 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   const { orm, services, events, jobs, metrics } = core;
   const health = await HealthService.start(orm, jobs, { workers: config.jobWorkers, logger });
   const demo = config.seedDemo ? await seedDemo(orm.em.fork(), services) : null;
+  // Requests fork an ORM of their own, whose statements are cut past REQUEST_STATEMENT_TIMEOUT_MS.
+  const requests = await openRequestOrm(core.databaseUrl, config.pools.orm, config.requestStatementTimeoutMs, logger, options.onStatement);
   const graphql = await createGraphQL({
-    orm, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, socketLimits: config.graphqlSockets, logger, metrics,
+    orm: requests, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, socketLimits: config.graphqlSockets, logger, metrics,
   });
   // Koa's callback() captures the middleware list: build it only after every app.use().
-  const koa = createKoa({ orm, services, logger, metrics, graphql: graphql.middleware, health, config }).callback();
-  const hot = { orm, auth: services.auth, rateLimits: services.rateLimits, campaigns: services.campaigns, logger, metrics };
+  const koa = createKoa({ orm: requests, services, logger, metrics, graphql: graphql.middleware, health, config }).callback();
+  const hot = { orm: requests, auth: services.auth, rateLimits: services.rateLimits, campaigns: services.campaigns, logger, metrics };
   const server = http.createServer(answerHotReads(hot, koa));
   const relay = relayWebSockets(services.relay, logger);
   routeUpgrades(server, { [GRAPHQL_PATH]: graphql.upgrade, [RELAY_PATH]: relay.upgrade });
@@ -215,6 +217,7 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
         server.close(() => resolve());
         server.closeIdleConnections();
       });
+      await requests.close();
       await core.close();
     },
   };

@@ -49,6 +49,11 @@ const schema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   JOB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   DATABASE_SIDE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * PostgreSQL's `statement_timeout` on the connections of requests (REST and GraphQL): a
+   * statement of a request running longer is cancelled and the request answered TIMEOUT.
+   */
+  REQUEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
@@ -170,6 +175,8 @@ export interface Config {
   embeddedPg: { dir: string; port: number };
   /** Connections per pool: the ORM's, pg-boss's and the side pool (src/db/side-pool.ts). */
   pools: { orm: number; jobs: number; side: number };
+  /** Longest a statement of a request may run (src/db/orm.ts, openRequestOrm). */
+  requestStatementTimeoutMs: number;
   jwtSecret: string | undefined;
   authTrustMs: number;
   defaultPhoneRegion: string;
@@ -249,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     embeddedPg: { dir: e.EMBEDDED_PG_DIR, port: e.EMBEDDED_PG_PORT },
     pools: { orm: e.DATABASE_POOL_MAX, jobs: e.JOB_POOL_MAX, side: e.DATABASE_SIDE_POOL_MAX },
+    requestStatementTimeoutMs: e.REQUEST_STATEMENT_TIMEOUT_MS,
     jwtSecret: e.JWT_SECRET,
     authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,

@@ -69,6 +69,20 @@ export function ormOptions(clientUrl: string, poolMax: number, logger?: Logger, 
   });
 }
 
+/**
+ * The ORM of requests (REST and GraphQL, over HTTP and websockets): the same database and
+ * entities on a pool of its own, whose sessions cancel any statement running longer than
+ * `statementTimeoutMs` (PostgreSQL's `statement_timeout`, a parameter of each connection as
+ * it opens; node-postgres's documented `statement_timeout` option). A request's unit of work
+ * forks this ORM, so one request cannot hold the database for long, whether its statements
+ * run in a transaction or not; the job workers, sweeps and engines fork the main ORM and run
+ * without the limit. Open it once the main ORM has migrated.
+ */
+export function openRequestOrm(clientUrl: string, poolMax: number, statementTimeoutMs: number, logger?: Logger, onStatement?: StatementListener): Promise<MikroORM> {
+  const options = ormOptions(clientUrl, poolMax, logger, onStatement);
+  return MikroORM.init({ ...options, driverOptions: { ...options.driverOptions, connection: { statement_timeout: statementTimeoutMs } } });
+}
+
 /** Session advisory lock held while migrating; other replicas wait for it (key space: hashtext). */
 const MIGRATION_LOCK = 'switchboard:migrations';
 

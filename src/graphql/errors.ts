@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, type PreconditionError, type RateLimitedError, type ValidationError } from '../services/errors';
+import { AppError, asServiceError, type PreconditionError, type RateLimitedError, type ValidationError } from '../services/errors';
 
 /** The service's error for a failed operation, as GraphQL answers it: one case per code. */
 export function toGraphQLError(err: AppError): GraphQLError {
@@ -23,6 +23,8 @@ export function toGraphQLError(err: AppError): GraphQLError {
     }
     case 'RATE_LIMITED':
       return new GraphQLError(err.message, { extensions: { code, retryAfter: (err as RateLimitedError).retryAfterS } });
+    case 'TIMEOUT':
+      return new GraphQLError(err.message, { extensions: { code } });
     default:
       return unreachable(code);
   }
@@ -32,11 +34,11 @@ function unreachable(code: never): never {
   throw new Error(`Unmapped error code ${String(code)}`);
 }
 
-/** What a resolver, a context builder or graphql-js threw, under its GraphQL wrappers. */
+/** What a resolver, a context builder or graphql-js threw, under its GraphQL wrappers, as a service error where it is one (asServiceError). */
 export function rootCause(error: unknown): unknown {
   let cause = error;
   while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
-  return cause;
+  return asServiceError(cause);
 }
 
 /**

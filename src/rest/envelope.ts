@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { AppError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
+import { AppError, asServiceError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
 import { KeyInUseError, KeyReusedError } from '../services/idempotency.service';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
@@ -106,6 +106,8 @@ function mapStandard(err: unknown): Mapped {
         const retryAfter = String((err as RateLimitedError).retryAfterS);
         return { status: 429, body: failure('Too many requests'), headers: { 'Retry-After': retryAfter }, internal: false };
       }
+      case 'TIMEOUT':
+        return { status: 503, body: failure(err.message), internal: false };
     }
   }
   if (err instanceof MalformedRequest) return { status: err.status, body: failure(err.message), ...(err.headers ? { headers: err.headers } : {}), internal: false };
@@ -120,7 +122,8 @@ const beforeOperation = (err: unknown, mapped: Mapped): boolean =>
   mapped.status === 401 || mapped.status === 429 || err instanceof KeyInUseError || err instanceof KeyReusedError;
 
 /** Maps any thrown value to the answer the route's policy documents. */
-export function mapError(err: unknown, policy: ErrorPolicy): Mapped {
+export function mapError(thrown: unknown, policy: ErrorPolicy): Mapped {
+  const err = asServiceError(thrown);
   const mapped = mapStandard(err);
   if (beforeOperation(err, mapped)) return mapped;
   const hidden = { status: mapped.status, body: mapped.body };

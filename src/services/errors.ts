@@ -7,7 +7,16 @@ export interface FieldError {
   message: string;
 }
 
-export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'UNPROCESSABLE' | 'FAILED_PRECONDITION' | 'RATE_LIMITED';
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'NOT_FOUND'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'CONFLICT'
+  | 'UNPROCESSABLE'
+  | 'FAILED_PRECONDITION'
+  | 'RATE_LIMITED'
+  | 'TIMEOUT';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;
@@ -88,6 +97,28 @@ export class RateLimitedError extends AppError {
   get retryAfterS(): number {
     return Math.max(1, Math.ceil(this.retryAfterMs / 1000));
   }
+}
+
+/**
+ * A statement of the request ran past REQUEST_STATEMENT_TIMEOUT_MS and PostgreSQL cancelled
+ * it (src/db/orm.ts, openRequestOrm): the request asked for more work than one request may
+ * do (a search over a large table, say). Not a failure of ours: narrow the request.
+ */
+export class StatementTimeoutError extends AppError {
+  readonly code = 'TIMEOUT';
+  constructor() {
+    super('The request took too long');
+  }
+}
+
+/**
+ * `err`, or the service error it stands for: PostgreSQL's cancellation by `statement_timeout`
+ * (SQLSTATE 57014, as the driver or the ORM reports it) is a StatementTimeoutError. The
+ * transports map what services throw through this, as statements fail anywhere below them.
+ */
+export function asServiceError(err: unknown): unknown {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return code === '57014' && typeof message === 'string' && message.endsWith('canceling statement due to statement timeout') ? new StatementTimeoutError() : err;
 }
 
 /** One line for a console: the fields of a validation error, or the message. */

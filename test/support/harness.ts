@@ -95,7 +95,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     JOB_POLL_MS: '50',
     CALL_SWEEP_MS: '250',
     // The side pool as small as before the hot reads used it: suites start services side by
-    // side on one PostgreSQL (docs/testing.md), each then opening at most 25 connections.
+    // side on one PostgreSQL (docs/testing.md), each then opening at most 35 connections
+    // (the ORM's pool and the requests' ORM's, 10 each: src/db/orm.ts).
     DATABASE_SIDE_POOL_MAX: '4',
     // Limits on, as in production, but out of reach of the suites (100 make-calls at once,
     // benches' thousands); test/api/operations/rate-limits.test.ts sets low ones.
