@@ -90,6 +90,18 @@ export function variableScope(definition: FlowDefinition, trigger: Record<string
   return Object.assign(scope, trigger);
 }
 
+/**
+ * The values a step's body is filled from: `scope`, then a flow tool's arguments (the
+ * model's) under the names neither the trigger nor the flow gives (docs/flows.md, "Flows as
+ * tools"). So arguments never stand for a predefined or extracted variable or the call's
+ * context, and never reach the URL, query parameters or headers.
+ */
+export function bodyScope(definition: FlowDefinition, scope: Scope, args: Record<string, unknown> | null): Scope {
+  if (!args) return scope;
+  const taken = new Set([...Object.keys(scope), ...definition.predefinedVariables.map((v) => v.name), ...definition.variables.map((v) => v.name)]);
+  return { ...Object.fromEntries(Object.entries(args).filter(([name]) => !taken.has(name))), ...scope };
+}
+
 /** The flow variables a step's response yields (those naming this step), converted to their `dataType`. */
 export function extractVariables(
   definition: FlowDefinition,

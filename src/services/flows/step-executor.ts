@@ -35,7 +35,10 @@ export interface StepOutcome {
 export interface StepTask {
   executionId: string;
   step: StepDefinition;
+  /** The values of the URL, query parameters and headers. */
   scope: Scope;
+  /** The values of the body: `scope`, plus a flow tool's arguments (flow-plan `bodyScope`). */
+  bodyScope: Scope;
   /** The flow's Standard Webhooks secret. */
   secret: string;
 }
@@ -72,10 +75,10 @@ export class StepExecutor {
     const { step } = task;
     const deadline = started + step.timeout * 1000;
     const sendsBody = hasBody(step);
-    const unresolvedVariables = unresolvedNames([step.url, step.urlParams, step.headers, sendsBody ? step.body : null], task.scope);
+    const unresolvedVariables = [...new Set([...unresolvedNames([step.url, step.urlParams, step.headers], task.scope), ...unresolvedNames([sendsBody ? step.body : null], task.bodyScope)])].sort();
     let request: OutboundRequest;
     try {
-      request = buildRequest(step, task.scope);
+      request = buildRequest(step, task.scope, task.bodyScope);
     } catch (err) {
       const retryable = !(err instanceof DeliveryError) || err.retryable;
       return { status: 'failed', retryable, tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
@@ -113,8 +116,8 @@ export class StepExecutor {
   }
 }
 
-/** The request a step describes, placeholders filled. Throws DeliveryError on a bad URL. */
-function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
+/** The request a step describes, placeholders filled (the body's from `bodyScope`). Throws DeliveryError on a bad URL. */
+function buildRequest(step: StepDefinition, scope: Scope, bodyScope: Scope): OutboundRequest {
   const filled = fillText(step.url, scope);
   let url: URL;
   try {
@@ -127,7 +130,7 @@ function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
   for (const [name, value] of Object.entries(fillMap(step.urlParams, scope))) url.searchParams.append(name, value);
   const headers = Object.fromEntries(Object.entries(fillMap(step.headers, scope)).filter(([name]) => !SIGNATURE_HEADERS.has(name.toLowerCase())));
   const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
-  const body = hasBody(step) ? JSON.stringify(fillJson(step.body, scope)) : null;
+  const body = hasBody(step) ? JSON.stringify(fillJson(step.body, bodyScope)) : null;
   if (body !== null && !names.has('content-type')) headers['content-type'] = 'application/json';
   if (!names.has('user-agent')) headers['user-agent'] = 'Switchboard-Webhooks/1.0';
   return { method: step.method, url: url.toString(), headers, body };
