@@ -9,14 +9,12 @@ let llm: FakeLlm;
 let rx: Receiver;
 let t: TestApp;
 let a: Tenant;
-let b: Tenant;
 
 beforeAll(async () => {
   llm = await FakeLlm.start();
   rx = await Receiver.start();
   t = await startTestApp({ ...FLOW_ENV, SIM_RING_MS: '0', SIM_TALK_MS: '600000', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
   a = await tenant(t, 'A');
-  b = await tenant(t, 'B', '+14155552672');
 });
 afterAll(async () => {
   await t.close();
@@ -57,15 +55,17 @@ describe('flows as tools', () => {
     await conversation.close('user_hangup');
   });
 
-  it("tell the model when the flow fails or is not the company's, and the call goes on", async () => {
+  it('tell the model when the flow fails or was deleted since, and the call goes on', async () => {
     rx.on('/broken', answer(500, { error: 'down' }));
     const failing = await flowApi(t, a.key).create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/broken`, webhook_method: 'POST', retry_limit: 0 }], max_retries: 0 });
+    const deleted = await flowApi(t, a.key).create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/never`, webhook_method: 'POST' }] });
     const tools = [
       { name: 'failing', webhook_id: failing.id },
-      { name: 'foreign', webhook_id: b.flow.id },
+      { name: 'deleted', webhook_id: deleted.id },
     ];
     const { conversation, sink } = await conversationWith(tools);
-    llm.reply({ toolCalls: [{ name: 'failing', arguments: {} }] }, { toolCalls: [{ name: 'foreign', arguments: {} }] }, { text: 'Sorry, I could not do that.' });
+    okData(await t.request('DELETE', `/v1/webhooks/${deleted.id}`, { token: a.key }));
+    llm.reply({ toolCalls: [{ name: 'failing', arguments: {} }] }, { toolCalls: [{ name: 'deleted', arguments: {} }] }, { text: 'Sorry, I could not do that.' });
     await conversation.userSaid('Do it', true);
     const failed = toolAnswer(-2);
     expect(failed).toMatchObject({ status: 'failed', variables: {} });
