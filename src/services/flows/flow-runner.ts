@@ -17,7 +17,7 @@ import {
   type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
   takeOverdueLocalSteps, triggerRefusal,
 } from './execution.store';
-import { allSucceeded, bodyScope, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
+import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
 import type { OperationLimits } from '../rate-limit.service';
 
@@ -159,7 +159,7 @@ export class FlowRunner {
     const definition = state.definition!;
     const step = definition.steps.find((s) => s.stepNumber === job.step)!;
     const scope = variableScope(definition, state.variables, state.runs);
-    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, bodyScope: bodyScope(definition, scope, state.arguments), secret: state.secret });
+    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, bodyScope: bodyScope(definition, scope, state.arguments), defaultBody: eventBody(state.variables), secret: state.secret });
     await this.finish(em, state, run, outcome);
   }
 
