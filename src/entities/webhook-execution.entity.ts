@@ -57,6 +57,10 @@ export class WebhookExecution extends BaseEntity {
   @Property({ type: 'json' })
   variables: Opt<Record<string, unknown>> = {};
 
+  /** A flow tool's arguments, from a language model: they fill only step bodies (docs/flows.md, "Flows as tools"). */
+  @Property({ type: 'json', nullable: true, lazy: true, hidden: true })
+  arguments: Opt<Record<string, unknown>> | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   executedAt: Opt<Date> | null = null;
 

@@ -12,7 +12,18 @@ export type FlowDirection = (typeof FLOW_DIRECTIONS)[number];
 export interface PredefinedVariable {
   name: string;
   value: string;
+  /** Write-only: read back masked (docs/flows.md, "Secret variables"). Left out on variables stored before it existed. */
+  secret?: boolean;
 }
+
+/** Names that hold credentials: such a variable is secret whatever its `secret` flag says. */
+const CREDENTIAL_NAME = /token|secret|passw|pwd|api[-_]?key|apikey|auth|credential|private[-_]?key|signature|cookie|session/i;
+
+/** Whether a predefined variable is write-only: flagged `secret`, or named like a credential. */
+export const isSecretVariable = (v: { name: string; secret?: boolean | undefined }): boolean => v.secret === true || CREDENTIAL_NAME.test(v.name);
+
+/** What a secret variable's value reads as; sent back in an update, it keeps the stored value. */
+export const SECRET_MASK = '********';
 
 /** A value a step extracts from an earlier step's response (interface 2.5, "Variable"). */
 export interface FlowVariable {

@@ -12,6 +12,7 @@ import { Migration20261123230200_step_run_retryable } from './Migration202611232
 import { Migration20261123233000_inbound_calls } from './Migration20261123233000_inbound_calls';
 import { Migration20261124080000_waiting_calls } from './Migration20261124080000_waiting_calls';
 import { Migration20261126120000_local_flow_steps } from './Migration20261126120000_local_flow_steps';
+import { Migration20261126220000_flow_tool_arguments } from './Migration20261126220000_flow_tool_arguments';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261123233000_inbound_calls', class: Migration20261123233000_inbound_calls },
   { name: 'Migration20261124080000_waiting_calls', class: Migration20261124080000_waiting_calls },
   { name: 'Migration20261126120000_local_flow_steps', class: Migration20261126120000_local_flow_steps },
+  { name: 'Migration20261126220000_flow_tool_arguments', class: Migration20261126220000_flow_tool_arguments },
 ];

@@ -1,4 +1,4 @@
-import { AiAgent } from '../entities';
+import { AiAgent, WebhookFlow } from '../entities';
 import { type AgentView, toAgentView } from './agent.contract';
 import { createAgentWrite, listAgentsInput, updateAgentWrite } from './input/agent.input';
 import type { Naming } from './naming';
@@ -6,6 +6,20 @@ import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
 import { ValidationError } from './errors';
 import { parseInput, parseWrite } from './validation';
+
+/**
+ * The flows an agent's flow tools name are flows of the caller's company: another
+ * company's (or a deleted or missing one) is refused like any bad input, naming the field,
+ * and reveals nothing.
+ */
+async function checkFlowTools({ scope, em }: Caller, agentFlow: { tools?: { webhook_id: string }[] } | undefined): Promise<void> {
+  const tools = agentFlow?.tools ?? [];
+  if (tools.length === 0) return;
+  const owned = await em.find(WebhookFlow, { id: tools.map((t) => t.webhook_id), company: scope.companyId, deletedAt: null }, { fields: ['id'] });
+  const ids = new Set(owned.map((f) => f.id));
+  const fields = tools.flatMap((t, i) => (ids.has(t.webhook_id) ? [] : [{ field: `agent_flow.tools[${i}].webhook_id`, message: 'Must name a flow of your company' }]));
+  if (fields.length > 0) throw new ValidationError(fields);
+}
 
 /** AI agents of a company, and the built-in template catalogue every company can read. */
 export class AgentService {
@@ -45,6 +59,7 @@ export class AgentService {
   /** `input` is named as `naming` says. */
   async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<AgentView> {
     const { workspace, ...fields } = parseWrite(createAgentWrite, input, naming);
+    await checkFlowTools(caller, fields.agentFlow);
     const agent = caller.em.create(AiAgent, { ...fields, name: fields.name, company: caller.scope.companyId, workspaceId: workspace });
     await caller.em.flush();
     return toAgentView(agent);
@@ -54,6 +69,7 @@ export class AgentService {
   async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<AgentView> {
     const agent = await this.getOwn(caller, parseId(id));
     const { workspace, ...fields } = parseWrite(updateAgentWrite, input, naming);
+    await checkFlowTools(caller, fields.agentFlow);
     caller.em.assign(agent, { ...fields, ...(workspace ? { workspaceId: workspace } : {}) });
     if (agent.reminderFrequencyFrom > agent.reminderFrequencyTo) {
       throw ValidationError.of('reminder_frequency_from', 'Must not be greater than reminder_frequency_to');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { WebhookFlow, WebhookStep } from '../entities';
-import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES } from '../entities/webhook-flow.entity';
+import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES, isSecretVariable, type PredefinedVariable, SECRET_MASK } from '../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
 import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './contract';
 import { RETRY_UNITS } from './input/campaign.input';
@@ -41,7 +41,11 @@ export type WebhookStepView = ViewOf<typeof stepContract>;
 const variableName = () => d(z.string(), 'Variable name, as in `{{name}}`.');
 
 const predefinedVariable = namedObject(
-  z.strictObject({ name: variableName(), value: d(z.string(), 'The value.') }),
+  z.strictObject({
+    name: variableName(),
+    value: d(z.string(), `The value; \`${SECRET_MASK}\` for a secret variable.`),
+    secret: d(z.boolean(), 'Write-only: the value reads masked, steps still use it. True when flagged, or when the name looks like a credential (token, secret, password, api_key, auth...).'),
+  }),
   'PredefinedVariable',
   'A fixed variable of a flow, used when neither the trigger nor a step gives it.',
 );
@@ -122,10 +126,29 @@ export type WebhookFlowView = ViewOf<typeof flowContract>;
 export const toStepView = (step: WebhookStep): WebhookStepView =>
   viewOf(stepContract, step, { webhookBody: (s) => s.webhookBody ?? null, successCondition: (s) => s.successCondition ?? null });
 
+/** A predefined variable as every read shows it: a secret one's value masked. */
+const predefinedView = (v: PredefinedVariable) => {
+  const secret = isSecretVariable(v);
+  return { name: v.name, value: secret && v.value !== '' ? SECRET_MASK : v.value, secret };
+};
+
+/**
+ * Predefined variables as an update stores them: flagged secret when they are, and a
+ * secret one sent back with the mask (as read) keeps the stored value of that name.
+ */
+export function storedPredefined(sent: { name: string; value: string; secret?: boolean | undefined }[], stored: PredefinedVariable[]): PredefinedVariable[] {
+  return sent.map((v) => {
+    const secret = isSecretVariable(v);
+    const kept = v.value === SECRET_MASK ? stored.find((s) => s.name === v.name && isSecretVariable(s)) : undefined;
+    return { name: v.name, value: kept ? kept.value : v.value, ...(secret ? { secret } : {}) };
+  });
+}
+
 /** The view of a flow (its steps loaded) with the views of its latest executions, and its secret in the answers that make one. */
 export const toFlowView = ({ flow, executions, secret }: { flow: WebhookFlow; executions: ExecutionView[]; secret?: string }): WebhookFlowView =>
   viewOf(flowContract, flow, {
     secret: () => secret ?? null,
+    predefinedVariables: (f) => f.predefinedVariables.map(predefinedView),
     executions: () => executions,
     steps: (f) => [...f.steps.getItems()].sort((a, b) => a.stepNumber - b.stepNumber).map(toStepView),
   });
@@ -185,7 +208,11 @@ const variableWrite = namedObject(
 );
 
 const predefinedWrite = namedObject(
-  z.strictObject({ name: d(requiredText(100), 'Variable name, as in `{{name}}`.'), value: d(text(10_000), 'The value.') }),
+  z.strictObject({
+    name: d(requiredText(100), 'Variable name, as in `{{name}}`.'),
+    value: d(text(10_000), `The value; \`${SECRET_MASK}\` (as read) keeps a secret variable's stored value.`),
+    secret: d(z.boolean().optional(), 'Write-only value, read back masked; names that look like credentials are secret anyway.'),
+  }),
   'PredefinedVariableInput',
   'A fixed variable of a flow.',
 );

@@ -6,7 +6,7 @@ import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWri
 import type { Naming } from './naming';
 import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
-import { type EventFiltersWrite, toFlowView, type WebhookFlowView } from './webhook.contract';
+import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './webhook.contract';
 import type { WebhookExecutionService } from './webhook-execution.service';
 import { parseInput, parseWrite } from './validation';
 
@@ -76,6 +76,7 @@ export class WebhookService {
     // Untyped: the input's variables are looser than the entity's type (its JSON column).
     const flow = caller.em.create(WebhookFlow, {
       ...(fields as Record<string, unknown>),
+      ...(fields.predefinedVariables ? { predefinedVariables: storedPredefined(fields.predefinedVariables, []) } : {}),
       name: fields.name,
       company: caller.scope.companyId,
       createdBy: caller.scope.userId,
@@ -95,7 +96,8 @@ export class WebhookService {
     const flow = await this.getOwn(caller, id);
     const { workspace, steps, ...fields } = parseWrite(updateWebhookWrite, input, naming);
     await checkEventFilters(caller, fields.eventFilters);
-    caller.em.assign(flow, { ...fields, ...(workspace ? { workspaceId: workspace } : {}) });
+    const predefined = fields.predefinedVariables ? { predefinedVariables: storedPredefined(fields.predefinedVariables, flow.predefinedVariables) } : {};
+    caller.em.assign(flow, { ...fields, ...predefined, ...(workspace ? { workspaceId: workspace } : {}) });
     const numbers = new Set((steps ?? flow.steps.getItems()).map((s) => s.stepNumber));
     const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));
     if (orphan >= 0) throw ValidationError.of(`variables[${orphan}].stepId`, 'Must name a step of this flow');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CallTool } from './call-tools';
+import { parametersProblem } from './tool-parameters';
 
 /** Names the engine gives its own tools: a flow tool may not take them. */
 export const BUILT_IN_TOOL_NAMES = ['end_call', 'transfer_call', 'press_digits', 'go_to_state'];
@@ -19,6 +20,10 @@ const flowTool = z.object({
   parameters: z
     .record(z.string(), z.unknown())
     .refine((p) => p.type === 'object', 'Must be a JSON Schema with "type": "object"')
+    .superRefine((p, ctx) => {
+      const problem = parametersProblem(p);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .default({ type: 'object', properties: {} }),
   webhook_id: z.guid({ error: 'Must be a UUID' }),
 });

@@ -99,7 +99,8 @@ export class ConversationService implements ConversationOpener {
       workspace: call.workspaceId,
       language: agent.language,
     });
-    const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id);
+    const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
+    const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);
     return new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables, flows), { model: this.model, sink, recorder: writer });
   }
 }

@@ -4,6 +4,7 @@ import { describeError } from '../errors';
 import type { FlowRunner } from '../flows/flow-runner';
 import type { FlowToolDefinition } from './agent-flow';
 import type { CallTool } from './call-tools';
+import { argumentCheck, closedParameters } from './tool-parameters';
 
 /** What a flow run as a tool answers the model. */
 export interface FlowOutcome {
@@ -13,9 +14,17 @@ export interface FlowOutcome {
   error?: string;
 }
 
-/** Runs one of the call's company's flows and waits (bounded) for it. */
+/** Runs one of the call's company's flows with a model's (checked) arguments and waits (bounded) for it. */
 export interface FlowInvoker {
-  invoke(webhookId: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<FlowOutcome>;
+  invoke(webhookId: string, args: Record<string, unknown>, signal: AbortSignal): Promise<FlowOutcome>;
+}
+
+/** What the service, never the model, tells a flow about the call: its trigger variables. */
+export interface CallContext {
+  call_id: string;
+  contact_id: string | null;
+  call_from: string;
+  call_to: string;
 }
 
 /** How long a flow tool waits for its execution before telling the model it timed out. */
@@ -25,22 +34,25 @@ const POLL_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Triggers flows of one company, as the product (no credential, so no rate limit), and
- * follows the execution until it ends, the wait runs out or the turn is canceled.
+ * Triggers flows of one company for one call, as the product (no credential, so no rate
+ * limit), and follows the execution until it ends, the wait runs out or the turn is
+ * canceled. The call's context is the trigger's variables; the model's arguments fill only
+ * what the flow leaves to them (`FlowRunner.start`).
  */
 export class CompanyFlowInvoker implements FlowInvoker {
   constructor(
     private readonly orm: MikroORM,
     private readonly flows: FlowRunner,
     private readonly companyId: string,
+    private readonly context: CallContext,
     private readonly waitMs = FLOW_TOOL_WAIT_MS,
   ) {}
 
-  async invoke(webhookId: string, variables: Record<string, unknown>, signal: AbortSignal): Promise<FlowOutcome> {
+  async invoke(webhookId: string, args: Record<string, unknown>, signal: AbortSignal): Promise<FlowOutcome> {
     let executionId: string;
     try {
       const caller = { scope: { companyId: this.companyId, userId: null }, em: this.orm.em.fork() };
-      executionId = (await this.flows.trigger(caller, webhookId, { variables })).id;
+      executionId = (await this.flows.trigger(caller, webhookId, { variables: this.context }, args)).id;
     } catch (err) {
       return { status: 'failed', variables: {}, error: describeError(err) };
     }
@@ -59,11 +71,21 @@ export class CompanyFlowInvoker implements FlowInvoker {
   }
 }
 
-/** The flows of `agent_flow.tools` as tools: the arguments become the flow's variables. */
+/**
+ * The flows of `agent_flow.tools` as tools. Arguments that do not fit the tool's parameters
+ * (an undeclared name, a wrong type) are refused, the model told why, and no flow runs.
+ */
 export function flowTools(definitions: FlowToolDefinition[], invoker: FlowInvoker | null): CallTool[] {
   if (!invoker) return [];
-  return definitions.map((d) => ({
-    spec: { name: d.name, description: d.description, parameters: d.parameters },
-    run: async (args, _sink, signal) => ({ content: JSON.stringify(await invoker.invoke(d.webhook_id, args, signal)) }),
-  }));
+  return definitions.map((d) => {
+    const check = argumentCheck(d.parameters);
+    return {
+      spec: { name: d.name, description: d.description, parameters: closedParameters(d.parameters) },
+      run: async (args, _sink, signal) => {
+        const refusal = check(args);
+        const outcome: FlowOutcome = refusal ? { status: 'failed', variables: {}, error: refusal } : await invoker.invoke(d.webhook_id, args, signal);
+        return { content: JSON.stringify(outcome) };
+      },
+    };
+  });
 }

@@ -29,6 +29,8 @@ export interface ExecutionState {
   status: ExecutionStatus;
   attemptNumber: number;
   variables: Record<string, unknown>;
+  /** A flow tool's arguments (the model's); null for other triggers. */
+  arguments: Record<string, unknown> | null;
   definition: FlowDefinition | null;
   secret: string;
   flowDeleted: boolean;
@@ -79,15 +81,15 @@ const INSERT_EXECUTIONS = sharedStatement(
   'flow-executions-insert',
   (reads) => `WITH given AS (
      SELECT * FROM jsonb_to_recordset(?::jsonb)
-       AS x(ord int, id uuid, flow_id uuid, created_at timestamptz, variables jsonb, grace float8, started_at timestamptz, run_id uuid)
+       AS x(ord int, id uuid, flow_id uuid, created_at timestamptz, variables jsonb, arguments jsonb, grace float8, started_at timestamptz, run_id uuid)
    ), flow AS (
      SELECT given.*, f.company_id, f.secret, ${DEFINITION_SQL} AS definition, first.step_number, first.timeout
      FROM given JOIN webhook_flows f ON f.id = given.flow_id
      CROSS JOIN LATERAL (SELECT s.step_number, s.timeout FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL ORDER BY s.step_number LIMIT 1) first
      WHERE f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
    ), execution AS (
-     INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, definition, executed_at, local_step, local_until)
-     SELECT id, created_at, created_at, company_id, flow_id, CASE WHEN grace IS NULL THEN 'scheduled' ELSE 'in_progress' END, 1, variables, definition,
+     INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, arguments, definition, executed_at, local_step, local_until)
+     SELECT id, created_at, created_at, company_id, flow_id, CASE WHEN grace IS NULL THEN 'scheduled' ELSE 'in_progress' END, 1, variables, arguments, definition,
        CASE WHEN grace IS NOT NULL THEN started_at END, CASE WHEN grace IS NOT NULL THEN step_number END, now() + make_interval(secs => timeout + grace)
      FROM flow
      RETURNING ${viewColumns(reads, WebhookExecution, executionContract.view)}, definition, local_step
@@ -117,12 +119,12 @@ export type LocalClaim = Claim & { run: StoredRun };
 export async function insertExecution(
   em: EntityManager,
   reads: ViewReads,
-  fields: { companyId: string; flowId: string; variables: Record<string, unknown>; localGraceS: number | null },
+  fields: { companyId: string; flowId: string; variables: Record<string, unknown>; args: Record<string, unknown> | null; localGraceS: number | null },
   /** When a local first step starts (the engine's clock). */
   startedAt: Date,
 ): Promise<StartedExecution | null> {
   const [row] = await INSERT_EXECUTIONS(em, reads, fields.companyId, {
-    id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, grace: fields.localGraceS, started_at: startedAt, run_id: randomUUID(),
+    id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, arguments: fields.args, grace: fields.localGraceS, started_at: startedAt, run_id: randomUUID(),
   });
   if (!row) return null;
   const view = viewOfStored(executionContract.view, row);
@@ -130,7 +132,7 @@ export async function insertExecution(
     ? {
         state: {
           id: view.id, companyId: fields.companyId, flowId: fields.flowId, status: 'in_progress', attemptNumber: 1,
-          variables: fields.variables, definition: row.definition, secret: row.secret, flowDeleted: false, runs: [],
+          variables: fields.variables, arguments: fields.args, definition: row.definition, secret: row.secret, flowDeleted: false, runs: [],
         },
         run: { id: row.run_id, version: 1, attemptNumber: 1, stepNumber: row.local_step, status: 'running', extracted: {}, error: null, retryable: true },
         // The trigger announces the execution's status itself.
@@ -161,7 +163,7 @@ export interface Claim {
 }
 
 const CLAIM = hotStatement('flow-step-claim', `WITH execution AS (
-    SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.definition,
+    SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.arguments, e.definition,
            f.secret, f.deleted_at IS NOT NULL AS flow_deleted
     FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id AND f.company_id = e.company_id
     WHERE e.id = ? AND e.company_id = ?
@@ -209,6 +211,7 @@ export async function claimStep(em: EntityManager, reads: ViewReads, job: { comp
     status: row.started ? 'in_progress' : row.status,
     attemptNumber: row.attempt_number,
     variables: row.variables,
+    arguments: row.arguments,
     definition: row.definition,
     secret: row.secret,
     flowDeleted: row.flow_deleted,

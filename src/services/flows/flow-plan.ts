@@ -2,6 +2,8 @@ import type { FlowDefinition, StepDefinition } from '../../entities/webhook-exec
 import type { StepRunStatus } from '../../entities/webhook-step-run.entity';
 import { coerce, readPath, type Scope } from './placeholders';
 import { delayMs } from '../delays';
+import { FLOW_EVENTS, type FlowEventName } from '../../entities/webhook-flow.entity';
+import { SUBJECT_OF } from './flow-events.store';
 
 /**
  * What an execution does next, decided from its flow snapshot and its step runs alone.
@@ -88,6 +90,31 @@ export function variableScope(definition: FlowDefinition, trigger: Record<string
     else if (v.customValue) scope[v.name] = v.customValue;
   }
   return Object.assign(scope, trigger);
+}
+
+/**
+ * The values a step's body is filled from: `scope`, then a flow tool's arguments (the
+ * model's) under the names neither the trigger nor the flow gives (docs/flows.md, "Flows as
+ * tools"). So arguments never stand for a predefined or extracted variable or the call's
+ * context, and never reach the URL, query parameters or headers.
+ */
+export function bodyScope(definition: FlowDefinition, scope: Scope, args: Record<string, unknown> | null): Scope {
+  if (!args) return scope;
+  const taken = new Set([...Object.keys(scope), ...definition.predefinedVariables.map((v) => v.name), ...definition.variables.map((v) => v.name)]);
+  return { ...Object.fromEntries(Object.entries(args).filter(([name]) => !taken.has(name))), ...scope };
+}
+
+/**
+ * What a step without `webhook_body` sends in an event's execution (its variables
+ * `{event, occurred_at, call | campaign}`, docs/flows.md "Event subscriptions"): the event
+ * itself, `{type, timestamp, data}`, as Standard Webhooks recommends, sent as is (no
+ * placeholders filled in a record's text). Null for other executions.
+ */
+export function eventBody(variables: Record<string, unknown>): Record<string, unknown> | null {
+  const type = variables.event;
+  if (!FLOW_EVENTS.includes(type as FlowEventName)) return null;
+  const data = variables[SUBJECT_OF[type as FlowEventName]];
+  return data !== null && typeof data === 'object' ? { type, timestamp: variables.occurred_at, data } : null;
 }
 
 /** The flow variables a step's response yields (those naming this step), converted to their `dataType`. */

@@ -17,7 +17,7 @@ import {
   type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
   takeOverdueLocalSteps, triggerRefusal,
 } from './execution.store';
-import { allSucceeded, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
+import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
 import type { OperationLimits } from '../rate-limit.service';
 
@@ -81,10 +81,12 @@ export class FlowRunner {
   /**
    * Starts an execution of one of the caller's flows with `input.variables`; answers its
    * view: `in_progress` when this process sends its first step at once, `scheduled` when a
-   * job will. Refuses a stopped flow (ConflictError) and a flow without steps.
+   * job will. Refuses a stopped flow (ConflictError) and a flow without steps. `args`, a
+   * flow tool's arguments (from a language model), fill only the body, and only under names
+   * nothing else gives (`bodyScope`).
    */
-  async trigger(caller: Caller, flowId: unknown, input: unknown): Promise<ExecutionView> {
-    const { execution, announce } = await this.start(caller, flowId, input);
+  async trigger(caller: Caller, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<ExecutionView> {
+    const { execution, announce } = await this.start(caller, flowId, input, args);
     announce();
     return execution;
   }
@@ -96,14 +98,14 @@ export class FlowRunner {
    * workers) is for after it commits. Without an open transaction, the insert alone, or the
    * insert and the job in one transaction of its own.
    */
-  async start(caller: Caller, flowId: unknown, input: unknown): Promise<{ execution: ExecutionView; announce: () => void }> {
+  async start(caller: Caller, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<{ execution: ExecutionView; announce: () => void }> {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);
     const local = this.hasRoom();
     if (!local) await this.deps.jobs.prepare(FLOW_STEP_JOB);
     const write = async () => {
-      const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, localGraceS: local ? this.deps.localGraceS : null }, this.deps.clock.now());
+      const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, args, localGraceS: local ? this.deps.localGraceS : null }, this.deps.clock.now());
       if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
       const first = created.definition.steps[0]!;
       if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
@@ -157,7 +159,7 @@ export class FlowRunner {
     const definition = state.definition!;
     const step = definition.steps.find((s) => s.stepNumber === job.step)!;
     const scope = variableScope(definition, state.variables, state.runs);
-    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, secret: state.secret });
+    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, bodyScope: bodyScope(definition, scope, state.arguments), defaultBody: eventBody(state.variables), secret: state.secret });
     await this.finish(em, state, run, outcome);
   }
 

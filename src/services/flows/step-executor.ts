@@ -35,7 +35,12 @@ export interface StepOutcome {
 export interface StepTask {
   executionId: string;
   step: StepDefinition;
+  /** The values of the URL, query parameters and headers. */
   scope: Scope;
+  /** The values of the body: `scope`, plus a flow tool's arguments (flow-plan `bodyScope`). */
+  bodyScope: Scope;
+  /** The body of a step without `webhook_body`, sent as is (flow-plan `eventBody`); null: none. */
+  defaultBody: unknown;
   /** The flow's Standard Webhooks secret. */
   secret: string;
 }
@@ -72,10 +77,11 @@ export class StepExecutor {
     const { step } = task;
     const deadline = started + step.timeout * 1000;
     const sendsBody = hasBody(step);
-    const unresolvedVariables = unresolvedNames([step.url, step.urlParams, step.headers, sendsBody ? step.body : null], task.scope);
+    const defaultBody = sendsDefault(step, task.defaultBody) ? task.defaultBody : null;
+    const unresolvedVariables = [...new Set([...unresolvedNames([step.url, step.urlParams, step.headers], task.scope), ...unresolvedNames([sendsBody ? step.body : null], task.bodyScope)])].sort();
     let request: OutboundRequest;
     try {
-      request = buildRequest(step, task.scope);
+      request = buildRequest(step, task.scope, task.bodyScope, defaultBody);
     } catch (err) {
       const retryable = !(err instanceof DeliveryError) || err.retryable;
       return { status: 'failed', retryable, tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
@@ -113,8 +119,11 @@ export class StepExecutor {
   }
 }
 
-/** The request a step describes, placeholders filled. Throws DeliveryError on a bad URL. */
-function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
+/**
+ * The request a step describes, placeholders filled (the body's from `bodyScope`), or with
+ * `defaultBody` as is. Throws DeliveryError on a bad URL.
+ */
+function buildRequest(step: StepDefinition, scope: Scope, bodyScope: Scope, defaultBody: unknown): OutboundRequest {
   const filled = fillText(step.url, scope);
   let url: URL;
   try {
@@ -127,14 +136,19 @@ function buildRequest(step: StepDefinition, scope: Scope): OutboundRequest {
   for (const [name, value] of Object.entries(fillMap(step.urlParams, scope))) url.searchParams.append(name, value);
   const headers = Object.fromEntries(Object.entries(fillMap(step.headers, scope)).filter(([name]) => !SIGNATURE_HEADERS.has(name.toLowerCase())));
   const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
-  const body = hasBody(step) ? JSON.stringify(fillJson(step.body, scope)) : null;
+  const body = hasBody(step) ? JSON.stringify(fillJson(step.body, bodyScope)) : defaultBody !== null ? JSON.stringify(defaultBody) : null;
   if (body !== null && !names.has('content-type')) headers['content-type'] = 'application/json';
   if (!names.has('user-agent')) headers['user-agent'] = 'Switchboard-Webhooks/1.0';
   return { method: step.method, url: url.toString(), headers, body };
 }
 
-/** Whether the step sends a body: not for GET and HEAD, nor without `webhook_body`. */
-const hasBody = (step: StepDefinition): boolean => step.method !== 'GET' && step.method !== 'HEAD' && step.body !== null;
+const methodSendsBody = (step: StepDefinition): boolean => step.method !== 'GET' && step.method !== 'HEAD';
+
+/** Whether the step sends its `webhook_body`: not for GET and HEAD, nor without one. */
+const hasBody = (step: StepDefinition): boolean => methodSendsBody(step) && step.body !== null;
+
+/** Whether the step sends the default body instead: one is given, and the step has no body of its own but may send one. */
+const sendsDefault = (step: StepDefinition, defaultBody: unknown): boolean => methodSendsBody(step) && step.body === null && defaultBody !== null;
 
 /** Adds the Standard Webhooks headers: `{id}.{timestamp}.{body}` signed with HMAC-SHA256. */
 function sign(request: OutboundRequest, messageId: string, secret: string, at: Date): OutboundRequest {

@@ -120,6 +120,21 @@ describe('event filters', () => {
     expect(receiver.at('/stopped')).toHaveLength(0);
   }, 30_000);
 
+  it('send the event itself, {type, timestamp, data} as JSON, from a step without a body (a manual trigger sends none)', async () => {
+    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Default body', prompt: 'Hi' } }));
+    const steps = [{ step_number: 1, webhook_url: `${receiver.url}/bare`, webhook_method: 'POST' }];
+    const flow = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'bare', events: ['call.ended'], event_filters: { ai_agent_id: agent.id }, steps } }));
+    const id = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agent.id, call_from: a.number.phone_number, call_to: '+14155550113' } })).id;
+    const [sent] = await waitFor('call.ended to be reported', async () => (receiver.at('/bare').length > 0 ? receiver.at('/bare') : undefined), 20_000);
+    const call = okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
+    expect(sent!.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(sent!.body)).toEqual({ type: 'call.ended', timestamp: call.ended_at, data: call });
+
+    okData(await t.request('POST', `/v1/webhooks/${flow.id}/trigger`, { token: a.key, body: { variables: { note: 'manual' } } }));
+    const manual = await waitFor('the manual trigger to arrive', async () => receiver.at('/bare')[1]);
+    expect(manual.body).toBe('');
+  }, 30_000);
+
   it('call.analyzed: recorded in the transaction that stores the analysis, delivered once it commits, never if it rolls back', async () => {
     okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'analyzed', events: ['call.analyzed'], steps: reportTo(receiver, '/analyzed') } }));
     const id = okData(await makeCall(t, a, '+14155550112')).id;

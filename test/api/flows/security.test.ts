@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { okData } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { gql } from '../graphql/graphql-client';
 import { FLOW_ENV, flowApi, Receiver } from './support';
 
 let rx: Receiver;
@@ -45,6 +46,38 @@ describe('signing (Standard Webhooks)', () => {
     const resent = rx.at('/signed/post')[1]!;
     expect(new Webhook(rotated.secret).verify(resent.body, headers(resent))).toEqual({ hello: 'again' });
     expect(() => new Webhook(flow.secret).verify(resent.body, headers(resent))).toThrow();
+  });
+});
+
+describe('secret predefined variables', () => {
+  let t: TestApp;
+  let key: string;
+  beforeAll(async () => {
+    t = await startTestApp(FLOW_ENV);
+    key = (await t.company('Keeper')).apiKey;
+  });
+  afterAll(() => t.close());
+
+  it('read back masked (REST and GraphQL), still fill steps, and keep their value when an update sends the mask back', async () => {
+    const api = flowApi(t, key);
+    const flow = await api.create({
+      predefinedVariables: [{ name: 'api_token', value: 'tok_live_1' }, { name: 'hook', value: 'h-1', secret: true }, { name: 'region', value: 'eu' }],
+      steps: [{ step_number: 1, webhook_url: `${rx.url}/secret`, webhook_headers: { Authorization: 'Bearer {{api_token}}' }, webhook_body: { hook: '{{hook}}', region: '{{region}}' } }],
+    });
+    const masked = [{ name: 'api_token', value: '********', secret: true }, { name: 'hook', value: '********', secret: true }, { name: 'region', value: 'eu', secret: false }];
+    expect(flow.predefinedVariables).toEqual(masked);
+    expect(okData(await t.request('GET', `/v1/webhooks/${flow.id}`, { token: key })).predefinedVariables).toEqual(masked);
+    const read = await gql(t, 'query($id: ID!) { webhook(id: $id) { predefinedVariables { name value secret } } }', { id: flow.id }, key);
+    expect(read.data.webhook.predefinedVariables).toEqual(masked);
+
+    // The console's round trip: what was read, with one value changed.
+    const sent = masked.map((v) => (v.name === 'region' ? { ...v, value: 'us' } : v));
+    const updated = okData(await t.request('PATCH', `/v1/webhooks/${flow.id}`, { token: key, body: { predefinedVariables: sent } }));
+    expect(updated.predefinedVariables).toEqual([...masked.slice(0, 2), { name: 'region', value: 'us', secret: false }]);
+    await api.settled(flow.id, (await api.trigger(flow.id)).id);
+    const [received] = rx.at('/secret');
+    expect(received!.headers.authorization).toBe('Bearer tok_live_1');
+    expect(JSON.parse(received!.body)).toEqual({ hook: 'h-1', region: 'us' });
   });
 });
 
