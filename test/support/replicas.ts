@@ -28,17 +28,33 @@ const SMALL_POOLS = { DATABASE_POOL_MAX: '4', JOB_POOL_MAX: '3', DATABASE_SIDE_P
  * test run but PATH), small pools, plus `env`. Resolves when it is running; use
  * `listening()` to wait for its port.
  */
-export async function spawnReplica(name: string, databaseUrl: string, env: Record<string, string>): Promise<Replica> {
+export function spawnReplica(name: string, databaseUrl: string, env: Record<string, string>): Promise<Replica> {
+  return spawnService(name, { DATABASE_URL: databaseUrl, ...SMALL_POOLS, ...env });
+}
+
+/**
+ * Starts `node dist/src/main.js` with PATH, HOST, a free PORT and `env` only (no
+ * DATABASE_URL unless `env` names one: then it starts its embedded PostgreSQL). With
+ * `ownProcessGroup`, the service and its children (the embedded PostgreSQL) form a process
+ * group of their own, which `signalGroup` signals at once, as a terminal's Ctrl-C does.
+ */
+export async function spawnService(name: string, env: Record<string, string>, options: { ownProcessGroup?: boolean } = {}): Promise<Replica> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: String(port), ...SMALL_POOLS, ...env },
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   const output = { stdout: '', stderr: '' };
   child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name, url: `http://127.0.0.1:${port}`, process: child, output, exited };
+}
+
+/** Sends `signal` to every process of the replica's group (started with `ownProcessGroup`). */
+export function signalGroup(replica: Replica, signal: NodeJS.Signals): void {
+  process.kill(-replica.process.pid!, signal);
 }
 
 const running = (r: Replica) => r.process.exitCode === null && r.process.signalCode === null;

@@ -4,6 +4,15 @@ import { withSessionLock } from '../../db/side-pool';
 import { type Logger, withLogFields } from '../../logger';
 import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
+/**
+ * PostgreSQL ended the session because it is shutting down or an administrator terminated it
+ * (SQLSTATE 57P01, admin_shutdown). pg-boss then reports it for its idle connections, which it
+ * replaces once the server is back: news, not a failure (a Ctrl-C in a terminal stops the embedded
+ * PostgreSQL alongside the service; docs/operations.md, "Stopping"). Work that fails for it is
+ * reported where it fails.
+ */
+const closedByServerShutdown = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '57P01';
+
 export interface SendOptions {
   /** Not before this moment. */
   startAfter?: Date;
@@ -115,7 +124,10 @@ export class JobQueue {
       schedule: false,
       application_name: 'switchboard-jobs',
     });
-    boss.on('error', (err) => logger.error({ err }, 'job queue error'));
+    boss.on('error', (err) => {
+      if (closedByServerShutdown(err)) logger.info('job queue: the database closed a connection as it shut down');
+      else logger.error({ err }, 'job queue error');
+    });
     await boss.start();
     return new JobQueue(boss, sidePool, options, logger);
   }

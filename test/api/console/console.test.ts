@@ -112,6 +112,9 @@ describe('the web console, in a headless browser', () => {
 
   it('lists the campaign calls live, filters them, and opens one with its timeline and transcript', async () => {
     await section('Calls');
+    // The campaign page left (its own table of calls counted otherwise) and the calls page shown.
+    await page.locator('#campaign-calls').waitFor({ state: 'detached' });
+    await page.getByRole('heading', { level: 1, name: 'Calls' }).waitFor();
     const rows = page.locator('tbody tr');
     await rows.nth(1).waitFor();
     expect(await rows.count()).toBe(2);

@@ -1,17 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ConfigError, loadConfig } from '../../../src/config';
+import { launchBrowser } from '../../support/browser';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**
  * CORS as a browser enforces it: a page served by another local HTTP server (another origin)
- * calls the API with fetch() in Debian's chromium. Page origins: http://localhost:<port> (the
+ * calls the API with fetch() in headless Chromium (test/support/browser.ts). Page origins: http://localhost:<port> (the
  * allowed one where the API restricts origins) and http://127.0.0.1:<port> (not allowed).
  */
-
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 
 /** What a page's script could read of an answer, or the error fetch() rejected with. */
 interface Seen {
@@ -57,7 +55,7 @@ describe('browser dashboards on another origin (CORS)', () => {
 
   beforeAll(async () => {
     dashboard = await servePage();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await launchBrowser();
     page = await browser.newPage();
   }, 60_000);
 
