@@ -4,12 +4,16 @@ const OUTCOME_TYPES = ['boolean', 'string', 'number', 'integer'] as const;
 export const SENTIMENTS = ['positive', 'neutral', 'negative'] as const;
 export const TASK_STATUSES = ['completed', 'not_completed', 'unknown'] as const;
 
-/** One entry of the agent's `agent_post_call_outcomes`: `{"type", "description"?, "enum"?}`. */
-const outcomeDefinition = z.object({
+/** An entry given as its type alone (`"booked": "boolean"`), the short form integrators send, as `{"type"}`. */
+const typeAlone = (value: unknown): unknown => (typeof value === 'string' ? { type: value } : value);
+
+/** One entry of the agent's `agent_post_call_outcomes`: `{"type", "description"?, "enum"?}`, or its type alone. */
+const outcomeFields = {
   type: z.enum(OUTCOME_TYPES),
   description: z.string().default(''),
   enum: z.array(z.union([z.string(), z.number()])).min(1).optional(),
-});
+};
+const outcomeDefinition = z.preprocess(typeAlone, z.object(outcomeFields));
 type OutcomeDefinition = z.output<typeof outcomeDefinition>;
 
 /** A name an outcome may have: it becomes a JSON Schema property name. */
@@ -18,7 +22,7 @@ const OUTCOME_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 /** `agent_post_call_outcomes` as an agent is saved with it: every entry of the supported shape. */
 export const outcomeDefinitionsSchema = z.record(
   z.string().regex(OUTCOME_NAME, 'Names are 1-64 letters, digits, _ or -'),
-  z.strictObject({ type: z.enum(OUTCOME_TYPES), description: z.string().optional(), enum: outcomeDefinition.shape.enum }),
+  z.preprocess(typeAlone, z.strictObject(outcomeFields)),
 );
 
 /** The agent's outcomes that can be asked for; an entry that does not fit the shape (stored before it was checked) is left out. */

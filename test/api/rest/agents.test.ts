@@ -1,4 +1,5 @@
 import { okData, type Tenant, twoTenants } from '../../support/fixtures';
+import { outcomeDefinitions } from '../../../src/services/conversation/analysis-schema';
 import type { TestApp } from '../../support/harness';
 
 let t: TestApp;
@@ -90,10 +91,17 @@ describe('agent management', () => {
       return res.body.data;
     };
     expect(await refused({ who_talks_first: 'caller' })).toEqual([{ field: 'who_talks_first', message: 'Must be agent or user' }]);
-    expect(await refused({ agent_post_call_outcomes: { plan: 'gold or silver' } })).toEqual([{ field: 'agent_post_call_outcomes.plan', message: expect.any(String) }]);
+    expect(await refused({ agent_post_call_outcomes: { plan: 'gold or silver' } })).toEqual([{ field: 'agent_post_call_outcomes.plan.type', message: expect.any(String) }]);
+    expect(await refused({ agent_post_call_outcomes: { plan: ['gold'] } })).toEqual([{ field: 'agent_post_call_outcomes.plan', message: expect.any(String) }]);
     expect(await refused({ agent_post_call_outcomes: { plan: { type: 'date' } } })).toEqual([{ field: 'agent_post_call_outcomes.plan.type', message: expect.any(String) }]);
     expect(await refused({ agent_post_call_outcomes: { 'the plan': { type: 'string' } } })).toEqual([{ field: 'agent_post_call_outcomes.the plan', message: expect.any(String) }]);
     expect(okData(await t.request('GET', `/v1/ai-agent/${agent.id}`, { token: a.key }))).toMatchObject({ who_talks_first: 'user', agent_post_call_outcomes: outcomes });
+  });
+
+  it('accepts an outcome given as its type alone, and asks the analysis for it as that type', async () => {
+    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'S', agent_post_call_outcomes: { booked: 'boolean' } } }));
+    expect(agent.agent_post_call_outcomes).toEqual({ booked: 'boolean' });
+    expect([...outcomeDefinitions(agent.agent_post_call_outcomes)]).toEqual([['booked', { type: 'boolean', description: '' }]]);
   });
 
   it('keeps reminder_frequency_from at most reminder_frequency_to, also across updates', async () => {
