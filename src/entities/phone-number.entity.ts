@@ -3,9 +3,13 @@ import { AiAgent } from './ai-agent.entity';
 import { BaseEntity } from './base.entity';
 import { Company } from './company.entity';
 
-/** A number the company owns: it calls from it, and its agent answers calls to it. Stored in E.164. */
+/**
+ * A number the company owns: it calls from it, and its agent answers calls to it. Stored in
+ * E.164, so equal strings are equal numbers; unique across companies: a number belongs to one
+ * company at a time (removing it deletes the row, so every row is a number in use).
+ */
 @Entity({ tableName: 'phone_numbers' })
-@Unique({ properties: ['company', 'phoneNumber'] })
+@Unique({ properties: ['phoneNumber'] })
 export class PhoneNumber extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;

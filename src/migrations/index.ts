@@ -13,6 +13,7 @@ import { Migration20261123233000_inbound_calls } from './Migration20261123233000
 import { Migration20261124080000_waiting_calls } from './Migration20261124080000_waiting_calls';
 import { Migration20261126120000_local_flow_steps } from './Migration20261126120000_local_flow_steps';
 import { Migration20261126220000_flow_tool_arguments } from './Migration20261126220000_flow_tool_arguments';
+import { Migration20261127090000_phone_number_holder } from './Migration20261127090000_phone_number_holder';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261124080000_waiting_calls', class: Migration20261124080000_waiting_calls },
   { name: 'Migration20261126120000_local_flow_steps', class: Migration20261126120000_local_flow_steps },
   { name: 'Migration20261126220000_flow_tool_arguments', class: Migration20261126220000_flow_tool_arguments },
+  { name: 'Migration20261127090000_phone_number_holder', class: Migration20261127090000_phone_number_holder },
 ];

@@ -14,7 +14,7 @@ export class PhoneNumberResolver {
     return this.phoneNumberService.list(caller);
   }
 
-  @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it.' })
+  @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it or another company holds it (a number belongs to one company at a time).' })
   async createPhoneNumber(@Arg('input', () => CreatePhoneNumberInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
     return this.phoneNumberService.create(caller, input, 'camelCase');
   }

@@ -22,10 +22,11 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
       path: '/v1/phone-numbers',
       tag,
       summary: 'Add a number the company calls from',
-      description: 'Adds a number in any accepted format, stored in E.164; 409 when the company already has it.',
+      description:
+        'Adds a number in any accepted format, stored in E.164. A number belongs to one company at a time: 409 when the company already has it or another company holds it. With the Twilio provider, the platform account must hold the number (400 on `phone_number` otherwise).',
       body: numbers.createInput,
       data: phoneNumberShape,
-      errors: { 409: 'The company already has this number.' },
+      errors: { 409: 'The company already has this number (`Phone number already added`), or another company holds it (`Phone number is in use`).' },
     },
     async (ctx) => {
       ok(ctx, serializePhoneNumber(await numbers.create(ctx.state.caller, ctx.request.body)));

@@ -78,9 +78,9 @@ export function createServices(config: Config, infra: Infrastructure) {
   const outbound = new OutboundHttp(config.webhooks);
   const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
   const agents = new AgentService();
-  const phoneNumbers = new PhoneNumberService(phones, agents);
   const doNotCall = new DoNotCallService(phones);
   const { provider, simulated } = telephony(config);
+  const phoneNumbers = new PhoneNumberService(phones, agents, provider);
   const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
   const flows = new FlowRunner({
     orm: infra.orm, reads, jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events), logger: infra.logger, localGraceS: config.jobRecovery.expiryS,

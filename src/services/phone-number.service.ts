@@ -1,16 +1,20 @@
 import { ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PhoneNumber } from '../entities';
 import type { AgentService } from './agent.service';
-import { ConflictError } from './errors';
+import { ConflictError, ValidationError } from './errors';
 import { createPhoneNumberWrite, updatePhoneNumberWrite } from './input/phone-number.input';
 import type { Naming } from './naming';
 import type { PhoneParser } from './phone';
 import { type PhoneNumberView, toPhoneNumberView } from './phone-number.contract';
 import { findOwned, parseId } from './records';
 import type { Caller } from './scope';
+import type { TelephonyAdapter } from './telephony/telephony';
 import { parseWrite } from './validation';
 
-/** Numbers a company owns: the only numbers it may call from. */
+/**
+ * Numbers a company owns: the only numbers it may call from, and the numbers whose incoming
+ * calls it receives. A number belongs to one company at a time (docs/calls.md, "Phone numbers").
+ */
 export class PhoneNumberService {
   /** Input schemas built with this service's phone parser, under both namings; /openapi.json describes the documented one. */
   private readonly createWrite;
@@ -19,6 +23,8 @@ export class PhoneNumberService {
   constructor(
     phones: PhoneParser,
     private readonly agents: AgentService,
+    /** The telephony provider, whose account must hold a number before it is added. */
+    private readonly provider: TelephonyAdapter,
   ) {
     this.createWrite = createPhoneNumberWrite(phones);
     this.createInput = this.createWrite.snake_case;
@@ -28,9 +34,17 @@ export class PhoneNumberService {
     return (await em.find(PhoneNumber, { company: scope.companyId }, { orderBy: { createdAt: 'desc', id: 'desc' } })).map(toPhoneNumberView);
   }
 
-  /** `input` is named as `naming` says. */
+  /**
+   * Adds a number the provider's account holds (else a field error on `phone_number`). A
+   * number another company holds is refused by the database's unique index (Conflict `Phone
+   * number is in use`), so two companies adding it at once cannot both succeed. `input` is
+   * named as `naming` says.
+   */
   async create({ scope, em }: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<PhoneNumberView> {
     const { phoneNumber, label } = parseWrite(this.createWrite, input, naming);
+    if (!(await this.provider.holdsNumber(phoneNumber.e164))) {
+      throw ValidationError.of('phone_number', "Not a number of the platform's telephony account");
+    }
     const number = em.create(PhoneNumber, {
       company: scope.companyId,
       phoneNumber: phoneNumber.e164,
@@ -40,8 +54,9 @@ export class PhoneNumberService {
     try {
       await em.flush();
     } catch (err) {
-      if (err instanceof UniqueConstraintViolationException) throw new ConflictError('Phone number already added');
-      throw err;
+      if (!(err instanceof UniqueConstraintViolationException)) throw err;
+      const own = await em.fork().count(PhoneNumber, { company: scope.companyId, phoneNumber: phoneNumber.e164 });
+      throw new ConflictError(own > 0 ? 'Phone number already added' : 'Phone number is in use');
     }
     return toPhoneNumberView(number);
   }

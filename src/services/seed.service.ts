@@ -13,10 +13,10 @@ const SEED_LOCK = 'switchboard:seed-demo';
 
 /**
  * First-run experience: on an empty database, a demo company with an agent, a phone
- * number, a few contacts, a campaign and a flow, made through the services themselves.
- * Returns null when the database already has a company. Replicas starting together on an
- * empty database take turns under an advisory lock, so only the first seeds and the others
- * find its company (committed when they get the lock).
+ * number (with the simulated provider), a few contacts, a campaign and a flow, made through
+ * the services themselves. Returns null when the database already has a company. Replicas
+ * starting together on an empty database take turns under an advisory lock, so only the
+ * first seeds and the others find its company (committed when they get the lock).
  */
 export async function seedDemo(em: EntityManager, services: Services): Promise<DemoSeed | null> {
   return em.transactional(async (tx) => {
@@ -34,7 +34,9 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
     description: 'Calls contacts to confirm their appointment.',
     prompt: 'You are a friendly assistant calling {{firstname}} to confirm an appointment.',
   });
-  const number = await services.phoneNumbers.create(caller, { phone_number: '+14155550100', label: 'Demo outbound line' });
+  // A carrier's account never holds the demo's fictional number: with one, the demo campaign
+  // has no outbound number until the company adds one of the account's.
+  const number = services.provider === services.simulated ? await services.phoneNumbers.create(caller, { phone_number: '+14155550100', label: 'Demo outbound line' }) : null;
   const flow = await services.webhooks.create(caller, {
     name: 'Demo: post call results',
     status: 'stopped',
@@ -43,7 +45,7 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
   const campaign = await services.campaigns.create(caller, {
     name: 'Demo reminder campaign',
     ai_agent_id: agent.id,
-    outbound_phone_number_id: number.id,
+    outbound_phone_number_id: number?.id ?? null,
     webhook_id: flow.id,
     time_zone: 'America/New_York',
     // Open all day, every day: the first run's "Activate" in the web console dials at once.

@@ -17,7 +17,7 @@ export const CROSS_COMPANY: Record<string, string> = {
   'sweep:flow-steps.local': 'the flow step sweep queues the local steps of any company whose process died or lost them before their deadline',
   'sweep:campaigns.with-work': 'the campaign sweep finds the campaigns of every company with due contacts or ended calls to count',
   'auth:api-key': 'an API key names its company only once found by its hash',
-  'inbound:number': 'an incoming call names the number called; the number names the company (the first to add it)',
+  'inbound:number': 'an incoming call names the number called; the number names the one company holding it',
   'provider:call-by-sid': 'an incoming call\'s status callback names the call by the provider\'s sid only',
   'provider:call-by-id': 'a provider callback, the relay\'s setup and the conversation it opens name the call by id only',
   'test:check': 'a test\'s own check, which reads every row it may concern, whatever the company (it runs through the service\'s ORM too)',

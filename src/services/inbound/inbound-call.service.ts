@@ -67,15 +67,15 @@ export class InboundCallService {
 
   /**
    * Twilio's incoming-call webhook, trusted only with its signature of `url` and `params`.
-   * The number is found by `To` among every company's numbers (the first company to add it
-   * owns its calls). Answers the TwiML.
+   * The number is found by `To` among every company's numbers: the one company holding it
+   * (numbers are unique across companies; a removed number has no row). Answers the TwiML.
    */
   async receiveTwilio(url: string, params: Record<string, string>, signature: string): Promise<string> {
     const twilio = verifiedTwilio(this.provider, url, params, signature);
     const em = this.orm.em.fork();
     const to = this.phones.parse(params.To ?? '');
     // The called number names its company: a lookup across companies by nature (docs/scaling.md).
-    const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { orderBy: { createdAt: 'asc', id: 'asc' }, comments: ['inbound:number'] }) : null;
+    const number = to ? await em.findOne(PhoneNumber, { phoneNumber: to.e164 }, { comments: ['inbound:number'] }) : null;
     if (!number || !params.CallSid) return inboundTwiml({ kind: 'reject' }, twilio);
     const ring = { from: params.From ?? '', callSid: params.CallSid, provider: twilio.name, isTest: false };
     return inboundTwiml(await this.answer(em, number, ring), twilio);

@@ -169,6 +169,11 @@ export class SimulatedTelephony implements TelephonyAdapter {
   /** Nothing to hang up: the call's later steps find it ended and change nothing. */
   async cancel(): Promise<void> {}
 
+  /** Every number: simulated calls need no carrier account. */
+  async holdsNumber(): Promise<boolean> {
+    return true;
+  }
+
   outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent, now: Date): StepOutcome {
     const { ringMs, talkMs } = this.timings;
     const behaviour = call.callDirection === 'incoming' ? 'person' : calleeBehaviour(call.callTo);

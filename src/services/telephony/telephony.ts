@@ -32,4 +32,9 @@ export interface TelephonyAdapter {
   place(request: PlaceRequest): Promise<string>;
   /** Hangs up (`live`: answered) or cancels (not yet answered) the provider's call. */
   cancel(providerSid: string, live: boolean): Promise<void>;
+  /**
+   * Whether the provider's account holds this E.164 number, so calls may be placed from it
+   * and arrive to it (adding a phone number asks). The simulated provider holds every number.
+   */
+  holdsNumber(e164: string): Promise<boolean>;
 }

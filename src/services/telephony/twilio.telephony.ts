@@ -53,13 +53,23 @@ export class TwilioTelephony implements TelephonyAdapter {
       StatusCallbackMethod: 'POST',
     });
     for (const event of ['initiated', 'ringing', 'answered', 'completed']) body.append('StatusCallbackEvent', event);
-    const created = (await this.post('Calls.json', body)) as { sid?: unknown };
+    const created = (await this.request('POST', 'Calls.json', body)) as { sid?: unknown };
     if (typeof created.sid !== 'string') throw new Error('Twilio answered without a call sid');
     return created.sid;
   }
 
   async cancel(providerSid: string, live: boolean): Promise<void> {
-    await this.post(`Calls/${encodeURIComponent(providerSid)}.json`, new URLSearchParams({ Status: live ? 'completed' : 'canceled' }));
+    await this.request('POST', `Calls/${encodeURIComponent(providerSid)}.json`, new URLSearchParams({ Status: live ? 'completed' : 'canceled' }));
+  }
+
+  /**
+   * Whether the account has this number among its incoming phone numbers (Twilio's
+   * `IncomingPhoneNumbers.json?PhoneNumber=`, an exact E.164 filter answering a page of
+   * `incoming_phone_numbers`).
+   */
+  async holdsNumber(e164: string): Promise<boolean> {
+    const page = (await this.request('GET', `IncomingPhoneNumbers.json?${new URLSearchParams({ PhoneNumber: e164 })}`)) as { incoming_phone_numbers?: { phone_number?: unknown }[] };
+    return (page.incoming_phone_numbers ?? []).some((n) => n.phone_number === e164);
   }
 
   /** What a call of ours runs once answered, placed or incoming: the relay to its agent, or the hold. */
@@ -94,15 +104,16 @@ export class TwilioTelephony implements TelephonyAdapter {
     };
   }
 
-  private async post(path: string, body: URLSearchParams): Promise<unknown> {
+  /** One request to the account's REST API (`path` under `/2010-04-01/Accounts/{sid}/`); answers its JSON. */
+  private async request(method: 'GET' | 'POST', path: string, body?: URLSearchParams): Promise<unknown> {
     const { baseUrl, accountSid, authToken } = this.options;
     const res = await fetch(`${baseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/${path}`, {
-      method: 'POST',
+      method,
       headers: {
         authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
+        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
-      body,
+      ...(body ? { body } : {}),
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`Twilio answered HTTP ${res.status}`);

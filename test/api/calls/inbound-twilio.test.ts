@@ -1,27 +1,32 @@
 import twilio from 'twilio';
-import { TWILIO_PUBLIC as PUBLIC, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
+import { fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 
 /**
  * Inbound calls through Twilio's incoming-call webhook (issue 13, part 1), signed as Twilio
  * signs: HMAC of PUBLIC_BASE_URL + path and the form. One concurrent call per company, so
- * the busy path is reachable. No call is placed, so Twilio's API is never reached; a model
- * is configured (conversations on) but never asked, as no relay websocket connects.
+ * the busy path is reachable. No call is placed: Twilio's API (a fake) is asked only whether
+ * the account holds the numbers added; a model is configured (conversations on) but never
+ * asked, as no relay websocket connects.
  */
 
 const CALLER = '+14155550199'; // tenant A's contact Ada
+/** A number of the account that neither tenant starts with. */
+const SPARE = '+14155550140';
 
+let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let t: TestApp;
 let a: Tenant;
 let b: Tenant;
 let sids = 0;
 
 beforeAll(async () => {
+  fake = await fakeTwilio({ numbers: [FROM, '+14155552672', SPARE] });
   t = await startTestApp({
     TELEPHONY_PROVIDER: 'twilio',
-    TWILIO_API_BASE_URL: 'http://127.0.0.1:9',
-    TWILIO_ACCOUNT_SID: 'AC00000000000000000000000000000001',
+    TWILIO_API_BASE_URL: fake.url,
+    TWILIO_ACCOUNT_SID: SID,
     TWILIO_AUTH_TOKEN: TOKEN,
     PUBLIC_BASE_URL: PUBLIC,
     MAX_CONCURRENT_CALLS_PER_COMPANY: '1',
@@ -31,7 +36,10 @@ beforeAll(async () => {
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await fake.close();
+});
 
 const nextSid = () => `CA${String(++sids).padStart(32, '0')}`;
 
@@ -45,7 +53,7 @@ function signedPost(path: string, params: Record<string, string>, signature = tw
 
 /** Twilio's incoming-call webhook for a call from `from` to `to`. */
 const ring = (to: string, from = CALLER, callSid = nextSid()) =>
-  signedPost('/v1/telephony/twilio/voice', { CallSid: callSid, AccountSid: 'AC00000000000000000000000000000001', From: from, To: to, CallStatus: 'ringing', Direction: 'inbound' });
+  signedPost('/v1/telephony/twilio/voice', { CallSid: callSid, AccountSid: SID, From: from, To: to, CallStatus: 'ringing', Direction: 'inbound' });
 
 async function callsOf(tenantKey: string): Promise<any[]> {
   return okData(await t.request('GET', '/v1/calls?limit=100', { token: tenantKey })).items;
@@ -174,5 +182,36 @@ describe('POST /v1/telephony/twilio/voice', () => {
     const res = await ring('+14155552672');
     expect(res.text).toContain('<Reject/>');
     expect(await callsOf(b.key)).toEqual([]);
+  });
+});
+
+describe('phone numbers with Twilio', () => {
+  it('adds only a number the Twilio account holds, asking Twilio for it', async () => {
+    const res = await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '(415) 555-0141' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'phone_number', message: "Not a number of the platform's telephony account" }] });
+    const asked = fake.received.find((r) => r.path.includes('PhoneNumber=%2B14155550141'))!;
+    expect(asked).toMatchObject({ method: 'GET', path: `/2010-04-01/Accounts/${SID}/IncomingPhoneNumbers.json?PhoneNumber=%2B14155550141` });
+    expect(asked.auth).toBe(`Basic ${Buffer.from(`${SID}:${TOKEN}`).toString('base64')}`);
+  });
+
+  it('routes incoming calls to the company holding the number: once A removed it and B added it, to B', async () => {
+    for (const c of await callsOf(a.key)) if (c.call_status === 'in-progress') okData(await completed(c.call_sid));
+    const held = okData(await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: SPARE } }));
+    okData(await t.request('PATCH', `/v1/phone-numbers/${held.id}`, { token: a.key, body: { inbound_agent_id: a.agent.id } }));
+    expect((await t.request('POST', '/v1/phone-numbers', { token: b.key, body: { phone_number: SPARE } })).status).toBe(409);
+    const toA = nextSid();
+    expect((await ring(SPARE, CALLER, toA)).text).toContain('<ConversationRelay');
+    expect((await callsOf(a.key)).find((c) => c.call_sid === toA)).toMatchObject({ call_to: SPARE, ai_agent_id: a.agent.id });
+    okData(await completed(toA));
+
+    okData(await t.request('DELETE', `/v1/phone-numbers/${held.id}`, { token: a.key }));
+    const added = okData(await t.request('POST', '/v1/phone-numbers', { token: b.key, body: { phone_number: SPARE } }));
+    okData(await t.request('PATCH', `/v1/phone-numbers/${added.id}`, { token: b.key, body: { inbound_agent_id: b.agent.id } }));
+    const before = (await callsOf(a.key)).length;
+    const toB = nextSid();
+    expect((await ring(SPARE, CALLER, toB)).text).toContain('<ConversationRelay');
+    expect(await callsOf(b.key)).toEqual([expect.objectContaining({ call_sid: toB, call_to: SPARE, ai_agent_id: b.agent.id, contact_id: b.contact.id })]);
+    expect(await callsOf(a.key)).toHaveLength(before);
   });
 });

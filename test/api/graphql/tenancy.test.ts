@@ -85,6 +85,12 @@ describe("company B never changes company A's records", () => {
     expect(firstError(contact)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'campaign_id', message: 'Campaign not found' }] });
   });
 
+  it('refuses A’s phone number to B as in use (CONFLICT), in any format', async () => {
+    const taken = await gql(t, 'mutation { createPhoneNumber(input: { phoneNumber: "(415) 555-2671" }) { id } }', {}, b.key);
+    expect(taken.data).toBeNull();
+    expect(taken.errors?.[0]).toMatchObject({ message: 'Phone number is in use', extensions: { code: 'CONFLICT' } });
+  });
+
   it('left every record of A as it was', async () => {
     const data = await gqlData(
       t,

@@ -20,8 +20,25 @@ describe('phone numbers', () => {
     expect(dup.body).toEqual({ status: 'error', message: 'Phone number already added', data: '' });
     const bad = await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '555' } });
     expect(bad.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'phone_number', message: 'Invalid phone number format' }] });
-    // The same number may belong to another company too.
-    okData(await t.request('POST', '/v1/phone-numbers', { token: b.key, body: { phone_number: '+14155550177' } }));
+  });
+
+  it("refuses another company's number as in use, until that company removes it", async () => {
+    const held = okData(await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '+14155550179' } }));
+    const taken = await t.request('POST', '/v1/phone-numbers', { token: b.key, body: { phone_number: '(415) 555-0179' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({ status: 'error', message: 'Phone number is in use', data: '' });
+    expect(okData<any[]>(await t.request('GET', '/v1/phone-numbers', { token: b.key })).map((n) => n.phone_number)).not.toContain('+14155550179');
+    okData(await t.request('DELETE', `/v1/phone-numbers/${held.id}`, { token: a.key }));
+    expect(okData(await t.request('POST', '/v1/phone-numbers', { token: b.key, body: { phone_number: '+14155550179' } }))).toMatchObject({ company_id: b.companyId });
+  });
+
+  it('gives a number added by two companies at once to exactly one (the database decides)', async () => {
+    const tries = await Promise.all([a, b, a, b].map((tn) => t.request('POST', '/v1/phone-numbers', { token: tn.key, body: { phone_number: '+14155550180' } })));
+    expect(tries.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+    const winner = tries.find((r) => r.status === 200)!.body.data.company_id;
+    const loser = winner === a.companyId ? b : a;
+    const lost = tries.filter((r, i) => r.status === 409 && [a, b, a, b][i] === loser);
+    expect(lost.map((r) => r.body.message)).toEqual(['Phone number is in use', 'Phone number is in use']);
   });
 
   it('lists and deletes only the company\'s numbers; a deleted number can no longer place calls', async () => {

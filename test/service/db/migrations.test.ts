@@ -16,6 +16,33 @@ describe('migrations', () => {
     }
   });
 
+  it('leave each number held by one company: the first to add it keeps it, the later rows are removed', async () => {
+    const db = await createTestDatabase();
+    const orm = await MikroORM.init(ormOptions(db.url, 1));
+    try {
+      const migrator = orm.getMigrator();
+      await migrator.down({ to: 'Migration20261126120000_local_flow_steps' });
+      const em = orm.em.fork();
+      const [first, later, other] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-00000000000c'];
+      await em.execute(`insert into companies (id, created_at, updated_at, name) values (?, now(), now(), 'first'), (?, now(), now(), 'later'), (?, now(), now(), 'other')`, [first, later, other]);
+      const add = (company: string, number: string, at: string) =>
+        em.execute(`insert into phone_numbers (id, created_at, updated_at, company_id, phone_number, country_code) values (gen_random_uuid(), ?, now(), ?, ?, '1')`, [at, company, number]);
+      await add(later, '+14155550100', '2026-01-02T00:00:00Z');
+      await add(first, '+14155550100', '2026-01-01T00:00:00Z');
+      await add(other, '+14155550100', '2026-01-03T00:00:00Z');
+      await add(later, '+14155550101', '2026-01-02T00:00:00Z');
+      await migrator.up();
+      const rows = await em.execute('select company_id, phone_number from phone_numbers order by phone_number');
+      expect(rows).toEqual([
+        { company_id: first, phone_number: '+14155550100' },
+        { company_id: later, phone_number: '+14155550101' },
+      ]);
+    } finally {
+      await orm.close();
+      await db.drop();
+    }
+  });
+
   it('seed the template catalogues', async () => {
     const db = await createTestDatabase();
     const orm = await MikroORM.init(ormOptions(db.url, 1));
