@@ -198,7 +198,7 @@ describe('GET /v1/calls/{id}', () => {
   });
 
   it('answers 404 in the envelope for a call of another company, and 400 for a malformed id', async () => {
-    const b = await tenant(t, 'B', '+14155552672');
+    const b = await tenant(t, 'B2', '+14155552673');
     const call = await makeCall('+14155550123');
     expect((await t.request('GET', `/v1/calls/${call.id}`, { token: b.key })).status).toBe(404);
     const malformed = await t.request('GET', '/v1/calls/not-a-uuid', { token: a.key });
