@@ -84,7 +84,10 @@ const schema = z.object({
   CALL_PRICE_PER_MINUTE: z.coerce.number().min(0).max(100).default(0.05),
   /** A live call with no update for this long is ended as failed (disconnect_reason timeout). */
   MAX_CALL_DURATION_S: z.coerce.number().int().min(1).max(86_400).default(3600),
+  /** Outgoing calls (make-call, campaigns) of a company live at once; more wait in pstn-queued. */
   MAX_CONCURRENT_CALLS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Incoming calls of a company live at once, counted apart from outgoing ones; more are rejected busy. */
+  MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY: z.coerce.number().int().min(1).max(10_000).default(10),
   /** How often each replica looks for timed-out and stranded calls. */
   CALL_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** How often each replica looks for campaigns with attempts due (retries, window openings). */
@@ -186,6 +189,7 @@ export interface Config {
   pricePerMinute: number;
   maxCallDurationS: number;
   maxConcurrentCallsPerCompany: number;
+  maxConcurrentInboundCallsPerCompany: number;
   callSweepMs: number;
   campaigns: { sweepMs: number; selectionRefreshMs: number };
   jobPollMs: number;
@@ -266,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pricePerMinute: e.CALL_PRICE_PER_MINUTE,
     maxCallDurationS: e.MAX_CALL_DURATION_S,
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
+    maxConcurrentInboundCallsPerCompany: e.MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY,
     callSweepMs: e.CALL_SWEEP_MS,
     campaigns: { sweepMs: e.CAMPAIGN_SWEEP_MS, selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS },
     jobPollMs: e.JOB_POLL_MS,

@@ -47,7 +47,10 @@ export interface AdmittedInbound {
 
 export interface LifecycleOptions {
   pricePerMinute: number;
+  /** Outgoing calls of a company live at once (make-call and campaigns); more wait. */
   maxConcurrentPerCompany: number;
+  /** Incoming calls of a company live at once, counted apart, so callers cannot stall its campaigns; more are refused busy. */
+  maxConcurrentInboundPerCompany: number;
   maxCallDurationS: number;
   /** The call sweep's period: a simulated call's step overdue by more than this is taken by the sweep. */
   sweepMs: number;
@@ -134,16 +137,17 @@ export class CallLifecycleService {
 
   /**
    * Takes the company's concurrent-call slots (locked until `tx` ends, so two replicas count
-   * the same slots) and answers how many are free.
+   * the same slots) and answers how many incoming-call slots are free.
    */
-  private async freeSlots(tx: EntityManager, companyId: string): Promise<number> {
+  private async freeInboundSlots(tx: EntityManager, companyId: string): Promise<number> {
     await lockCompanyCalls(tx, companyId);
-    return this.options.maxConcurrentPerCompany - (await slotsTaken(tx, companyId));
+    return this.options.maxConcurrentInboundPerCompany - (await slotsTaken(tx, companyId, 'incoming'));
   }
 
   /**
    * Stores an incoming call, ringing, and answers it (`in-progress`) when its company has a
-   * free concurrent-call slot, else ends it `busy` (disconnect_reason `concurrency_limit`).
+   * free incoming-call slot (`maxConcurrentInboundPerCompany`; outgoing calls hold their own),
+   * else ends it `busy` (disconnect_reason `concurrency_limit`).
    * Both through `applyUpdate`, as any provider update. The provider's CallSid makes it
    * idempotent: a repeated webhook finds the call stored the first time.
    */
@@ -151,7 +155,7 @@ export class CallLifecycleService {
     const em = this.orm.em.fork();
     const now = this.clock.now();
     const stored = await em.transactional(async (tx) => {
-      const free = await this.freeSlots(tx, spec.companyId);
+      const free = await this.freeInboundSlots(tx, spec.companyId);
       const known = await tx.findOne(Call, { company: spec.companyId, callSid: spec.callSid, callDirection: 'incoming' }, { fields: ['id', 'dispatchedAt'] });
       if (known) return { callId: known.id, admitted: known.dispatchedAt !== null, fresh: false };
       const call = tx.create(Call, {

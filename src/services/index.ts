@@ -89,6 +89,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const lifecycle = new CallLifecycleService(infra.orm, reads, infra.jobs, provider, simulated, infra.events, infra.clock, {
     pricePerMinute: config.pricePerMinute,
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
+    maxConcurrentInboundPerCompany: config.maxConcurrentInboundCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,
     sweepMs: config.callSweepMs,
   }, infra.logger, flowEvents);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
-import { type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
+import { type CallDirection, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
 import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../plain.store';
 import { type CallStoredView, callStoredView } from '../call.contract';
@@ -42,18 +42,25 @@ const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
   agent: { language: row.language as string, interruptionSensitivity: row.interruption_sensitivity as number },
 });
 
-/** The company's calls holding a concurrent-call slot: dispatched and live. Its parameters: the company, the live statuses. */
-const SLOTS_TAKEN = `SELECT count(*)::int AS n FROM calls WHERE company_id = ? AND call_status IN (?) AND dispatched_at IS NOT NULL`;
+/**
+ * The company's calls of one direction holding a concurrent-call slot: dispatched and live.
+ * Its parameters: the company, the live statuses, the direction.
+ */
+const SLOTS_TAKEN = `SELECT count(*)::int AS n FROM calls WHERE company_id = ? AND call_status IN (?) AND dispatched_at IS NOT NULL AND call_direction = ?`;
 
-/** How many concurrent-call slots the company's calls hold (`SLOTS_TAKEN`); under `lockCompanyCalls`, a count two replicas agree on. */
-export async function slotsTaken(em: EntityManager, companyId: string): Promise<number> {
-  const [row] = await em.execute(SLOTS_TAKEN, [companyId, [...LIVE_STATUSES]]);
+/**
+ * How many concurrent-call slots the company's calls of `direction` hold (`SLOTS_TAKEN`):
+ * incoming and outgoing calls have limits of their own. Under `lockCompanyCalls`, a count two
+ * replicas agree on.
+ */
+export async function slotsTaken(em: EntityManager, companyId: string, direction: CallDirection): Promise<number> {
+  const [row] = await em.execute(SLOTS_TAKEN, [companyId, [...LIVE_STATUSES], direction]);
   return row.n as number;
 }
 
 /**
- * Gives the company's waiting calls, oldest first, the slots `maxLive` leaves beside its calls
- * dispatched and live, stamping their `dispatched_at`, in one statement. Run under the
+ * Gives the company's waiting calls, oldest first, the slots `maxLive` leaves beside its
+ * outgoing calls dispatched and live (incoming calls count against their own limit), stamping their `dispatched_at`, in one statement. Run under the
  * company's calls lock (`lockCompanyCalls`), so that two replicas count the same slots.
  */
 export async function dispatchWaitingCalls(em: EntityManager, companyId: string, maxLive: number, now: Date): Promise<CallToPlace[]> {
@@ -65,7 +72,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
      UPDATE calls c SET dispatched_at = ? FROM ai_agents a
      WHERE c.id = ANY (ARRAY (SELECT id FROM picked)) AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
      RETURNING c.id, c.call_from, c.call_to, a.language, a.interruption_sensitivity`,
-    [companyId, [...LIVE_STATUSES], companyId, maxLive, now, companyId],
+    [companyId, [...LIVE_STATUSES], 'outgoing', companyId, maxLive, now, companyId],
   );
   return rows.map(callToPlace);
 }

@@ -2,11 +2,12 @@ import twilio from 'twilio';
 import { fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
+import { waitFor } from '../../support/wait';
 
 /**
  * Inbound calls through Twilio's incoming-call webhook (issue 13, part 1), signed as Twilio
- * signs: HMAC of PUBLIC_BASE_URL + path and the form. One concurrent call per company, so
- * the busy path is reachable. No call is placed: Twilio's API (a fake) is asked only whether
+ * signs: HMAC of PUBLIC_BASE_URL + path and the form. One concurrent incoming call and one
+ * outgoing call per company, so the busy path is reachable. No call is placed: Twilio's API (a fake) is asked only whether
  * the account holds the numbers added; a model is configured (conversations on) but never
  * asked, as no relay websocket connects.
  */
@@ -30,6 +31,7 @@ beforeAll(async () => {
     TWILIO_AUTH_TOKEN: TOKEN,
     PUBLIC_BASE_URL: PUBLIC,
     MAX_CONCURRENT_CALLS_PER_COMPANY: '1',
+    MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY: '1',
     LLM_BASE_URL: 'http://127.0.0.1:9/v1',
     LLM_MODEL: 'never-asked',
   });
@@ -150,6 +152,18 @@ describe('POST /v1/telephony/twilio/voice', () => {
     const ended = okData(await t.request('GET', `/v1/calls/${live.id}`, { token: a.key }));
     expect(ended).toMatchObject({ call_status: 'completed', call_duration: 42 });
     expect((await ring(FROM)).text).toContain('<ConversationRelay');
+  });
+
+  it('counts incoming and outgoing calls against limits of their own', async () => {
+    const [live] = (await callsOf(a.key)).filter((c) => c.call_status === 'in-progress');
+    expect(live).toMatchObject({ call_direction: 'incoming' });
+    // The incoming call holds the company's one incoming slot, not its outgoing one: make-call is placed.
+    const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123' } }));
+    await waitFor('the outgoing call to be placed at Twilio', async () => fake.received.find((r) => r.path.endsWith('/Calls.json') && r.form.get('Twiml')?.includes(made.id)));
+    // The outgoing call holds the outgoing slot, not the incoming one: a caller is answered once the incoming slot is free.
+    okData(await completed(live.call_sid));
+    expect((await ring(FROM)).text).toContain('<ConversationRelay');
+    expect((await ring(FROM)).text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Reject reason="busy"/></Response>');
   });
 
   it("hands the call to the number's active inbound campaign: its agent and variable mapping win", async () => {
