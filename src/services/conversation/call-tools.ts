@@ -27,6 +27,15 @@ export interface CallTool {
 /** A number as the model may write it (`+1 (415) 555-0100`), reduced to `+` and digits for comparison. */
 const digitsOf = (number: string) => number.replace(/[^\d+]/g, '');
 
+/**
+ * The number of `allowed` (agent_flow.transfer_numbers) that `wanted` names, however written;
+ * undefined when it names none. The transfer tool and the relay's action callback both ask.
+ */
+export function allowedTransfer(allowed: readonly string[], wanted: string): string | undefined {
+  const digits = digitsOf(wanted);
+  return allowed.find((n) => digitsOf(n) === digits);
+}
+
 const endCall: CallTool = {
   spec: {
     name: 'end_call',
@@ -45,9 +54,9 @@ function transferCall(allowed: string[]): CallTool {
       parameters: { type: 'object', properties: { number: { type: 'string', enum: allowed, description: 'The number to transfer to' } }, required: ['number'], additionalProperties: false },
     },
     run: async (args) => {
-      const wanted = typeof args.number === 'string' ? digitsOf(args.number) : '';
-      const number = allowed.find((n) => digitsOf(n) === wanted);
-      if (!number) return { content: `Error: ${String(args.number)} is not a number you may transfer to. Allowed: ${allowed.join(', ')}.` };
+      const number = typeof args.number === 'string' ? allowedTransfer(allowed, args.number) : undefined;
+      // Only "not allowed": the model's words reach the caller, who must not learn the allowed numbers from an error.
+      if (!number) return { content: 'Error: transferring to that number is not allowed.' };
       return { content: `The caller will be transferred to ${number}.`, action: { kind: 'transfer', number } };
     },
   };

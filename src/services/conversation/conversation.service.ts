@@ -1,4 +1,4 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
@@ -13,6 +13,11 @@ import { type StoredTurn, storedTranscript } from './transcript';
 import { storableText } from '../input/storable';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The agent a call talks with: the company's own, or a catalogue template; null when neither (deleted since). */
+export function agentOfCall(em: EntityManager, call: Call): Promise<AiAgent | null> {
+  return em.findOne(AiAgent, { id: call.aiAgent.id, $or: [{ company: call.company.id }, { company: null, isTemplate: true }] });
+}
 
 interface CallRef {
   id: string;
@@ -90,7 +95,7 @@ export class ConversationService implements ConversationOpener {
     // Opened by call id alone (the relay's setup names only the call): docs/scaling.md.
     const call = await em.findOne(Call, { id: callId, deletedAt: null }, { comments: ['provider:call-by-id'] });
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
-    const agent = await em.findOne(AiAgent, { id: call.aiAgent.id, $or: [{ company: call.company.id }, { company: null, isTemplate: true }] });
+    const agent = await agentOfCall(em, call);
     if (!agent) return null;
     const writer = new TranscriptWriter(this.orm, this.events, this.logger, {
       id: call.id,

@@ -1,8 +1,11 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
+import { readAgentFlow } from '../conversation/agent-flow';
+import { allowedTransfer } from '../conversation/call-tools';
 import type { Conversation, ConversationOpener, ConversationSink } from '../conversation/conversation';
+import { agentOfCall } from '../conversation/conversation.service';
 import type { EventPublisher } from '../events';
 import { parseHandoff, websocketBase } from './conversation-relay';
 import type { TelephonyAdapter } from './telephony';
@@ -53,7 +56,9 @@ export class RelayService {
    * `disconnect_reason`, whichever of this and the `completed` status callback comes first;
    * answers the number to dial for a transfer, else null (hang up). A session that ended
    * without our handoff (dropped socket, caller gone) records nothing: the call ends as the
-   * status callback says.
+   * status callback says. So does a transfer to a number the call's agent does not allow
+   * (agent_flow.transfer_numbers, checked again here: the handoff came through the relay
+   * socket), which is hung up and logged as a warning.
    */
   async sessionEnded(url: string, params: Record<string, string>, signature: string): Promise<{ transferTo: string | null }> {
     const em = this.orm.em.fork();
@@ -61,6 +66,11 @@ export class RelayService {
     const handoff = parseHandoff(params.HandoffData);
     if (!handoff) {
       this.logger.info({ callId: call.id, sessionStatus: params.SessionStatus, error: params.ErrorCode }, 'relay session ended without handoff');
+      return { transferTo: null };
+    }
+    const transferTo = handoff.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null;
+    if (transferTo && !(await this.transferAllowed(em, call, transferTo))) {
+      this.logger.warn({ callId: call.id, company_id: call.company.id, transferTo }, 'relay asked to transfer to a number the agent does not allow; hanging up');
       return { transferTo: null };
     }
     // Live: recorded now, and kept by the terminal transition (call-transitions.ts).
@@ -80,6 +90,12 @@ export class RelayService {
     if (changed > 0) {
       await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
     }
-    return { transferTo: handoff.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null };
+    return { transferTo };
+  }
+
+  /** Whether the call's agent lists `number` among its transfer numbers. */
+  private async transferAllowed(em: EntityManager, call: Call, number: string): Promise<boolean> {
+    const agent = await agentOfCall(em, call);
+    return agent !== null && allowedTransfer(readAgentFlow(agent.agentFlow).transfer_numbers ?? [], number) !== undefined;
   }
 }

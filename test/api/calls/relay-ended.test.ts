@@ -1,4 +1,5 @@
 import twilio from 'twilio';
+import { createLogger } from '../../../src/logger';
 import { relayEnded, type RelayTarget } from '../../support/fake-relay';
 import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
@@ -10,11 +11,20 @@ let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let t: TestApp;
 let a: Tenant;
 let target: RelayTarget;
+/** Every line the service logs at warn and above. */
+const warnings: string[] = [];
+
+/** The one number tenant A's agent may transfer to. */
+const DESK = '+14155550100';
 
 beforeAll(async () => {
   fake = await fakeTwilio();
-  t = await startTestApp({ TELEPHONY_PROVIDER: 'twilio', TWILIO_API_BASE_URL: fake.url, TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, PUBLIC_BASE_URL: PUBLIC });
+  t = await startTestApp(
+    { TELEPHONY_PROVIDER: 'twilio', TWILIO_API_BASE_URL: fake.url, TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, PUBLIC_BASE_URL: PUBLIC },
+    { logger: createLogger('warn', { destination: { write: (line: string) => warnings.push(line) } }) },
+  );
   a = await tenant(t, 'A');
+  okData(await t.request('PATCH', `/v1/ai-agent/${a.agent.id}`, { token: a.key, body: { agent_flow: { transfer_numbers: [DESK] } } }));
   target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
 });
 afterAll(async () => {
@@ -61,11 +71,21 @@ const HANGUP = '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Respo
 describe('the relay action callback', () => {
   it('dials the transfer number and records call_transfer once the call completes', async () => {
     const call = await answered();
-    const res = await relayEnded(target, call.id, ended(call, { reason: 'call_transfer', transfer_to: '+14155550100' }));
-    expect(res).toEqual({ status: 200, type: 'text/xml; charset=utf-8', text: '<?xml version="1.0" encoding="UTF-8"?><Response><Dial>+14155550100</Dial></Response>' });
+    const res = await relayEnded(target, call.id, ended(call, { reason: 'call_transfer', transfer_to: DESK }));
+    expect(res).toEqual({ status: 200, type: 'text/xml; charset=utf-8', text: `<?xml version="1.0" encoding="UTF-8"?><Response><Dial>${DESK}</Dial></Response>` });
     expect((await read(call.id)).call_status).toBe('in-progress');
     await status(call, 'completed', { CallDuration: '30' });
     expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'call_transfer' });
+  });
+
+  it("hangs up, and logs a warning, a transfer to a number the call's agent does not allow", async () => {
+    const call = await answered();
+    const res = await relayEnded(target, call.id, ended(call, { reason: 'call_transfer', transfer_to: '+19005550123' }));
+    expect(res).toEqual({ status: 200, type: 'text/xml; charset=utf-8', text: HANGUP });
+    const warning = warnings.map((line) => JSON.parse(line)).find((w) => w.callId === call.id);
+    expect(warning).toMatchObject({ level: 40, transferTo: '+19005550123', msg: expect.stringContaining('does not allow') });
+    await status(call, 'completed', { CallDuration: '4' });
+    expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'completed' });
   });
 
   it('records the reason when Twilio\'s completed status came first', async () => {

@@ -108,7 +108,8 @@ describe('the conversation engine', () => {
     expect(llm.requests[0]!.tools.find((t: any) => t.function.name === 'transfer_call').function.parameters.properties.number.enum).toEqual(['+14155550199']);
     const refused = llm.requests[1]!.messages.at(-1);
     expect(refused).toMatchObject({ role: 'tool', tool_call_id: 'call_0_fake' });
-    expect(refused.content).toContain('+19995550000 is not a number you may transfer to');
+    // The error says only "not allowed": the allowed numbers are not the caller's to learn.
+    expect(refused.content).toBe('Error: transferring to that number is not allowed.');
     expect(sink.ending()).toEqual({ type: 'transfer', number: '+14155550199' });
     expect(sink.turns()).toEqual(['Let me get you to sales.']);
   });
