@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../../src/db/orm';
+import { migrationsList } from '../../../src/migrations';
 import { createTestDatabase } from '../../support/harness';
 
 describe('migrations', () => {
@@ -21,7 +22,8 @@ describe('migrations', () => {
     const orm = await MikroORM.init(ormOptions(db.url, 1));
     try {
       const migrator = orm.getMigrator();
-      await migrator.down({ to: 'Migration20261126120000_local_flow_steps' });
+      const holder = migrationsList.findIndex((m) => m.name === 'Migration20261127090000_phone_number_holder');
+      await migrator.down({ to: migrationsList[holder - 1]!.name });
       const em = orm.em.fork();
       const [first, later, other] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-00000000000c'];
       await em.execute(`insert into companies (id, created_at, updated_at, name) values (?, now(), now(), 'first'), (?, now(), now(), 'later'), (?, now(), now(), 'other')`, [first, later, other]);
