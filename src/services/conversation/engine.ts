@@ -86,6 +86,8 @@ export class ConversationEngine implements Conversation {
   /** The last agent turn, while it may still be cut by an interruption. */
   private lastAgent: { historyStart: number; transcriptIndex: number } | null = null;
   private queue: Promise<void> = Promise.resolve();
+  /** Callee inputs (utterances, keys) queued and not yet taken: while one is, the one before it is not answered. */
+  private newerInputs = 0;
   private promptAt: number | null = null;
   private ended = false;
   private readonly silenceWatch: SilenceWatch;
@@ -110,12 +112,7 @@ export class ConversationEngine implements Conversation {
     if (this.ended) return Promise.resolve();
     this.silenceWatch.reset();
     if (!final || text.trim() === '') return Promise.resolve();
-    this.cancelTurn();
-    return this.enqueue(async () => {
-      this.promptAt = this.now();
-      this.addUserTurn(text.trim(), text.trim());
-      await this.respond();
-    });
+    return this.input(text.trim(), text.trim());
   }
 
   interrupted(spokenSoFar: string): void {
@@ -132,11 +129,22 @@ export class ConversationEngine implements Conversation {
   dtmf(digit: string): Promise<void> {
     if (this.ended || !/^[0-9*#A-D]$/.test(digit)) return Promise.resolve();
     this.silenceWatch.reset();
+    return this.input(`[The caller pressed ${digit}]`, `[pressed ${digit}]`);
+  }
+
+  /**
+   * A callee input: cancels the turn in flight and is answered, unless newer input came
+   * meanwhile: then it only joins the history, and the newest answers them all. So a burst
+   * of utterances makes one model request, never one each (one request in flight per call).
+   */
+  private input(forModel: string, forTranscript: string): Promise<void> {
     this.cancelTurn();
+    this.newerInputs++;
     return this.enqueue(async () => {
+      this.newerInputs--;
       this.promptAt = this.now();
-      this.addUserTurn(`[The caller pressed ${digit}]`, `[pressed ${digit}]`);
-      await this.respond();
+      this.addUserTurn(forModel, forTranscript);
+      if (this.newerInputs === 0) await this.respond();
     });
   }
 

@@ -77,6 +77,25 @@ describe('the conversation engine', () => {
     expect(transcript()[0]!.text).toBe('Your renewal is due on Friday');
   });
 
+  it('answers a burst of utterances with one model request, and newer input supersedes the request in flight', async () => {
+    const { engine, transcript, turnsSpoken } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
+    await engine.start();
+    llm.fallback = { text: 'Sure, I can help with all of that.' };
+    await Promise.all(['Hi.', 'I have a question.', 'About my bill.', 'And my plan.'].map((said) => engine.userSaid(said, true)));
+    expect(llm.requests).toHaveLength(1);
+    // Turns of one role reach the model merged (chat-history.ts).
+    expect(llm.requests[0]!.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi.\nI have a question.\nAbout my bill.\nAnd my plan.' }]);
+
+    llm.reply({ text: 'Let me look that up for you right away.', firstTokenDelayMs: 300 });
+    const first = engine.userSaid('What do I owe?', true);
+    await waitFor('the request in flight', async () => (llm.requests.length === 2 ? true : undefined));
+    await Promise.all([first, engine.userSaid('And when is it due?', true)]);
+    expect(llm.requests).toHaveLength(3);
+    expect(llm.requests[2]!.messages.at(-1)).toEqual({ role: 'user', content: 'What do I owe?\nAnd when is it due?' });
+    expect(await turnsSpoken(2)).toEqual(['Sure, I can help with all of that.', 'Sure, I can help with all of that.']);
+    expect(transcript().filter((t) => t.role === 'agent')).toHaveLength(2);
+  });
+
   it('tells the model the keys the callee pressed', async () => {
     const { engine, transcript } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
     await engine.start();
