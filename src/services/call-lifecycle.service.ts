@@ -3,7 +3,7 @@ import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
 import type { ViewReads } from './plain.store';
-import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, simulatedCall, slotsTaken, storeCallSid } from './calls/call.store';
+import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, sidsInUse, simulatedCall, slotsTaken, storeCallSid } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
@@ -58,6 +58,10 @@ export interface LifecycleOptions {
 
 /** Most calls of each kind one pass of the call sweep takes. */
 const SWEEP_LIMIT = 500;
+/** A dispatched call not placed for this long is placed again by the call sweep. */
+const STRANDED_AFTER_MS = 30_000;
+/** First and longest wait before storing again a provider sid the database refused. */
+const SID_RETRY_MS = { first: 500, max: 30_000 };
 
 /**
  * Moves calls through their statuses, durably: dispatching within the company's
@@ -70,6 +74,12 @@ export class CallLifecycleService {
   private simulatedCallee: SimulatedCallee | null = null;
   private readonly simulatedConversations = new Set<Promise<void>>();
   private readonly stopping = new AbortController();
+  /**
+   * Provider sids of calls placed while the database refused to store them, by call id: kept
+   * and stored again until stored (docs/calls.md, "Outages"), so that the sweep does not dial
+   * these calls again and cancel can hang them up.
+   */
+  private readonly unstoredSids = new Map<string, { key: RecordKey; sid: string; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly orm: MikroORM,
@@ -191,8 +201,27 @@ export class CallLifecycleService {
    * Dispatch places the calls it picks; the job places those the sweep finds stranded.
    */
   async place({ scope, em }: Caller, callId: string): Promise<void> {
+    if (this.unstoredSids.has(callId)) return;
     const call = await dispatchedCallToPlace(em, { id: callId, companyId: scope.companyId });
-    if (call) await this.placeDispatched(em, scope.companyId, call);
+    if (!call) return;
+    const adopted = await this.placedBefore(em, scope.companyId, call);
+    if (adopted) {
+      this.logger.warn({ callId, sid: adopted }, 'call found already placed at the provider: its sid is adopted, not dialled again');
+      await storeCallSid(em, this.reads, { id: callId, companyId: scope.companyId }, adopted);
+      return;
+    }
+    await this.placeDispatched(em, scope.companyId, call);
+  }
+
+  /**
+   * A provider call placed for `call` whose sid was never stored (its process lost it with the
+   * database down, or died): placed since its dispatch, from and to its numbers, and held by no
+   * other call of the company; the oldest such. Null: none, the call may be dialled.
+   */
+  private async placedBefore(em: EntityManager, companyId: string, call: CallToPlace): Promise<string | null> {
+    const candidates = await this.provider.placedSince(call, call.dispatchedAt);
+    const taken = await sidsInUse(em, companyId, candidates);
+    return candidates.find((sid) => !taken.has(sid)) ?? null;
   }
 
   /** Asks the provider to dial a call just dispatched and stores its sid; a call the provider refuses ends `failed`. */
@@ -206,7 +235,26 @@ export class CallLifecycleService {
       await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
       return;
     }
-    await storeCallSid(em, this.reads, key, sid);
+    await storeCallSid(em, this.reads, key, sid).catch((err: unknown) => this.keepSid(key, sid, err, SID_RETRY_MS.first));
+  }
+
+  /** Keeps a placed call's sid the database refused, and stores it again after `waitMs` (doubling up to a maximum) until stored. */
+  private keepSid(key: RecordKey, sid: string, err: unknown, waitMs: number): void {
+    this.logger.warn({ err, callId: key.id, sid, retryInMs: waitMs }, 'call placed but its sid not stored; kept and stored again');
+    const timer = setTimeout(() => void this.storeKeptSid(key.id, Math.min(waitMs * 2, SID_RETRY_MS.max)), waitMs);
+    this.unstoredSids.set(key.id, { key, sid, timer });
+  }
+
+  private async storeKeptSid(callId: string, nextWaitMs: number): Promise<void> {
+    const kept = this.unstoredSids.get(callId);
+    if (!kept) return;
+    clearTimeout(kept.timer);
+    try {
+      await storeCallSid(this.orm.em.fork(), this.reads, kept.key, kept.sid);
+      this.unstoredSids.delete(callId);
+    } catch (err) {
+      if (!this.stopping.signal.aborted) this.keepSid(kept.key, kept.sid, err, nextWaitMs);
+    }
   }
 
   /**
@@ -299,6 +347,7 @@ export class CallLifecycleService {
   async stopSimulated(): Promise<void> {
     this.simulated.stop();
     this.stopping.abort();
+    for (const { timer } of this.unstoredSids.values()) clearTimeout(timer);
     await this.simulatedConversationsSettled();
   }
 
@@ -328,9 +377,13 @@ export class CallLifecycleService {
    * callback is one URL set in the Twilio console, docs/calls.md).
    */
   async receiveTwilioStatus(url: string, params: Record<string, string>, signature: string): Promise<void> {
-    const { twilio, call } = await signedTwilioCall(this.provider, this.orm.em.fork(), url, params, signature);
+    const em = this.orm.em.fork();
+    const { twilio, call } = await signedTwilioCall(this.provider, em, url, params, signature);
+    const key = { id: call.id, companyId: call.company.id };
+    // A call whose sid was lost (placed while the database was down) learns it from its first callback.
+    if (call.callSid === '' && params.CallSid) await storeCallSid(em, this.reads, key, params.CallSid);
     const update = twilio.toUpdate(params, this.clock.now());
-    if (update) await this.applyUpdate({ id: call.id, companyId: call.company.id }, update);
+    if (update) await this.applyUpdate(key, update);
   }
 
 
@@ -363,12 +416,13 @@ export class CallLifecycleService {
       { fields: ['id', 'company'], limit: SWEEP_LIMIT, comments: ['sweep:calls.stale'] },
     );
     for (const c of stale) await this.applyUpdate({ id: c.id, companyId: c.company.id }, { status: 'failed', at: now, disconnectReason: 'timeout' });
+    await Promise.all([...this.unstoredSids.keys()].map((callId) => this.storeKeptSid(callId, SID_RETRY_MS.first)));
     const stranded = await em.find(
       Call,
-      { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - 30_000) } },
+      { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - STRANDED_AFTER_MS) } },
       { fields: ['id', 'company'], limit: SWEEP_LIMIT, comments: ['sweep:calls.stranded'] },
     );
-    for (const c of stranded) await this.jobs.send('call.place', { companyId: c.company.id, callId: c.id });
+    for (const c of stranded) if (!this.unstoredSids.has(c.id)) await this.jobs.send('call.place', { companyId: c.company.id, callId: c.id });
     for (const companyId of await companiesWithUndispatchedCalls(em, new Date(now.getTime() - 5_000))) {
       await this.jobs.send('call.dispatch', { companyId }, { singletonKey: companyId });
     }

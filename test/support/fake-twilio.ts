@@ -19,27 +19,67 @@ export interface FakeTwilioOptions {
   numbers?: string[];
 }
 
+/** A call the fake created, as Twilio's Call resource shows it (the fields we read; a test may change `status`). */
+export interface FakeCall {
+  sid: string;
+  to: string;
+  from: string;
+  status: string;
+  direction: 'outbound-api';
+  /** RFC 2822, as Twilio writes dates. */
+  date_created: string;
+  start_time: string | null;
+  duration: string | null;
+  answered_by: string | null;
+}
+
+const json = (res: http.ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+};
+
 /**
- * A local stand-in for Twilio's REST API: records each request and answers like Twilio the
- * Calls API (create, update) and the list of the account's incoming phone numbers
- * (`GET IncomingPhoneNumbers.json?PhoneNumber=`, an exact filter).
+ * A local stand-in for Twilio's REST API: records each request and answers like Twilio.
+ * Calls: `POST Calls.json` creates a call (`queued`), `GET Calls.json` lists them newest first
+ * (filters `To`, `From`, `StartTime>=` by date, `PageSize`), `GET Calls/{sid}.json` fetches one
+ * (404 as Twilio's error for an unknown sid), `POST Calls/{sid}.json` updates it (`Status`).
+ * Numbers: the list of the account's incoming phone numbers (`GET
+ * IncomingPhoneNumbers.json?PhoneNumber=`, an exact filter).
  */
-export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<{ url: string; received: Received[]; close(): Promise<void> }> {
+export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<{ url: string; received: Received[]; calls: FakeCall[]; close(): Promise<void> }> {
   const received: Received[] = [];
-  let n = 0;
+  const calls: FakeCall[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const url = new URL(req.url ?? '', 'http://fake-twilio');
-      received.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization ?? '', form: new URLSearchParams(body) });
-      res.setHeader('content-type', 'application/json');
-      if (req.method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) {
-        res.end(JSON.stringify(incomingPhoneNumbers(url, numbers)));
-        return;
+      const method = req.method ?? 'GET';
+      const form = new URLSearchParams(body);
+      received.push({ method, path: req.url ?? '', auth: req.headers.authorization ?? '', form });
+      if (method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) return json(res, 200, incomingPhoneNumbers(url, numbers));
+      if (url.pathname.endsWith('/Calls.json') && method === 'POST') {
+        const call: FakeCall = {
+          sid: `CA${String(calls.length + 1).padStart(32, '0')}`,
+          to: form.get('To') ?? '',
+          from: form.get('From') ?? '',
+          status: 'queued',
+          direction: 'outbound-api',
+          date_created: new Date().toUTCString().replace('GMT', '+0000'),
+          start_time: null,
+          duration: null,
+          answered_by: null,
+        };
+        calls.push(call);
+        return json(res, 201, call);
       }
-      const created = /\/Calls\.json$/.test(url.pathname);
-      res.end(JSON.stringify({ sid: created ? `CA${String(++n).padStart(32, '0')}` : 'CAexisting', status: created ? 'queued' : 'canceled' }));
+      if (url.pathname.endsWith('/Calls.json')) return json(res, 200, callsPage(url, calls));
+      const sid = decodeURIComponent(/\/Calls\/([^/]+)\.json$/.exec(url.pathname)?.[1] ?? '');
+      const call = calls.find((c) => c.sid === sid);
+      // Incoming calls of the suites never went through this fake: an update of one is answered as done.
+      if (!call && method === 'POST') return json(res, 200, { sid, status: form.get('Status') });
+      if (!call) return json(res, 404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 });
+      if (method === 'POST' && form.has('Status')) call.status = form.get('Status')!;
+      return json(res, 200, call);
     });
   });
   return new Promise((resolve) =>
@@ -47,10 +87,24 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<{ url: 
       resolve({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
         received,
+        calls,
         close: () => new Promise((r) => server.close(() => r())),
       }),
     ),
   );
+}
+
+/** One page of the calls matching `To`, `From` and `StartTime>=` (a date), newest first, in Twilio's list shape. */
+function callsPage(url: URL, calls: FakeCall[]) {
+  const q = url.searchParams;
+  const day = (d: string) => new Date(d).toISOString().slice(0, 10);
+  const listed = calls
+    .filter((c) => (!q.has('To') || c.to === q.get('To')) && (!q.has('From') || c.from === q.get('From')))
+    .filter((c) => !q.has('StartTime>') || (c.start_time !== null && day(c.start_time) >= q.get('StartTime>')!.replace(/^=/, '')))
+    .reverse()
+    .slice(0, Number(q.get('PageSize') ?? 50));
+  const uri = `${url.pathname}${url.search}`;
+  return { calls: listed, page: 0, page_size: listed.length, start: 0, end: Math.max(0, listed.length - 1), uri, first_page_uri: uri, next_page_uri: null, previous_page_uri: null };
 }
 
 /** One page of the account's numbers matching `PhoneNumber`, in Twilio's list shape. */

@@ -14,10 +14,11 @@ export interface TestServices extends RunningServices {
 /**
  * The services on a database of their own, without HTTP and without job workers: the test
  * drives the engines itself (a dialer tick, a flow step, a call transition) and moves `clock`
- * by hand. `close()` drops the database.
+ * by hand. `close()` drops the database. With `databaseUrl` (another instance's
+ * `databaseUrl`), a second process's services on that database, which `close()` leaves.
  */
-export async function startTestServices(env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestServices> {
-  const db = await createTestDatabase();
+export async function startTestServices(env: Record<string, string> = {}, options: { clock?: Clock; databaseUrl?: string } = {}): Promise<TestServices> {
+  const db = options.databaseUrl ? { url: options.databaseUrl, drop: async () => undefined } : await createTestDatabase();
   const config = testConfig(db.url, { JOB_WORKERS: '0', ...env });
   const running = await startServices(config, createLogger(config.logLevel), options);
   return {

@@ -33,10 +33,13 @@ export interface CallToPlace {
   from: string;
   to: string;
   agent: RelayAgentSettings;
+  /** When it was given its slot: a provider call for it cannot be older. */
+  dispatchedAt: Date;
 }
 
 const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
   id: row.id as string,
+  dispatchedAt: new Date(row.dispatched_at as string),
   from: row.call_from as string,
   to: row.call_to as string,
   agent: { language: row.language as string, interruptionSensitivity: row.interruption_sensitivity as number },
@@ -71,7 +74,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
      )
      UPDATE calls c SET dispatched_at = ? FROM ai_agents a
      WHERE c.id = ANY (ARRAY (SELECT id FROM picked)) AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
-     RETURNING c.id, c.call_from, c.call_to, a.language, a.interruption_sensitivity`,
+     RETURNING c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity`,
     [companyId, [...LIVE_STATUSES], 'outgoing', companyId, maxLive, now, companyId],
   );
   return rows.map(callToPlace);
@@ -80,7 +83,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
 /** A dispatched call still to place (`pstn-queued`, no provider sid), with what placing it needs; null for any other. */
 export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey): Promise<CallToPlace | null> {
   const [row] = await em.execute(
-    `SELECT c.id, c.call_from, c.call_to, a.language, a.interruption_sensitivity
+    `SELECT c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ? AND c.call_status = 'pstn-queued' AND c.call_sid = '' AND c.dispatched_at IS NOT NULL`,
     [call.id, call.companyId],
@@ -148,6 +151,13 @@ const STORE_SIDS = sharedStatement(
 /** Stores the provider's sid of a call just placed (a call that has one keeps it). */
 export async function storeCallSid(em: EntityManager, reads: ViewReads, call: RecordKey, sid: string): Promise<void> {
   await STORE_SIDS(em, reads, call.companyId, { id: call.id, sid });
+}
+
+/** Which of `sids` a call of the company already holds (the calls adopted from the provider are placed from its own numbers). */
+export async function sidsInUse(em: EntityManager, companyId: string, sids: string[]): Promise<Set<string>> {
+  if (sids.length === 0) return new Set();
+  const rows = await em.execute(`SELECT call_sid FROM calls WHERE company_id = ? AND call_sid IN (?)`, [companyId, sids]);
+  return new Set(rows.map((r) => r.call_sid as string));
 }
 
 /**

@@ -174,6 +174,16 @@ export class SimulatedTelephony implements TelephonyAdapter {
     return true;
   }
 
+  /** Nothing is dialled outside this process: a simulated call placed again only rings again. */
+  async placedSince(): Promise<string[]> {
+    return [];
+  }
+
+  /** The call's own row is the provider's state here: the call sweep takes its overdue steps instead. */
+  async currentStatus(): Promise<StatusUpdate | null> {
+    return null;
+  }
+
   outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent, now: Date): StepOutcome {
     const { ringMs, talkMs } = this.timings;
     const behaviour = call.callDirection === 'incoming' ? 'person' : calleeBehaviour(call.callTo);

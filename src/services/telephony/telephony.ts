@@ -37,4 +37,12 @@ export interface TelephonyAdapter {
    * and arrive to it (adding a phone number asks). The simulated provider holds every number.
    */
   holdsNumber(e164: string): Promise<boolean>;
+  /**
+   * The sids of the provider's calls placed from `from` to `to` since `since`, oldest first:
+   * before dialling a call again, the call sweep adopts one of these rather than dial twice
+   * (a sid returned while the database was down, docs/calls.md "Outages").
+   */
+  placedSince(call: Pick<PlaceRequest, 'from' | 'to'>, since: Date): Promise<string[]>;
+  /** The provider's status of a call, as an update; null when it has none to give (the call sweep reconciles live calls with it). */
+  currentStatus(providerSid: string, now: Date): Promise<StatusUpdate | null>;
 }

@@ -19,6 +19,22 @@ export interface TwilioOptions {
   relayBaseUrl: string | null;
 }
 
+/** The fields of Twilio's Call resource we read. */
+interface TwilioCall {
+  sid: string;
+  status: string;
+  direction: string;
+  /** RFC 2822. */
+  date_created: string;
+  duration?: string | null;
+  answered_by?: string | null;
+}
+
+/** Calls listed per number pair when looking for one we placed: far more than one number is called at once. */
+const LIST_PAGE = 20;
+/** Our clock and Twilio's may differ by this much. */
+const CLOCK_SKEW_MS = 60_000;
+
 /** Without conversations: a silent line for a minute. */
 const HOLD_TWIML = '<Response><Pause length="60"/></Response>';
 
@@ -70,6 +86,26 @@ export class TwilioTelephony implements TelephonyAdapter {
   async holdsNumber(e164: string): Promise<boolean> {
     const page = (await this.request('GET', `IncomingPhoneNumbers.json?${new URLSearchParams({ PhoneNumber: e164 })}`)) as { incoming_phone_numbers?: { phone_number?: unknown }[] };
     return (page.incoming_phone_numbers ?? []).some((n) => n.phone_number === e164);
+  }
+
+  /**
+   * `GET Calls.json?To=&From=` (newest first), kept when created since `since` (a minute of
+   * clock skew allowed) and placed through the API. Not filtered with `StartTime>=`: Twilio
+   * leaves `start_time` empty until a call is dialled, and a call waiting in its queue
+   * (calls-per-second limit) is exactly one we must not dial again.
+   */
+  async placedSince({ from, to }: Pick<PlaceRequest, 'from' | 'to'>, since: Date): Promise<string[]> {
+    const listed = (await this.request('GET', `Calls.json?${new URLSearchParams({ To: to, From: from, PageSize: String(LIST_PAGE) })}`)) as { calls?: TwilioCall[] };
+    return (listed.calls ?? [])
+      .filter((c) => c.direction === 'outbound-api' && Date.parse(c.date_created) >= since.getTime() - CLOCK_SKEW_MS)
+      .sort((x, y) => Date.parse(x.date_created) - Date.parse(y.date_created))
+      .map((c) => c.sid);
+  }
+
+  /** `GET Calls/{sid}.json`, as the status callback it would have sent: null while `queued`. */
+  async currentStatus(providerSid: string, now: Date): Promise<StatusUpdate | null> {
+    const call = (await this.request('GET', `Calls/${encodeURIComponent(providerSid)}.json`)) as TwilioCall;
+    return this.toUpdate({ CallStatus: call.status, ...(call.duration ? { CallDuration: call.duration } : {}), ...(call.answered_by ? { AnsweredBy: call.answered_by } : {}) }, now);
   }
 
   /** What a call of ours runs once answered, placed or incoming: the relay to its agent, or the hold. */
