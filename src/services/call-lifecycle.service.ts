@@ -8,14 +8,15 @@ import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';
 import type { Clock } from './clock';
 import type { EventPublisher } from './events';
-import { ConflictError } from './errors';
+import { AppError, ConflictError } from './errors';
+import { KeptWrites } from './calls/kept-writes';
 import type { FlowEvents } from './flows/flow-events';
 import type { JobQueue } from './jobs/job-queue';
 import type { Caller, RecordKey } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
-import { signedTwilioCall } from './telephony/twilio-callback';
+import { signedTwilioCall, verifiedTwilio } from './telephony/twilio-callback';
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
 function callEventOf(status: CallStatus): FlowEventName | null {
@@ -60,8 +61,8 @@ export interface LifecycleOptions {
 const SWEEP_LIMIT = 500;
 /** A dispatched call not placed for this long is placed again by the call sweep. */
 const STRANDED_AFTER_MS = 30_000;
-/** First and longest wait before storing again a provider sid the database refused. */
-const SID_RETRY_MS = { first: 500, max: 30_000 };
+/** A live Twilio call without news for this long is checked with Twilio by the call sweep. */
+const RECONCILE_AFTER_MS = 60_000;
 
 /**
  * Moves calls through their statuses, durably: dispatching within the company's
@@ -79,7 +80,10 @@ export class CallLifecycleService {
    * and stored again until stored (docs/calls.md, "Outages"), so that the sweep does not dial
    * these calls again and cancel can hang them up.
    */
-  private readonly unstoredSids = new Map<string, { key: RecordKey; sid: string; timer: NodeJS.Timeout }>();
+  private readonly unstoredSids: KeptWrites;
+  /** Provider callbacks the database refused, kept and applied again (Twilio does not retry them). */
+  private readonly unstoredCallbacks: KeptWrites;
+  private callbacksKept = 0;
 
   constructor(
     private readonly orm: MikroORM,
@@ -95,6 +99,8 @@ export class CallLifecycleService {
     private readonly logger: Logger,
     private readonly flowEvents: FlowEvents,
   ) {
+    this.unstoredSids = new KeptWrites(logger, 'call placed but its sid');
+    this.unstoredCallbacks = new KeptWrites(logger, 'provider callback');
     simulated.drive((step) => {
       this.advanceSimulated(step).catch((err: unknown) =>
         this.logger.warn({ err, callId: step.callId, company_id: step.companyId, step: step.step }, 'simulated call step failed; the call sweep takes it again'),
@@ -235,26 +241,9 @@ export class CallLifecycleService {
       await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
       return;
     }
-    await storeCallSid(em, this.reads, key, sid).catch((err: unknown) => this.keepSid(key, sid, err, SID_RETRY_MS.first));
-  }
-
-  /** Keeps a placed call's sid the database refused, and stores it again after `waitMs` (doubling up to a maximum) until stored. */
-  private keepSid(key: RecordKey, sid: string, err: unknown, waitMs: number): void {
-    this.logger.warn({ err, callId: key.id, sid, retryInMs: waitMs }, 'call placed but its sid not stored; kept and stored again');
-    const timer = setTimeout(() => void this.storeKeptSid(key.id, Math.min(waitMs * 2, SID_RETRY_MS.max)), waitMs);
-    this.unstoredSids.set(key.id, { key, sid, timer });
-  }
-
-  private async storeKeptSid(callId: string, nextWaitMs: number): Promise<void> {
-    const kept = this.unstoredSids.get(callId);
-    if (!kept) return;
-    clearTimeout(kept.timer);
-    try {
-      await storeCallSid(this.orm.em.fork(), this.reads, kept.key, kept.sid);
-      this.unstoredSids.delete(callId);
-    } catch (err) {
-      if (!this.stopping.signal.aborted) this.keepSid(kept.key, kept.sid, err, nextWaitMs);
-    }
+    // The first try on the caller's unit of work, the later ones each on a fresh one.
+    let on = em;
+    await this.unstoredSids.run(call.id, () => storeCallSid(on, this.reads, key, sid).finally(() => (on = this.orm.em.fork())), { callId: call.id, sid });
   }
 
   /**
@@ -347,7 +336,8 @@ export class CallLifecycleService {
   async stopSimulated(): Promise<void> {
     this.simulated.stop();
     this.stopping.abort();
-    for (const { timer } of this.unstoredSids.values()) clearTimeout(timer);
+    this.unstoredSids.stop();
+    this.unstoredCallbacks.stop();
     await this.simulatedConversationsSettled();
   }
 
@@ -377,12 +367,25 @@ export class CallLifecycleService {
    * callback is one URL set in the Twilio console, docs/calls.md).
    */
   async receiveTwilioStatus(url: string, params: Record<string, string>, signature: string): Promise<void> {
+    verifiedTwilio(this.provider, url, params, signature);
+    const receivedAt = this.clock.now();
+    // An answer of ours (an unknown call) is Twilio's to hear; anything else is an outage: the
+    // callback is kept and applied again, and answered 200 (Twilio would not send it again).
+    await this.unstoredCallbacks.run(
+      `${++this.callbacksKept}`,
+      () => this.applyTwilioStatus(url, params, signature, receivedAt),
+      { url, callStatus: params.CallStatus },
+      (err) => err instanceof AppError,
+    );
+  }
+
+  private async applyTwilioStatus(url: string, params: Record<string, string>, signature: string, receivedAt: Date): Promise<void> {
     const em = this.orm.em.fork();
     const { twilio, call } = await signedTwilioCall(this.provider, em, url, params, signature);
     const key = { id: call.id, companyId: call.company.id };
     // A call whose sid was lost (placed while the database was down) learns it from its first callback.
     if (call.callSid === '' && params.CallSid) await storeCallSid(em, this.reads, key, params.CallSid);
-    const update = twilio.toUpdate(params, this.clock.now());
+    const update = twilio.toUpdate(params, receivedAt);
     if (update) await this.applyUpdate(key, update);
   }
 
@@ -403,8 +406,31 @@ export class CallLifecycleService {
   }
 
   /**
+   * Asks the provider for the status of its live calls without news for a minute (a callback
+   * lost in an outage, or with a process that died) and applies what it says, as its callback
+   * would have. The simulated provider's calls are the sweep's own (their overdue steps).
+   */
+  private async reconcile(em: EntityManager, now: Date): Promise<void> {
+    if (this.provider.name === this.simulated.name) return;
+    const quiet = await em.find(
+      Call,
+      { callProvider: this.provider.name, callStatus: { $in: [...LIVE_STATUSES] }, callSid: { $ne: '' }, updatedAt: { $lt: new Date(now.getTime() - RECONCILE_AFTER_MS) } },
+      { fields: ['id', 'company', 'callSid', 'callStatus'], limit: SWEEP_LIMIT, comments: ['sweep:calls.reconcile'] },
+    );
+    for (const c of quiet) {
+      try {
+        const update = await this.provider.currentStatus(c.callSid, now);
+        if (update && update.status !== c.callStatus) await this.applyUpdate({ id: c.id, companyId: c.company.id }, update);
+      } catch (err) {
+        this.logger.warn({ err, callId: c.id }, 'call not reconciled with its provider; the next sweep tries again');
+      }
+    }
+  }
+
+  /**
    * Ends calls with no update for longer than the maximum duration as `failed` (`timeout`),
-   * re-queues the dispatch and placing of calls a crash may have stranded, and takes the
+   * stores the sids and callbacks an outage kept in memory, reconciles quiet provider calls
+   * with the provider, re-queues the dispatch and placing of calls a crash may have stranded, and takes the
    * overdue steps of simulated calls whose timers were lost with their process.
    */
   async sweep(): Promise<void> {
@@ -416,7 +442,8 @@ export class CallLifecycleService {
       { fields: ['id', 'company'], limit: SWEEP_LIMIT, comments: ['sweep:calls.stale'] },
     );
     for (const c of stale) await this.applyUpdate({ id: c.id, companyId: c.company.id }, { status: 'failed', at: now, disconnectReason: 'timeout' });
-    await Promise.all([...this.unstoredSids.keys()].map((callId) => this.storeKeptSid(callId, SID_RETRY_MS.first)));
+    await Promise.all([this.unstoredSids.flush(), this.unstoredCallbacks.flush()]);
+    await this.reconcile(em, now);
     const stranded = await em.find(
       Call,
       { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - STRANDED_AFTER_MS) } },

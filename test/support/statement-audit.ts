@@ -12,6 +12,7 @@ import { Company } from '../../src/entities';
 export const CROSS_COMPANY: Record<string, string> = {
   'sweep:calls.stale': 'the call sweep ends the calls of every company that outlived the maximum duration',
   'sweep:calls.stranded': 'the call sweep re-queues the placing of calls of any company a crash left dispatched but unplaced',
+  'sweep:calls.reconcile': 'the call sweep asks the provider about the quiet live calls of every company (a callback lost in an outage)',
   'sweep:calls.waiting': 'the call sweep finds the companies whose waiting calls lost their dispatch',
   'sweep:calls.simulated': 'the call sweep takes the overdue steps of simulated calls of any company whose timers were lost with their process',
   'sweep:flow-steps.local': 'the flow step sweep queues the local steps of any company whose process died or lost them before their deadline',

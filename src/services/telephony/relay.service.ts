@@ -13,6 +13,8 @@ import { signedTwilioCall } from './twilio-callback';
 import { TwilioTelephony } from './twilio.telephony';
 
 const UUID = /^[0-9a-f-]{36}$/i;
+/** `disconnect_reason` of a call whose relay session ended without our handoff while the callee was still on the line. */
+export const RELAY_DROPPED = 'relay_dropped';
 
 /**
  * The service side of Twilio ConversationRelay (docs/calls.md, "Twilio"): who may open a
@@ -55,24 +57,25 @@ export class RelayService {
    * ended (the handoff data our relay put in its `end` message) as the call's
    * `disconnect_reason`, whichever of this and the `completed` status callback comes first;
    * answers the number to dial for a transfer, else null (hang up). A session that ended
-   * without our handoff (dropped socket, caller gone) records nothing: the call ends as the
-   * status callback says. So does a transfer to a number the call's agent does not allow
+   * without our handoff while the call is still `in-progress` (the socket dropped, this service
+   * restarted) records `relay_dropped`; one whose caller hung up records nothing: the call ends
+   * as the status callback says. A transfer to a number the call's agent does not allow
    * (agent_flow.transfer_numbers, checked again here: the handoff came through the relay
-   * socket), which is hung up and logged as a warning.
+   * socket) records nothing either, and is hung up and logged as a warning.
    */
   async sessionEnded(url: string, params: Record<string, string>, signature: string): Promise<{ transferTo: string | null }> {
     const em = this.orm.em.fork();
     const { call } = await signedTwilioCall(this.provider, em, url, params, signature);
     const handoff = parseHandoff(params.HandoffData);
-    if (!handoff) {
-      this.logger.info({ callId: call.id, sessionStatus: params.SessionStatus, error: params.ErrorCode }, 'relay session ended without handoff');
-      return { transferTo: null };
-    }
-    const transferTo = handoff.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null;
+    if (!handoff) this.logger.info({ callId: call.id, sessionStatus: params.SessionStatus, error: params.ErrorCode }, 'relay session ended without handoff');
+    const transferTo = handoff?.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null;
     if (transferTo && !(await this.transferAllowed(em, call, transferTo))) {
       this.logger.warn({ callId: call.id, company_id: call.company.id, transferTo }, 'relay asked to transfer to a number the agent does not allow; hanging up');
       return { transferTo: null };
     }
+    // Without our handoff while the callee is still on the line (they did not hang up): the relay died.
+    const reason = handoff?.reason ?? (params.CallStatus === 'in-progress' ? RELAY_DROPPED : null);
+    if (!reason) return { transferTo: null };
     // Live: recorded now, and kept by the terminal transition (call-transitions.ts).
     // Already completed: replaces the status's default reason, not a specific one.
     const changed = await em.nativeUpdate(
@@ -85,7 +88,7 @@ export class RelayService {
           { callStatus: 'completed', disconnectReason: 'completed' },
         ],
       },
-      { disconnectReason: handoff.reason },
+      { disconnectReason: reason },
     );
     if (changed > 0) {
       await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });

@@ -103,12 +103,19 @@ describe('the relay action callback', () => {
     expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'llm_error' });
   });
 
-  it('hangs up a session that ended without our handoff (a dropped relay): the call ends as Twilio reports it', async () => {
+  it('hangs up a session that ended without our handoff while the callee was on the line (a dropped relay), and says so', async () => {
     const call = await answered();
     expect((await relayEnded(target, call.id, ended(call))).text).toBe(HANGUP);
     expect((await relayEnded(target, call.id, ended(call, '{"reason":"teleported"'))).text).toBe(HANGUP);
     expect((await relayEnded(target, call.id, ended(call, { reason: 'call_transfer', transfer_to: 'not a number' }))).text).toBe(HANGUP);
     await status(call, 'completed', { CallDuration: '7' });
+    expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'relay_dropped' });
+  });
+
+  it('records nothing for a session without our handoff that ended because the callee hung up', async () => {
+    const call = await answered();
+    await status(call, 'completed', { CallDuration: '4' });
+    expect((await relayEnded(target, call.id, { ...ended(call), CallStatus: 'completed' })).text).toBe(HANGUP);
     expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'completed' });
   });
 

@@ -1,5 +1,7 @@
 import { Call } from '../../../src/entities';
+import twilio from 'twilio';
 import { ManualClock } from '../../support/clock';
+import { FakeLlm } from '../../support/fake-llm';
 import { fakeTwilio, TWILIO_PUBLIC, TWILIO_SID, TWILIO_TOKEN } from '../../support/fake-twilio';
 import { startTestServices, type TestServices } from '../../support/services';
 
@@ -12,20 +14,35 @@ import { startTestServices, type TestServices } from '../../support/services';
 let numbers = 0;
 const nextFrom = () => `+1415555${String(2700 + ++numbers)}`;
 let fake: Awaited<ReturnType<typeof fakeTwilio>>;
+let llm: FakeLlm;
 const clock = new ManualClock(new Date());
-const env = () => ({ TELEPHONY_PROVIDER: 'twilio', TWILIO_API_BASE_URL: fake.url, TWILIO_ACCOUNT_SID: TWILIO_SID, TWILIO_AUTH_TOKEN: TWILIO_TOKEN, PUBLIC_BASE_URL: TWILIO_PUBLIC });
+const env = () => ({
+  TELEPHONY_PROVIDER: 'twilio', TWILIO_API_BASE_URL: fake.url, TWILIO_ACCOUNT_SID: TWILIO_SID, TWILIO_AUTH_TOKEN: TWILIO_TOKEN, PUBLIC_BASE_URL: TWILIO_PUBLIC,
+  LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model',
+});
 
 beforeAll(async () => {
   fake = await fakeTwilio();
+  llm = await FakeLlm.start();
 });
-afterAll(() => fake.close());
+afterAll(async () => {
+  await fake.close();
+  await llm.close();
+});
 
-async function outage(s: TestServices, on: boolean): Promise<void> {
+/** Starts (`on`) or ends an outage of the writes to calls: of their sids only, or of every column. */
+async function outage(s: TestServices, on: boolean, of: 'sids' | 'calls' = 'sids'): Promise<void> {
   const sql = on
-    ? `CREATE FUNCTION refuse_sids() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'terminating connection due to administrator command' USING ERRCODE = 'admin_shutdown'; END $$;
-       CREATE TRIGGER outage BEFORE UPDATE OF call_sid ON calls FOR EACH ROW WHEN (NEW.call_sid <> OLD.call_sid) EXECUTE FUNCTION refuse_sids();`
-    : 'DROP TRIGGER outage ON calls; DROP FUNCTION refuse_sids();';
+    ? `CREATE FUNCTION refuse_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'terminating connection due to administrator command' USING ERRCODE = 'admin_shutdown'; END $$;
+       CREATE TRIGGER outage BEFORE UPDATE ${of === 'sids' ? 'OF call_sid' : ''} ON calls FOR EACH ROW EXECUTE FUNCTION refuse_writes();`
+    : 'DROP TRIGGER outage ON calls; DROP FUNCTION refuse_writes();';
   await s.orm.em.getConnection().execute(sql);
+}
+
+/** Twilio's status callback for `callId`, as the route hands it to the service (signed for the public URL). */
+async function statusCallback(s: TestServices, callId: string, params: Record<string, string>): Promise<void> {
+  const url = `${TWILIO_PUBLIC}/v1/telephony/twilio/status?call_id=${callId}`;
+  await s.services.lifecycle.receiveTwilioStatus(url, params, twilio.getExpectedTwilioSignature(TWILIO_TOKEN, url, params));
 }
 
 /** A test call of a new company, dispatched (its slot taken and placed) during an outage. */
@@ -41,8 +58,9 @@ async function placedDuringOutage(s: TestServices, to: string) {
   return { companyId, callId: call.id, caller };
 }
 
-const sidOf = async (s: TestServices, callId: string) =>
-  ((await s.orm.em.getConnection().execute('SELECT call_sid FROM calls WHERE id = ?', [callId])) as { call_sid: string }[])[0]!.call_sid;
+const callOf = async (s: TestServices, callId: string) =>
+  ((await s.orm.em.getConnection().execute('SELECT call_sid, call_status, disconnect_reason FROM calls WHERE id = ?', [callId])) as { call_sid: string; call_status: string; disconnect_reason: string }[])[0]!;
+const sidOf = async (s: TestServices, callId: string) => (await callOf(s, callId)).call_sid;
 const dialsTo = (to: string) => fake.calls.filter((c) => c.to === to);
 
 describe('a Twilio call placed while the database refuses its sid', () => {
@@ -87,5 +105,58 @@ describe('a Twilio call placed while the database refuses its sid', () => {
       await second.close();
       await first.close();
     }
+  });
+});
+
+describe('Twilio callbacks and an outage', () => {
+  let s: TestServices;
+  beforeAll(async () => {
+    s = await startTestServices(env(), { clock });
+  });
+  afterAll(() => s.close());
+
+  /** A call placed and stored with its sid, not yet answered. */
+  async function placed(to: string) {
+    const { callId, companyId } = await placedDuringOutage(s, to);
+    await outage(s, false);
+    await s.services.lifecycle.sweep();
+    const sid = await sidOf(s, callId);
+    expect(sid).not.toBe('');
+    return { callId, companyId, sid };
+  }
+
+  it('answers a callback the database refuses, keeps it, and applies it once the database is back', async () => {
+    const { callId, sid } = await placed('+14155550103');
+    await outage(s, true, 'calls');
+    await statusCallback(s, callId, { CallSid: sid, AccountSid: TWILIO_SID, CallStatus: 'ringing' });
+    expect((await callOf(s, callId)).call_status).toBe('pstn-queued');
+    await outage(s, false, 'calls');
+    await s.services.lifecycle.sweep();
+    expect((await callOf(s, callId)).call_status).toBe('ringing');
+  });
+
+  it('stores the CallSid of a callback for a call whose sid was lost', async () => {
+    // Placed by another process, which stops (losing the sid it kept) before the database is back.
+    const other = await startTestServices(env(), { clock, databaseUrl: s.databaseUrl });
+    const { callId } = await placedDuringOutage(other, '+14155550104');
+    await other.close();
+    await outage(s, false);
+    const sid = dialsTo('+14155550104')[0]!.sid;
+    await statusCallback(s, callId, { CallSid: sid, AccountSid: TWILIO_SID, CallStatus: 'ringing' });
+    expect(await callOf(s, callId)).toMatchObject({ call_sid: sid, call_status: 'ringing' });
+  });
+
+  it('reconciles a quiet live call with Twilio, whose lost completion ends it and has it analysed', async () => {
+    const { callId, sid } = await placed('+14155550105');
+    await statusCallback(s, callId, { CallSid: sid, AccountSid: TWILIO_SID, CallStatus: 'in-progress' });
+    Object.assign(fake.calls.find((c) => c.sid === sid)!, { status: 'completed', duration: '42' });
+    await s.services.lifecycle.sweep();
+    expect((await callOf(s, callId)).call_status).toBe('in-progress');
+    clock.advance(61_000);
+    await s.services.lifecycle.sweep();
+    expect(await callOf(s, callId)).toMatchObject({ call_status: 'completed', disconnect_reason: 'completed' });
+    expect(fake.received.some((r) => r.method === 'GET' && r.path.endsWith(`/Calls/${sid}.json`))).toBe(true);
+    const jobs = await s.orm.em.getConnection().execute(`SELECT 1 FROM pgboss.job WHERE name = 'call.analyze' AND data->>'callId' = ?`, [callId]);
+    expect(jobs).toHaveLength(1);
   });
 });
