@@ -19,6 +19,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
+import { mintRelayToken } from '../src/services/telephony/relay-token';
 import { FakeRelay } from '../test/support/fake-relay';
 import { benchDatabase, freePort, inProcessConfig } from './database';
 
@@ -74,7 +75,8 @@ async function listen(handler: http.RequestListener): Promise<string> {
 
 /** One relay session: setup, then TURNS prompts, each waiting for the agent's whole answer. */
 async function session(command: Command, call: { id: string; sid: string }, index: number, firstTokenAt: Map<string, number>, added: number[]): Promise<void> {
-  const relay = await FakeRelay.connect({ url: command.appUrl, publicBaseUrl: command.publicBaseUrl, authToken: TOKEN });
+  // The session URL Twilio would open: this bench's fake Calls API does not keep the TwiML, so the token is minted as the service mints it.
+  const relay = await FakeRelay.connect({ url: command.appUrl, publicBaseUrl: command.publicBaseUrl, authToken: TOKEN }, TOKEN, mintRelayToken(TOKEN, call.id, new Date()));
   relay.setup(call.id, call.sid);
   for (let turn = 0; turn < TURNS; turn++) {
     const said = `Session ${index} turn ${turn}: I would like to know more.`;

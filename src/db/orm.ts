@@ -8,6 +8,7 @@ import { migrationsList } from '../migrations';
 import { withSessionLock } from './side-pool';
 import { FLOW_EVENTS_TABLE } from '../services/flows/flow-events.store';
 import { IDEMPOTENCY_TABLE } from '../services/idempotency.store';
+import { RELAY_SESSIONS_TABLE } from '../services/telephony/relay-session.store';
 import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
 
 /**
@@ -56,7 +57,7 @@ export function ormOptions(clientUrl: string, poolMax: number, logger?: Logger, 
     ...(onStatement ? statementsTo(onStatement) : {}),
     // Not entities: rate-limiter-flexible reads and writes its table; the flow-event outbox
     // and the idempotency keys are plain SQL stores (made by migrations all the same).
-    schemaGenerator: { skipTables: [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE] },
+    schemaGenerator: { skipTables: [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE, RELAY_SESSIONS_TABLE] },
     migrations: {
       migrationsList,
       path: 'src/migrations',

@@ -1,22 +1,24 @@
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../logger';
 import { refuseUpgrade, type UpgradeHandler } from '../upgrades';
-import { type RelayConversations, type RelayLimits, RelaySession } from './relay-session';
+import type { RelayAdmission } from '../services/telephony/relay.service';
+import { type RelayLimits, RelaySession } from './relay-session';
 
 /** Largest message Twilio's relay sends is a prompt; 64 KiB is ample, and bounds a bad peer. */
 const MAX_MESSAGE_BYTES = 64 * 1024;
 
-/** Who may open a relay (RelayService): Twilio's signed handshakes, then a live call's conversation. */
-export interface RelayGate extends RelayConversations {
-  acceptsHandshake(pathAndQuery: string, signature: string): boolean;
+/** Who may open a relay (RelayService): Twilio's signed handshake of a session URL not used before; null refuses it. */
+export interface RelayGate {
+  admit(pathAndQuery: string, signature: string): Promise<RelayAdmission | null>;
 }
 
 export const RELAY_LIMITS: RelayLimits = { maxMessages: 5_000, setupTimeoutMs: 10_000 };
 
 /**
  * The Twilio ConversationRelay websocket: a handshake is accepted only with Twilio's valid
- * `X-Twilio-Signature` (and only when conversations are on); anything else is answered 403
- * before any message. Each accepted socket is a RelaySession. `close()` closes them all and
+ * `X-Twilio-Signature` of a session URL whose token was not used before, for a call without
+ * an open session (and only when conversations are on); anything else is answered 403 before
+ * any message (503 when the session cannot be claimed: the database is down). Each accepted socket is a RelaySession. `close()` closes them all and
  * waits for their conversations to finish storing.
  */
 export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayLimits = RELAY_LIMITS): { upgrade: UpgradeHandler; close(): Promise<void> } {
@@ -27,15 +29,27 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
     upgrade(req, socket, head) {
       if (stopping) return refuseUpgrade(socket, 503);
       const signature = req.headers['x-twilio-signature'];
-      if (typeof signature !== 'string' || !relay.acceptsHandshake(req.url ?? '', signature)) {
-        logger.warn({ url: req.url }, 'relay handshake refused: invalid Twilio signature');
-        return refuseUpgrade(socket, 403);
-      }
-      wss.handleUpgrade(req, socket, head, (ws) => {
-        const session = new RelaySession(ws, relay, limits, logger);
-        sessions.add(session);
-        void session.finished.then(() => sessions.delete(session));
-      });
+      void (typeof signature === 'string' ? relay.admit(req.url ?? '', signature) : Promise.resolve(null)).then(
+        (admitted) => {
+          if (!admitted) {
+            logger.warn({ path: req.url?.split('?')[0] }, 'relay handshake refused: invalid signature, or its session URL used or expired');
+            return refuseUpgrade(socket, 403);
+          }
+          if (stopping) return void admitted.release().finally(() => refuseUpgrade(socket, 503));
+          wss.handleUpgrade(req, socket, head, (ws) => {
+            const session = new RelaySession(ws, admitted, limits, logger);
+            sessions.add(session);
+            void session.finished
+              .then(() => admitted.release())
+              .catch((err: unknown) => logger.warn({ err }, 'relay session not released; its call keeps it until its token expires'))
+              .finally(() => sessions.delete(session));
+          });
+        },
+        (err: unknown) => {
+          logger.error({ err }, 'relay handshake not admitted: the session could not be claimed');
+          refuseUpgrade(socket, 503);
+        },
+      );
     },
     async close() {
       stopping = true;

@@ -16,6 +16,7 @@ import type { Caller, RecordKey } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
+import { forgetRelaySessions } from './telephony/relay-session.store';
 import { signedTwilioCall, verifiedTwilio } from './telephony/twilio-callback';
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
@@ -444,6 +445,7 @@ export class CallLifecycleService {
     for (const c of stale) await this.applyUpdate({ id: c.id, companyId: c.company.id }, { status: 'failed', at: now, disconnectReason: 'timeout' });
     await Promise.all([this.unstoredSids.flush(), this.unstoredCallbacks.flush()]);
     await this.reconcile(em, now);
+    await forgetRelaySessions(em, now);
     const stranded = await em.find(
       Call,
       { callStatus: 'pstn-queued', callSid: '', dispatchedAt: { $ne: null, $lt: new Date(now.getTime() - STRANDED_AFTER_MS) } },

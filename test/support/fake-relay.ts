@@ -40,11 +40,16 @@ export class FakeRelay {
     });
   }
 
-  /** Connects as Twilio would; `signWith` another token (or null: no header) to forge. */
-  static connect(target: RelayTarget, signWith: string | null = target.authToken): Promise<FakeRelay> {
-    const signed = `${target.publicBaseUrl.replace(/^http/, 'ws')}${RELAY_PATH}`;
+  /**
+   * Connects as Twilio would to the session URL of `token` (the `token` parameter of the
+   * TwiML's relay URL: `sessionTokenIn`; none: the bare path); `signWith` another auth token
+   * (or null: no header) to forge.
+   */
+  static connect(target: RelayTarget, signWith: string | null = target.authToken, token?: string): Promise<FakeRelay> {
+    const path = token === undefined ? RELAY_PATH : `${RELAY_PATH}?token=${encodeURIComponent(token)}`;
+    const signed = `${target.publicBaseUrl.replace(/^http/, 'ws')}${path}`;
     const headers = signWith === null ? {} : { 'x-twilio-signature': twilio.getExpectedTwilioSignature(signWith, signed, {}) };
-    const socket = new WebSocket(`${target.url.replace(/^http/, 'ws')}${RELAY_PATH}`, { headers });
+    const socket = new WebSocket(`${target.url.replace(/^http/, 'ws')}${path}`, { headers });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new FakeRelay(socket)));
       socket.once('unexpected-response', (_req, res) => reject(new RefusedHandshake(res.statusCode ?? 0)));
@@ -132,6 +137,13 @@ export class FakeRelay {
     this.waiters = [];
     for (const w of waiting) w();
   }
+}
+
+/** The session token of the relay URL in a call's TwiML (`<ConversationRelay url="...?token=...">`). */
+export function sessionTokenIn(twiml: string): string {
+  const token = /<ConversationRelay [^>]*url="[^"]*\?token=([^"&]+)"/.exec(twiml)?.[1];
+  if (!token) throw new Error(`no relay session token in ${twiml}`);
+  return decodeURIComponent(token);
 }
 
 /** The handshake was answered with an HTTP status instead of a websocket. */

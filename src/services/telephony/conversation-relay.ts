@@ -26,24 +26,25 @@ export function websocketBase(publicBaseUrl: string): string {
   return publicBaseUrl.replace(/^http/, 'ws');
 }
 
-/** The websocket URL of the relay, as the TwiML names it and Twilio signs it. */
-export function relayUrl(publicBaseUrl: string): string {
-  return `${websocketBase(publicBaseUrl)}${RELAY_PATH}`;
+/** The websocket URL of one relay session, as the TwiML names it and Twilio signs it: `token` admits it once (relay-token.ts). */
+export function relayUrl(publicBaseUrl: string, token: string): string {
+  return `${websocketBase(publicBaseUrl)}${RELAY_PATH}?token=${encodeURIComponent(token)}`;
 }
 
 /**
  * The TwiML that connects a call to its agent: `<Connect>` to a `<ConversationRelay>` on our
- * websocket, with the call id as a custom parameter (it comes back in the `setup` message),
+ * websocket (its URL carrying the session's single-use `token`), with the call id as a custom
+ * parameter (it comes back in the `setup` message),
  * and our action URL that Twilio posts to when the session ends. The agent speaks through
  * the websocket (no `welcomeGreeting`), so that who talks first is the engine's decision.
  * DTMF detection is on: the callee's keys reach the agent. Escaping is twilio's builder's.
  */
-export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings): string {
+export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings, token: string): string {
   const response = new twilio.twiml.VoiceResponse();
   const connect = response.connect({ action: `${publicBaseUrl}${RELAY_ENDED_PATH}?call_id=${encodeURIComponent(callId)}` });
   const interruptible = agent.interruptionSensitivity > 0;
   const relay = connect.conversationRelay({
-    url: relayUrl(publicBaseUrl),
+    url: relayUrl(publicBaseUrl, token),
     language: agent.language,
     dtmfDetection: true,
     interruptible: interruptible ? 'any' : 'none',

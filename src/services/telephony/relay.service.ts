@@ -8,11 +8,18 @@ import type { Conversation, ConversationOpener, ConversationSink } from '../conv
 import { agentOfCall } from '../conversation/conversation.service';
 import type { EventPublisher } from '../events';
 import { parseHandoff, websocketBase } from './conversation-relay';
+import { claimRelaySession, closeRelaySession } from './relay-session.store';
 import type { TelephonyAdapter } from './telephony';
 import { signedTwilioCall } from './twilio-callback';
 import { TwilioTelephony } from './twilio.telephony';
 
 const UUID = /^[0-9a-f-]{36}$/i;
+
+/** A relay session admitted: the conversation it may open (its token's call only), and its release once its socket is gone. */
+export interface RelayAdmission {
+  open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null>;
+  release(): Promise<void>;
+}
 /** `disconnect_reason` of a call whose relay session ended without our handoff while the callee was still on the line. */
 export const RELAY_DROPPED = 'relay_dropped';
 
@@ -33,23 +40,36 @@ export class RelayService {
   ) {}
 
   /**
-   * Whether a websocket handshake on `pathAndQuery` is Twilio's: its `X-Twilio-Signature`
-   * signs the exact wss URL it opened (no parameters), as for any Twilio webhook.
+   * The session a websocket handshake on `pathAndQuery` may open, or null (refused): its
+   * `X-Twilio-Signature` must sign the exact wss URL it opened, as for any Twilio webhook, and
+   * that URL's `token` must be one we minted for a call, unexpired and never used, for a call
+   * with no open session (`claimRelaySession`, the one rule). The session's conversation can
+   * only be the token's call; `release` closes the session when its socket is gone.
    */
-  acceptsHandshake(pathAndQuery: string, signature: string): boolean {
-    if (!(this.provider instanceof TwilioTelephony) || !this.conversations || !signature) return false;
-    return this.provider.verify(`${websocketBase(this.publicBaseUrl)}${pathAndQuery}`, {}, signature);
+  async admit(pathAndQuery: string, signature: string): Promise<RelayAdmission | null> {
+    if (!(this.provider instanceof TwilioTelephony) || !this.conversations || !signature) return null;
+    if (!this.provider.verify(`${websocketBase(this.publicBaseUrl)}${pathAndQuery}`, {}, signature)) return null;
+    const token = new URL(pathAndQuery, 'ws://relay').searchParams.get('token');
+    const claim = token ? this.provider.relayToken(token, new Date()) : null;
+    if (!claim || !UUID.test(claim.callId)) return null;
+    if (!(await claimRelaySession(this.orm.em.fork(), claim))) {
+      this.logger.warn({ callId: claim.callId }, 'relay handshake refused: its token was used, or the call has a session open');
+      return null;
+    }
+    return {
+      open: (callId, callSid, sink) => (callId === claim.callId ? this.open(callId, callSid, sink) : Promise.resolve(null)),
+      release: () => closeRelaySession(this.orm.em.fork(), claim.nonce),
+    };
   }
 
   /**
    * The conversation of the call named by the session's `setup`: only a live call whose
    * provider sid is the session's `callSid`; null otherwise.
    */
-  async open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null> {
-    if (!this.conversations || !UUID.test(callId)) return null;
+  private async open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null> {
     const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callSid', 'callStatus'], comments: ['provider:call-by-id'] });
     if (!call || call.callSid === '' || call.callSid !== callSid || !LIVE_STATUSES.includes(call.callStatus)) return null;
-    return this.conversations.open(callId, sink);
+    return this.conversations!.open(callId, sink);
   }
 
   /**

@@ -2,6 +2,7 @@ import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
 import { storableInstant } from '../input/common';
 import { conversationRelayTwiml } from './conversation-relay';
+import { mintRelayToken, readRelayToken } from './relay-token';
 import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
 
 export interface TwilioOptions {
@@ -111,12 +112,17 @@ export class TwilioTelephony implements TelephonyAdapter {
   /** What a call of ours runs once answered, placed or incoming: the relay to its agent, or the hold. */
   callTwiml({ callId, agent }: Pick<PlaceRequest, 'callId' | 'agent'>): string {
     const { relayBaseUrl } = this.options;
-    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent) : HOLD_TWIML;
+    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent, mintRelayToken(this.options.authToken, callId, new Date())) : HOLD_TWIML;
   }
 
   /** The URL Twilio calls back for one of our calls; our call id rides in the signed URL. */
   callbackUrl(callId: string): string {
     return `${this.options.statusCallbackUrl}?call_id=${encodeURIComponent(callId)}`;
+  }
+
+  /** The call and nonce of a relay session token this account minted, unexpired; else null. */
+  relayToken(token: string, now: Date): ReturnType<typeof readRelayToken> {
+    return readRelayToken(this.options.authToken, token, now);
   }
 
   /** True when `signature` is Twilio's signature of this exact URL and these parameters. */

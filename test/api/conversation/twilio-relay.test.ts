@@ -4,7 +4,8 @@ import { APOLOGY } from '../../../src/services/conversation/engine';
 import { conversationRelayTwiml } from '../../../src/services/telephony/conversation-relay';
 import { subscribe, wsClient } from '../graphql/graphql-client';
 import { FakeLlm } from '../../support/fake-llm';
-import { FakeRelay, RefusedHandshake, relayEnded, type RelayTarget } from '../../support/fake-relay';
+import { mintRelayToken } from '../../../src/services/telephony/relay-token';
+import { FakeRelay, RefusedHandshake, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
 import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
@@ -57,10 +58,17 @@ async function answered(agentId: string = a.agent.id) {
   return call as { id: string; call_sid: string };
 }
 
+/** The TwiML `call` was created with at Twilio. */
+const twimlOf = (call: { id: string }) => calls.received.find((r) => r.path.endsWith('/Calls.json') && r.form.get('Twiml')?.includes(call.id))!.form.get('Twiml')!;
+/** The session token of `call`'s relay URL, as Twilio reads it from the TwiML. */
+const tokenOf = (call: { id: string }) => sessionTokenIn(twimlOf(call));
+
+const refusal = (promise: Promise<unknown>) => promise.then(() => 0, (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1));
+
 /** A relay connected as Twilio would for `call`, with the agent's greeting read. */
 async function relayFor(call: { id: string; call_sid: string }, greeting = 'Hello, this is Acme.') {
   llm.reply({ text: greeting });
-  const relay = await FakeRelay.connect(target);
+  const relay = await FakeRelay.connect(target, TOKEN, tokenOf(call));
   relay.setup(call.id, call.call_sid);
   expect((await relay.turn()).text).toBe(greeting);
   return relay;
@@ -69,30 +77,54 @@ async function relayFor(call: { id: string; call_sid: string }, greeting = 'Hell
 const ended = (call: { call_sid: string }, handoffData: string) => ({ AccountSid: SID, CallSid: call.call_sid, CallStatus: 'in-progress', SessionStatus: 'completed', HandoffData: handoffData });
 
 describe('a Twilio call with its agent on ConversationRelay', () => {
-  it('is placed with the relay TwiML, carrying the agent\'s settings', async () => {
+  it('is placed with the relay TwiML, carrying the agent\'s settings and a session token of its own', async () => {
     const call = await answered();
-    const create = calls.received.find((r) => r.path.endsWith('/Calls.json') && r.form.get('Twiml')?.includes(call.id))!;
-    expect(create.form.get('Twiml')).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50 }));
+    const token = tokenOf(call);
+    expect(twimlOf(call)).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50 }, token));
+    expect(tokenOf(await answered())).not.toBe(token);
   });
 
-  it('refuses unsigned and wrongly signed handshakes with 403', async () => {
-    for (const token of [null, 'not-the-token']) {
-      const refused = await FakeRelay.connect(target, token).then(
-        () => 0,
-        (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1),
-      );
-      expect(refused).toBe(403);
-    }
+  it('refuses unsigned and wrongly signed handshakes, and session URLs without a token of ours, with 403', async () => {
+    const call = await answered();
+    for (const token of [null, 'not-the-token']) expect(await refusal(FakeRelay.connect(target, token, tokenOf(call)))).toBe(403);
+    expect(await refusal(FakeRelay.connect(target))).toBe(403);
+    expect(await refusal(FakeRelay.connect(target, TOKEN, mintRelayToken('another-secret', call.id, new Date())))).toBe(403);
+    expect(await refusal(FakeRelay.connect(target, TOKEN, mintRelayToken(TOKEN, call.id, new Date(Date.now() - 11 * 60_000))))).toBe(403);
   });
 
-  it('closes a session whose setup names a call with another sid, or an ended call', async () => {
+  it('refuses a replayed session URL, even once its session is over', async () => {
     const call = await answered();
-    const wrongSid = await FakeRelay.connect(target);
+    const relay = await relayFor(call);
+    expect(await refusal(FakeRelay.connect(target, TOKEN, tokenOf(call)))).toBe(403);
+    relay.close();
+    await relay.closed();
+    expect(await refusal(FakeRelay.connect(target, TOKEN, tokenOf(call)))).toBe(403);
+  });
+
+  it('refuses a second concurrent session for a call, which leaves the first one\'s transcript alone', async () => {
+    const call = await answered();
+    const relay = await relayFor(call, 'Hello, this is Acme.');
+    expect(await refusal(FakeRelay.connect(target, TOKEN, mintRelayToken(TOKEN, call.id, new Date())))).toBe(403);
+    llm.reply({ text: 'Sure.' });
+    relay.prompt('Can you help?');
+    expect((await relay.turn()).text).toBe('Sure.');
+    await waitFor('the transcript', async () => ((await read(call.id)).transcript === 'Agent: Hello, this is Acme.\nUser: Can you help?\nAgent: Sure.' ? true : undefined));
+    relay.close();
+  });
+
+  it('closes a session whose setup names a call with another sid, another call than its token\'s, or an ended call', async () => {
+    const call = await answered();
+    const wrongSid = await FakeRelay.connect(target, TOKEN, tokenOf(call));
     wrongSid.setup(call.id, 'CA99999999999999999999999999999999');
     expect(await wrongSid.closed()).toBe(1008);
-    okData(await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: a.key }));
-    const ended = await FakeRelay.connect(target);
-    ended.setup(call.id, call.call_sid);
+    const other = await answered();
+    const otherCall = await FakeRelay.connect(target, TOKEN, tokenOf(other));
+    otherCall.setup(call.id, call.call_sid);
+    expect(await otherCall.closed()).toBe(1008);
+    const gone = await answered();
+    okData(await t.request('POST', `/v1/calls/${gone.id}/cancel`, { token: a.key }));
+    const ended = await FakeRelay.connect(target, TOKEN, tokenOf(gone));
+    ended.setup(gone.id, gone.call_sid);
     expect(await ended.closed()).toBe(1008);
   });
 

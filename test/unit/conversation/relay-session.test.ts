@@ -60,12 +60,17 @@ let relay: ReturnType<typeof relayWebSockets>;
 const opened: { callId: string; callSid: string; conversation: ScriptedConversation }[] = [];
 
 const gate: RelayGate = {
-  acceptsHandshake: (pathAndQuery, signature) => twilio.validateRequest(TOKEN, signature, `${PUBLIC.replace(/^http/, 'ws')}${pathAndQuery}`, {}),
-  async open(callId, callSid, sink) {
-    if (callId !== CALL || callSid !== SID) return null;
-    const conversation = new ScriptedConversation(sink);
-    opened.push({ callId, callSid, conversation });
-    return conversation;
+  async admit(pathAndQuery, signature) {
+    if (!twilio.validateRequest(TOKEN, signature, `${PUBLIC.replace(/^http/, 'ws')}${pathAndQuery}`, {})) return null;
+    return {
+      async open(callId, callSid, sink) {
+        if (callId !== CALL || callSid !== SID) return null;
+        const conversation = new ScriptedConversation(sink);
+        opened.push({ callId, callSid, conversation });
+        return conversation;
+      },
+      release: async () => undefined,
+    };
   },
 };
 

@@ -1,22 +1,23 @@
 import { conversationRelayTwiml, relayUrl } from '../../../src/services/telephony/conversation-relay';
 
 const CALL = '0b6f9c1e-3a52-4d7e-9a57-2f1d0c8e4b11';
+const TOKEN = 'a.b+c/d';
 
 describe('the ConversationRelay TwiML', () => {
-  it('connects the call to our relay websocket, with the action callback and the call id', () => {
-    expect(conversationRelayTwiml('https://sb.example.com', CALL, { language: 'fr-FR', interruptionSensitivity: 50 })).toBe(
+  it('connects the call to our relay websocket, its URL carrying the session token, with the action callback and the call id', () => {
+    expect(conversationRelayTwiml('https://sb.example.com', CALL, { language: 'fr-FR', interruptionSensitivity: 50 }, TOKEN)).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
         `<Connect action="https://sb.example.com/v1/telephony/twilio/relay-ended?call_id=${CALL}">` +
-        '<ConversationRelay url="wss://sb.example.com/v1/telephony/twilio/relay" language="fr-FR" dtmfDetection="true" interruptible="any" interruptSensitivity="medium">' +
+        '<ConversationRelay url="wss://sb.example.com/v1/telephony/twilio/relay?token=a.b%2Bc%2Fd" language="fr-FR" dtmfDetection="true" interruptible="any" interruptSensitivity="medium">' +
         `<Parameter name="call_id" value="${CALL}"/>` +
         '</ConversationRelay></Connect></Response>',
     );
   });
 
   it('uses ws:// for a plain-http public base URL', () => {
-    expect(relayUrl('http://localhost:3000')).toBe('ws://localhost:3000/v1/telephony/twilio/relay');
-    expect(conversationRelayTwiml('http://localhost:3000', CALL, { language: 'en-US', interruptionSensitivity: 10 })).toContain(
-      'url="ws://localhost:3000/v1/telephony/twilio/relay"',
+    expect(relayUrl('http://localhost:3000', TOKEN)).toBe('ws://localhost:3000/v1/telephony/twilio/relay?token=a.b%2Bc%2Fd');
+    expect(conversationRelayTwiml('http://localhost:3000', CALL, { language: 'en-US', interruptionSensitivity: 10 }, TOKEN)).toContain(
+      'url="ws://localhost:3000/v1/telephony/twilio/relay?token=a.b%2Bc%2Fd"',
     );
   });
 
@@ -27,13 +28,13 @@ describe('the ConversationRelay TwiML', () => {
     [67, 'interruptSensitivity="high"', 'medium'],
     [100, 'interruptSensitivity="high"', 'interruptible="none"'],
   ])('maps interruption_sensitivity %i to %s', (value, present, absent) => {
-    const twiml = conversationRelayTwiml('https://sb.example.com', CALL, { language: 'en-US', interruptionSensitivity: value });
+    const twiml = conversationRelayTwiml('https://sb.example.com', CALL, { language: 'en-US', interruptionSensitivity: value }, TOKEN);
     expect(twiml).toContain(present);
     expect(twiml).not.toContain(absent);
   });
 
   it('escapes what it puts in attributes', () => {
-    const twiml = conversationRelayTwiml('https://sb.example.com/a&b', 'x"<y>&z', { language: 'en"<&', interruptionSensitivity: 50 });
+    const twiml = conversationRelayTwiml('https://sb.example.com/a&b', 'x"<y>&z', { language: 'en"<&', interruptionSensitivity: 50 }, TOKEN);
     expect(twiml).toContain('action="https://sb.example.com/a&amp;b/v1/telephony/twilio/relay-ended?call_id=x%22%3Cy%3E%26z"');
     expect(twiml).toContain('language="en&quot;&lt;&amp;"');
     expect(twiml).toContain('<Parameter name="call_id" value="x&quot;&lt;y>&amp;z"/>');
