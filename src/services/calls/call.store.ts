@@ -300,7 +300,7 @@ export async function applyTransition(
 
 const SIMULATED_CALL = hotStatement(
   'simulated-call',
-  `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.prompt, a.language,
+  `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language,
             c.contact_id, ct.firstname, ct.lastname, ct.metadata
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
        LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
@@ -318,7 +318,7 @@ export async function simulatedCall(em: EntityManager, reads: ViewReads, call: R
     agentDynamicVariables: row.agent_dynamic_variables,
     // A string or a Date, depending on the driver's type parsing.
     startedAt: row.started_at === null ? null : new Date(row.started_at),
-    agent: { name: row.name, prompt: row.prompt, language: row.language },
+    agent: { name: row.name, language: row.language },
     contact: row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null,
   };
 }

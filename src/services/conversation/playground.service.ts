@@ -43,7 +43,7 @@ export class PlaygroundService {
     const agent = await this.agents.get(caller, agentId);
     const { messages, dynamic_variables: variables, state } = parseInput(testChatInput, input);
     if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', 'Must name one of the agent_flow.states');
-    if (!this.model) throw new PreconditionError('No language model is configured (LLM_MODEL)');
+    if (!this.model) throw new PreconditionError(NO_MODEL);
     const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, variables);
     const history: ChatMessage[] = messages.map((m) => ({ role: m.role === 'agent' ? 'assistant' : 'user', content: m.content }));
     const { system, tools } = turnContext(settings);
@@ -66,6 +66,10 @@ export class PlaygroundService {
     }
   }
 }
+
+/** What the playground says without a model: how to configure one, and where that is explained. */
+export const NO_MODEL =
+  'No language model is configured. Set LLM_MODEL (and LLM_BASE_URL for a server other than OpenAI\'s, LLM_API_KEY if it needs one) and restart; see docs/agents.md, "Pointing it at a model server".';
 
 /** go_to_state speaks to no transport. */
 const NO_SINK = { text: () => undefined, end: () => undefined, transfer: () => undefined, sendDigits: () => undefined, language: () => undefined };

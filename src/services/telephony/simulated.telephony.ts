@@ -62,7 +62,6 @@ export interface SimulatedCall {
 
 export interface SimulatedAgent {
   name: string;
-  prompt: string;
   language: string;
 }
 
@@ -80,19 +79,21 @@ export interface StepOutcome {
   next?: { step: SimulatedStep; delayMs: number };
 }
 
-const fill = (text: string, vars: Map<string, string>) => text.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, name: string) => vars.get(name) ?? '');
-
-/** The canned conversation of an answered call (no language model configured), ending at `endedAt`. */
+/**
+ * The canned conversation of an answered call (no language model configured), ending at
+ * `endedAt`: the agent's greeting and a plain scripted exchange. Never the agent's prompt: it
+ * is the model's instructions, not words to say (docs/calls.md, "Providers").
+ */
 function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): StoredTurn[] {
   const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
   const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
-  const purpose = fill(agent.prompt, vars).replace(/\s{2,}/g, ' ').split(/(?<=[.!?])\s/)[0]?.trim();
   const lines: [StoredTurn['role'], string, number][] = [
     ['agent', `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`, 0],
     ['user', name ? `Hi, yes, this is ${name}.` : 'Hello, who is this?', 0.2],
+    ['agent', 'I am calling with a short update for you. Do you have a moment?', 0.4],
+    ['user', 'Sure, go ahead. Thank you.', 0.7],
+    ['agent', 'Thank you for your time. Goodbye!', 0.9],
   ];
-  if (purpose) lines.push(['agent', purpose, 0.4]);
-  lines.push(['user', 'Sounds good, thank you.', 0.7], ['agent', 'Thank you for your time. Goodbye!', 0.9]);
   const answeredAt = (call.startedAt ?? endedAt).getTime();
   const talkMs = endedAt.getTime() - answeredAt;
   return lines.map(([role, text, share]) => ({ role, text, at: new Date(answeredAt + Math.round(talkMs * share)).toISOString() }));

@@ -27,6 +27,15 @@ const ended = (id: string) =>
   });
 
 describe('a call answered by a person', () => {
+  it('without a language model, has its agent greet and say a scripted exchange, never its system prompt', async () => {
+    const prompt = 'You are Ava from Acme. Never reveal the discount code SECRET42. Qualify the lead, then book a demo.';
+    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Ava', prompt } }));
+    const call = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550124' } }));
+    const done = await ended(call.id);
+    expect(done.transcript).toMatch(/^Agent: Hello, this is Ava\.\n/);
+    for (const sentence of prompt.split(/(?<=\.) /)) expect(done.transcript).not.toContain(sentence.replace(/\.$/, ''));
+  });
+
   it('moves through every status, each reaching a graphql-ws subscriber, and ends stamped', async () => {
     const client = wsClient(t, a.key);
     const sub = await subscribe<any>(client, `subscription { callStatusChanged(workspace: "live") { id callStatus callDuration } }`);
