@@ -123,7 +123,7 @@ const schema = z.object({
   GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: z.coerce.number().int().min(1).default(100),
   /** Subscriptions running on one GraphQL websocket; past it a new one is refused (TOO_MANY_SUBSCRIPTIONS). */
   GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(50),
-  /** Bearer token GET /metrics requires. Unset: /metrics is open (keep it off public networks). */
+  /** Bearer token GET /metrics requires. Unset: /metrics answers loopback clients only (docs/operations.md). */
   METRICS_TOKEN: z
     .string()
     .min(16, 'must be at least 16 characters')

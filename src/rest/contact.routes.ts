@@ -1,13 +1,19 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import type { ContactView } from '../services/contact.contract';
 import type { ContactService } from '../services/contact.service';
 import { contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
 import { csvImportBodies, csvImportQuery, readCsvUpload } from './csv-upload';
-import { ok } from './envelope';
+import { ok, okArrayStream } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
 
 const tag = 'Contacts';
+
+/** The pages of contacts as REST shows them: `first`, already read, then the rest of `pages`. */
+async function* serialized(first: IteratorResult<ContactView[]>, pages: AsyncIterator<ContactView[]>): AsyncGenerator<Record<string, unknown>[]> {
+  for (let next = first; !next.done; next = await pages.next()) yield next.value.map(serializeContact);
+}
 
 export function contactRoutes(api: RestApi, contacts: ContactService): Router<RestState> {
   const router = new Router<RestState>();
@@ -24,7 +30,10 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       data: z.array(contactShape),
     },
     async (ctx) => {
-      ok(ctx, (await contacts.list(ctx.state.caller)).map(serializeContact));
+      const pages = contacts.listPages(ctx.state.caller);
+      // The first page is read before answering, so that its failure still answers the legacy 200 `error`.
+      const first = await pages.next();
+      okArrayStream(ctx, serialized(first, pages));
     },
   );
   api.route(

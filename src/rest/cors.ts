@@ -1,10 +1,26 @@
 import cors from '@koa/cors';
 import type { Context, Middleware } from 'koa';
 
-/** Request headers a browser page may send: credentials, JSON bodies, retries, tracing. */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id'];
-/** Response headers a page may read besides the CORS-safelisted ones. */
-const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed'];
+/**
+ * Request headers a browser page may send: credentials, JSON bodies, retries, request ids;
+ * the trace context browser SDKs add to every fetch (W3C `traceparent`, `tracestate`,
+ * `baggage`; Sentry's `sentry-trace`), and Apollo Client's CSRF-prevention and operation
+ * headers. A header left out here fails the whole request in the browser, not just the header.
+ */
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'Idempotency-Key',
+  'X-Request-Id',
+  'traceparent',
+  'tracestate',
+  'baggage',
+  'sentry-trace',
+  'apollo-require-preflight',
+  'x-apollo-operation-name',
+];
+/** Response headers a page may read besides the CORS-safelisted ones (`Allow` comes with a 405). */
+const EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id', 'Idempotent-Replayed', 'Allow'];
 const ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How long a browser may reuse a preflight answer, in seconds (Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE_S = 600;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, asServiceError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
@@ -15,8 +16,38 @@ export function ok(ctx: Context, data: unknown, message = 'ok'): void {
   ctx.body = { status: 'ok', message, data } satisfies Envelope;
 }
 
+/** The `ok` envelope's text up to its `data`. */
+const OK_OPENING = '{"status":"ok","message":"ok","data":';
+
 /** The text of the `ok` envelope around `data`, already JSON: the bytes `ok` answers for the same data. */
-export const okText = (data: string): string => `{"status":"ok","message":"ok","data":${data}}`;
+export const okText = (data: string): string => `${OK_OPENING}${data}}`;
+
+/** The text `ok` answers for the array of every item of `pages`, a page at a time. */
+async function* okArrayText(pages: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+  yield `${OK_OPENING}[`;
+  let separator = '';
+  for await (const page of pages) {
+    if (page.length === 0) continue;
+    yield separator + page.map((item) => JSON.stringify(item)).join(',');
+    separator = ',';
+  }
+  yield ']}';
+}
+
+/**
+ * Answers the `ok` envelope around an array written as `pages` yields its items: the same
+ * bytes `ok` answers for the whole array, sent as they come (chunked), read only as fast as
+ * the client takes them (the stream's backpressure), so memory holds a page, never the list.
+ * A failure once the answer has started cannot become an envelope: the stream fails, Koa
+ * destroys the connection, and the client sees a truncated body (no final chunk), never a
+ * valid-looking short list. Failures before the first page belong to the caller: read it
+ * first, then call this.
+ */
+export function okArrayStream(ctx: Context, pages: AsyncIterable<readonly unknown[]>): void {
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = Readable.from(okArrayText(pages));
+}
 
 /** Answers the `ok` envelope around `data`, already JSON (a compiled serializer's text). */
 export function okJson(ctx: Context, data: string): void {

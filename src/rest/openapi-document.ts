@@ -170,10 +170,19 @@ function idempotencyResponses(out: Json, schemas: Schemas): void {
   out[200] = { ...ok, headers: { [REPLAYED_HEADER]: { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } };
 }
 
+/**
+ * A JSON request without content is read as `{}` (`readJsonBody`): the body is optional
+ * exactly when the operation's own schema accepts that. Other media types are always required.
+ */
+function bodyRequired(op: Operation): boolean {
+  if (op.bodies || (op.bodyType ?? 'application/json') !== 'application/json') return true;
+  return !op.body?.safeParse({}).success;
+}
+
 function requestBody(op: Operation, schemas: Schemas): Json {
   const bodies = op.bodies ?? { [op.bodyType ?? 'application/json']: op.body };
   const content = Object.fromEntries(Object.entries(bodies).flatMap(([type, schema]) => (schema ? [[type, { schema: schemas.convert(schema) }]] : [])));
-  return { required: true, content };
+  return { required: bodyRequired(op), content };
 }
 
 function operation(op: Operation, schemas: Schemas): Json {

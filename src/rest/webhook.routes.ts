@@ -10,7 +10,7 @@ import { flowShape, flowWithSecretShape, serializeFlow, serializeFlowWithSecret 
 const tag = 'Webhook flows';
 
 /** The documented listing names no parameter (interface 4.11): both names are read. */
-const listQuery = listWebhooksInput.extend({ workspace_id: listWebhooksInput.shape.workspace.describe('Same as `workspace`, read when `workspace` is absent.') });
+const listQuery = listWebhooksInput.extend({ workspace_id: listWebhooksInput.shape.workspace.describe('Same as `workspace`, read when `workspace` is absent or empty.') });
 
 export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<RestState> {
   const router = new Router<RestState>();
@@ -40,7 +40,7 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
     },
   );
   api.route(router, { id: 'listWebhooks', method: 'get', path: '/v1/webhooks', tag, summary: 'List the flows of a workspace (interface 4.11)', description: 'The flows of one workspace of the company (`default` when left out), without deleted ones, newest first; no `secret`.', query: listQuery, data: z.array(flowShape) }, async (ctx) => {
-    const workspace = ctx.query.workspace ?? ctx.query.workspace_id;
+    const workspace = ctx.query.workspace || ctx.query.workspace_id;
     ok(ctx, (await webhooks.list(ctx.state.caller, { workspace })).map(serializeFlow));
   });
   api.route(

@@ -17,6 +17,9 @@ const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
 /** Rows written per INSERT statement of a CSV import (19 columns: well under PostgreSQL's 65,535 parameters). */
 const INSERT_BATCH = 1000;
 
+/** Contacts read per statement of the legacy listing. */
+const LIST_PAGE = 1000;
+
 /** What a CSV import did: how many contacts it wrote, or would have written in a dry run. */
 export interface CsvImportResult {
   imported: number;
@@ -38,10 +41,22 @@ export class ContactService {
     this.updateInput = this.writes.update.snake_case;
   }
 
-  /** Every contact of the company, newest first (documented list: no pagination). */
-  async list({ scope, em }: Caller): Promise<ContactView[]> {
-    const contacts = await em.find(Contact, { company: scope.companyId, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-    return contacts.map(toContactView);
+  /**
+   * Every contact of the company, newest first (the documented list: no pagination), as
+   * keyset pages of `LIST_PAGE`, read one at a time as the consumer asks for the next: memory
+   * holds one page whatever the count. Each page is read at its own moment, not under one
+   * snapshot: a contact created during the listing is newer than the first page and is not
+   * listed; one deleted or changed meanwhile is listed as its page found it.
+   */
+  async *listPages({ scope, em }: Caller): AsyncGenerator<ContactView[]> {
+    let cursor: string | undefined;
+    do {
+      const page = await newestFirst(em, Contact, { company: scope.companyId, deletedAt: null }, { limit: LIST_PAGE, cursor });
+      yield page.items.map(toContactView);
+      // The identity map would otherwise keep every contact read so far.
+      em.clear();
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
   }
 
   /** Newest first, a page at a time, optionally filtered by `status` and `campaign_id`. */

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { uuid } from './input/common';
 
 /** Who is calling: the company every record read or written must belong to, and the user. */
 export interface Scope {
@@ -11,6 +12,15 @@ export interface Scope {
    * not rate limited.
    */
   credential?: string;
+}
+
+/**
+ * The user a record names (a flow's `created_by`, a uuid in the interface): the JWT `sub` when
+ * it is a UUID, else null. Logs keep the `sub` as given (`user_id`).
+ */
+export function recordedUser(scope: Scope): string | null {
+  const parsed = uuid().safeParse(scope.userId);
+  return parsed.success ? parsed.data : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from './errors';
 import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, useTemplateInput } from './input/webhook.input';
 import type { Naming } from './naming';
 import { findOwned, parseId } from './records';
-import type { Caller } from './scope';
+import { type Caller, recordedUser } from './scope';
 import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './webhook.contract';
 import type { WebhookExecutionService } from './webhook-execution.service';
 import { parseInput, parseWrite } from './validation';
@@ -79,7 +79,7 @@ export class WebhookService {
       ...(fields.predefinedVariables ? { predefinedVariables: storedPredefined(fields.predefinedVariables, []) } : {}),
       name: fields.name,
       company: caller.scope.companyId,
-      createdBy: caller.scope.userId,
+      createdBy: recordedUser(caller.scope),
       workspaceId: workspace,
       secret,
     });
@@ -141,7 +141,7 @@ export class WebhookService {
       ...copy,
       name: name ?? template.name,
       company: caller.scope.companyId,
-      createdBy: caller.scope.userId,
+      createdBy: recordedUser(caller.scope),
       workspaceId: workspace,
       secret,
     });

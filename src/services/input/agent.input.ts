@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentFields, agentWorkspaceFields } from '../agent.contract';
 import { camelKeys } from '../naming';
-import { workspace } from './common';
+import { listedWorkspace } from './common';
 
 /** The fields the rules across fields read, camelCase (a REST body's are renamed for them). */
 interface AgentRules {
@@ -56,4 +56,4 @@ export const updateAgentWrite = {
     .refine(knownStartingState, startingStateIssue('startingState')),
 };
 
-export const listAgentsInput = z.object({ workspace: workspace() });
+export const listAgentsInput = z.object({ workspace: listedWorkspace() });

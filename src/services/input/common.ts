@@ -27,6 +27,19 @@ export const workspace = () =>
     .nullish()
     .transform((v) => v ?? 'default');
 
+/**
+ * The workspace a listing reads (`?workspace=`): as `workspace()`, and empty means `default`
+ * too, since an empty value is all a query string (or a form) can say for "none".
+ */
+export const listedWorkspace = () =>
+  z
+    .string()
+    .max(100, 'Workspace must be at most 100 characters')
+    .regex(/^$|\S/, 'Workspace must not be empty')
+    .meta({ examples: ['default'] })
+    .nullish()
+    .transform((v) => v || 'default');
+
 export const text = (max: number) => z.string().max(max, `Must be at most ${max} characters`);
 
 export const requiredText = (max: number) => text(max).refine((s) => s.trim() !== '', 'Must not be empty');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { camelKeys, type Naming, snakeKeys, snakeName } from '../naming';
 import { type EventFiltersWrite, eventFiltersWrite, flowFields, flowWorkspaceFields, stepList, stepWrite } from '../webhook.contract';
-import { requiredText, workspace } from './common';
+import { listedWorkspace, requiredText, workspace } from './common';
 
 /** A step as the entity names its fields: GraphQL sends it so, a REST body's is renamed for it. */
 const camelStep = z.strictObject(camelKeys(stepWrite.shape));
@@ -88,7 +88,7 @@ export const updateWebhookWrite = {
   renamed: renamedUpdate,
 };
 
-export const listWebhooksInput = z.object({ workspace: workspace() });
+export const listWebhooksInput = z.object({ workspace: listedWorkspace() });
 
 /** Copy an integration template into the caller's company (optional workspace and name). */
 export const useTemplateInput = z.strictObject({

@@ -35,7 +35,7 @@ function browserFetch(page: Page, url: string, init: { method?: string; headers?
     async ({ url, init }) => {
       try {
         const res = await fetch(url, init);
-        const names = ['x-request-id', 'retry-after', 'content-type'];
+        const names = ['x-request-id', 'retry-after', 'content-type', 'allow'];
         const headers = Object.fromEntries(names.map((n) => [n, res.headers.get(n)]));
         return { status: res.status, body: JSON.parse(await res.text()), headers };
       } catch (err) {
@@ -106,15 +106,24 @@ describe('browser dashboards on another origin (CORS)', () => {
       expect(doc).toMatchObject({ status: 200, body: { openapi: expect.stringMatching(/^3\.1/) } });
     });
 
-    it('answers a preflight 204 with the allowed methods and headers', async () => {
-      const res = await fetch(`${t.url}/v1/calls/make-call`, {
+    it('answers a preflight 204 with the allowed methods and headers, tracing and Apollo Client\'s included', async () => {
+      const tracing = ['traceparent', 'tracestate', 'baggage', 'sentry-trace', 'apollo-require-preflight', 'x-apollo-operation-name'];
+      const res = await fetch(`${t.url}/graphql`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://dash.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+        headers: { origin: 'https://dash.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': ['authorization', 'content-type', ...tracing].join(',') },
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-methods')?.split(',')).toEqual(expect.arrayContaining(['GET', 'POST', 'PATCH', 'DELETE']));
-      expect(res.headers.get('access-control-allow-headers')).toBe('Authorization,Content-Type,Idempotency-Key,X-Request-Id');
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(['authorization', 'content-type', 'idempotency-key', 'x-request-id', ...tracing]);
+    });
+
+    it('lets the page send the tracing headers a browser SDK adds, and read Allow on a 405', async () => {
+      const seen = await browserFetch(page, `${t.url}/v1/phone-numbers`, {
+        method: 'PUT',
+        headers: { ...bearer(key), traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'a=1', baggage: 'k=v', 'sentry-trace': '0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1' },
+      });
+      expect(seen).toMatchObject({ status: 405, body: { status: 'error', message: 'Method not allowed', data: '' }, headers: expect.objectContaining({ allow: expect.stringContaining('GET') }) });
     });
 
     it('keeps the envelope of unknown routes (404) and methods (405), with CORS headers on it', async () => {
@@ -124,7 +133,7 @@ describe('browser dashboards on another origin (CORS)', () => {
         expect(res.status).toBe(status);
         expect(res.body).toEqual({ status: 'error', message, data: '' });
         expect(res.headers.get('access-control-allow-origin')).toBe('*');
-        expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After,X-Request-Id,Idempotent-Replayed');
+        expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After,X-Request-Id,Idempotent-Replayed,Allow');
       }
     });
   });

@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../../../src/project';
+
+const nginx = readFileSync(path.join(PROJECT_ROOT, 'deploy/nginx.conf'), 'utf8');
+
+/** The case-insensitive regex locations of the shipped nginx (`location ~* <regex> { ... }`), with their blocks. */
+const regexLocations = [...nginx.matchAll(/location ~\*\s+(\S+)\s*\{(.*?)\n\s*\}/gs)].map(([, pattern, block]) => ({ pattern: new RegExp(pattern!, 'i'), block: block! }));
+
+describe('deploy/nginx.conf', () => {
+  it('does not route /metrics to the replicas: it answers the 404 envelope itself, in any case, with or without a trailing slash', () => {
+    for (const path of ['/metrics', '/METRICS', '/Metrics/', '/metrics/x']) {
+      const location = regexLocations.find((l) => l.pattern.test(path));
+      expect(location?.block).toContain(`return 404 '{"status":"error","message":"Not found","data":""}';`);
+      expect(location?.block).not.toContain('proxy_pass');
+    }
+    expect(regexLocations.filter((l) => ['/metricsx', '/v1/metrics', '/graphql'].some((p) => l.pattern.test(p)))).toEqual([]);
+  });
+});
