@@ -36,7 +36,7 @@ const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
  * anyone can send it). A loopback connection carrying a forwarding header is a proxy on this
  * machine relaying another client: not local.
  */
-function fromLoopback(req: http.IncomingMessage): boolean {
+export function fromLoopback(req: http.IncomingMessage): boolean {
   const peer = req.socket.remoteAddress;
   if (peer === undefined || !ipaddr.isValid(peer) || ipaddr.process(peer).range() !== 'loopback') return false;
   return FORWARDING_HEADERS.every((name) => req.headers[name] === undefined);
