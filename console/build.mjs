@@ -1,11 +1,12 @@
 // Builds the web console when its sources changed: GraphQL types generated from schema.graphql
-// (GraphQL Code Generator's client preset, into src/gql), then the Vite bundle into
-// dist/console. Each output keeps a hash of its inputs; equal hashes skip the work, so
+// and the graphql(`...`) documents in src (GraphQL Code Generator's client preset through its
+// programmatic API, @graphql-codegen/core; its CLI needs Node 22), into src/gql, then the Vite
+// bundle into dist/console. Each output keeps a hash of its inputs; equal hashes skip the work, so
 // `npm start` and the test set-up pay nothing when nothing changed.
 //   node console/build.mjs          types and bundle
 //   node console/build.mjs types    types only (what the typecheck needs)
 import { createHash } from 'node:crypto';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const here = import.meta.dirname;
@@ -43,26 +44,36 @@ const sources = await filesUnder(path.join(here, 'src'));
 const schema = path.join(root, 'schema.graphql');
 
 await whenStale(gqlDir, [...sources, schema, path.join(here, 'build.mjs')], async () => {
-  const { generate } = await import('@graphql-codegen/cli');
-  await generate(
-    {
-      schema,
-      documents: [path.join(here, 'src/**/*.{ts,tsx}'), `!${path.join(gqlDir, '**')}`],
-      generates: {
-        [gqlDir + path.sep]: {
-          preset: 'client',
-          presetConfig: { fragmentMasking: false },
-          config: {
-            useTypeImports: true,
-            enumsAsTypes: true,
-            scalars: { DateTimeISO: 'string', LocalDate: 'string', JSON: 'unknown', JSONObject: 'Record<string, unknown>' },
-          },
-        },
-      },
-      silent: true,
+  const [{ codegen }, { preset }, { gqlPluckFromCodeStringSync }, { buildSchema, lexicographicSortSchema, parse, printSchema }] = await Promise.all([
+    import('@graphql-codegen/core'),
+    import('@graphql-codegen/client-preset'),
+    import('@graphql-tools/graphql-tag-pluck'),
+    import('graphql'),
+  ]);
+  const schemaAst = lexicographicSortSchema(buildSchema(await readFile(schema, 'utf8')));
+  const documents = [];
+  for (const file of sources.filter((f) => /\.tsx?$/.test(f)).sort()) {
+    for (const source of gqlPluckFromCodeStringSync(file, await readFile(file, 'utf8'), { skipIndent: true })) {
+      documents.push({ location: file, document: parse(source), rawSDL: source.body });
+    }
+  }
+  const outputs = await preset.buildGeneratesSection({
+    baseOutputDir: gqlDir + path.sep,
+    presetConfig: { fragmentMasking: false },
+    plugins: [],
+    pluginMap: {},
+    schema: parse(printSchema(schemaAst)),
+    schemaAst,
+    documents,
+    documentTransforms: [],
+    config: {
+      useTypeImports: true,
+      enumsAsTypes: true,
+      scalars: { DateTimeISO: 'string', LocalDate: 'string', JSON: 'unknown', JSONObject: 'Record<string, unknown>' },
     },
-    true,
-  );
+  });
+  await mkdir(gqlDir, { recursive: true });
+  for (const output of outputs) await writeFile(output.filename, await codegen(output));
 });
 
 if (process.argv[2] !== 'types') {
