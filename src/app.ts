@@ -33,6 +33,9 @@ import { startWorkers } from './services/jobs/workers';
 import { type DemoSeed, seedDemo } from './services/seed.service';
 import { RELAY_PATH } from './services/telephony/conversation-relay';
 import { routeUpgrades } from './upgrades';
+import { secretsKey } from './secrets-key';
+import { upgradeSecretsAtRest } from './services/flows/flow-secrets.store';
+import { SecretBox } from './services/secret-box';
 
 export interface RunningApp {
   server: http.Server;
@@ -100,10 +103,10 @@ interface Stores {
 }
 
 /**
- * The migrated database (external or embedded), the side pool, the event bus between
- * replicas and the job queue. When a step fails, what the earlier steps opened is closed again.
+ * The migrated database (external or embedded) with its secrets encrypted under `secrets`'
+ * key, the side pool, the event bus between replicas and the job queue. When a step fails, what the earlier steps opened is closed again.
  */
-async function openStores(config: Config, logger: Logger, onStatement?: StatementListener): Promise<Stores> {
+async function openStores(config: Config, logger: Logger, secrets: SecretBox, onStatement?: StatementListener): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
   const sidePool = openSidePool(db.url, config.pools.side, logger);
@@ -111,6 +114,8 @@ async function openStores(config: Config, logger: Logger, onStatement?: Statemen
   try {
     const orm = await openDatabase(db.url, sidePool, config.pools.orm, logger, onStatement);
     opened.unshift(() => orm.close());
+    const sealed = await upgradeSecretsAtRest(orm.em.fork(), secrets);
+    if (sealed.flows + sealed.executions > 0) logger.info(sealed, 'encrypted the secrets stored in clear (docs/operations.md, "Secrets at rest")');
     const events = await startEventBus({
       databaseUrl: db.url,
       sidePool,
@@ -145,9 +150,10 @@ export interface RunningServices {
 }
 
 export async function startServices(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServices> {
-  const { db, sidePool, orm, events, jobs } = await openStores(config, logger, options.onStatement);
+  const secrets = new SecretBox(await secretsKey(config.secrets, logger));
+  const { db, sidePool, orm, events, jobs } = await openStores(config, logger, secrets, options.onStatement);
   const metrics = new Metrics();
-  const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, views: restRecordViews, onStatement: options.onStatement });
+  const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, secrets, views: restRecordViews, onStatement: options.onStatement });
   const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const stopWork = async () => {
     stopWorkers();

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { z } from 'zod';
 
 const boolean = z
@@ -25,6 +26,19 @@ const corsOrigins = z
     message: 'must be * or comma-separated origins such as https://app.example.com (scheme, host and port only, no path or trailing slash)',
   })
   .transform((list): '*' | string[] => (list[0] === '*' ? '*' : list));
+
+/** A 32-byte key written as 64 hex digits or in base64 (`openssl rand -base64 32`); null when it is neither. */
+export function parseSecretsKey(text: string): Buffer | null {
+  const t = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(t)) return Buffer.from(t, 'hex');
+  if (/^[A-Za-z0-9+/]{43}=$/.test(t)) return Buffer.from(t, 'base64');
+  return null;
+}
+
+const secretsKey = z
+  .string()
+  .refine((s) => parseSecretsKey(s) !== null, { message: 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)' })
+  .transform((s) => parseSecretsKey(s)!);
 
 /**
  * Every setting the process reads from its environment. Parsed once at start; a bad value
@@ -54,6 +68,11 @@ const schema = z.object({
    * statement of a request running longer is cancelled and the request answered TIMEOUT.
    */
   REQUEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
+  /**
+   * Key of the secrets kept in the database (flow signing secrets, secret variables),
+   * the same on every replica. Unset: a key file beside the embedded data folder.
+   */
+  SECRETS_KEY: secretsKey.optional(),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /**
@@ -180,6 +199,8 @@ export interface Config {
   pools: { orm: number; jobs: number; side: number };
   /** Longest a statement of a request may run (src/db/orm.ts, openRequestOrm). */
   requestStatementTimeoutMs: number;
+  /** The key of secrets at rest: given (SECRETS_KEY), or kept in `keyFile`, made on first start (docs/operations.md, "Secrets at rest"). */
+  secrets: { key: Buffer } | { keyFile: string; sharedDatabase: boolean };
   jwtSecret: string | undefined;
   authTrustMs: number;
   defaultPhoneRegion: string;
@@ -253,6 +274,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!e.LLM_MODEL && (present.LLM_BASE_URL || present.LLM_API_KEY)) {
     throw new ConfigError('Invalid configuration: LLM_MODEL is required when LLM_BASE_URL or LLM_API_KEY is set');
   }
+  if (!e.SECRETS_KEY && e.DATABASE_URL && e.NODE_ENV === 'production') {
+    throw new ConfigError('Invalid configuration: SECRETS_KEY is required when DATABASE_URL is set and NODE_ENV=production (the same key on every replica: docs/operations.md, "Secrets at rest")');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -261,6 +285,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPg: { dir: e.EMBEDDED_PG_DIR, port: e.EMBEDDED_PG_PORT },
     pools: { orm: e.DATABASE_POOL_MAX, jobs: e.JOB_POOL_MAX, side: e.DATABASE_SIDE_POOL_MAX },
     requestStatementTimeoutMs: e.REQUEST_STATEMENT_TIMEOUT_MS,
+    secrets: e.SECRETS_KEY
+      ? { key: e.SECRETS_KEY }
+      : { keyFile: path.join(path.dirname(e.EMBEDDED_PG_DIR), 'secrets.key'), sharedDatabase: e.DATABASE_URL !== undefined },
     jwtSecret: e.JWT_SECRET,
     authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,

@@ -17,7 +17,7 @@ export interface PredefinedVariable {
 }
 
 /** Names that hold credentials: such a variable is secret whatever its `secret` flag says. */
-const CREDENTIAL_NAME = /token|secret|passw|pwd|api[-_]?key|apikey|auth|credential|private[-_]?key|signature|cookie|session/i;
+export const CREDENTIAL_NAME = /token|secret|passw|pwd|api[-_]?key|apikey|auth|credential|private[-_]?key|signature|cookie|session/i;
 
 /** Whether a predefined variable is write-only: flagged `secret`, or named like a credential. */
 export const isSecretVariable = (v: { name: string; secret?: boolean | undefined }): boolean => v.secret === true || CREDENTIAL_NAME.test(v.name);
@@ -108,8 +108,8 @@ export class WebhookFlow extends BaseEntity {
   @Property({ type: 'json' })
   eventFilters: Opt<EventFilters> = {};
 
-  /** Standard Webhooks signing secret (`whsec_...`). Never serialised. */
-  @Property({ type: 'string', length: 100, hidden: true, lazy: true })
+  /** Standard Webhooks signing secret (`whsec_...`), encrypted (SecretBox). Never serialised. */
+  @Property({ type: 'text', hidden: true, lazy: true })
   secret!: string;
 
   @OneToMany({ entity: () => WebhookStep, mappedBy: 'flow', cascade: [Cascade.ALL], orphanRemoval: true, orderBy: { stepNumber: 'asc' } })

@@ -15,6 +15,7 @@ import { Migration20261126120000_local_flow_steps } from './Migration20261126120
 import { Migration20261126220000_flow_tool_arguments } from './Migration20261126220000_flow_tool_arguments';
 import { Migration20261127090000_phone_number_holder } from './Migration20261127090000_phone_number_holder';
 import { Migration20261127100000_relay_sessions } from './Migration20261127100000_relay_sessions';
+import { Migration20261127110000_sealed_flow_secrets } from './Migration20261127110000_sealed_flow_secrets';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: 'Migration20261126220000_flow_tool_arguments', class: Migration20261126220000_flow_tool_arguments },
   { name: 'Migration20261127090000_phone_number_holder', class: Migration20261127090000_phone_number_holder },
   { name: 'Migration20261127100000_relay_sessions', class: Migration20261127100000_relay_sessions },
+  { name: 'Migration20261127110000_sealed_flow_secrets', class: Migration20261127110000_sealed_flow_secrets },
 ];

@@ -31,6 +31,7 @@ import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './phone';
 import { PhoneNumberService } from './phone-number.service';
 import { RateLimitService } from './rate-limit.service';
+import type { SecretBox } from './secret-box';
 import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
 import { RelayService } from './telephony/relay.service';
@@ -49,6 +50,8 @@ export interface Infrastructure {
   logger: Logger;
   /** This app's Prometheus metrics (the campaign dialer counts its dials there). */
   metrics: Metrics;
+  /** Encrypts and decrypts the secrets kept in the database under SECRETS_KEY. */
+  secrets: SecretBox;
   /** Where services publish their changes, after commit, for live subscribers on every replica. */
   events: EventPublisher;
   /** Records in their REST shapes, which the campaign webhook mapping reads (given by the REST layer). */
@@ -83,7 +86,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const phoneNumbers = new PhoneNumberService(phones, agents, provider);
   const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
   const flows = new FlowRunner({
-    orm: infra.orm, reads, jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events), logger: infra.logger, localGraceS: config.jobRecovery.expiryS,
+    orm: infra.orm, reads, jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events), logger: infra.logger, secrets: infra.secrets, localGraceS: config.jobRecovery.expiryS,
   });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
   const lifecycle = new CallLifecycleService(infra.orm, reads, infra.jobs, provider, simulated, infra.events, infra.clock, {
@@ -125,7 +128,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     dialer,
     contacts: new ContactService(phones),
     doNotCall,
-    webhooks: new WebhookService(executions),
+    webhooks: new WebhookService(executions, infra.secrets),
     executions,
     systemState: new SystemStateService(),
     flows,

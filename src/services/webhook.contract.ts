@@ -133,13 +133,14 @@ const predefinedView = (v: PredefinedVariable) => {
 };
 
 /**
- * Predefined variables as an update stores them: flagged secret when they are, and a
- * secret one sent back with the mask (as read) keeps the stored value of that name.
+ * Predefined variables as an update stores them (before encryption): flagged secret when
+ * they are, and a secret one sent back with the mask (as read) keeps the stored value of
+ * that name, and stays secret: a kept value is never read back.
  */
 export function storedPredefined(sent: { name: string; value: string; secret?: boolean | undefined }[], stored: PredefinedVariable[]): PredefinedVariable[] {
   return sent.map((v) => {
-    const secret = isSecretVariable(v);
     const kept = v.value === SECRET_MASK ? stored.find((s) => s.name === v.name && isSecretVariable(s)) : undefined;
+    const secret = isSecretVariable(v) || kept !== undefined;
     return { name: v.name, value: kept ? kept.value : v.value, ...(secret ? { secret } : {}) };
   });
 }

@@ -8,6 +8,8 @@ import { findOwned, parseId } from './records';
 import { type Caller, recordedUser } from './scope';
 import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './webhook.contract';
 import type { WebhookExecutionService } from './webhook-execution.service';
+import { sealPredefined } from './flows/flow-secrets';
+import type { SecretBox } from './secret-box';
 import { parseInput, parseWrite } from './validation';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
@@ -40,7 +42,11 @@ async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersWri
 
 /** Outbound webhook flows and the integration-template catalogue. */
 export class WebhookService {
-  constructor(private readonly executions: WebhookExecutionService) {}
+  constructor(
+    private readonly executions: WebhookExecutionService,
+    /** Encrypts the signing secret and the secret variables as they are stored. */
+    private readonly secrets: SecretBox,
+  ) {}
 
   async list(caller: Caller, input: unknown): Promise<WebhookFlowView[]> {
     const { workspace } = parseInput(listWebhooksInput, input);
@@ -76,12 +82,12 @@ export class WebhookService {
     // Untyped: the input's variables are looser than the entity's type (its JSON column).
     const flow = caller.em.create(WebhookFlow, {
       ...(fields as Record<string, unknown>),
-      ...(fields.predefinedVariables ? { predefinedVariables: storedPredefined(fields.predefinedVariables, []) } : {}),
+      ...(fields.predefinedVariables ? { predefinedVariables: sealPredefined(storedPredefined(fields.predefinedVariables, []), this.secrets) } : {}),
       name: fields.name,
       company: caller.scope.companyId,
       createdBy: recordedUser(caller.scope),
       workspaceId: workspace,
-      secret,
+      secret: this.secrets.seal(secret),
     });
     this.addSteps(caller.em, flow, steps);
     await caller.em.flush();
@@ -96,7 +102,7 @@ export class WebhookService {
     const flow = await this.getOwn(caller, id);
     const { workspace, steps, ...fields } = parseWrite(updateWebhookWrite, input, naming);
     await checkEventFilters(caller, fields.eventFilters);
-    const predefined = fields.predefinedVariables ? { predefinedVariables: storedPredefined(fields.predefinedVariables, flow.predefinedVariables) } : {};
+    const predefined = fields.predefinedVariables ? { predefinedVariables: sealPredefined(storedPredefined(fields.predefinedVariables, flow.predefinedVariables), this.secrets) } : {};
     caller.em.assign(flow, { ...fields, ...predefined, ...(workspace ? { workspaceId: workspace } : {}) });
     const numbers = new Set((steps ?? flow.steps.getItems()).map((s) => s.stepNumber));
     const orphan = flow.variables.findIndex((v) => !numbers.has(v.stepId));
@@ -121,7 +127,7 @@ export class WebhookService {
   async rotateSecret(caller: Caller, id: unknown): Promise<WebhookFlowView> {
     const flow = await this.getOwn(caller, id);
     const secret = newSecret();
-    flow.secret = secret;
+    flow.secret = this.secrets.seal(secret);
     await caller.em.flush();
     return (await this.withExecutions(caller, [flow], secret))[0]!;
   }
@@ -139,11 +145,12 @@ export class WebhookService {
     const copy = structuredClone(pick(template, COPIED_FLOW_FIELDS));
     const flow = caller.em.create(WebhookFlow, {
       ...copy,
+      predefinedVariables: sealPredefined(copy.predefinedVariables, this.secrets),
       name: name ?? template.name,
       company: caller.scope.companyId,
       createdBy: recordedUser(caller.scope),
       workspaceId: workspace,
-      secret,
+      secret: this.secrets.seal(secret),
     });
     for (const step of template.steps.getItems()) {
       flow.steps.add(caller.em.create(WebhookStep, { ...structuredClone(pick(step, COPIED_STEP_FIELDS)), flow }));

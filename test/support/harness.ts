@@ -9,6 +9,9 @@ import { StatementTap } from './statements';
 
 export const JWT_SECRET = 'test-secret-at-least-16-chars';
 
+/** SECRETS_KEY of every service and replica process of the tests: replicas sharing a database share the key. */
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+
 /** Runs `sql` as the admin user, outside any service's connections. */
 export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
@@ -92,6 +95,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     SEED_DEMO: '0',
     LOG_LEVEL: 'silent',
     JWT_SECRET,
+    SECRETS_KEY: TEST_SECRETS_KEY,
     JOB_POLL_MS: '50',
     CALL_SWEEP_MS: '250',
     // The side pool as small as before the hot reads used it: suites start services side by

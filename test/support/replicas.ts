@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { TEST_SECRETS_KEY } from './harness';
 import { freePort } from './net';
 import { waitFor } from './wait';
 
@@ -25,11 +26,11 @@ const SMALL_POOLS = { DATABASE_POOL_MAX: '4', JOB_POOL_MAX: '3', DATABASE_SIDE_P
 
 /**
  * Starts a replica on `databaseUrl` with a minimal environment (nothing inherited from the
- * test run but PATH), small pools, plus `env`. Resolves when it is running; use
+ * test run but PATH), small pools, the tests' SECRETS_KEY (as every test service has), plus `env`. Resolves when it is running; use
  * `listening()` to wait for its port.
  */
 export function spawnReplica(name: string, databaseUrl: string, env: Record<string, string>): Promise<Replica> {
-  return spawnService(name, { DATABASE_URL: databaseUrl, ...SMALL_POOLS, ...env });
+  return spawnService(name, { DATABASE_URL: databaseUrl, SECRETS_KEY: TEST_SECRETS_KEY, ...SMALL_POOLS, ...env });
 }
 
 /**

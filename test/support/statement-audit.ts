@@ -17,6 +17,8 @@ export const CROSS_COMPANY: Record<string, string> = {
   'sweep:calls.simulated': 'the call sweep takes the overdue steps of simulated calls of any company whose timers were lost with their process',
   'sweep:flow-steps.local': 'the flow step sweep queues the local steps of any company whose process died or lost them before their deadline',
   'sweep:campaigns.with-work': 'the campaign sweep finds the campaigns of every company with due contacts or ended calls to count',
+  'upgrade:secrets-key': 'the start-up check of SECRETS_KEY decrypts one encrypted flow secret, of any company',
+  'upgrade:sealed-secrets': 'the start-up upgrade encrypts the secrets of every company still stored in clear',
   'auth:api-key': 'an API key names its company only once found by its hash',
   'inbound:number': 'an incoming call names the number called; the number names the one company holding it',
   'provider:call-by-sid': 'an incoming call\'s status callback names the call by the provider\'s sid only',

@@ -19,6 +19,8 @@ import {
 } from './execution.store';
 import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
+import { openPredefined, secretValues } from './flow-secrets';
+import type { SecretBox } from '../secret-box';
 import type { OperationLimits } from '../rate-limit.service';
 
 /** One step of one attempt of an execution, to send. */
@@ -40,6 +42,8 @@ export interface FlowRunnerDeps {
   executor: StepExecutor;
   events: ExecutionEvents;
   logger: Logger;
+  /** Decrypts the flow's signing secret and secret variables as a step uses them. */
+  secrets: SecretBox;
   /**
    * How long past its timeout a step this process sends itself may go unrecorded before the
    * sweep queues it as a job: the same margin as a job's (JOB_EXPIRY_S).
@@ -156,10 +160,14 @@ export class FlowRunner {
     }
     if (!run) return;
     if (claim.started) this.publish(state, 'in_progress');
-    const definition = state.definition!;
+    const { secrets } = this.deps;
+    const definition = { ...state.definition!, predefinedVariables: openPredefined(state.definition!.predefinedVariables, secrets) };
     const step = definition.steps.find((s) => s.stepNumber === job.step)!;
     const scope = variableScope(definition, state.variables, state.runs);
-    const outcome = await this.deps.executor.run({ executionId: state.id, step, scope, bodyScope: bodyScope(definition, scope, state.arguments), defaultBody: eventBody(state.variables), secret: state.secret });
+    const outcome = await this.deps.executor.run({
+      executionId: state.id, step, scope, bodyScope: bodyScope(definition, scope, state.arguments), defaultBody: eventBody(state.variables),
+      secret: secrets.open(state.secret), masked: secretValues(definition.predefinedVariables),
+    });
     await this.finish(em, state, run, outcome);
   }
 

@@ -6,7 +6,7 @@ import type { LoggedRequest, LoggedResponse } from '../../entities/webhook-step-
 import type { Clock } from '../clock';
 import { DeliveryError, type OutboundHttp, type OutboundRequest, type OutboundResponse } from './outbound-http';
 import { fillJson, fillMap, fillText, type Scope, unresolvedNames } from './placeholders';
-import { logRequest, logResponse } from './step-log';
+import { logRequest, logResponse, maskSecrets } from './step-log';
 
 /** A response as success conditions and variable locations see it. */
 export interface ResponseView {
@@ -43,6 +43,8 @@ export interface StepTask {
   defaultBody: unknown;
   /** The flow's Standard Webhooks secret. */
   secret: string;
+  /** Values the step's log never shows (the flow's secret variables): masked in what is stored. */
+  masked: readonly string[];
 }
 
 interface TryResult {
@@ -84,7 +86,7 @@ export class StepExecutor {
       request = buildRequest(step, task.scope, task.bodyScope, defaultBody);
     } catch (err) {
       const retryable = !(err instanceof DeliveryError) || err.retryable;
-      return { status: 'failed', retryable, tries: 0, tryErrors: [], error: (err as Error).message, request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
+      return { status: 'failed', retryable, tries: 0, tryErrors: [], error: maskSecrets((err as Error).message, task.masked), request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
     }
     const tryErrors: string[] = [];
     for (let tries = 1; ; tries++) {
@@ -105,17 +107,17 @@ export class StepExecutor {
 
   private async try(task: StepTask, request: OutboundRequest, timeoutMs: number): Promise<TryResult> {
     const signed = sign(request, `msg_${task.executionId}_${task.step.stepNumber}`, task.secret, this.clock.now());
-    const logged = logRequest(signed);
+    const logged = logRequest(signed, task.masked);
     let response: OutboundResponse;
     try {
       response = await this.http.send(signed, timeoutMs);
     } catch (err) {
       const e = err instanceof DeliveryError ? err : new DeliveryError(String(err), true);
-      return { ok: false, error: e.message, retryable: e.retryable, timedOut: e.timedOut, request: logged, response: null, view: null };
+      return { ok: false, error: maskSecrets(e.message, task.masked), retryable: e.retryable, timedOut: e.timedOut, request: logged, response: null, view: null };
     }
     const view: ResponseView = { status: response.status, headers: response.headers, body: parseBody(response) };
     const verdict = judge(view, task.step.successCondition);
-    return { ...verdict, timedOut: false, request: logged, response: logResponse(response), view };
+    return { ...verdict, timedOut: false, request: logged, response: logResponse(response, task.masked), view };
   }
 }
 

@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CREDENTIAL_NAME, type PredefinedVariable } from '../../entities/webhook-flow.entity';
+import type { FlowDefinition } from '../../entities/webhook-execution.entity';
+import { SEALED_PREFIX, type SecretBox } from '../secret-box';
+import { sealPredefined, secretValues } from './flow-secrets';
+import { maskSecrets } from './step-log';
+
+/**
+ * The start-up upgrade of secrets at rest (docs/operations.md, "Secrets at rest"): values
+ * stored in clear before encryption existed (or by a replica of an older release) are
+ * encrypted, and the key is checked against what is already encrypted. It runs at every
+ * start and finds nothing to do once done; replicas starting together may run it side by
+ * side: each write names the clear value it replaces, so a row changed meanwhile is left
+ * to the one that changed it. Its statements read across companies (named `upgrade:`).
+ */
+
+/** Rows taken at once. */
+const BATCH = 200;
+
+/** SQL: the JSON array `column` holds a secret predefined variable whose value is in clear (parameter: the credential-name pattern). */
+const clearVariablesIn = (column: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(${column}, '[]'::jsonb)) v
+  WHERE v ->> 'value' <> '' AND v ->> 'value' NOT LIKE '${SEALED_PREFIX}%' AND (v -> 'secret' = 'true'::jsonb OR v ->> 'name' ~* ?))`;
+
+/** Fails (SecretKeyError) when SECRETS_KEY does not decrypt the secrets already encrypted. */
+async function checkSecretsKey(em: EntityManager, box: SecretBox): Promise<void> {
+  const [row] = await em.execute(`/* upgrade:secrets-key */ SELECT secret FROM webhook_flows WHERE secret LIKE '${SEALED_PREFIX}%' LIMIT 1`);
+  if (row) box.open(row.secret);
+}
+
+/** Checks the key, then encrypts what is still in clear; answers how many flows and executions it changed. */
+export async function upgradeSecretsAtRest(em: EntityManager, box: SecretBox): Promise<{ flows: number; executions: number }> {
+  await checkSecretsKey(em, box);
+  return sealClearSecrets(em, box);
+}
+
+/** Encrypts what is still in clear; answers how many flows and executions it changed. */
+async function sealClearSecrets(em: EntityManager, box: SecretBox): Promise<{ flows: number; executions: number }> {
+  return { flows: await sealFlows(em, box), executions: await sealExecutions(em, box) };
+}
+
+/** Flows: the signing secret and the secret predefined variables. */
+async function sealFlows(em: EntityManager, box: SecretBox): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await em.execute(
+      `/* upgrade:sealed-secrets */ SELECT id, secret, predefined_variables FROM webhook_flows
+       WHERE (secret <> '' AND secret NOT LIKE '${SEALED_PREFIX}%') OR ${clearVariablesIn('predefined_variables')} LIMIT ?`,
+      [CREDENTIAL_NAME.source, BATCH],
+    );
+    if (rows.length === 0) return sealed;
+    for (const row of rows) {
+      const variables = JSON.stringify(sealPredefined(row.predefined_variables, box));
+      const result = await em.execute(
+        `/* upgrade:sealed-secrets */ UPDATE webhook_flows SET secret = ?, predefined_variables = ?::jsonb WHERE id = ? AND secret = ? AND predefined_variables = ?::jsonb RETURNING id`,
+        [box.seal(row.secret), variables, row.id, row.secret, JSON.stringify(row.predefined_variables)],
+      );
+      sealed += result.length;
+    }
+  }
+}
+
+/**
+ * Executions: the secret variables of the flow definition each one copied, and, in the same
+ * transaction, those values masked in its steps' logs (requests, responses and errors).
+ */
+async function sealExecutions(em: EntityManager, box: SecretBox): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await em.execute(
+      `/* upgrade:sealed-secrets */ SELECT id, definition FROM webhook_executions WHERE ${clearVariablesIn(`definition -> 'predefinedVariables'`)} LIMIT ?`,
+      [CREDENTIAL_NAME.source, BATCH],
+    );
+    if (rows.length === 0) return sealed;
+    for (const row of rows) {
+      const definition = row.definition as FlowDefinition;
+      const clear: PredefinedVariable[] = definition.predefinedVariables;
+      const next = JSON.stringify({ ...definition, predefinedVariables: sealPredefined(clear, box) });
+      sealed += await em.transactional(async (tx) => {
+        const result = await tx.execute(
+          `/* upgrade:sealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`,
+          [next, row.id, JSON.stringify(definition)],
+        );
+        if (result.length === 1) await maskStepLogs(tx, row.id, secretValues(clear));
+        return result.length;
+      });
+    }
+  }
+}
+
+/** `value` with `secrets` masked in each string it holds. */
+function maskDeep(value: unknown, secrets: string[]): unknown {
+  if (typeof value === 'string') return maskSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, secrets));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, secrets)]));
+  return value;
+}
+
+const json = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
+/** The logs of an execution's steps with `secrets` masked, as new logs are written (step-log `maskSecrets`). */
+async function maskStepLogs(em: EntityManager, executionId: string, secrets: string[]): Promise<void> {
+  const runs = await em.execute(`SELECT id, request, response, error, try_errors FROM webhook_step_runs WHERE execution_id = ?`, [executionId]);
+  for (const run of runs) {
+    await em.execute(
+      `UPDATE webhook_step_runs SET request = ?::jsonb, response = ?::jsonb, error = ?, try_errors = ?::jsonb WHERE id = ?`,
+      [json(maskDeep(run.request, secrets)), json(maskDeep(run.response, secrets)), maskDeep(run.error, secrets), json(maskDeep(run.try_errors, secrets)), run.id],
+    );
+  }
+}

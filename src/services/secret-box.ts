@@ -1,0 +1,54 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** The envelope of a value encrypted at rest: `enc:v1:<iv>:<tag>:<ciphertext>`, each part base64. */
+export const SEALED_PREFIX = 'enc:v1:';
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** Whether a stored value is encrypted (carries the envelope). */
+export const isSealed = (stored: string): boolean => stored.startsWith(SEALED_PREFIX);
+
+/** A stored value that SECRETS_KEY does not decrypt: another key encrypted it, or it was altered. */
+export class SecretKeyError extends Error {
+  constructor() {
+    super('A stored secret does not decrypt with SECRETS_KEY: it was encrypted with another key (every replica must share one key, and it must never change; docs/operations.md, "Secrets at rest")');
+  }
+}
+
+/**
+ * Encrypts and decrypts the secrets kept in the database (flow signing secrets, secret
+ * predefined variables) with AES-256-GCM under SECRETS_KEY (docs/operations.md, "Secrets at
+ * rest"). GCM authenticates: a wrong key or an altered value is an error, never garbage.
+ */
+export class SecretBox {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes');
+  }
+
+  /** The value encrypted in a fresh envelope; an empty value and a value already sealed stay as they are. */
+  seal(value: string): string {
+    if (value === '' || isSealed(value)) return value;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const ciphertext = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    return `${SEALED_PREFIX}${iv.toString('base64')}:${cipher.getAuthTag().toString('base64')}:${ciphertext.toString('base64')}`;
+  }
+
+  /**
+   * The clear value of a stored one. A value without the envelope is read as it is: one
+   * written before encryption existed, which the start-up upgrade encrypts.
+   * @throws SecretKeyError when the envelope does not decrypt with this key.
+   */
+  open(stored: string): string {
+    if (!isSealed(stored)) return stored;
+    const [iv, tag, ciphertext] = stored.slice(SEALED_PREFIX.length).split(':').map((part) => Buffer.from(part, 'base64'));
+    if (!iv || !tag || !ciphertext || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretKeyError();
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
+      decipher.setAuthTag(tag);
+      return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+    } catch {
+      throw new SecretKeyError();
+    }
+  }
+}
