@@ -1,5 +1,5 @@
 import { firstError, gql, query, wsClient } from '../graphql/graphql-client';
-import { FROM, okData } from '../../support/fixtures';
+import { okData } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
@@ -21,18 +21,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+let companies = 0;
+
 /**
- * A company with an agent, a number and a flow, made through the services so that no
- * request is counted before the test starts.
+ * A company with an agent, a number of its own (a number belongs to one company) and a flow,
+ * made through the services so that no request is counted before the test starts.
  */
 async function company(app: TestApp = t) {
+  const from = `+1415555${3000 + ++companies}`;
   const { companyId, apiKey } = await app.company();
   const caller = { scope: { companyId, userId: null }, em: app.app.orm.em.fork() };
   const { services } = app.app;
   const agent = await services.agents.create(caller, { name: 'Agent' });
-  await services.phoneNumbers.create(caller, { phone_number: FROM });
+  await services.phoneNumbers.create(caller, { phone_number: from });
   const flow = await services.webhooks.create(caller, { name: 'Flow', steps: [{ step_number: 1, webhook_url: 'https://example.com/hook' }] });
-  return { companyId, key: apiKey, agentId: agent.id, flowId: flow.id };
+  return { companyId, key: apiKey, agentId: agent.id, flowId: flow.id, from };
 }
 
 const list = (token: string, app: TestApp = t) => app.request('GET', '/v1/campaigns/list', { token });
@@ -59,7 +62,7 @@ describe('REST', () => {
     expectRefused(await list(a.key));
     // The legacy routes answer failures with HTTP 200, but not this one (as with 401).
     expectRefused(await t.request('GET', '/compaign/v1/contact', { token: a.key }));
-    expectRefused(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: FROM, call_to: '+14155550123' } }));
+    expectRefused(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: a.from, call_to: '+14155550123' } }));
   });
 
   it('does not limit requests that fail authentication', async () => {
@@ -88,7 +91,7 @@ describe('REST', () => {
 
   it('limits make-calls per company below the request limit', async () => {
     const a = await company();
-    const makeCall = () => t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: FROM, call_to: '+14155550123' } });
+    const makeCall = () => t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: a.from, call_to: '+14155550123' } });
     okData(await makeCall());
     okData(await makeCall());
     expectRefused(await makeCall());
@@ -119,7 +122,7 @@ describe('GraphQL', () => {
 
   it('refuses makeCall past the make-call limit, within a request that is served', async () => {
     const a = await company();
-    const input = { aiAgentId: a.agentId, callFrom: FROM, callTo: '+14155550123' };
+    const input = { aiAgentId: a.agentId, callFrom: a.from, callTo: '+14155550123' };
     for (let i = 0; i < 2; i++) expect((await gql(t, MAKE_CALL, { input }, a.key)).errors).toBeUndefined();
     const res = await gql(t, MAKE_CALL, { input }, a.key);
     expect(res.status).toBe(200);

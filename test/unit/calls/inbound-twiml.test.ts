@@ -10,7 +10,8 @@ describe('inboundTwiml', () => {
   it('connects an answered call to its agent over ConversationRelay when conversations are on', () => {
     const xml = inboundTwiml({ kind: 'connect', callId, agent }, new TwilioTelephony({ ...options, relayBaseUrl: 'https://sb.example.test' }));
     expect(xml).toContain(`<Connect action="https://sb.example.test/v1/telephony/twilio/relay-ended?call_id=${callId}">`);
-    expect(xml).toContain('<ConversationRelay url="wss://sb.example.test/v1/telephony/twilio/relay" language="fr-FR"');
+    // The session URL carries the call's single-use token (docs/calls.md, "The websocket").
+    expect(xml).toMatch(new RegExp(`<ConversationRelay url="wss://sb\\.example\\.test/v1/telephony/twilio/relay\\?token=${callId}\\.[^"]+" language="fr-FR"`));
     expect(xml).toContain('interruptSensitivity="high"');
     expect(xml).toContain(`<Parameter name="call_id" value="${callId}"/>`);
   });
