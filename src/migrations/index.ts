@@ -16,6 +16,7 @@ import { Migration20261126220000_flow_tool_arguments } from './Migration20261126
 import { Migration20261127090000_phone_number_holder } from './Migration20261127090000_phone_number_holder';
 import { Migration20261127100000_relay_sessions } from './Migration20261127100000_relay_sessions';
 import { Migration20261127110000_sealed_flow_secrets } from './Migration20261127110000_sealed_flow_secrets';
+import { Migration20261127120000_idempotency_links } from './Migration20261127120000_idempotency_links';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: 'Migration20261127090000_phone_number_holder', class: Migration20261127090000_phone_number_holder },
   { name: 'Migration20261127100000_relay_sessions', class: Migration20261127100000_relay_sessions },
   { name: 'Migration20261127110000_sealed_flow_secrets', class: Migration20261127110000_sealed_flow_secrets },
+  { name: 'Migration20261127120000_idempotency_links', class: Migration20261127120000_idempotency_links },
 ];

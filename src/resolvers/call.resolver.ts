@@ -56,7 +56,7 @@ export class CallResolver {
       // A replay is known by the input as REST names it: the keys already kept were
       // fingerprinted so, and another naming would refuse their clients' retries (422).
       request: ['makeCall', toServiceInput(input)],
-      run: () => this.callService.makeCall(caller, input, 'camelCase'),
+      run: (keyed) => this.callService.makeCall(keyed, input, 'camelCase'),
       reload: (id) => this.callService.get(caller, id),
     });
   }

@@ -37,7 +37,7 @@ export class WebhookExecutionResolver {
     return keyedMutation(this.idempotency, caller, {
       key: idempotencyKey,
       request: ['triggerWebhook', id, variables ?? {}],
-      run: () => this.flows.trigger(caller, id, { variables: variables ?? {} }),
+      run: (keyed) => this.flows.trigger(keyed, id, { variables: variables ?? {} }),
       reload: (executionId) => this.executions.getById(caller, executionId),
     });
   }

@@ -39,7 +39,9 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
       description: 'Answers the call in `pstn-queued`; dialling follows (docs/calls.md). Unknown fields are ignored.',
       policy: 'make-call',
       limit: CallService.limits.makeCall,
-      idempotent: true,
+      idempotent: async (ctx, [id]) => {
+        ok(ctx, serializeCall(await calls.get(ctx.state.caller, id)));
+      },
       body: calls.makeCallInput,
       data: callShape,
     },

@@ -43,7 +43,11 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       method: 'post',
       path: '/v1/contacts',
       tag,
-      idempotent: true,
+      idempotent: async (ctx, ids) => {
+        const byId = new Map((await contacts.getMany(ctx.state.caller, ids)).map((c) => [c.id, serializeContact(c)]));
+        const created = ids.map((id) => byId.get(id));
+        ok(ctx, Array.isArray(ctx.request.body) ? created : created[0]);
+      },
       summary: 'Create a contact, or import 1 to 10,000 at once',
       description: 'An array is imported all-or-nothing; each bad row is named by index (`[3].phone_number`).',
       body: z.xor([contacts.createInput.meta({ title: 'One contact' }), contacts.importInput.meta({ title: 'An import' })]),

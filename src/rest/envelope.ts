@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { AppError, asServiceError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
+import { AppError, asServiceError, type ConflictError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
 import { KeyInUseError, KeyReusedError } from '../services/idempotency.service';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
@@ -124,8 +124,10 @@ function mapStandard(err: unknown): Mapped {
         return { status: 401, body: failure('Unauthorized'), internal: false };
       case 'FORBIDDEN':
         return { status: 403, body: failure(err.message), internal: false };
-      case 'CONFLICT':
-        return { status: 409, body: failure(err.message), internal: false };
+      case 'CONFLICT': {
+        const { retryAfterS } = err as ConflictError;
+        return { status: 409, body: failure(err.message), ...(retryAfterS === undefined ? {} : { headers: { 'Retry-After': String(retryAfterS) } }), internal: false };
+      }
       case 'UNPROCESSABLE':
         return { status: 422, body: failure(err.message), internal: false };
       case 'FAILED_PRECONDITION': {

@@ -2,6 +2,7 @@ import type { Router, RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
 import type { ErrorPolicy } from './envelope';
 import type { RateLimited } from '../services/rate-limit.service';
+import type { Rebuild } from './idempotency';
 import { type Endpoint, mediaType, type RestState } from './middleware';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -72,9 +73,11 @@ export interface Operation {
   errors?: Partial<Record<number, DocumentedError>>;
   /**
    * Accepts an `Idempotency-Key` header: a retry with the same key and body answers the
-   * first answer instead of running again (src/rest/idempotency.ts, docs/rest.md).
+   * first answer instead of running again (src/rest/idempotency.ts, docs/rest.md). Given
+   * as how to answer the records the first request created, for a key whose process died
+   * before storing its answer.
    */
-  idempotent?: boolean;
+  idempotent?: Rebuild;
 }
 
 /** The 404 of an operation on one record: foreign ids answer exactly like unknown ones. */
@@ -91,7 +94,7 @@ export class RestApi {
   constructor(
     private readonly endpoint: Endpoint,
     /** The middleware of `idempotent` operations. */
-    private readonly idempotency: RouterMiddleware<RestState>,
+    private readonly idempotency: (rebuild: Rebuild) => RouterMiddleware<RestState>,
   ) {}
 
   /**
@@ -106,7 +109,7 @@ export class RestApi {
     const json = op.body !== undefined && (op.bodyType ?? 'application/json') === 'application/json';
     if (op.idempotent && op.auth === 'none') throw new Error(`Operation ${op.id}: idempotency keys are per company, so need authentication`);
     const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json, limit: op.limit });
-    const keyed = op.idempotent ? [this.idempotency] : [];
+    const keyed = op.idempotent ? [this.idempotency(op.idempotent)] : [];
     const typed = op.bodies ? [mediaType(...Object.keys(op.bodies))] : [];
     router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...typed, ...handlers]);
   }

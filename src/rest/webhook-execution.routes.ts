@@ -23,7 +23,9 @@ export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executio
       summary: 'Run a flow now with these variables',
       description: 'Answers the new execution as stored: `in_progress` when this replica sends its first step at once, `scheduled` when a job will (docs/flows.md). A flow without steps answers 400.',
       limit: FlowRunner.limits.trigger,
-      idempotent: true,
+      idempotent: async (ctx, [id]) => {
+        ok(ctx, serializeExecutionDetail({ execution: await executions.getById(ctx.state.caller, id), steps: [] }));
+      },
       body: triggerInput,
       data: executionDetailShape,
       errors: { 404: notFound('webhook flow'), 409: 'The flow is `stopped`: it refuses triggers until its status is `running`.' },

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DynamicVariable } from '../entities/call.entity';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { NotFoundError, PreconditionError } from './errors';
+import { createUnderKey } from './idempotency.service';
 import { page as pageInput } from './input/common';
 import { type ListCallsInput, listCallsInput, makeCallWrite } from './input/call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
@@ -82,12 +83,17 @@ export class CallService {
   async makeCall(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CallView> {
     const body = parseWrite(this.makeCallWrite, input, naming);
     const companyId = caller.scope.companyId;
-    const made = await makeCall(
-      caller.em,
-      this.reads,
-      companyId,
-      { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
-      this.options,
+    const made = await createUnderKey(
+      caller,
+      () =>
+        makeCall(
+          caller.em,
+          this.reads,
+          companyId,
+          { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
+          this.options,
+        ),
+      (result) => (result.call ? [result.call.id] : []),
     );
     if (made.call === null) throw MAKE_CALL_REFUSALS[made.refused]();
     const { call } = made;

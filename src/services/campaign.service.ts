@@ -1,6 +1,7 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from './errors';
+import { createUnderKey } from './idempotency.service';
 import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
@@ -94,7 +95,7 @@ export class CampaignService {
     const { workspace, ...fields } = parseWrite(createCampaignWrite, input, naming);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
-    await this.save(caller, campaign);
+    await this.save(caller, campaign, () => createUnderKey(caller, () => caller.em.flush(), () => [campaign.id]));
     return toCampaignView(campaign);
   }
 
@@ -132,10 +133,11 @@ export class CampaignService {
    * and the dialer asked for a tick, so activation, resumption and edits of a running
    * campaign take effect at once.
    */
-  private async save(caller: Caller, campaign: Campaign): Promise<void> {
+  /** Writes the campaign (with `flush`, the caller's flush unless said), then starts its dialer when active. */
+  private async save(caller: Caller, campaign: Campaign, flush = () => caller.em.flush()): Promise<void> {
     const active = campaign.status === 'active' && campaign.deletedAt === null;
     if (active) campaign.selectedAt = null;
-    await caller.em.flush();
+    await flush();
     if (active) await this.dialer.kick(caller.scope.companyId, campaign.id);
   }
 

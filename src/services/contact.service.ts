@@ -2,6 +2,7 @@ import { Campaign, Contact } from '../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
 import { refreshContactStatistics } from './contacts/contact.store';
 import { type FieldError, ValidationError } from './errors';
+import { createUnderKey } from './idempotency.service';
 import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './input/contact.input';
 import { newestFirst, type Page } from './pagination';
 import type { PhoneParser } from './phone';
@@ -90,7 +91,7 @@ export class ContactService {
     const rows = bulk ? parseWrite(this.writes.import, input, naming) : [parseWrite(this.writes.create, input, naming)];
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
-    await caller.em.flush();
+    await createUnderKey(caller, () => caller.em.flush(), () => contacts.map((c) => c.id));
     if (bulk) await refreshContactStatistics(caller.em, rows.length);
     return bulk ? contacts.map(toContactView) : toContactView(contacts[0]!);
   }

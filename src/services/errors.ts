@@ -61,9 +61,18 @@ export class ForbiddenError extends AppError {
   readonly code = 'FORBIDDEN';
 }
 
-/** The request is well formed but clashes with existing state (a duplicate, say). */
+/**
+ * The request is well formed but clashes with existing state (a duplicate, say).
+ * `retryAfterS`: when the clash passes by itself, how long to wait before retrying.
+ */
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT';
+  constructor(
+    message: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The request is well formed but contradicts an earlier one (an idempotency key reused for another request). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import { ConflictError, UnprocessableError, ValidationError } from './errors';
-import { claimKey, deleteExpiredKeys, type KeyTimes, releaseKey, type StoredAnswer, storeAnswer } from './idempotency.store';
+import { claimKey, deleteExpiredKeys, type HeldKey, heldKey, type KeyTimes, linkKey, releaseKey, type StoredAnswer, storeAnswer } from './idempotency.store';
 import type { Caller } from './scope';
 
 /** 1 to 255 printable ASCII characters (docs/rest.md, "Idempotent retries"). */
@@ -14,10 +14,13 @@ export const KEY_TIMES: KeyTimes = {
   abandonedAfterMs: 5 * 60_000,
 };
 
-/** The key's first request still runs: retry later. A 409 under every REST error policy. */
+/** How long a client is told to wait before retrying a key in use (`Retry-After`). */
+const KEY_IN_USE_RETRY_S = 1;
+
+/** The key's first request still runs, or died before writing anything: retry later. A 409 under every REST error policy. */
 export class KeyInUseError extends ConflictError {
   constructor() {
-    super('A request with this Idempotency-Key is still in progress; retry later');
+    super('A request with this Idempotency-Key is still in progress; retry later', KEY_IN_USE_RETRY_S);
   }
 }
 
@@ -33,9 +36,42 @@ export interface KeyedRequest<T> {
   key: string;
   /** Everything that makes two requests the same: operation, target, body. */
   request: unknown;
-  run: () => Promise<T>;
+  /** The work, given the caller with the key to link what it creates to (`createUnderKey`). */
+  run: (caller: Caller) => Promise<T>;
   /** The answer to keep; null when it is not kept (failed validation: the client may fix and retry). */
   keep: (result: { ok: T } | { error: unknown }) => StoredAnswer | null;
+  /**
+   * The answer rebuilt from the records the first request created (as it linked them), for
+   * a key whose first request created them but did not store its answer (its process died).
+   */
+  rebuild: (resourceIds: string[]) => Promise<StoredAnswer>;
+}
+
+/**
+ * Runs `create` in the transaction open on `caller.em`, or in one of its own when the caller
+ * has an idempotency key, and links the records it created (`created`) to the key in that
+ * transaction: the records and the link commit together (docs/rest.md, "Idempotent
+ * retries"). Without a key, runs `create` alone.
+ */
+export async function createUnderKey<T>(caller: Caller, create: () => Promise<T>, created: (result: T) => string[]): Promise<T> {
+  const { em, idempotency } = caller;
+  if (!idempotency) return create();
+  const work = async () => {
+    const result = await create();
+    const ids = created(result);
+    if (ids.length > 0) await idempotency.link(em, ids);
+    return result;
+  };
+  if (em.isInTransaction()) return work();
+  await em.begin();
+  try {
+    const result = await work();
+    await em.commit();
+    return result;
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
 }
 
 /**
@@ -43,6 +79,8 @@ export interface KeyedRequest<T> {
  * (`idempotencyKey` arguments): the first request with a key runs and its answer is kept
  * for a day; a repeat with the same request answers that answer and does nothing else; a
  * repeat with another request is refused (422), as is one while the first still runs (409).
+ * What the first request creates is linked to its key in the same transaction, so a key
+ * whose process died after creating is answered from those records, never run again.
  * Keys are per company and live in PostgreSQL, so every replica sees them.
  */
 export class IdempotencyService {
@@ -58,18 +96,19 @@ export class IdempotencyService {
    * Runs `run` unless the key already answered: then answers `{replayed}` with the first
    * answer. Throws what `run` throws (after keeping or releasing the key, per `keep`).
    */
-  async execute<T>({ em, scope }: Caller, keyed: KeyedRequest<T>): Promise<{ ok: T } | { replayed: StoredAnswer }> {
+  async execute<T>(caller: Caller, keyed: KeyedRequest<T>): Promise<{ ok: T } | { replayed: StoredAnswer }> {
+    const { em, scope } = caller;
     const db = em.fork();
     const fingerprint = createHash('sha256').update(stringify(keyed.request) ?? '').digest('hex');
     const held = await claimKey(db, scope.companyId, keyed.key, fingerprint, this.times);
     if (held) {
       if (held.fingerprint !== fingerprint) throw new KeyReusedError();
-      if (!held.answer) throw new KeyInUseError();
-      return { replayed: held.answer };
+      return { replayed: await this.answerOf(db, scope.companyId, keyed, held) };
     }
+    const link = (tx: Caller['em'], ids: string[]) => linkKey(tx, scope.companyId, keyed.key, ids);
     let result: { ok: T } | { error: unknown };
     try {
-      result = { ok: await keyed.run() };
+      result = { ok: await keyed.run({ ...caller, idempotency: { link } }) };
     } catch (error) {
       result = { error };
     }
@@ -78,6 +117,19 @@ export class IdempotencyService {
     else await releaseKey(db, scope.companyId, keyed.key);
     if ('error' in result) throw result.error;
     return result;
+  }
+
+  /**
+   * The kept answer of a key another request holds; when it has none but its records are
+   * linked (its process died between committing them and storing the answer), the answer
+   * rebuilt from them, kept from then on. With neither, the work is unknown: 409.
+   */
+  private async answerOf(db: Caller['em'], companyId: string, keyed: Pick<KeyedRequest<unknown>, 'key' | 'rebuild'>, held: HeldKey): Promise<StoredAnswer> {
+    if (held.answer) return held.answer;
+    if (!held.resourceIds) throw new KeyInUseError();
+    await storeAnswer(db, companyId, keyed.key, await keyed.rebuild(held.resourceIds));
+    // A concurrent replay, or the first request itself, may have stored its answer first: answer that one.
+    return (await heldKey(db, companyId, keyed.key))!.answer!;
   }
 
   /** Deletes the keys older than a day. */

@@ -3,16 +3,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 /** Idempotency keys (migration Migration20261123230150_idempotency_keys). */
 export const IDEMPOTENCY_TABLE = 'idempotency_keys';
 
-/** The first answer to a request, as it is replayed. */
+/** The first answer to a request, as it is replayed: its body as the bytes sent (JSON text). */
 export interface StoredAnswer {
   status: number;
-  body: unknown;
+  body: string;
 }
 
-/** A key another request holds: still running (no answer yet), or finished with its answer. */
+/**
+ * A key another request holds: still running or died (no answer yet), or finished with its
+ * answer. `resourceIds`: what the first request created, linked in the transaction that
+ * created it; null while nothing is (then nothing was written).
+ */
 export interface HeldKey {
   fingerprint: string;
   answer: StoredAnswer | null;
+  resourceIds: string[] | null;
 }
 
 export interface KeyTimes {
@@ -24,7 +29,8 @@ export interface KeyTimes {
 
 /**
  * Claims `key` for a request, in one statement: a new key is inserted; an expired key, or
- * one whose request never finished (its process died), is taken over. Answers null when
+ * one whose request never finished and never linked what it created (its process died
+ * before writing anything), is taken over. Answers null when
  * claimed, else the key as another request holds it. Between two replicas racing for the
  * same key, the primary key lets exactly one claim it.
  */
@@ -34,35 +40,50 @@ export async function claimKey(em: EntityManager, companyId: string, key: string
       `INSERT INTO ${IDEMPOTENCY_TABLE} AS k (company_id, key, fingerprint, claimed_at, expires_at)
        VALUES (?, ?, ?, now(), now() + make_interval(secs => ?))
        ON CONFLICT (company_id, key) DO UPDATE
-         SET fingerprint = excluded.fingerprint, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, response_status = NULL, response_body = NULL
-         WHERE k.expires_at <= now() OR (k.response_status IS NULL AND k.claimed_at < now() - make_interval(secs => ?))
+         SET fingerprint = excluded.fingerprint, claimed_at = excluded.claimed_at, expires_at = excluded.expires_at, response_status = NULL, response_body = NULL, resource_ids = NULL
+         WHERE k.expires_at <= now() OR (k.response_status IS NULL AND k.resource_ids IS NULL AND k.claimed_at < now() - make_interval(secs => ?))
        RETURNING 1`,
       [companyId, key, fingerprint, times.ttlMs / 1000, times.abandonedAfterMs / 1000],
     );
     if (claimed.length > 0) return null;
-    const [held]: { fingerprint: string; response_status: number | null; response_body: unknown }[] = await em.execute(
-      `SELECT fingerprint, response_status, response_body FROM ${IDEMPOTENCY_TABLE} WHERE company_id = ? AND key = ?`,
-      [companyId, key],
-    );
+    const held = await heldKey(em, companyId, key);
     // Released (a validation failure) between the two statements: claim again.
-    if (!held) continue;
-    return { fingerprint: held.fingerprint, answer: held.response_status === null ? null : { status: held.response_status, body: held.response_body } };
+    if (held) return held;
   }
 }
 
-/** Stores the answer of the request holding `key`. */
+/** The key as stored, or null when there is none. */
+export async function heldKey(em: EntityManager, companyId: string, key: string): Promise<HeldKey | null> {
+  const [held]: { fingerprint: string; response_status: number | null; response_body: string | null; resource_ids: string[] | null }[] = await em.execute(
+    `SELECT fingerprint, response_status, response_body, resource_ids FROM ${IDEMPOTENCY_TABLE} WHERE company_id = ? AND key = ?`,
+    [companyId, key],
+  );
+  if (!held) return null;
+  const answer = held.response_status === null ? null : { status: held.response_status, body: held.response_body ?? '' };
+  return { fingerprint: held.fingerprint, answer, resourceIds: held.resource_ids };
+}
+
+/**
+ * Links the records a request created to its key, in the transaction open on `em` that
+ * creates them: once it commits, the key is answered from them, whatever happens next.
+ */
+export async function linkKey(em: EntityManager, companyId: string, key: string, resourceIds: string[]): Promise<void> {
+  await em.execute(`UPDATE ${IDEMPOTENCY_TABLE} SET resource_ids = ?::uuid[] WHERE company_id = ? AND key = ?`, [`{${resourceIds.join(',')}}`, companyId, key]);
+}
+
+/** Stores the answer of `key`, unless it has one already (a replay answered it from its records first). */
 export async function storeAnswer(em: EntityManager, companyId: string, key: string, answer: StoredAnswer): Promise<void> {
-  await em.execute(`UPDATE ${IDEMPOTENCY_TABLE} SET response_status = ?, response_body = ?::jsonb WHERE company_id = ? AND key = ?`, [
+  await em.execute(`UPDATE ${IDEMPOTENCY_TABLE} SET response_status = ?, response_body = ? WHERE company_id = ? AND key = ? AND response_status IS NULL`, [
     answer.status,
-    JSON.stringify(answer.body ?? null),
+    answer.body,
     companyId,
     key,
   ]);
 }
 
-/** Frees an unfinished claim: the request's answer is not kept (failed validation, our failure). */
+/** Frees an unfinished claim that created nothing: the request's answer is not kept (failed validation, our failure). */
 export async function releaseKey(em: EntityManager, companyId: string, key: string): Promise<void> {
-  await em.execute(`DELETE FROM ${IDEMPOTENCY_TABLE} WHERE company_id = ? AND key = ? AND response_status IS NULL`, [companyId, key]);
+  await em.execute(`DELETE FROM ${IDEMPOTENCY_TABLE} WHERE company_id = ? AND key = ? AND response_status IS NULL AND resource_ids IS NULL`, [companyId, key]);
 }
 
 /** Deletes expired keys. */

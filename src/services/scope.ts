@@ -30,6 +30,14 @@ export function recordedUser(scope: Scope): string | null {
 export interface Caller {
   scope: Scope;
   em: EntityManager;
+  /** The Idempotency-Key the request runs under, when it has one (`createUnderKey`). */
+  idempotency?: KeyLink;
+}
+
+/** Links what a request created to its idempotency key (src/services/idempotency.service.ts). */
+export interface KeyLink {
+  /** Writes the link on `em`, in the transaction open there that creates the records. */
+  link(em: EntityManager, resourceIds: string[]): Promise<void>;
 }
 
 /**

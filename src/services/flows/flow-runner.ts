@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { Clock } from '../clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors';
+import { createUnderKey } from '../idempotency.service';
 import { triggerInput } from '../input/webhook-execution.input';
 import { jobCaller, JOB_POLICIES } from '../jobs/job-catalogue';
 import type { JobQueue } from '../jobs/job-queue';
@@ -115,8 +116,9 @@ export class FlowRunner {
       if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
       return created;
     };
-    // The insert alone is one atomic statement: a transaction is needed only for the job beside it.
-    const { view, local: claim } = local ? await write() : await inTransaction(em, write);
+    // The insert alone is one atomic statement: a transaction is needed only for the job beside it, or the key's link (createUnderKey).
+    const keyed = () => createUnderKey(caller, write, (created) => [created.view.id]);
+    const { view, local: claim } = local ? await keyed() : await inTransaction(em, keyed);
     const announce = () => {
       this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, view.status);
       if (claim) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: claim.run.stepNumber }, claim);

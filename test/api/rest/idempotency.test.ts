@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { type ApiResponse, startTestApp, type TestApp } from '../../support/harness';
+import { waitFor } from '../../support/wait';
+import type { IdempotencyService } from '../../../src/services/idempotency.service';
+import type { Caller } from '../../../src/services/scope';
 import { gql, gqlData } from '../graphql/graphql-client';
 
 const CALL_ENV = { SIM_RING_MS: '20', SIM_TALK_MS: '50' };
@@ -36,7 +39,8 @@ describe('Idempotency-Key', () => {
   const callsTo = (who: Tenant, to: string) => count('calls where company_id = ? and call_to = ?', [who.companyId, to]);
   const expectReplay = (first: ApiResponse, again: ApiResponse) => {
     expect(again.status).toBe(first.status);
-    expect(again.body).toEqual(first.body);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(first.headers.get('idempotent-replayed')).toBeNull();
   };
@@ -110,11 +114,18 @@ describe('Idempotency-Key', () => {
     let finish!: () => void;
     const held = t.app.services.idempotency.execute(
       { scope: { companyId: a.companyId, userId: null }, em: t.app.orm.em.fork() },
-      { key, request: ['POST', '/v1/calls/make-call', body], run: () => new Promise<void>((resolve) => (finish = resolve)), keep: () => ({ status: 200, body: { status: 'ok', message: 'ok', data: 'first' } }) },
+      {
+        key,
+        request: ['POST', '/v1/calls/make-call', body],
+        run: () => new Promise<void>((resolve) => (finish = resolve)),
+        keep: () => ({ status: 200, body: '{"status":"ok","message":"ok","data":"first"}' }),
+        rebuild: () => Promise.reject(new Error('nothing was linked')),
+      },
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the key claimed', async () => (await count('idempotency_keys where company_id = ? and key = ?', [a.companyId, key])) === 1 || undefined);
     const running = await makeCall(replica, a, key, body);
     expect(running.status).toBe(409);
+    expect(running.headers.get('retry-after')).toBe('1');
     expect(running.body).toEqual({ status: 'error', message: 'A request with this Idempotency-Key is still in progress; retry later', data: '' });
     finish();
     await held;
@@ -122,6 +133,64 @@ describe('Idempotency-Key', () => {
     expect(after.body).toEqual({ status: 'ok', message: 'ok', data: 'first' });
     expect(after.headers.get('idempotent-replayed')).toBe('true');
     expect(await callsTo(a, '+14155550308')).toBe(0);
+  });
+
+  /**
+   * The crash window (issue 26, item 22): the first request claimed its key and committed
+   * what it created, and its process died before storing the answer. The state is made by
+   * the real code path stopped there: the service creates under the key, then the request
+   * never finishes, as a killed process does not.
+   */
+  const diedAfterCommitting = (key: string, path: string, body: unknown, create: (caller: Caller) => Promise<unknown>) => {
+    const caller: Caller = { scope: { companyId: a.companyId, userId: null }, em: t.app.orm.em.fork() };
+    return new Promise<void>((committed) => {
+      void t.app.services.idempotency.execute(caller, {
+        key,
+        request: ['POST', path, body],
+        run: async (keyed?: Caller) => {
+          await create(keyed ?? caller);
+          committed();
+          return new Promise<never>(() => {});
+        },
+        keep: () => null,
+        rebuild: () => Promise.reject(new Error('unused')),
+      } as Parameters<IdempotencyService['execute']>[1]);
+    });
+  };
+  /** Past the time after which an unfinished claim that wrote nothing is taken over. */
+  const abandon = (key: string) => t.app.orm.em.fork().execute(`update idempotency_keys set claimed_at = now() - interval '1 hour' where company_id = ? and key = ?`, [a.companyId, key]);
+
+  it('answers a key whose process died after committing its call from that call, and never calls again', async () => {
+    const key = freshKey();
+    const body = callBody(a, '+14155550314');
+    await diedAfterCommitting(key, '/v1/calls/make-call', body, (keyed) => t.app.services.calls.makeCall(keyed, body));
+    const [call] = await t.app.orm.em.fork().execute('select id from calls where company_id = ? and call_to = ?', [a.companyId, '+14155550314']);
+    const retry = await makeCall(replica, a, key, body);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(okData(retry).id).toBe(call.id);
+    await abandon(key);
+    expect((await makeCall(t, a, key, body)).text).toBe(retry.text);
+    expect(await callsTo(a, '+14155550314')).toBe(1);
+  });
+
+  it('answers a died flow trigger, contact import or campaign creation from what it created', async () => {
+    const { flows, contacts, campaigns } = t.app.services;
+    const cases: [string, unknown, (keyed: Caller) => Promise<unknown>, string, unknown[]][] = [
+      [`/v1/webhooks/${a.flow.id}/trigger`, { variables: { died: 1 } }, (k) => flows.trigger(k, a.flow.id, { variables: { died: 1 } }), 'webhook_executions where company_id = ? and flow_id = ?', [a.companyId, a.flow.id]],
+      ['/v1/contacts', [{ firstname: 'Died', phone_number: '+14155550315' }, { firstname: 'Died', phone_number: '+14155550316' }], (k) => contacts.create(k, [{ firstname: 'Died', phone_number: '+14155550315' }, { firstname: 'Died', phone_number: '+14155550316' }]), "contacts where company_id = ? and firstname = 'Died'", [a.companyId]],
+      ['/v1/campaigns', { name: 'Died campaign' }, (k) => campaigns.create(k, { name: 'Died campaign' }), "campaigns where company_id = ? and name = 'Died campaign'", [a.companyId]],
+    ];
+    for (const [path, body, create, table, params] of cases) {
+      const key = freshKey();
+      const before = await count(table, params);
+      await diedAfterCommitting(key, path, body, create);
+      await abandon(key);
+      const retry = await t.request('POST', path, { token: a.key, body, headers: { 'Idempotency-Key': key } });
+      expect(retry.status).toBe(200);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(await count(table, params)).toBe(before + (Array.isArray(body) ? body.length : 1));
+    }
   });
 
   it('forgets a key after 24 hours: the sweep deletes it and the request runs again', async () => {
