@@ -69,6 +69,14 @@ export const quirkErrorShape = z
   .strictObject({ status: z.literal('error'), message: z.literal('error'), data: z.literal('') })
   .meta({ id: 'QuirkError' });
 
+/** The message of a refusal over a rate limit. */
+const TOO_MANY_REQUESTS = 'Too many requests';
+
+/** A rate limit's refusal on a `legacy-200` operation: HTTP 200, with `Retry-After`. */
+export const legacyRateLimitedShape = z
+  .strictObject({ status: z.literal('error'), message: z.literal(TOO_MANY_REQUESTS), data: z.literal('') })
+  .meta({ id: 'LegacyRateLimited' });
+
 /** The body of a success carrying `data`. */
 export const okEnvelopeShape = <T extends z.ZodType>(data: T) => z.strictObject({ status: z.literal('ok'), message: z.literal('ok'), data });
 
@@ -80,10 +88,11 @@ export const failure = (message: string, data: string | FieldError[] = ''): Enve
  * - `make-call`: as documented in 4.1: validation 400 with the field list, any other
  *   failure of the service 400 `error`;
  * - `legacy-200`: as documented for campaign update and contact listing: every failure
- *   but authentication answers HTTP 200 with status `error`.
- * Under every policy, missing credentials answer 401, a used-up rate limit 429, and an
- * idempotency key in use 409 or reused for another request 422: all are refused before the
- * operation runs, and clients must tell them from its failures.
+ *   but authentication answers HTTP 200 with status `error`; a used-up rate limit keeps its
+ *   message (`Too many requests`) and `Retry-After`, so that clients can tell it.
+ * Under every other policy, a used-up rate limit answers 429. Under every policy, missing
+ * credentials answer 401, and an idempotency key in use 409 or reused for another request
+ * 422: all are refused before the operation runs, and clients must tell them from its failures.
  */
 export type ErrorPolicy = 'standard' | 'make-call' | 'legacy-200';
 
@@ -137,7 +146,7 @@ function mapStandard(err: unknown): Mapped {
       }
       case 'RATE_LIMITED': {
         const retryAfter = String((err as RateLimitedError).retryAfterS);
-        return { status: 429, body: failure('Too many requests'), headers: { 'Retry-After': retryAfter }, internal: false };
+        return { status: 429, body: failure(TOO_MANY_REQUESTS), headers: { 'Retry-After': retryAfter }, internal: false };
       }
       case 'TIMEOUT':
         return { status: 503, body: failure(err.message), internal: false };
@@ -158,6 +167,7 @@ const beforeOperation = (err: unknown, mapped: Mapped): boolean =>
 export function mapError(thrown: unknown, policy: ErrorPolicy): Mapped {
   const err = asServiceError(thrown);
   const mapped = mapStandard(err);
+  if (policy === 'legacy-200' && mapped.status === 429) return { ...mapped, status: 200 };
   if (beforeOperation(err, mapped)) return mapped;
   const hidden = { status: mapped.status, body: mapped.body };
   if (policy === 'legacy-200') return { ...mapped, status: 200, body: failure('error'), hidden };

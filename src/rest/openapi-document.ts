@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { idInput } from '../services/records';
-import { errorEnvelopeShape, quirkErrorShape, okEnvelopeShape } from './envelope';
+import { errorEnvelopeShape, legacyRateLimitedShape, quirkErrorShape, okEnvelopeShape } from './envelope';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
 import { type DocumentedError, type Operation, TAGS } from './openapi';
 
 type Json = Record<string, unknown>;
+
+/** The `Retry-After` header of a refusal over a rate limit. */
+const RETRY_AFTER = { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } };
 
 /**
  * Formats zod names after its own string checks (`.startsWith()` becomes `starts_with`), which
@@ -66,7 +69,7 @@ function sharedResponses(schemas: Schemas): Json {
     UnsupportedMediaType: { description: 'A body of another media type than the operation takes (`text/plain`, a form for a JSON body).', content: json(error) },
     RateLimited: {
       description: 'Too many requests for this credential; retry after the number of seconds in Retry-After.',
-      headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+      headers: { 'Retry-After': RETRY_AFTER },
       content: json(error),
     },
     InternalError: { description: '`Internal server error`: logged in full with the request id (X-Request-Id), never shown.', content: json(error) },
@@ -95,8 +98,9 @@ function success(op: Operation, schemas: Schemas): Json {
   const ok = schemas.convert(okEnvelopeShape(op.data));
   if (op.policy !== 'legacy-200') return { description: 'OK', content: json(ok) };
   return {
-    description: 'OK, or any failure but credentials: HTTP 200 with status `error` (documented quirk).',
-    content: json({ anyOf: [ok, schemas.convert(quirkErrorShape)] }),
+    description: 'OK, or any failure but credentials: HTTP 200 with status `error` (documented quirk); over a rate limit, message `Too many requests` with Retry-After.',
+    headers: { 'Retry-After': { ...RETRY_AFTER, description: 'Over a rate limit: seconds to wait before retrying.' } },
+    content: json({ anyOf: [ok, schemas.convert(quirkErrorShape), schemas.convert(legacyRateLimitedShape)] }),
   };
 }
 
@@ -109,7 +113,7 @@ function responses(op: Operation, schemas: Schemas): Json {
   for (const [status, error] of Object.entries(op.errors ?? {})) if (error) out[status] = documentedError(error, schemas);
   if (op.body && !legacy) out[413] = ref('TooLarge');
   if ((op.body || op.bodies) && !legacy) out[415] = ref('UnsupportedMediaType');
-  if (bearer) out[429] = ref('RateLimited');
+  if (bearer && !legacy) out[429] = ref('RateLimited');
   if (!legacy) out[500] = ref('InternalError');
   if (op.idempotent) idempotencyResponses(out, schemas);
   return out;

@@ -46,8 +46,8 @@ async function statuses(n: number, send: () => Promise<{ status: number }>): Pro
   return seen;
 }
 
-function expectRefused(res: { status: number; headers: Headers; body: unknown }, windowS = 60): void {
-  expect(res.status).toBe(429);
+function expectRefused(res: { status: number; headers: Headers; body: unknown }, windowS = 60, status = 429): void {
+  expect(res.status).toBe(status);
   expect(res.body).toEqual({ status: 'error', message: 'Too many requests', data: '' });
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
@@ -60,8 +60,9 @@ describe('REST', () => {
     const a = await company();
     expect(await statuses(5, () => list(a.key))).toEqual([200, 200, 200, 200, 200]);
     expectRefused(await list(a.key));
-    // The legacy routes answer failures with HTTP 200, but not this one (as with 401).
-    expectRefused(await t.request('GET', '/compaign/v1/contact', { token: a.key }));
+    // The legacy routes answer every failure but credentials with HTTP 200 `error` (interface 4.2, 4.3), this one too.
+    expectRefused(await t.request('GET', '/compaign/v1/contact', { token: a.key }), 60, 200);
+    expectRefused(await t.request('POST', `/compaign/v1/campaign/update/${a.agentId}`, { token: a.key, body: { name: 'x' } }), 60, 200);
     expectRefused(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: a.from, call_to: '+14155550123' } }));
   });
 
