@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { JwtOptions } from './services/auth.service';
 
 const boolean = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -75,6 +76,12 @@ const schema = z.object({
   SECRETS_KEY: secretsKey.optional(),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Longest a JWT may be valid: `exp` minus `iat` (minus now without `iat`); a JWT without `exp` is refused. */
+  JWT_MAX_LIFETIME_S: z.coerce.number().int().min(60).default(86_400),
+  /** When set, a JWT's `aud` must name it. */
+  JWT_AUDIENCE: z.string().min(1).optional(),
+  /** When set, a JWT's `iss` must be it. */
+  JWT_ISSUER: z.string().min(1).optional(),
   /**
    * How long a replica trusts a verified credential without asking the database again, and
    * how often an open websocket re-checks its own: a revoked API key stops working within it.
@@ -201,7 +208,7 @@ export interface Config {
   requestStatementTimeoutMs: number;
   /** The key of secrets at rest: given (SECRETS_KEY), or kept in `keyFile`, made on first start (docs/operations.md, "Secrets at rest"). */
   secrets: { key: Buffer } | { keyFile: string; sharedDatabase: boolean };
-  jwtSecret: string | undefined;
+  jwt: JwtOptions;
   authTrustMs: number;
   defaultPhoneRegion: string;
   priceUnit: string;
@@ -288,7 +295,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secrets: e.SECRETS_KEY
       ? { key: e.SECRETS_KEY }
       : { keyFile: path.join(path.dirname(e.EMBEDDED_PG_DIR), 'secrets.key'), sharedDatabase: e.DATABASE_URL !== undefined },
-    jwtSecret: e.JWT_SECRET,
+    jwt: { secret: e.JWT_SECRET, maxLifetimeS: e.JWT_MAX_LIFETIME_S, audience: e.JWT_AUDIENCE, issuer: e.JWT_ISSUER },
     authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
     priceUnit: e.PRICE_UNIT,

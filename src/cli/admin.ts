@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
   const sidePool = new pg.Pool({ connectionString: db.url, max: 1 });
   const orm = await openDatabase(db.url, sidePool, 2);
   try {
-    const auth = new AuthService(config.jwtSecret, config.authTrustMs);
+    const auth = new AuthService(config.jwt, config.authTrustMs);
     const em = orm.em.fork();
     if (command === 'migrate') {
       // Opening the database applied what was pending (a release step before replicas start).

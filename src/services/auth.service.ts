@@ -19,7 +19,20 @@ const jwtClaims = z.object({
   company_id: uuid(),
   sub: z.string().min(1).max(200).optional(),
   exp: z.number(),
+  iat: z.number().optional(),
 });
+
+/** How JWTs are verified (JWT_* in src/config.ts). */
+export interface JwtOptions {
+  /** HS256 secret; unset: JWTs are refused. */
+  secret: string | undefined;
+  /** Longest validity: `exp` minus `iat`, or minus now without `iat`. */
+  maxLifetimeS: number;
+  /** When set, `aud` must name it. */
+  audience: string | undefined;
+  /** When set, `iss` must be it. */
+  issuer: string | undefined;
+}
 
 /**
  * The `Authorization` values a request carries: one header value, or every value it sent
@@ -35,7 +48,8 @@ export interface Credential {
 
 /**
  * Turns a bearer token into a Scope. Tokens are API keys (`sk_...`, stored hashed) or
- * HS256 JWTs whose `company_id` names the company and `sub` the user; `exp` is required.
+ * HS256 JWTs whose `company_id` names the company and `sub` the user; `exp` is required, at
+ * most `maxLifetimeS` after `iat`, and `aud` and `iss` are checked when configured.
  * A verified credential is trusted for `trustMs` without asking the database again (per
  * process), never past a JWT's `exp`: so a revoked API key stops working on every replica
  * within `trustMs` of its revocation (docs/rest.md).
@@ -44,7 +58,7 @@ export class AuthService {
   private readonly cache = new Map<string, { credential: Credential; until: number }>();
 
   constructor(
-    private readonly jwtSecret: string | undefined,
+    private readonly jwtOptions: JwtOptions,
     private readonly trustMs: number,
   ) {}
 
@@ -86,15 +100,18 @@ export class AuthService {
   }
 
   private async fromJwt(em: EntityManager, token: string): Promise<Credential> {
-    if (!this.jwtSecret) throw new UnauthenticatedError();
+    const { secret, maxLifetimeS, audience, issuer } = this.jwtOptions;
+    if (!secret) throw new UnauthenticatedError();
     let payload: unknown;
     try {
-      payload = jwt.verify(token, this.jwtSecret, { algorithms: ['HS256'] });
+      payload = jwt.verify(token, secret, { algorithms: ['HS256'], ...(audience ? { audience } : {}), ...(issuer ? { issuer } : {}) });
     } catch {
       throw new UnauthenticatedError();
     }
     const claims = jwtClaims.safeParse(payload);
     if (!claims.success) throw new UnauthenticatedError();
+    const issuedAt = claims.data.iat ?? Math.floor(Date.now() / 1000);
+    if (claims.data.exp - issuedAt > maxLifetimeS) throw new UnauthenticatedError();
     if (!(await companyExists(em, claims.data.company_id))) throw new UnauthenticatedError();
     const { company_id: companyId, exp } = claims.data;
     const userId = claims.data.sub ?? null;

@@ -116,7 +116,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));
   }
   return {
-    auth: new AuthService(config.jwtSecret, config.authTrustMs),
+    auth: new AuthService(config.jwt, config.authTrustMs),
     agents,
     phoneNumbers,
     provider,

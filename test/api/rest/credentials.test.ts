@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { oneTenant, type Tenant } from '../../support/fixtures';
-import { jsonOrUndefined, revokeKeys, startTestApp, type TestApp } from '../../support/harness';
+import jwt from 'jsonwebtoken';
+import { JWT_SECRET, jsonOrUndefined, revokeKeys, startTestApp, type TestApp } from '../../support/harness';
 
 let t: TestApp;
 let a: Tenant;
@@ -77,6 +78,36 @@ describe('the credential cache', () => {
       expect(await short.request('GET', '/v1/ai-agent', { token: apiKey })).toMatchObject({ status: 401, body: UNAUTHORIZED });
     } finally {
       await short.close();
+    }
+  });
+});
+
+describe('JWT lifetime, audience and issuer', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const status = async (app: TestApp, token: string) => (await app.request('GET', '/v1/ai-agent', { token })).status;
+  const signed = (claims: object) => jwt.sign({ company_id: a.companyId, sub: 'user-1', ...claims }, JWT_SECRET, { algorithm: 'HS256' });
+
+  it('refuses a JWT valid for longer than JWT_MAX_LIFETIME_S (a day by default), or without exp', async () => {
+    expect(await status(t, signed({ iat: now(), exp: now() + 86_400 }))).toBe(200);
+    expect(await status(t, signed({ iat: now(), exp: now() + 86_401 }))).toBe(401);
+    // Without iat, its lifetime counts from now.
+    expect(await status(t, jwt.sign({ company_id: a.companyId, exp: now() + 2 * 86_400 }, JWT_SECRET, { algorithm: 'HS256', noTimestamp: true }))).toBe(401);
+    expect(await status(t, signed({}))).toBe(401);
+  });
+
+  it('checks aud and iss when JWT_AUDIENCE and JWT_ISSUER are set', async () => {
+    const strict = await startTestApp({ DATABASE_URL: t.databaseUrl, JWT_AUDIENCE: 'switchboard', JWT_ISSUER: 'https://auth.example.com', JWT_MAX_LIFETIME_S: '3600' });
+    try {
+      const exp = now() + 600;
+      expect(await status(strict, signed({ exp, aud: 'switchboard', iss: 'https://auth.example.com' }))).toBe(200);
+      expect(await status(strict, signed({ exp, aud: ['other', 'switchboard'], iss: 'https://auth.example.com' }))).toBe(200);
+      expect(await status(strict, signed({ exp, iss: 'https://auth.example.com' }))).toBe(401);
+      expect(await status(strict, signed({ exp, aud: 'other', iss: 'https://auth.example.com' }))).toBe(401);
+      expect(await status(strict, signed({ exp, aud: 'switchboard' }))).toBe(401);
+      expect(await status(strict, signed({ exp, aud: 'switchboard', iss: 'https://evil.example.com' }))).toBe(401);
+      expect(await status(strict, signed({ exp: now() + 3601, aud: 'switchboard', iss: 'https://auth.example.com' }))).toBe(401);
+    } finally {
+      await strict.close();
     }
   });
 });
