@@ -179,6 +179,8 @@ const schema = z.object({
   RATE_LIMIT_MAKE_CALL: z.coerce.number().int().min(1).default(120),
   /** Flow triggers per window of one company, on top of the request limits. */
   RATE_LIMIT_FLOW_TRIGGER: z.coerce.number().int().min(1).default(300),
+  /** Failed authentications per minute of one client address before its requests are refused (0: off). */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(20),
   /**
    * The language model of the agent on the call: any OpenAI-compatible Chat Completions server
    * (docs/agents.md). Unset LLM_MODEL: no model, calls behave as without an agent.
@@ -238,6 +240,8 @@ export interface Config {
   webhooks: { allowPrivate: boolean; allowedHosts: string[]; retryBackoffMs: number };
   /** Null when rate limiting is off. */
   rateLimits: RateLimits | null;
+  /** Failed authentications per minute of one client address; 0: not limited. */
+  authFailuresPerMinute: number;
   /** Null when no language model is configured (LLM_MODEL unset). */
   llm: LlmConfig | null;
 }
@@ -332,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           flowTrigger: e.RATE_LIMIT_FLOW_TRIGGER,
         }
       : null,
+    authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     llm: e.LLM_MODEL
       ? {
           baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
@@ -7,10 +8,18 @@ import type { EventBus, Topics } from '../services/events';
 import type { AuthorizationValues, Credential } from '../services/auth.service';
 import { RateLimitedError, UnauthenticatedError } from '../services/errors';
 import type { Caller, Scope } from '../services/scope';
+import { clientAddress } from '../http/client-address';
 import { addLogFields, type LogFields } from '../logger';
 import { toGraphQLError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
 import { type DirectSink, eventStream } from './subscriptions';
+
+/** A refusal by a request limit: RATE_LIMITED, refusing an HTTP request whole with 429 and `Retry-After`. */
+function refusedRequest(err: RateLimitedError): GraphQLError {
+  const { message, extensions } = toGraphQLError(err);
+  const headers = new HeaderMap([['retry-after', String(err.retryAfterS)]]);
+  return new GraphQLError(message, { extensions: { ...extensions, http: { status: 429, headers } } });
+}
 
 /** What every resolver gets: who calls, their unit of work and its loaders. */
 export interface GraphQLContext {
@@ -81,17 +90,19 @@ export class ContextFactory {
   }
 
   /**
-   * The scope of the `Authorization` values (`Bearer sk_...` or `Bearer <jwt>`; two values
-   * are ambiguous). Bad credentials throw a GraphQL error with code UNAUTHENTICATED and
-   * HTTP status 401.
+   * The scope of the request's `Authorization` values (`Bearer sk_...` or `Bearer <jwt>`; two
+   * values are ambiguous). Bad credentials throw a GraphQL error with code UNAUTHENTICATED and
+   * HTTP status 401, counted against the client's address; an address over that limit is
+   * refused with RATE_LIMITED (429) before its credentials are checked.
    */
-  async authenticate(authorization: AuthorizationValues, em?: EntityManager): Promise<Scope> {
+  private async authenticate(req: http.IncomingMessage, em: EntityManager): Promise<Scope> {
     try {
-      return await this.services.auth.authenticate(() => em ?? this.orm.em.fork(), authorization);
+      return await this.services.rateLimits.authenticating(clientAddress(req), () => this.services.auth.authenticate(() => em, req.headersDistinct.authorization));
     } catch (err) {
       if (err instanceof UnauthenticatedError) {
         throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
       }
+      if (err instanceof RateLimitedError) throw refusedRequest(err);
       throw err;
     }
   }
@@ -106,6 +117,15 @@ export class ContextFactory {
   }
 
   /**
+   * The credential of a websocket at `connection_init`, sent from the upgrade request `req`:
+   * as `verify`, a failure counted against the client's address, and an address over that
+   * limit refused (RateLimitedError) before its credential is checked.
+   */
+  verifyConnection(authorization: AuthorizationValues, req: http.IncomingMessage): Promise<Credential> {
+    return this.services.rateLimits.authenticating(clientAddress(req), () => this.verify(authorization));
+  }
+
+  /**
    * Counts one request (an HTTP request, a websocket operation) of `scope` against its rate
    * limits. A used-up limit throws RATE_LIMITED, with HTTP status 429 and `Retry-After`
    * for an HTTP request, which is then refused whole.
@@ -115,9 +135,7 @@ export class ContextFactory {
       await this.services.rateLimits.consume(scope, ['request']);
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
-      const { message, extensions } = toGraphQLError(err);
-      const headers = new HeaderMap([['retry-after', String(err.retryAfterS)]]);
-      throw new GraphQLError(message, { extensions: { ...extensions, http: { status: 429, headers } } });
+      throw refusedRequest(err);
     }
   }
 
@@ -125,9 +143,9 @@ export class ContextFactory {
    * The context of one HTTP request: its credentials checked in the request's own fork,
    * then its rate limits. The request's log lines carry the caller's ids from here on.
    */
-  async forRequest(authorization: AuthorizationValues, requestId: string): Promise<GraphQLContext> {
+  async forRequest(req: http.IncomingMessage, requestId: string): Promise<GraphQLContext> {
     const em = this.orm.em.fork();
-    const scope = await this.authenticate(authorization, em);
+    const scope = await this.authenticate(req, em);
     addLogFields(logFieldsOf(scope));
     await this.countRequest(scope);
     return this.forScope(scope, requestId, em);

@@ -56,7 +56,7 @@ export function graphqlMiddleware(path: string, apollo: ApolloServer<GraphQLCont
     }
     const result = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: ctx.method.toUpperCase(), headers: headersOf(ctx), search: ctx.querystring, body },
-      context: () => contexts.forRequest(ctx.req.headersDistinct.authorization, ctx.state.requestId as string),
+      context: () => contexts.forRequest(ctx.req, ctx.state.requestId as string),
     });
     for (const [name, value] of result.headers) ctx.set(name, value);
     ctx.status = result.status ?? 200;

@@ -156,7 +156,8 @@ function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<o
  * graphql-ws (`graphql-transport-ws`), for the handshakes `upgrade` is given (GraphQL's
  * path on the HTTP server, src/upgrades.ts). `connection_init` carries
  * `{"authorization": "Bearer ..."}` (or `Authorization`, not both), checked as HTTP
- * does; bad credentials close the socket with 4403 Forbidden. The credential is checked
+ * does; bad credentials close the socket with 4403 Forbidden, as does a client address over
+ * its failed-authentication limit (counted as over HTTP). The credential is checked
  * again before each operation (as an HTTP request's is) and while the socket is open
  * (`CredentialWatches`, once per credential and replica): once it expires or is revoked,
  * the socket closes with 4403 and no operation of it runs. Each operation counts against
@@ -188,7 +189,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
       onConnect: async (ctx) => {
         const authorization = connectionAuthorization(ctx.connectionParams);
         try {
-          const credential = await contexts.verify(authorization);
+          const credential = await contexts.verifyConnection(authorization, ctx.extra.request);
           Object.assign(ctx.extra, { scope: credential.scope, authorization });
           if (watches.add(ctx.extra.socket, authorization, credential)) return true;
           // Closed with our code first: graphql-ws's own close (4403) for `false` then finds it closing.

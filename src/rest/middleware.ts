@@ -5,6 +5,7 @@ import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
 import { ValidationError } from '../services/errors';
 import { reservedKeys, unstorable } from '../services/input/storable';
+import { clientAddress } from '../http/client-address';
 import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
 import type { Caller } from '../services/scope';
 import { MalformedRequest, type ErrorPolicy, failure, type Mapped, mapError } from './envelope';
@@ -89,7 +90,8 @@ export function rejectMalformedUrls(routes: { match(path: string, method: string
 
 /**
  * The middleware every endpoint starts with: its error policy, then authentication, which
- * builds the caller (scope plus a fresh EntityManager fork for this request), then the
+ * builds the caller (scope plus a fresh EntityManager fork for this request; refused first when
+ * the client's address is over its failed-authentication limit), then the
  * caller's rate limits: one request, plus the operation's own limit when it has one.
  */
 export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLimitService) {
@@ -110,7 +112,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     };
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
-      const scope = await auth.authenticate(() => em, ctx.req.headersDistinct.authorization);
+      const scope = await rateLimits.authenticating(clientAddress(ctx.req), () => auth.authenticate(() => em, ctx.req.headersDistinct.authorization));
       addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;

@@ -1,11 +1,14 @@
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { RateLimiterPostgres, RateLimiterRedis, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import type { RateLimits } from '../config';
 import type { Logger } from '../logger';
 import { BatchedLimiter } from './rate-limit-buckets';
-import { RateLimitedError } from './errors';
+import { RateLimitedError, UnauthenticatedError } from './errors';
 import type { Scope } from './scope';
+
+/** Past this many addresses refused for failed authentications, those whose window has ended are dropped. */
+const SWEEP_AT = 10_000;
 
 /** The table of the counters, made by Migration20261123100100_rate_limits. */
 export const RATE_LIMIT_TABLE = 'rate_limits';
@@ -28,7 +31,7 @@ type Kind = 'credential' | 'company' | 'make-call' | 'flow-trigger';
 
 /** Where the counts that every replica shares live: PostgreSQL, or Redis when `redisUrl` is set. */
 interface Store {
-  limiter(keyPrefix: string, points: number, clearExpired: boolean): RateLimiterStoreAbstract;
+  limiter(keyPrefix: string, points: number, clearExpired: boolean, durationS?: number): RateLimiterStoreAbstract;
   /** Closes the connections the store opened itself (the PostgreSQL store borrows the side pool: none). */
   close(): Promise<void>;
 }
@@ -40,8 +43,8 @@ interface Store {
 function postgresStore(pool: pg.Pool, windowS: number): Store {
   return {
     // The table is shared: one limiter deletes every expired row (hourly, in the background).
-    limiter: (keyPrefix, points, clearExpiredByTimeout) =>
-      new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout, keyPrefix, points, duration: windowS }),
+    limiter: (keyPrefix, points, clearExpiredByTimeout, duration = windowS) =>
+      new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: RATE_LIMIT_TABLE, tableCreated: true, clearExpiredByTimeout, keyPrefix, points, duration }),
     close: async () => undefined,
   };
 }
@@ -51,35 +54,81 @@ function redisStore(redisUrl: string, windowS: number, logger: Logger): Store {
   client.on('error', (err) => logger.warn({ err }, 'rate limit store: redis connection failed'));
   return {
     // Redis expires its keys itself.
-    limiter: (keyPrefix, points) => new RateLimiterRedis({ storeClient: client, keyPrefix: `switchboard:rate:${keyPrefix}`, points, duration: windowS }),
+    limiter: (keyPrefix, points, _clearExpired, duration = windowS) => new RateLimiterRedis({ storeClient: client, keyPrefix: `switchboard:rate:${keyPrefix}`, points, duration }),
     close: async () => {
       await client.quit();
     },
   };
 }
 
+/** The window of the failed-authentication limit (AUTH_FAILURES_PER_MINUTE). */
+const AUTH_FAILURE_WINDOW_S = 60;
+
 /**
  * Per-credential and per-company limits that hold across replicas: counted in PostgreSQL
  * (or Redis), fixed windows of `windowS`, reserved by each replica in batches so that most
  * requests cost no round trip (BatchedLimiter). A request refused by one limit is not
  * counted by the others, so that one runaway credential does not use up its company's
- * allowance for the rest.
+ * allowance for the rest. Failed authentications are counted per client address in the same
+ * store, one by one (`authenticating`).
  */
 export class RateLimitService {
   private readonly store: Store | null = null;
   private readonly limiters: Record<Kind, BatchedLimiter> | null = null;
+  private readonly authFailures: RateLimiterStoreAbstract | null = null;
+  /** Addresses over the failed-authentication limit, as this replica has seen: when their window ends (epoch ms). */
+  private readonly refusedAddresses = new Map<string, number>();
 
-  constructor(limits: RateLimits | null, stores: { sidePool: pg.Pool; redisUrl?: string }, logger: Logger) {
-    if (!limits) return;
-    const store = stores.redisUrl ? redisStore(stores.redisUrl, limits.windowS, logger) : postgresStore(stores.sidePool, limits.windowS);
-    const limiter = (keyPrefix: string, points: number, clearExpired = false) => new BatchedLimiter(store.limiter(keyPrefix, points, clearExpired));
+  constructor(limits: RateLimits | null, authFailuresPerMinute: number, stores: { sidePool: pg.Pool; redisUrl?: string }, logger: Logger) {
+    if (!limits && authFailuresPerMinute === 0) return;
+    const windowS = limits?.windowS ?? AUTH_FAILURE_WINDOW_S;
+    const store = stores.redisUrl ? redisStore(stores.redisUrl, windowS, logger) : postgresStore(stores.sidePool, windowS);
     this.store = store;
+    if (authFailuresPerMinute > 0) this.authFailures = store.limiter('auth-failure', authFailuresPerMinute, !limits, AUTH_FAILURE_WINDOW_S);
+    if (!limits) return;
+    const limiter = (keyPrefix: string, points: number, clearExpired = false) => new BatchedLimiter(store.limiter(keyPrefix, points, clearExpired));
     this.limiters = {
       credential: limiter('credential', limits.perCredential, true),
       company: limiter('company', limits.perCompany),
       'make-call': limiter('make-call', limits.makeCall),
       'flow-trigger': limiter('flow-trigger', limits.flowTrigger),
     };
+  }
+
+  /**
+   * Runs `verify`, the check of a credential sent from the client `address`, unless that
+   * address is over its failed-authentication limit: then throws RateLimitedError without
+   * checking the credential. A failure of `verify` (UnauthenticatedError) is counted against
+   * the address before it is rethrown. The replica refuses an address from its own count's
+   * answer, so a check costs no round trip; a failure costs one (docs/operations.md).
+   */
+  async authenticating<T>(address: string, verify: () => Promise<T>): Promise<T> {
+    if (!this.authFailures) return verify();
+    const refusedUntil = this.refusedAddresses.get(address);
+    if (refusedUntil !== undefined) {
+      if (refusedUntil > Date.now()) throw new RateLimitedError(refusedUntil - Date.now());
+      this.refusedAddresses.delete(address);
+    }
+    try {
+      return await verify();
+    } catch (err) {
+      if (err instanceof UnauthenticatedError) await this.countAuthFailure(this.authFailures, address);
+      throw err;
+    }
+  }
+
+  private async countAuthFailure(limiter: RateLimiterStoreAbstract, address: string): Promise<void> {
+    let res: RateLimiterRes;
+    try {
+      res = await limiter.consume(address);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err; // the store failed
+      res = err;
+    }
+    if (res.consumedPoints < limiter.points) return;
+    const now = Date.now();
+    if (this.refusedAddresses.size >= SWEEP_AT) for (const [key, until] of this.refusedAddresses) if (until <= now) this.refusedAddresses.delete(key);
+    this.refusedAddresses.set(address, now + res.msBeforeNext);
   }
 
   /**

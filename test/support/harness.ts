@@ -108,6 +108,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     RATE_LIMIT_PER_COMPANY: '1000000',
     RATE_LIMIT_MAKE_CALL: '1000000',
     RATE_LIMIT_FLOW_TRIGGER: '1000000',
+    AUTH_FAILURES_PER_MINUTE: '1000000',
     // No simulated callee unless a suite asks for one (SIM_CALLEE_TURNS): the conversation
     // suites drive a live call's conversation themselves, and the rest want the canned transcript.
     SIM_CALLEE_TURNS: '0',

@@ -1,4 +1,7 @@
-import { firstError, gql, query, wsClient } from '../graphql/graphql-client';
+import { randomUUID } from 'node:crypto';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { closeCode, firstError, gql, query, wsClient } from '../graphql/graphql-client';
 import { okData } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -9,6 +12,7 @@ const LIMITS = {
   RATE_LIMIT_PER_COMPANY: '8',
   RATE_LIMIT_MAKE_CALL: '2',
   RATE_LIMIT_FLOW_TRIGGER: '3',
+  AUTH_FAILURES_PER_MINUTE: '3',
 };
 
 const MAKE_CALL = 'mutation($input: MakeCallInput!) { makeCall(input: $input) { id } }';
@@ -66,8 +70,17 @@ describe('REST', () => {
     expectRefused(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agentId, call_from: a.from, call_to: '+14155550123' } }));
   });
 
-  it('does not limit requests that fail authentication', async () => {
-    expect(new Set(await statuses(10, () => list('sk_not-a-key')))).toEqual(new Set([401]));
+  it('refuses an address that failed authentication AUTH_FAILURES_PER_MINUTE times, a valid key too, on every route policy', async () => {
+    const a = await company();
+    const from = { 'x-forwarded-for': '203.0.113.1' };
+    const listFrom = (token: string) => t.request('GET', '/v1/campaigns/list', { token, headers: from });
+    expect(await statuses(3, () => listFrom('sk_not-a-key'))).toEqual([401, 401, 401]);
+    expectRefused(await listFrom('sk_not-a-key'));
+    expectRefused(await listFrom(a.key));
+    expectRefused(await t.request('GET', `/v1/campaigns/by-id/${randomUUID()}`, { token: a.key, headers: from }));
+    expectRefused(await t.request('GET', '/compaign/v1/contact', { token: a.key, headers: from }), 60, 200);
+    // Other addresses are not affected.
+    okData(await t.request('GET', '/v1/campaigns/list', { token: a.key, headers: { 'x-forwarded-for': '203.0.113.2' } }));
   });
 
   it('counts each key on its own and every key of a company together; other companies are not affected', async () => {
@@ -119,6 +132,42 @@ describe('GraphQL', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(res.errors).toEqual([{ message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: Number(res.headers.get('retry-after')) } }]);
+  });
+
+  it('refuses an address that failed authentication AUTH_FAILURES_PER_MINUTE times with 429 RATE_LIMITED, a valid key too', async () => {
+    const a = await company();
+    const post = (token: string) =>
+      t.request('POST', '/graphql', { token, headers: { 'x-forwarded-for': '203.0.113.3' }, body: { query: '{ phoneNumbers { id } }' } });
+    expect(await statuses(3, () => post('sk_not-a-key'))).toEqual([401, 401, 401]);
+    for (const token of ['sk_not-a-key', a.key]) {
+      const res = await post(token);
+      expect(res.status).toBe(429);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect((res.body as { errors: unknown }).errors).toEqual([
+        { message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: Number(res.headers.get('retry-after')) } },
+      ]);
+    }
+  });
+
+  it('refuses websocket connections from an address that failed authentication AUTH_FAILURES_PER_MINUTE times, a valid key too', async () => {
+    const a = await company();
+    const headers = { 'x-forwarded-for': '203.0.113.4' };
+    class FromAddress extends WebSocket {
+      constructor(url: string, protocols?: string | string[]) {
+        super(url, protocols, { headers });
+      }
+    }
+    const clientFrom = (token: string) =>
+      createClient({ url: `${t.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: FromAddress, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0, lazy: true });
+    for (let i = 0; i < 3; i++) expect(await closeCode(clientFrom('sk_not-a-key'))).toBe(4403);
+    expect(await closeCode(clientFrom(a.key))).toBe(4403);
+    // The same key from another address connects.
+    const served = wsClient(t, a.key);
+    try {
+      expect((await query(served, '{ phoneNumbers { id } }')).errors).toBeUndefined();
+    } finally {
+      await served.dispose();
+    }
   });
 
   it('refuses makeCall past the make-call limit, within a request that is served', async () => {
