@@ -2,6 +2,12 @@ import { Entity, Index, ManyToOne, type Opt, Property, type Ref } from '@mikro-o
 import { BaseEntity } from './base.entity';
 import { Company } from './company.entity';
 
+export const VOICEMAIL_ACTIONS = ['hangup', 'leave_message', 'continue'] as const;
+export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
+/** `mono`: both parties on one channel; `dual`: one channel each. */
+export const CALL_RECORDINGS = ['off', 'mono', 'dual'] as const;
+export type CallRecording = (typeof CALL_RECORDINGS)[number];
+
 /**
  * A conversational agent. Templates (`isTemplate`, no company) are a built-in catalogue
  * readable by every company. Numeric settings are 0-100 integers or seconds (docs/rest.md).
@@ -68,6 +74,21 @@ export class AiAgent extends BaseEntity {
 
   @Property({ type: 'string', length: 50 })
   backgroundAudioStatus: Opt<string> = 'off';
+
+  /** What the agent does when a machine answers (docs/agents.md, "Answering machines"). */
+  @Property({ type: 'string', length: 20 })
+  voicemailAction: Opt<VoicemailAction> = 'hangup';
+
+  /** Left on an answering machine under `leave_message`; `{{variables}}` filled like the prompt. */
+  @Property({ type: 'text' })
+  voicemailMessage: Opt<string> = '';
+
+  @Property({ type: 'string', length: 10 })
+  callRecording: Opt<CallRecording> = 'off';
+
+  /** Spoken before anything else on every call, not interruptible; empty: none. */
+  @Property({ type: 'text' })
+  openingDisclosure: Opt<string> = '';
 
   @Property({ type: 'json' })
   agentFlow: Opt<Record<string, unknown>> = {};

@@ -15,6 +15,9 @@ export type CallStatus = (typeof CALL_STATUSES)[number];
 /** `outgoing` for calls the service places (interface 4.1), `incoming` for inbound ones. */
 export const CALL_DIRECTIONS = ['outgoing', 'incoming'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+/** Who answered an outgoing call, as answering-machine detection tells (docs/calls.md, "Answering machines"). */
+export const ANSWERED_BY = ['human', 'machine', 'fax', 'unknown'] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
 export const LIVE_STATUSES: readonly CallStatus[] = ['pstn-queued', 'ringing', 'in-progress'];
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 
@@ -30,6 +33,11 @@ export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'n
 @Index({
   name: 'calls_waiting_index',
   expression: `create index "calls_waiting_index" on "calls" ("company_id", "created_at", "id") where "call_status" = 'pstn-queued' and "dispatched_at" is null`,
+})
+// The retention sweep's pick: only calls holding a recording (docs/calls.md, "Recording").
+@Index({
+  name: 'calls_recording_at_index',
+  expression: `create index "calls_recording_at_index" on "calls" ("recording_at") where "recording_sid" is not null`,
 })
 @Unique({ properties: ['campaign', 'contact', 'campaignAttempt'] })
 export class Call extends BaseEntity {
@@ -88,6 +96,22 @@ export class Call extends BaseEntity {
 
   @Property({ type: 'text', nullable: true })
   recordUrl: Opt<string> | null = null;
+
+  /** Who answered; null when nobody did or nothing detected it (incoming calls). */
+  @Property({ type: 'string', length: 10, nullable: true })
+  answeredBy: Opt<AnsweredBy> | null = null;
+
+  /** Twilio's `AnsweredBy` as it came (`machine_start`, `machine_end_beep`...): what the relay session acts on. */
+  @Property({ type: 'string', length: 30, nullable: true, hidden: true })
+  machineDetection: Opt<string> | null = null;
+
+  /** The provider's recording of the call; `recordUrl` is our URL serving it (docs/calls.md, "Recording"). */
+  @Property({ type: 'string', length: 100, nullable: true, hidden: true })
+  recordingSid: Opt<string> | null = null;
+
+  /** When the recording was stored; retention counts from it. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true, hidden: true })
+  recordingAt: Opt<Date> | null = null;
 
   @Property({ type: 'text', nullable: true })
   transcript: Opt<string> | null = null;

@@ -17,6 +17,7 @@ import { Migration20261127090000_phone_number_holder } from './Migration20261127
 import { Migration20261127100000_relay_sessions } from './Migration20261127100000_relay_sessions';
 import { Migration20261127110000_sealed_flow_secrets } from './Migration20261127110000_sealed_flow_secrets';
 import { Migration20261127120000_idempotency_links } from './Migration20261127120000_idempotency_links';
+import { Migration20261127130000_voicemail_recording } from './Migration20261127130000_voicemail_recording';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -39,4 +40,5 @@ export const migrationsList = [
   { name: 'Migration20261127100000_relay_sessions', class: Migration20261127100000_relay_sessions },
   { name: 'Migration20261127110000_sealed_flow_secrets', class: Migration20261127110000_sealed_flow_secrets },
   { name: 'Migration20261127120000_idempotency_links', class: Migration20261127120000_idempotency_links },
+  { name: 'Migration20261127130000_voicemail_recording', class: Migration20261127130000_voicemail_recording },
 ];

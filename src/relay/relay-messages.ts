@@ -32,7 +32,7 @@ export type IncomingMessage = z.infer<typeof incomingMessage>;
 
 /** What we send: a piece of the agent's turn, the end of the session, digits, a language switch. */
 export type OutgoingMessage =
-  | { type: 'text'; token: string; last: boolean }
+  | { type: 'text'; token: string; last: boolean; interruptible?: boolean }
   | { type: 'end'; handoffData: string }
   | { type: 'sendDigits'; digits: string }
   | { type: 'language'; ttsLanguage: string; transcriptionLanguage: string };

@@ -20,6 +20,13 @@ export interface RelayLimits {
 const POLICY = 1008;
 
 /**
+ * How long a line takes to be spoken, estimated: ConversationRelay says when speech is played
+ * only through `info` events, which the session does not ask for. About 15 characters a second
+ * (some 170 words a minute), plus half a second for the voice to start (docs/calls.md).
+ */
+export const speakingMs = (text: string): number => 500 + Math.ceil((text.length / 15) * 1000);
+
+/**
  * One ConversationRelay websocket: Twilio's messages in, mapped to the call's
  * `Conversation`; the conversation's words and actions out, as Twilio's messages. Every
  * incoming message is checked; a malformed or unknown one is logged and ignored. Messages
@@ -36,6 +43,9 @@ export class RelaySession implements ConversationSink {
   private closed = false;
   /** Why we ended the session, when we did; else the socket's close is the callee's hang-up. */
   private endedWith: ConversationEndReason | null = null;
+  /** Until when the lines said (`say`) are being spoken, by estimate (ms since the epoch). */
+  private speakingUntil = 0;
+  private endTimer: NodeJS.Timeout | null = null;
   private readonly setupTimer: NodeJS.Timeout;
 
   constructor(
@@ -55,6 +65,11 @@ export class RelaySession implements ConversationSink {
     this.send({ type: 'text', token, last });
   }
 
+  say(text: string): void {
+    this.send({ type: 'text', token: text, last: true, interruptible: false });
+    this.speakingUntil = Math.max(Date.now(), this.speakingUntil) + speakingMs(text);
+  }
+
   end(reason: ConversationEndReason): void {
     this.finish({ reason });
   }
@@ -71,9 +86,16 @@ export class RelaySession implements ConversationSink {
     this.send({ type: 'language', ttsLanguage: code, transcriptionLanguage: code });
   }
 
+  /** Sends `end` once the lines said are spoken: Twilio ends the session at once, cutting any speech still playing. */
   private finish(handoff: RelayHandoff): void {
     this.endedWith = handoff.reason;
-    this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
+    const end = () => this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
+    const wait = this.speakingUntil - Date.now();
+    if (wait <= 0) return end();
+    this.endTimer = setTimeout(() => {
+      this.endTimer = null;
+      end();
+    }, wait);
   }
 
   private send(message: OutgoingMessage): void {
@@ -144,6 +166,7 @@ export class RelaySession implements ConversationSink {
   private onClose(): void {
     this.closed = true;
     clearTimeout(this.setupTimer);
+    if (this.endTimer) clearTimeout(this.endTimer);
     const closing = this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
     void (closing ?? Promise.resolve()).then(this.markFinished);
   }

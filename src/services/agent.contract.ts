@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import type { AiAgent } from '../entities';
+import { CALL_RECORDINGS, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
 import { agentFlowSchema } from './conversation/agent-flow';
 import { outcomeDefinitionsSchema } from './conversation/analysis-schema';
 import { intBetween, jsonObject, requiredText, text, workspace } from './input/common';
+
+const VOICEMAIL_ACTION = 'What the agent does when an answering machine answers: hangup (default), leave_message or continue (docs/agents.md).';
+const VOICEMAIL_MESSAGE = 'Left on an answering machine under leave_message; {{variables}} are filled as in the prompt.';
+const CALL_RECORDING = 'Whether calls are recorded: off (default), mono or dual (one channel per party).';
+const OPENING_DISCLOSURE = 'Spoken first on every call and not interruptible (e.g. "This call is recorded."); empty: none.';
 
 const seconds = () => d(z.int(), 'Seconds.');
 const percent = () => d(z.int(), '0-100.');
@@ -36,6 +42,10 @@ export const agentContract = defineContract({
     backgroundAudioStatus: d(z.string(), 'Background audio setting, free text.'),
     workspaceId: d(z.string(), 'Workspace slug the record belongs to (`default` unless given).'),
     isTemplate: d(z.boolean(), 'True for the built-in catalogue, readable by every company and changed by none.'),
+    voicemailAction: d(z.enum(VOICEMAIL_ACTIONS), VOICEMAIL_ACTION),
+    voicemailMessage: d(z.string(), VOICEMAIL_MESSAGE),
+    callRecording: d(z.enum(CALL_RECORDINGS), CALL_RECORDING),
+    openingDisclosure: d(z.string(), OPENING_DISCLOSURE),
     agentFlow: d(field.json(), 'The conversation flow of the agent (states and transitions).'),
     agentDynamicVariables: d(field.json(), 'Variables the agent fills into its prompt.'),
     agentPostCallOutcomes: d(field.json(), 'Outcomes the agent records after a call.'),
@@ -79,6 +89,10 @@ export const agentFields = {
   llm_temperature: d(intBetween(0, 100), '0-100, percent of the provider range.'),
   agent_type: d(requiredText(50), 'Kind of agent, free text.'),
   background_audio_status: d(requiredText(50), 'Background audio setting, free text.'),
+  voicemail_action: d(z.enum(VOICEMAIL_ACTIONS, { error: `Must be one of ${VOICEMAIL_ACTIONS.join(', ')}` }), VOICEMAIL_ACTION),
+  voicemail_message: d(text(2000), VOICEMAIL_MESSAGE),
+  call_recording: d(z.enum(CALL_RECORDINGS, { error: `Must be one of ${CALL_RECORDINGS.join(', ')}` }), CALL_RECORDING),
+  opening_disclosure: d(text(1000), OPENING_DISCLOSURE),
   agent_flow: d(agentFlowSchema, 'The conversation flow of the agent (states and transitions).'),
   agent_dynamic_variables: d(jsonObject(), 'Variables the agent fills into its prompt.'),
   agent_post_call_outcomes: d(

@@ -236,7 +236,7 @@ export class CallLifecycleService {
     const key = { id: call.id, companyId };
     let sid: string;
     try {
-      sid = await this.provider.place({ callId: call.id, companyId, from: call.from, to: call.to, agent: call.agent });
+      sid = await this.provider.place({ callId: call.id, companyId, from: call.from, to: call.to, agent: call.agent, recording: call.recording });
     } catch (err) {
       this.logger.warn({ err, callId: call.id }, 'provider refused the call');
       await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Call } from '../entities';
-import { CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
+import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
 import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './contract';
 import type { StoredTurn } from './conversation/transcript';
 import { phone, uuid, workspace } from './input/common';
@@ -46,7 +46,7 @@ export const callContract = defineContract({
     isTest: d(z.boolean(), 'True for calls made by makeCall.'),
     callRating: d(z.int(), 'Rating of the call, 0 until rated.'),
     callFeedback: d(z.string().nullable(), 'Feedback on the call; null until given.'),
-    recordUrl: d(z.string().nullable(), 'Recording URL; null when none.'),
+    recordUrl: d(z.string().nullable(), 'The recording, served by GET /v1/calls/{id}/recording with your credentials; null when none (docs/calls.md, "Recording").'),
     transcript: d(z.string().nullable(), 'Transcript as text, one turn a line; null until the call ends.'),
     transcriptObject: d(field.json().nullable(), 'Transcript as structured turns; null until the call ends.'),
     transcriptTurns: d(z.array(transcriptTurn), 'The turns of `transcriptObject`, typed; empty before the first turn.'),
@@ -54,6 +54,7 @@ export const callContract = defineContract({
     cost: d(z.number(), 'Cost of the call in `priceUnit`.'),
     priceUnit: d(z.string().meta({ examples: ['USD'] }), 'Currency of `cost` (e.g. USD).'),
     latency: d(z.int(), 'Agent response latency, milliseconds.'),
+    answeredBy: d(z.enum(ANSWERED_BY).nullable(), 'Who answered, as answering-machine detection tells: human, machine, fax or unknown; null when not answered or not detected.'),
     disconnectReason: d(z.string(), 'Why the call ended (e.g. voicemail_reached, timeout); empty while live.'),
     analysisSentiment: d(z.string(), 'Sentiment found by post-call analysis; empty until then.'),
     agentTaskStatus: d(z.string(), 'Whether the agent did its task; empty until known.'),

@@ -12,6 +12,7 @@ import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-events.store';
+import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';
 
@@ -35,6 +36,7 @@ export interface CallToPlace {
   agent: RelayAgentSettings;
   /** When it was given its slot: a provider call for it cannot be older. */
   dispatchedAt: Date;
+  recording: CallRecording;
 }
 
 const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
@@ -43,6 +45,7 @@ const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
   from: row.call_from as string,
   to: row.call_to as string,
   agent: { language: row.language as string, interruptionSensitivity: row.interruption_sensitivity as number },
+  recording: row.call_recording as CallRecording,
 });
 
 /**
@@ -74,7 +77,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
      )
      UPDATE calls c SET dispatched_at = ? FROM ai_agents a
      WHERE c.id = ANY (ARRAY (SELECT id FROM picked)) AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
-     RETURNING c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity`,
+     RETURNING c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity, a.call_recording`,
     [companyId, [...LIVE_STATUSES], 'outgoing', companyId, maxLive, now, companyId],
   );
   return rows.map(callToPlace);
@@ -83,7 +86,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
 /** A dispatched call still to place (`pstn-queued`, no provider sid), with what placing it needs; null for any other. */
 export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey): Promise<CallToPlace | null> {
   const [row] = await em.execute(
-    `SELECT c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity
+    `SELECT c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity, a.call_recording
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ? AND c.call_status = 'pstn-queued' AND c.call_sid = '' AND c.dispatched_at IS NOT NULL`,
     [call.id, call.companyId],
@@ -215,7 +218,7 @@ function transitionStatement(event: FlowEventName | null): ReturnType<typeof sha
     `WITH given AS (
        SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id uuid, predecessors text[], status text, at timestamptz, now timestamptz,
          answered_at timestamptz, in_progress boolean, terminal boolean, duration_s int, price_per_minute numeric, disconnect_reason text,
-         latency int, transcript text, transcript_object jsonb, transcript_language text, contact_status text)
+         latency int, transcript text, transcript_object jsonb, transcript_language text, contact_status text, answered_by text)
      ), answered AS (
        SELECT g.*, COALESCE(c.started_at, g.answered_at) AS started
        FROM given g JOIN calls c ON c.id = g.id WHERE c.company_id = ?::uuid AND c.call_status = ANY (g.predecessors)
@@ -231,6 +234,7 @@ function transitionStatement(event: FlowEventName | null): ReturnType<typeof sha
          cost = CASE WHEN t.terminal THEN ROUND(t.duration / 60.0 * t.price_per_minute, 4) ELSE c.cost END,
          disconnect_reason = CASE WHEN t.terminal THEN COALESCE(t.disconnect_reason, NULLIF(c.disconnect_reason, ''), t.status) ELSE c.disconnect_reason END,
          latency = COALESCE(t.latency, c.latency),
+         answered_by = COALESCE(t.answered_by, c.answered_by),
          transcript = COALESCE(t.transcript, c.transcript),
          transcript_object = COALESCE(t.transcript_object, c.transcript_object),
          transcript_language = COALESCE(t.transcript_language, c.transcript_language)
@@ -292,6 +296,7 @@ export async function applyTransition(
     transcript_object: update.transcript ? { turns: update.transcript.turns } : null,
     transcript_language: update.transcript?.language ?? null,
     contact_status: contactStatusOf(update.status, update.disconnectReason),
+    answered_by: update.answeredBy ?? null,
   });
   return row
     ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }
@@ -301,7 +306,7 @@ export async function applyTransition(
 const SIMULATED_CALL = hotStatement(
   'simulated-call',
   `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language,
-            c.contact_id, ct.firstname, ct.lastname, ct.metadata
+            a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
        LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ?`,
@@ -318,7 +323,13 @@ export async function simulatedCall(em: EntityManager, reads: ViewReads, call: R
     agentDynamicVariables: row.agent_dynamic_variables,
     // A string or a Date, depending on the driver's type parsing.
     startedAt: row.started_at === null ? null : new Date(row.started_at),
-    agent: { name: row.name, language: row.language },
+    agent: {
+      name: row.name,
+      language: row.language,
+      voicemailAction: row.voicemail_action,
+      voicemailMessage: row.voicemail_message,
+      agentDynamicVariables: row.agent_variables ?? {},
+    },
     contact: row.contact_id ? { firstname: row.firstname ?? '', lastname: row.lastname ?? '', metadata: row.metadata ?? {} } : null,
   };
 }

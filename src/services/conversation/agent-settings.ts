@@ -9,11 +9,24 @@ import type { EngineSettings } from './engine';
 /** The agent fields a conversation reads (docs/agents.md maps each). */
 export type ConversationAgent = Pick<
   AiAgent,
-  'prompt' | 'language' | 'startingState' | 'whoTalksFirst' | 'llmTemperature' | 'reminderFrequencyFrom' | 'reminderFrequencyTo' | 'maxSilenceDuration' | 'agentFlow' | 'agentDynamicVariables'
+  | 'prompt'
+  | 'language'
+  | 'startingState'
+  | 'whoTalksFirst'
+  | 'llmTemperature'
+  | 'reminderFrequencyFrom'
+  | 'reminderFrequencyTo'
+  | 'maxSilenceDuration'
+  | 'agentFlow'
+  | 'agentDynamicVariables'
+  | 'openingDisclosure'
 >;
 
 /** How a phone call differs from a chat, told to every model after the agent's own prompt. */
 const VOICE_RULES = 'You are speaking on a phone call: your words are read aloud. Answer in short spoken sentences, without lists, markdown or emoji.';
+/** Phones' call-screening assistants (iOS, Pixel) answer first and ask who is calling and why (docs/agents.md, "Answering machines"). */
+export const CALL_SCREENING_RULE =
+  'The call may first be answered by a call-screening assistant (such as those of iOS or Pixel phones) that asks who is calling and why: answer it in one short sentence with your name, on whose behalf you call and why, then wait for the person to join.';
 
 /** `llm_temperature` is 0-100, a percent of the OpenAI range 0-2 (docs/agents.md). */
 export const temperatureOf = (percent: number) => Math.round(percent * 2) / 100;
@@ -24,8 +37,20 @@ export function variablesOf(agent: ConversationAgent, variables: DynamicVariable
 }
 
 export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {
-  return [fillText(agent.prompt, scope).trim(), `Speak in the language ${agent.language}.`, VOICE_RULES].filter((p) => p !== '').join('\n\n');
+  const disclosure = openingDisclosureOf(agent, scope);
+  return [
+    fillText(agent.prompt, scope).trim(),
+    `Speak in the language ${agent.language}.`,
+    VOICE_RULES,
+    CALL_SCREENING_RULE,
+    disclosure ? `The call opened with this disclosure, already said to the callee: "${disclosure}". Do not repeat it.` : '',
+  ]
+    .filter((p) => p !== '')
+    .join('\n\n');
 }
+
+/** The agent's opening disclosure for a call, placeholders filled; empty: none. */
+const openingDisclosureOf = (agent: Pick<ConversationAgent, 'openingDisclosure'>, scope: Scope) => fillText(agent.openingDisclosure, scope).trim();
 
 /** Everything the engine needs, from the agent and the call's dynamic variables; flow tools only with `flows`. */
 export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVariable[], flows: FlowInvoker | null = null): EngineSettings {
@@ -40,5 +65,6 @@ export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVar
     temperature: temperatureOf(agent.llmTemperature),
     tools: [...builtInTools(flow.transfer_numbers ?? []), ...flowTools(flow.tools ?? [], flows)],
     silence: { reminderMs: to > 0 ? { from: from * 1000, to: to * 1000 } : null, maxMs: agent.maxSilenceDuration * 1000 },
+    openingDisclosure: openingDisclosureOf(agent, scope),
   };
 }

@@ -16,7 +16,16 @@ export type ConversationEndReason =
   /** No word from the callee for the agent's maximum silence. */
   | 'max_silence'
   /** The language model was unreachable, too slow or broke mid-answer. */
-  | 'llm_error';
+  | 'llm_error'
+  /** An answering machine answered; the agent left its message, or not (docs/agents.md, "Answering machines"). */
+  | 'voicemail_reached';
+
+/**
+ * Where an answering machine is when the conversation learns of it: `greeting`, its greeting
+ * is playing (the agent stops and waits); `message_end`, the greeting is over (the agent
+ * leaves its message, if any, and ends the call).
+ */
+export type MachineMoment = 'greeting' | 'message_end';
 
 /**
  * What a conversation says and does. A transport turns each into its own messages; every
@@ -28,6 +37,11 @@ export interface ConversationSink {
    * (the closing piece may be empty). Tokens of one turn arrive in order.
    */
   text(token: string, last: boolean): void;
+  /**
+   * A whole line said as is and not interruptible (an opening disclosure, a voicemail
+   * message); `end` after it waits until it has been spoken.
+   */
+  say(text: string): void;
   /** Ends the session once what was already sent has been spoken. */
   end(reason: ConversationEndReason): void;
   /** Hands the caller to `number` (E.164), then ends the session. */
@@ -57,6 +71,11 @@ export interface Conversation {
   dtmf(digit: string): Promise<void>;
   /** The callee has been silent for a while (reminders, then a hang-up after the maximum). */
   silence(): Promise<void>;
+  /**
+   * An answering machine answered (`moment`): the agent stops its turn and hears nothing
+   * more; at `message_end` it says `message` (when not null) and ends with `voicemail_reached`.
+   */
+  answeringMachine(moment: MachineMoment, message: string | null): Promise<void>;
   /** The transport is gone (hang-up, socket closed): stops generating, keeps what is stored. */
   close(reason: ConversationEndReason): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import type { StateMachine } from './agent-flow';
 import { type CallAction, type CallTool, runTools } from './call-tools';
 import { chatHistory } from './chat-history';
-import type { Conversation, ConversationEndReason, ConversationSink } from './conversation';
+import type { Conversation, ConversationEndReason, ConversationSink, MachineMoment } from './conversation';
 import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
 import { SilenceWatch, type SilenceSettings } from './silence';
 
@@ -25,6 +25,8 @@ export interface EngineSettings {
   temperature: number | undefined;
   tools: CallTool[];
   silence: SilenceSettings;
+  /** Said before anything else, not interruptible; empty: none. */
+  openingDisclosure: string;
 }
 
 /** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
@@ -90,6 +92,8 @@ export class ConversationEngine implements Conversation {
   private newerInputs = 0;
   private promptAt: number | null = null;
   private ended = false;
+  /** An answering machine answered: the callee's side is no longer heard. */
+  private machine = false;
   private readonly silenceWatch: SilenceWatch;
   private readonly now: () => number;
 
@@ -103,13 +107,18 @@ export class ConversationEngine implements Conversation {
 
   start(): Promise<void> {
     return this.enqueue(async () => {
+      const disclosure = this.settings.openingDisclosure;
+      if (disclosure !== '') {
+        this.record({ role: 'agent', text: disclosure, at: new Date(this.now()) });
+        this.deps.sink.say(disclosure);
+      }
       if (this.settings.agentTalksFirst) await this.respond();
       else this.silenceWatch.arm();
     });
   }
 
   userSaid(text: string, final: boolean): Promise<void> {
-    if (this.ended) return Promise.resolve();
+    if (this.ended || this.machine) return Promise.resolve();
     this.silenceWatch.reset();
     if (!final || text.trim() === '') return Promise.resolve();
     return this.input(text.trim(), text.trim());
@@ -127,7 +136,7 @@ export class ConversationEngine implements Conversation {
   }
 
   dtmf(digit: string): Promise<void> {
-    if (this.ended || !/^[0-9*#A-D]$/.test(digit)) return Promise.resolve();
+    if (this.ended || this.machine || !/^[0-9*#A-D]$/.test(digit)) return Promise.resolve();
     this.silenceWatch.reset();
     return this.input(`[The caller pressed ${digit}]`, `[pressed ${digit}]`);
   }
@@ -159,6 +168,21 @@ export class ConversationEngine implements Conversation {
     });
   }
 
+  async answeringMachine(moment: MachineMoment, message: string | null): Promise<void> {
+    if (this.ended) return;
+    this.machine = true;
+    this.silenceWatch.reset();
+    this.cancelTurn();
+    if (moment === 'greeting') return;
+    this.ended = true;
+    await this.queue;
+    if (message !== null && message.trim() !== '') {
+      this.record({ role: 'agent', text: message.trim(), at: new Date(this.now()) });
+      this.deps.sink.say(message.trim());
+    }
+    this.deps.sink.end('voicemail_reached');
+  }
+
   /** Resolves once the turn in flight is canceled and the transcript stored. */
   async close(_reason: ConversationEndReason): Promise<void> {
     this.ended = true;
@@ -169,7 +193,7 @@ export class ConversationEngine implements Conversation {
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
-    const next = this.queue.then(() => (this.ended ? undefined : work()));
+    const next = this.queue.then(() => (this.ended || this.machine ? undefined : work()));
     this.queue = next.catch(() => undefined);
     return next;
   }

@@ -72,4 +72,4 @@ export const NO_MODEL =
   'No language model is configured. Set LLM_MODEL (and LLM_BASE_URL for a server other than OpenAI\'s, LLM_API_KEY if it needs one) and restart; see docs/agents.md, "Pointing it at a model server".';
 
 /** go_to_state speaks to no transport. */
-const NO_SINK = { text: () => undefined, end: () => undefined, transfer: () => undefined, sendDigits: () => undefined, language: () => undefined };
+const NO_SINK = { text: () => undefined, say: () => undefined, end: () => undefined, transfer: () => undefined, sendDigits: () => undefined, language: () => undefined };

@@ -47,6 +47,10 @@ class CollectingSink implements ConversationSink {
     if (turn !== '') this.agentTurns.push(turn);
   }
 
+  say(text: string): void {
+    this.agentTurns.push(text);
+  }
+
   end(reason: ConversationEndReason): void {
     this.ended ??= reason;
   }

@@ -54,7 +54,7 @@ export function conversationRelayTwiml(publicBaseUrl: string, callId: string, ag
   return response.toString();
 }
 
-const END_REASONS = ['agent_hangup', 'user_hangup', 'call_transfer', 'max_silence', 'llm_error'] as const satisfies readonly ConversationEndReason[];
+const END_REASONS = ['agent_hangup', 'user_hangup', 'call_transfer', 'max_silence', 'llm_error', 'voicemail_reached'] as const satisfies readonly ConversationEndReason[];
 
 /**
  * What our relay puts in the `end` message's `handoffData` (a string of JSON), and Twilio

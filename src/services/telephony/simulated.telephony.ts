@@ -1,7 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { CallStatus, DynamicVariable } from '../../entities/call.entity';
+import type { VoicemailAction } from '../../entities/ai-agent.entity';
 import type { StoredTurn } from '../conversation/transcript';
-import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
+import { fillText } from '../flows/placeholders';
+import type { PlaceRequest, RecordingMedia, StatusUpdate, TelephonyAdapter } from './telephony';
+import { rangeOf, silentWav } from './wav';
 
 export type SimulatedStep = 'ring' | 'answer' | 'hangup';
 
@@ -63,6 +66,10 @@ export interface SimulatedCall {
 export interface SimulatedAgent {
   name: string;
   language: string;
+  voicemailAction: VoicemailAction;
+  voicemailMessage: string;
+  /** The agent's default variables, which the call's override (as in the prompt). */
+  agentDynamicVariables: Record<string, unknown>;
 }
 
 /** A simulated call, its agent's words and its contact, as its steps and its callee need them. */
@@ -97,6 +104,21 @@ function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): 
   const answeredAt = (call.startedAt ?? endedAt).getTime();
   const talkMs = endedAt.getTime() - answeredAt;
   return lines.map(([role, text, share]) => ({ role, text, at: new Date(answeredAt + Math.round(talkMs * share)).toISOString() }));
+}
+
+/**
+ * How a simulated call that reached voicemail ends (docs/calls.md, "Answering machines"): at
+ * once under `hangup` (its duration counted from the answer), and under `leave_message` with
+ * the message, filled like the prompt, as the transcript's one agent turn.
+ */
+function voicemailEnd(call: SimulatedCall, agent: SimulatedAgent, now: Date): Omit<StatusUpdate, 'at'> {
+  const ended = { status: 'completed' as const, disconnectReason: 'voicemail_reached' };
+  if (agent.voicemailAction !== 'leave_message') return ended;
+  const scope = { ...agent.agentDynamicVariables, ...Object.fromEntries(call.agentDynamicVariables.map((v) => [v.name, v.value])) };
+  const message = fillText(agent.voicemailMessage, scope).trim();
+  if (message === '') return ended;
+  const turn: StoredTurn = { role: 'agent', text: message, at: (call.startedAt ?? now).toISOString() };
+  return { ...ended, transcript: { turns: [turn], language: agent.language } };
 }
 
 /** A stable pseudo-latency per call, 400 to 799 ms. */
@@ -185,6 +207,14 @@ export class SimulatedTelephony implements TelephonyAdapter {
     return null;
   }
 
+  /** A simulated recording: silence, as long as the call, made when asked for. */
+  async recording(_sid: string, range: string | undefined, call: { durationS: number }): Promise<RecordingMedia> {
+    return rangeOf(silentWav(call.durationS), 'audio/wav', range);
+  }
+
+  /** Nothing is stored at a simulated provider. */
+  async deleteRecording(): Promise<void> {}
+
   outcome(step: SimulatedStep, call: SimulatedCall, agent: SimulatedAgent, now: Date): StepOutcome {
     const { ringMs, talkMs } = this.timings;
     const behaviour = call.callDirection === 'incoming' ? 'person' : calleeBehaviour(call.callTo);
@@ -193,10 +223,15 @@ export class SimulatedTelephony implements TelephonyAdapter {
       if (behaviour === 'busy') return { update: { status: 'busy', disconnectReason: 'busy' } };
       if (behaviour === 'no-answer') return { update: { status: 'no-answer', disconnectReason: 'no_answer' } };
       if (behaviour === 'failed') return { update: { status: 'failed', disconnectReason: 'dial_failed' } };
-      return { update: { status: 'in-progress' }, next: { step: 'hangup', delayMs: this.talkMs(talksWithCallee(call)) } };
+      const outgoing = call.callDirection !== 'incoming';
+      if (behaviour === 'voicemail') {
+        const at = agent.voicemailAction === 'hangup' ? 0 : this.talkMs(false);
+        return { update: { status: 'in-progress', answeredBy: 'machine' }, next: { step: 'hangup', delayMs: at } };
+      }
+      return { update: { status: 'in-progress', ...(outgoing ? { answeredBy: 'human' as const } : {}) }, next: { step: 'hangup', delayMs: this.talkMs(talksWithCallee(call)) } };
     }
     const durationS = Math.round(talkMs / 1000);
-    if (behaviour === 'voicemail') return { update: { status: 'completed', durationS, disconnectReason: 'voicemail_reached' } };
+    if (behaviour === 'voicemail') return { update: voicemailEnd(call, agent, now) };
     // The conversation with the simulated callee outlived the safety net (or its worker died):
     // the call ends with what the conversation stored; the duration is the real one.
     if (this.conversations !== null && talksWithCallee(call)) return { update: { status: 'completed', disconnectReason: 'agent_hangup' } };

@@ -1,4 +1,5 @@
-import type { CallStatus } from '../../entities/call.entity';
+import type { CallRecording } from '../../entities/ai-agent.entity';
+import type { AnsweredBy, CallStatus } from '../../entities/call.entity';
 import type { StoredTurn } from '../conversation/transcript';
 import type { RelayAgentSettings } from './conversation-relay';
 
@@ -10,6 +11,8 @@ export interface StatusUpdate {
   durationS?: number;
   disconnectReason?: string;
   latencyMs?: number;
+  /** Who answered, when the provider detected it. */
+  answeredBy?: AnsweredBy;
   transcript?: { turns: StoredTurn[]; language: string };
 }
 
@@ -20,6 +23,8 @@ export interface PlaceRequest {
   to: string;
   /** The call's agent, for providers that carry the conversation (Twilio's relay TwiML). */
   agent: RelayAgentSettings;
+  /** Whether the provider records the call, and on how many channels. */
+  recording: CallRecording;
 }
 
 /**
@@ -45,4 +50,20 @@ export interface TelephonyAdapter {
   placedSince(call: Pick<PlaceRequest, 'from' | 'to'>, since: Date): Promise<string[]>;
   /** The provider's status of a call, as an update; null when it has none to give (the call sweep reconciles live calls with it). */
   currentStatus(providerSid: string, now: Date): Promise<StatusUpdate | null>;
+  /** A recording's audio (`range`: the client's `Range` header); NotFound when the provider has none. */
+  recording(recordingSid: string, range: string | undefined, call: { durationS: number }): Promise<RecordingMedia>;
+  /** Deletes a recording at the provider (retention); one already gone counts as deleted. */
+  deleteRecording(recordingSid: string): Promise<void>;
+}
+
+/** A recording's audio, or the part of it a `Range` asked for, as the provider serves it. */
+export interface RecordingMedia {
+  /** 200 (whole), 206 (the range asked), 416 (a range past the end). */
+  status: number;
+  type: string;
+  /** Content-Length, when known. */
+  length: string | undefined;
+  /** Content-Range, for 206 and 416. */
+  range: string | undefined;
+  body: NodeJS.ReadableStream | Buffer;
 }

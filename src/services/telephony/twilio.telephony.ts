@@ -1,17 +1,25 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
+import { NotFoundError } from '../errors';
 import { storableInstant } from '../input/common';
 import { conversationRelayTwiml } from './conversation-relay';
 import { mintRelayToken, readRelayToken } from './relay-token';
-import type { PlaceRequest, StatusUpdate, TelephonyAdapter } from './telephony';
+import type { PlaceRequest, RecordingMedia, StatusUpdate, TelephonyAdapter } from './telephony';
+
+/** Our Twilio callback routes (src/rest/telephony.routes.ts), under PUBLIC_BASE_URL. */
+export const TWILIO_STATUS_PATH = '/v1/telephony/twilio/status';
+export const TWILIO_AMD_PATH = '/v1/telephony/twilio/amd';
+export const TWILIO_RECORDING_PATH = '/v1/telephony/twilio/recording';
 
 export interface TwilioOptions {
   /** https://api.twilio.com, or a compatible API (tests run a local fake). */
   baseUrl: string;
   accountSid: string;
   authToken: string;
-  /** Absolute URL of our status-callback route, as Twilio will call (and sign) it. */
-  statusCallbackUrl: string;
+  /** PUBLIC_BASE_URL: our callback routes (status, AMD, recording) as Twilio calls (and signs) them. */
+  publicBaseUrl: string;
   /**
    * PUBLIC_BASE_URL when calls carry their agent's conversation (a language model is
    * configured): the call's TwiML connects it to our ConversationRelay websocket. Null:
@@ -68,6 +76,21 @@ export class TwilioTelephony implements TelephonyAdapter {
       Twiml: this.callTwiml(request),
       StatusCallback: this.callbackUrl(request.callId),
       StatusCallbackMethod: 'POST',
+      // Asynchronous detection: the conversation starts at once, the verdict (after the
+      // greeting, for a machine) comes to our AMD callback (docs/calls.md, "Answering machines").
+      MachineDetection: 'DetectMessageEnd',
+      AsyncAmd: 'true',
+      AsyncAmdStatusCallback: this.callbackUrl(request.callId, TWILIO_AMD_PATH),
+      AsyncAmdStatusCallbackMethod: 'POST',
+      ...(request.recording === 'off'
+        ? {}
+        : {
+            Record: 'true',
+            RecordingChannels: request.recording,
+            RecordingStatusCallback: this.callbackUrl(request.callId, TWILIO_RECORDING_PATH),
+            RecordingStatusCallbackMethod: 'POST',
+            RecordingStatusCallbackEvent: 'completed',
+          }),
     });
     for (const event of ['initiated', 'ringing', 'answered', 'completed']) body.append('StatusCallbackEvent', event);
     const created = (await this.request('POST', 'Calls.json', body)) as { sid?: unknown };
@@ -115,9 +138,38 @@ export class TwilioTelephony implements TelephonyAdapter {
     return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent, mintRelayToken(this.options.authToken, callId, new Date())) : HOLD_TWIML;
   }
 
-  /** The URL Twilio calls back for one of our calls; our call id rides in the signed URL. */
-  callbackUrl(callId: string): string {
-    return `${this.options.statusCallbackUrl}?call_id=${encodeURIComponent(callId)}`;
+  /** The URL Twilio calls back on `path` (the status callback unless said) for one of our calls; our call id rides in the signed URL. */
+  callbackUrl(callId: string, path: string = TWILIO_STATUS_PATH): string {
+    return `${this.options.publicBaseUrl}${path}?call_id=${encodeURIComponent(callId)}`;
+  }
+
+  /** Replaces what a live call runs with `twiml` (the Calls API's update with `Twiml`). */
+  async redirect(providerSid: string, twiml: string): Promise<void> {
+    await this.request('POST', `Calls/${encodeURIComponent(providerSid)}.json`, new URLSearchParams({ Twiml: twiml }));
+  }
+
+  /**
+   * A recording's audio as WAV (the Recording resource's media, `.wav`), fetched with our
+   * credentials; `range` is passed on as the client's `Range` header.
+   */
+  async recording(recordingSid: string, range: string | undefined): Promise<RecordingMedia> {
+    const res = await this.send('GET', `Recordings/${encodeURIComponent(recordingSid)}.wav`, { headers: range ? { range } : {}, timeoutMs: 60_000 });
+    if (res.status === 404) throw new NotFoundError('Recording');
+    if (res.status !== 200 && res.status !== 206 && res.status !== 416) throw new Error(`Twilio answered HTTP ${res.status} for a recording`);
+    const header = (name: string) => res.headers.get(name) ?? undefined;
+    return {
+      status: res.status,
+      type: header('content-type') ?? 'audio/x-wav',
+      length: header('content-length'),
+      range: header('content-range'),
+      body: res.body ? Readable.fromWeb(res.body as WebReadableStream) : Buffer.alloc(0),
+    };
+  }
+
+  /** Deletes a recording at Twilio (DELETE on the Recording resource); one already gone counts as deleted. */
+  async deleteRecording(recordingSid: string): Promise<void> {
+    const res = await this.send('DELETE', `Recordings/${encodeURIComponent(recordingSid)}.json`);
+    if (!res.ok && res.status !== 404) throw new Error(`Twilio answered HTTP ${res.status} deleting a recording`);
   }
 
   /** The call and nonce of a relay session token this account minted, unexpired; else null. */
@@ -148,17 +200,23 @@ export class TwilioTelephony implements TelephonyAdapter {
 
   /** One request to the account's REST API (`path` under `/2010-04-01/Accounts/{sid}/`); answers its JSON. */
   private async request(method: 'GET' | 'POST', path: string, body?: URLSearchParams): Promise<unknown> {
+    const res = await this.send(method, path, { body });
+    if (!res.ok) throw new Error(`Twilio answered HTTP ${res.status}`);
+    return res.json();
+  }
+
+  /** A request to the account's REST resources, with the account's credentials; the response as it came. */
+  private send(method: string, path: string, options: { body?: URLSearchParams | undefined; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Response> {
     const { baseUrl, accountSid, authToken } = this.options;
-    const res = await fetch(`${baseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/${path}`, {
+    return fetch(`${baseUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/${path}`, {
       method,
       headers: {
         authorization: `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`,
-        ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...(options.body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...options.headers,
       },
-      ...(body ? { body } : {}),
-      signal: AbortSignal.timeout(10_000),
+      ...(options.body ? { body: options.body } : {}),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
-    if (!res.ok) throw new Error(`Twilio answered HTTP ${res.status}`);
-    return res.json();
   }
 }

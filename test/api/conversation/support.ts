@@ -9,6 +9,7 @@ import { waitFor } from '../../support/wait';
 export class RecordingSink implements ConversationSink {
   readonly events: (
     | { type: 'text'; token: string; last: boolean }
+    | { type: 'say'; text: string }
     | { type: 'end'; reason: ConversationEndReason }
     | { type: 'transfer'; number: string }
     | { type: 'digits'; digits: string }
@@ -17,6 +18,9 @@ export class RecordingSink implements ConversationSink {
 
   text(token: string, last: boolean): void {
     this.events.push({ type: 'text', token, last });
+  }
+  say(text: string): void {
+    this.events.push({ type: 'say', text });
   }
   end(reason: ConversationEndReason): void {
     this.events.push({ type: 'end', reason });
@@ -62,6 +66,7 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
   maxSilenceDuration: 0,
   agentFlow: {},
   agentDynamicVariables: {},
+  openingDisclosure: '',
   ...overrides,
 });
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
 import { createLogger } from '../../../src/logger';
 import { type RelayGate, relayWebSockets } from '../../../src/relay/relay.ws';
-import type { Conversation, ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
+import type { Conversation, ConversationEndReason, ConversationSink, MachineMoment } from '../../../src/services/conversation/conversation';
 import { RELAY_PATH } from '../../../src/services/telephony/conversation-relay';
 import { routeUpgrades } from '../../../src/upgrades';
 import { FakeRelay, RefusedHandshake, type RelayTarget } from '../../support/fake-relay';
@@ -46,6 +46,12 @@ class ScriptedConversation implements Conversation {
   }
   async silence() {
     this.inputs.push('silence');
+  }
+  async answeringMachine(moment: MachineMoment, message: string | null) {
+    this.inputs.push(`machine:${moment}`);
+    if (moment === 'greeting') return;
+    if (message) this.sink.say(message);
+    this.sink.end('voicemail_reached');
   }
   async close(reason: ConversationEndReason) {
     // Storing what it had takes a while: the server's close() must wait for it.
