@@ -106,6 +106,8 @@ const schema = z.object({
    */
   SIM_CALLEE_TURNS: z.coerce.number().int().min(0).max(20).default(4),
   SIM_CALLEE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  /** Days a call's recording is kept, from when it was stored; then deleted at the provider. Unset: kept. */
+  RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Price of one minute of call, in PRICE_UNIT. */
   CALL_PRICE_PER_MINUTE: z.coerce.number().min(0).max(100).default(0.05),
   /** A live call with no update for this long is ended as failed (disconnect_reason timeout). */
@@ -218,6 +220,8 @@ export interface Config {
   simulated: { ringMs: number; talkMs: number; calleeTurns: number; calleeTimeoutMs: number };
   pricePerMinute: number;
   maxCallDurationS: number;
+  /** RECORDING_RETENTION_DAYS; null keeps recordings. */
+  recordingRetentionDays: number | null;
   maxConcurrentCallsPerCompany: number;
   maxConcurrentInboundCallsPerCompany: number;
   callSweepMs: number;
@@ -307,6 +311,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulated: { ringMs: e.SIM_RING_MS, talkMs: e.SIM_TALK_MS, calleeTurns: e.SIM_CALLEE_TURNS, calleeTimeoutMs: e.SIM_CALLEE_TIMEOUT_MS },
     pricePerMinute: e.CALL_PRICE_PER_MINUTE,
     maxCallDurationS: e.MAX_CALL_DURATION_S,
+    recordingRetentionDays: e.RECORDING_RETENTION_DAYS ?? null,
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
     maxConcurrentInboundCallsPerCompany: e.MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY,
     callSweepMs: e.CALL_SWEEP_MS,

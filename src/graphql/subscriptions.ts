@@ -12,6 +12,7 @@ const MAX_PENDING_RECORDS = 10_000;
 const recordOf: { [T in Topic]: (payload: Topics[T]) => string } = {
   'call.updated': (p) => p.callId,
   'call.analyzed': (p) => p.callId,
+  'call.machine': (p) => p.callId,
   'webhook.execution.updated': (p) => p.executionId,
 };
 

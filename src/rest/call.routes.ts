@@ -1,6 +1,8 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import { CallService } from '../services/call.service';
 import type { InboundCallService } from '../services/inbound/inbound-call.service';
+import type { RecordingService } from '../services/recordings/recording.service';
 import { listCallsInput } from '../services/input/call.input';
 import { callPageShape, callShape, serializeCall } from './call.serializer';
 import { ok } from './envelope';
@@ -9,7 +11,7 @@ import { notFound, type RestApi } from './openapi';
 
 const tag = 'Calls';
 
-export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCallService): Router<RestState> {
+export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCallService, recordings: RecordingService): Router<RestState> {
   const router = new Router<RestState>();
   api.route(
     router,
@@ -78,6 +80,32 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
     { id: 'getCall', method: 'get', path: '/v1/calls/:id', tag, summary: 'Get a call', description: 'One call record of the company, in the make-call shape (interface 2.1).', data: callShape, errors: { 404: notFound('call') } },
     async (ctx) => {
       ok(ctx, serializeCall(await calls.get(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'getCallRecording',
+      method: 'get',
+      path: '/v1/calls/:id/recording',
+      tag,
+      summary: "Stream a call's recording",
+      description:
+        "The audio of the call's recording (`record_url`), WAV, fetched from the provider with the platform's credentials. Supports `Range` (206 with `Content-Range`; 416 past the end). 404 for a call without a recording, or another company's (docs/calls.md, \"Recording\").",
+      data: z.string().meta({ format: 'binary' }).describe('WAV audio.'),
+      unwrapped: true,
+      dataType: 'audio/wav',
+      errors: { 404: notFound('call, or a call without a recording'), 416: 'The range starts past the end of the recording.' },
+    },
+    async (ctx) => {
+      const media = await recordings.media(ctx.state.caller, ctx.params.id, ctx.get('range') || undefined);
+      ctx.body = media.body;
+      ctx.status = media.status;
+      ctx.type = media.type;
+      ctx.set('accept-ranges', 'bytes');
+      ctx.set('cache-control', 'private, no-store');
+      if (media.length !== undefined) ctx.length = Number(media.length);
+      if (media.range !== undefined) ctx.set('content-range', media.range);
     },
   );
   return router;

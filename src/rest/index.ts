@@ -32,14 +32,14 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
   const api = new RestApi(endpointKit(orm, services.auth, services.rateLimits), idempotent(services.idempotency));
   const router = new Router<RestState>(ROUTER_OPTIONS);
   for (const child of [
-    callRoutes(api, services.calls, services.inbound),
+    callRoutes(api, services.calls, services.inbound, services.recordings),
     campaignRoutes(api, services.campaigns),
     contactRoutes(api, services.contacts),
     agentRoutes(api, services.agents, services.playground),
     phoneNumberRoutes(api, services.phoneNumbers),
     doNotCallRoutes(api, services.doNotCall),
     webhookRoutes(api, services.webhooks),
-    telephonyRoutes(api, services.lifecycle, services.relay, services.inbound, options.publicBaseUrl),
+    telephonyRoutes(api, services, options.publicBaseUrl),
     webhookExecutionRoutes(api, services.flows, services.executions),
     healthRoutes(api, options.health),
     openApiRoutes(api, options.publicBaseUrl),

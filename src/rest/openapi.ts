@@ -67,8 +67,8 @@ export interface Operation {
   data: z.ZodType;
   /** The 200 body is `data` itself, not the envelope (the OpenAPI document only). */
   unwrapped?: boolean;
-  /** Media type of an unwrapped 200 body; JSON unless said (TwiML answers to Twilio). */
-  dataType?: 'application/json' | 'text/xml';
+  /** Media type of an unwrapped 200 body; JSON unless said (TwiML answers to Twilio, a recording's audio). */
+  dataType?: 'application/json' | 'text/xml' | 'audio/wav';
   /** Further failures, by HTTP status: 403, 404, 409, 503... */
   errors?: Partial<Record<number, DocumentedError>>;
   /**

@@ -5,7 +5,10 @@ import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
 import type { InboundCallService } from '../services/inbound/inbound-call.service';
 import { RELAY_ENDED_PATH, relayEndedTwiml } from '../services/telephony/conversation-relay';
+import type { RecordingService } from '../services/recordings/recording.service';
+import type { AnsweringMachineService } from '../services/telephony/answering-machine.service';
 import type { RelayService } from '../services/telephony/relay.service';
+import { TWILIO_AMD_PATH, TWILIO_RECORDING_PATH, TWILIO_STATUS_PATH } from '../services/telephony/twilio.telephony';
 import { MalformedRequest, ok } from './envelope';
 import { mediaType, type RestState, wellFormedUrl } from './middleware';
 import type { RestApi } from './openapi';
@@ -43,7 +46,8 @@ const signed = 'Called by Twilio, not by clients: authenticated by the `X-Twilio
  * Provider callbacks. Not behind bearer auth: each request is trusted only with the
  * provider's signature, checked by the service.
  */
-export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, relay: RelayService, inbound: InboundCallService, publicBaseUrl: string): Router<RestState> {
+export function telephonyRoutes(api: RestApi, services: TelephonyServices, publicBaseUrl: string): Router<RestState> {
+  const { lifecycle, relay, inbound, answeringMachines, recordings } = services;
   const router = new Router<RestState>();
   const tag = 'Telephony callbacks';
   const common = { tag, auth: 'none', body: twilioForm, bodyType: 'application/x-www-form-urlencoded' } as const;
@@ -53,7 +57,7 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, r
       ...common,
       id: 'twilioStatusCallback',
       method: 'post',
-      path: '/v1/telephony/twilio/status',
+      path: TWILIO_STATUS_PATH,
       summary: 'Twilio call status callback',
       description: signed,
       query: statusQuery,
@@ -65,6 +69,48 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, r
     form,
     async (ctx) => {
       await lifecycle.receiveTwilioStatus(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      ok(ctx, '');
+    },
+  );
+  api.route(
+    router,
+    {
+      ...common,
+      id: 'twilioAmdStatusCallback',
+      method: 'post',
+      path: TWILIO_AMD_PATH,
+      summary: 'Twilio asynchronous answering-machine detection callback',
+      description: `${signed} Stores who answered (\`AnsweredBy\`) and does what the agent's \`voicemail_action\` says (docs/calls.md, "Answering machines").`,
+      query: callIdQuery,
+      data: z.literal(''),
+      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
+    },
+    wellFormedUrl,
+    mediaType('application/x-www-form-urlencoded'),
+    form,
+    async (ctx) => {
+      await answeringMachines.receiveTwilio(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      ok(ctx, '');
+    },
+  );
+  api.route(
+    router,
+    {
+      ...common,
+      id: 'twilioRecordingStatusCallback',
+      method: 'post',
+      path: TWILIO_RECORDING_PATH,
+      summary: 'Twilio recording status callback',
+      description: `${signed} A completed recording (\`RecordingSid\`) is kept and served at the call's \`record_url\` (docs/calls.md, "Recording").`,
+      query: callIdQuery,
+      data: z.literal(''),
+      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
+    },
+    wellFormedUrl,
+    mediaType('application/x-www-form-urlencoded'),
+    form,
+    async (ctx) => {
+      await recordings.receiveTwilio(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
       ok(ctx, '');
     },
   );
@@ -116,6 +162,15 @@ export function telephonyRoutes(api: RestApi, lifecycle: CallLifecycleService, r
     },
   );
   return router;
+}
+
+/** The services Twilio's callbacks reach. */
+export interface TelephonyServices {
+  lifecycle: CallLifecycleService;
+  relay: RelayService;
+  inbound: InboundCallService;
+  answeringMachines: AnsweringMachineService;
+  recordings: RecordingService;
 }
 
 /** A parsed form as Twilio's flat string parameters (a repeated field counts once). */

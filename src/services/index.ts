@@ -19,7 +19,7 @@ import { OpenAiCompatibleModel } from './conversation/language-model';
 import { PlaygroundService } from './conversation/playground.service';
 import { analyzable, PostCallAnalysisService } from './conversation/post-call-analysis.service';
 import { DoNotCallService } from './do-not-call.service';
-import type { EventPublisher } from './events';
+import type { EventBus } from './events';
 import { busExecutionEvents } from './flows/execution-events';
 import { FlowEvents } from './flows/flow-events';
 import { FlowRunner } from './flows/flow-runner';
@@ -34,6 +34,8 @@ import { RateLimitService } from './rate-limit.service';
 import type { SecretBox } from './secret-box';
 import { SystemStateService } from './system-state.service';
 import { SimulatedTelephony } from './telephony/simulated.telephony';
+import { RecordingService } from './recordings/recording.service';
+import { AnsweringMachineService } from './telephony/answering-machine.service';
 import { RelayService } from './telephony/relay.service';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
@@ -52,8 +54,8 @@ export interface Infrastructure {
   metrics: Metrics;
   /** Encrypts and decrypts the secrets kept in the database under SECRETS_KEY. */
   secrets: SecretBox;
-  /** Where services publish their changes, after commit, for live subscribers on every replica. */
-  events: EventPublisher;
+  /** Where services publish their changes, after commit, for live subscribers on every replica (the conversations listen too). */
+  events: EventBus;
   /** Records in their REST shapes, which the campaign webhook mapping reads (given by the REST layer). */
   views: RecordViews;
   /** Told the text of each statement the services run beside the ORM's (its hot reads), as the ORM's `onStatement` is. */
@@ -100,6 +102,12 @@ export function createServices(config: Config, infra: Infrastructure) {
   const calls = new CallService(phones, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
+  conversations?.listen(infra.events);
+  const recordings = new RecordingService(infra.orm, provider, simulated, infra.events, infra.jobs, infra.clock, {
+    publicBaseUrl: config.publicBaseUrl,
+    retentionDays: config.recordingRetentionDays,
+  }, infra.logger);
+  lifecycle.onEnded((call) => recordings.callEnded(call));
   const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
   const dialer = new CampaignDialer(
     { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views, willBeAnalyzed: (call) => analysis !== null && analyzable(call) },
@@ -140,6 +148,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     /** Opens a live call's conversation with its agent; null when no language model is configured. */
     conversations,
     relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
+    answeringMachines: new AnsweringMachineService(infra.orm, provider, infra.events, conversations !== null, infra.logger),
+    recordings,
     /** Post-call analysis; null when no language model is configured. */
     analysis,
     playground: new PlaygroundService(agents, model),

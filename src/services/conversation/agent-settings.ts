@@ -32,8 +32,13 @@ export const CALL_SCREENING_RULE =
 export const temperatureOf = (percent: number) => Math.round(percent * 2) / 100;
 
 /** The placeholder values of a call: the agent's own defaults, overridden by the call's variables. */
-export function variablesOf(agent: ConversationAgent, variables: DynamicVariable[]): Scope {
+export function variablesOf(agent: Pick<ConversationAgent, 'agentDynamicVariables'>, variables: DynamicVariable[]): Scope {
   return { ...agent.agentDynamicVariables, ...Object.fromEntries(variables.map((v) => [v.name, v.value])) };
+}
+
+/** The message an agent leaves on an answering machine, placeholders filled like the prompt's; empty: none. */
+export function voicemailMessageOf(agent: Pick<AiAgent, 'voicemailMessage' | 'agentDynamicVariables'>, variables: DynamicVariable[]): string {
+  return fillText(agent.voicemailMessage, variablesOf(agent, variables)).trim();
 }
 
 export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {

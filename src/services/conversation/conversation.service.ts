@@ -4,7 +4,10 @@ import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import type { EventPublisher } from '../events';
 import type { FlowRunner } from '../flows/flow-runner';
-import { engineSettingsOf } from './agent-settings';
+import type { VoicemailAction } from '../../entities/ai-agent.entity';
+import type { EventBus } from '../events';
+import { machineMomentOf } from '../telephony/answering-machine';
+import { engineSettingsOf, voicemailMessageOf } from './agent-settings';
 import type { Conversation, ConversationOpener, ConversationSink } from './conversation';
 import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './engine';
 import { CompanyFlowInvoker } from './flow-tools';
@@ -75,12 +78,24 @@ class TranscriptWriter implements TranscriptRecorder {
   }
 }
 
+/** A conversation held by this process, with what it does when a machine answers. */
+interface LiveConversation {
+  conversation: Conversation;
+  companyId: string;
+  voicemailAction: VoicemailAction;
+  /** The agent's voicemail message for this call, filled. */
+  voicemailMessage: string;
+}
+
 /**
  * Opens the conversation of a live call with its agent (docs/agents.md): the call and its
  * agent are read in the call's company (or the agent is a template), and every turn lands
- * on the call as it happens.
+ * on the call as it happens. Answering-machine verdicts reach the conversations this process
+ * holds through the bus (`call.machine`, `listen`), or are found stored when one opens.
  */
 export class ConversationService implements ConversationOpener {
+  private readonly live = new Map<string, LiveConversation>();
+
   constructor(
     private readonly orm: MikroORM,
     private readonly model: LanguageModel,
@@ -106,6 +121,46 @@ export class ConversationService implements ConversationOpener {
     });
     const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
     const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);
-    return new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables, flows), { model: this.model, sink, recorder: writer });
+    const engine = new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables, flows), {
+      model: this.model,
+      sink,
+      recorder: writer,
+      onClose: () => this.live.delete(call.id),
+    });
+    const live: LiveConversation = {
+      conversation: engine,
+      companyId: call.company.id,
+      voicemailAction: agent.voicemailAction,
+      voicemailMessage: voicemailMessageOf(agent, call.agentDynamicVariables),
+    };
+    this.live.set(call.id, live);
+    if (call.machineDetection) void this.answeringMachine(call.id, live, call.machineDetection);
+    return engine;
+  }
+
+  /** Acts on the answering-machine verdicts the bus announces for the conversations of this process. */
+  listen(bus: Pick<EventBus, 'subscribe'>): void {
+    bus.subscribe('call.machine', ({ callId }) => {
+      const live = this.live.get(callId);
+      if (!live) return;
+      void this.orm.em
+        .fork()
+        .findOne(Call, { id: callId, company: live.companyId }, { fields: ['machineDetection'] })
+        .then((call) => call?.machineDetection && this.answeringMachine(callId, live, call.machineDetection))
+        .catch((err: unknown) => this.logger.warn({ err, callId }, 'answering-machine verdict not applied'));
+    });
+  }
+
+  /**
+   * What the agent does on a machine (docs/agents.md, "Answering machines"): under `continue`,
+   * nothing; else it stops at the greeting and, at its end, leaves the message under
+   * `leave_message` (`hangup` and fax are hung up through the provider, not here).
+   */
+  private async answeringMachine(callId: string, live: LiveConversation, verdict: string): Promise<void> {
+    const moment = machineMomentOf(verdict);
+    if (moment === null || live.voicemailAction === 'continue') return;
+    if (moment === 'message_end' && live.voicemailAction !== 'leave_message') return;
+    this.logger.info({ callId, verdict }, 'answering machine on the call');
+    await live.conversation.answeringMachine(moment, live.voicemailAction === 'leave_message' ? live.voicemailMessage : null);
   }
 }

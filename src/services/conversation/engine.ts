@@ -41,6 +41,8 @@ export interface EngineDeps {
   sink: ConversationSink;
   recorder: TranscriptRecorder;
   now?: () => number;
+  /** Told once the conversation is closed. */
+  onClose?: () => void;
 }
 
 /** The system prompt and tools of the agent's next answer: the current state's prompt and go_to_state join them. */
@@ -188,6 +190,7 @@ export class ConversationEngine implements Conversation {
     this.ended = true;
     this.silenceWatch.reset();
     this.cancelTurn();
+    this.deps.onClose?.();
     await this.queue;
     await this.deps.recorder.settled();
   }

@@ -9,13 +9,18 @@ export interface Topics {
   'call.updated': { companyId: string; callId: string; campaignId: string | null; workspace: string };
   /** A call's post-call analysis landed on it, or was recorded as failed (docs/agents.md). */
   'call.analyzed': { companyId: string; callId: string; campaignId: string | null; workspace: string };
+  /**
+   * Answering-machine detection reached a call (its `machine_detection` is stored): the
+   * replica holding the call's conversation acts on it (docs/calls.md, "Answering machines").
+   */
+  'call.machine': { companyId: string; callId: string };
   /** A webhook flow execution was created or changed status. */
   'webhook.execution.updated': { companyId: string; flowId: string; executionId: string };
 }
 
 export type Topic = keyof Topics;
 
-export const TOPICS: readonly Topic[] = ['call.updated', 'call.analyzed', 'webhook.execution.updated'];
+export const TOPICS: readonly Topic[] = ['call.updated', 'call.analyzed', 'call.machine', 'webhook.execution.updated'];
 
 /** One event as it travels between replicas. */
 export interface Envelope<T extends Topic = Topic> {

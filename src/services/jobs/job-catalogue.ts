@@ -25,6 +25,8 @@ export interface JobMap {
   'campaign.tick': CampaignTickJob;
   /** The post-call analysis of an ended call (only with a language model). */
   'call.analyze': AnalyzeCallJob;
+  /** Deletes a call's recording past RECORDING_RETENTION_DAYS, at the provider and on the call. */
+  'recording.delete': { companyId: string; callId: string };
 }
 
 export type JobName = keyof JobMap;
@@ -70,6 +72,9 @@ export const JOB_POLICIES: { readonly [K in JobName]: JobPolicy } = {
   // A model that answers 429/5xx is asked again over about a quarter of an hour (15-30 s,
   // then doubling, five times), not in a burst; the last attempt records the failure.
   'call.analyze': { coalesce: false, retryLimit: 5, retryDelayS: 15, batchSize: 10, concurrency: 20 },
+  // One waiting deletion per call is enough (the sweep finds it again while it waits); a
+  // provider that fails is asked again, and the next sweeps queue what is still there.
+  'recording.delete': { coalesce: true, retryLimit: RETRY_LIMIT, retryDelayS: 30, batchSize: 20 },
 };
 
 export type JobHandler<K extends JobName> = (caller: Caller, data: JobMap[K], attempt: JobAttempt) => Promise<void>;
@@ -79,7 +84,7 @@ export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
 
 /** The service method behind each job. */
 export function jobHandlers(services: Services): JobHandlers {
-  const { lifecycle, flows, flowEvents, dialer, analysis } = services;
+  const { lifecycle, flows, flowEvents, dialer, analysis, recordings } = services;
   return {
     'call.dispatch': (caller) => lifecycle.dispatch(caller),
     'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
@@ -87,6 +92,7 @@ export function jobHandlers(services: Services): JobHandlers {
     'flow.events': (caller) => flowEvents.deliver(caller),
     'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
     'call.analyze': analysis ? (caller, { callId }, attempt) => analysis.analyze(caller, callId, attempt) : null,
+    'recording.delete': (caller, { callId }) => recordings.delete(caller, callId),
   };
 }
 

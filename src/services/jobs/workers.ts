@@ -24,10 +24,11 @@ export async function startWorkers(jobs: JobQueue, services: Services, orm: Mikr
     if (handler) await jobs.work(name, (data, attempt) => handler(jobCaller(orm, data.companyId), data, attempt));
   };
   for (const name of Object.keys(JOB_POLICIES) as JobName[]) await work(name);
-  const { lifecycle, dialer, flows, flowEvents, idempotency } = services;
+  const { lifecycle, dialer, flows, flowEvents, idempotency, recordings } = services;
   const sweepers = [
     setInterval(() => {
       lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));
+      recordings.sweep().catch((err: unknown) => options.logger.error({ err }, 'recording retention sweep failed'));
     }, options.sweepMs),
     setInterval(() => {
       dialer.sweep().catch((err: unknown) => options.logger.error({ err }, 'campaign sweep failed'));

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { CallStatus, DynamicVariable } from '../../entities/call.entity';
 import type { VoicemailAction } from '../../entities/ai-agent.entity';
 import type { StoredTurn } from '../conversation/transcript';
-import { fillText } from '../flows/placeholders';
+import { voicemailMessageOf } from '../conversation/agent-settings';
 import type { PlaceRequest, RecordingMedia, StatusUpdate, TelephonyAdapter } from './telephony';
 import { rangeOf, silentWav } from './wav';
 
@@ -114,8 +114,7 @@ function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): 
 function voicemailEnd(call: SimulatedCall, agent: SimulatedAgent, now: Date): Omit<StatusUpdate, 'at'> {
   const ended = { status: 'completed' as const, disconnectReason: 'voicemail_reached' };
   if (agent.voicemailAction !== 'leave_message') return ended;
-  const scope = { ...agent.agentDynamicVariables, ...Object.fromEntries(call.agentDynamicVariables.map((v) => [v.name, v.value])) };
-  const message = fillText(agent.voicemailMessage, scope).trim();
+  const message = voicemailMessageOf(agent, call.agentDynamicVariables);
   if (message === '') return ended;
   const turn: StoredTurn = { role: 'agent', text: message, at: (call.startedAt ?? now).toISOString() };
   return { ...ended, transcript: { turns: [turn], language: agent.language } };
