@@ -1,4 +1,5 @@
-import { CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
+import { CALL_RECORDINGS, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
+import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
 import { LAST_CALL_STATUSES } from '../entities/contact.entity';
 import { closedSet } from './closed-set';
 
@@ -33,3 +34,25 @@ export const LastCallStatus = closedSet('LastCallStatus', LAST_CALL_STATUSES, 'O
   canceled: 'Canceled before it was answered.',
 });
 export type LastCallStatus = (typeof LAST_CALL_STATUSES)[number];
+
+/** `answered_by`: who answered an outgoing call, as answering-machine detection tells (docs/calls.md). */
+export const AnsweredBy = closedSet('AnsweredBy', ANSWERED_BY, 'Who answered the call, as answering-machine detection tells.', {
+  human: 'A person.',
+  machine: 'An answering machine or voicemail.',
+  fax: 'A fax machine.',
+  unknown: 'Detection could not tell.',
+});
+
+/** An agent's `voicemail_action`: what it does when a machine answers (docs/agents.md). */
+export const VoicemailAction = closedSet('VoicemailAction', VOICEMAIL_ACTIONS, 'What the agent does when an answering machine answers.', {
+  hangup: 'Hang up at once.',
+  leave_message: 'Wait for the end of the greeting, leave the voicemail message, hang up.',
+  continue: 'Talk on as with a person.',
+});
+
+/** An agent's `call_recording`. */
+export const CallRecording = closedSet('CallRecording', CALL_RECORDINGS, 'Whether the agent\'s calls are recorded.', {
+  off: 'Not recorded.',
+  mono: 'Recorded, both parties on one channel.',
+  dual: 'Recorded, one channel per party.',
+});

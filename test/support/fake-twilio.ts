@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import twilio from 'twilio';
 
 /** The account the Twilio suites run with: our service and the fake share it (the token signs callbacks). */
 export const TWILIO_SID = 'AC00000000000000000000000000000001';
@@ -33,6 +34,55 @@ export interface FakeCall {
   answered_by: string | null;
 }
 
+export interface FakeTwilio {
+  url: string;
+  received: Received[];
+  calls: FakeCall[];
+  /** Recordings the fake holds, by RecordingSid: their `.wav` media. */
+  recordings: Map<string, Buffer>;
+  /** The Calls API request that created the call `callId` (its callback URLs carry `call_id`). */
+  created(callId: string): Received;
+  /**
+   * Posts the asynchronous AMD result to the call's `AsyncAmdStatusCallback`, as Twilio does:
+   * the URL given at creation, signed with the account's token (or `token`), parameters
+   * AccountSid, CallSid, AnsweredBy and MachineDetectionDuration (ms).
+   */
+  amd(serviceUrl: string, callId: string, answeredBy: string, token?: string): Promise<Response>;
+  /**
+   * Completes a recording of the call: holds `media` as `RE....wav` and posts the call's
+   * `RecordingStatusCallback` as Twilio does (RecordingSid, RecordingUrl without extension,
+   * RecordingStatus, RecordingDuration, RecordingChannels, RecordingStartTime, RecordingSource).
+   */
+  completeRecording(serviceUrl: string, callId: string, media: Buffer, durationS: number): Promise<{ sid: string; res: Response }>;
+  close(): Promise<void>;
+}
+
+/** One range of `bytes=a-b` / `a-` / `-n` over `size` bytes; null for the whole. */
+function byteRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header) : null;
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  const start = m[1] === '' ? Math.max(0, size - Number(m[2])) : Number(m[1]);
+  const end = m[1] === '' || m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  return start >= size || start > end ? 'unsatisfiable' : [start, end];
+}
+
+/** The Recording resource: media `.wav`/`.mp3` with the account's Basic auth and `Range`, `DELETE` on `.json`. */
+function recordingResource(req: http.IncomingMessage, res: http.ServerResponse, sid: string, recordings: Map<string, Buffer>): void {
+  if (req.headers.authorization !== `Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN}`).toString('base64')}`) return void res.writeHead(401).end();
+  const media = recordings.get(sid);
+  if (!media) return json(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+  if (req.method === 'DELETE') {
+    recordings.delete(sid);
+    return void res.writeHead(204).end();
+  }
+  const range = byteRange(req.headers.range, media.length);
+  if (range === 'unsatisfiable') return void res.writeHead(416, { 'content-range': `bytes */${media.length}` }).end();
+  if (range === null) return void res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': media.length, 'accept-ranges': 'bytes' }).end(media);
+  const [start, end] = range;
+  res.writeHead(206, { 'content-type': 'audio/x-wav', 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${media.length}` });
+  res.end(media.subarray(start, end + 1));
+}
+
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 };
@@ -43,11 +93,14 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
  * (filters `To`, `From`, `StartTime>=` by date, `PageSize`), `GET Calls/{sid}.json` fetches one
  * (404 as Twilio's error for an unknown sid), `POST Calls/{sid}.json` updates it (`Status`).
  * Numbers: the list of the account's incoming phone numbers (`GET
- * IncomingPhoneNumbers.json?PhoneNumber=`, an exact filter).
+ * IncomingPhoneNumbers.json?PhoneNumber=`, an exact filter). Recordings: the Recording
+ * resource's media and DELETE. Callbacks: AMD and recording status, posted and signed as
+ * Twilio does.
  */
-export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<{ url: string; received: Received[]; calls: FakeCall[]; close(): Promise<void> }> {
+export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwilio> {
   const received: Received[] = [];
   const calls: FakeCall[] = [];
+  const recordings = new Map<string, Buffer>();
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -56,6 +109,8 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<{ url: 
       const method = req.method ?? 'GET';
       const form = new URLSearchParams(body);
       received.push({ method, path: req.url ?? '', auth: req.headers.authorization ?? '', form });
+      const recording = /\/Recordings\/(RE\w+)\.(wav|mp3|json)$/.exec(url.pathname);
+      if (recording) return recordingResource(req, res, recording[1]!, recordings);
       if (method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) return json(res, 200, incomingPhoneNumbers(url, numbers));
       if (url.pathname.endsWith('/Calls.json') && method === 'POST') {
         const call: FakeCall = {
@@ -82,15 +137,57 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<{ url: 
       return json(res, 200, call);
     });
   });
+  const creates = () => received.filter((q) => q.method === 'POST' && q.path.endsWith('/Calls.json'));
+  const created = (callId: string): Received => {
+    const found = creates().find((q) => q.form.get('StatusCallback')?.endsWith(`call_id=${callId}`));
+    if (!found) throw new Error(`no call created for ${callId}`);
+    return found;
+  };
+  const sidOf = (create: Received) => calls[creates().indexOf(create)]!.sid;
+  /** Posts `params` to the public `callbackUrl`, signed, at the service's local address. */
+  const post = (serviceUrl: string, callbackUrl: string, params: Record<string, string>, token = TWILIO_TOKEN) => {
+    const target = new URL(callbackUrl);
+    return fetch(`${serviceUrl}${target.pathname}${target.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(token, callbackUrl, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+  };
+  let recorded = 0;
   return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
+    server.listen(0, '127.0.0.1', () => {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        url: base,
         received,
         calls,
+        recordings,
+        created,
+        amd(serviceUrl, callId, answeredBy, token) {
+          const create = created(callId);
+          const params = { AccountSid: TWILIO_SID, CallSid: sidOf(create), AnsweredBy: answeredBy, MachineDetectionDuration: '3120' };
+          return post(serviceUrl, create.form.get('AsyncAmdStatusCallback')!, params, token);
+        },
+        async completeRecording(serviceUrl, callId, media, durationS) {
+          const create = created(callId);
+          const sid = `RE${String(++recorded).padStart(32, '0')}`;
+          recordings.set(sid, media);
+          const params = {
+            AccountSid: TWILIO_SID,
+            CallSid: sidOf(create),
+            RecordingSid: sid,
+            RecordingUrl: `${base}/2010-04-01/Accounts/${TWILIO_SID}/Recordings/${sid}`,
+            RecordingStatus: 'completed',
+            RecordingDuration: String(durationS),
+            RecordingChannels: create.form.get('RecordingChannels') === 'dual' ? '2' : '1',
+            RecordingStartTime: new Date().toUTCString().replace('GMT', '+0000'),
+            RecordingSource: 'OutboundAPI',
+          };
+          return { sid, res: await post(serviceUrl, create.form.get('RecordingStatusCallback')!, params) };
+        },
         close: () => new Promise((r) => server.close(() => r())),
-      }),
-    ),
+      });
+    }),
   );
 }
 
