@@ -15,6 +15,7 @@ export const CROSS_COMPANY: Record<string, string> = {
   'sweep:calls.reconcile': 'the call sweep asks the provider about the quiet live calls of every company (a callback lost in an outage)',
   'sweep:calls.waiting': 'the call sweep finds the companies whose waiting calls lost their dispatch',
   'sweep:calls.simulated': 'the call sweep takes the overdue steps of simulated calls of any company whose timers were lost with their process',
+  'sweep:calls.recordings': 'the retention sweep queues the deletion of expired recordings of every company (RECORDING_RETENTION_DAYS)',
   'sweep:flow-steps.local': 'the flow step sweep queues the local steps of any company whose process died or lost them before their deadline',
   'sweep:campaigns.with-work': 'the campaign sweep finds the campaigns of every company with due contacts or ended calls to count',
   'upgrade:secrets-key': 'the start-up check of SECRETS_KEY decrypts one encrypted flow secret, of any company',

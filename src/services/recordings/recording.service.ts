@@ -57,7 +57,11 @@ export class RecordingService {
     const em = this.orm.em.fork();
     const call = await em.findOne(Call, { id: ended.id, company: ended.companyId }, { fields: ['callProvider', 'aiAgent', 'campaign', 'workspaceId', 'company'] });
     if (!call || call.callProvider !== this.simulated.name) return;
-    const agent = await em.findOne(AiAgent, { id: call.aiAgent.id }, { fields: ['callRecording'] });
+    const agent = await em.findOne(
+      AiAgent,
+      { id: call.aiAgent.id, $or: [{ company: ended.companyId }, { company: null, isTemplate: true }] },
+      { fields: ['callRecording'] },
+    );
     if (agent && agent.callRecording !== 'off') await this.keep(call, `simulated-${call.id}`);
   }
 
