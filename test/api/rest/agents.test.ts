@@ -13,7 +13,7 @@ const AGENT_FIELDS = [
   'id', 'name', 'description', 'language', 'status', 'prompt', 'starting_state', 'who_talks_first', 'reminder_frequency_from',
   'reminder_frequency_to', 'max_silence_duration', 'responsiveness', 'voice_speed', 'voice_temperature',
   'interruption_sensitivity', 'llm_temperature', 'agent_type', 'background_audio_status', 'workspace_id', 'agent_flow',
-  'agent_dynamic_variables', 'agent_post_call_outcomes',
+  'agent_dynamic_variables', 'agent_post_call_outcomes', 'voicemail_action', 'voicemail_message', 'call_recording', 'opening_disclosure',
 ];
 
 describe('GET /v1/ai-agent/{id}', () => {

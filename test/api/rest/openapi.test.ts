@@ -112,7 +112,16 @@ describe('GET /openapi.json', () => {
     const publicOps = operations()
       .filter(([, , op]) => Array.isArray(op.security) && op.security.length === 0)
       .map(([m, p]) => `${m} ${p}`);
-    expect(publicOps.sort()).toEqual(['get /healthz', 'get /openapi.json', 'get /readyz', 'post /v1/telephony/twilio/relay-ended', 'post /v1/telephony/twilio/status', 'post /v1/telephony/twilio/voice']);
+    expect(publicOps.sort()).toEqual([
+      'get /healthz',
+      'get /openapi.json',
+      'get /readyz',
+      'post /v1/telephony/twilio/amd',
+      'post /v1/telephony/twilio/recording',
+      'post /v1/telephony/twilio/relay-ended',
+      'post /v1/telephony/twilio/status',
+      'post /v1/telephony/twilio/voice',
+    ]);
   });
 
   it('documents the relay action callback\'s answer as TwiML, not JSON', () => {
@@ -152,7 +161,7 @@ describe('GET /openapi.json', () => {
       if (key === 'format' && typeof value === 'string') formats.add(value);
       return value;
     });
-    expect([...formats].filter((f) => !['uuid', 'date-time', 'date', 'time', 'email', 'uri', 'int32', 'int64'].includes(f))).toEqual([]);
+    expect([...formats].filter((f) => !['uuid', 'date-time', 'date', 'time', 'email', 'uri', 'int32', 'int64', 'binary'].includes(f))).toEqual([]);
     expect(doc.components.schemas.WebhookFlowWithSecret.properties.secret).toMatchObject({ type: 'string', pattern: '^whsec_.*' });
   });
 
