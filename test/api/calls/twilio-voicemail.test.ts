@@ -1,7 +1,7 @@
 import twilio from 'twilio';
 import { CALL_SCREENING_RULE } from '../../../src/services/conversation/agent-settings';
 import { FakeLlm } from '../../support/fake-llm';
-import { FakeRelay, relayEnded, type RelayTarget } from '../../support/fake-relay';
+import { FakeRelay, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
 import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
@@ -59,7 +59,8 @@ async function answered(agentId: string, greeting = 'Hello, this is Acme.') {
   })) as { id: string; call_sid: string };
   await status(call, { CallStatus: 'in-progress' });
   llm.reply({ text: greeting });
-  const relay = await FakeRelay.connect(target);
+  // As Twilio opens it: the relay URL of the call's TwiML, with its session token.
+  const relay = await FakeRelay.connect(target, TOKEN, sessionTokenIn(fake.created(call.id).form.get('Twiml')!));
   relay.setup(call.id, call.call_sid);
   return { call, relay };
 }
