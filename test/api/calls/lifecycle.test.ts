@@ -81,9 +81,9 @@ describe('outcomes chosen by the callee number', () => {
     expect(call.ended_at).not.toBeNull();
   });
 
-  it('+14155550004 is answered by voicemail: completed, voicemail_reached, no transcript', async () => {
+  it('+14155550004 is answered by voicemail: completed, voicemail_reached, no transcript, hung up at once (voicemail_action hangup)', async () => {
     const call = await ended((await makeCall('+14155550004')).id);
-    expect(call).toMatchObject({ call_status: 'completed', disconnect_reason: 'voicemail_reached', transcript: null, call_duration: 2 });
+    expect(call).toMatchObject({ call_status: 'completed', disconnect_reason: 'voicemail_reached', answered_by: 'machine', transcript: null, call_duration: 0 });
   });
 });
 
@@ -92,7 +92,7 @@ describe('the contact of a call', () => {
     ['+14155550123', 'picked-up', 2],
     ['+14155550001', 'busy', 0],
     ['+14155550003', 'unreachable', 0],
-    ['+14155550004', 'voicemail', 2],
+    ['+14155550004', 'voicemail', 0],
   ])('calling %s mirrors %s on the contact', async (to, status, duration) => {
     const contact = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: to } }));
     // A call to a contact outside a campaign (as an inbound call matched to a contact is), stored and queued as make-call does.
