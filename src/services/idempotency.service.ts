@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
+import { inTransaction } from '../db/transaction';
 import { ConflictError, UnprocessableError, ValidationError } from './errors';
 import { claimKey, deleteExpiredKeys, type HeldKey, heldKey, type KeyTimes, linkKey, releaseKey, type StoredAnswer, storeAnswer } from './idempotency.store';
 import type { Caller } from './scope';
@@ -62,16 +63,7 @@ export async function createUnderKey<T>(caller: Caller, create: () => Promise<T>
     if (ids.length > 0) await idempotency.link(em, ids);
     return result;
   };
-  if (em.isInTransaction()) return work();
-  await em.begin();
-  try {
-    const result = await work();
-    await em.commit();
-    return result;
-  } catch (err) {
-    await em.rollback();
-    throw err;
-  }
+  return inTransaction(em, work);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { inTransaction } from '../../db/transaction';
 import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { Clock } from '../clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../errors';
@@ -247,19 +248,5 @@ export class FlowRunner {
 
   private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {
     this.deps.events.executionUpdated({ companyId: execution.companyId, flowId: execution.flowId, executionId: execution.id, status });
-  }
-}
-
-/** Runs `work` in one transaction on `em`: the one already open, or one of its own. */
-async function inTransaction<T>(em: EntityManager, work: () => Promise<T>): Promise<T> {
-  if (em.isInTransaction()) return work();
-  await em.begin();
-  try {
-    const result = await work();
-    await em.commit();
-    return result;
-  } catch (err) {
-    await em.rollback();
-    throw err;
   }
 }
