@@ -51,68 +51,46 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
   const router = new Router<RestState>();
   const tag = 'Telephony callbacks';
   const common = { tag, auth: 'none', body: twilioForm, bodyType: 'application/x-www-form-urlencoded' } as const;
-  api.route(
-    router,
-    {
-      ...common,
-      id: 'twilioStatusCallback',
-      method: 'post',
-      path: TWILIO_STATUS_PATH,
-      summary: 'Twilio call status callback',
-      description: signed,
-      query: statusQuery,
-      data: z.literal(''),
-      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
-    },
-    wellFormedUrl,
-    mediaType('application/x-www-form-urlencoded'),
-    form,
-    async (ctx) => {
-      await lifecycle.receiveTwilioStatus(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
-      ok(ctx, '');
-    },
+  /** A callback Twilio signs, answered with an empty `ok` once `receive` has taken it. */
+  type Receive = (url: string, params: Record<string, string>, signature: string) => Promise<unknown>;
+  const signedCallback = (id: string, path: string, summary: string, description: string, query: z.ZodObject, receive: Receive) =>
+    api.route(
+      router,
+      {
+        ...common,
+        id,
+        method: 'post',
+        path,
+        summary,
+        description,
+        query,
+        data: z.literal(''),
+        errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
+      },
+      wellFormedUrl,
+      mediaType('application/x-www-form-urlencoded'),
+      form,
+      async (ctx) => {
+        await receive(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+        ok(ctx, '');
+      },
+    );
+  signedCallback('twilioStatusCallback', TWILIO_STATUS_PATH, 'Twilio call status callback', signed, statusQuery, (...args) => lifecycle.receiveTwilioStatus(...args));
+  signedCallback(
+    'twilioAmdStatusCallback',
+    TWILIO_AMD_PATH,
+    'Twilio asynchronous answering-machine detection callback',
+    `${signed} Stores who answered (\`AnsweredBy\`) and does what the agent's \`voicemail_action\` says (docs/calls.md, "Answering machines").`,
+    callIdQuery,
+    (...args) => answeringMachines.receiveTwilio(...args),
   );
-  api.route(
-    router,
-    {
-      ...common,
-      id: 'twilioAmdStatusCallback',
-      method: 'post',
-      path: TWILIO_AMD_PATH,
-      summary: 'Twilio asynchronous answering-machine detection callback',
-      description: `${signed} Stores who answered (\`AnsweredBy\`) and does what the agent's \`voicemail_action\` says (docs/calls.md, "Answering machines").`,
-      query: callIdQuery,
-      data: z.literal(''),
-      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
-    },
-    wellFormedUrl,
-    mediaType('application/x-www-form-urlencoded'),
-    form,
-    async (ctx) => {
-      await answeringMachines.receiveTwilio(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
-      ok(ctx, '');
-    },
-  );
-  api.route(
-    router,
-    {
-      ...common,
-      id: 'twilioRecordingStatusCallback',
-      method: 'post',
-      path: TWILIO_RECORDING_PATH,
-      summary: 'Twilio recording status callback',
-      description: `${signed} A completed recording (\`RecordingSid\`) is kept and served at the call's \`record_url\` (docs/calls.md, "Recording").`,
-      query: callIdQuery,
-      data: z.literal(''),
-      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
-    },
-    wellFormedUrl,
-    mediaType('application/x-www-form-urlencoded'),
-    form,
-    async (ctx) => {
-      await recordings.receiveTwilio(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
-      ok(ctx, '');
-    },
+  signedCallback(
+    'twilioRecordingStatusCallback',
+    TWILIO_RECORDING_PATH,
+    'Twilio recording status callback',
+    `${signed} A completed recording (\`RecordingSid\`) is kept and served at the call's \`record_url\` (docs/calls.md, "Recording").`,
+    callIdQuery,
+    (...args) => recordings.receiveTwilio(...args),
   );
   api.route(
     router,
