@@ -57,12 +57,21 @@ function fakeModel(firstTokenAt: Map<string, number>) {
   };
 }
 
-/** Twilio's Calls API, as far as placing calls goes: every call gets a sid. */
+/**
+ * Twilio's REST API, as far as this bench needs it: the account holds every number it is asked
+ * about (`IncomingPhoneNumbers.json?PhoneNumber=`), and every placed call gets a sid.
+ */
 function fakeCallsApi() {
   let n = 0;
   return (req: http.IncomingMessage, res: http.ServerResponse) => {
     req.resume();
-    req.on('end', () => res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `CA${String(++n).padStart(32, '0')}`, status: 'queued' })));
+    const url = new URL(req.url ?? '/', 'http://twilio');
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    req.on('end', () =>
+      url.pathname.endsWith('/IncomingPhoneNumbers.json')
+        ? json(200, { incoming_phone_numbers: [{ phone_number: url.searchParams.get('PhoneNumber') }] })
+        : json(201, { sid: `CA${String(++n).padStart(32, '0')}`, status: 'queued' }),
+    );
   };
 }
 

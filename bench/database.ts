@@ -81,6 +81,13 @@ export async function analyzeAfterWarmUp(databaseUrl: string): Promise<void> {
 }
 
 /**
+ * The key of secrets at rest for every service one benchmark run starts (they share its
+ * database, and production mode requires a key): SECRETS_KEY when set, else one made for the
+ * run, whose databases are thrown away after it.
+ */
+export const BENCH_SECRETS_KEY = process.env.SECRETS_KEY ?? randomBytes(32).toString('base64');
+
+/**
  * Configuration of a service run inside a benchmark's own process on `url`: production mode,
  * quiet, a free port on 127.0.0.1, fast job polling, zero-length simulated calls, no rate
  * limits (the benchmarks measure the engines); `overrides` last.
@@ -89,6 +96,7 @@ export function inProcessConfig(url: string, overrides: Record<string, string> =
   return loadConfig({
     RATE_LIMIT_ENABLED: '0',
     ...process.env,
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     DATABASE_URL: url,
     NODE_ENV: 'production',
     PORT: '0',

@@ -25,7 +25,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config';
-import { analyzeAfterWarmUp, benchDatabase, freePort } from './database';
+import { analyzeAfterWarmUp, BENCH_SECRETS_KEY, benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeResults } from './report';
 import { callsRow, dialerRow, type Figures, fixed, flowsRow, makeCallRow, readRows, rssRow, subscribersRow } from './rows';
@@ -79,6 +79,7 @@ function serviceEnv(databaseUrl: string, port: number): Record<string, string> {
   return {
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
+    SECRETS_KEY: BENCH_SECRETS_KEY,
     PORT: String(port),
     HOST: '127.0.0.1',
     SEED_DEMO: '0',
