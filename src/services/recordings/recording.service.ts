@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AiAgent, Call } from '../../entities';
+import { Call } from '../../entities';
 import type { Logger } from '../../logger';
 import type { Transitioned } from '../call-transitions';
 import type { Clock } from '../clock';
@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { Caller } from '../scope';
 import type { RecordingMedia, TelephonyAdapter } from '../telephony/telephony';
 import { signedTwilioCall } from '../telephony/twilio-callback';
+import { keepRecordingIfRecorded } from './recording.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Most expired recordings one pass of the sweep queues for deletion. */
@@ -54,20 +55,17 @@ export class RecordingService {
   /** A simulated call ended answered: its agent's recording, when it records, is kept (the audio is made when asked for). */
   async callEnded(ended: Transitioned): Promise<void> {
     if (ended.status !== 'completed') return;
-    const em = this.orm.em.fork();
-    const call = await em.findOne(Call, { id: ended.id, company: ended.companyId }, { fields: ['callProvider', 'aiAgent', 'campaign', 'workspaceId', 'company'] });
-    if (!call || call.callProvider !== this.simulated.name) return;
-    const agent = await em.findOne(
-      AiAgent,
-      { id: call.aiAgent.id, $or: [{ company: ended.companyId }, { company: null, isTemplate: true }] },
-      { fields: ['callRecording'] },
-    );
-    if (agent && agent.callRecording !== 'off') await this.keep(call, `simulated-${call.id}`);
+    const recording = { sid: `simulated-${ended.id}`, url: this.recordUrl(ended.id), at: this.clock.now() };
+    if (!(await keepRecordingIfRecorded(this.orm.em.fork(), ended, this.simulated.name, recording))) return;
+    await this.events.publish('call.updated', { companyId: ended.companyId, callId: ended.id, campaignId: ended.campaignId, workspace: ended.workspace });
+  }
+
+  private recordUrl(callId: string): string {
+    return `${this.options.publicBaseUrl}/v1/calls/${callId}/recording`;
   }
 
   private async keep(call: Pick<Call, 'id' | 'company' | 'campaign' | 'workspaceId'>, recordingSid: string): Promise<void> {
-    const recordUrl = `${this.options.publicBaseUrl}/v1/calls/${call.id}/recording`;
-    await this.orm.em.fork().nativeUpdate(Call, { id: call.id, company: call.company.id }, { recordingSid, recordingAt: this.clock.now(), recordUrl });
+    await this.orm.em.fork().nativeUpdate(Call, { id: call.id, company: call.company.id }, { recordingSid, recordingAt: this.clock.now(), recordUrl: this.recordUrl(call.id) });
     await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
   }
 
