@@ -88,8 +88,10 @@ describe('JWT lifetime, audience and issuer', () => {
   const signed = (claims: object) => jwt.sign({ company_id: a.companyId, sub: 'user-1', ...claims }, JWT_SECRET, { algorithm: 'HS256' });
 
   it('refuses a JWT valid for longer than JWT_MAX_LIFETIME_S (a day by default), or without exp', async () => {
-    expect(await status(t, signed({ iat: now(), exp: now() + 86_400 }))).toBe(200);
-    expect(await status(t, signed({ iat: now(), exp: now() + 86_401 }))).toBe(401);
+    // iat and exp from one reading of the clock: a second ticking between two readings would shift the lifetime.
+    const iat = now();
+    expect(await status(t, signed({ iat, exp: iat + 86_400 }))).toBe(200);
+    expect(await status(t, signed({ iat, exp: iat + 86_401 }))).toBe(401);
     // Without iat, its lifetime counts from now.
     expect(await status(t, jwt.sign({ company_id: a.companyId, exp: now() + 2 * 86_400 }, JWT_SECRET, { algorithm: 'HS256', noTimestamp: true }))).toBe(401);
     expect(await status(t, signed({}))).toBe(401);
@@ -105,7 +107,8 @@ describe('JWT lifetime, audience and issuer', () => {
       expect(await status(strict, signed({ exp, aud: 'other', iss: 'https://auth.example.com' }))).toBe(401);
       expect(await status(strict, signed({ exp, aud: 'switchboard' }))).toBe(401);
       expect(await status(strict, signed({ exp, aud: 'switchboard', iss: 'https://evil.example.com' }))).toBe(401);
-      expect(await status(strict, signed({ exp: now() + 3601, aud: 'switchboard', iss: 'https://auth.example.com' }))).toBe(401);
+      const iat = now();
+      expect(await status(strict, signed({ iat, exp: iat + 3601, aud: 'switchboard', iss: 'https://auth.example.com' }))).toBe(401);
     } finally {
       await strict.close();
     }
