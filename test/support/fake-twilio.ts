@@ -8,6 +8,15 @@ export const TWILIO_TOKEN = 'twilio-test-auth-token';
 /** PUBLIC_BASE_URL of the service under test: what Twilio would call, and sign. */
 export const TWILIO_PUBLIC = 'https://switchboard.example.test';
 
+/** The settings of an app on the Twilio provider whose API is `fake`, under the test account. */
+export const twilioProviderEnv = (fake: { url: string }): Record<string, string> => ({
+  TELEPHONY_PROVIDER: 'twilio',
+  TWILIO_API_BASE_URL: fake.url,
+  TWILIO_ACCOUNT_SID: TWILIO_SID,
+  TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+  PUBLIC_BASE_URL: TWILIO_PUBLIC,
+});
+
 export interface Received {
   method: string;
   path: string;

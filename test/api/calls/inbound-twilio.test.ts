@@ -1,5 +1,5 @@
 import twilio from 'twilio';
-import { fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
+import { fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -25,11 +25,7 @@ let sids = 0;
 beforeAll(async () => {
   fake = await fakeTwilio({ numbers: [FROM, '+14155552672', SPARE] });
   t = await startTestApp({
-    TELEPHONY_PROVIDER: 'twilio',
-    TWILIO_API_BASE_URL: fake.url,
-    TWILIO_ACCOUNT_SID: SID,
-    TWILIO_AUTH_TOKEN: TOKEN,
-    PUBLIC_BASE_URL: PUBLIC,
+    ...twilioProviderEnv(fake),
     MAX_CONCURRENT_CALLS_PER_COMPANY: '1',
     MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY: '1',
     LLM_BASE_URL: 'http://127.0.0.1:9/v1',

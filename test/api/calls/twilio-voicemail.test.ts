@@ -2,7 +2,7 @@ import twilio from 'twilio';
 import { CALL_SCREENING_RULE } from '../../../src/services/conversation/agent-settings';
 import { FakeLlm } from '../../support/fake-llm';
 import { FakeRelay, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
+import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -17,11 +17,7 @@ beforeAll(async () => {
   fake = await fakeTwilio();
   llm = await FakeLlm.start();
   t = await startTestApp({
-    TELEPHONY_PROVIDER: 'twilio',
-    TWILIO_API_BASE_URL: fake.url,
-    TWILIO_ACCOUNT_SID: SID,
-    TWILIO_AUTH_TOKEN: TOKEN,
-    PUBLIC_BASE_URL: PUBLIC,
+    ...twilioProviderEnv(fake),
     LLM_BASE_URL: llm.baseUrl,
     LLM_MODEL: 'fake-model',
   });

@@ -1,5 +1,5 @@
 import twilio from 'twilio';
-import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
+import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -11,13 +11,7 @@ let a: Tenant;
 
 beforeAll(async () => {
   fake = await fakeTwilio();
-  t = await startTestApp({
-    TELEPHONY_PROVIDER: 'twilio',
-    TWILIO_API_BASE_URL: fake.url,
-    TWILIO_ACCOUNT_SID: SID,
-    TWILIO_AUTH_TOKEN: TOKEN,
-    PUBLIC_BASE_URL: PUBLIC,
-  });
+  t = await startTestApp(twilioProviderEnv(fake));
   a = await tenant(t, 'A');
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { subscribe, wsClient } from '../graphql/graphql-client';
 import { FakeLlm } from '../../support/fake-llm';
 import { mintRelayToken } from '../../../src/services/telephony/relay-token';
 import { FakeRelay, RefusedHandshake, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
+import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
@@ -23,11 +23,7 @@ beforeAll(async () => {
   calls = await fakeTwilio();
   llm = await FakeLlm.start();
   t = await startTestApp({
-    TELEPHONY_PROVIDER: 'twilio',
-    TWILIO_API_BASE_URL: calls.url,
-    TWILIO_ACCOUNT_SID: SID,
-    TWILIO_AUTH_TOKEN: TOKEN,
-    PUBLIC_BASE_URL: PUBLIC,
+    ...twilioProviderEnv(calls),
     LLM_BASE_URL: llm.baseUrl,
     LLM_MODEL: 'fake-model',
   });
