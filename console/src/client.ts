@@ -15,6 +15,11 @@ export function createClient(key: string): { client: Client; close(): void } {
     connectionParams: { authorization },
     // Live lists re-read their state after a reconnect (news during it is lost: docs/graphql.md).
     retryAttempts: Infinity,
+    // The socket outlives the last subscription a while: the next page's subscription (a call
+    // opened from the calls list) then goes on the same socket. Without it, a subscription
+    // started while the previous page's socket was closing was never sent, and the page never
+    // updated.
+    lazyCloseTimeout: 3_000,
   });
   const client = new Client({
     url: ENDPOINT,
