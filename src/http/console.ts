@@ -9,6 +9,11 @@ import { CONTENT_SECURITY_POLICY } from '../rest/api-reference';
 /** Where the web console lives; `/` sends browsers there. */
 export const CONSOLE_PATH = '/console/';
 const ASSETS_PATH = `${CONSOLE_PATH}assets/`;
+/**
+ * The policy of /docs, and audio from `blob:` URLs: the call page's recording player plays
+ * what it fetched with the caller's key (a media element cannot send an Authorization header).
+ */
+const CONSOLE_SECURITY_POLICY = `${CONTENT_SECURITY_POLICY}; media-src blob:`;
 
 const TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',
@@ -57,7 +62,7 @@ export function consolePages(logger: Logger, dir = path.join(PROJECT_ROOT, 'dist
       return;
     }
     if (ctx.path === CONSOLE_PATH) {
-      ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+      ctx.set('Content-Security-Policy', CONSOLE_SECURITY_POLICY);
       ctx.set('Cache-Control', 'no-cache');
       ctx.type = 'text/html; charset=utf-8';
       ctx.body = built.page;

@@ -48,7 +48,8 @@ const PAGE = `<!doctype html>
 /**
  * Scripts and styles from this origin only; requests ("Try it out", the console's GraphQL
  * and websockets) to this origin only; images may be data: URLs (Swagger UI's icons). Styles
- * allow inline: Swagger UI sets some. The web console's pages have the same policy.
+ * allow inline: Swagger UI sets some. The web console's pages have the same policy, plus
+ * audio from blob: URLs (src/http/console.ts).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",

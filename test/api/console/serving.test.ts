@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('the web console over HTTP', () => {
-  it('redirects / and /console to its page, served with the policy of /docs and never cached', async () => {
+  it('redirects / and /console to its page, served with the policy of /docs (and audio from blob: URLs) and never cached', async () => {
     for (const from of ['/', '/console']) {
       const res = await fetch(`${t.url}${from}`, { redirect: 'manual' });
       expect([res.status, res.headers.get('location')]).toEqual([302, '/console/']);
@@ -25,7 +25,7 @@ describe('the web console over HTTP', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-cache');
-    expect(page.headers.get('content-security-policy')).toBe((await fetch(`${t.url}/docs`)).headers.get('content-security-policy'));
+    expect(page.headers.get('content-security-policy')).toBe(`${(await fetch(`${t.url}/docs`)).headers.get('content-security-policy')}; media-src blob:`);
     const html = await page.text();
     expect(html).not.toMatch(/https?:\/\//);
     expect(html).not.toMatch(/<script>/);
