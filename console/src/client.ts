@@ -1,14 +1,21 @@
+import { createContext } from 'react';
 import { cacheExchange, Client, fetchExchange, subscriptionExchange } from 'urql';
 import { createClient as createWsClient } from 'graphql-ws';
 
 const ENDPOINT = '/graphql';
 
 /**
+ * The signed-in key's `Authorization` header, for the requests outside GraphQL (a call's
+ * recording, GET /v1/calls/{id}/recording): as for GraphQL, in a header, never in a URL.
+ */
+export const Authorization = createContext('');
+
+/**
  * One urql client per signed-in key: queries and mutations over HTTP, subscriptions over
  * graphql-ws on the same path. The key travels as a bearer token in a header and in
  * `connection_init`: never in a URL or a cookie.
  */
-export function createClient(key: string): { client: Client; close(): void } {
+export function createClient(key: string): { client: Client; authorization: string; close(): void } {
   const authorization = `Bearer ${key}`;
   const ws = createWsClient({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ENDPOINT}`,
@@ -39,7 +46,7 @@ export function createClient(key: string): { client: Client; close(): void } {
       }),
     ],
   });
-  return { client, close: () => void ws.dispose() };
+  return { client, authorization, close: () => void ws.dispose() };
 }
 
 /** Checks a key with one tiny query: true when the service accepts it. */

@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'urql';
-import { createClient } from './client';
+import { Authorization, createClient } from './client';
 import { href, useRoute } from './router';
 import { SignIn } from './pages/SignIn';
 import { CallsPage } from './pages/Calls';
@@ -45,7 +45,7 @@ function Page({ route }: { route: string[] }) {
 }
 
 function Console({ apiKey, signOut }: { apiKey: string; signOut(): void }) {
-  const { client, close } = useMemo(() => createClient(apiKey), [apiKey]);
+  const { client, authorization, close } = useMemo(() => createClient(apiKey), [apiKey]);
   useEffect(() => close, [close]);
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
@@ -58,18 +58,20 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(): void }) {
   }, [path]);
   return (
     <Provider value={client}>
-      <header className="top">
-        <a className="brand" href={href('calls')}>Switchboard</a>
-        <nav aria-label="Sections">
-          {SECTIONS.map(([path, label]) => (
-            <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'calls') ? 'page' : undefined}>{label}</a>
-          ))}
-        </nav>
-        <button type="button" className="link" onClick={signOut}>Sign out</button>
-      </header>
-      <main ref={main} tabIndex={-1}>
-        <Page route={route} />
-      </main>
+      <Authorization.Provider value={authorization}>
+        <header className="top">
+          <a className="brand" href={href('calls')}>Switchboard</a>
+          <nav aria-label="Sections">
+            {SECTIONS.map(([path, label]) => (
+              <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'calls') ? 'page' : undefined}>{label}</a>
+            ))}
+          </nav>
+          <button type="button" className="link" onClick={signOut}>Sign out</button>
+        </header>
+        <main ref={main} tabIndex={-1}>
+          <Page route={route} />
+        </main>
+      </Authorization.Provider>
     </Provider>
   );
 }

@@ -4,12 +4,14 @@ import { dateTime, duration, label, money, TERMINAL_CALL_STATUSES } from '../for
 import { graphql } from '../gql';
 import type { CallDetailFragment } from '../gql/graphql';
 import { href } from '../router';
+import { RecordingPlayer } from './Recording';
+import { Transcript } from './Transcript';
 
 graphql(`
   fragment CallDetail on Call {
     id callStatus callTo callFrom callDirection callProvider isTest workspaceId
     createdAt startedAt endedAt retryAt updatedAt
-    callDuration cost priceUnit disconnectReason analysisSentiment agentTaskStatus agentTaskFeedback
+    callDuration cost priceUnit answeredBy recordUrl disconnectReason analysisSentiment agentTaskStatus agentTaskFeedback
     agentPostCallOutcomes
     agentDynamicVariables { name value }
     transcriptTurns { role text at latencyMs }
@@ -31,22 +33,53 @@ const CANCEL = graphql(`
   mutation CancelCall($id: ID!) { cancelCall(id: $id) { ...CallDetail } }
 `);
 
-/** The status steps a call went through, from its timestamps. */
-function timeline(call: CallDetailFragment): { step: string; at: string | null }[] {
+/** A transfer to a person (GraphQL `Call.transfer`), shown when the page's query selects it. */
+interface Transfer {
+  to: string;
+  mode: string;
+  status: string;
+  startedAt: string;
+}
+
+/** The cost's parts in the call's unit (GraphQL `Call.costBreakdown`), shown when the page's query selects it. */
+interface CostBreakdown {
+  telephony: number;
+  llm: number;
+  recording: number;
+}
+
+type Detail = CallDetailFragment & { transfer?: Transfer | null; costBreakdown?: CostBreakdown | null };
+
+/** The status steps a call went through, from its timestamps (a transfer between the answer and the end). */
+function timeline(call: Detail): { step: string; at: string | null }[] {
   const steps = [{ step: 'queued', at: call.createdAt as string | null }];
   if (call.startedAt) steps.push({ step: 'answered', at: call.startedAt });
+  const { transfer } = call;
+  if (transfer) steps.push({ step: `${label(transfer.mode)} transfer to ${transfer.to}: ${label(transfer.status)}`, at: transfer.startedAt });
   if (call.endedAt) steps.push({ step: label(call.callStatus), at: call.endedAt });
   else if (call.callStatus !== 'PSTN_QUEUED') steps.push({ step: `${label(call.callStatus)} (now)`, at: call.updatedAt });
   if (call.retryAt) steps.push({ step: 'retry planned', at: call.retryAt });
   return steps;
 }
 
-/** One call: its status timeline, the transcript as it grows, outcomes and cost; live while it lasts. */
+/** The cost with its unit, and its parts when known. */
+function Cost({ call }: { call: Detail }) {
+  const parts = call.costBreakdown;
+  const part = (amount: number) => amount.toFixed(4);
+  return (
+    <>
+      {money(call.cost, call.priceUnit)}
+      {parts && <small className="cost-parts"> (telephony {part(parts.telephony)}, model {part(parts.llm)}, recording {part(parts.recording)})</small>}
+    </>
+  );
+}
+
+/** One call: its status timeline, who answered, the recording, the transcript as it grows, outcomes and cost; live while it lasts. */
 export function CallPage({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: CALL, variables: { id } });
   const [live] = useSubscription({ query: CALL_LIVE, variables: { id } });
   const [cancelled, cancel] = useMutation(CANCEL);
-  const call = cancelled.data?.cancelCall ?? live.data?.callStatusChanged ?? data?.call;
+  const call: Detail | null | undefined = cancelled.data?.cancelCall ?? live.data?.callStatusChanged ?? data?.call;
   if (!call) return notYet(error, Boolean(data), 'call');
   const ended = TERMINAL_CALL_STATUSES.includes(call.callStatus);
   const outcomes = Object.entries(call.agentPostCallOutcomes ?? {});
@@ -64,8 +97,9 @@ export function CallPage({ id }: { id: string }) {
             <dt>Agent</dt><dd><a href={href('agents', call.aiAgent.id)}>{call.aiAgent.name}</a></dd>
             <dt>Campaign</dt><dd>{call.campaign ? <a href={href('campaigns', call.campaign.id)}>{call.campaign.name}</a> : '—'}</dd>
             <dt>Contact</dt><dd>{call.contact ? `${call.contact.firstname} ${call.contact.lastname}` : '—'}</dd>
+            <dt>Answered by</dt><dd data-testid="answered-by">{label(call.answeredBy)}</dd>
             <dt>Duration</dt><dd>{duration(call.callDuration)}</dd>
-            <dt>Cost</dt><dd>{money(call.cost, call.priceUnit)}</dd>
+            <dt>Cost</dt><dd><Cost call={call} /></dd>
             <dt>Ended because</dt><dd>{call.disconnectReason || '—'}</dd>
             <dt>Sentiment</dt><dd>{call.analysisSentiment || '—'}</dd>
             <dt>Task</dt><dd>{call.agentTaskStatus || '—'} {call.agentTaskFeedback}</dd>
@@ -84,15 +118,13 @@ export function CallPage({ id }: { id: string }) {
           )}
         </section>
       </div>
-      <section className="card" aria-labelledby="call-transcript">
-        <h2 id="call-transcript">Transcript</h2>
-        {call.transcriptTurns.length === 0 && <p>{ended ? 'No transcript.' : 'Turns appear here as they are spoken.'}</p>}
-        <ol className="transcript" aria-live="polite">
-          {call.transcriptTurns.map((t, i) => (
-            <li key={i} className={`turn turn-${t.role}`}><span className="who">{t.role}</span> {t.text}</li>
-          ))}
-        </ol>
-      </section>
+      {call.recordUrl && (
+        <section className="card" aria-labelledby="call-recording">
+          <h2 id="call-recording">Recording</h2>
+          <RecordingPlayer callId={call.id} />
+        </section>
+      )}
+      <Transcript turns={call.transcriptTurns} ended={ended} />
     </>
   );
 }
