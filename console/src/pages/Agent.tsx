@@ -5,6 +5,7 @@ import { fieldErrors } from '../errors';
 import { graphql } from '../gql';
 import type { AgentPageQuery } from '../gql/graphql';
 import { href } from '../router';
+import { CallSettings, callSettingsInput } from './CallSettings';
 import { Playground } from './Playground';
 
 const AGENT = graphql(`
@@ -12,13 +13,17 @@ const AGENT = graphql(`
     aiAgent(id: $id) {
       id name description language status prompt startingState whoTalksFirst isTemplate
       llmTemperature responsiveness interruptionSensitivity maxSilenceDuration agentFlow
+      voicemailAction voicemailMessage callRecording openingDisclosure
     }
   }
 `);
 
 const UPDATE = graphql(`
   mutation UpdateAgent($id: ID!, $input: UpdateAiAgentInput!) {
-    updateAiAgent(id: $id, input: $input) { id name description language prompt llmTemperature responsiveness interruptionSensitivity maxSilenceDuration }
+    updateAiAgent(id: $id, input: $input) {
+      id name description language prompt llmTemperature responsiveness interruptionSensitivity maxSilenceDuration
+      voicemailAction voicemailMessage callRecording openingDisclosure
+    }
   }
 `);
 
@@ -43,7 +48,7 @@ function AgentForm({ agent }: { agent: Agent }) {
     const numbers = Object.fromEntries(NUMBERS.map((n) => [n.key, Number(form.get(n.key))]));
     const res = await update({
       id: agent.id,
-      input: { name: String(form.get('name')), description: String(form.get('description')), language: String(form.get('language')), prompt: String(form.get('prompt')), ...numbers },
+      input: { name: String(form.get('name')), description: String(form.get('description')), language: String(form.get('language')), prompt: String(form.get('prompt')), ...numbers, ...callSettingsInput(form) },
     });
     setSaved(!res.error);
   }
@@ -65,6 +70,7 @@ function AgentForm({ agent }: { agent: Agent }) {
           </div>
         ))}
       </div>
+      <CallSettings agent={agent} errors={errors} />
       <button type="submit" disabled={result.fetching || agent.isTemplate}>Save</button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>

@@ -1,0 +1,66 @@
+import { FieldMessage } from '../components';
+import type { FieldError } from '../errors';
+import type { AgentPageQuery } from '../gql/graphql';
+
+type Agent = NonNullable<AgentPageQuery['aiAgent']>;
+
+/** Settings chosen from a list: the API's field name (for its errors), the label, and each value's text. */
+const CHOICES = [
+  {
+    key: 'voicemailAction',
+    field: 'voicemail_action',
+    text: 'When an answering machine answers',
+    options: { HANGUP: 'Hang up', LEAVE_MESSAGE: 'Leave a message', CONTINUE: 'Talk on as with a person' },
+  },
+  {
+    key: 'callRecording',
+    field: 'call_recording',
+    text: 'Recording',
+    options: { OFF: 'Off', MONO: 'Mono (both parties on one channel)', DUAL: 'Dual (one channel per party)' },
+  },
+] as const;
+
+/** Settings written as text, with what they do (docs/agents.md). */
+const TEXTS = [
+  {
+    key: 'voicemailMessage',
+    field: 'voicemail_message',
+    text: 'Voicemail message',
+    hint: 'Said on an answering machine under "Leave a message", then the call ends; {{variables}} are filled as in the prompt. Empty: no message.',
+  },
+  {
+    key: 'openingDisclosure',
+    field: 'opening_disclosure',
+    text: 'Opening disclosure',
+    hint: 'Said first on every call, not interruptible (e.g. "This call is recorded."). Empty: none.',
+  },
+] as const;
+
+/** The call settings of the submitted form, as `updateAiAgent` takes them. */
+export const callSettingsInput = (form: FormData) => Object.fromEntries([...CHOICES, ...TEXTS].map((s) => [s.key, String(form.get(s.key))]));
+
+/** The fields of the agent's call settings (answering machines, recording, disclosure), each with its field errors. */
+export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldError[] }) {
+  return (
+    <fieldset>
+      <legend>Answering machines and recording</legend>
+      {CHOICES.map((c) => (
+        <div key={c.key} className="field">
+          <label>{c.text}
+            <select name={c.key} defaultValue={agent[c.key]}>
+              {Object.entries(c.options).map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+            </select>
+          </label>
+          <FieldMessage errors={errors} field={c.field} />
+        </div>
+      ))}
+      {TEXTS.map((t) => (
+        <div key={t.key} className="field">
+          <label>{t.text} <textarea name={t.key} rows={2} defaultValue={agent[t.key]} aria-describedby={`${t.key}-hint`} /></label>
+          <small id={`${t.key}-hint`} className="hint">{t.hint}</small>
+          <FieldMessage errors={errors} field={t.field} />
+        </div>
+      ))}
+    </fieldset>
+  );
+}
