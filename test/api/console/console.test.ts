@@ -137,6 +137,7 @@ describe('the web console, in a headless browser', () => {
     await transcript.first().waitFor();
     expect(await transcript.count()).toBeGreaterThan(1);
     expect(await page.locator('.timeline li').allTextContents()).toEqual([expect.stringMatching(/^queued/), expect.stringMatching(/^answered/), expect.stringMatching(/^completed/)]);
+    await expect(page.getByTestId('answered-by').textContent()).resolves.toBe('human');
     await shot('call');
   });
 
