@@ -124,6 +124,7 @@ describe("the console's call settings and call page", () => {
     await expect(page.getByTestId('answered-by').textContent()).resolves.toBe('human');
     const latencies = (call.transcript_object.turns as { latency_ms?: number }[]).flatMap((turn) => (turn.latency_ms === undefined ? [] : [`latency ${turn.latency_ms} ms`]));
     expect(latencies.length).toBeGreaterThan(0);
+    await page.locator('.transcript .latency').nth(latencies.length - 1).waitFor();
     expect(await page.locator('.transcript .latency').allTextContents()).toEqual(latencies);
     await page.getByText(`${call.cost.toFixed(4)} ${call.price_unit}`).waitFor();
     await shot('call-latency');
