@@ -127,12 +127,14 @@ export class ConversationEngine implements Conversation {
   }
 
   interrupted(spokenSoFar: string): void {
+    // Only blanks heard is nothing heard: the turn leaves no text behind (docs/agents.md, "What the callee does").
+    const heard = spokenSoFar.trim() === '' ? '' : spokenSoFar;
     if (this.turn) {
-      this.turn.heard = spokenSoFar;
+      this.turn.heard = heard;
       this.turn.controller.abort();
     } else if (this.lastAgent) {
-      this.cutHistory(this.lastAgent.historyStart, spokenSoFar);
-      this.cutTranscript(this.lastAgent.transcriptIndex, spokenSoFar);
+      this.cutHistory(this.lastAgent.historyStart, heard);
+      this.cutTranscript(this.lastAgent.transcriptIndex, heard);
     }
     this.lastAgent = null;
   }
@@ -232,12 +234,13 @@ export class ConversationEngine implements Conversation {
     if (turn.heard !== undefined) this.cutHistory(turn.historyStart, turn.heard);
   }
 
+  /** Cuts a stored agent turn to what was heard; one of which nothing was heard is dropped (it was never said). */
   private cutTranscript(transcriptIndex: number, heard: string): void {
     const turn = this.transcript[transcriptIndex];
-    if (turn && turn.text !== heard) {
-      this.transcript[transcriptIndex] = { ...turn, text: heard };
-      this.deps.recorder.save(this.transcript);
-    }
+    if (!turn || turn.text === heard) return;
+    if (heard === '') this.transcript.splice(transcriptIndex, 1);
+    else this.transcript[transcriptIndex] = { ...turn, text: heard };
+    this.deps.recorder.save(this.transcript);
   }
 
   /** One agent turn: the model's answer streamed to the sink, its tools run, then what they ask. */

@@ -77,6 +77,25 @@ describe('the conversation engine', () => {
     expect(transcript()[0]!.text).toBe('Your renewal is due on Friday');
   });
 
+  it('stores no agent turn, and sends no empty assistant message, when an interruption came before any word was heard', async () => {
+    llm.reply({ text: 'Your renewal is due on Friday.' });
+    const { engine, sink, transcript } = engineOn(llm);
+    await engine.start();
+    engine.interrupted('');
+    llm.reply({ text: 'Hello Ada, I am calling about your plan renewal and a special offer today.', chunkDelayMs: 40 });
+    void engine.userSaid('Hello?', true);
+    await waitFor('the answer to start', async () => (sink.events.filter((e) => e.type === 'text').length >= 12 ? true : undefined));
+    engine.interrupted(' ');
+    llm.reply({ text: 'Sure.' });
+    await engine.userSaid('Who is this?', true);
+    expect(transcript().map((t) => [t.role, t.text])).toEqual([
+      ['user', 'Hello?'],
+      ['user', 'Who is this?'],
+      ['agent', 'Sure.'],
+    ]);
+    expect(llm.requests[2]!.messages.slice(1)).toEqual([{ role: 'user', content: 'Hello?\nWho is this?' }]);
+  });
+
   it('answers a burst of utterances with one model request, and newer input supersedes the request in flight', async () => {
     const { engine, transcript, turnsSpoken } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
     await engine.start();
