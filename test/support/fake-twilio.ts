@@ -63,6 +63,13 @@ export interface FakeTwilio {
    * RecordingStatus, RecordingDuration, RecordingChannels, RecordingStartTime, RecordingSource).
    */
   completeRecording(serviceUrl: string, callId: string, media: Buffer, durationS: number): Promise<{ sid: string; res: Response }>;
+  /**
+   * The callee hangs up during the call's ConversationRelay session (the test closes the relay
+   * socket itself, as Twilio would): Twilio posts the `<Connect action>` of the call's TwiML
+   * (no HandoffData, CallStatus `completed`, SessionStatus `ended`) and the `completed` status
+   * callback, both signed; `statusFirst` posts them the other way round. Answers both responses.
+   */
+  calleeHangsUp(serviceUrl: string, callId: string, durationS: number, statusFirst?: boolean): Promise<{ action: Response; status: Response }>;
   close(): Promise<void>;
 }
 
@@ -103,8 +110,8 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
  * (404 as Twilio's error for an unknown sid), `POST Calls/{sid}.json` updates it (`Status`).
  * Numbers: the list of the account's incoming phone numbers (`GET
  * IncomingPhoneNumbers.json?PhoneNumber=`, an exact filter). Recordings: the Recording
- * resource's media and DELETE. Callbacks: AMD and recording status, posted and signed as
- * Twilio does.
+ * resource's media and DELETE. Callbacks: AMD, recording status and a callee's hang-up
+ * (relay action and call status), posted and signed as Twilio does.
  */
 export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwilio> {
   const received: Received[] = [];
@@ -193,6 +200,23 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
             RecordingSource: 'OutboundAPI',
           };
           return { sid, res: await post(serviceUrl, create.form.get('RecordingStatusCallback')!, params) };
+        },
+        async calleeHangsUp(serviceUrl, callId, durationS, statusFirst = false) {
+          const create = created(callId);
+          const call = calls[creates().indexOf(create)]!;
+          call.status = 'completed';
+          call.duration = String(durationS);
+          const common = { AccountSid: TWILIO_SID, CallSid: call.sid, CallStatus: 'completed', From: call.from, To: call.to, Direction: 'outbound-api' };
+          const action = /<Connect action="([^"]+)"/.exec(create.form.get('Twiml') ?? '')?.[1]?.replace(/&amp;/g, '&');
+          if (!action) throw new Error(`the TwiML of ${callId} has no <Connect action>`);
+          const postAction = () => post(serviceUrl, action, { ...common, SessionId: 'VX00000000000000000000000000000001', SessionStatus: 'ended', SessionDuration: String(durationS) });
+          const postStatus = () => post(serviceUrl, create.form.get('StatusCallback')!, { ...common, CallDuration: String(durationS) });
+          if (statusFirst) {
+            const status = await postStatus();
+            return { status, action: await postAction() };
+          }
+          const actionRes = await postAction();
+          return { action: actionRes, status: await postStatus() };
         },
         close: () => new Promise((r) => server.close(() => r())),
       });

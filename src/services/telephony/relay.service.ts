@@ -24,6 +24,17 @@ export interface RelayAdmission {
 export const RELAY_DROPPED = 'relay_dropped';
 
 /**
+ * Why a relay session that ended without our handoff ended, from the call's status in the
+ * action callback: still `in-progress`, the relay died under a callee still on the line;
+ * `completed`, the call itself is over, and since every end of ours (the agent's, a transfer,
+ * an answering machine's hang-up, a cancel) records its own reason, the callee hung up.
+ */
+function endedWithoutHandoff(callStatus: string | undefined): string | null {
+  if (callStatus === 'in-progress') return RELAY_DROPPED;
+  return callStatus === 'completed' ? 'user_hangup' : null;
+}
+
+/**
  * The service side of Twilio ConversationRelay (docs/calls.md, "Twilio"): who may open a
  * relay websocket, which call's conversation a session carries, and what the session's end
  * means for the call.
@@ -78,10 +89,10 @@ export class RelayService {
    * `disconnect_reason`, whichever of this and the `completed` status callback comes first;
    * answers the number to dial for a transfer, else null (hang up). A session that ended
    * without our handoff while the call is still `in-progress` (the socket dropped, this service
-   * restarted) records `relay_dropped`; one whose caller hung up records nothing: the call ends
-   * as the status callback says. A transfer to a number the call's agent does not allow
+   * restarted) records `relay_dropped`; one whose call is `completed` (the callee hung up)
+   * records `user_hangup`. A transfer to a number the call's agent does not allow
    * (agent_flow.transfer_numbers, checked again here: the handoff came through the relay
-   * socket) records nothing either, and is hung up and logged as a warning.
+   * socket) records nothing, and is hung up and logged as a warning.
    */
   async sessionEnded(url: string, params: Record<string, string>, signature: string): Promise<{ transferTo: string | null }> {
     const em = this.orm.em.fork();
@@ -93,8 +104,7 @@ export class RelayService {
       this.logger.warn({ callId: call.id, company_id: call.company.id, transferTo }, 'relay asked to transfer to a number the agent does not allow; hanging up');
       return { transferTo: null };
     }
-    // Without our handoff while the callee is still on the line (they did not hang up): the relay died.
-    const reason = handoff?.reason ?? (params.CallStatus === 'in-progress' ? RELAY_DROPPED : null);
+    const reason = handoff?.reason ?? endedWithoutHandoff(params.CallStatus);
     if (!reason) return { transferTo: null };
     // Live: recorded now, and kept by the terminal transition (call-transitions.ts).
     // Already completed: replaces the status's default reason, not a specific one.

@@ -112,11 +112,24 @@ describe('the relay action callback', () => {
     expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'relay_dropped' });
   });
 
-  it('records nothing for a session without our handoff that ended because the callee hung up', async () => {
+  it('records user_hangup for a session without our handoff that ended because the callee hung up, whichever callback comes first', async () => {
+    const statusFirst = await answered();
+    await status(statusFirst, 'completed', { CallDuration: '4' });
+    expect((await read(statusFirst.id)).disconnect_reason).toBe('completed');
+    expect((await relayEnded(target, statusFirst.id, { ...ended(statusFirst), CallStatus: 'completed', SessionStatus: 'ended' })).text).toBe(HANGUP);
+    expect(await read(statusFirst.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'user_hangup' });
+
+    const actionFirst = await answered();
+    expect((await relayEnded(target, actionFirst.id, { ...ended(actionFirst), CallStatus: 'completed', SessionStatus: 'ended' })).text).toBe(HANGUP);
+    await status(actionFirst, 'completed', { CallDuration: '6' });
+    expect(await read(actionFirst.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'user_hangup', call_duration: 6 });
+  });
+
+  it('keeps the reason of an end of ours when the session\'s callback says the call completed', async () => {
     const call = await answered();
-    await status(call, 'completed', { CallDuration: '4' });
-    expect((await relayEnded(target, call.id, { ...ended(call), CallStatus: 'completed' })).text).toBe(HANGUP);
-    expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'completed' });
+    okData(await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: a.key }));
+    await relayEnded(target, call.id, { ...ended(call), CallStatus: 'completed', SessionStatus: 'ended' });
+    expect((await read(call.id)).disconnect_reason).toBe('canceled');
   });
 
   it('does not overwrite a specific reason of a completed call', async () => {

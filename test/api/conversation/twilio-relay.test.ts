@@ -173,6 +173,21 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     relay.close();
   });
 
+  it('records user_hangup when the callee hangs up, keeping the stored turns', async () => {
+    const call = await answered();
+    const relay = await relayFor(call, 'Hello, this is Acme.');
+    llm.reply({ text: 'Our hours are nine to five.' });
+    relay.prompt('What are your hours?');
+    expect((await relay.turn()).text).toBe('Our hours are nine to five.');
+    relay.close();
+    const { action, status } = await calls.calleeHangsUp(t.url, call.id, 14);
+    expect([action.status, status.status]).toEqual([200, 200]);
+    expect(await action.text()).toBe(HANGUP);
+    expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'user_hangup', call_duration: 14 });
+    const transcript = 'Agent: Hello, this is Acme.\nUser: What are your hours?\nAgent: Our hours are nine to five.';
+    await waitFor('the stored turns', async () => ((await read(call.id)).transcript === transcript ? true : undefined));
+  });
+
   it('apologises and ends with llm_error when the model fails, and the call records it', async () => {
     const call = await answered();
     const relay = await relayFor(call);
