@@ -305,7 +305,7 @@ export async function applyTransition(
 
 const SIMULATED_CALL = hotStatement(
   'simulated-call',
-  `SELECT c.id, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language,
+  `SELECT c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language,
             a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
        LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
@@ -317,6 +317,7 @@ export async function simulatedCall(em: EntityManager, reads: ViewReads, call: R
   if (!row) return null;
   return {
     id: row.id,
+    callFrom: row.call_from,
     callTo: row.call_to,
     callDirection: row.call_direction,
     callStatus: row.call_status,

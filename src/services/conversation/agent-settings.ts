@@ -1,5 +1,4 @@
-import type { AiAgent } from '../../entities';
-import type { DynamicVariable } from '../../entities/call.entity';
+import type { AiAgent, Call } from '../../entities';
 import { fillText, type Scope } from '../flows/placeholders';
 import { readAgentFlow, StateMachine } from './agent-flow';
 import { builtInTools } from './call-tools';
@@ -31,14 +30,28 @@ export const CALL_SCREENING_RULE =
 /** `llm_temperature` is 0-100, a percent of the OpenAI range 0-2 (docs/agents.md). */
 export const temperatureOf = (percent: number) => Math.round(percent * 2) / 100;
 
-/** The placeholder values of a call: the agent's own defaults, overridden by the call's variables. */
-export function variablesOf(agent: Pick<ConversationAgent, 'agentDynamicVariables'>, variables: DynamicVariable[]): Scope {
-  return { ...agent.agentDynamicVariables, ...Object.fromEntries(variables.map((v) => [v.name, v.value])) };
+/**
+ * What the placeholders read of a call: its numbers and direction (`outgoing` or `incoming`,
+ * as stored) for the built-in variables, and its own dynamic variables.
+ */
+export type CallFacts = Pick<Call, 'callFrom' | 'callTo' | 'agentDynamicVariables'> & { callDirection: string };
+
+/** `{{now}}`: ISO 8601 in UTC, to the second (`2026-11-27T16:00:00Z`). */
+const isoSecond = (at: Date) => at.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The placeholder values of a call (docs/agents.md, "Placeholders"): the agent's own
+ * defaults, then the built-in `{{from}}`, `{{to}}`, `{{direction}}` and `{{now}}` (`now`, when
+ * the text is filled), then the call's own variables, each overriding the ones before.
+ */
+export function variablesOf(agent: Pick<ConversationAgent, 'agentDynamicVariables'>, call: CallFacts, now: Date = new Date()): Scope {
+  const builtIn = { from: call.callFrom, to: call.callTo, direction: call.callDirection, now: isoSecond(now) };
+  return { ...agent.agentDynamicVariables, ...builtIn, ...Object.fromEntries(call.agentDynamicVariables.map((v) => [v.name, v.value])) };
 }
 
 /** The message an agent leaves on an answering machine, placeholders filled like the prompt's; empty: none. */
-export function voicemailMessageOf(agent: Pick<AiAgent, 'voicemailMessage' | 'agentDynamicVariables'>, variables: DynamicVariable[]): string {
-  return fillText(agent.voicemailMessage, variablesOf(agent, variables)).trim();
+export function voicemailMessageOf(agent: Pick<AiAgent, 'voicemailMessage' | 'agentDynamicVariables'>, call: CallFacts): string {
+  return fillText(agent.voicemailMessage, variablesOf(agent, call)).trim();
 }
 
 export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {
@@ -57,10 +70,10 @@ export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {
 /** The agent's opening disclosure for a call, placeholders filled; empty: none. */
 const openingDisclosureOf = (agent: Pick<ConversationAgent, 'openingDisclosure'>, scope: Scope) => fillText(agent.openingDisclosure, scope).trim();
 
-/** Everything the engine needs, from the agent and the call's dynamic variables; flow tools only with `flows`. */
-export function engineSettingsOf(agent: ConversationAgent, variables: DynamicVariable[], flows: FlowInvoker | null = null): EngineSettings {
+/** Everything the engine needs, from the agent and its call; flow tools only with `flows`. */
+export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, flows: FlowInvoker | null = null): EngineSettings {
   const flow = readAgentFlow(agent.agentFlow);
-  const scope = variablesOf(agent, variables);
+  const scope = variablesOf(agent, call);
   const from = Math.min(agent.reminderFrequencyFrom, agent.reminderFrequencyTo);
   const to = Math.max(agent.reminderFrequencyFrom, agent.reminderFrequencyTo);
   return {

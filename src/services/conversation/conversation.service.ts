@@ -121,7 +121,7 @@ export class ConversationService implements ConversationOpener {
     });
     const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
     const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);
-    const engine = new ConversationEngine(engineSettingsOf(agent, call.agentDynamicVariables, flows), {
+    const engine = new ConversationEngine(engineSettingsOf(agent, call, flows), {
       model: this.model,
       sink,
       recorder: writer,
@@ -131,7 +131,7 @@ export class ConversationService implements ConversationOpener {
       conversation: engine,
       companyId: call.company.id,
       voicemailAction: agent.voicemailAction,
-      voicemailMessage: voicemailMessageOf(agent, call.agentDynamicVariables),
+      voicemailMessage: voicemailMessageOf(agent, call),
     };
     this.live.set(call.id, live);
     if (call.machineDetection) void this.answeringMachine(call.id, live, call.machineDetection);

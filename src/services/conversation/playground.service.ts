@@ -44,7 +44,7 @@ export class PlaygroundService {
     const { messages, dynamic_variables: variables, state } = parseInput(testChatInput, input);
     if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', 'Must name one of the agent_flow.states');
     if (!this.model) throw new PreconditionError(NO_MODEL);
-    const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, variables);
+    const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, { callFrom: '', callTo: '', callDirection: 'outgoing', agentDynamicVariables: variables });
     const history: ChatMessage[] = messages.map((m) => ({ role: m.role === 'agent' ? 'assistant' : 'user', content: m.content }));
     const { system, tools } = turnContext(settings);
     const answer = await this.ask(this.model, { messages: chatHistory(system, history), tools: tools.map((t) => t.spec), temperature: settings.temperature });

@@ -56,7 +56,7 @@ export class AnsweringMachineService {
     } else if (this.conversations) {
       await this.events.publish('call.machine', { companyId: call.company.id, callId: call.id });
     } else if (moment === 'message_end' && agent) {
-      await provider.redirect(call.callSid, voicemailTwiml(voicemailMessageOf(agent, call.agentDynamicVariables), agent.language));
+      await provider.redirect(call.callSid, voicemailTwiml(voicemailMessageOf(agent, call), agent.language));
     }
   }
 }

@@ -55,6 +55,7 @@ export function calleeBehaviour(to: string): CalleeBehaviour {
 /** What a simulated call needs to know of the call and its agent. */
 export interface SimulatedCall {
   id: string;
+  callFrom: string;
   callTo: string;
   /** `incoming`: the other party is the caller, a person; else the callee, as its number says. */
   callDirection: string;
@@ -114,7 +115,7 @@ function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): 
 function voicemailEnd(call: SimulatedCall, agent: SimulatedAgent, now: Date): Omit<StatusUpdate, 'at'> {
   const ended = { status: 'completed' as const, disconnectReason: 'voicemail_reached' };
   if (agent.voicemailAction !== 'leave_message') return ended;
-  const message = voicemailMessageOf(agent, call.agentDynamicVariables);
+  const message = voicemailMessageOf(agent, call);
   if (message === '') return ended;
   const turn: StoredTurn = { role: 'agent', text: message, at: (call.startedAt ?? now).toISOString() };
   return { ...ended, transcript: { turns: [turn], language: agent.language } };

@@ -1,4 +1,4 @@
-import { engineSettingsOf, type ConversationAgent } from '../../../src/services/conversation/agent-settings';
+import { type CallFacts, engineSettingsOf, type ConversationAgent } from '../../../src/services/conversation/agent-settings';
 import type { ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
 import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
 import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
@@ -75,10 +75,18 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
  * time limit to its first token is generous unless a test sets one (a loaded machine can take
  * a second or two for a worker's first request).
  */
-export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; timeoutMs?: number; fallbackModel?: string; interTokenTimeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
+/** The call of `engineOn`'s engines: an outgoing call with the callee's first name and plan. */
+export const CALL: CallFacts = {
+  callFrom: '+14155552671',
+  callTo: '+14155550123',
+  callDirection: 'outgoing',
+  agentDynamicVariables: [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }],
+};
+
+export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; call?: Partial<CallFacts>; timeoutMs?: number; fallbackModel?: string; interTokenTimeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
   const sink = new RecordingSink();
   let transcript: TurnRecord[] = [];
-  const settings = engineSettingsOf(options.agent ?? agent(), [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }]);
+  const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call });
   const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs });
   const engine = new ConversationEngine(
     { ...settings, ...(options.silence ? { silence: options.silence } : {}) },
