@@ -90,6 +90,10 @@ export class AiAgent extends BaseEntity {
   @Property({ type: 'text' })
   openingDisclosure: Opt<string> = '';
 
+  /** Said as the agent's first turn instead of a generated greeting (Twilio's `welcomeGreeting`); null: none. */
+  @Property({ type: 'text', nullable: true })
+  welcomeGreeting: Opt<string> | null = null;
+
   @Property({ type: 'json' })
   agentFlow: Opt<Record<string, unknown>> = {};
 

@@ -1,7 +1,7 @@
 import { type RawData, WebSocket } from 'ws';
 import type { Logger } from '../logger';
 import type { Conversation, ConversationEndReason, ConversationSink } from '../services/conversation/conversation';
-import type { RelayHandoff } from '../services/telephony/conversation-relay';
+import { GREETING_PARAMETER, type RelayHandoff } from '../services/telephony/conversation-relay';
 import { type IncomingMessage, incomingMessage, type OutgoingMessage } from './relay-messages';
 
 /** What a session needs from the service: the conversation of the call its setup names. */
@@ -38,6 +38,8 @@ export class RelaySession implements ConversationSink {
   /** Settles once the socket has closed and the conversation has stored what it had. */
   readonly finished: Promise<void>;
   private markFinished!: () => void;
+  /** Whether Twilio says the agent's welcome greeting (the TwiML's `welcomeGreeting`, as its setup tells). */
+  welcomeGreetingSpoken = false;
   private conversation: Promise<Conversation | null> | null = null;
   private received = 0;
   private closed = false;
@@ -121,7 +123,7 @@ export class RelaySession implements ConversationSink {
     if (message.type === 'error') {
       this.logger.warn({ description: message.description }, 'relay reported an error');
     } else if (message.type === 'setup') {
-      this.setup(message.customParameters?.call_id, message.callSid);
+      this.setup(message.customParameters ?? {}, message.callSid);
     } else if (!this.conversation) {
       this.logger.warn({ type: message.type }, 'relay message before setup ignored');
     } else {
@@ -129,9 +131,11 @@ export class RelaySession implements ConversationSink {
     }
   }
 
-  private setup(callId: string | undefined, callSid: string): void {
+  private setup(parameters: Record<string, string>, callSid: string): void {
     if (this.conversation) return this.logger.warn('second relay setup ignored');
     clearTimeout(this.setupTimer);
+    const callId = parameters.call_id;
+    this.welcomeGreetingSpoken = parameters[GREETING_PARAMETER] === 'spoken';
     this.conversation = (callId ? this.conversations.open(callId, callSid, this) : Promise.resolve(null)).then(
       async (conversation) => {
         if (!conversation) this.refuse('no live call for this setup');

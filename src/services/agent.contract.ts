@@ -10,6 +10,7 @@ const VOICEMAIL_ACTION = 'What the agent does when an answering machine answers:
 const VOICEMAIL_MESSAGE = 'Left on an answering machine under leave_message; {{variables}} are filled as in the prompt.';
 const CALL_RECORDING = 'Whether calls are recorded: off (default), mono or dual (one channel per party).';
 const OPENING_DISCLOSURE = 'Spoken first on every call and not interruptible (e.g. "This call is recorded."); empty: none.';
+const WELCOME_GREETING = 'Said as the agent\'s first turn when it talks first, instead of a generated greeting; {{variables}} are filled as in the prompt; null (default): the model greets.';
 
 const seconds = () => d(z.int(), 'Seconds.');
 const percent = () => d(z.int(), '0-100.');
@@ -46,6 +47,7 @@ export const agentContract = defineContract({
     voicemailMessage: d(z.string(), VOICEMAIL_MESSAGE),
     callRecording: d(z.enum(CALL_RECORDINGS), CALL_RECORDING),
     openingDisclosure: d(z.string(), OPENING_DISCLOSURE),
+    welcomeGreeting: d(z.string().nullable(), WELCOME_GREETING),
     agentFlow: d(field.json(), 'The conversation flow of the agent (states and transitions).'),
     agentDynamicVariables: d(field.json(), 'Variables the agent fills into its prompt.'),
     agentPostCallOutcomes: d(field.json(), 'Outcomes the agent records after a call.'),
@@ -93,6 +95,7 @@ export const agentFields = {
   voicemail_message: d(text(2000), VOICEMAIL_MESSAGE),
   call_recording: d(z.enum(CALL_RECORDINGS, { error: `Must be one of ${CALL_RECORDINGS.join(', ')}` }), CALL_RECORDING),
   opening_disclosure: d(text(1000), OPENING_DISCLOSURE),
+  welcome_greeting: d(text(1000).nullable(), WELCOME_GREETING),
   agent_flow: d(agentFlowSchema, 'The conversation flow of the agent (states and transitions).'),
   agent_dynamic_variables: d(jsonObject(), 'Variables the agent fills into its prompt.'),
   agent_post_call_outcomes: d(

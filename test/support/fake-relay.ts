@@ -62,8 +62,9 @@ export class FakeRelay {
     this.socket.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
   }
 
-  setup(callId: string, callSid: string): void {
-    this.send({ type: 'setup', sessionId: 'VX00000000000000000000000000000001', callSid, from: '+14155552671', to: '+14155550123', direction: 'outbound-api', customParameters: { call_id: callId } });
+  /** Twilio's `setup`; `customParameters` are the TwiML's `<Parameter>`s (`parametersIn`), default only the call id. */
+  setup(callId: string, callSid: string, customParameters: Record<string, string> = { call_id: callId }): void {
+    this.send({ type: 'setup', sessionId: 'VX00000000000000000000000000000001', callSid, from: '+14155552671', to: '+14155550123', direction: 'outbound-api', customParameters });
   }
 
   prompt(voicePrompt: string, last = true): void {
@@ -144,6 +145,12 @@ export function sessionTokenIn(twiml: string): string {
   const token = /<ConversationRelay [^>]*url="[^"]*\?token=([^"&]+)"/.exec(twiml)?.[1];
   if (!token) throw new Error(`no relay session token in ${twiml}`);
   return decodeURIComponent(token);
+}
+
+/** The `<Parameter>`s of a `<ConversationRelay>` TwiML, as Twilio hands them back in `setup.customParameters`. */
+export function parametersIn(twiml: string): Record<string, string> {
+  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return Object.fromEntries([...twiml.matchAll(/<Parameter name="([^"]*)" value="([^"]*)"\/>/g)].map((m) => [unescape(m[1]!), unescape(m[2]!)]));
 }
 
 /** The handshake was answered with an HTTP status instead of a websocket. */

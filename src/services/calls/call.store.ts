@@ -7,6 +7,7 @@ import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewCol
 import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { contactStatusOf, PREDECESSORS, type Transitioned } from '../call-transitions';
+import { relayAgentOf } from '../conversation/agent-settings';
 import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
@@ -39,12 +40,26 @@ export interface CallToPlace {
   recording: CallRecording;
 }
 
+/** The columns of a call to place and its agent that `callToPlace` reads (`c` the call, `a` its agent). */
+const TO_PLACE_COLUMNS = `c.id, c.call_from, c.call_to, c.call_direction, c.agent_dynamic_variables, c.dispatched_at,
+  a.language, a.interruption_sensitivity, a.call_recording, a.who_talks_first, a.opening_disclosure, a.welcome_greeting, a.agent_dynamic_variables AS agent_variables`;
+
 const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
   id: row.id as string,
   dispatchedAt: new Date(row.dispatched_at as string),
   from: row.call_from as string,
   to: row.call_to as string,
-  agent: { language: row.language as string, interruptionSensitivity: row.interruption_sensitivity as number },
+  agent: relayAgentOf(
+    {
+      language: row.language as string,
+      interruptionSensitivity: row.interruption_sensitivity as number,
+      whoTalksFirst: row.who_talks_first as string,
+      openingDisclosure: row.opening_disclosure as string,
+      welcomeGreeting: row.welcome_greeting as string | null,
+      agentDynamicVariables: row.agent_variables as Record<string, unknown>,
+    },
+    { callFrom: row.call_from as string, callTo: row.call_to as string, callDirection: row.call_direction as string, agentDynamicVariables: row.agent_dynamic_variables as DynamicVariable[] },
+  ),
   recording: row.call_recording as CallRecording,
 });
 
@@ -77,7 +92,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
      )
      UPDATE calls c SET dispatched_at = ? FROM ai_agents a
      WHERE c.id = ANY (ARRAY (SELECT id FROM picked)) AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
-     RETURNING c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity, a.call_recording`,
+     RETURNING ${TO_PLACE_COLUMNS}`,
     [companyId, [...LIVE_STATUSES], 'outgoing', companyId, maxLive, now, companyId],
   );
   return rows.map(callToPlace);
@@ -86,7 +101,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
 /** A dispatched call still to place (`pstn-queued`, no provider sid), with what placing it needs; null for any other. */
 export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey): Promise<CallToPlace | null> {
   const [row] = await em.execute(
-    `SELECT c.id, c.call_from, c.call_to, c.dispatched_at, a.language, a.interruption_sensitivity, a.call_recording
+    `SELECT ${TO_PLACE_COLUMNS}
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ? AND c.call_status = 'pstn-queued' AND c.call_sid = '' AND c.dispatched_at IS NOT NULL`,
     [call.id, call.companyId],
@@ -305,7 +320,7 @@ export async function applyTransition(
 
 const SIMULATED_CALL = hotStatement(
   'simulated-call',
-  `SELECT c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language,
+  `SELECT c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language, a.who_talks_first, a.welcome_greeting,
             a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
        LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
@@ -327,6 +342,8 @@ export async function simulatedCall(em: EntityManager, reads: ViewReads, call: R
     agent: {
       name: row.name,
       language: row.language,
+      whoTalksFirst: row.who_talks_first,
+      welcomeGreeting: row.welcome_greeting,
       voicemailAction: row.voicemail_action,
       voicemailMessage: row.voicemail_message,
       agentDynamicVariables: row.agent_variables ?? {},

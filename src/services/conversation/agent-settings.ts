@@ -4,6 +4,7 @@ import { readAgentFlow, StateMachine } from './agent-flow';
 import { builtInTools } from './call-tools';
 import { type FlowInvoker, flowTools } from './flow-tools';
 import type { EngineSettings } from './engine';
+import type { RelayAgentSettings } from '../telephony/conversation-relay';
 
 /** The agent fields a conversation reads (docs/agents.md maps each). */
 export type ConversationAgent = Pick<
@@ -19,7 +20,11 @@ export type ConversationAgent = Pick<
   | 'agentFlow'
   | 'agentDynamicVariables'
   | 'openingDisclosure'
+  | 'welcomeGreeting'
 >;
+
+/** The agent fields the TwiML of a call carries (`relayAgentOf`). */
+export type RelayAgent = Pick<AiAgent, 'language' | 'interruptionSensitivity' | 'whoTalksFirst' | 'openingDisclosure' | 'welcomeGreeting' | 'agentDynamicVariables'>;
 
 /** How a phone call differs from a chat, told to every model after the agent's own prompt. */
 const VOICE_RULES = 'You are speaking on a phone call: your words are read aloud. Answer in short spoken sentences, without lists, markdown or emoji.';
@@ -70,6 +75,24 @@ export function systemPromptOf(agent: ConversationAgent, scope: Scope): string {
 /** The agent's opening disclosure for a call, placeholders filled; empty: none. */
 const openingDisclosureOf = (agent: Pick<ConversationAgent, 'openingDisclosure'>, scope: Scope) => fillText(agent.openingDisclosure, scope).trim();
 
+/** The agent's welcome greeting, placeholders filled: its first turn when it talks first; empty: none (the model greets, or the agent waits). */
+export const welcomeGreetingOf = (agent: Pick<ConversationAgent, 'welcomeGreeting' | 'whoTalksFirst'>, scope: Scope) =>
+  agent.whoTalksFirst === 'user' ? '' : fillText(agent.welcomeGreeting ?? '', scope).trim();
+
+/**
+ * What the TwiML of a call carries of its agent (conversation-relay.ts). The welcome greeting
+ * goes as Twilio's `welcomeGreeting` only without an opening disclosure, which must be said
+ * before anything else: the engine then says both over the websocket.
+ */
+export function relayAgentOf(agent: RelayAgent, call: CallFacts): RelayAgentSettings {
+  const scope = variablesOf(agent, call);
+  return {
+    language: agent.language,
+    interruptionSensitivity: agent.interruptionSensitivity,
+    welcomeGreeting: openingDisclosureOf(agent, scope) === '' ? welcomeGreetingOf(agent, scope) : '',
+  };
+}
+
 /** Everything the engine needs, from the agent and its call; flow tools only with `flows`. */
 export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, flows: FlowInvoker | null = null): EngineSettings {
   const flow = readAgentFlow(agent.agentFlow);
@@ -84,5 +107,6 @@ export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, flow
     tools: [...builtInTools(flow.transfer_numbers ?? []), ...flowTools(flow.tools ?? [], flows)],
     silence: { reminderMs: to > 0 ? { from: from * 1000, to: to * 1000 } : null, maxMs: agent.maxSilenceDuration * 1000 },
     openingDisclosure: openingDisclosureOf(agent, scope),
+    welcomeGreeting: welcomeGreetingOf(agent, scope),
   };
 }

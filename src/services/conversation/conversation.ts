@@ -33,6 +33,11 @@ export type MachineMoment = 'greeting' | 'message_end';
  */
 export interface ConversationSink {
   /**
+   * True when the transport has said the agent's welcome greeting itself as the call
+   * connected (Twilio's `welcomeGreeting`): the engine then only stores it as the first turn.
+   */
+  readonly welcomeGreetingSpoken?: boolean;
+  /**
    * A piece of the agent's turn, streamed as the model produces it. `last` closes the turn
    * (the closing piece may be empty). Tokens of one turn arrive in order.
    */

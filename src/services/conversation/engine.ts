@@ -27,6 +27,8 @@ export interface EngineSettings {
   silence: SilenceSettings;
   /** Said before anything else, not interruptible; empty: none. */
   openingDisclosure: string;
+  /** The agent's first turn instead of the model's greeting (only when it talks first); empty: none. */
+  welcomeGreeting: string;
 }
 
 /** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
@@ -109,14 +111,28 @@ export class ConversationEngine implements Conversation {
 
   start(): Promise<void> {
     return this.enqueue(async () => {
-      const disclosure = this.settings.openingDisclosure;
+      const { openingDisclosure: disclosure, welcomeGreeting } = this.settings;
       if (disclosure !== '') {
         this.record({ role: 'agent', text: disclosure, at: new Date(this.now()) });
         this.deps.sink.say(disclosure);
       }
-      if (this.settings.agentTalksFirst) await this.respond();
+      if (welcomeGreeting !== '') this.greet(welcomeGreeting);
+      else if (this.settings.agentTalksFirst) await this.respond();
       else this.silenceWatch.arm();
     });
+  }
+
+  /**
+   * The welcome greeting as the agent's first turn, without asking the model: sent unless the
+   * transport has said it itself (Twilio's `welcomeGreeting`); kept, and cut when interrupted,
+   * like any agent turn.
+   */
+  private greet(greeting: string): void {
+    if (!this.deps.sink.welcomeGreetingSpoken) this.deps.sink.text(greeting, true);
+    this.history.push({ role: 'assistant', content: greeting });
+    const transcriptIndex = this.record({ role: 'agent', text: greeting, at: new Date(this.now()) });
+    this.lastAgent = { historyStart: this.history.length - 1, transcriptIndex };
+    this.silenceWatch.arm();
   }
 
   userSaid(text: string, final: boolean): Promise<void> {

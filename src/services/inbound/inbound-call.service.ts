@@ -5,6 +5,7 @@ import type { DynamicVariable } from '../../entities/call.entity';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import type { CallLifecycleService } from '../call-lifecycle.service';
 import { dynamicVariables, type RecordViews } from '../campaigns/contact-mapping';
+import { relayAgentOf } from '../conversation/agent-settings';
 import { PreconditionError } from '../errors';
 import { simulateInboundInput } from '../input/call.input';
 import type { PhoneParser } from '../phone';
@@ -12,6 +13,7 @@ import { type CallView, toCallView } from '../call.contract';
 import type { Caller } from '../scope';
 import type { SimulatedTelephony } from '../telephony/simulated.telephony';
 import type { TelephonyAdapter } from '../telephony/telephony';
+import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import { verifiedTwilio } from '../telephony/twilio-callback';
 import { parseInput } from '../validation';
 import { contactWithNumber } from './inbound-call.store';
@@ -21,7 +23,7 @@ import { inboundTwiml } from './inbound-twiml';
 export type InboundAnswer =
   | { kind: 'reject' }
   | { kind: 'busy'; callId: string }
-  | { kind: 'connect'; callId: string; agent: Pick<AiAgent, 'language' | 'interruptionSensitivity'> };
+  | { kind: 'connect'; callId: string; agent: RelayAgentSettings };
 
 /** An incoming call as the provider announces it. */
 interface Ring {
@@ -101,9 +103,10 @@ export class InboundCallService {
     const answerer = await this.answererOf(em, number);
     if (!answerer) return { kind: 'reject' };
     const { agent, campaign } = answerer;
-    const from = this.phones.parse(ring.from)?.e164;
+    const from = this.phones.parse(ring.from)?.e164 ?? null;
     const contact = from ? await contactWithNumber(em, companyId, from) : null;
     const variables: DynamicVariable[] = campaign && contact ? dynamicVariables(campaign.agentVariablesContactMetadataMapping, this.views.contact(contact)) : [];
+    const facts = { callFrom: from ?? ring.from.slice(0, 20), callTo: number.phoneNumber, callDirection: 'incoming', agentDynamicVariables: variables };
     const { callId, admitted } = await this.lifecycle.admitInbound({
       companyId,
       aiAgentId: agent.id,
@@ -112,13 +115,13 @@ export class InboundCallService {
       workspace: campaign?.workspace ?? agent.workspaceId,
       provider: ring.provider,
       callSid: ring.callSid,
-      from: from ?? ring.from.slice(0, 20),
-      to: number.phoneNumber,
+      from: facts.callFrom,
+      to: facts.callTo,
       isTest: ring.isTest,
       dynamicVariables: variables,
       priceUnit: this.options.priceUnit,
     });
-    return admitted ? { kind: 'connect', callId, agent } : { kind: 'busy', callId };
+    return admitted ? { kind: 'connect', callId, agent: relayAgentOf(agent, facts) } : { kind: 'busy', callId };
   }
 
   /** The active inbound campaign on the number (the latest changed, if several) and the agent answering. */

@@ -8,10 +8,7 @@ import type { InboundAnswer } from './inbound-call.service';
  * calls we place run: the ConversationRelay to its agent (docs/calls.md).
  */
 export function inboundTwiml(answer: InboundAnswer, twilioProvider: TwilioTelephony): string {
-  if (answer.kind === 'connect') {
-    const { agent } = answer;
-    return twilioProvider.callTwiml({ callId: answer.callId, agent: { language: agent.language, interruptionSensitivity: agent.interruptionSensitivity } });
-  }
+  if (answer.kind === 'connect') return twilioProvider.callTwiml({ callId: answer.callId, agent: answer.agent });
   const response = new twilio.twiml.VoiceResponse();
   response.reject(answer.kind === 'busy' ? { reason: 'busy' } : {});
   return response.toString();

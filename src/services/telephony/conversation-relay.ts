@@ -13,7 +13,15 @@ export interface RelayAgentSettings {
   language: string;
   /** 0-100: 0 means the callee cannot talk over the agent; higher interrupts more readily. */
   interruptionSensitivity: number;
+  /** Said by Twilio as the call connects (`welcomeGreeting`), placeholders filled; empty: none. */
+  welcomeGreeting: string;
 }
+
+/**
+ * The custom parameter telling the relay session that Twilio says the welcome greeting
+ * itself (`<Parameter name="welcome_greeting" value="spoken">`, back in the `setup` message).
+ */
+export const GREETING_PARAMETER = 'welcome_greeting';
 
 /** `interruptSensitivity` for a 0-100 `interruption_sensitivity` (thirds of the scale). */
 function sensitivity(value: number): 'low' | 'medium' | 'high' {
@@ -36,7 +44,8 @@ export function relayUrl(publicBaseUrl: string, token: string): string {
  * websocket (its URL carrying the session's single-use `token`), with the call id as a custom
  * parameter (it comes back in the `setup` message),
  * and our action URL that Twilio posts to when the session ends. The agent speaks through
- * the websocket (no `welcomeGreeting`), so that who talks first is the engine's decision.
+ * the websocket, except its welcome greeting when it has one (`welcomeGreeting`, sparing a
+ * model round trip; `GREETING_PARAMETER` tells the session so).
  * DTMF detection is on: the callee's keys reach the agent. Escaping is twilio's builder's.
  */
 export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings, token: string): string {
@@ -49,8 +58,10 @@ export function conversationRelayTwiml(publicBaseUrl: string, callId: string, ag
     dtmfDetection: true,
     interruptible: interruptible ? 'any' : 'none',
     ...(interruptible ? { interruptSensitivity: sensitivity(agent.interruptionSensitivity) } : {}),
+    ...(agent.welcomeGreeting === '' ? {} : { welcomeGreeting: agent.welcomeGreeting }),
   });
   relay.parameter({ name: 'call_id', value: callId });
+  if (agent.welcomeGreeting !== '') relay.parameter({ name: GREETING_PARAMETER, value: 'spoken' });
   return response.toString();
 }
 

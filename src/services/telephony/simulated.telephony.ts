@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { CallStatus, DynamicVariable } from '../../entities/call.entity';
 import type { VoicemailAction } from '../../entities/ai-agent.entity';
 import type { StoredTurn } from '../conversation/transcript';
-import { voicemailMessageOf } from '../conversation/agent-settings';
+import { variablesOf, voicemailMessageOf, welcomeGreetingOf } from '../conversation/agent-settings';
 import type { PlaceRequest, RecordingMedia, StatusUpdate, TelephonyAdapter } from './telephony';
 import { rangeOf, silentWav } from './wav';
 
@@ -67,6 +67,8 @@ export interface SimulatedCall {
 export interface SimulatedAgent {
   name: string;
   language: string;
+  whoTalksFirst: string;
+  welcomeGreeting: string | null;
   voicemailAction: VoicemailAction;
   voicemailMessage: string;
   /** The agent's default variables, which the call's override (as in the prompt). */
@@ -89,14 +91,16 @@ export interface StepOutcome {
 
 /**
  * The canned conversation of an answered call (no language model configured), ending at
- * `endedAt`: the agent's greeting and a plain scripted exchange. Never the agent's prompt: it
- * is the model's instructions, not words to say (docs/calls.md, "Providers").
+ * `endedAt`: the agent's greeting (its welcome greeting, when it has one) and a plain scripted
+ * exchange. Never the agent's prompt: it is the model's instructions, not words to say
+ * (docs/calls.md, "Providers").
  */
 function transcript(call: SimulatedCall, agent: SimulatedAgent, endedAt: Date): StoredTurn[] {
   const vars = new Map(call.agentDynamicVariables.map((v) => [v.name, v.value]));
   const name = vars.get('firstname') ?? vars.get('first_name') ?? vars.get('name');
+  const greeting = welcomeGreetingOf(agent, variablesOf(agent, call)) || `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`;
   const lines: [StoredTurn['role'], string, number][] = [
-    ['agent', `Hello${name ? ` ${name}` : ''}, this is ${agent.name}.`, 0],
+    ['agent', greeting, 0],
     ['user', name ? `Hi, yes, this is ${name}.` : 'Hello, who is this?', 0.2],
     ['agent', 'I am calling with a short update for you. Do you have a moment?', 0.4],
     ['user', 'Sure, go ahead. Thank you.', 0.7],

@@ -15,6 +15,8 @@ export class RecordingSink implements ConversationSink {
     | { type: 'digits'; digits: string }
     | { type: 'language'; code: string }
   )[] = [];
+  /** Set to play a transport that says the welcome greeting itself (Twilio's `welcomeGreeting`). */
+  welcomeGreetingSpoken = false;
 
   text(token: string, last: boolean): void {
     this.events.push({ type: 'text', token, last });
@@ -67,6 +69,7 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
   agentFlow: {},
   agentDynamicVariables: {},
   openingDisclosure: '',
+  welcomeGreeting: null,
   ...overrides,
 });
 

@@ -76,7 +76,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
   it('is placed with the relay TwiML, carrying the agent\'s settings and a session token of its own', async () => {
     const call = await answered();
     const token = tokenOf(call);
-    expect(twimlOf(call)).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50 }, token));
+    expect(twimlOf(call)).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50, welcomeGreeting: '' }, token));
     expect(tokenOf(await answered())).not.toBe(token);
   });
 

@@ -14,6 +14,7 @@ const AGENT_FIELDS = [
   'reminder_frequency_to', 'max_silence_duration', 'responsiveness', 'voice_speed', 'voice_temperature',
   'interruption_sensitivity', 'llm_temperature', 'agent_type', 'background_audio_status', 'workspace_id', 'agent_flow',
   'agent_dynamic_variables', 'agent_post_call_outcomes', 'voicemail_action', 'voicemail_message', 'call_recording', 'opening_disclosure',
+  'welcome_greeting',
 ];
 
 describe('GET /v1/ai-agent/{id}', () => {

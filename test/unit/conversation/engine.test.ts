@@ -1,3 +1,4 @@
+import { CALL_ANSWERED_NOTE } from '../../../src/services/conversation/chat-history';
 import { APOLOGY, REMINDER } from '../../../src/services/conversation/engine';
 import { FakeLlm } from '../../support/fake-llm';
 import { waitFor } from '../../support/wait';
@@ -200,6 +201,47 @@ describe('the conversation engine', () => {
     expect(Date.now() - spokeAt).toBeGreaterThanOrEqual(650);
     // Reminders in between (about one every 150 ms) did not restart the count.
     expect(llm.requests.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('a welcome greeting', () => {
+  const greeter = agent({ welcomeGreeting: ' Hi {{firstname}}, this is Ava from Acme. ' });
+
+  it('is the first turn, placeholders filled, without asking the model; the model sees it in the history', async () => {
+    const { engine, sink, transcript } = engineOn(llm, { agent: greeter });
+    await engine.start();
+    expect(llm.requests).toHaveLength(0);
+    expect(sink.turns()).toEqual(['Hi Ada, this is Ava from Acme.']);
+    expect(transcript()).toEqual([{ role: 'agent', text: 'Hi Ada, this is Ava from Acme.', at: expect.any(Date) }]);
+    llm.reply({ text: 'About your Gold renewal.' });
+    await engine.userSaid('Who?', true);
+    expect(llm.requests[0]!.messages.slice(1)).toEqual([
+      { role: 'user', content: CALL_ANSWERED_NOTE },
+      { role: 'assistant', content: 'Hi Ada, this is Ava from Acme.' },
+      { role: 'user', content: 'Who?' },
+    ]);
+  });
+
+  it('is only stored when the transport said it (Twilio), and cut like any turn when interrupted', async () => {
+    const { engine, sink, transcript } = engineOn(llm, { agent: greeter });
+    sink.welcomeGreetingSpoken = true;
+    await engine.start();
+    expect(sink.events).toEqual([]);
+    engine.interrupted('Hi Ada,');
+    expect(transcript().map((t) => t.text)).toEqual(['Hi Ada,']);
+  });
+
+  it('comes after the opening disclosure, and not at all when the callee talks first', async () => {
+    const disclosed = engineOn(llm, { agent: agent({ ...greeter, openingDisclosure: 'This call is recorded.' }) });
+    await disclosed.engine.start();
+    expect(disclosed.sink.events).toEqual([
+      { type: 'say', text: 'This call is recorded.' },
+      { type: 'text', token: 'Hi Ada, this is Ava from Acme.', last: true },
+    ]);
+    const waiting = engineOn(llm, { agent: agent({ ...greeter, whoTalksFirst: 'user' }) });
+    await waiting.engine.start();
+    expect(waiting.sink.events).toEqual([]);
+    expect(llm.requests).toHaveLength(0);
   });
 });
 
