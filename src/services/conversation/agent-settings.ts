@@ -1,7 +1,7 @@
 import type { AiAgent, Call } from '../../entities';
 import { fillText, type Scope } from '../flows/placeholders';
 import { readAgentFlow, StateMachine } from './agent-flow';
-import { builtInTools } from './call-tools';
+import { builtInTools, type OptOutList } from './call-tools';
 import { type FlowInvoker, flowTools } from './flow-tools';
 import type { EngineSettings } from './engine';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
@@ -93,8 +93,14 @@ export function relayAgentOf(agent: RelayAgent, call: CallFacts): RelayAgentSett
   };
 }
 
-/** Everything the engine needs, from the agent and its call; flow tools only with `flows`. */
-export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, flows: FlowInvoker | null = null): EngineSettings {
+/** What a call's tools act on: its company's do-not-call list, and its flows (no flow tools without). */
+export interface CallToolDeps {
+  optOut: OptOutList;
+  flows?: FlowInvoker | null;
+}
+
+/** Everything the engine needs, from the agent and its call. */
+export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, { optOut, flows = null }: CallToolDeps): EngineSettings {
   const flow = readAgentFlow(agent.agentFlow);
   const scope = variablesOf(agent, call);
   const from = Math.min(agent.reminderFrequencyFrom, agent.reminderFrequencyTo);
@@ -104,7 +110,7 @@ export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, flow
     states: new StateMachine(flow.states ?? [], agent.startingState, (text) => fillText(text, scope)),
     agentTalksFirst: agent.whoTalksFirst !== 'user',
     temperature: temperatureOf(agent.llmTemperature),
-    tools: [...builtInTools(flow.transfer_numbers ?? []), ...flowTools(flow.tools ?? [], flows)],
+    tools: [...builtInTools(flow.transfer_numbers ?? [], optOut), ...flowTools(flow.tools ?? [], flows)],
     silence: { reminderMs: to > 0 ? { from: from * 1000, to: to * 1000 } : null, maxMs: agent.maxSilenceDuration * 1000 },
     openingDisclosure: openingDisclosureOf(agent, scope),
     welcomeGreeting: welcomeGreetingOf(agent, scope),

@@ -1,8 +1,12 @@
 import type { ConversationSink } from './conversation';
 import type { ToolCall, ToolSpec } from './language-model';
 
-/** What a round of tool calls asks of the call once the agent's words are out. */
-export type CallAction = { kind: 'end' } | { kind: 'transfer'; number: string };
+/**
+ * What a round of tool calls asks of the call once the agent's words are out. An end
+ * `afterGoodbye` waits for words: when the turn has said none yet, the model answers the
+ * round once more (its goodbye) before the call ends.
+ */
+export type CallAction = { kind: 'end'; afterGoodbye?: boolean } | { kind: 'transfer'; number: string };
 
 /** The answer to one tool call, for the model's next round. */
 export interface ToolResult {
@@ -76,9 +80,38 @@ const pressDigits: CallTool = {
   },
 };
 
+/**
+ * The do-not-call list of a call's company, for the `do_not_call` tool: `optOut` lists the
+ * other party's number (`withheld` when the call has none to list), or throws when it cannot.
+ */
+export interface OptOutList {
+  optOut(): Promise<'listed' | 'withheld'>;
+}
+
+/** The caller asked not to be called again (docs/agents.md, "Tools the model may call"). */
+function doNotCall(list: OptOutList): CallTool {
+  return {
+    spec: {
+      name: 'do_not_call',
+      description: 'Use when the person asks not to be called again: their number goes on the do-not-call list and the call ends after your words. Confirm it briefly and say goodbye.',
+      parameters: { type: 'object', properties: {}, required: [], additionalProperties: false },
+    },
+    run: async () => {
+      let outcome: 'listed' | 'withheld';
+      try {
+        outcome = await list.optOut();
+      } catch {
+        return { content: 'Error: the number could not be put on the do-not-call list just now.' };
+      }
+      const done = outcome === 'listed' ? 'The number is on the do-not-call list: it will not be called again.' : 'The number is withheld: there is no number to list.';
+      return { content: `${done} Say a short goodbye; the call ends after it.`, action: { kind: 'end', afterGoodbye: true } };
+    },
+  };
+}
+
 /** The built-in tools of every call. */
-export function builtInTools(transferNumbers: string[]): CallTool[] {
-  return [endCall, ...(transferNumbers.length > 0 ? [transferCall(transferNumbers)] : []), pressDigits];
+export function builtInTools(transferNumbers: string[], optOut: OptOutList): CallTool[] {
+  return [endCall, ...(transferNumbers.length > 0 ? [transferCall(transferNumbers)] : []), pressDigits, doNotCall(optOut)];
 }
 
 function parseArguments(text: string): Record<string, unknown> | null {
@@ -90,9 +123,9 @@ function parseArguments(text: string): Record<string, unknown> | null {
   }
 }
 
-/** Runs the model's tool calls in order; every call gets an answer, and the first action wins. */
-export async function runTools(calls: ToolCall[], tools: CallTool[], sink: ConversationSink, signal: AbortSignal): Promise<ToolRound> {
-  const round: ToolRound = { results: [], action: null };
+/** Runs the model's tool calls in order; every call gets an answer, and the first action (or `ending`, one already asked) wins. */
+export async function runTools(calls: ToolCall[], tools: CallTool[], sink: ConversationSink, signal: AbortSignal, ending: CallAction | null = null): Promise<ToolRound> {
+  const round: ToolRound = { results: [], action: ending };
   for (const call of calls) {
     const tool = tools.find((t) => t.spec.name === call.name);
     const args = parseArguments(call.arguments);

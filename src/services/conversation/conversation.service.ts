@@ -11,6 +11,7 @@ import { engineSettingsOf, voicemailMessageOf } from './agent-settings';
 import type { Conversation, ConversationOpener, ConversationSink } from './conversation';
 import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './engine';
 import { CompanyFlowInvoker } from './flow-tools';
+import { CallOptOut } from './opt-out';
 import type { LanguageModel } from './language-model';
 import { type StoredTurn, storedTranscript } from './transcript';
 import { storableText } from '../input/storable';
@@ -121,7 +122,7 @@ export class ConversationService implements ConversationOpener {
     });
     const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
     const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);
-    const engine = new ConversationEngine(engineSettingsOf(agent, call, flows), {
+    const engine = new ConversationEngine(engineSettingsOf(agent, call, { flows, optOut: new CallOptOut(this.orm, this.logger, call) }), {
       model: this.model,
       sink,
       recorder: writer,

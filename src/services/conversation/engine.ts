@@ -80,6 +80,9 @@ interface Turn {
   historyStart: number;
 }
 
+/** Whether `action` ends the call only after a goodbye the turn has not said yet. */
+const waitsForGoodbye = (action: CallAction, turn: Turn) => action.kind === 'end' && action.afterGoodbye === true && turn.sent.trim() === '';
+
 /**
  * The agent on a call, knowing no transport. Inputs are serialised (one turn at a time); an
  * input that starts a new turn cancels the turn in flight first. The history keeps what the
@@ -294,9 +297,14 @@ export class ConversationEngine implements Conversation {
     else if (!turn.controller.signal.aborted) this.silenceWatch.arm();
   }
 
-  /** Streams rounds of the model until it stops calling tools (or asks for an action). */
+  /**
+   * Streams rounds of the model until it stops calling tools or asks for an action; an end
+   * after a goodbye (do_not_call) in a turn that said nothing yet takes one more round, for
+   * the goodbye, whose own tool calls change nothing.
+   */
   private async generate(turn: Turn, note: string | undefined, onFirstToken: () => void): Promise<CallAction | null> {
     const { signal } = turn.controller;
+    let ending: CallAction | null = null;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const { system, tools } = turnContext(this.settings);
       const messages = chatHistory(system, this.history, note);
@@ -307,13 +315,14 @@ export class ConversationEngine implements Conversation {
       });
       this.history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length ? { toolCalls: answer.toolCalls } : {}) });
       turn.toolCalls += answer.toolCalls.length;
-      if (answer.toolCalls.length === 0) return null;
-      const { results, action } = await runTools(answer.toolCalls, tools, this.deps.sink, signal);
+      if (answer.toolCalls.length === 0) return ending;
+      const { results, action } = await runTools(answer.toolCalls, tools, this.deps.sink, signal, ending);
       this.history.push(...results.map((r) => ({ role: 'tool' as const, toolCallId: r.toolCallId, content: r.content })));
-      if (action) return action;
+      if (ending || (action && !waitsForGoodbye(action, turn))) return action;
+      ending = action;
       if (signal.aborted) throw new LanguageModelError('aborted', 'The turn was canceled');
     }
-    return null;
+    return ending;
   }
 
   /** Speaks `line` as the whole turn, in the history too. */

@@ -6,6 +6,7 @@ import { parseInput } from '../validation';
 import { readAgentFlow } from './agent-flow';
 import { engineSettingsOf } from './agent-settings';
 import { chatHistory } from './chat-history';
+import type { OptOutList } from './call-tools';
 import { turnContext } from './engine';
 import { type ChatMessage, type LanguageModel, LanguageModelError, type ModelAnswer } from './language-model';
 import type { OperationLimits } from '../rate-limit.service';
@@ -44,7 +45,7 @@ export class PlaygroundService {
     const { messages, dynamic_variables: variables, state } = parseInput(testChatInput, input);
     if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', 'Must name one of the agent_flow.states');
     if (!this.model) throw new PreconditionError(NO_MODEL);
-    const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, { callFrom: '', callTo: '', callDirection: 'outgoing', agentDynamicVariables: variables });
+    const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, { callFrom: '', callTo: '', callDirection: 'outgoing', agentDynamicVariables: variables }, { optOut: NO_LIST });
     const history: ChatMessage[] = messages.map((m) => ({ role: m.role === 'agent' ? 'assistant' : 'user', content: m.content }));
     const { system, tools } = turnContext(settings);
     const answer = await this.ask(this.model, { messages: chatHistory(system, history), tools: tools.map((t) => t.spec), temperature: settings.temperature });
@@ -70,6 +71,9 @@ export class PlaygroundService {
 /** What the playground says without a model: how to configure one, and where that is explained. */
 export const NO_MODEL =
   'No language model is configured. Set LLM_MODEL (and LLM_BASE_URL for a server other than OpenAI\'s, LLM_API_KEY if it needs one) and restart; see docs/agents.md, "Pointing it at a model server".';
+
+/** The playground has no call, so no number to list: do_not_call answers the model as if it were listed, and writes nothing. */
+const NO_LIST: OptOutList = { optOut: async () => 'listed' };
 
 /** go_to_state speaks to no transport. */
 const NO_SINK = { text: () => undefined, say: () => undefined, end: () => undefined, transfer: () => undefined, sendDigits: () => undefined, language: () => undefined };

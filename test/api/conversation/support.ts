@@ -1,4 +1,5 @@
 import { type CallFacts, engineSettingsOf, type ConversationAgent } from '../../../src/services/conversation/agent-settings';
+import type { OptOutList } from '../../../src/services/conversation/call-tools';
 import type { ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
 import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
 import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
@@ -78,6 +79,18 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
  * time limit to its first token is generous unless a test sets one (a loaded machine can take
  * a second or two for a worker's first request).
  */
+/** A do-not-call list that only counts what `do_not_call` asked of it, and answers `outcome` (or throws it). */
+export class CountingOptOut implements OptOutList {
+  asked = 0;
+  outcome: 'listed' | 'withheld' | Error = 'listed';
+
+  async optOut(): Promise<'listed' | 'withheld'> {
+    this.asked++;
+    if (this.outcome instanceof Error) throw this.outcome;
+    return this.outcome;
+  }
+}
+
 /** The call of `engineOn`'s engines: an outgoing call with the callee's first name and plan. */
 export const CALL: CallFacts = {
   callFrom: '+14155552671',
@@ -89,7 +102,8 @@ export const CALL: CallFacts = {
 export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; call?: Partial<CallFacts>; timeoutMs?: number; fallbackModel?: string; interTokenTimeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
   const sink = new RecordingSink();
   let transcript: TurnRecord[] = [];
-  const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call });
+  const optOut = new CountingOptOut();
+  const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call }, { optOut });
   const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs });
   const engine = new ConversationEngine(
     { ...settings, ...(options.silence ? { silence: options.silence } : {}) },
@@ -98,6 +112,7 @@ export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; cal
   return {
     engine,
     sink,
+    optOut,
     transcript: () => transcript,
     /** Waits until the sink has closed `n` agent turns. */
     turnsSpoken: (n: number) => waitFor(`${n} agent turns`, async () => (sink.turns().length >= n ? sink.turns() : undefined), 5000, 5),

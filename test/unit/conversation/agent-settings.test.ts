@@ -1,5 +1,5 @@
 import { engineSettingsOf, variablesOf, voicemailMessageOf } from '../../../src/services/conversation/agent-settings';
-import { agent, CALL } from '../../api/conversation/support';
+import { agent, CALL, CountingOptOut } from '../../api/conversation/support';
 
 const at = new Date('2026-11-27T16:05:09.123Z');
 
@@ -22,7 +22,7 @@ describe('the placeholders of a call', () => {
       agentFlow: { states: [{ name: 'greet', prompt: 'Greet {{firstname}} at {{to}}.' }] },
       startingState: 'greet',
     });
-    const settings = engineSettingsOf(withBuiltIns, CALL);
+    const settings = engineSettingsOf(withBuiltIns, CALL, { optOut: new CountingOptOut() });
     expect(settings.systemPrompt).toContain('You call +14155550123 from +14155552671 (outgoing).');
     expect(settings.states.prompt()).toContain('Greet Ada at +14155550123.');
     expect(voicemailMessageOf({ voicemailMessage: 'Call {{from}} back, {{firstname}}.', agentDynamicVariables: {} }, CALL)).toBe('Call +14155552671 back, Ada.');

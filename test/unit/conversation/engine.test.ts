@@ -26,7 +26,7 @@ describe('the conversation engine', () => {
     expect(request).toMatchObject({ model: 'fake-model', stream: true, temperature: 0.6 });
     expect(request.messages[0].role).toBe('system');
     expect(request.messages[0].content).toContain('You are Ava from Acme. Remind Ada about the Gold renewal.');
-    expect(request.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits']);
+    expect(request.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits', 'do_not_call']);
     expect(sink.events.filter((e) => e.type === 'text').length).toBeGreaterThan(5);
     expect(transcript()).toEqual([{ role: 'agent', text: 'Hi Ada, this is Ava from Acme about your Gold renewal.', at: expect.any(Date) }]);
   });
@@ -137,6 +137,38 @@ describe('the conversation engine', () => {
     ]);
     await engine.userSaid('Wait!', true);
     expect(llm.requests).toHaveLength(1);
+  });
+
+  it('puts the number on the do-not-call list and ends after the goodbye said with the tool call', async () => {
+    llm.reply({ text: 'Of course, we will not call you again. Goodbye!', toolCalls: [{ name: 'do_not_call', arguments: {} }] });
+    const { engine, sink, optOut } = engineOn(llm);
+    await engine.start();
+    expect(optOut.asked).toBe(1);
+    expect(llm.requests).toHaveLength(1);
+    expect(sink.turns()).toEqual(['Of course, we will not call you again. Goodbye!']);
+    expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'agent_hangup' });
+  });
+
+  it('asks the model for its goodbye when do_not_call came without words, then ends; tool calls of the goodbye change nothing', async () => {
+    llm.reply({ toolCalls: [{ name: 'do_not_call', arguments: {} }] }, { text: 'Done, you will not hear from us again. Goodbye.', toolCalls: [{ name: 'do_not_call', arguments: {} }] });
+    const { engine, sink, optOut, transcript } = engineOn(llm);
+    await engine.start();
+    expect(optOut.asked).toBe(1);
+    const told = llm.requests[1]!.messages.at(-1);
+    expect(told).toMatchObject({ role: 'tool', content: 'The number is on the do-not-call list: it will not be called again. Say a short goodbye; the call ends after it.' });
+    expect(sink.turns()).toEqual(['Done, you will not hear from us again. Goodbye.']);
+    expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'agent_hangup' });
+    expect(transcript().map((t) => t.text)).toEqual(['Done, you will not hear from us again. Goodbye.']);
+  });
+
+  it('tells the model when the number could not be listed, and the call goes on', async () => {
+    llm.reply({ toolCalls: [{ name: 'do_not_call', arguments: {} }] }, { text: 'Sorry, I could not do that right now.' });
+    const { engine, sink, optOut } = engineOn(llm);
+    optOut.outcome = new Error('database unavailable');
+    await engine.start();
+    expect(llm.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Error: the number could not be put on the do-not-call list just now.' });
+    expect(sink.turns()).toEqual(['Sorry, I could not do that right now.']);
+    expect(sink.ending()).toBeUndefined();
   });
 
   it('transfers only to a number the agent allows, telling the model when it may not', async () => {
@@ -266,7 +298,7 @@ describe('an agent with states', () => {
     expect(second!.messages.at(-1).content).toBe('Error: you cannot go to nowhere from here. Allowed: offer.');
     expect(third!.messages[0].content).toContain('Current state: offer.\nOffer the Gold plan.');
     // The last state goes nowhere: no go_to_state any more.
-    expect(third!.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits']);
+    expect(third!.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits', 'do_not_call']);
     expect(sink.turns()).toEqual(['Hello Ada!May I offer you Gold?']);
   });
 });
