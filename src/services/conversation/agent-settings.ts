@@ -21,6 +21,7 @@ export type ConversationAgent = Pick<
   | 'agentDynamicVariables'
   | 'openingDisclosure'
   | 'welcomeGreeting'
+  | 'responsiveness'
 >;
 
 /** The agent fields the TwiML of a call carries (`relayAgentOf`). */
@@ -34,6 +35,12 @@ export const CALL_SCREENING_RULE =
 
 /** `llm_temperature` is 0-100, a percent of the OpenAI range 0-2 (docs/agents.md). */
 export const temperatureOf = (percent: number) => Math.round(percent * 2) / 100;
+
+/**
+ * How long the agent waits before answering the callee, from `responsiveness` (0-100): from
+ * 50 (the default) up, at once; below, 20 ms per point, up to a second at 0 (docs/agents.md).
+ */
+export const answerDelayOf = (responsiveness: number) => Math.max(0, 50 - responsiveness) * 20;
 
 /**
  * What the placeholders read of a call: its numbers and direction (`outgoing` or `incoming`,
@@ -114,5 +121,6 @@ export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, { op
     silence: { reminderMs: to > 0 ? { from: from * 1000, to: to * 1000 } : null, maxMs: agent.maxSilenceDuration * 1000 },
     openingDisclosure: openingDisclosureOf(agent, scope),
     welcomeGreeting: welcomeGreetingOf(agent, scope),
+    answerDelayMs: answerDelayOf(agent.responsiveness),
   };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { StateMachine } from './agent-flow';
 import { type CallAction, type CallTool, runTools } from './call-tools';
 import { chatHistory } from './chat-history';
@@ -29,6 +30,8 @@ export interface EngineSettings {
   openingDisclosure: string;
   /** The agent's first turn instead of the model's greeting (only when it talks first); empty: none. */
   welcomeGreeting: string;
+  /** Waited before answering the callee (`responsiveness`), so that an utterance that follows joins the same answer. */
+  answerDelayMs: number;
 }
 
 /** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
@@ -271,6 +274,7 @@ export class ConversationEngine implements Conversation {
     let action: CallAction | null = null;
     let failed = false;
     try {
+      if (startedFrom !== null) await this.answerDelay(turn.controller.signal);
       action = await this.generate(turn, note, () => (firstTokenAt ??= this.now()));
       if (turn.sent === '' && turn.toolCalls === 0) this.sayInstead(turn, EMPTY_ANSWER_LINE);
       else this.deps.sink.text('', true);
@@ -323,6 +327,13 @@ export class ConversationEngine implements Conversation {
       if (signal.aborted) throw new LanguageModelError('aborted', 'The turn was canceled');
     }
     return ending;
+  }
+
+  /** The agent's wait before answering the callee; a newer input ends it (and this turn). */
+  private async answerDelay(signal: AbortSignal): Promise<void> {
+    if (this.settings.answerDelayMs <= 0) return;
+    await sleep(this.settings.answerDelayMs, undefined, { signal }).catch(() => undefined);
+    if (signal.aborted) throw new LanguageModelError('aborted', 'The turn was canceled');
   }
 
   /** Speaks `line` as the whole turn, in the history too. */

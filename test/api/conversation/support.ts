@@ -71,6 +71,7 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
   agentDynamicVariables: {},
   openingDisclosure: '',
   welcomeGreeting: null,
+  responsiveness: 50,
   ...overrides,
 });
 

@@ -116,6 +116,22 @@ describe('the conversation engine', () => {
     expect(transcript().filter((t) => t.role === 'agent')).toHaveLength(2);
   });
 
+  it('waits before answering under a low responsiveness, so an utterance that follows joins the same answer', async () => {
+    const { engine, transcript, turnsSpoken } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user', responsiveness: 35 }) });
+    await engine.start();
+    llm.reply({ text: 'Hi, this is Ava.' });
+    const first = engine.userSaid('Hello,', true);
+    await waitFor('the first utterance taken', async () => (transcript().length === 1 ? true : undefined), 2000, 5);
+    expect(llm.requests).toHaveLength(0);
+    await engine.userSaid('who is this?', true);
+    await first;
+    expect(await turnsSpoken(1)).toEqual(['Hi, this is Ava.']);
+    expect(llm.requests).toHaveLength(1);
+    expect(lastMessage()).toEqual({ role: 'user', content: 'Hello,\nwho is this?' });
+    // 50 - 35 = 15 points of 20 ms: 300 ms before the model is asked.
+    expect(transcript().at(-1)!.latencyMs).toBeGreaterThanOrEqual(300);
+  });
+
   it('tells the model the keys the callee pressed', async () => {
     const { engine, transcript } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
     await engine.start();
