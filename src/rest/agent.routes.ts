@@ -16,6 +16,8 @@ const testTurnShape = z.object({
   reply: z.string(),
   tool_calls: z.array(z.object({ name: z.string(), arguments: z.unknown() })),
   state: z.string().nullable(),
+  end_reason: z.string().nullable(),
+  error: z.string().nullable(),
 });
 
 export function agentRoutes(api: RestApi, agents: AgentService, playground: PlaygroundService): Router<RestState> {
@@ -67,7 +69,8 @@ export function agentRoutes(api: RestApi, agents: AgentService, playground: Play
       path: '/v1/ai-agent/:id/test-chat',
       tag,
       summary: "The agent's next turn for a conversation, without a call (docs/agents.md, Playground)",
-      description: 'Tools are reported, not run, except go_to_state. Rate limited like make-call. 400 when no language model is configured.',
+      description:
+        "Runs the agent's turn as a call would (its tool rounds, flow tools triggered for real, the same failures); ending, transferring, pressing keys and do_not_call are reported, with nothing to end, dial or list. Rate limited like make-call. 400 when no language model is configured.",
       limit: PlaygroundService.limits.testTurn,
       body: testChatInput,
       data: testTurnShape,
@@ -75,7 +78,7 @@ export function agentRoutes(api: RestApi, agents: AgentService, playground: Play
     },
     async (ctx) => {
       const turn = await playground.testTurn(ctx.state.caller, ctx.params.id, ctx.request.body);
-      ok(ctx, { reply: turn.reply, tool_calls: turn.toolCalls, state: turn.state });
+      ok(ctx, { reply: turn.reply, tool_calls: turn.toolCalls, state: turn.state, end_reason: turn.endReason, error: turn.error });
     },
   );
   return router;

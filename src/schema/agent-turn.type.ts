@@ -27,7 +27,7 @@ export class TestAgentTurnInput {
 
 @ObjectType('AgentToolCall', { description: 'A tool the agent asked for in its turn.' })
 export class AgentToolCallType {
-  @Field({ description: 'The tool: end_call, transfer_call, press_digits, go_to_state or a flow tool.' })
+  @Field({ description: 'The tool: end_call, transfer_call, press_digits, do_not_call, go_to_state or a flow tool.' })
   name!: string;
 
   @Field(() => GraphQLJSON, { description: 'The arguments, parsed (the raw text when not JSON).' })
@@ -39,11 +39,17 @@ export class AgentTurnType {
   @Field({ description: 'What the agent says.' })
   reply!: string;
 
-  @Field(() => [AgentToolCallType], { description: 'Reported, not run (except go_to_state).' })
+  @Field(() => [AgentToolCallType], { description: 'Every tool the model called in the turn, in order (flow tools and go_to_state run; the others are reported).' })
   toolCalls!: AgentToolCallType[];
 
   @Field(() => String, { nullable: true, description: 'The state after the turn; null without states.' })
   state!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'How the call would end after this turn (agent_hangup, call_transfer, llm_error); null when it goes on.' })
+  endReason!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the language model failed, when it did; null otherwise.' })
+  error!: string | null;
 }
 
-export const toAgentTurnType = (turn: TestTurn): AgentTurnType => ({ reply: turn.reply, toolCalls: turn.toolCalls, state: turn.state });
+export const toAgentTurnType = (turn: TestTurn): AgentTurnType => ({ reply: turn.reply, toolCalls: turn.toolCalls, state: turn.state, endReason: turn.endReason, error: turn.error });

@@ -152,7 +152,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     recordings,
     /** Post-call analysis; null when no language model is configured. */
     analysis,
-    playground: new PlaygroundService(agents, model),
+    playground: new PlaygroundService(agents, model, infra.orm, flows),
     close: async () => {
       await outbound.close();
       await rateLimits.close();

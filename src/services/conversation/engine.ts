@@ -141,6 +141,18 @@ export class ConversationEngine implements Conversation {
     this.silenceWatch.arm();
   }
 
+  /**
+   * The agent's next turn for a conversation given in full (the playground): `turns` join the
+   * history as they were said, then the agent answers them as on a call; with no turns, the
+   * call opens (disclosure, greeting, or the wait for the callee). Resolves once the turn is over.
+   */
+  answerConversation(turns: readonly { role: 'agent' | 'user'; text: string }[]): Promise<void> {
+    if (turns.length === 0) return this.start();
+    this.history.push(...turns.map((t): ChatMessage => ({ role: t.role === 'agent' ? 'assistant' : 'user', content: t.text })));
+    this.promptAt = this.now();
+    return this.enqueue(() => this.respond());
+  }
+
   userSaid(text: string, final: boolean): Promise<void> {
     if (this.ended || this.machine) return Promise.resolve();
     this.silenceWatch.reset();

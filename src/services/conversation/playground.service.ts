@@ -1,22 +1,30 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AgentService } from '../agent.service';
 import { PreconditionError, ValidationError } from '../errors';
+import type { FlowRunner } from '../flows/flow-runner';
 import { testChatInput } from '../input/playground.input';
 import type { Caller } from '../scope';
 import { parseInput } from '../validation';
 import { readAgentFlow } from './agent-flow';
 import { engineSettingsOf } from './agent-settings';
-import { chatHistory } from './chat-history';
 import type { OptOutList } from './call-tools';
-import { turnContext } from './engine';
-import { type ChatMessage, type LanguageModel, LanguageModelError, type ModelAnswer } from './language-model';
+import type { ConversationEndReason, ConversationSink } from './conversation';
+import { ConversationEngine } from './engine';
+import { CompanyFlowInvoker } from './flow-tools';
+import { type LanguageModel, LanguageModelError, type ModelAnswer, type ToolCall } from './language-model';
 import type { OperationLimits } from '../rate-limit.service';
 
 export interface TestTurn {
+  /** What the agent said in the turn, its lines joined by a space (an apology or the fallback line included). */
   reply: string;
-  /** The tools the model asked for, arguments parsed (the raw text when not JSON); none is run but go_to_state. */
+  /** Every tool the model called in the turn, in order, arguments parsed (the raw text when not JSON). */
   toolCalls: { name: string; arguments: unknown }[];
   /** The state after the turn (go_to_state applied); null for an agent without states. */
   state: string | null;
+  /** How the call would end after this turn (`agent_hangup`, `call_transfer`, `llm_error`); null when it goes on. */
+  endReason: ConversationEndReason | null;
+  /** Why the model failed, when it did (`The language model failed (http)`); null otherwise. */
+  error: string | null;
 }
 
 const parsed = (text: string): unknown => {
@@ -27,10 +35,64 @@ const parsed = (text: string): unknown => {
   }
 };
 
+/** What a call's transport would have been told in the turn: the words, and how the call ends. */
+class PlaygroundSink implements ConversationSink {
+  readonly lines: string[] = [];
+  ended: ConversationEndReason | null = null;
+  private current = '';
+
+  text(token: string, last: boolean): void {
+    this.current += token;
+    if (!last) return;
+    if (this.current.trim() !== '') this.lines.push(this.current.trim());
+    this.current = '';
+  }
+
+  say(text: string): void {
+    this.lines.push(text);
+  }
+
+  end(reason: ConversationEndReason): void {
+    this.ended ??= reason;
+  }
+
+  transfer(): void {
+    this.ended ??= 'call_transfer';
+  }
+
+  sendDigits(): void {}
+  language(): void {}
+}
+
+/** The model as the playground asks it: every tool call and the last failure are kept for the answer. */
+class ReportingModel implements LanguageModel {
+  readonly toolCalls: ToolCall[] = [];
+  failure: string | null = null;
+
+  constructor(private readonly model: LanguageModel) {}
+
+  async stream(request: Parameters<LanguageModel['stream']>[0], onToken: (token: string) => void): Promise<ModelAnswer> {
+    try {
+      const answer = await this.model.stream(request, onToken);
+      this.toolCalls.push(...answer.toolCalls);
+      return answer;
+    } catch (err) {
+      if (err instanceof LanguageModelError && err.kind !== 'aborted') this.failure = `The language model failed (${err.kind})`;
+      throw err;
+    }
+  }
+
+  structured(request: Parameters<LanguageModel['structured']>[0]): Promise<unknown> {
+    return this.model.structured(request);
+  }
+}
+
 /**
- * The agent playground: the agent's next turn for a conversation given in full, without a
- * call. Same prompt, placeholders, states and tools as a call; tools are reported, not run
- * (no call to end or transfer, no flow triggered), except go_to_state, which moves `state`.
+ * The agent playground (docs/agents.md, "Playground"): the agent's next turn for a conversation
+ * given in full, without a call, run by the call's own engine: the same prompt, placeholders,
+ * states, welcome greeting, tool rounds and failures (retries, the fallback line, the apology).
+ * Flow tools trigger the company's flows for real; end_call, transfer_call and do_not_call are
+ * reported (`endReason`) with nothing to end, dial or list; press_digits plays nothing.
  */
 export class PlaygroundService {
   static readonly limits = { testTurn: 'make-call' } as const satisfies OperationLimits<PlaygroundService>;
@@ -38,6 +100,8 @@ export class PlaygroundService {
   constructor(
     private readonly agents: AgentService,
     private readonly model: LanguageModel | null,
+    private readonly orm: MikroORM,
+    private readonly flows: FlowRunner,
   ) {}
 
   async testTurn(caller: Caller, agentId: unknown, input: unknown): Promise<TestTurn> {
@@ -45,26 +109,21 @@ export class PlaygroundService {
     const { messages, dynamic_variables: variables, state } = parseInput(testChatInput, input);
     if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', 'Must name one of the agent_flow.states');
     if (!this.model) throw new PreconditionError(NO_MODEL);
-    const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, { callFrom: '', callTo: '', callDirection: 'outgoing', agentDynamicVariables: variables }, { optOut: NO_LIST });
-    const history: ChatMessage[] = messages.map((m) => ({ role: m.role === 'agent' ? 'assistant' : 'user', content: m.content }));
-    const { system, tools } = turnContext(settings);
-    const answer = await this.ask(this.model, { messages: chatHistory(system, history), tools: tools.map((t) => t.spec), temperature: settings.temperature });
-    for (const call of answer.toolCalls) {
-      const tool = tools.find((t) => t.spec.name === 'go_to_state' && call.name === 'go_to_state');
-      const args = parsed(call.arguments);
-      if (tool && args && typeof args === 'object') await tool.run(args as Record<string, unknown>, NO_SINK, new AbortController().signal);
-    }
-    return { reply: answer.text, toolCalls: answer.toolCalls.map((c) => ({ name: c.name, arguments: parsed(c.arguments) })), state: settings.states.name ?? null };
-  }
-
-  /** A model failure is the request's precondition failing, told plainly (no internals). */
-  private async ask(model: LanguageModel, request: Parameters<LanguageModel['stream']>[0]): Promise<ModelAnswer> {
-    try {
-      return await model.stream(request, () => undefined);
-    } catch (err) {
-      if (err instanceof LanguageModelError) throw new PreconditionError(`The language model failed (${err.kind})`);
-      throw err;
-    }
+    const model = new ReportingModel(this.model);
+    const flows = new CompanyFlowInvoker(this.orm, this.flows, caller.scope.companyId, NO_CALL_CONTEXT);
+    const call = { callFrom: '', callTo: '', callDirection: 'outgoing', agentDynamicVariables: variables };
+    const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, call, { optOut: NO_LIST, flows });
+    const sink = new PlaygroundSink();
+    const engine = new ConversationEngine({ ...settings, silence: { reminderMs: null, maxMs: 0 } }, { model, sink, recorder: NO_TRANSCRIPT });
+    await engine.answerConversation(messages.map((m) => ({ role: m.role, text: m.content })));
+    await engine.close(sink.ended ?? 'agent_hangup');
+    return {
+      reply: sink.lines.join(' '),
+      toolCalls: model.toolCalls.map((c) => ({ name: c.name, arguments: parsed(c.arguments) })),
+      state: settings.states.name ?? null,
+      endReason: sink.ended,
+      error: model.failure,
+    };
   }
 }
 
@@ -75,5 +134,8 @@ export const NO_MODEL =
 /** The playground has no call, so no number to list: do_not_call answers the model as if it were listed, and writes nothing. */
 const NO_LIST: OptOutList = { optOut: async () => 'listed' };
 
-/** go_to_state speaks to no transport. */
-const NO_SINK = { text: () => undefined, say: () => undefined, end: () => undefined, transfer: () => undefined, sendDigits: () => undefined, language: () => undefined };
+/** A flow triggered from the playground has no call: its call variables are empty. */
+const NO_CALL_CONTEXT = { call_id: '', contact_id: null, call_from: '', call_to: '' };
+
+/** The playground stores no transcript. */
+const NO_TRANSCRIPT = { save: () => undefined, settled: async () => undefined };
