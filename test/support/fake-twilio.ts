@@ -63,6 +63,8 @@ export interface FakeTwilio {
    * RecordingStatus, RecordingDuration, RecordingChannels, RecordingStartTime, RecordingSource).
    */
   completeRecording(serviceUrl: string, callId: string, media: Buffer, durationS: number): Promise<{ sid: string; res: Response }>;
+  /** The callee answers: the call's `in-progress` status callback, posted and signed as Twilio does. */
+  answer(serviceUrl: string, callId: string): Promise<Response>;
   /**
    * The callee hangs up during the call's ConversationRelay session (the test closes the relay
    * socket itself, as Twilio would): Twilio posts the `<Connect action>` of the call's TwiML
@@ -200,6 +202,12 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
             RecordingSource: 'OutboundAPI',
           };
           return { sid, res: await post(serviceUrl, create.form.get('RecordingStatusCallback')!, params) };
+        },
+        answer(serviceUrl, callId) {
+          const create = created(callId);
+          const call = calls[creates().indexOf(create)]!;
+          call.status = 'in-progress';
+          return post(serviceUrl, create.form.get('StatusCallback')!, { AccountSid: TWILIO_SID, CallSid: call.sid, CallStatus: 'in-progress', From: call.from, To: call.to, Direction: 'outbound-api' });
         },
         async calleeHangsUp(serviceUrl, callId, durationS, statusFirst = false) {
           const create = created(callId);

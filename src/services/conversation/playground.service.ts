@@ -8,7 +8,8 @@ import { parseInput } from '../validation';
 import { readAgentFlow } from './agent-flow';
 import { engineSettingsOf } from './agent-settings';
 import type { OptOutList } from './call-tools';
-import type { ConversationEndReason, ConversationSink } from './conversation';
+import { CollectingSink } from './collecting-sink';
+import type { ConversationEndReason } from './conversation';
 import { ConversationEngine } from './engine';
 import { CompanyFlowInvoker } from './flow-tools';
 import { type LanguageModel, LanguageModelError, type ModelAnswer, type ToolCall } from './language-model';
@@ -34,35 +35,6 @@ const parsed = (text: string): unknown => {
     return text;
   }
 };
-
-/** What a call's transport would have been told in the turn: the words, and how the call ends. */
-class PlaygroundSink implements ConversationSink {
-  readonly lines: string[] = [];
-  ended: ConversationEndReason | null = null;
-  private current = '';
-
-  text(token: string, last: boolean): void {
-    this.current += token;
-    if (!last) return;
-    if (this.current.trim() !== '') this.lines.push(this.current.trim());
-    this.current = '';
-  }
-
-  say(text: string): void {
-    this.lines.push(text);
-  }
-
-  end(reason: ConversationEndReason): void {
-    this.ended ??= reason;
-  }
-
-  transfer(): void {
-    this.ended ??= 'call_transfer';
-  }
-
-  sendDigits(): void {}
-  language(): void {}
-}
 
 /** The model as the playground asks it: every tool call and the last failure are kept for the answer. */
 class ReportingModel implements LanguageModel {
@@ -113,12 +85,12 @@ export class PlaygroundService {
     const flows = new CompanyFlowInvoker(this.orm, this.flows, caller.scope.companyId, NO_CALL_CONTEXT);
     const call = { callFrom: '', callTo: '', callDirection: 'outgoing', agentDynamicVariables: variables };
     const settings = engineSettingsOf({ ...agent, startingState: state ?? agent.startingState }, call, { optOut: NO_LIST, flows });
-    const sink = new PlaygroundSink();
+    const sink = new CollectingSink();
     const engine = new ConversationEngine({ ...settings, silence: { reminderMs: null, maxMs: 0 } }, { model, sink, recorder: NO_TRANSCRIPT });
     await engine.answerConversation(messages.map((m) => ({ role: m.role, text: m.content })));
     await engine.close(sink.ended ?? 'agent_hangup');
     return {
-      reply: sink.lines.join(' '),
+      reply: sink.agentTurns.join(' '),
       toolCalls: model.toolCalls.map((c) => ({ name: c.name, arguments: parsed(c.arguments) })),
       state: settings.states.name ?? null,
       endReason: sink.ended,

@@ -1,5 +1,6 @@
 import type { Logger } from '../../logger';
-import type { ConversationEndReason, ConversationOpener, ConversationSink } from './conversation';
+import { CollectingSink } from './collecting-sink';
+import type { ConversationEndReason, ConversationOpener } from './conversation';
 import type { ChatMessage, LanguageModel } from './language-model';
 
 /** What the simulated callee knows of itself: the call's contact, when it has one. */
@@ -31,36 +32,6 @@ export function calleePersona(contact: CalleeContact | null, language: string): 
   ]
     .filter((p) => p !== '')
     .join('\n\n');
-}
-
-/** Collects the agent's turns and how the conversation ended. */
-class CollectingSink implements ConversationSink {
-  readonly agentTurns: string[] = [];
-  ended: ConversationEndReason | null = null;
-  private current = '';
-
-  text(token: string, last: boolean): void {
-    this.current += token;
-    if (!last) return;
-    const turn = this.current.trim();
-    this.current = '';
-    if (turn !== '') this.agentTurns.push(turn);
-  }
-
-  say(text: string): void {
-    this.agentTurns.push(text);
-  }
-
-  end(reason: ConversationEndReason): void {
-    this.ended ??= reason;
-  }
-
-  transfer(): void {
-    this.ended ??= 'call_transfer';
-  }
-
-  sendDigits(): void {}
-  language(): void {}
 }
 
 export interface SimulatedCalleeOptions {

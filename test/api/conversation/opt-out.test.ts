@@ -1,4 +1,3 @@
-import twilio from 'twilio';
 import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulated-callee';
 import { ManualClock } from '../../support/clock';
 import { FakeLlm, type RecordedRequest, type ScriptedReply } from '../../support/fake-llm';
@@ -8,6 +7,7 @@ import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { campaignApi, statsWhen } from '../campaigns/support';
+import { answeredOnTwilio } from './support';
 
 // The do_not_call tool (docs/agents.md, "Tools the model may call"): the callee asks not to be
 // called again, the number joins the company's do-not-call list (reason caller_opt_out), the
@@ -56,18 +56,8 @@ describe('do_not_call on a Twilio call', () => {
   it("lists the callee's number for the call's company only, says goodbye and ends the call", async () => {
     llm.fallback = optingOutAgent;
     const to = '+14155550171';
-    const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: to } }));
-    const call = await waitFor('the call to reach Twilio', async () => {
-      const c = await read(made.id);
-      return c.call_sid ? c : undefined;
-    });
-    const path = `/v1/telephony/twilio/status?call_id=${call.id}`;
-    const answered = { CallSid: call.call_sid, AccountSid: SID, CallStatus: 'in-progress' };
-    await t.request('POST', path, {
-      raw: new URLSearchParams(answered).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC}${path}`, answered) },
-    });
-    const relay = await FakeRelay.connect(target, TOKEN, sessionTokenIn(calls.created(call.id).form.get('Twiml')!));
+    const call = await answeredOnTwilio(t, calls, a.key, { ai_agent_id: a.agent.id, call_from: FROM, call_to: to });
+    const relay = await FakeRelay.connect(target, TOKEN, sessionTokenIn(call.twiml));
     relay.setup(call.id, call.call_sid);
     expect((await relay.turn()).text).toBe('Hello, this is Ava from Acme.');
     relay.prompt('Please never call me again.');

@@ -4,6 +4,9 @@ import type { ConversationEndReason, ConversationSink } from '../../../src/servi
 import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
 import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
 import type { FakeLlm } from '../../support/fake-llm';
+import type { FakeTwilio } from '../../support/fake-twilio';
+import { okData } from '../../support/fixtures';
+import type { TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
 /** Everything a transport would have been told, in order. */
@@ -118,4 +121,18 @@ export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; cal
     /** Waits until the sink has closed `n` agent turns. */
     turnsSpoken: (n: number) => waitFor(`${n} agent turns`, async () => (sink.turns().length >= n ? sink.turns() : undefined), 5000, 5),
   };
+}
+
+/**
+ * A call placed with make-call (`body`) at the fake Twilio and answered there, with the TwiML
+ * Twilio got for it.
+ */
+export async function answeredOnTwilio(t: TestApp, twilio: FakeTwilio, key: string, body: Record<string, unknown>) {
+  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: key, body }));
+  const call = await waitFor('the call to reach Twilio', async () => {
+    const c = okData(await t.request('GET', `/v1/calls/${made.id}`, { token: key }));
+    return c.call_sid ? c : undefined;
+  });
+  expect((await twilio.answer(t.url, call.id)).status).toBe(200);
+  return { id: call.id as string, call_sid: call.call_sid as string, twiml: twilio.created(call.id).form.get('Twiml')! };
 }

@@ -1,13 +1,13 @@
-import twilio from 'twilio';
 import { CALL_ANSWERED_NOTE } from '../../../src/services/conversation/chat-history';
 import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulated-callee';
 import { FakeLlm, type RecordedRequest } from '../../support/fake-llm';
 import { FakeRelay, parametersIn, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
+import { fakeTwilio, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { gqlData } from '../graphql/graphql-client';
+import { answeredOnTwilio } from './support';
 
 // An agent's fixed welcome_greeting (docs/agents.md): on Twilio, said by ConversationRelay
 // (`welcomeGreeting`) with no model request; on the simulated provider, the same first turn.
@@ -38,26 +38,14 @@ describe('welcome_greeting on a Twilio call', () => {
   const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
   const agentWith = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Greeter', prompt: 'You are Ava.', ...fields } }));
 
-  /** A call of `agentId` placed at the fake Twilio and answered; its TwiML as Twilio got it. */
-  async function answered(agentId: string) {
-    const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] } }));
-    const call = await waitFor('the call to reach Twilio', async () => {
-      const c = await read(made.id);
-      return c.call_sid ? c : undefined;
-    });
-    const path = `/v1/telephony/twilio/status?call_id=${call.id}`;
-    const params = { CallSid: call.call_sid, AccountSid: SID, CallStatus: 'in-progress' };
-    await t.request('POST', path, {
-      raw: new URLSearchParams(params).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC}${path}`, params) },
-    });
-    return { call: call as { id: string; call_sid: string }, twiml: calls.created(call.id).form.get('Twiml')! };
-  }
+  /** A call of `agentId` placed at the fake Twilio and answered. */
+  const answered = (agentId: string) =>
+    answeredOnTwilio(t, calls, a.key, { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] });
 
   /** The relay as Twilio opens it for `twiml`, its setup carrying the TwiML's parameters. */
-  async function relayOf(call: { id: string; call_sid: string }, twiml: string) {
-    const relay = await FakeRelay.connect(target, TOKEN, sessionTokenIn(twiml));
-    relay.setup(call.id, call.call_sid, parametersIn(twiml));
+  async function relayOf(call: { id: string; call_sid: string; twiml: string }) {
+    const relay = await FakeRelay.connect(target, TOKEN, sessionTokenIn(call.twiml));
+    relay.setup(call.id, call.call_sid, parametersIn(call.twiml));
     return relay;
   }
 
@@ -75,10 +63,10 @@ describe('welcome_greeting on a Twilio call', () => {
 
   it("is Twilio's welcomeGreeting, filled; stored as the first agent turn without a model request; the model sees it", async () => {
     const agent = await agentWith({ welcome_greeting: GREETING });
-    const { call, twiml } = await answered(agent.id);
-    expect(twiml).toContain(`welcomeGreeting="${SAID}"`);
+    const call = await answered(agent.id);
+    expect(call.twiml).toContain(`welcomeGreeting="${SAID}"`);
     const before = llm.requests.length;
-    const relay = await relayOf(call, twiml);
+    const relay = await relayOf(call);
     await waitFor('the greeting stored', async () => ((await read(call.id)).transcript === `Agent: ${SAID}` ? true : undefined));
     expect(llm.requests).toHaveLength(before);
     llm.reply({ text: 'It is about your renewal.' });
@@ -96,9 +84,9 @@ describe('welcome_greeting on a Twilio call', () => {
 
   it('is said over the websocket after an opening disclosure, which stays first', async () => {
     const agent = await agentWith({ welcome_greeting: GREETING, opening_disclosure: 'This call is recorded.' });
-    const { call, twiml } = await answered(agent.id);
-    expect(twiml).not.toContain('welcomeGreeting');
-    const relay = await relayOf(call, twiml);
+    const call = await answered(agent.id);
+    expect(call.twiml).not.toContain('welcomeGreeting');
+    const relay = await relayOf(call);
     expect(await relay.next()).toEqual({ type: 'text', token: 'This call is recorded.', last: true, interruptible: false });
     expect(await relay.next()).toEqual({ type: 'text', token: SAID, last: true });
     await waitFor('both turns stored', async () => ((await read(call.id)).transcript === `Agent: This call is recorded.\nAgent: ${SAID}` ? true : undefined));
