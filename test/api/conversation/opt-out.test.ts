@@ -2,12 +2,12 @@ import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulat
 import { ManualClock } from '../../support/clock';
 import { FakeLlm, type RecordedRequest, type ScriptedReply } from '../../support/fake-llm';
 import { FakeRelay, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
+import { type FakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { campaignApi, statsWhen } from '../campaigns/support';
-import { answeredOnTwilio } from './support';
+import { answeredOnTwilio, twilioConversations } from './support';
 
 // The do_not_call tool (docs/agents.md, "Tools the model may call"): the callee asks not to be
 // called again, the number joins the company's do-not-call list (reason caller_opt_out), the
@@ -30,26 +30,20 @@ function optingOutAgent(request: RecordedRequest): ScriptedReply {
 }
 
 describe('do_not_call on a Twilio call', () => {
-  let calls: Awaited<ReturnType<typeof fakeTwilio>>;
+  let calls: FakeTwilio;
   let llm: FakeLlm;
   let t: TestApp;
   let a: Tenant;
   let b: Tenant;
   let target: RelayTarget;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    calls = await fakeTwilio();
-    llm = await FakeLlm.start();
-    t = await startTestApp({ ...twilioProviderEnv(calls), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+    ({ twilio: calls, llm, t, target, close } = await twilioConversations());
     a = await tenant(t, 'A');
     b = await tenant(t, 'B', B_FROM);
-    target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
   });
-  afterAll(async () => {
-    await t.close();
-    await llm.close();
-    await calls.close();
-  });
+  afterAll(() => close());
 
   const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
 

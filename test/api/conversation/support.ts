@@ -3,10 +3,11 @@ import type { OptOutList } from '../../../src/services/conversation/call-tools';
 import type { ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
 import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
 import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
-import type { FakeLlm } from '../../support/fake-llm';
-import type { FakeTwilio } from '../../support/fake-twilio';
+import { FakeLlm } from '../../support/fake-llm';
+import type { RelayTarget } from '../../support/fake-relay';
+import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC, TWILIO_TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
 import { okData } from '../../support/fixtures';
-import type { TestApp } from '../../support/harness';
+import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
 /** Everything a transport would have been told, in order. */
@@ -135,4 +136,17 @@ export async function answeredOnTwilio(t: TestApp, twilio: FakeTwilio, key: stri
   });
   expect((await twilio.answer(t.url, call.id)).status).toBe(200);
   return { id: call.id as string, call_sid: call.call_sid as string, twiml: twilio.created(call.id).form.get('Twiml')! };
+}
+
+/** An app on the fake Twilio with its agents on the fake model, and where its relay is reached: what the relay suites run. */
+export async function twilioConversations(): Promise<{ twilio: FakeTwilio; llm: FakeLlm; t: TestApp; target: RelayTarget; close(): Promise<void> }> {
+  const twilio = await fakeTwilio();
+  const llm = await FakeLlm.start();
+  const t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+  const close = async () => {
+    await t.close();
+    await llm.close();
+    await twilio.close();
+  };
+  return { twilio, llm, t, target: { url: t.url, publicBaseUrl: TWILIO_PUBLIC, authToken: TWILIO_TOKEN }, close };
 }

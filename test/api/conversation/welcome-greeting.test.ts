@@ -2,12 +2,12 @@ import { CALL_ANSWERED_NOTE } from '../../../src/services/conversation/chat-hist
 import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulated-callee';
 import { FakeLlm, type RecordedRequest } from '../../support/fake-llm';
 import { FakeRelay, parametersIn, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { fakeTwilio, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
+import { type FakeTwilio, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { gqlData } from '../graphql/graphql-client';
-import { answeredOnTwilio } from './support';
+import { answeredOnTwilio, twilioConversations } from './support';
 
 // An agent's fixed welcome_greeting (docs/agents.md): on Twilio, said by ConversationRelay
 // (`welcomeGreeting`) with no model request; on the simulated provider, the same first turn.
@@ -16,24 +16,18 @@ const GREETING = 'Hi {{firstname}}, this is Ava from Acme, calling {{to}}.';
 const SAID = 'Hi Ada, this is Ava from Acme, calling +14155550123.';
 
 describe('welcome_greeting on a Twilio call', () => {
-  let calls: Awaited<ReturnType<typeof fakeTwilio>>;
+  let calls: FakeTwilio;
   let llm: FakeLlm;
   let t: TestApp;
   let a: Tenant;
   let target: RelayTarget;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    calls = await fakeTwilio();
-    llm = await FakeLlm.start();
-    t = await startTestApp({ ...twilioProviderEnv(calls), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+    ({ twilio: calls, llm, t, target, close } = await twilioConversations());
     a = await tenant(t, 'A');
-    target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
   });
-  afterAll(async () => {
-    await t.close();
-    await llm.close();
-    await calls.close();
-  });
+  afterAll(() => close());
 
   const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
   const agentWith = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Greeter', prompt: 'You are Ava.', ...fields } }));
