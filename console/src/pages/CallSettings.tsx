@@ -34,12 +34,26 @@ const TEXTS = [
     text: 'Opening disclosure',
     hint: 'Said first on every call, not interruptible (e.g. "This call is recorded."). Empty: none.',
   },
+  {
+    key: 'welcomeGreeting',
+    field: 'welcome_greeting',
+    text: 'Welcome greeting',
+    hint: 'The agent\'s first words when it talks first, said without asking the model; {{variables}} are filled as in the prompt. Empty: the model greets.',
+    /** Saved as null when left empty (the API's "none"). */
+    nullable: true,
+  },
 ] as const;
 
 /** The call settings of the submitted form, as `updateAiAgent` takes them. */
-export const callSettingsInput = (form: FormData) => Object.fromEntries([...CHOICES, ...TEXTS].map((s) => [s.key, String(form.get(s.key))]));
+export const callSettingsInput = (form: FormData) =>
+  Object.fromEntries(
+    [...CHOICES, ...TEXTS].map((s) => {
+      const value = String(form.get(s.key));
+      return [s.key, 'nullable' in s && value.trim() === '' ? null : value];
+    }),
+  );
 
-/** The fields of the agent's call settings (answering machines, recording, disclosure), each with its field errors. */
+/** The fields of the agent's call settings (answering machines, recording, disclosure, greeting), each with its field errors. */
 export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldError[] }) {
   return (
     <fieldset>
@@ -56,7 +70,7 @@ export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldErr
       ))}
       {TEXTS.map((t) => (
         <div key={t.key} className="field">
-          <label>{t.text} <textarea name={t.key} rows={2} defaultValue={agent[t.key]} aria-describedby={`${t.key}-hint`} /></label>
+          <label>{t.text} <textarea name={t.key} rows={2} defaultValue={agent[t.key] ?? ''} aria-describedby={`${t.key}-hint`} /></label>
           <small id={`${t.key}-hint`} className="hint">{t.hint}</small>
           <FieldMessage errors={errors} field={t.field} />
         </div>

@@ -91,10 +91,11 @@ describe("the console's call settings and call page", () => {
 
     await settings.getByLabel('Voicemail message').fill(VOICEMAIL_MESSAGE);
     await settings.getByLabel('Opening disclosure').fill('This call is recorded.');
+    await settings.getByLabel('Welcome greeting').fill('Hi {{firstname}}, this is Ava.');
     await settings.getByRole('button', { name: 'Save' }).click();
     await settings.getByRole('status').getByText('Saved.').waitFor();
     expect(await settings.locator('.field-error').count()).toBe(0);
-    expect(await getAgent(agentId)).toMatchObject({ voicemail_action: 'leave_message', voicemail_message: VOICEMAIL_MESSAGE, call_recording: 'mono', opening_disclosure: 'This call is recorded.' });
+    expect(await getAgent(agentId)).toMatchObject({ voicemail_action: 'leave_message', voicemail_message: VOICEMAIL_MESSAGE, call_recording: 'mono', opening_disclosure: 'This call is recorded.', welcome_greeting: 'Hi {{firstname}}, this is Ava.' });
     await page.reload();
     await expect(settings.getByLabel('When an answering machine answers').inputValue()).resolves.toBe('LEAVE_MESSAGE');
     await expect(settings.getByLabel('Recording').inputValue()).resolves.toBe('MONO');
