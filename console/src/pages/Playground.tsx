@@ -7,7 +7,7 @@ import type { AgentPageQuery, PlaygroundTurnMutation } from '../gql/graphql';
 
 const TURN = graphql(`
   mutation PlaygroundTurn($id: ID!, $input: TestAgentTurnInput!) {
-    testAgentTurn(id: $id, input: $input) { reply state toolCalls { name arguments } }
+    testAgentTurn(id: $id, input: $input) { reply state endReason error toolCalls { name arguments } }
   }
 `);
 
@@ -15,6 +15,9 @@ interface Message {
   role: 'user' | 'agent';
   content: string;
   toolCalls?: PlaygroundTurnMutation['testAgentTurn']['toolCalls'];
+  /** How the call would end after this turn, and why the model failed when it did. */
+  endReason?: string | null;
+  error?: string | null;
 }
 
 /** The `{{name}}` placeholders of a prompt: the variables a call would fill. */
@@ -24,7 +27,7 @@ type Agent = NonNullable<AgentPageQuery['aiAgent']>;
 
 /** Chats with the agent through `testAgentTurn` (no call placed), with editable dynamic variables. */
 export function Playground({ agent }: { agent: Agent }) {
-  const [variables, setVariables] = useState(() => placeholders(`${agent.prompt} ${JSON.stringify(agent.agentFlow)}`).map((name) => ({ name, value: '' })));
+  const [variables, setVariables] = useState(() => placeholders(`${agent.prompt} ${agent.welcomeGreeting ?? ''} ${JSON.stringify(agent.agentFlow)}`).map((name) => ({ name, value: '' })));
   const [messages, setMessages] = useState<Message[]>([]);
   const [state, setState] = useState<string | null>(null);
   const [result, turn] = useMutation(TURN);
@@ -40,8 +43,10 @@ export function Playground({ agent }: { agent: Agent }) {
       input: { messages: history.map(({ role, content }) => ({ role, content })), dynamicVariables: variables.filter((v) => v.name), state },
     });
     if (!res.data) return;
-    const { reply, toolCalls, state: next } = res.data.testAgentTurn;
-    setMessages([...history, { role: 'agent', content: reply, toolCalls }]);
+    const { reply, toolCalls, state: next, endReason, error } = res.data.testAgentTurn;
+    // An agent that waits for the callee says nothing: no turn to show.
+    const said = reply !== '' || toolCalls.length > 0 || endReason;
+    setMessages([...history, ...(said ? [{ role: 'agent' as const, content: reply, toolCalls, endReason, error }] : [])]);
     setState(next ?? null);
     form.reset();
   }
@@ -64,6 +69,7 @@ export function Playground({ agent }: { agent: Agent }) {
           <li key={i} className={`turn turn-${m.role}`}>
             <span className="who">{m.role}</span> {m.content}
             {m.toolCalls?.map((call, j) => <code key={j} className="tool-call">{call.name}({JSON.stringify(call.arguments)})</code>)}
+            {m.endReason && <small className="hint">The call ends here: {m.endReason}{m.error ? ` (${m.error})` : ''}</small>}
           </li>
         ))}
       </ol>

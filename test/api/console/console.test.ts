@@ -168,6 +168,7 @@ describe('the web console, in a headless browser', () => {
     const conversation = page.getByRole('list', { name: 'Conversation' });
     await conversation.getByText('Hello Ada, I am calling about your appointment.').waitFor();
     await conversation.getByText('end_call({})').waitFor();
+    await conversation.getByText('The call ends here: agent_hangup').waitFor();
     const sent = llm.requests.filter((r) => !r.response_format).at(-1)!;
     expect(sent.messages[0].content).toContain('calling Ada to confirm an appointment tomorrow');
     expect(sent.messages.at(-1)).toEqual({ role: 'user', content: 'Hello?' });
