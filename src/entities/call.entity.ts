@@ -135,6 +135,10 @@ export class Call extends BaseEntity {
   @Property({ type: 'string', length: 100 })
   disconnectReason: Opt<string> = '';
 
+  /** Relay sessions resumed after a drop (docs/calls.md, "A call that survives its replica"). */
+  @Property({ type: 'integer' })
+  resumes: Opt<number> = 0;
+
   @Property({ type: 'string', length: 50 })
   analysisSentiment: Opt<string> = '';
 

@@ -18,6 +18,7 @@ import { Migration20261127100000_relay_sessions } from './Migration2026112710000
 import { Migration20261127110000_sealed_flow_secrets } from './Migration20261127110000_sealed_flow_secrets';
 import { Migration20261127120000_idempotency_links } from './Migration20261127120000_idempotency_links';
 import { Migration20261127130000_voicemail_recording } from './Migration20261127130000_voicemail_recording';
+import { Migration20261127140000_call_continuity } from './Migration20261127140000_call_continuity';
 import { Migration20261127160000_agent_greeting } from './Migration20261127160000_agent_greeting';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
@@ -42,5 +43,6 @@ export const migrationsList = [
   { name: 'Migration20261127110000_sealed_flow_secrets', class: Migration20261127110000_sealed_flow_secrets },
   { name: 'Migration20261127120000_idempotency_links', class: Migration20261127120000_idempotency_links },
   { name: 'Migration20261127130000_voicemail_recording', class: Migration20261127130000_voicemail_recording },
+  { name: 'Migration20261127140000_call_continuity', class: Migration20261127140000_call_continuity },
   { name: 'Migration20261127160000_agent_greeting', class: Migration20261127160000_agent_greeting },
 ];

@@ -1,13 +1,17 @@
 import { type RawData, WebSocket } from 'ws';
 import type { Logger } from '../logger';
-import type { Conversation, ConversationEndReason, ConversationSink } from '../services/conversation/conversation';
+import { type Conversation, type ConversationEndReason, type ConversationOpening, type ConversationSink, CONVERSATION_OPENINGS } from '../services/conversation/conversation';
 import { GREETING_PARAMETER, type RelayHandoff } from '../services/telephony/conversation-relay';
 import { type IncomingMessage, incomingMessage, type OutgoingMessage } from './relay-messages';
 
 /** What a session needs from the service: the conversation of the call its setup names. */
 export interface RelayConversations {
-  open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null>;
+  open(callId: string, callSid: string, sink: ConversationSink, opening: ConversationOpening): Promise<Conversation | null>;
 }
+
+/** The session's opening, from the `opening` custom parameter of its TwiML (none: the call's first session). */
+const openingOf = (value: string | undefined): ConversationOpening | null =>
+  value === undefined ? 'new' : (CONVERSATION_OPENINGS.find((o) => o === value) ?? null);
 
 export interface RelayLimits {
   /** Messages one session may receive; past it the socket is closed. */
@@ -135,8 +139,9 @@ export class RelaySession implements ConversationSink {
     if (this.conversation) return this.logger.warn('second relay setup ignored');
     clearTimeout(this.setupTimer);
     const callId = parameters.call_id;
+    const opening = openingOf(parameters.opening);
     this.welcomeGreetingSpoken = parameters[GREETING_PARAMETER] === 'spoken';
-    this.conversation = (callId ? this.conversations.open(callId, callSid, this) : Promise.resolve(null)).then(
+    this.conversation = (callId && opening ? this.conversations.open(callId, callSid, this, opening) : Promise.resolve(null)).then(
       async (conversation) => {
         if (!conversation) this.refuse('no live call for this setup');
         else if (this.closed) await this.run(conversation.close('user_hangup'));

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { CallLifecycleService } from '../services/call-lifecycle.service';
 import type { InboundCallService } from '../services/inbound/inbound-call.service';
-import { RELAY_ENDED_PATH, relayEndedTwiml } from '../services/telephony/conversation-relay';
+import { RELAY_ENDED_PATH } from '../services/telephony/conversation-relay';
 import type { RecordingService } from '../services/recordings/recording.service';
 import type { AnsweringMachineService } from '../services/telephony/answering-machine.service';
 import type { RelayService } from '../services/telephony/relay.service';
@@ -102,9 +102,10 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
       summary: 'Twilio ConversationRelay action callback',
       description:
         'Called by Twilio, not by clients, when a call\'s ConversationRelay session ends (the `<Connect action>`): authenticated by the ' +
-        '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: `<Dial>` for a transfer, else `<Hangup/>` (docs/calls.md).',
+        '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: `<Dial>` for a transfer, ' +
+        'a new `<Connect><ConversationRelay>` for a session that dropped while the call is live (at most 3 times a call), else `<Hangup/>` (docs/calls.md).',
       query: callIdQuery,
-      data: z.string().describe('TwiML: `<Response><Dial>+E.164</Dial></Response>` or `<Response><Hangup/></Response>`.'),
+      data: z.string().describe('TwiML: `<Response><Dial>+E.164</Dial></Response>`, `<Response><Connect>...</Connect></Response>` or `<Response><Hangup/></Response>`.'),
       unwrapped: true,
       dataType: 'text/xml',
       errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
@@ -112,9 +113,9 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
     wellFormedUrl,
     form,
     async (ctx) => {
-      const { transferTo } = await relay.sessionEnded(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      const twiml = await relay.sessionEnded(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
       ctx.type = 'text/xml';
-      ctx.body = relayEndedTwiml(transferTo);
+      ctx.body = twiml;
     },
   );
   api.route(

@@ -56,6 +56,7 @@ export const callContract = defineContract({
     latency: d(z.int(), 'Agent response latency, milliseconds.'),
     answeredBy: d(z.enum(ANSWERED_BY).nullable(), 'Who answered, as answering-machine detection tells: human, machine, fax or unknown; null when not answered or not detected.'),
     disconnectReason: d(z.string(), 'Why the call ended (e.g. voicemail_reached, timeout); empty while live.'),
+    resumes: d(z.int(), 'Times the agent\'s session was resumed after it dropped (at most 3; docs/calls.md).'),
     analysisSentiment: d(z.string(), 'Sentiment found by post-call analysis; empty until then.'),
     agentTaskStatus: d(z.string(), 'Whether the agent did its task; empty until known.'),
     agentTaskFeedback: d(z.string(), "The agent's account of its task; empty until known."),

@@ -62,6 +62,17 @@ export class FakeRelay {
     this.socket.send(typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
   }
 
+  /**
+   * Runs the `<ConversationRelay>` of `twiml` as Twilio does: connects to its URL (its session
+   * token) and sends `setup` with the `<Parameter>`s it names as `customParameters`.
+   */
+  static async ofTwiml(target: RelayTarget, twiml: string, callSid: string): Promise<FakeRelay> {
+    const relay = await FakeRelay.connect(target, target.authToken, sessionTokenIn(twiml));
+    const parameters = parametersIn(twiml);
+    relay.setup(parameters.call_id ?? '', callSid, parameters);
+    return relay;
+  }
+
   /** Twilio's `setup`; `customParameters` are the TwiML's `<Parameter>`s (`parametersIn`), default only the call id. */
   setup(callId: string, callSid: string, customParameters: Record<string, string> = { call_id: callId }): void {
     this.send({ type: 'setup', sessionId: 'VX00000000000000000000000000000001', callSid, from: '+14155552671', to: '+14155550123', direction: 'outbound-api', customParameters });

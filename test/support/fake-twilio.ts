@@ -58,6 +58,11 @@ export interface FakeTwilio {
    */
   amd(serviceUrl: string, callId: string, answeredBy: string, token?: string): Promise<Response>;
   /**
+   * Posts the call's status callback (the `StatusCallback` given at creation), signed, as
+   * Twilio does: AccountSid, CallSid, CallStatus, and `extra` (CallDuration...).
+   */
+  status(serviceUrl: string, callId: string, callStatus: string, extra?: Record<string, string>): Promise<Response>;
+  /**
    * Completes a recording of the call: holds `media` as `RE....wav` and posts the call's
    * `RecordingStatusCallback` as Twilio does (RecordingSid, RecordingUrl without extension,
    * RecordingStatus, RecordingDuration, RecordingChannels, RecordingStartTime, RecordingSource).
@@ -185,6 +190,10 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
           const create = created(callId);
           const params = { AccountSid: TWILIO_SID, CallSid: sidOf(create), AnsweredBy: answeredBy, MachineDetectionDuration: '3120' };
           return post(serviceUrl, create.form.get('AsyncAmdStatusCallback')!, params, token);
+        },
+        status(serviceUrl, callId, callStatus, extra = {}) {
+          const create = created(callId);
+          return post(serviceUrl, create.form.get('StatusCallback')!, { AccountSid: TWILIO_SID, CallSid: sidOf(create), CallStatus: callStatus, ...extra });
         },
         async completeRecording(serviceUrl, callId, media, durationS) {
           const create = created(callId);

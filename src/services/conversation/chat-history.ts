@@ -61,3 +61,10 @@ function settled(history: readonly ChatMessage[], awaitingAnswer: boolean): Chat
   closeRound(awaitingAnswer);
   return out;
 }
+
+/**
+ * The history of a transcript's turns, for a conversation taken up in a new session: agent
+ * turns as the assistant's, the callee's as the user's (`chatHistory` merges and orders them).
+ */
+export const historyOfTurns = (turns: readonly { role: 'agent' | 'user'; text: string }[]): ChatMessage[] =>
+  turns.map((t) => (t.role === 'agent' ? { role: 'assistant' as const, content: t.text } : { role: 'user' as const, content: t.text }));

@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
@@ -8,11 +9,12 @@ import type { VoicemailAction } from '../../entities/ai-agent.entity';
 import type { EventBus } from '../events';
 import { machineMomentOf } from '../telephony/answering-machine';
 import { engineSettingsOf, voicemailMessageOf } from './agent-settings';
-import type { Conversation, ConversationOpener, ConversationSink } from './conversation';
+import type { Conversation, ConversationOpener, ConversationOpening, ConversationSink } from './conversation';
 import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './engine';
 import { CompanyFlowInvoker } from './flow-tools';
 import { CallOptOut } from './opt-out';
 import type { LanguageModel } from './language-model';
+import { resumptionOf, storedTurnsOf } from './resumption';
 import { type StoredTurn, storedTranscript } from './transcript';
 import { storableText } from '../input/storable';
 
@@ -35,6 +37,9 @@ interface CallRef {
  * Writes a call's transcript as it grows, one write at a time and in order; while one is
  * under way only the newest transcript waits (it contains the others). Each write is
  * published as `call.updated`. A failed write is logged: the next turn writes everything again.
+ * A session that takes the conversation up again writes after the turns stored before it
+ * (`prior`, kept as stored), and no write replaces a transcript of more turns (a dropped
+ * session's late write never erases the turns of the one after it).
  */
 class TranscriptWriter implements TranscriptRecorder {
   private waiting: readonly StoredTurn[] | null = null;
@@ -45,11 +50,13 @@ class TranscriptWriter implements TranscriptRecorder {
     private readonly events: EventPublisher,
     private readonly logger: Logger,
     private readonly call: CallRef,
+    private readonly prior: readonly StoredTurn[],
   ) {}
 
   save(turns: readonly TurnRecord[]): void {
     // What a model or a caller says is stored as PostgreSQL can hold it (a NUL becomes U+FFFD).
-    this.waiting = turns.map((t) => ({ role: t.role, text: storableText(t.text), at: t.at.toISOString(), ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }) }));
+    const added = turns.map((t) => ({ role: t.role, text: storableText(t.text), at: t.at.toISOString(), ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }) }));
+    this.waiting = [...this.prior, ...added];
     this.writing ??= this.drain();
   }
 
@@ -72,7 +79,7 @@ class TranscriptWriter implements TranscriptRecorder {
     const { id, companyId, campaignId, workspace, language } = this.call;
     await this.orm.em.fork().nativeUpdate(
       Call,
-      { id, company: companyId },
+      { id, company: companyId, [raw(`coalesce(jsonb_array_length(transcript_object -> 'turns'), 0)`)]: { $lte: turns.length } },
       { transcript: text, transcriptObject: object, transcriptLanguage: language, ...(latencyMs === null ? {} : { latency: latencyMs }) },
     );
     await this.events.publish('call.updated', { companyId, callId: id, campaignId, workspace });
@@ -105,7 +112,7 @@ export class ConversationService implements ConversationOpener {
     private readonly flows: FlowRunner,
   ) {}
 
-  async open(callId: string, sink: ConversationSink): Promise<Conversation | null> {
+  async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new'): Promise<Conversation | null> {
     if (!UUID.test(callId)) return null;
     const em = this.orm.em.fork();
     // Opened by call id alone (the relay's setup names only the call): docs/scaling.md.
@@ -113,16 +120,18 @@ export class ConversationService implements ConversationOpener {
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
     const agent = await agentOfCall(em, call);
     if (!agent) return null;
-    const writer = new TranscriptWriter(this.orm, this.events, this.logger, {
-      id: call.id,
-      companyId: call.company.id,
-      campaignId: call.campaign?.id ?? null,
-      workspace: call.workspaceId,
-      language: agent.language,
-    });
+    const prior = opening === 'new' ? [] : storedTurnsOf(call.transcriptObject);
+    const writer = new TranscriptWriter(
+      this.orm,
+      this.events,
+      this.logger,
+      { id: call.id, companyId: call.company.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId, language: agent.language },
+      prior,
+    );
     const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
     const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);
-    const engine = new ConversationEngine(engineSettingsOf(agent, call, { flows, optOut: new CallOptOut(this.orm, this.logger, call) }), {
+    const settings = { ...engineSettingsOf(agent, call, { flows, optOut: new CallOptOut(this.orm, this.logger, call) }), resumption: resumptionOf(opening, prior) };
+    const engine = new ConversationEngine(settings, {
       model: this.model,
       sink,
       recorder: writer,

@@ -85,7 +85,16 @@ export interface Conversation {
   close(reason: ConversationEndReason): Promise<void>;
 }
 
+/**
+ * How a session of a call's conversation opens: `new`, the call's first (the opening
+ * disclosure, then the greeting or the wait); `resumed`, a session taken up again after the
+ * transport dropped; `transfer_failed`, the agent back after a transfer nobody took. The last
+ * two go on from the stored transcript (docs/calls.md, "A call that survives its replica").
+ */
+export const CONVERSATION_OPENINGS = ['new', 'resumed', 'transfer_failed'] as const;
+export type ConversationOpening = (typeof CONVERSATION_OPENINGS)[number];
+
 /** Opens the conversation of a live call with its agent; null when the call is unknown or ended. */
 export interface ConversationOpener {
-  open(callId: string, sink: ConversationSink): Promise<Conversation | null>;
+  open(callId: string, sink: ConversationSink, opening?: ConversationOpening): Promise<Conversation | null>;
 }

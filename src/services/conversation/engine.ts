@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { StateMachine } from './agent-flow';
 import { type CallAction, type CallTool, runTools } from './call-tools';
-import { chatHistory } from './chat-history';
+import { chatHistory, historyOfTurns } from './chat-history';
 import type { Conversation, ConversationEndReason, ConversationSink, MachineMoment } from './conversation';
 import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
+import type { Resumption } from './resumption';
 import { SilenceWatch, type SilenceSettings } from './silence';
 
 /** One turn of the transcript, as stored on the call (docs/agents.md, "Transcript"). */
@@ -32,6 +33,8 @@ export interface EngineSettings {
   welcomeGreeting: string;
   /** Waited before answering the callee (`responsiveness`), so that an utterance that follows joins the same answer. */
   answerDelayMs: number;
+  /** Set for a session that takes the call's conversation up again: it starts from these turns. */
+  resumption?: Resumption;
 }
 
 /** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
@@ -113,10 +116,12 @@ export class ConversationEngine implements Conversation {
   ) {
     this.now = deps.now ?? Date.now;
     this.silenceWatch = new SilenceWatch(settings.silence, () => void this.silence(), this.now);
+    if (settings.resumption) this.history.push(...historyOfTurns(settings.resumption.turns));
   }
 
   start(): Promise<void> {
     return this.enqueue(async () => {
+      if (this.settings.resumption) return this.takeUp(this.settings.resumption);
       const { openingDisclosure: disclosure, welcomeGreeting } = this.settings;
       if (disclosure !== '') {
         this.record({ role: 'agent', text: disclosure, at: new Date(this.now()) });
@@ -148,9 +153,20 @@ export class ConversationEngine implements Conversation {
    */
   answerConversation(turns: readonly { role: 'agent' | 'user'; text: string }[]): Promise<void> {
     if (turns.length === 0) return this.start();
-    this.history.push(...turns.map((t): ChatMessage => ({ role: t.role === 'agent' ? 'assistant' : 'user', content: t.text })));
+    this.history.push(...historyOfTurns(turns));
     this.promptAt = this.now();
     return this.enqueue(() => this.respond());
+  }
+
+  /**
+   * A session taking the conversation up again: its line at once (the transcript holds only
+   * this session's turns; the recorder keeps those stored before), then the model goes on.
+   */
+  private async takeUp({ line, note }: Resumption): Promise<void> {
+    this.record({ role: 'agent', text: line, at: new Date(this.now()) });
+    this.history.push({ role: 'assistant', content: line });
+    this.deps.sink.text(line, true);
+    await this.respond(note);
   }
 
   userSaid(text: string, final: boolean): Promise<void> {

@@ -1,6 +1,6 @@
 import twilio from 'twilio';
 import { z } from 'zod';
-import type { ConversationEndReason } from '../conversation/conversation';
+import type { ConversationEndReason, ConversationOpening } from '../conversation/conversation';
 
 /** Where Twilio opens the relay's websocket, on our public host (docs/calls.md, "Twilio"). */
 export const RELAY_PATH = '/v1/telephony/twilio/relay';
@@ -42,26 +42,29 @@ export function relayUrl(publicBaseUrl: string, token: string): string {
 /**
  * The TwiML that connects a call to its agent: `<Connect>` to a `<ConversationRelay>` on our
  * websocket (its URL carrying the session's single-use `token`), with the call id as a custom
- * parameter (it comes back in the `setup` message),
- * and our action URL that Twilio posts to when the session ends. The agent speaks through
- * the websocket, except its welcome greeting when it has one (`welcomeGreeting`, sparing a
- * model round trip; `GREETING_PARAMETER` tells the session so).
+ * parameter (it comes back in the `setup` message), and the session's `opening` when it is not
+ * the call's first (`resumed`, `transfer_failed`), and our action URL that Twilio posts to
+ * when the session ends. The agent speaks through the websocket, except its welcome greeting
+ * when it has one (`welcomeGreeting`, sparing a model round trip; `GREETING_PARAMETER` tells the
+ * session so) in the call's first session: a session taken up again says its own line.
  * DTMF detection is on: the callee's keys reach the agent. Escaping is twilio's builder's.
  */
-export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings, token: string): string {
+export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings, token: string, opening: ConversationOpening = 'new'): string {
   const response = new twilio.twiml.VoiceResponse();
   const connect = response.connect({ action: `${publicBaseUrl}${RELAY_ENDED_PATH}?call_id=${encodeURIComponent(callId)}` });
   const interruptible = agent.interruptionSensitivity > 0;
+  const greeting = opening === 'new' && agent.welcomeGreeting !== '';
   const relay = connect.conversationRelay({
     url: relayUrl(publicBaseUrl, token),
     language: agent.language,
     dtmfDetection: true,
     interruptible: interruptible ? 'any' : 'none',
     ...(interruptible ? { interruptSensitivity: sensitivity(agent.interruptionSensitivity) } : {}),
-    ...(agent.welcomeGreeting === '' ? {} : { welcomeGreeting: agent.welcomeGreeting }),
+    ...(greeting ? { welcomeGreeting: agent.welcomeGreeting } : {}),
   });
   relay.parameter({ name: 'call_id', value: callId });
-  if (agent.welcomeGreeting !== '') relay.parameter({ name: GREETING_PARAMETER, value: 'spoken' });
+  if (greeting) relay.parameter({ name: GREETING_PARAMETER, value: 'spoken' });
+  if (opening !== 'new') relay.parameter({ name: 'opening', value: opening });
   return response.toString();
 }
 

@@ -4,11 +4,11 @@ import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import { readAgentFlow } from '../conversation/agent-flow';
 import { allowedTransfer } from '../conversation/call-tools';
-import type { Conversation, ConversationOpener, ConversationSink } from '../conversation/conversation';
+import type { Conversation, ConversationOpener, ConversationOpening, ConversationSink } from '../conversation/conversation';
 import { agentOfCall } from '../conversation/conversation.service';
 import type { EventPublisher } from '../events';
-import { parseHandoff, websocketBase } from './conversation-relay';
-import { claimRelaySession, closeRelaySession } from './relay-session.store';
+import { parseHandoff, relayEndedTwiml, websocketBase } from './conversation-relay';
+import { claimRelaySession, closeRelaySession, makeWayForSession } from './relay-session.store';
 import type { TelephonyAdapter } from './telephony';
 import { signedTwilioCall } from './twilio-callback';
 import { TwilioTelephony } from './twilio.telephony';
@@ -17,22 +17,15 @@ const UUID = /^[0-9a-f-]{36}$/i;
 
 /** A relay session admitted: the conversation it may open (its token's call only), and its release once its socket is gone. */
 export interface RelayAdmission {
-  open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null>;
+  open(callId: string, callSid: string, sink: ConversationSink, opening: ConversationOpening): Promise<Conversation | null>;
   release(): Promise<void>;
 }
-/** `disconnect_reason` of a call whose relay session ended without our handoff while the callee was still on the line. */
+/** `disconnect_reason` of a call whose relay session dropped while conversations are off (no new session can carry it). */
 export const RELAY_DROPPED = 'relay_dropped';
-
-/**
- * Why a relay session that ended without our handoff ended, from the call's status in the
- * action callback: still `in-progress`, the relay died under a callee still on the line;
- * `completed`, the call itself is over, and since every end of ours (the agent's, a transfer,
- * an answering machine's hang-up, a cancel) records its own reason, the callee hung up.
- */
-function endedWithoutHandoff(callStatus: string | undefined): string | null {
-  if (callStatus === 'in-progress') return RELAY_DROPPED;
-  return callStatus === 'completed' ? 'user_hangup' : null;
-}
+/** `disconnect_reason` of a call whose relay session dropped once more than it may be resumed. */
+export const PROVIDER_ERROR = 'provider_error';
+/** Sessions of one call resumed after a drop, at most (docs/calls.md, "A call that survives its replica"). */
+export const MAX_RESUMES = 3;
 
 /**
  * The service side of Twilio ConversationRelay (docs/calls.md, "Twilio"): who may open a
@@ -68,7 +61,7 @@ export class RelayService {
       return null;
     }
     return {
-      open: (callId, callSid, sink) => (callId === claim.callId ? this.open(callId, callSid, sink) : Promise.resolve(null)),
+      open: (callId, callSid, sink, opening) => (callId === claim.callId ? this.open(callId, callSid, sink, opening) : Promise.resolve(null)),
       release: () => closeRelaySession(this.orm.em.fork(), claim.nonce),
     };
   }
@@ -77,24 +70,25 @@ export class RelayService {
    * The conversation of the call named by the session's `setup`: only a live call whose
    * provider sid is the session's `callSid`; null otherwise.
    */
-  private async open(callId: string, callSid: string, sink: ConversationSink): Promise<Conversation | null> {
+  private async open(callId: string, callSid: string, sink: ConversationSink, opening: ConversationOpening): Promise<Conversation | null> {
     const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callSid', 'callStatus'], comments: ['provider:call-by-id'] });
     if (!call || call.callSid === '' || call.callSid !== callSid || !LIVE_STATUSES.includes(call.callStatus)) return null;
-    return this.conversations!.open(callId, sink);
+    return this.conversations!.open(callId, sink, opening);
   }
 
   /**
-   * The relay's action callback, signed like any Twilio callback. Records why the session
-   * ended (the handoff data our relay put in its `end` message) as the call's
-   * `disconnect_reason`, whichever of this and the `completed` status callback comes first;
-   * answers the number to dial for a transfer, else null (hang up). A session that ended
-   * without our handoff while the call is still `in-progress` (the socket dropped, this service
-   * restarted) records `relay_dropped`; one whose call is `completed` (the callee hung up)
-   * records `user_hangup`. A transfer to a number the call's agent does not allow
-   * (agent_flow.transfer_numbers, checked again here: the handoff came through the relay
-   * socket) records nothing, and is hung up and logged as a warning.
+   * The relay's action callback, signed like any Twilio callback; answers the TwiML the call
+   * runs next. Records why the session ended (the handoff data our relay put in its `end`
+   * message) as the call's `disconnect_reason`, whichever of this and the `completed` status
+   * callback comes first, and answers the number to dial for a transfer, else `<Hangup/>`. A
+   * session that ended without our handoff while the call is still `in-progress` dropped (its
+   * replica died, or stopped): it is resumed (`dropped`). One whose call is `completed` (since
+   * every end of ours records its own reason: the callee hung up) records `user_hangup`. A
+   * transfer to a number the call's agent does not allow (agent_flow.transfer_numbers, checked
+   * again here: the handoff came through the relay socket) records nothing, and is hung up
+   * and logged as a warning.
    */
-  async sessionEnded(url: string, params: Record<string, string>, signature: string): Promise<{ transferTo: string | null }> {
+  async sessionEnded(url: string, params: Record<string, string>, signature: string): Promise<string> {
     const em = this.orm.em.fork();
     const { call } = await signedTwilioCall(this.provider, em, url, params, signature);
     const handoff = parseHandoff(params.HandoffData);
@@ -102,13 +96,53 @@ export class RelayService {
     const transferTo = handoff?.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null;
     if (transferTo && !(await this.transferAllowed(em, call, transferTo))) {
       this.logger.warn({ callId: call.id, company_id: call.company.id, transferTo }, 'relay asked to transfer to a number the agent does not allow; hanging up');
-      return { transferTo: null };
+      return relayEndedTwiml(null);
     }
-    const reason = handoff?.reason ?? endedWithoutHandoff(params.CallStatus);
-    if (!reason) return { transferTo: null };
-    // Live: recorded now, and kept by the terminal transition (call-transitions.ts).
-    // Already completed: replaces the status's default reason, not a specific one.
-    const changed = await em.nativeUpdate(
+    // Without our handoff while the callee is still on the line (they did not hang up): the relay died.
+    if (!handoff && params.CallStatus === 'in-progress') return this.dropped(em, call);
+    const reason = handoff?.reason ?? (params.CallStatus === 'completed' ? 'user_hangup' : null);
+    if (reason) await this.recordReason(call, reason);
+    return relayEndedTwiml(transferTo);
+  }
+
+  /**
+   * A session that dropped: with conversations on, a new session of the same call (docs/calls.md,
+   * "A call that survives its replica"), counted in its `resumes`; past `MAX_RESUMES` (or when
+   * the call can have no new session: ended, its agent gone) the call is hung up with
+   * `provider_error`. Without conversations (a call placed before they were turned off) it
+   * is hung up with `relay_dropped`.
+   */
+  private async dropped(em: EntityManager, call: Call): Promise<string> {
+    const twiml = this.conversations ? await this.reopen(em, call, 'resumed') : null;
+    if (twiml) {
+      this.logger.info({ callId: call.id, company_id: call.company.id }, 'relay session resumed after a drop');
+      await this.published(call);
+      return twiml;
+    }
+    await this.recordReason(call, this.conversations ? PROVIDER_ERROR : RELAY_DROPPED);
+    return relayEndedTwiml(null);
+  }
+
+  /**
+   * The TwiML of a new relay session of the call's conversation (`opening`: how it starts),
+   * with a token of its own, once its old session is out of the way (`makeWayForSession`: a
+   * resume counts, up to `MAX_RESUMES`); null when the call may not have one.
+   */
+  async reopen(em: EntityManager, call: Call, opening: Exclude<ConversationOpening, 'new'>): Promise<string | null> {
+    if (!(this.provider instanceof TwilioTelephony)) return null;
+    const agent = await agentOfCall(em, call);
+    if (!agent || !(await makeWayForSession(em, { id: call.id, companyId: call.company.id }, opening === 'resumed' ? MAX_RESUMES : null))) return null;
+    // A session taken up again says its own line: no welcome greeting.
+    return this.provider.callTwiml({ callId: call.id, agent: { language: agent.language, interruptionSensitivity: agent.interruptionSensitivity, welcomeGreeting: '' } }, opening);
+  }
+
+  /**
+   * Records why the call ended: on a live call now (the terminal transition keeps it,
+   * call-transitions.ts); on a completed one in place of the status's default reason, not of a
+   * specific one.
+   */
+  async recordReason(call: Call, reason: string): Promise<void> {
+    const changed = await this.orm.em.fork().nativeUpdate(
       Call,
       {
         id: call.id,
@@ -120,10 +154,11 @@ export class RelayService {
       },
       { disconnectReason: reason },
     );
-    if (changed > 0) {
-      await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
-    }
-    return { transferTo };
+    if (changed > 0) await this.published(call);
+  }
+
+  private published(call: Call): Promise<void> {
+    return this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
   }
 
   /** Whether the call's agent lists `number` among its transfer numbers. */

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
+import type { ConversationOpening } from '../conversation/conversation';
 import { NotFoundError } from '../errors';
 import { storableInstant } from '../input/common';
 import { conversationRelayTwiml } from './conversation-relay';
@@ -132,10 +133,13 @@ export class TwilioTelephony implements TelephonyAdapter {
     return this.toUpdate({ CallStatus: call.status, ...(call.duration ? { CallDuration: call.duration } : {}), ...(call.answered_by ? { AnsweredBy: call.answered_by } : {}) }, now);
   }
 
-  /** What a call of ours runs once answered, placed or incoming: the relay to its agent, or the hold. */
-  callTwiml({ callId, agent }: Pick<PlaceRequest, 'callId' | 'agent'>): string {
+  /**
+   * What a call of ours runs once answered, placed or incoming: the relay to its agent (a
+   * session of `opening`, with a token of its own), or the hold.
+   */
+  callTwiml({ callId, agent }: Pick<PlaceRequest, 'callId' | 'agent'>, opening: ConversationOpening = 'new'): string {
     const { relayBaseUrl } = this.options;
-    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent, mintRelayToken(this.options.authToken, callId, new Date())) : HOLD_TWIML;
+    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent, mintRelayToken(this.options.authToken, callId, new Date()), opening) : HOLD_TWIML;
   }
 
   /** The URL Twilio calls back on `path` (the status callback unless said) for one of our calls; our call id rides in the signed URL. */

@@ -3,6 +3,7 @@ import type { OptOutList } from '../../../src/services/conversation/call-tools';
 import type { ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
 import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
 import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
+import type { Resumption } from '../../../src/services/conversation/resumption';
 import { FakeLlm } from '../../support/fake-llm';
 import type { RelayTarget } from '../../support/fake-relay';
 import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC, TWILIO_TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
@@ -104,14 +105,25 @@ export const CALL: CallFacts = {
   agentDynamicVariables: [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }],
 };
 
-export function engineOn(llm: FakeLlm, options: { agent?: ConversationAgent; call?: Partial<CallFacts>; timeoutMs?: number; fallbackModel?: string; interTokenTimeoutMs?: number; silence?: { reminderMs: { from: number; to: number } | null; maxMs: number } } = {}) {
+export function engineOn(
+  llm: FakeLlm,
+  options: {
+    agent?: ConversationAgent;
+    call?: Partial<CallFacts>;
+    timeoutMs?: number;
+    fallbackModel?: string;
+    interTokenTimeoutMs?: number;
+    silence?: { reminderMs: { from: number; to: number } | null; maxMs: number };
+    resumption?: Resumption;
+  } = {},
+) {
   const sink = new RecordingSink();
   let transcript: TurnRecord[] = [];
   const optOut = new CountingOptOut();
   const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call }, { optOut });
   const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs });
   const engine = new ConversationEngine(
-    { ...settings, ...(options.silence ? { silence: options.silence } : {}) },
+    { ...settings, ...(options.silence ? { silence: options.silence } : {}), ...(options.resumption ? { resumption: options.resumption } : {}) },
     { model, sink, recorder: { save: (turns) => void (transcript = turns.map((t) => ({ ...t }))), settled: async () => undefined } },
   );
   return {

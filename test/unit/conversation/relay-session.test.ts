@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
 import { createLogger } from '../../../src/logger';
 import { type RelayGate, relayWebSockets } from '../../../src/relay/relay.ws';
-import type { Conversation, ConversationEndReason, ConversationSink, MachineMoment } from '../../../src/services/conversation/conversation';
+import type { Conversation, ConversationEndReason, ConversationOpening, ConversationSink, MachineMoment } from '../../../src/services/conversation/conversation';
 import { RELAY_PATH } from '../../../src/services/telephony/conversation-relay';
 import { routeUpgrades } from '../../../src/upgrades';
 import { FakeRelay, RefusedHandshake, type RelayTarget } from '../../support/fake-relay';
@@ -63,16 +63,16 @@ class ScriptedConversation implements Conversation {
 let server: http.Server;
 let target: RelayTarget;
 let relay: ReturnType<typeof relayWebSockets>;
-const opened: { callId: string; callSid: string; conversation: ScriptedConversation }[] = [];
+const opened: { callId: string; callSid: string; opening: ConversationOpening; conversation: ScriptedConversation }[] = [];
 
 const gate: RelayGate = {
   async admit(pathAndQuery, signature) {
     if (!twilio.validateRequest(TOKEN, signature, `${PUBLIC.replace(/^http/, 'ws')}${pathAndQuery}`, {})) return null;
     return {
-      async open(callId, callSid, sink) {
+      async open(callId, callSid, sink, opening) {
         if (callId !== CALL || callSid !== SID) return null;
         const conversation = new ScriptedConversation(sink);
-        opened.push({ callId, callSid, conversation });
+        opened.push({ callId, callSid, opening, conversation });
         return conversation;
       },
       release: async () => undefined,
@@ -172,6 +172,18 @@ describe('the ConversationRelay websocket', () => {
     fake.setup(CALL, 'CA99999999999999999999999999999999');
     expect(await fake.closed()).toBe(1008);
     expect(opened).toHaveLength(0);
+  });
+
+  it('opens the session its TwiML\'s opening names, and closes one naming an opening it does not know', async () => {
+    const resumed = await FakeRelay.connect(target);
+    resumed.send({ type: 'setup', callSid: SID, customParameters: { call_id: CALL, opening: 'resumed' } });
+    await resumed.turn();
+    expect(opened.map((o) => o.opening)).toEqual(['resumed']);
+    resumed.close();
+    const unknown = await FakeRelay.connect(target);
+    unknown.send({ type: 'setup', callSid: SID, customParameters: { call_id: CALL, opening: 'teleported' } });
+    expect(await unknown.closed()).toBe(1008);
+    expect(opened).toHaveLength(1);
   });
 
   it('ignores what comes before setup', async () => {

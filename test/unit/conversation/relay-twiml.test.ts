@@ -39,6 +39,15 @@ describe('the ConversationRelay TwiML', () => {
     expect(twiml).not.toContain(absent);
   });
 
+  it('names the opening of a session that is not the call\'s first, after the call id, and has Twilio say no welcome greeting in it', () => {
+    for (const opening of ['resumed', 'transfer_failed'] as const) {
+      const twiml = conversationRelayTwiml('https://sb.example.com', CALL, { language: 'en-US', interruptionSensitivity: 50, welcomeGreeting: 'Hi.' }, TOKEN, opening);
+      expect(twiml).toContain(`<Parameter name="call_id" value="${CALL}"/><Parameter name="opening" value="${opening}"/></ConversationRelay>`);
+      expect(twiml).not.toContain('welcome');
+    }
+    expect(conversationRelayTwiml('https://sb.example.com', CALL, { language: 'en-US', interruptionSensitivity: 50, welcomeGreeting: '' }, TOKEN, 'new')).not.toContain('opening');
+  });
+
   it('escapes what it puts in attributes', () => {
     const twiml = conversationRelayTwiml('https://sb.example.com/a&b', 'x"<y>&z', { language: 'en"<&', interruptionSensitivity: 50, welcomeGreeting: '' }, TOKEN);
     expect(twiml).toContain('action="https://sb.example.com/a&amp;b/v1/telephony/twilio/relay-ended?call_id=x%22%3Cy%3E%26z"');
