@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { answer, Receiver } from '../api/flows/support';
 import { createTestDatabase } from '../support/harness';
-import { demoKey, killReplicas, listening, type Replica, spawnReplica } from '../support/replicas';
+import { demoKey, killReplicas, listening, type Replica, replicaData, spawnReplica } from '../support/replicas';
 import { waitFor } from '../support/wait';
 
 // A replica killed with SIGKILL (no shutdown: its jobs stay `active` in pg-boss, the flow steps
@@ -73,16 +73,7 @@ async function killHard(replica: Replica): Promise<void> {
   expect(await replica.exited).toBeNull();
 }
 
-async function call<T>(replica: Replica, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${replica.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { status: string; data: T };
-  expect({ status: res.status, envelope: json.status }).toEqual({ status: 200, envelope: 'ok' });
-  return json.data;
-}
+const call = <T>(replica: Replica, method: string, path: string, body?: unknown): Promise<T> => replicaData<T>(replica, key, method, path, body);
 
 const seconds = (from: number, to: number) => (to - from) / 1000;
 

@@ -93,6 +93,18 @@ export async function killReplicas(replicas: Replica[]): Promise<void> {
   await Promise.all(replicas.map((r) => r.exited));
 }
 
+/** A REST request to `replica` with `key`, expected to succeed (200, envelope `ok`); answers its `data`. */
+export async function replicaData<T = any>(replica: Replica, key: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${replica.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { status: string; data: T };
+  expect({ status: res.status, envelope: json.status }).toEqual({ status: 200, envelope: 'ok' });
+  return json.data;
+}
+
 /** The demo company's API key, from the JSON banner a replica prints on first start. */
 export function demoKey(stdout: string): string {
   const key = /"demo_api_key":"(sk_[^"]+)"/.exec(stdout)?.[1];
