@@ -7,6 +7,9 @@ export type VoicemailAction = (typeof VOICEMAIL_ACTIONS)[number];
 /** `mono`: both parties on one channel; `dual`: one channel each. */
 export const CALL_RECORDINGS = ['off', 'mono', 'dual'] as const;
 export type CallRecording = (typeof CALL_RECORDINGS)[number];
+/** `cold`: the caller is put through to the number; `warm`: the person is told a summary first, and the agent comes back when nobody takes the call. */
+export const TRANSFER_MODES = ['cold', 'warm'] as const;
+export type TransferMode = (typeof TRANSFER_MODES)[number];
 
 /**
  * A conversational agent. Templates (`isTemplate`, no company) are a built-in catalogue
@@ -93,6 +96,14 @@ export class AiAgent extends BaseEntity {
   /** Said as the agent's first turn instead of a generated greeting (Twilio's `welcomeGreeting`); null: none. */
   @Property({ type: 'text', nullable: true })
   welcomeGreeting: Opt<string> | null = null;
+
+  /** How `transfer_call` puts the caller through (docs/calls.md, "Transfers"). */
+  @Property({ type: 'string', length: 10 })
+  transferMode: Opt<TransferMode> = 'cold';
+
+  /** An https URL of audio played to the caller while a warm transfer is prepared; null: none. */
+  @Property({ type: 'text', nullable: true })
+  holdAudioUrl: Opt<string> | null = null;
 
   @Property({ type: 'json' })
   agentFlow: Opt<Record<string, unknown>> = {};

@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-orm/core';
-import { AiAgent } from './ai-agent.entity';
+import { AiAgent, type TransferMode } from './ai-agent.entity';
 import { BaseEntity } from './base.entity';
 import { Campaign } from './campaign.entity';
 import { Company } from './company.entity';
@@ -18,6 +18,18 @@ export type CallDirection = (typeof CALL_DIRECTIONS)[number];
 /** Who answered an outgoing call, as answering-machine detection tells (docs/calls.md, "Answering machines"). */
 export const ANSWERED_BY = ['human', 'machine', 'fax', 'unknown'] as const;
 export type AnsweredBy = (typeof ANSWERED_BY)[number];
+/** Where a transfer to a person is: `dialing`, then Twilio's `DialCallStatus` (`answered` counts as `completed`). */
+export const TRANSFER_STATUSES = ['dialing', 'completed', 'no-answer', 'busy', 'failed', 'canceled'] as const;
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+/** A call's latest transfer to a person, as stored (docs/calls.md, "Transfers"). */
+export interface CallTransfer {
+  /** E.164. */
+  to: string;
+  mode: TransferMode;
+  status: TransferStatus;
+  /** ISO 8601. */
+  started_at: string;
+}
 export const LIVE_STATUSES: readonly CallStatus[] = ['pstn-queued', 'ringing', 'in-progress'];
 export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'no-answer', 'failed', 'canceled'];
 
@@ -138,6 +150,14 @@ export class Call extends BaseEntity {
   /** Relay sessions resumed after a drop (docs/calls.md, "A call that survives its replica"). */
   @Property({ type: 'integer' })
   resumes: Opt<number> = 0;
+
+  /** The latest transfer to a person; null when the agent transferred none. */
+  @Property({ type: 'json', nullable: true })
+  transfer: Opt<CallTransfer> | null = null;
+
+  /** What a warm transfer's person is told before being connected (the whisper). */
+  @Property({ type: 'text', nullable: true, hidden: true })
+  transferSummary: Opt<string> | null = null;
 
   @Property({ type: 'string', length: 50 })
   analysisSentiment: Opt<string> = '';

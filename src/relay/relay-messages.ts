@@ -30,9 +30,10 @@ export const incomingMessage = z.discriminatedUnion('type', [
 
 export type IncomingMessage = z.infer<typeof incomingMessage>;
 
-/** What we send: a piece of the agent's turn, the end of the session, digits, a language switch. */
+/** What we send: a piece of the agent's turn, audio to play, the end of the session, digits, a language switch. */
 export type OutgoingMessage =
   | { type: 'text'; token: string; last: boolean; interruptible?: boolean }
+  | { type: 'play'; source: string; loop?: number; preemptible?: boolean; interruptible?: boolean }
   | { type: 'end'; handoffData: string }
   | { type: 'sendDigits'; digits: string }
   | { type: 'language'; ttsLanguage: string; transcriptionLanguage: string };

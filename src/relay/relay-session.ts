@@ -80,8 +80,13 @@ export class RelaySession implements ConversationSink {
     this.finish({ reason });
   }
 
-  transfer(number: string): void {
-    this.finish({ reason: 'call_transfer', transfer_to: number });
+  transfer(number: string, summary: string | null): void {
+    this.finish({ reason: 'call_transfer', transfer_to: number, ...(summary === null ? {} : { summary }) });
+  }
+
+  /** Plays `url` once, after what was sent before; the caller speaking does not stop it. */
+  play(url: string): void {
+    this.send({ type: 'play', source: url, loop: 1, interruptible: false });
   }
 
   sendDigits(digits: string): void {

@@ -8,6 +8,8 @@ import { RELAY_ENDED_PATH } from '../services/telephony/conversation-relay';
 import type { RecordingService } from '../services/recordings/recording.service';
 import type { AnsweringMachineService } from '../services/telephony/answering-machine.service';
 import type { RelayService } from '../services/telephony/relay.service';
+import type { TransferService } from '../services/telephony/transfer.service';
+import { TWILIO_DIAL_ENDED_PATH, TWILIO_WHISPER_PATH } from '../services/telephony/transfer-twiml';
 import { TWILIO_AMD_PATH, TWILIO_RECORDING_PATH, TWILIO_STATUS_PATH } from '../services/telephony/twilio.telephony';
 import { MalformedRequest, ok } from './envelope';
 import { mediaType, type RestState, wellFormedUrl } from './middleware';
@@ -47,26 +49,19 @@ const signed = 'Called by Twilio, not by clients: authenticated by the `X-Twilio
  * provider's signature, checked by the service.
  */
 export function telephonyRoutes(api: RestApi, services: TelephonyServices, publicBaseUrl: string): Router<RestState> {
-  const { lifecycle, relay, inbound, answeringMachines, recordings } = services;
+  const { lifecycle, relay, transfers, inbound, answeringMachines, recordings } = services;
   const router = new Router<RestState>();
   const tag = 'Telephony callbacks';
   const common = { tag, auth: 'none', body: twilioForm, bodyType: 'application/x-www-form-urlencoded' } as const;
+  /** The operation of a callback Twilio signs about one of our calls. */
+  const callback = (id: string, path: string, summary: string, description: string, query: z.ZodObject) =>
+    ({ ...common, id, method: 'post', path, summary, description, query, errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' } }) as const;
   /** A callback Twilio signs, answered with an empty `ok` once `receive` has taken it. */
   type Receive = (url: string, params: Record<string, string>, signature: string) => Promise<unknown>;
   const signedCallback = (id: string, path: string, summary: string, description: string, query: z.ZodObject, receive: Receive) =>
     api.route(
       router,
-      {
-        ...common,
-        id,
-        method: 'post',
-        path,
-        summary,
-        description,
-        query,
-        data: z.literal(''),
-        errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
-      },
+      { ...callback(id, path, summary, description, query), data: z.literal('') },
       wellFormedUrl,
       mediaType('application/x-www-form-urlencoded'),
       form,
@@ -92,31 +87,46 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
     callIdQuery,
     (...args) => recordings.receiveTwilio(...args),
   );
-  api.route(
-    router,
-    {
-      ...common,
-      id: 'twilioRelayEnded',
-      method: 'post',
-      path: RELAY_ENDED_PATH,
-      summary: 'Twilio ConversationRelay action callback',
-      description:
-        'Called by Twilio, not by clients, when a call\'s ConversationRelay session ends (the `<Connect action>`): authenticated by the ' +
-        '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: `<Dial>` for a transfer, ' +
-        'a new `<Connect><ConversationRelay>` for a session that dropped while the call is live (at most 3 times a call), else `<Hangup/>` (docs/calls.md).',
-      query: callIdQuery,
-      data: z.string().describe('TwiML: `<Response><Dial>+E.164</Dial></Response>`, `<Response><Connect>...</Connect></Response>` or `<Response><Hangup/></Response>`.'),
-      unwrapped: true,
-      dataType: 'text/xml',
-      errors: { 403: 'Invalid Twilio signature.', 404: 'The provider is not Twilio, or the call is unknown.' },
-    },
-    wellFormedUrl,
-    form,
-    async (ctx) => {
-      const twiml = await relay.sessionEnded(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
-      ctx.type = 'text/xml';
-      ctx.body = twiml;
-    },
+  /** A callback Twilio signs about one of our calls, answered with the TwiML `answer` makes of it. */
+  const twimlCallback = (id: string, path: string, summary: string, description: string, data: string, answer: (...args: Parameters<Receive>) => Promise<string>) =>
+    api.route(
+      router,
+      { ...callback(id, path, summary, description, callIdQuery), data: z.string().describe(data), unwrapped: true, dataType: 'text/xml' },
+      wellFormedUrl,
+      form,
+      async (ctx) => {
+        const twiml = await answer(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+        ctx.type = 'text/xml';
+        ctx.body = twiml;
+      },
+    );
+  twimlCallback(
+    'twilioRelayEnded',
+    RELAY_ENDED_PATH,
+    'Twilio ConversationRelay action callback',
+    'Called by Twilio, not by clients, when a call\'s ConversationRelay session ends (the `<Connect action>`): authenticated by the ' +
+      '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: the transfer\'s `<Dial>`, ' +
+      'a new `<Connect><ConversationRelay>` for a session that dropped while the call is live (at most 3 times a call), else `<Hangup/>` (docs/calls.md).',
+    'TwiML: `<Response><Dial action="...">...</Dial></Response>`, `<Response><Connect>...</Connect></Response>` or `<Response><Hangup/></Response>`.',
+    (...args) => relay.sessionEnded(...args),
+  );
+  twimlCallback(
+    'twilioDialEnded',
+    TWILIO_DIAL_ENDED_PATH,
+    'Twilio transfer `<Dial action>` callback',
+    `${signed} Stores the transfer's result (\`DialCallStatus\`) and answers TwiML: \`<Hangup/>\`, or, for a warm transfer nobody took, ` +
+      'a new `<Connect><ConversationRelay>`: the agent comes back (docs/calls.md, "Transfers").',
+    'TwiML: `<Response><Hangup/></Response>` or `<Response><Connect>...</Connect></Response>`.',
+    (...args) => transfers.dialEnded(...args),
+  );
+  twimlCallback(
+    'twilioTransferWhisper',
+    TWILIO_WHISPER_PATH,
+    'Twilio warm transfer whisper (`<Number url>`)',
+    `${signed} Fetched for the person who answered a warm transfer, before the caller is connected (the call named by \`ParentCallSid\`): ` +
+      'answers TwiML saying a summary of the conversation (docs/calls.md, "Transfers").',
+    'TwiML: `<Response><Say language="...">summary</Say></Response>`.',
+    (...args) => transfers.whisper(...args),
   );
   api.route(
     router,
@@ -147,6 +157,7 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
 export interface TelephonyServices {
   lifecycle: CallLifecycleService;
   relay: RelayService;
+  transfers: TransferService;
   inbound: InboundCallService;
   answeringMachines: AnsweringMachineService;
   recordings: RecordingService;

@@ -1,5 +1,5 @@
-import { CALL_RECORDINGS, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
-import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
+import { CALL_RECORDINGS, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
+import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES, TRANSFER_STATUSES } from '../entities/call.entity';
 import { LAST_CALL_STATUSES } from '../entities/contact.entity';
 import { closedSet } from './closed-set';
 
@@ -55,4 +55,20 @@ export const CallRecording = closedSet('CallRecording', CALL_RECORDINGS, 'Whethe
   off: 'Not recorded.',
   mono: 'Recorded, both parties on one channel.',
   dual: 'Recorded, one channel per party.',
+});
+
+/** An agent's `transfer_mode`, and a call's transfer's `mode` (docs/calls.md, "Transfers"). */
+export const TransferMode = closedSet('TransferMode', TRANSFER_MODES, 'How the agent puts a caller through to a person.', {
+  cold: 'Dialled at once; the caller is put through when the person answers.',
+  warm: 'The person hears a summary of the conversation first; when nobody takes the call, the agent comes back.',
+});
+
+/** Where a call's transfer to a person is. */
+export const TransferStatus = closedSet('TransferStatus', TRANSFER_STATUSES, 'Where a transfer to a person is.', {
+  dialing: 'The person\'s number is being dialled.',
+  completed: 'The person answered and talked with the caller.',
+  'no-answer': 'Nobody answered.',
+  busy: 'The number was busy.',
+  failed: 'The number could not be dialled.',
+  canceled: 'The dialling was canceled (the caller hung up).',
 });

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import type { AiAgent } from '../entities';
-import { CALL_RECORDINGS, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
+import { CALL_RECORDINGS, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
 import { defineContract, described as d, field, type ViewOf, viewOf } from './contract';
 import { agentFlowSchema } from './conversation/agent-flow';
 import { outcomeDefinitionsSchema } from './conversation/analysis-schema';
-import { intBetween, jsonObject, requiredText, text, workspace } from './input/common';
+import { httpsUrl, intBetween, jsonObject, requiredText, text, workspace } from './input/common';
 
 const VOICEMAIL_ACTION = 'What the agent does when an answering machine answers: hangup (default), leave_message or continue (docs/agents.md).';
 const VOICEMAIL_MESSAGE = 'Left on an answering machine under leave_message; {{variables}} are filled as in the prompt.';
 const CALL_RECORDING = 'Whether calls are recorded: off (default), mono or dual (one channel per party).';
 const OPENING_DISCLOSURE = 'Spoken first on every call and not interruptible (e.g. "This call is recorded."); empty: none.';
 const WELCOME_GREETING = 'Said as the agent\'s first turn when it talks first, instead of a generated greeting; {{variables}} are filled as in the prompt; null (default): the model greets.';
+const TRANSFER_MODE = 'How transfer_call puts the caller through: cold (default: dialled at once) or warm (the person hears a summary first; nobody answering, the agent comes back).';
+const HOLD_AUDIO_URL = 'An https URL of audio played to the caller while a warm transfer is prepared; null: none.';
 
 const seconds = () => d(z.int(), 'Seconds.');
 const percent = () => d(z.int(), '0-100.');
@@ -48,6 +50,8 @@ export const agentContract = defineContract({
     callRecording: d(z.enum(CALL_RECORDINGS), CALL_RECORDING),
     openingDisclosure: d(z.string(), OPENING_DISCLOSURE),
     welcomeGreeting: d(z.string().nullable(), WELCOME_GREETING),
+    transferMode: d(z.enum(TRANSFER_MODES), TRANSFER_MODE),
+    holdAudioUrl: d(z.string().nullable(), HOLD_AUDIO_URL),
     agentFlow: d(field.json(), 'The conversation flow of the agent (states and transitions).'),
     agentDynamicVariables: d(field.json(), 'Variables the agent fills into its prompt.'),
     agentPostCallOutcomes: d(field.json(), 'Outcomes the agent records after a call.'),
@@ -96,6 +100,8 @@ export const agentFields = {
   call_recording: d(z.enum(CALL_RECORDINGS, { error: `Must be one of ${CALL_RECORDINGS.join(', ')}` }), CALL_RECORDING),
   opening_disclosure: d(text(1000), OPENING_DISCLOSURE),
   welcome_greeting: d(text(1000).nullable(), WELCOME_GREETING),
+  transfer_mode: d(z.enum(TRANSFER_MODES, { error: `Must be one of ${TRANSFER_MODES.join(', ')}` }), TRANSFER_MODE),
+  hold_audio_url: d(httpsUrl(2000).nullable(), HOLD_AUDIO_URL),
   agent_flow: d(agentFlowSchema, 'The conversation flow of the agent (states and transitions).'),
   agent_dynamic_variables: d(jsonObject(), 'Variables the agent fills into its prompt.'),
   agent_post_call_outcomes: d(

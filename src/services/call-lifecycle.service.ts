@@ -14,7 +14,8 @@ import type { FlowEvents } from './flows/flow-events';
 import type { JobQueue } from './jobs/job-queue';
 import type { Caller, RecordKey } from './scope';
 import type { SimulatedCallee } from './conversation/simulated-callee';
-import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, talksWithCallee } from './telephony/simulated.telephony';
+import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, simulatedTransferStatus, talksWithCallee } from './telephony/simulated.telephony';
+import { startTransfer } from './calls/call-transfer.store';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { forgetRelaySessions } from './telephony/relay-session.store';
 import { signedTwilioCall, verifiedTwilio } from './telephony/twilio-callback';
@@ -352,12 +353,27 @@ export class CallLifecycleService {
         const call = await this.orm.em.fork().findOne(Call, { id: key.id, company: key.companyId }, { fields: ['callStatus'] });
         return !!call && LIVE_STATUSES.includes(call.callStatus);
       };
-      const reason = await callee.run(key.id, contact, language, { signal: this.stopping.signal, live });
+      const transferred = (number: string, summary: string | null) => this.simulatedTransfer(key, number, summary);
+      const reason = await callee.run(key.id, contact, language, { signal: this.stopping.signal, live, transferred });
       if (reason) await this.applyUpdate(key, { status: 'completed', at: this.clock.now(), disconnectReason: reason });
     })()
       .catch((err: unknown) => this.logger.warn({ err, callId: key.id }, 'simulated conversation failed'))
       .finally(() => this.simulatedConversations.delete(run));
     this.simulatedConversations.add(run);
+  }
+
+  /**
+   * The agent of a simulated call transferred it (a warm transfer has its `summary`): the
+   * transfer is recorded with its result at once (`simulatedTransferStatus`); answers whether
+   * the agent comes back, as on Twilio: a warm transfer nobody took (docs/calls.md, "Transfers").
+   */
+  private async simulatedTransfer(key: RecordKey, to: string, summary: string | null): Promise<boolean> {
+    const mode = summary === null ? 'cold' : 'warm';
+    const status = simulatedTransferStatus(to);
+    await startTransfer(this.orm.em.fork(), key, { to, mode, status, started_at: this.clock.now().toISOString() }, summary);
+    const call = await this.orm.em.fork().findOne(Call, { id: key.id, company: key.companyId }, { fields: ['campaign', 'workspaceId'] });
+    if (call) await this.events.publish('call.updated', { companyId: key.companyId, callId: key.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
+    return mode === 'warm' && status !== 'completed';
   }
 
   /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Call } from '../entities';
-import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES } from '../entities/call.entity';
+import { TRANSFER_MODES } from '../entities/ai-agent.entity';
+import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES, TRANSFER_STATUSES } from '../entities/call.entity';
 import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './contract';
 import type { StoredTurn } from './conversation/transcript';
 import { phone, uuid, workspace } from './input/common';
@@ -21,6 +22,17 @@ const transcriptTurn = namedObject(
   }),
   'TranscriptTurn',
   "One turn of a call's transcript.",
+);
+
+const callTransfer = namedObject(
+  z.object({
+    to: d(field.phone(), 'The number the caller was transferred to, E.164.'),
+    mode: d(z.enum(TRANSFER_MODES), 'Cold or warm: the agent\'s transfer_mode when it transferred.'),
+    status: d(z.enum(TRANSFER_STATUSES), 'Dialing, then completed, no-answer, busy, failed or canceled.'),
+    started_at: d(z.string(), 'When the transfer began (ISO 8601).'),
+  }),
+  'CallTransfer',
+  "A call's latest transfer to a person (docs/calls.md, \"Transfers\").",
 );
 
 /**
@@ -57,6 +69,7 @@ export const callContract = defineContract({
     answeredBy: d(z.enum(ANSWERED_BY).nullable(), 'Who answered, as answering-machine detection tells: human, machine, fax or unknown; null when not answered or not detected.'),
     disconnectReason: d(z.string(), 'Why the call ended (e.g. voicemail_reached, timeout); empty while live.'),
     resumes: d(z.int(), 'Times the agent\'s session was resumed after it dropped (at most 3; docs/calls.md).'),
+    transfer: d(callTransfer.nullable(), 'The latest transfer to a person; null when the agent transferred none.'),
     analysisSentiment: d(z.string(), 'Sentiment found by post-call analysis; empty until then.'),
     agentTaskStatus: d(z.string(), 'Whether the agent did its task; empty until known.'),
     agentTaskFeedback: d(z.string(), "The agent's account of its task; empty until known."),

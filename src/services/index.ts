@@ -37,6 +37,7 @@ import { SimulatedTelephony } from './telephony/simulated.telephony';
 import { RecordingService } from './recordings/recording.service';
 import { AnsweringMachineService } from './telephony/answering-machine.service';
 import { RelayService } from './telephony/relay.service';
+import { TransferService } from './telephony/transfer.service';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
 import { WebhookService } from './webhook.service';
@@ -120,6 +121,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   }
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, infra.views, { priceUnit: config.priceUnit });
   const rateLimits = new RateLimitService(config.rateLimits, config.authFailuresPerMinute, { sidePool: infra.sidePool, redisUrl: config.redisUrl }, infra.logger);
+  const relay = new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger);
   if (model && conversations && simulated.conversations) {
     lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));
   }
@@ -147,7 +149,8 @@ export function createServices(config: Config, infra: Infrastructure) {
     model,
     /** Opens a live call's conversation with its agent; null when no language model is configured. */
     conversations,
-    relay: new RelayService(infra.orm, provider, conversations, infra.events, config.publicBaseUrl, infra.logger),
+    relay,
+    transfers: new TransferService(infra.orm, provider, relay, infra.logger),
     answeringMachines: new AnsweringMachineService(infra.orm, provider, infra.events, conversations !== null, infra.logger),
     recordings,
     /** Post-call analysis; null when no language model is configured. */

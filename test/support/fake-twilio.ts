@@ -63,6 +63,15 @@ export interface FakeTwilio {
    */
   status(serviceUrl: string, callId: string, callStatus: string, extra?: Record<string, string>): Promise<Response>;
   /**
+   * Runs the `<Dial>` of `twiml` (an action callback's answer) for the call, as Twilio's TwiML
+   * reference describes it, the dialled party doing `outcome`: when it answers (`completed`),
+   * a `<Number url>` is fetched first (POST, signed, for the new leg: its own CallSid, the
+   * call's as ParentCallSid) and its TwiML read, as the person hears it before being connected;
+   * then the `<Dial action>` is posted with DialCallStatus, DialCallSid, DialCallDuration and the
+   * call's CallStatus (`completed` when `canceled`: the caller hung up while it rang).
+   */
+  dial(serviceUrl: string, callId: string, twiml: string, outcome: DialOutcome): Promise<DialRun>;
+  /**
    * Completes a recording of the call: holds `media` as `RE....wav` and posts the call's
    * `RecordingStatusCallback` as Twilio does (RecordingSid, RecordingUrl without extension,
    * RecordingStatus, RecordingDuration, RecordingChannels, RecordingStartTime, RecordingSource).
@@ -78,6 +87,30 @@ export interface FakeTwilio {
    */
   calleeHangsUp(serviceUrl: string, callId: string, durationS: number, statusFirst?: boolean): Promise<{ action: Response; status: Response }>;
   close(): Promise<void>;
+}
+
+/** What the party a `<Dial>` rings does (Twilio's `DialCallStatus`). */
+export type DialOutcome = 'completed' | 'no-answer' | 'busy' | 'failed' | 'canceled';
+
+/** What a `<Dial>` run did: the number and ring time dialled, the whisper fetched (its TwiML), and the action's answer. */
+export interface DialRun {
+  number: string;
+  timeout: string | null;
+  whisper: { status: number; twiml: string } | null;
+  action: { status: number; twiml: string };
+}
+
+const unescapeXml = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const attribute = (tag: string, name: string) => {
+  const value = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  return value === undefined ? null : unescapeXml(value);
+};
+
+/** The `<Dial>` of a TwiML: its attributes' tag, the `<Number>`'s tag (or none), and the number dialled. */
+function dialIn(twiml: string): { dial: string; numberTag: string | null; number: string } {
+  const m = /(<Dial\b[^>]*>)(?:(<Number\b[^>]*>)([^<]*)<\/Number>|([^<]*))<\/Dial>/.exec(twiml);
+  if (!m) throw new Error(`no <Dial> in ${twiml}`);
+  return { dial: m[1]!, numberTag: m[2] ?? null, number: unescapeXml((m[3] ?? m[4] ?? '').trim()) };
 }
 
 /** One range of `bytes=a-b` / `a-` / `-n` over `size` bytes; null for the whole. */
@@ -177,6 +210,7 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
     });
   };
   let recorded = 0;
+  let dialled = 0;
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -194,6 +228,31 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
         status(serviceUrl, callId, callStatus, extra = {}) {
           const create = created(callId);
           return post(serviceUrl, create.form.get('StatusCallback')!, { AccountSid: TWILIO_SID, CallSid: sidOf(create), CallStatus: callStatus, ...extra });
+        },
+        async dial(serviceUrl, callId, twiml, outcome) {
+          const create = created(callId);
+          const parent = sidOf(create);
+          const { dial, numberTag, number } = dialIn(twiml);
+          const leg = `CA${String(++dialled).padStart(32, 'd')}`;
+          const url = numberTag ? attribute(numberTag, 'url') : null;
+          const common = { AccountSid: TWILIO_SID, From: create.form.get('From') ?? '', To: number, Direction: 'outbound-dial' };
+          const whisper =
+            outcome === 'completed' && url
+              ? await post(serviceUrl, url, { ...common, CallSid: leg, ParentCallSid: parent, CallStatus: 'in-progress' }).then(async (res) => ({ status: res.status, twiml: await res.text() }))
+              : null;
+          const action = attribute(dial, 'action');
+          if (!action) throw new Error(`the <Dial> of ${callId} has no action`);
+          const res = await post(serviceUrl, action, {
+            ...common,
+            To: create.form.get('To') ?? '',
+            Direction: 'outbound-api',
+            CallSid: parent,
+            CallStatus: outcome === 'canceled' ? 'completed' : 'in-progress',
+            DialCallStatus: outcome,
+            DialCallSid: leg,
+            DialCallDuration: outcome === 'completed' ? '42' : '0',
+          });
+          return { number, timeout: attribute(dial, 'timeout'), whisper, action: { status: res.status, twiml: await res.text() } };
         },
         async completeRecording(serviceUrl, callId, media, durationS) {
           const create = created(callId);

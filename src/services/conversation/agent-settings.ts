@@ -22,6 +22,8 @@ export type ConversationAgent = Pick<
   | 'openingDisclosure'
   | 'welcomeGreeting'
   | 'responsiveness'
+  | 'transferMode'
+  | 'holdAudioUrl'
 >;
 
 /** The agent fields the TwiML of a call carries (`relayAgentOf`). */
@@ -122,5 +124,6 @@ export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, { op
     openingDisclosure: openingDisclosureOf(agent, scope),
     welcomeGreeting: welcomeGreetingOf(agent, scope),
     answerDelayMs: answerDelayOf(agent.responsiveness),
+    transfer: { mode: agent.transferMode, holdAudioUrl: agent.holdAudioUrl },
   };
 }

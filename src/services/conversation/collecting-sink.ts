@@ -2,12 +2,14 @@ import type { ConversationEndReason, ConversationSink } from './conversation';
 
 /**
  * A transport that only listens: it collects the agent's turns (each line said, each streamed
- * turn trimmed, empty ones left out) and how the conversation ended, for the simulated callee
- * and the playground. Keys and language switches go nowhere.
+ * turn trimmed, empty ones left out), how the conversation ended and to whom it was transferred,
+ * for the simulated callee and the playground. Keys, language switches and audio go nowhere.
  */
 export class CollectingSink implements ConversationSink {
   readonly agentTurns: string[] = [];
   ended: ConversationEndReason | null = null;
+  /** The transfer the agent asked for, when it did: to whom, and a warm one's summary. */
+  transferred: { number: string; summary: string | null } | null = null;
   private current = '';
 
   text(token: string, last: boolean): void {
@@ -26,10 +28,12 @@ export class CollectingSink implements ConversationSink {
     this.ended ??= reason;
   }
 
-  transfer(): void {
+  transfer(number: string, summary: string | null): void {
+    this.transferred ??= { number, summary };
     this.ended ??= 'call_transfer';
   }
 
+  play(): void {}
   sendDigits(): void {}
   language(): void {}
 }

@@ -49,8 +49,13 @@ export interface ConversationSink {
   say(text: string): void;
   /** Ends the session once what was already sent has been spoken. */
   end(reason: ConversationEndReason): void;
-  /** Hands the caller to `number` (E.164), then ends the session. */
-  transfer(number: string): void;
+  /**
+   * Hands the caller to `number` (E.164), then ends the session; `summary`, for a warm
+   * transfer, is what the person taking the call is told first.
+   */
+  transfer(number: string, summary: string | null): void;
+  /** Plays the audio at `url` to the caller (hold audio while a warm transfer is prepared). */
+  play(url: string): void;
   /** Plays DTMF digits (`0-9`, `*`, `#`, `w` for a half-second pause) into the call. */
   sendDigits(digits: string): void;
   /** Switches the speech language (BCP 47) for what follows. */

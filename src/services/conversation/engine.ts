@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { TransferMode } from '../../entities/ai-agent.entity';
 import type { StateMachine } from './agent-flow';
 import { type CallAction, type CallTool, runTools } from './call-tools';
 import { chatHistory, historyOfTurns } from './chat-history';
 import type { Conversation, ConversationEndReason, ConversationSink, MachineMoment } from './conversation';
 import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
 import type { Resumption } from './resumption';
+import { spokenTurns, transferSummary } from './transfer-summary';
 import { SilenceWatch, type SilenceSettings } from './silence';
 
 /** One turn of the transcript, as stored on the call (docs/agents.md, "Transcript"). */
@@ -35,6 +37,8 @@ export interface EngineSettings {
   answerDelayMs: number;
   /** Set for a session that takes the call's conversation up again: it starts from these turns. */
   resumption?: Resumption;
+  /** How `transfer_call` hands the caller over: `warm` plays the hold audio (when set) while a summary is made for the person. */
+  transfer: { mode: TransferMode; holdAudioUrl: string | null };
 }
 
 /** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
@@ -105,6 +109,8 @@ export class ConversationEngine implements Conversation {
   private newerInputs = 0;
   private promptAt: number | null = null;
   private ended = false;
+  /** Aborted by `close`: what is still asked of the model once the conversation ended (a transfer's summary) stops. */
+  private readonly closing = new AbortController();
   /** An answering machine answered: the callee's side is no longer heard. */
   private machine = false;
   private readonly silenceWatch: SilenceWatch;
@@ -242,6 +248,7 @@ export class ConversationEngine implements Conversation {
     this.ended = true;
     this.silenceWatch.reset();
     this.cancelTurn();
+    this.closing.abort();
     this.deps.onClose?.();
     await this.queue;
     await this.deps.recorder.settled();
@@ -325,7 +332,8 @@ export class ConversationEngine implements Conversation {
       this.lastAgent = turn.heard === undefined ? { historyStart: turn.historyStart, transcriptIndex: index } : null;
     }
     if (failed) this.finish({ kind: 'end' }, 'llm_error');
-    else if (action) this.finish(action, action.kind === 'end' ? 'agent_hangup' : 'call_transfer');
+    else if (action?.kind === 'transfer') await this.transfer(action.number);
+    else if (action) this.finish(action, 'agent_hangup');
     else if (!turn.controller.signal.aborted) this.silenceWatch.arm();
   }
 
@@ -374,7 +382,17 @@ export class ConversationEngine implements Conversation {
   private finish(action: CallAction, reason: ConversationEndReason): void {
     this.ended = true;
     this.silenceWatch.reset();
-    if (action.kind === 'transfer') this.deps.sink.transfer(action.number);
+    if (action.kind === 'transfer') this.deps.sink.transfer(action.number, null);
     else this.deps.sink.end(reason);
+  }
+
+  /** A warm transfer plays the hold audio while the model summarises the conversation for the person; a cold one goes at once. */
+  private async transfer(number: string): Promise<void> {
+    const { mode, holdAudioUrl } = this.settings.transfer;
+    if (mode === 'cold') return this.finish({ kind: 'transfer', number }, 'call_transfer');
+    this.ended = true;
+    this.silenceWatch.reset();
+    if (holdAudioUrl) this.deps.sink.play(holdAudioUrl);
+    this.deps.sink.transfer(number, await transferSummary(this.deps.model, spokenTurns(this.history), this.closing.signal));
   }
 }

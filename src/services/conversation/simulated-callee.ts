@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger';
 import { CollectingSink } from './collecting-sink';
-import type { ConversationEndReason, ConversationOpener } from './conversation';
+import type { ConversationEndReason, ConversationOpener, ConversationOpening } from './conversation';
 import type { ChatMessage, LanguageModel } from './language-model';
 
 /** What the simulated callee knows of itself: the call's contact, when it has one. */
@@ -41,11 +41,33 @@ export interface SimulatedCalleeOptions {
   temperature?: number;
 }
 
+/** What a run is told by the call it runs on. */
+export interface SimulatedRunHooks {
+  /** Stops the conversation where it is (the process is stopping). */
+  signal?: AbortSignal;
+  /** Whether the call is still live; asked before each of the callee's turns. */
+  live?: () => Promise<boolean>;
+  /** The agent transferred the call (`summary`: a warm transfer's): answers whether the agent comes back (a warm transfer nobody took). */
+  transferred?: (number: string, summary: string | null) => Promise<boolean>;
+}
+
+/** What the callee carries from one session of the conversation to the next. */
+interface CalleeState {
+  contact: CalleeContact | null;
+  language: string;
+  /** The callee's own history: the agent's turns as the user's, its replies as the assistant's. */
+  history: ChatMessage[];
+  turns: number;
+  gone: boolean;
+}
+
 /**
  * A simulated callee, knowing no transport: it opens a call's conversation (the agent, as on
  * a real call) and answers each agent turn with a short reply of a second model persona,
  * until the agent ends the call or the callee has spoken `maxTurns` times. The agent's turns
- * are stored on the call by the conversation itself.
+ * are stored on the call by the conversation itself. When the agent transfers the call and
+ * `transferred` says it comes back, the conversation is opened again (`transfer_failed`) and
+ * the callee talks on.
  */
 export class SimulatedCallee {
   constructor(
@@ -58,34 +80,37 @@ export class SimulatedCallee {
   /**
    * Runs the conversation of a live call; resolves how it ended, or null when the call could
    * not be opened, `signal` stopped the conversation or `live` found the call ended by other
-   * means (the call is then left as it is). `live` is asked before each of the callee's turns.
+   * means (the call is then left as it is).
    */
-  async run(
-    callId: string,
-    contact: CalleeContact | null,
-    language: string,
-    { signal, live }: { signal?: AbortSignal; live?: () => Promise<boolean> } = {},
-  ): Promise<ConversationEndReason | null> {
-    const sink = new CollectingSink();
-    const conversation = await this.opener.open(callId, sink);
+  async run(callId: string, contact: CalleeContact | null, language: string, hooks: SimulatedRunHooks = {}): Promise<ConversationEndReason | null> {
+    const state: CalleeState = { contact, language, history: [], turns: 0, gone: false };
+    let opening: ConversationOpening = 'new';
+    for (;;) {
+      const sink = new CollectingSink();
+      const reason = await this.session(callId, opening, sink, state, hooks);
+      if (reason === null) return opening === 'new' ? null : 'call_transfer';
+      if (sink.transferred && hooks.transferred && (await hooks.transferred(sink.transferred.number, sink.transferred.summary))) {
+        opening = 'transfer_failed';
+        continue;
+      }
+      return (hooks.signal?.aborted || state.gone) && !sink.ended ? null : reason;
+    }
+  }
+
+  /** One session of the conversation, until the agent ends it or the callee's turns run out; null when it could not be opened. */
+  private async session(callId: string, opening: ConversationOpening, sink: CollectingSink, state: CalleeState, { signal, live }: SimulatedRunHooks): Promise<ConversationEndReason | null> {
+    const conversation = await this.opener.open(callId, sink, opening);
     if (!conversation) return null;
-    const history: ChatMessage[] = [];
     let seen = 0;
     let reason: ConversationEndReason | null = null;
-    let gone = false;
-    const stillLive = async () => !(gone ||= !(await (live?.() ?? Promise.resolve(true))));
+    const stillLive = async () => !(state.gone ||= !(await (live?.() ?? Promise.resolve(true))));
     try {
       await conversation.start();
-      for (let turn = 0; turn < this.options.maxTurns && !sink.ended && !signal?.aborted && (await stillLive()); turn++) {
-        for (; seen < sink.agentTurns.length; seen++) history.push({ role: 'user', content: sink.agentTurns[seen]! });
-        const prompt: ChatMessage[] = history.length === 0 ? [{ role: 'user', content: PICKED_UP }] : history;
-        const answer = await this.model.stream(
-          { messages: [{ role: 'system', content: calleePersona(contact, language) }, ...prompt], temperature: this.options.temperature, ...(signal ? { signal } : {}) },
-          () => undefined,
-        );
-        const reply = answer.text.trim();
+      for (; state.turns < this.options.maxTurns && !sink.ended && !signal?.aborted && (await stillLive()); state.turns++) {
+        for (; seen < sink.agentTurns.length; seen++) state.history.push({ role: 'user', content: sink.agentTurns[seen]! });
+        const reply = await this.reply(state, signal);
         if (reply === '' || !(await stillLive())) break;
-        history.push({ role: 'assistant', content: reply });
+        state.history.push({ role: 'assistant', content: reply });
         await conversation.userSaid(reply, true);
       }
       reason = sink.ended ?? 'user_hangup';
@@ -95,6 +120,16 @@ export class SimulatedCallee {
     } finally {
       await conversation.close(reason ?? 'llm_error');
     }
-    return (signal?.aborted || gone) && !sink.ended ? null : reason;
+    return reason;
+  }
+
+  /** The callee's next reply, from its persona and what it heard so far. */
+  private async reply(state: CalleeState, signal: AbortSignal | undefined): Promise<string> {
+    const prompt: ChatMessage[] = state.history.length === 0 ? [{ role: 'user', content: PICKED_UP }] : state.history;
+    const answer = await this.model.stream(
+      { messages: [{ role: 'system', content: calleePersona(state.contact, state.language) }, ...prompt], temperature: this.options.temperature, ...(signal ? { signal } : {}) },
+      () => undefined,
+    );
+    return answer.text.trim();
   }
 }

@@ -42,6 +42,16 @@ export const listedWorkspace = () =>
 
 export const text = (max: number) => z.string().max(max, `Must be at most ${max} characters`);
 
+/** An absolute https URL of at most `max` characters. */
+export const httpsUrl = (max: number) =>
+  text(max).refine((value) => {
+    try {
+      return !/\s/.test(value) && new URL(value).protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Must be an https URL');
+
 export const requiredText = (max: number) => text(max).refine((s) => s.trim() !== '', 'Must not be empty');
 
 export const jsonObject = () => z.record(z.string(), z.unknown());

@@ -20,7 +20,8 @@ export function machineMomentOf(verdict: string | null): MachineMoment | null {
   return verdict?.startsWith('machine_end_') ? 'message_end' : null;
 }
 
-type SayLanguage = Parameters<InstanceType<typeof twilio.twiml.VoiceResponse>['say']>[0] extends infer A ? (A extends { language?: infer L } ? L : never) : never;
+/** The `language` a `<Say>` takes (the twilio package types it as the languages it lists). */
+export type SayLanguage = Parameters<InstanceType<typeof twilio.twiml.VoiceResponse>['say']>[0] extends infer A ? (A extends { language?: infer L } ? L : never) : never;
 
 /** A call without a relay session leaves its message by TwiML: `<Say>` it (when any), then hang up. */
 export function voicemailTwiml(message: string, language: string): string {

@@ -72,7 +72,8 @@ const END_REASONS = ['agent_hangup', 'user_hangup', 'call_transfer', 'max_silenc
 
 /**
  * What our relay puts in the `end` message's `handoffData` (a string of JSON), and Twilio
- * hands back to the action callback: why the session ended and, for a transfer, to whom.
+ * hands back to the action callback: why the session ended and, for a transfer, to whom and,
+ * for a warm one, what the person is told first.
  */
 export const relayHandoff = z.object({
   reason: z.enum(END_REASONS),
@@ -80,6 +81,7 @@ export const relayHandoff = z.object({
     .string()
     .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number')
     .optional(),
+  summary: z.string().max(2000).optional(),
 });
 
 export type RelayHandoff = z.infer<typeof relayHandoff>;
@@ -95,10 +97,9 @@ export function parseHandoff(data: string | undefined): RelayHandoff | null {
   }
 }
 
-/** What the call does once the relay session is over: dial the transfer's number, else hang up. */
-export function relayEndedTwiml(transferTo: string | null): string {
+/** What the call does once the relay session is over and nothing follows it: hang up. */
+export function hangupTwiml(): string {
   const response = new twilio.twiml.VoiceResponse();
-  if (transferTo) response.dial(transferTo);
-  else response.hangup();
+  response.hangup();
   return response.toString();
 }

@@ -7,10 +7,12 @@ import { allowedTransfer } from '../conversation/call-tools';
 import type { Conversation, ConversationOpener, ConversationOpening, ConversationSink } from '../conversation/conversation';
 import { agentOfCall } from '../conversation/conversation.service';
 import type { EventPublisher } from '../events';
-import { parseHandoff, relayEndedTwiml, websocketBase } from './conversation-relay';
+import { startTransfer } from '../calls/call-transfer.store';
+import { hangupTwiml, parseHandoff, websocketBase } from './conversation-relay';
 import { claimRelaySession, closeRelaySession, makeWayForSession } from './relay-session.store';
 import type { TelephonyAdapter } from './telephony';
 import { signedTwilioCall } from './twilio-callback';
+import { transferTwiml } from './transfer-twiml';
 import { TwilioTelephony } from './twilio.telephony';
 
 const UUID = /^[0-9a-f-]{36}$/i;
@@ -80,7 +82,7 @@ export class RelayService {
    * The relay's action callback, signed like any Twilio callback; answers the TwiML the call
    * runs next. Records why the session ended (the handoff data our relay put in its `end`
    * message) as the call's `disconnect_reason`, whichever of this and the `completed` status
-   * callback comes first, and answers the number to dial for a transfer, else `<Hangup/>`. A
+   * callback comes first, and answers the transfer's `<Dial>` (`transferred`), else `<Hangup/>`. A
    * session that ended without our handoff while the call is still `in-progress` dropped (its
    * replica died, or stopped): it is resumed (`dropped`). One whose call is `completed` (since
    * every end of ours records its own reason: the callee hung up) records `user_hangup`. A
@@ -93,16 +95,32 @@ export class RelayService {
     const { call } = await signedTwilioCall(this.provider, em, url, params, signature);
     const handoff = parseHandoff(params.HandoffData);
     if (!handoff) this.logger.info({ callId: call.id, sessionStatus: params.SessionStatus, error: params.ErrorCode }, 'relay session ended without handoff');
-    const transferTo = handoff?.reason === 'call_transfer' ? (handoff.transfer_to ?? null) : null;
-    if (transferTo && !(await this.transferAllowed(em, call, transferTo))) {
-      this.logger.warn({ callId: call.id, company_id: call.company.id, transferTo }, 'relay asked to transfer to a number the agent does not allow; hanging up');
-      return relayEndedTwiml(null);
-    }
+    if (handoff?.reason === 'call_transfer' && handoff.transfer_to) return this.transferred(em, call, handoff.transfer_to, handoff.summary ?? null);
     // Without our handoff while the callee is still on the line (they did not hang up): the relay died.
     if (!handoff && params.CallStatus === 'in-progress') return this.dropped(em, call);
     const reason = handoff?.reason ?? (params.CallStatus === 'completed' ? 'user_hangup' : null);
     if (reason) await this.recordReason(call, reason);
-    return relayEndedTwiml(transferTo);
+    return hangupTwiml();
+  }
+
+  /**
+   * The agent transferred the call to `to` (docs/calls.md, "Transfers"): recorded on the call
+   * (`transfer`, `dialing`, in the agent's `transfer_mode`, with a warm transfer's summary for
+   * its whisper) and dialled. A cold transfer ends the agent's part: `call_transfer` is its
+   * reason at once; a warm one's reason waits for the person to take the call (nobody taking
+   * it, the agent comes back: TransferService). A number the agent does not allow is hung up.
+   */
+  private async transferred(em: EntityManager, call: Call, to: string, summary: string | null): Promise<string> {
+    const agent = await agentOfCall(em, call);
+    if (!agent || allowedTransfer(readAgentFlow(agent.agentFlow).transfer_numbers ?? [], to) === undefined) {
+      this.logger.warn({ callId: call.id, company_id: call.company.id, transferTo: to }, 'relay asked to transfer to a number the agent does not allow; hanging up');
+      return hangupTwiml();
+    }
+    const mode = agent.transferMode;
+    if (mode === 'cold') await this.recordReason(call, 'call_transfer');
+    await startTransfer(em, { id: call.id, companyId: call.company.id }, { to, mode, status: 'dialing', started_at: new Date().toISOString() }, mode === 'warm' ? summary : null);
+    await this.published(call);
+    return transferTwiml(this.publicBaseUrl, call.id, to, mode);
   }
 
   /**
@@ -120,7 +138,7 @@ export class RelayService {
       return twiml;
     }
     await this.recordReason(call, this.conversations ? PROVIDER_ERROR : RELAY_DROPPED);
-    return relayEndedTwiml(null);
+    return hangupTwiml();
   }
 
   /**
@@ -157,13 +175,8 @@ export class RelayService {
     if (changed > 0) await this.published(call);
   }
 
-  private published(call: Call): Promise<void> {
+  /** Announces a change of the call (`call.updated`). */
+  published(call: Call): Promise<void> {
     return this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
-  }
-
-  /** Whether the call's agent lists `number` among its transfer numbers. */
-  private async transferAllowed(em: EntityManager, call: Call, number: string): Promise<boolean> {
-    const agent = await agentOfCall(em, call);
-    return agent !== null && allowedTransfer(readAgentFlow(agent.agentFlow).transfer_numbers ?? [], number) !== undefined;
   }
 }

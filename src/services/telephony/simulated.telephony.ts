@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { CallStatus, DynamicVariable } from '../../entities/call.entity';
+import type { CallStatus, DynamicVariable, TransferStatus } from '../../entities/call.entity';
 import type { VoicemailAction } from '../../entities/ai-agent.entity';
 import type { StoredTurn } from '../conversation/transcript';
 import { variablesOf, voicemailMessageOf, welcomeGreetingOf } from '../conversation/agent-settings';
@@ -50,6 +50,16 @@ export function calleeBehaviour(to: string): CalleeBehaviour {
   if (to.endsWith('0003')) return 'failed';
   if (to.endsWith('0004')) return 'voicemail';
   return 'person';
+}
+
+/**
+ * How a simulated transfer to `number` ends, by the same last four digits as a callee's
+ * (docs/calls.md, "Transfers"): `0001` busy, `0002` no-answer, `0003` failed; any other number
+ * takes the call (`completed`).
+ */
+export function simulatedTransferStatus(number: string): Exclude<TransferStatus, 'dialing'> {
+  const behaviour = calleeBehaviour(number);
+  return behaviour === 'busy' || behaviour === 'no-answer' || behaviour === 'failed' ? behaviour : 'completed';
 }
 
 /** What a simulated call needs to know of the call and its agent. */

@@ -31,7 +31,9 @@ async function callOf(em: EntityManager, twilio: TwilioTelephony, url: string, s
 
 /**
  * The call a Twilio callback is about (status callback, relay action callback): trusted only
- * with a valid signature (`verifiedTwilio`), and only when its `CallSid` is the call's.
+ * with a valid signature (`verifiedTwilio`), and only when its `CallSid` is the call's. A
+ * request about another leg of the call (a transfer's whisper, fetched for the person dialled)
+ * names the call by its `ParentCallSid` instead (`sidParam`).
  */
 export async function signedTwilioCall(
   provider: TelephonyAdapter,
@@ -39,9 +41,11 @@ export async function signedTwilioCall(
   url: string,
   params: Record<string, string>,
   signature: string,
+  sidParam: 'CallSid' | 'ParentCallSid' = 'CallSid',
 ): Promise<{ twilio: TwilioTelephony; call: Call }> {
   const twilio = verifiedTwilio(provider, url, params, signature);
-  const call = await callOf(em, twilio, url, params.CallSid);
-  if (!call || (call.callSid !== '' && params.CallSid && params.CallSid !== call.callSid)) throw new NotFoundError('Call');
+  const sid = params[sidParam];
+  const call = await callOf(em, twilio, url, sid);
+  if (!call || (call.callSid !== '' && sid && sid !== call.callSid)) throw new NotFoundError('Call');
   return { twilio, call };
 }

@@ -72,7 +72,12 @@ describe('the relay action callback', () => {
   it('dials the transfer number and records call_transfer once the call completes', async () => {
     const call = await answered();
     const res = await relayEnded(target, call.id, ended(call, { reason: 'call_transfer', transfer_to: DESK }));
-    expect(res).toEqual({ status: 200, type: 'text/xml; charset=utf-8', text: `<?xml version="1.0" encoding="UTF-8"?><Response><Dial>${DESK}</Dial></Response>` });
+    expect(res).toEqual({
+      status: 200,
+      type: 'text/xml; charset=utf-8',
+      text: `<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="${PUBLIC}/v1/telephony/twilio/dial-ended?call_id=${call.id}">${DESK}</Dial></Response>`,
+    });
+    expect((await read(call.id)).transfer).toMatchObject({ to: DESK, mode: 'cold', status: 'dialing' });
     expect((await read(call.id)).call_status).toBe('in-progress');
     await status(call, 'completed', { CallDuration: '30' });
     expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'call_transfer' });

@@ -1,4 +1,5 @@
 import { APOLOGY } from '../../../src/services/conversation/engine';
+import { TRANSFER_FAILED_LINE } from '../../../src/services/conversation/resumption';
 import { CALLEE_PERSONA_INTRO, calleePersona } from '../../../src/services/conversation/simulated-callee';
 import { FakeLlm, type RecordedRequest, type ScriptedReply } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
@@ -43,8 +44,8 @@ function script(agent: (n: number) => ScriptedReply = (n) => ({ text: `Agent lin
   };
 }
 
-async function simulatedCall(firstname: string) {
-  const agent = await post('/v1/ai-agent', { name: 'Ava', prompt: 'You are Ava. The callee is {{firstname}}.', who_talks_first: 'agent', language: 'en-GB' });
+async function simulatedCall(firstname: string, agentFields: Record<string, unknown> = {}) {
+  const agent = await post('/v1/ai-agent', { name: 'Ava', prompt: 'You are Ava. The callee is {{firstname}}.', who_talks_first: 'agent', language: 'en-GB', ...agentFields });
   const call = await post('/v1/calls/make-call', { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: firstname }] });
   return waitFor('the simulated conversation to end the call', async () => {
     const got = await getCall(call.id);
@@ -112,6 +113,52 @@ describe('a simulated call with a language model', () => {
       ['user', 'Callee line 1.'],
       ['agent', APOLOGY],
     ]);
+  });
+
+  describe('transfers, as the simulated provider mirrors them (numbers ending 0001 busy, 0002 no-answer, 0003 failed)', () => {
+    /** The agent transfers to `to` at its second turn; a summary asked for is "Summary for the desk." */
+    const transferringTo = (to: string) => {
+      let agentTurns = 0;
+      let calleeTurns = 0;
+      llm.fallback = (request) => {
+        if (request.response_format) return { json: {} };
+        if (isCallee(request)) return { text: `Callee line ${++calleeTurns}.` };
+        if (String(request.messages[0]?.content).startsWith('You prepare a phone transfer')) return { text: 'Summary for the desk.' };
+        const n = ++agentTurns;
+        return n === 2 ? { text: 'Putting you through.', toolCalls: [{ name: 'transfer_call', arguments: { number: to } }] } : { text: `Agent line ${n}.` };
+      };
+    };
+
+    it('a warm transfer nobody answers brings the agent back, which tells the callee and talks on', async () => {
+      transferringTo('+14155550002');
+      const call = await simulatedCall('Eve', { transfer_mode: 'warm', agent_flow: { transfer_numbers: ['+14155550002'] } });
+      expect(call).toMatchObject({ disconnect_reason: 'user_hangup', resumes: 0, transfer: { to: '+14155550002', mode: 'warm', status: 'no-answer' } });
+      expect(turnsOf(call)).toEqual([
+        ['agent', 'Agent line 1.'],
+        ['user', 'Callee line 1.'],
+        ['agent', 'Putting you through.'],
+        ['agent', TRANSFER_FAILED_LINE],
+        ['agent', 'Agent line 3.'],
+        ['user', 'Callee line 2.'],
+        ['agent', 'Agent line 4.'],
+        ['user', 'Callee line 3.'],
+        ['agent', 'Agent line 5.'],
+      ]);
+    });
+
+    it('a warm transfer answered ends the call with call_transfer', async () => {
+      transferringTo('+14155550100');
+      const call = await simulatedCall('Fay', { transfer_mode: 'warm', agent_flow: { transfer_numbers: ['+14155550100'] } });
+      expect(call).toMatchObject({ disconnect_reason: 'call_transfer', transfer: { to: '+14155550100', mode: 'warm', status: 'completed' } });
+      expect(Date.parse(call.transfer.started_at)).toBeGreaterThan(0);
+    });
+
+    it('a cold transfer to a busy number ends the call with call_transfer, the agent not coming back', async () => {
+      transferringTo('+14155550001');
+      const call = await simulatedCall('Gus', { agent_flow: { transfer_numbers: ['+14155550001'] } });
+      expect(call).toMatchObject({ disconnect_reason: 'call_transfer', transfer: { to: '+14155550001', mode: 'cold', status: 'busy' } });
+      expect(turnsOf(call).at(-1)).toEqual(['agent', 'Putting you through.']);
+    });
   });
 
   it('ends the call with llm_error when the callee persona fails', async () => {

@@ -17,7 +17,8 @@ export class RecordingSink implements ConversationSink {
     | { type: 'text'; token: string; last: boolean }
     | { type: 'say'; text: string }
     | { type: 'end'; reason: ConversationEndReason }
-    | { type: 'transfer'; number: string }
+    | { type: 'transfer'; number: string; summary: string | null }
+    | { type: 'play'; url: string }
     | { type: 'digits'; digits: string }
     | { type: 'language'; code: string }
   )[] = [];
@@ -33,8 +34,11 @@ export class RecordingSink implements ConversationSink {
   end(reason: ConversationEndReason): void {
     this.events.push({ type: 'end', reason });
   }
-  transfer(number: string): void {
-    this.events.push({ type: 'transfer', number });
+  transfer(number: string, summary: string | null): void {
+    this.events.push({ type: 'transfer', number, summary });
+  }
+  play(url: string): void {
+    this.events.push({ type: 'play', url });
   }
   sendDigits(digits: string): void {
     this.events.push({ type: 'digits', digits });
@@ -77,6 +81,8 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
   openingDisclosure: '',
   welcomeGreeting: null,
   responsiveness: 50,
+  transferMode: 'cold',
+  holdAudioUrl: null,
   ...overrides,
 });
 

@@ -212,7 +212,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     expect(end.type).toBe('end');
     expect(JSON.parse(end.handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: '+14155550100' });
     const res = await relayEnded(target, call.id, ended(call, end.handoffData as string));
-    expect(res.text).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Dial>+14155550100</Dial></Response>');
+    expect(res.text).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="${PUBLIC}/v1/telephony/twilio/dial-ended?call_id=${call.id}">+14155550100</Dial></Response>`);
     expect((await read(call.id)).disconnect_reason).toBe('call_transfer');
   });
 });

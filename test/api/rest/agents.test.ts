@@ -15,6 +15,7 @@ const AGENT_FIELDS = [
   'interruption_sensitivity', 'llm_temperature', 'agent_type', 'background_audio_status', 'workspace_id', 'agent_flow',
   'agent_dynamic_variables', 'agent_post_call_outcomes', 'voicemail_action', 'voicemail_message', 'call_recording', 'opening_disclosure',
   'welcome_greeting',
+  'transfer_mode', 'hold_audio_url',
 ];
 
 describe('GET /v1/ai-agent/{id}', () => {

@@ -117,17 +117,21 @@ describe('GET /openapi.json', () => {
       'get /openapi.json',
       'get /readyz',
       'post /v1/telephony/twilio/amd',
+      'post /v1/telephony/twilio/dial-ended',
       'post /v1/telephony/twilio/recording',
       'post /v1/telephony/twilio/relay-ended',
       'post /v1/telephony/twilio/status',
       'post /v1/telephony/twilio/voice',
+      'post /v1/telephony/twilio/whisper',
     ]);
   });
 
-  it('documents the relay action callback\'s answer as TwiML, not JSON', () => {
-    const content = doc.paths['/v1/telephony/twilio/relay-ended'].post.responses['200'].content;
-    expect(Object.keys(content)).toEqual(['text/xml']);
-    expect(content['text/xml'].schema.type).toBe('string');
+  it('documents the answers of the relay action, transfer dial and whisper callbacks as TwiML, not JSON', () => {
+    for (const path of ['relay-ended', 'dial-ended', 'whisper']) {
+      const content = doc.paths[`/v1/telephony/twilio/${path}`].post.responses['200'].content;
+      expect(Object.keys(content)).toEqual(['text/xml']);
+      expect(content['text/xml'].schema.type).toBe('string');
+    }
   });
 
   it('describes inputs with the services\' zod schemas: transforms as what is sent, ranges, unknown fields', () => {

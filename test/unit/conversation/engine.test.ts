@@ -197,7 +197,7 @@ describe('the conversation engine', () => {
     expect(refused).toMatchObject({ role: 'tool', tool_call_id: 'call_0_fake' });
     // The error says only "not allowed": the allowed numbers are not the caller's to learn.
     expect(refused.content).toBe('Error: transferring to that number is not allowed.');
-    expect(sink.ending()).toEqual({ type: 'transfer', number: '+14155550199' });
+    expect(sink.ending()).toEqual({ type: 'transfer', number: '+14155550199', summary: null });
     expect(sink.turns()).toEqual(['Let me get you to sales.']);
   });
 

@@ -28,7 +28,11 @@ class ScriptedConversation implements Conversation {
   async userSaid(text: string, final: boolean) {
     this.inputs.push(`said:${text}:${final}`);
     if (!final) return;
-    if (text === 'transfer me') return this.sink.transfer('+14155550100');
+    if (text === 'transfer me') return this.sink.transfer('+14155550100', null);
+    if (text === 'warm transfer') {
+      this.sink.play('https://cdn.example.com/hold.mp3');
+      return this.sink.transfer('+14155550100', 'Ada wants to move her appointment.');
+    }
     if (text === 'bye') {
       this.sink.text('Goodbye.', true);
       return this.sink.end('agent_hangup');
@@ -159,6 +163,15 @@ describe('the ConversationRelay websocket', () => {
     const transfer = await second.fake.next();
     expect(JSON.parse(transfer.handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: '+14155550100' });
     second.fake.close();
+  });
+
+  it('plays the hold audio (not interruptible), then ends a warm transfer with its summary as handoff data', async () => {
+    const { fake } = await started();
+    fake.prompt('warm transfer');
+    expect(await fake.next()).toEqual({ type: 'play', source: 'https://cdn.example.com/hold.mp3', loop: 1, interruptible: false });
+    const end = await fake.next();
+    expect(JSON.parse(end.handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: '+14155550100', summary: 'Ada wants to move her appointment.' });
+    fake.close();
   });
 
   it('tells the conversation the callee hung up when Twilio closes the socket', async () => {
