@@ -59,7 +59,8 @@ export interface FakeTwilio {
   amd(serviceUrl: string, callId: string, answeredBy: string, token?: string): Promise<Response>;
   /**
    * Posts the call's status callback (the `StatusCallback` given at creation), signed, as
-   * Twilio does: AccountSid, CallSid, CallStatus, and `extra` (CallDuration...).
+   * Twilio does: AccountSid, CallSid, CallStatus, From, To, Direction and `extra`
+   * (CallDuration...); the fake's call takes the status.
    */
   status(serviceUrl: string, callId: string, callStatus: string, extra?: Record<string, string>): Promise<Response>;
   /**
@@ -209,6 +210,14 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
       body: new URLSearchParams(params).toString(),
     });
   };
+  /** Posts the call's status callback, signed; the fake's call takes the status. */
+  const statusCallback = (serviceUrl: string, callId: string, callStatus: string, extra: Record<string, string> = {}) => {
+    const create = created(callId);
+    const call = calls[creates().indexOf(create)]!;
+    call.status = callStatus;
+    const params = { AccountSid: TWILIO_SID, CallSid: call.sid, CallStatus: callStatus, From: call.from, To: call.to, Direction: 'outbound-api', ...extra };
+    return post(serviceUrl, create.form.get('StatusCallback')!, params);
+  };
   let recorded = 0;
   let dialled = 0;
   return new Promise((resolve) =>
@@ -225,10 +234,7 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
           const params = { AccountSid: TWILIO_SID, CallSid: sidOf(create), AnsweredBy: answeredBy, MachineDetectionDuration: '3120' };
           return post(serviceUrl, create.form.get('AsyncAmdStatusCallback')!, params, token);
         },
-        status(serviceUrl, callId, callStatus, extra = {}) {
-          const create = created(callId);
-          return post(serviceUrl, create.form.get('StatusCallback')!, { AccountSid: TWILIO_SID, CallSid: sidOf(create), CallStatus: callStatus, ...extra });
-        },
+        status: statusCallback,
         async dial(serviceUrl, callId, twiml, outcome) {
           const create = created(callId);
           const parent = sidOf(create);
@@ -271,12 +277,7 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
           };
           return { sid, res: await post(serviceUrl, create.form.get('RecordingStatusCallback')!, params) };
         },
-        answer(serviceUrl, callId) {
-          const create = created(callId);
-          const call = calls[creates().indexOf(create)]!;
-          call.status = 'in-progress';
-          return post(serviceUrl, create.form.get('StatusCallback')!, { AccountSid: TWILIO_SID, CallSid: call.sid, CallStatus: 'in-progress', From: call.from, To: call.to, Direction: 'outbound-api' });
-        },
+        answer: (serviceUrl, callId) => statusCallback(serviceUrl, callId, 'in-progress'),
         async calleeHangsUp(serviceUrl, callId, durationS, statusFirst = false) {
           const create = created(callId);
           const call = calls[creates().indexOf(create)]!;

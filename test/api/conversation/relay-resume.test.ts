@@ -1,13 +1,14 @@
 import { CALL_ANSWERED_NOTE } from '../../../src/services/conversation/chat-history';
 import { RESUMED_LINE, RESUMED_NOTE } from '../../../src/services/conversation/resumption';
 import { mintRelayToken } from '../../../src/services/telephony/relay-token';
-import { FakeLlm } from '../../support/fake-llm';
+import type { FakeLlm } from '../../support/fake-llm';
 import { FakeRelay, parametersIn, RefusedHandshake, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
+import { type FakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
-import { startTestApp, type TestApp } from '../../support/harness';
+import type { TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { gql, gqlData } from '../graphql/graphql-client';
+import { answeredOnTwilio, twilioConversations } from './support';
 
 // A relay session that drops (its replica died) is resumed by the action callback, on any
 // replica: a new <Connect><ConversationRelay> of the same call, whose conversation goes on from
@@ -16,7 +17,8 @@ import { gql, gqlData } from '../graphql/graphql-client';
 
 const HANGUP = '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>';
 
-let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+let env: Awaited<ReturnType<typeof twilioConversations>>;
+let twilio: FakeTwilio;
 let llm: FakeLlm;
 let t: TestApp;
 let a: Tenant;
@@ -24,31 +26,17 @@ let b: Tenant;
 let target: RelayTarget;
 
 beforeAll(async () => {
-  twilio = await fakeTwilio();
-  llm = await FakeLlm.start();
-  t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+  env = await twilioConversations();
+  ({ twilio, llm, t, target } = env);
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
-  target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
 });
-afterAll(async () => {
-  await t.close();
-  await llm.close();
-  await twilio.close();
-});
+afterAll(() => env.close());
 
 const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
 
-/** A call placed at the fake Twilio and answered, as its status callback says. */
-async function answered(): Promise<{ id: string; call_sid: string }> {
-  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123' } }));
-  const call = await waitFor('the call to reach Twilio', async () => {
-    const c = await read(made.id);
-    return c.call_sid ? c : undefined;
-  });
-  expect((await twilio.status(t.url, call.id, 'in-progress')).status).toBe(200);
-  return call;
-}
+/** A call placed at the fake Twilio and answered. */
+const answered = () => answeredOnTwilio(t, twilio, a.key, { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123' });
 
 /** The TwiML the call was created with. */
 const twimlOf = (call: { id: string }) => twilio.created(call.id).form.get('Twiml')!;
@@ -142,10 +130,9 @@ describe('a Twilio call whose relay session drops', () => {
 
   it('is not resumed when the caller hung up, and its resumes are shown to its company only', async () => {
     const call = await answered();
-    await twilio.status(t.url, call.id, 'completed', { CallDuration: '6' });
-    const ended = await relayEnded(target, call.id, { AccountSid: SID, CallSid: call.call_sid, CallStatus: 'completed', SessionStatus: 'completed' });
-    expect(ended.text).toBe(HANGUP);
-    expect(await read(call.id)).toMatchObject({ disconnect_reason: 'completed', resumes: 0 });
+    const { action } = await twilio.calleeHangsUp(t.url, call.id, 6);
+    expect(await action.text()).toBe(HANGUP);
+    expect(await read(call.id)).toMatchObject({ disconnect_reason: 'user_hangup', resumes: 0 });
     expect((await t.request('GET', `/v1/calls/${call.id}`, { token: b.key })).status).toBe(404);
     expect((await gql(t, 'query($id: ID!) { call(id: $id) { resumes } }', { id: call.id }, b.key)).data).toEqual({ call: null });
   });

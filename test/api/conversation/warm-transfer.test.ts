@@ -1,11 +1,11 @@
 import { TRANSFER_FAILED_LINE, TRANSFER_FAILED_NOTE } from '../../../src/services/conversation/resumption';
-import { FakeLlm, type ScriptedReply } from '../../support/fake-llm';
+import type { FakeLlm, ScriptedReply } from '../../support/fake-llm';
 import { FakeRelay, parametersIn, relayEnded, type RelayOut, type RelayTarget } from '../../support/fake-relay';
-import { fakeTwilio, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, TWILIO_PUBLIC as PUBLIC, twilioProviderEnv } from '../../support/fake-twilio';
+import { type FakeTwilio, TWILIO_SID as SID, TWILIO_PUBLIC as PUBLIC } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
-import { startTestApp, type TestApp } from '../../support/harness';
-import { waitFor } from '../../support/wait';
+import type { TestApp } from '../../support/harness';
 import { gql, gqlData } from '../graphql/graphql-client';
+import { answeredOnTwilio, twilioConversations } from './support';
 
 // Transfers on Twilio (docs/calls.md, "Transfers"): a warm one plays the hold audio while the
 // model summarises the call, the <Dial> rings the person with a whisper of that summary, and
@@ -16,7 +16,8 @@ const DESK = '+14155550100';
 const HOLD = 'https://cdn.example.com/hold.mp3';
 const SUMMARY = 'Ada wants to move her Friday appointment to Monday.';
 
-let twilio: Awaited<ReturnType<typeof fakeTwilio>>;
+let env: Awaited<ReturnType<typeof twilioConversations>>;
+let twilio: FakeTwilio;
 let llm: FakeLlm;
 let t: TestApp;
 let a: Tenant;
@@ -26,34 +27,23 @@ let warm: { id: string };
 let cold: { id: string };
 
 beforeAll(async () => {
-  twilio = await fakeTwilio();
-  llm = await FakeLlm.start();
-  t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+  env = await twilioConversations();
+  ({ twilio, llm, t, target } = env);
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
-  target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
   const agent = (body: Record<string, unknown>) => t.request('POST', '/v1/ai-agent', { token: a.key, body: { prompt: 'Transfer when asked.', agent_flow: { transfer_numbers: [DESK] }, ...body } });
   warm = okData(await agent({ name: 'Warm', transfer_mode: 'warm', hold_audio_url: HOLD }));
   cold = okData(await agent({ name: 'Cold' }));
 });
-afterAll(async () => {
-  await t.close();
-  await llm.close();
-  await twilio.close();
-});
+afterAll(() => env.close());
 
 const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
 
 /** A call of `agentId` placed at the fake Twilio, answered, its relay open and the greeting read. */
 async function answered(agentId: string) {
-  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123' } }));
-  const call = await waitFor('the call to reach Twilio', async () => {
-    const c = await read(made.id);
-    return c.call_sid ? (c as { id: string; call_sid: string }) : undefined;
-  });
-  await twilio.status(t.url, call.id, 'in-progress');
+  const call = await answeredOnTwilio(t, twilio, a.key, { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123' });
   llm.reply({ text: 'Hello, this is Acme.' });
-  const relay = await FakeRelay.ofTwiml(target, twilio.created(call.id).form.get('Twiml')!, call.call_sid);
+  const relay = await FakeRelay.ofTwiml(target, call.twiml, call.call_sid);
   expect((await relay.turn()).text).toBe('Hello, this is Acme.');
   return { call, relay };
 }
