@@ -13,7 +13,7 @@ const AGENT = graphql(`
     aiAgent(id: $id) {
       id name description language status prompt startingState whoTalksFirst isTemplate
       llmTemperature responsiveness interruptionSensitivity maxSilenceDuration agentFlow
-      voicemailAction voicemailMessage callRecording openingDisclosure welcomeGreeting
+      voicemailAction voicemailMessage callRecording openingDisclosure welcomeGreeting transferMode holdAudioUrl
     }
   }
 `);
@@ -22,7 +22,7 @@ const UPDATE = graphql(`
   mutation UpdateAgent($id: ID!, $input: UpdateAiAgentInput!) {
     updateAiAgent(id: $id, input: $input) {
       id name description language prompt llmTemperature responsiveness interruptionSensitivity maxSilenceDuration
-      voicemailAction voicemailMessage callRecording openingDisclosure welcomeGreeting
+      voicemailAction voicemailMessage callRecording openingDisclosure welcomeGreeting transferMode holdAudioUrl
     }
   }
 `);

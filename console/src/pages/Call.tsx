@@ -15,6 +15,7 @@ graphql(`
     agentPostCallOutcomes
     agentDynamicVariables { name value }
     transcriptTurns { role text at latencyMs }
+    transfer { to mode status startedAt }
     aiAgent { id name }
     campaign { id name }
     contact { id firstname lastname }
@@ -33,14 +34,6 @@ const CANCEL = graphql(`
   mutation CancelCall($id: ID!) { cancelCall(id: $id) { ...CallDetail } }
 `);
 
-/** A transfer to a person (GraphQL `Call.transfer`), shown when the page's query selects it. */
-interface Transfer {
-  to: string;
-  mode: string;
-  status: string;
-  startedAt: string;
-}
-
 /** The cost's parts in the call's unit (GraphQL `Call.costBreakdown`), shown when the page's query selects it. */
 interface CostBreakdown {
   telephony: number;
@@ -48,7 +41,7 @@ interface CostBreakdown {
   recording: number;
 }
 
-type Detail = CallDetailFragment & { transfer?: Transfer | null; costBreakdown?: CostBreakdown | null };
+type Detail = CallDetailFragment & { costBreakdown?: CostBreakdown | null };
 
 /** The status steps a call went through, from its timestamps (a transfer between the answer and the end). */
 function timeline(call: Detail): { step: string; at: string | null }[] {

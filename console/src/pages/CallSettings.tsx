@@ -18,6 +18,12 @@ const CHOICES = [
     text: 'Recording',
     options: { OFF: 'Off', MONO: 'Mono (both parties on one channel)', DUAL: 'Dual (one channel per party)' },
   },
+  {
+    key: 'transferMode',
+    field: 'transfer_mode',
+    text: 'Transfers',
+    options: { COLD: 'Cold (dialled at once)', WARM: 'Warm (the person hears a summary; nobody answering, the agent comes back)' },
+  },
 ] as const;
 
 /** Settings written as text, with what they do (docs/agents.md). */
@@ -42,6 +48,13 @@ const TEXTS = [
     /** Saved as null when left empty (the API's "none"). */
     nullable: true,
   },
+  {
+    key: 'holdAudioUrl',
+    field: 'hold_audio_url',
+    text: 'Hold audio URL',
+    hint: 'An https URL of audio played to the caller while a warm transfer is prepared. Empty: none.',
+    nullable: true,
+  },
 ] as const;
 
 /** The call settings of the submitted form, as `updateAiAgent` takes them. */
@@ -53,11 +66,11 @@ export const callSettingsInput = (form: FormData) =>
     }),
   );
 
-/** The fields of the agent's call settings (answering machines, recording, disclosure, greeting), each with its field errors. */
+/** The fields of the agent's call settings (answering machines, recording, transfers, disclosure, greeting, hold audio), each with its field errors. */
 export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldError[] }) {
   return (
     <fieldset>
-      <legend>Answering machines and recording</legend>
+      <legend>Answering machines, recording and transfers</legend>
       {CHOICES.map((c) => (
         <div key={c.key} className="field">
           <label>{c.text}

@@ -1,6 +1,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { TRANSFER_FAILED_LINE } from '../../../src/services/conversation/resumption';
 import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulated-callee';
 import { launchBrowser } from '../../support/browser';
 import { FakeLlm, type RecordedRequest } from '../../support/fake-llm';
@@ -10,6 +11,8 @@ import { waitFor } from '../../support/wait';
 
 /** Where the screenshots of these pages go (git-ignored), beside those of console.test.ts. */
 const SHOTS = path.resolve('.data/screenshots/console-calls');
+/** A transfer number that does not answer (the simulated provider's digits, docs/calls.md "Transfers"). */
+const NOBODY = '+14155550002';
 /** What the agent leaves on an answering machine. */
 const VOICEMAIL_MESSAGE = 'Hello, this is Acme about your appointment. Please call us back.';
 
@@ -33,11 +36,15 @@ beforeAll(async () => {
   await rm(SHOTS, { recursive: true, force: true });
   await mkdir(SHOTS, { recursive: true });
   llm = await FakeLlm.start();
-  // The simulated callee asks who is calling; the agent greets, answers, and ends the call on its third turn.
+  // The simulated callee asks who is calling; the agent greets, answers, and ends the call on its
+  // third turn; an agent told to transfer does so at once, to a number that does not answer.
   let agentTurns = 0;
   llm.fallback = (request) => {
     if (request.response_format) return { json: {} };
     if (isCallee(request)) return { text: 'Who is this?' };
+    const asked = JSON.stringify(request.messages);
+    if (asked.includes('You prepare a phone transfer')) return { text: 'A caller about an appointment.' };
+    if (asked.includes('Transfer at once.') && !asked.includes(TRANSFER_FAILED_LINE)) return { text: 'Putting you through.', toolCalls: [{ name: 'transfer_call', arguments: { number: NOBODY } }] };
     agentTurns += 1;
     return agentTurns % 3 === 0 ? { text: 'Goodbye.', toolCalls: [{ name: 'end_call', arguments: {} }] } : { text: 'This is Acme, about your appointment.' };
   };
@@ -129,5 +136,26 @@ describe("the console's call settings and call page", () => {
     expect(await page.locator('.transcript .latency').allTextContents()).toEqual(latencies);
     await page.getByText(`${call.cost.toFixed(4)} ${call.price_unit}`).waitFor();
     await shot('call-latency');
+  }, 30_000);
+
+  it("edits an agent's transfer settings, with the API's field error, and shows a warm transfer nobody took in the call's timeline", async () => {
+    const transferring = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Transferring agent', prompt: 'Transfer at once.', agent_flow: { transfer_numbers: [NOBODY] } } })).id;
+    await page.goto(`${t.url}/console/#/agents/${transferring}`);
+    const settings = page.getByRole('form', { name: 'Prompt and settings' });
+    await settings.getByLabel('Transfers').selectOption('WARM');
+    await settings.getByLabel('Hold audio URL').fill('http://cdn.example.com/hold.mp3');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.locator('[data-field="hold_audio_url"]').waitFor();
+    expect(await getAgent(transferring)).toMatchObject({ transfer_mode: 'cold', hold_audio_url: null });
+    await settings.getByLabel('Hold audio URL').fill('https://cdn.example.com/hold.mp3');
+    await settings.getByRole('button', { name: 'Save' }).click();
+    await settings.getByRole('status').getByText('Saved.').waitFor();
+    expect(await getAgent(transferring)).toMatchObject({ transfer_mode: 'warm', hold_audio_url: 'https://cdn.example.com/hold.mp3' });
+
+    const call = await endedCallPage(transferring, '+14155550123');
+    expect(call.transfer).toMatchObject({ to: NOBODY, mode: 'warm', status: 'no-answer' });
+    await page.getByRole('region', { name: 'Timeline' }).getByText(`warm transfer to ${NOBODY}: no answer`).waitFor();
+    await expect(page.locator('.transcript .turn').allTextContents()).resolves.toContain(`agent ${TRANSFER_FAILED_LINE}`);
+    await shot('call-warm-transfer');
   }, 30_000);
 });
