@@ -28,6 +28,8 @@ export interface ScriptedReply {
   cutAfterChunks?: number;
   /** Send a line that is not JSON in the middle of the stream. */
   garbage?: boolean;
+  /** The usage chunk's counts, when the request asks for it (default: the words of the request's messages, and the answer's chunks). */
+  usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
 /** A request the fake received: the parsed JSON body of POST /v1/chat/completions. */
@@ -52,6 +54,17 @@ function chunksOf(reply: ScriptedReply, model: string): Record<string, unknown>[
   });
   out.push(choice({}, reply.toolCalls ? 'tool_calls' : 'stop'));
   return out;
+}
+
+/**
+ * As OpenAI streams with `stream_options.include_usage`: every chunk carries `usage: null`, and
+ * one more chunk, with no choices, carries the request's usage.
+ */
+function withUsage(chunks: Record<string, unknown>[], reply: ScriptedReply, request: RecordedRequest): Record<string, unknown>[] {
+  const words = (request.messages as { content?: unknown }[]).reduce((n, m) => n + (typeof m.content === 'string' ? (m.content.match(/\S+/g) ?? []).length : 0), 0);
+  const counts = reply.usage ?? { prompt_tokens: words, completion_tokens: chunks.length - 2 };
+  const usage = { ...counts, total_tokens: counts.prompt_tokens + counts.completion_tokens };
+  return [...chunks.map((c) => ({ ...c, usage: null })), { ...chunks[0], choices: [], usage }];
 }
 
 /** A non-streamed answer (`stream` false), in OpenAI's `chat.completion` shape. */
@@ -167,12 +180,13 @@ export class FakeLlm {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(completionOf(reply, body.model)));
       return;
     }
-    await this.stream(res, reply, body.model);
+    await this.stream(res, reply, body);
   }
 
-  private async stream(res: ServerResponse, reply: ScriptedReply, model: string): Promise<void> {
+  private async stream(res: ServerResponse, reply: ScriptedReply, request: RecordedRequest): Promise<void> {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const chunks = chunksOf(reply, model);
+    const answer = chunksOf(reply, request.model);
+    const chunks = request.stream_options?.include_usage ? withUsage(answer, reply, request) : answer;
     for (const [i, chunk] of chunks.entries()) {
       if (reply.cutAfterChunks !== undefined && i >= reply.cutAfterChunks) {
         res.socket?.destroy();

@@ -30,6 +30,8 @@ export interface ModelRequest {
   temperature?: number;
   /** Aborting stops the request; the answer then rejects with a `LanguageModelError` of kind `aborted`. */
   signal?: AbortSignal;
+  /** Told when the first piece of the answer (text or a tool call) arrives. */
+  onFirstToken?: () => void;
 }
 
 /** A JSON-schema answer (`response_format: json_schema`, strict). */
@@ -43,6 +45,14 @@ export interface StructuredRequest {
 export interface ModelAnswer {
   text: string;
   toolCalls: ToolCall[];
+  /** The tokens the request cost, as the stream's usage chunk reported them; undefined when the server sent none. */
+  usage?: TokenUsage;
+}
+
+/** Tokens a model read (the prompt) and wrote (the answer). */
+export interface TokenUsage {
+  input: number;
+  output: number;
 }
 
 export type LanguageModelErrorKind = 'timeout' | 'unreachable' | 'http' | 'protocol' | 'aborted';
@@ -90,6 +100,7 @@ class Deadline {
   readonly firstTokenBy: number;
   private readonly timers: NodeJS.Timeout[];
   private nextToken: NodeJS.Timeout | undefined;
+  private started = false;
   private readonly onAbort = () => this.fire('aborted');
 
   constructor(
@@ -104,11 +115,14 @@ class Deadline {
     signal?.addEventListener('abort', this.onAbort);
   }
 
-  /** A piece of the answer came: the next one is due within the inter-token limit. */
-  token(): void {
+  /** A piece of the answer came: the next one is due within the inter-token limit. True for the first piece. */
+  token(): boolean {
+    const first = !this.started;
+    this.started = true;
     clearTimeout(this.timers[0]);
     clearTimeout(this.nextToken);
     if (this.interTokenMs !== undefined) this.nextToken = setTimeout(() => this.fire('timeout'), this.interTokenMs);
+    return first;
   }
 
   done(): void {
@@ -230,7 +244,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
    * way, as long as the first token's time limit allows the wait (docs/agents.md, "Failures").
    */
   private async complete(
-    request: { messages: ChatMessage[]; signal?: AbortSignal },
+    request: { messages: ChatMessage[]; signal?: AbortSignal; onFirstToken?: () => void },
     params: RequestParams,
     onToken: (token: string) => void,
   ): Promise<ModelAnswer> {
@@ -241,7 +255,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
       for (const model of models) {
         for (let attempt = 1; attempt <= ATTEMPTS_PER_MODEL; attempt++) {
           try {
-            return await this.attempt(model, request.messages, params, onToken, deadline);
+            return await this.attempt(model, request, params, onToken, deadline);
           } catch (err) {
             failure = err;
             const wait = retryWait(err, attempt);
@@ -259,23 +273,41 @@ export class OpenAiCompatibleModel implements LanguageModel {
     }
   }
 
-  /** One streamed Chat Completions request; the answer once whole. */
-  private async attempt(model: string, messages: ChatMessage[], params: RequestParams, onToken: (token: string) => void, deadline: Deadline): Promise<ModelAnswer> {
-    const stream = await this.client.chat.completions.create({ model, messages: messages.map(toWire), stream: true, ...params }, { signal: deadline.controller.signal });
+  /**
+   * One streamed Chat Completions request; the answer once whole. The usage chunk is asked for
+   * (`stream_options.include_usage`): OpenAI sends it last, with no choices, after the
+   * `finish_reason`; servers that do not send it leave the answer's usage undefined.
+   */
+  private async attempt(
+    model: string,
+    request: { messages: ChatMessage[]; onFirstToken?: () => void },
+    params: RequestParams,
+    onToken: (token: string) => void,
+    deadline: Deadline,
+  ): Promise<ModelAnswer> {
+    const stream = await this.client.chat.completions.create(
+      { model, messages: request.messages.map(toWire), stream: true, stream_options: { include_usage: true }, ...params },
+      { signal: deadline.controller.signal },
+    );
     let text = '';
     let finished = false;
+    let usage: TokenUsage | undefined;
     const tools = new ToolCallAccumulator();
+    const piece = () => {
+      if (deadline.token()) request.onFirstToken?.();
+    };
     for await (const chunk of stream) {
+      if (chunk.usage) usage = { input: chunk.usage.prompt_tokens, output: chunk.usage.completion_tokens };
       const choice = chunk.choices?.[0];
       if (choice?.finish_reason) finished = true;
       const delta = choice?.delta;
       if (!delta) continue;
       if (delta.tool_calls?.length) {
-        deadline.token();
+        piece();
         tools.add(delta.tool_calls);
       }
       if (delta.content) {
-        deadline.token();
+        piece();
         text += delta.content;
         onToken(delta.content);
       }
@@ -283,7 +315,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
     if (deadline.reason) throw new Error('interrupted');
     // The SDK ends quietly when the server closes early; an answer is whole only with its finish_reason.
     if (!finished) throw new LanguageModelError('protocol', 'The answer stream ended before the answer did');
-    return { text, toolCalls: tools.result() };
+    return { text, toolCalls: tools.result(), ...(usage ? { usage } : {}) };
   }
 }
 
