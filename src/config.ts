@@ -196,6 +196,11 @@ const schema = z.object({
   LLM_FALLBACK_MODEL: z.string().min(1).optional(),
   /** Longest pause between two pieces of a streamed answer. */
   LLM_INTER_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
+  /**
+   * Whether the ConversationRelay TwiML asks Twilio for its `info` events (who is speaking,
+   * what was played): docs/calls.md, "Playback". Off: playback is estimated.
+   */
+  RELAY_INFO_EVENTS: boolean.default(true),
 });
 
 type Env = z.infer<typeof schema>;
@@ -231,6 +236,8 @@ export interface Config {
   /** How soon the jobs of a killed worker run again: see JOB_EXPIRY_S and JOB_MAINTENANCE_S. */
   jobRecovery: { expiryS: number; maintenanceS: number };
   twilio: { baseUrl: string; accountSid: string; authToken: string } | null;
+  /** RELAY_INFO_EVENTS: the relay TwiML asks for Twilio's `info` events. */
+  relayInfoEvents: boolean;
   publicBaseUrl: string;
   seedDemo: boolean;
   redisUrl: string | undefined;
@@ -323,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
         ? { baseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''), accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN }
         : null,
+    relayInfoEvents: e.RELAY_INFO_EVENTS,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     seedDemo: e.SEED_DEMO,
     redisUrl: e.REDIS_URL,

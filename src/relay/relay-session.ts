@@ -1,6 +1,7 @@
 import { type RawData, WebSocket } from 'ws';
 import type { Logger } from '../logger';
-import { type Conversation, type ConversationEndReason, type ConversationOpening, type ConversationSink, CONVERSATION_OPENINGS } from '../services/conversation/conversation';
+import { type Conversation, type ConversationEndReason, type ConversationOpening, type ConversationSink, CONVERSATION_OPENINGS, type SpeechEvent } from '../services/conversation/conversation';
+import { speakingMs } from '../services/conversation/playback';
 import { GREETING_PARAMETER, type RelayHandoff } from '../services/telephony/conversation-relay';
 import { type IncomingMessage, incomingMessage, type OutgoingMessage } from './relay-messages';
 
@@ -24,19 +25,13 @@ export interface RelayLimits {
 const POLICY = 1008;
 
 /**
- * How long a line takes to be spoken, estimated: ConversationRelay says when speech is played
- * only through `info` events, which the session does not ask for. About 15 characters a second
- * (some 170 words a minute), plus half a second for the voice to start (docs/calls.md).
- */
-export const speakingMs = (text: string): number => 500 + Math.ceil((text.length / 15) * 1000);
-
-/**
  * One ConversationRelay websocket: Twilio's messages in, mapped to the call's
  * `Conversation`; the conversation's words and actions out, as Twilio's messages. Every
  * incoming message is checked; a malformed or unknown one is logged and ignored. Messages
  * are handed over in the order they came, none waits for the one before to be answered
  * (the engine orders them: an utterance cancels the agent's turn in flight).
- * ConversationRelay reports no silence: the engine times the callee's silence itself.
+ * ConversationRelay reports no silence: the engine times the callee's silence itself, from
+ * the end of the agent's voice that Twilio's `info` events report (`speech`), when asked for.
  */
 export class RelaySession implements ConversationSink {
   /** Settles once the socket has closed and the conversation has stored what it had. */
@@ -71,8 +66,9 @@ export class RelaySession implements ConversationSink {
     this.send({ type: 'text', token, last });
   }
 
+  /** A line said whole: the callee cannot interrupt it, nor does what the agent says next cut it. */
   say(text: string): void {
-    this.send({ type: 'text', token: text, last: true, interruptible: false });
+    this.send({ type: 'text', token: text, last: true, interruptible: false, preemptible: false });
     this.speakingUntil = Math.max(Date.now(), this.speakingUntil) + speakingMs(text);
   }
 
@@ -165,7 +161,11 @@ export class RelaySession implements ConversationSink {
   private deliver(conversation: Conversation, message: Exclude<IncomingMessage, { type: 'setup' | 'error' }>): void {
     if (message.type === 'prompt') void this.run(conversation.userSaid(message.voicePrompt, message.last));
     else if (message.type === 'interrupt') conversation.interrupted(message.utteranceUntilInterrupt);
-    else void this.run(conversation.dtmf(message.digit));
+    else if (message.type === 'dtmf') void this.run(conversation.dtmf(message.digit));
+    else {
+      const event = speechEventOf(message);
+      if (event) conversation.speech(event);
+    }
   }
 
   private async run(work: Promise<unknown>): Promise<void> {
@@ -184,4 +184,12 @@ export class RelaySession implements ConversationSink {
     const closing = this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
     void (closing ?? Promise.resolve()).then(this.markFinished);
   }
+}
+
+/** The speech event of an `info` message Twilio sends when asked (`events` in the TwiML); null for any other. */
+function speechEventOf({ name, value, ts }: Extract<IncomingMessage, { type: 'info' }>): SpeechEvent | null {
+  if (name === 'tokensPlayed') return value ? { kind: 'tokensPlayed', text: value } : null;
+  const kind = name === 'agentSpeaking' ? 'agentSpeaking' : name === 'clientSpeaking' ? 'calleeSpeaking' : null;
+  if (!kind || (value !== 'on' && value !== 'off')) return null;
+  return { kind, on: value === 'on', at: ts === undefined ? Date.now() : Number(ts) };
 }

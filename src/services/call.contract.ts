@@ -13,12 +13,23 @@ const dynamicVariable = namedObject(
   'A name and value handed to the agent for one call.',
 );
 
+const turnLatency = namedObject(
+  z.object({
+    llmFirstTokenMs: d(z.int().nullable(), "Milliseconds from the turn's first model request to the model's first token."),
+    firstTextMs: d(z.int().nullable(), "Milliseconds from what started the turn (the callee's final utterance, else the turn's start) to its first text sent."),
+    voiceToVoiceMs: d(z.int().nullable(), "Milliseconds from the callee's end of speech to the agent's voice, as Twilio reported them; null when not reported."),
+  }),
+  'TurnLatency',
+  "Where an agent turn's latency went (docs/calls.md, \"Latency\").",
+);
+
 const transcriptTurn = namedObject(
   z.object({
     role: d(z.string(), '"agent" or "user".'),
     text: d(z.string(), 'What was said (an agent turn: what the callee heard).'),
     at: d(z.string(), 'When the turn was said (ISO 8601).'),
     latencyMs: d(z.int().nullable(), 'Agent turns answering the callee: ms from the final user utterance to the first token.'),
+    latency: d(turnLatency.nullable(), "Agent turns of the model: the latency's breakdown; null for other turns."),
   }),
   'TranscriptTurn',
   "One turn of a call's transcript.",
@@ -92,12 +103,20 @@ export const callContract = defineContract({
 
 export type CallView = ViewOf<typeof callContract>;
 
+const msOf = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+/** A stored turn's latency breakdown, or null when it has none. */
+function turnLatencyOf(latency: StoredTurn['latency'] | undefined): CallView['transcriptTurns'][number]['latency'] {
+  if (!latency || typeof latency !== 'object') return null;
+  return { llmFirstTokenMs: msOf(latency.llm_first_token_ms), firstTextMs: msOf(latency.first_text_ms), voiceToVoiceMs: msOf(latency.voice_to_voice_ms) };
+}
+
 /** The stored turns, skipping anything that is not one (a transcript written before the shape was fixed). */
 function transcriptTurnsOf(object: Record<string, unknown> | null): CallView['transcriptTurns'] {
   const turns = Array.isArray(object?.turns) ? (object.turns as Partial<StoredTurn>[]) : [];
   return turns
     .filter((t) => t && typeof t.text === 'string' && typeof t.role === 'string')
-    .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: typeof t.latency_ms === 'number' ? t.latency_ms : null }));
+    .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: msOf(t.latency_ms), latency: turnLatencyOf(t.latency) }));
 }
 
 /** A call's view as stored: every field but the turns, which are computed from `transcriptObject`. */

@@ -73,7 +73,7 @@ function telephony(config: Config): { provider: TelephonyAdapter; simulated: Sim
   const { ringMs, talkMs, calleeTurns, calleeTimeoutMs } = config.simulated;
   const simulated = new SimulatedTelephony({ ringMs, talkMs }, config.llm && calleeTurns > 0 ? { timeoutMs: calleeTimeoutMs } : null);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return { provider: new TwilioTelephony({ ...config.twilio, publicBaseUrl: config.publicBaseUrl, relayBaseUrl: config.llm ? config.publicBaseUrl : null }), simulated };
+    return { provider: new TwilioTelephony({ ...config.twilio, publicBaseUrl: config.publicBaseUrl, relayBaseUrl: config.llm ? config.publicBaseUrl : null, relayInfoEvents: config.relayInfoEvents }), simulated };
   }
   return { provider: simulated, simulated };
 }

@@ -17,7 +17,7 @@ export interface RelayTarget {
 /**
  * A stand-in for Twilio's ConversationRelay: opens the websocket with a signed handshake
  * (`X-Twilio-Signature` of the public wss URL, as Twilio computes it), sends Twilio's
- * messages (setup, prompt, interrupt, dtmf, error) and collects what the service sends.
+ * messages (setup, prompt, interrupt, dtmf, info, error) and collects what the service sends.
  * Waits are on messages, never on sleeps.
  */
 export class FakeRelay {
@@ -88,6 +88,20 @@ export class FakeRelay {
 
   dtmf(digit: string): void {
     this.send({ type: 'dtmf', digit });
+  }
+
+  /**
+   * Whose voice starts or stops, as Twilio reports it when the TwiML's `events` ask for
+   * `speaker-events`: an `info` message `agentSpeaking` or `clientSpeaking`, `on` or `off`,
+   * with `ts` (ms since the epoch).
+   */
+  speaking(who: 'agent' | 'client', on: boolean, ts = Date.now()): void {
+    this.send({ type: 'info', name: who === 'agent' ? 'agentSpeaking' : 'clientSpeaking', value: on ? 'on' : 'off', ts });
+  }
+
+  /** The agent's text just played, as Twilio reports it for `tokens-played`: an `info` message `tokensPlayed`. */
+  played(text: string): void {
+    this.send({ type: 'info', name: 'tokensPlayed', value: text });
   }
 
   /** The next message the service sends, past those already read. */

@@ -24,6 +24,7 @@ export type ConversationAgent = Pick<
   | 'responsiveness'
   | 'transferMode'
   | 'holdAudioUrl'
+  | 'voiceSpeed'
 >;
 
 /** The agent fields the TwiML of a call carries (`relayAgentOf`). */
@@ -125,5 +126,6 @@ export function engineSettingsOf(agent: ConversationAgent, call: CallFacts, { op
     welcomeGreeting: welcomeGreetingOf(agent, scope),
     answerDelayMs: answerDelayOf(agent.responsiveness),
     transfer: { mode: agent.transferMode, holdAudioUrl: agent.holdAudioUrl },
+    voiceSpeed: agent.voiceSpeed,
   };
 }

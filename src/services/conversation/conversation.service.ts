@@ -16,7 +16,7 @@ import { CallOptOut } from './opt-out';
 import type { LanguageModel } from './language-model';
 import { resumptionOf, storedTurnsOf } from './resumption';
 import { type StoredTurn, storedTranscript } from './transcript';
-import { storableText } from '../input/storable';
+import { storedTurnOf } from './transcript.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -38,12 +38,15 @@ interface CallRef {
  * under way only the newest transcript waits (it contains the others). Each write is
  * published as `call.updated`. A failed write is logged: the next turn writes everything again.
  * A session that takes the conversation up again writes after the turns stored before it
- * (`prior`, kept as stored), and no write replaces a transcript of more turns (a dropped
- * session's late write never erases the turns of the one after it).
+ * (`prior`, kept as stored), and no write replaces a transcript of more turns than this writer
+ * last wrote (a dropped session's late write never erases the turns of the one after it, while
+ * a session may still leave out a turn of its own the callee never heard).
  */
 class TranscriptWriter implements TranscriptRecorder {
   private waiting: readonly StoredTurn[] | null = null;
   private writing: Promise<void> | null = null;
+  /** How many turns this writer's last write stored. */
+  private written = 0;
 
   constructor(
     private readonly orm: MikroORM,
@@ -54,9 +57,7 @@ class TranscriptWriter implements TranscriptRecorder {
   ) {}
 
   save(turns: readonly TurnRecord[]): void {
-    // What a model or a caller says is stored as PostgreSQL can hold it (a NUL becomes U+FFFD).
-    const added = turns.map((t) => ({ role: t.role, text: storableText(t.text), at: t.at.toISOString(), ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }) }));
-    this.waiting = [...this.prior, ...added];
+    this.waiting = [...this.prior, ...turns.map(storedTurnOf)];
     this.writing ??= this.drain();
   }
 
@@ -79,9 +80,10 @@ class TranscriptWriter implements TranscriptRecorder {
     const { id, companyId, campaignId, workspace, language } = this.call;
     await this.orm.em.fork().nativeUpdate(
       Call,
-      { id, company: companyId, [raw(`coalesce(jsonb_array_length(transcript_object -> 'turns'), 0)`)]: { $lte: turns.length } },
+      { id, company: companyId, [raw(`coalesce(jsonb_array_length(transcript_object -> 'turns'), 0)`)]: { $lte: Math.max(turns.length, this.written) } },
       { transcript: text, transcriptObject: object, transcriptLanguage: language, ...(latencyMs === null ? {} : { latency: latencyMs }) },
     );
+    this.written = turns.length;
     await this.events.publish('call.updated', { companyId, callId: id, campaignId, workspace });
   }
 }

@@ -28,6 +28,13 @@ export type ConversationEndReason =
 export type MachineMoment = 'greeting' | 'message_end';
 
 /**
+ * What the transport reports of the call's audio (Twilio's `info` messages, when the TwiML
+ * asks for them): whose voice starts or stops (`at`, ms since the epoch, on the transport's
+ * clock when it says), and the agent's text as it is played.
+ */
+export type SpeechEvent = { kind: 'agentSpeaking' | 'calleeSpeaking'; on: boolean; at: number } | { kind: 'tokensPlayed'; text: string };
+
+/**
  * What a conversation says and does. A transport turns each into its own messages; every
  * method returns at once (sending is the transport's business, in order).
  */
@@ -79,6 +86,12 @@ export interface Conversation {
   interrupted(spokenSoFar: string): void;
   /** A key the callee pressed. */
   dtmf(digit: string): Promise<void>;
+  /**
+   * What the transport reports of the audio: silence is timed from the end of the agent's voice,
+   * an answer's voice-to-voice latency measured, and what was played of the agent's turns kept
+   * as they are stored at the end (docs/calls.md, "Playback").
+   */
+  speech(event: SpeechEvent): void;
   /** The callee has been silent for a while (reminders, then a hang-up after the maximum). */
   silence(): Promise<void>;
   /**

@@ -1,109 +1,38 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TransferMode } from '../../entities/ai-agent.entity';
-import type { StateMachine } from './agent-flow';
-import { type CallAction, type CallTool, runTools } from './call-tools';
+import { type AgentTurn, cutHistory, latencyOf, newTurn, settleHistory, waitsForGoodbye } from './agent-turn';
+import { type CallAction, runTools } from './call-tools';
 import { chatHistory, historyOfTurns } from './chat-history';
-import type { Conversation, ConversationEndReason, ConversationSink, MachineMoment } from './conversation';
-import { type ChatMessage, type LanguageModel, LanguageModelError } from './language-model';
+import { APOLOGY, EMPTY_ANSWER_LINE, type EngineDeps, type EngineSettings, REMINDER, turnContext } from './engine-settings';
+import type { Conversation, ConversationEndReason, MachineMoment, SpeechEvent } from './conversation';
+import { type ChatMessage, LanguageModelError } from './language-model';
+import { LiveTranscript } from './live-transcript';
+import { PlaybackEstimate, PlayedText } from './playback';
 import type { Resumption } from './resumption';
+import { SilenceWatch } from './silence';
 import { spokenTurns, transferSummary } from './transfer-summary';
-import { SilenceWatch, type SilenceSettings } from './silence';
 
-/** One turn of the transcript, as stored on the call (docs/agents.md, "Transcript"). */
-export interface TurnRecord {
-  role: 'agent' | 'user';
-  text: string;
-  at: Date;
-  /** Agent turns answering a final user utterance: ms from that utterance to the first token sent. */
-  latencyMs?: number;
-}
+export { APOLOGY, EMPTY_ANSWER_LINE, type EngineDeps, type EngineSettings, REMINDER } from './engine-settings';
+export type { TranscriptRecorder, TurnRecord } from './live-transcript';
 
-/** What the engine needs of the agent, already resolved for this call. */
-export interface EngineSettings {
-  /** The system prompt, placeholders filled. */
-  systemPrompt: string;
-  /** The states of `agent_flow`: the current one's prompt joins the system prompt. */
-  states: StateMachine;
-  agentTalksFirst: boolean;
-  /** On the provider's scale; undefined leaves the server's default. */
-  temperature: number | undefined;
-  tools: CallTool[];
-  silence: SilenceSettings;
-  /** Said before anything else, not interruptible; empty: none. */
-  openingDisclosure: string;
-  /** The agent's first turn instead of the model's greeting (only when it talks first); empty: none. */
-  welcomeGreeting: string;
-  /** Waited before answering the callee (`responsiveness`), so that an utterance that follows joins the same answer. */
-  answerDelayMs: number;
-  /** Set for a session that takes the call's conversation up again: it starts from these turns. */
-  resumption?: Resumption;
-  /** How `transfer_call` hands the caller over: `warm` plays the hold audio (when set) while a summary is made for the person. */
-  transfer: { mode: TransferMode; holdAudioUrl: string | null };
-}
-
-/** Where the transcript goes: told the whole of it after each change (a turn added, an agent turn cut short). */
-export interface TranscriptRecorder {
-  save(turns: readonly TurnRecord[]): void;
-  /** Resolves once everything saved so far is stored. */
-  settled(): Promise<void>;
-}
-
-export interface EngineDeps {
-  model: LanguageModel;
-  sink: ConversationSink;
-  recorder: TranscriptRecorder;
-  now?: () => number;
-  /** Told once the conversation is closed. */
-  onClose?: () => void;
-}
-
-/** The system prompt and tools of the agent's next answer: the current state's prompt and go_to_state join them. */
-export function turnContext(settings: EngineSettings): { system: string; tools: CallTool[] } {
-  const { states } = settings;
-  const stateTool = states.tool();
-  return {
-    system: [settings.systemPrompt, states.prompt()].filter((p) => p !== '').join('\n\n'),
-    tools: stateTool ? [...settings.tools, stateTool] : settings.tools,
-  };
-}
-
-/** Said when the model fails, before the call ends with `llm_error`. */
-export const APOLOGY = "I'm sorry, I'm having technical trouble and have to end the call. Goodbye.";
-/** Said when the model's answer has neither words nor tool calls (an empty or refused answer), instead of silence. */
-export const EMPTY_ANSWER_LINE = "Sorry, I didn't catch that. Could you say it again?";
-/**
- * Said to the model on the callee's side, for one answer only, when the callee has been silent
- * (a user turn: mid-history system messages are refused by common chat templates).
- */
-export const REMINDER = '[The caller has said nothing for a while. In one short sentence, check whether they are still there.]';
 /** Rounds of tool calls one agent turn may take before it must end. */
 const MAX_TOOL_ROUNDS = 4;
-
-interface Turn {
-  controller: AbortController;
-  /** Text sent to the sink so far. */
-  sent: string;
-  /** Tool calls the model made in this turn. */
-  toolCalls: number;
-  /** Set when the callee spoke over the turn: what they heard. */
-  heard?: string;
-  historyStart: number;
-}
-
-/** Whether `action` ends the call only after a goodbye the turn has not said yet. */
-const waitsForGoodbye = (action: CallAction, turn: Turn) => action.kind === 'end' && action.afterGoodbye === true && turn.sent.trim() === '';
 
 /**
  * The agent on a call, knowing no transport. Inputs are serialised (one turn at a time); an
  * input that starts a new turn cancels the turn in flight first. The history keeps what the
- * callee heard: a turn cut short keeps only `spokenSoFar`.
+ * callee heard: a turn cut short keeps only `spokenSoFar`. Silence counts from the end of the
+ * agent's voice: as the transport reports it (`speech`), else as estimated from what was said.
  */
 export class ConversationEngine implements Conversation {
   private readonly history: ChatMessage[] = [];
-  private readonly transcript: TurnRecord[] = [];
-  private turn: Turn | null = null;
+  private readonly transcript: LiveTranscript;
+  private turn: AgentTurn | null = null;
   /** The last agent turn, while it may still be cut by an interruption. */
   private lastAgent: { historyStart: number; transcriptIndex: number } | null = null;
+  /** The last agent turn answering the callee, while its voice-to-voice latency may still be reported. */
+  private lastAnswer: number | null = null;
+  /** When the transport last reported the callee's voice stopping, until the agent's voice answers it. */
+  private calleeStoppedAt: number | null = null;
   private queue: Promise<void> = Promise.resolve();
   /** Callee inputs (utterances, keys) queued and not yet taken: while one is, the one before it is not answered. */
   private newerInputs = 0;
@@ -114,6 +43,8 @@ export class ConversationEngine implements Conversation {
   /** An answering machine answered: the callee's side is no longer heard. */
   private machine = false;
   private readonly silenceWatch: SilenceWatch;
+  private readonly playback: PlaybackEstimate;
+  private readonly played = new PlayedText();
   private readonly now: () => number;
 
   constructor(
@@ -121,7 +52,9 @@ export class ConversationEngine implements Conversation {
     private readonly deps: EngineDeps,
   ) {
     this.now = deps.now ?? Date.now;
-    this.silenceWatch = new SilenceWatch(settings.silence, () => void this.silence(), this.now);
+    this.transcript = new LiveTranscript(deps.recorder);
+    this.silenceWatch = new SilenceWatch(settings.silence, () => void this.silence(), this.now, deps.timers);
+    this.playback = new PlaybackEstimate(settings.voiceSpeed, this.now);
     if (settings.resumption) this.history.push(...historyOfTurns(settings.resumption.turns));
   }
 
@@ -129,13 +62,10 @@ export class ConversationEngine implements Conversation {
     return this.enqueue(async () => {
       if (this.settings.resumption) return this.takeUp(this.settings.resumption);
       const { openingDisclosure: disclosure, welcomeGreeting } = this.settings;
-      if (disclosure !== '') {
-        this.record({ role: 'agent', text: disclosure, at: new Date(this.now()) });
-        this.deps.sink.say(disclosure);
-      }
+      if (disclosure !== '') this.sayLine(disclosure);
       if (welcomeGreeting !== '') this.greet(welcomeGreeting);
       else if (this.settings.agentTalksFirst) await this.respond();
-      else this.silenceWatch.arm();
+      else this.silenceWatch.arm(this.playback.end(), true);
     });
   }
 
@@ -146,10 +76,11 @@ export class ConversationEngine implements Conversation {
    */
   private greet(greeting: string): void {
     if (!this.deps.sink.welcomeGreetingSpoken) this.deps.sink.text(greeting, true);
+    this.playback.sent(greeting);
     this.history.push({ role: 'assistant', content: greeting });
-    const transcriptIndex = this.record({ role: 'agent', text: greeting, at: new Date(this.now()) });
+    const transcriptIndex = this.transcript.add({ role: 'agent', text: greeting, at: new Date(this.now()) });
     this.lastAgent = { historyStart: this.history.length - 1, transcriptIndex };
-    this.silenceWatch.arm();
+    this.silenceWatch.arm(this.playback.end(), true);
   }
 
   /**
@@ -169,9 +100,10 @@ export class ConversationEngine implements Conversation {
    * this session's turns; the recorder keeps those stored before), then the model goes on.
    */
   private async takeUp({ line, note }: Resumption): Promise<void> {
-    this.record({ role: 'agent', text: line, at: new Date(this.now()) });
+    this.transcript.add({ role: 'agent', text: line, at: new Date(this.now()) });
     this.history.push({ role: 'assistant', content: line });
     this.deps.sink.text(line, true);
+    this.playback.sent(line);
     await this.respond(note);
   }
 
@@ -189,8 +121,8 @@ export class ConversationEngine implements Conversation {
       this.turn.heard = heard;
       this.turn.controller.abort();
     } else if (this.lastAgent) {
-      this.cutHistory(this.lastAgent.historyStart, heard);
-      this.cutTranscript(this.lastAgent.transcriptIndex, heard);
+      cutHistory(this.history, this.lastAgent.historyStart, heard);
+      this.transcript.cut(this.lastAgent.transcriptIndex, heard);
     }
     this.lastAgent = null;
   }
@@ -201,6 +133,38 @@ export class ConversationEngine implements Conversation {
     return this.input(`[The caller pressed ${digit}]`, `[pressed ${digit}]`);
   }
 
+  speech(event: SpeechEvent): void {
+    if (event.kind === 'tokensPlayed') return this.played.played(event.text);
+    if (this.ended || this.machine) return;
+    if (event.kind === 'agentSpeaking') return event.on ? this.agentVoice(event.at) : this.agentSilent();
+    if (event.on) {
+      this.calleeStoppedAt = null;
+      this.silenceWatch.reset();
+      return;
+    }
+    this.calleeStoppedAt = event.at;
+    // A sound that no utterance follows (a cough): silence counts again from now.
+    if (!this.turn && this.newerInputs === 0) this.silenceWatch.arm();
+  }
+
+  /** The agent's voice started: silence waits; an answer to the callee's speech gets its voice-to-voice latency. */
+  private agentVoice(at: number): void {
+    this.silenceWatch.pause();
+    const stopped = this.calleeStoppedAt;
+    const turn = this.turn;
+    if (stopped === null || (turn && turn.firstTextAt === undefined)) return;
+    this.calleeStoppedAt = null;
+    const ms = Math.max(0, at - stopped);
+    if (!turn && this.lastAnswer !== null) this.transcript.voiceToVoice(this.lastAnswer, ms);
+    else if (turn && turn.answering !== null) turn.voiceToVoiceMs ??= ms;
+  }
+
+  /** The agent's voice stopped: silence counts from now, unless a turn is still running (its end arms the count). */
+  private agentSilent(): void {
+    if (this.turn) this.silenceWatch.resume();
+    else this.silenceWatch.playbackEnded();
+  }
+
   /**
    * A callee input: cancels the turn in flight and is answered, unless newer input came
    * meanwhile: then it only joins the history, and the newest answers them all. So a burst
@@ -208,6 +172,7 @@ export class ConversationEngine implements Conversation {
    */
   private input(forModel: string, forTranscript: string): Promise<void> {
     this.cancelTurn();
+    this.played.calleeSpoke();
     this.newerInputs++;
     return this.enqueue(async () => {
       this.newerInputs--;
@@ -236,14 +201,11 @@ export class ConversationEngine implements Conversation {
     if (moment === 'greeting') return;
     this.ended = true;
     await this.queue;
-    if (message !== null && message.trim() !== '') {
-      this.record({ role: 'agent', text: message.trim(), at: new Date(this.now()) });
-      this.deps.sink.say(message.trim());
-    }
+    if (message !== null && message.trim() !== '') this.sayLine(message.trim());
     this.deps.sink.end('voicemail_reached');
   }
 
-  /** Resolves once the turn in flight is canceled and the transcript stored. */
+  /** Resolves once the turn in flight is canceled and the transcript stored, cut to what the callee heard. */
   async close(_reason: ConversationEndReason): Promise<void> {
     this.ended = true;
     this.silenceWatch.reset();
@@ -251,7 +213,11 @@ export class ConversationEngine implements Conversation {
     this.closing.abort();
     this.deps.onClose?.();
     await this.queue;
-    await this.deps.recorder.settled();
+    const tail = this.transcript.agentTail();
+    const heard = this.played.heard(tail.map((t) => t.text));
+    if (heard) this.transcript.keepHeard(tail.map((t) => t.index), heard);
+    this.transcript.flush();
+    await this.transcript.settled();
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
@@ -267,74 +233,63 @@ export class ConversationEngine implements Conversation {
   private addUserTurn(forModel: string, forTranscript: string): void {
     this.lastAgent = null;
     this.history.push({ role: 'user', content: forModel });
-    this.record({ role: 'user', text: forTranscript, at: new Date(this.now()) });
+    this.transcript.add({ role: 'user', text: forTranscript, at: new Date(this.now()) });
   }
 
-  private record(turn: TurnRecord): number {
-    this.transcript.push(turn);
-    this.deps.recorder.save(this.transcript);
-    return this.transcript.length - 1;
+  /** A whole line said as is (a disclosure, a voicemail message), stored as an agent turn. */
+  private sayLine(line: string): void {
+    this.transcript.add({ role: 'agent', text: line, at: new Date(this.now()) });
+    this.deps.sink.say(line);
+    this.playback.sent(line);
   }
 
-  /** Keeps only what the callee heard of an agent turn: its first message says it, the rest say nothing. */
-  private cutHistory(historyStart: number, heard: string): void {
-    this.history.slice(historyStart).forEach((m, i) => {
-      if (m.role === 'assistant') m.content = i === 0 ? heard : '';
-    });
-  }
-
-  /** After a canceled turn, the history holds what was sent (or heard) of its unfinished round too. */
-  private settleHistory(turn: Turn): void {
-    const inHistory = this.history.slice(turn.historyStart).reduce((n, m) => n + (m.role === 'assistant' ? m.content.length : 0), 0);
-    const unfinished = turn.sent.slice(inHistory);
-    if (unfinished !== '') this.history.push({ role: 'assistant', content: unfinished });
-    if (turn.heard !== undefined) this.cutHistory(turn.historyStart, turn.heard);
-  }
-
-  /** Cuts a stored agent turn to what was heard; one of which nothing was heard is dropped (it was never said). */
-  private cutTranscript(transcriptIndex: number, heard: string): void {
-    const turn = this.transcript[transcriptIndex];
-    if (!turn || turn.text === heard) return;
-    if (heard === '') this.transcript.splice(transcriptIndex, 1);
-    else this.transcript[transcriptIndex] = { ...turn, text: heard };
-    this.deps.recorder.save(this.transcript);
+  /** A piece of `turn` sent to the callee. */
+  private speak(turn: AgentTurn, token: string, last: boolean): void {
+    if (token !== '') {
+      turn.firstTextAt ??= this.now();
+      turn.sent += token;
+      this.playback.sent(token);
+    }
+    this.deps.sink.text(token, last);
   }
 
   /** One agent turn: the model's answer streamed to the sink, its tools run, then what they ask. */
   private async respond(note?: string): Promise<void> {
-    const turn: Turn = { controller: new AbortController(), sent: '', toolCalls: 0, historyStart: this.history.length };
+    const turn = newTurn(this.history.length, this.promptAt, this.now());
     this.turn = turn;
-    const startedFrom = this.promptAt;
-    let firstTokenAt: number | null = null;
+    this.lastAnswer = null;
     let action: CallAction | null = null;
     let failed = false;
     try {
-      if (startedFrom !== null) await this.answerDelay(turn.controller.signal);
-      action = await this.generate(turn, note, () => (firstTokenAt ??= this.now()));
+      if (turn.answering !== null) await this.answerDelay(turn.controller.signal);
+      action = await this.generate(turn, note);
       if (turn.sent === '' && turn.toolCalls === 0) this.sayInstead(turn, EMPTY_ANSWER_LINE);
-      else this.deps.sink.text('', true);
+      else this.speak(turn, '', true);
     } catch (err) {
       if (!(err instanceof LanguageModelError) || err.kind !== 'aborted') failed = true;
     } finally {
       this.turn = null;
     }
-    if (failed) {
-      const apology = `${turn.sent === '' || /\s$/.test(turn.sent) ? '' : ' '}${APOLOGY}`;
-      this.deps.sink.text(apology, true);
-      turn.sent += apology;
-    }
-    const latencyMs = startedFrom !== null && firstTokenAt !== null ? firstTokenAt - startedFrom : undefined;
+    if (failed) this.speak(turn, `${turn.sent === '' || /\s$/.test(turn.sent) ? '' : ' '}${APOLOGY}`, true);
     this.promptAt = null;
-    const text = turn.heard ?? turn.sent;
-    if (turn.controller.signal.aborted) this.settleHistory(turn);
-    if (text !== '') {
-      const index = this.record({ role: 'agent', text, at: new Date(firstTokenAt ?? this.now()), ...(latencyMs === undefined ? {} : { latencyMs }) });
-      this.lastAgent = turn.heard === undefined ? { historyStart: turn.historyStart, transcriptIndex: index } : null;
-    }
+    this.recordTurn(turn);
     if (failed) this.finish({ kind: 'end' }, 'llm_error');
     else if (action?.kind === 'transfer') await this.transfer(action.number);
     else if (action) this.finish(action, 'agent_hangup');
-    else if (!turn.controller.signal.aborted) this.silenceWatch.arm();
+    else if (!turn.controller.signal.aborted) this.silenceWatch.arm(this.playback.end(), true);
+  }
+
+  /** Stores what the callee heard of `turn`, with its latencies, and keeps it open to an interruption. */
+  private recordTurn(turn: AgentTurn): void {
+    const text = turn.heard ?? turn.sent;
+    if (turn.controller.signal.aborted) settleHistory(this.history, turn);
+    if (text === '') return;
+    const { answering, modelTextAt } = turn;
+    const latencyMs = answering !== null && modelTextAt !== undefined ? modelTextAt - answering : undefined;
+    const latency = latencyOf(turn);
+    const index = this.transcript.add({ role: 'agent', text, at: new Date(modelTextAt ?? this.now()), ...(latencyMs === undefined ? {} : { latencyMs }), ...(latency ? { latency } : {}) });
+    this.lastAgent = turn.heard === undefined ? { historyStart: turn.historyStart, transcriptIndex: index } : null;
+    if (answering !== null && turn.voiceToVoiceMs === undefined) this.lastAnswer = index;
   }
 
   /**
@@ -342,17 +297,19 @@ export class ConversationEngine implements Conversation {
    * after a goodbye (do_not_call) in a turn that said nothing yet takes one more round, for
    * the goodbye, whose own tool calls change nothing.
    */
-  private async generate(turn: Turn, note: string | undefined, onFirstToken: () => void): Promise<CallAction | null> {
+  private async generate(turn: AgentTurn, note: string | undefined): Promise<CallAction | null> {
     const { signal } = turn.controller;
     let ending: CallAction | null = null;
     for (let round = 0; round < MAX_TOOL_ROUNDS; round++) {
       const { system, tools } = turnContext(this.settings);
       const messages = chatHistory(system, this.history, note);
-      const answer = await this.deps.model.stream({ messages, tools: tools.map((t) => t.spec), temperature: this.settings.temperature, signal }, (token) => {
-        onFirstToken();
-        turn.sent += token;
-        this.deps.sink.text(token, false);
+      turn.modelAskedAt ??= this.now();
+      const request = { messages, tools: tools.map((t) => t.spec), temperature: this.settings.temperature, signal, onFirstToken: () => (turn.modelFirstTokenAt ??= this.now()) };
+      const answer = await this.deps.model.stream(request, (token) => {
+        this.speak(turn, token, false);
+        turn.modelTextAt ??= turn.firstTextAt;
       });
+      if (answer.usage) this.transcript.used(answer.usage);
       this.history.push({ role: 'assistant', content: answer.text, ...(answer.toolCalls.length ? { toolCalls: answer.toolCalls } : {}) });
       turn.toolCalls += answer.toolCalls.length;
       if (answer.toolCalls.length === 0) return ending;
@@ -373,10 +330,9 @@ export class ConversationEngine implements Conversation {
   }
 
   /** Speaks `line` as the whole turn, in the history too. */
-  private sayInstead(turn: Turn, line: string): void {
-    turn.sent = line;
+  private sayInstead(turn: AgentTurn, line: string): void {
     this.history.push({ role: 'assistant', content: line });
-    this.deps.sink.text(line, true);
+    this.speak(turn, line, true);
   }
 
   private finish(action: CallAction, reason: ConversationEndReason): void {

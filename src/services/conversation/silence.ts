@@ -6,29 +6,76 @@ export interface SilenceSettings {
   maxMs: number;
 }
 
+/** The timers the engine's waits run on: the process's, or a test's fake clock. */
+export interface Timers {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+export const SYSTEM_TIMERS: Timers = {
+  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
+
 /**
- * Times the callee's silence: armed when the agent has finished a turn, reset when the
- * callee says anything. `onDue` fires when a reminder is due or the maximum is reached;
- * a reminder turn re-arms without restarting the count, so the maximum is silence in a row.
+ * Times the callee's silence from the end of the agent's playback: armed when the agent has
+ * finished a turn, with the moment its voice stops (an estimate, or now), reset when the callee
+ * says anything. `onDue` fires when a reminder is due or the maximum is reached; a reminder turn
+ * re-arms without restarting the count, so the maximum is silence in a row. While the agent's
+ * voice plays (`pause`) nothing is due; once the transport reports it stopped
+ * (`playbackEnded`), that moment replaces the estimate.
  */
 export class SilenceWatch {
+  /** When the silence in a row began; null: none is counted. */
   private since: number | null = null;
-  private timers: NodeJS.Timeout[] = [];
+  /** When the agent's last playback ended, from which the next reminder is timed. */
+  private from = 0;
+  /** `since` and `from` are estimates of the last arm, to be replaced by the reported end. */
+  private sinceEstimated = false;
+  private fromEstimated = false;
+  private paused = false;
+  private timers: unknown[] = [];
 
   constructor(
     private readonly settings: SilenceSettings,
     private readonly onDue: () => void,
     private readonly now: () => number,
+    private readonly clock: Timers = SYSTEM_TIMERS,
   ) {}
 
-  arm(): void {
-    this.clear();
-    this.since ??= this.now();
-    const { reminderMs, maxMs } = this.settings;
-    if (reminderMs) this.schedule(reminderMs.from + Math.random() * (reminderMs.to - reminderMs.from));
-    if (maxMs > 0) this.schedule(this.since + maxMs - this.now());
+  /** The agent's turn is over and its voice stops at `end` (an estimate when `estimated`): silence counts from then. */
+  arm(end: number = this.now(), estimated = false): void {
+    if (this.since === null) {
+      this.since = end;
+      this.sinceEstimated = estimated;
+    }
+    this.from = end;
+    this.fromEstimated = estimated;
+    this.schedule();
   }
 
+  /** The agent's voice is playing: nothing is due until it stops. */
+  pause(): void {
+    this.paused = true;
+    this.clear();
+  }
+
+  /** The agent's voice stopped (or the turn it played is still running: then the turn's end arms). */
+  resume(): void {
+    this.paused = false;
+  }
+
+  /** The transport reports the agent's voice stopped at `at`: the estimate of the last arm gives way to it. */
+  playbackEnded(at: number = this.now()): void {
+    this.paused = false;
+    if (this.since === null) return;
+    if (this.sinceEstimated) this.since = at;
+    if (this.fromEstimated) this.from = at;
+    this.sinceEstimated = this.fromEstimated = false;
+    this.schedule();
+  }
+
+  /** The callee spoke: no silence is counted (the agent's voice, if playing, still is). */
   reset(): void {
     this.clear();
     this.since = null;
@@ -39,14 +86,21 @@ export class SilenceWatch {
     return this.settings.maxMs > 0 && this.since !== null && this.now() - this.since >= this.settings.maxMs;
   }
 
-  private schedule(ms: number): void {
-    const timer = setTimeout(this.onDue, Math.max(0, ms));
-    timer.unref();
-    this.timers.push(timer);
+  private schedule(): void {
+    this.clear();
+    if (this.paused || this.since === null) return;
+    const { reminderMs, maxMs } = this.settings;
+    const now = this.now();
+    if (reminderMs) this.after(this.from + reminderMs.from + Math.random() * (reminderMs.to - reminderMs.from) - now);
+    if (maxMs > 0) this.after(this.since + maxMs - now);
+  }
+
+  private after(ms: number): void {
+    this.timers.push(this.clock.setTimeout(this.onDue, Math.max(0, ms)));
   }
 
   private clear(): void {
-    this.timers.forEach(clearTimeout);
+    this.timers.forEach((t) => this.clock.clearTimeout(t));
     this.timers = [];
   }
 }

@@ -39,6 +39,9 @@ export function relayUrl(publicBaseUrl: string, token: string): string {
   return `${websocketBase(publicBaseUrl)}${RELAY_PATH}?token=${encodeURIComponent(token)}`;
 }
 
+/** What `events` asks ConversationRelay for: whose voice starts and stops, and the agent's text as played (`info` messages). */
+export const RELAY_INFO_EVENTS = 'speaker-events tokens-played';
+
 /**
  * The TwiML that connects a call to its agent: `<Connect>` to a `<ConversationRelay>` on our
  * websocket (its URL carrying the session's single-use `token`), with the call id as a custom
@@ -47,9 +50,17 @@ export function relayUrl(publicBaseUrl: string, token: string): string {
  * when the session ends. The agent speaks through the websocket, except its welcome greeting
  * when it has one (`welcomeGreeting`, sparing a model round trip; `GREETING_PARAMETER` tells the
  * session so) in the call's first session: a session taken up again says its own line.
- * DTMF detection is on: the callee's keys reach the agent. Escaping is twilio's builder's.
+ * DTMF detection is on: the callee's keys reach the agent. With `infoEvents`, Twilio reports
+ * playback (`events`: docs/calls.md, "Playback"). Escaping is twilio's builder's.
  */
-export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings, token: string, opening: ConversationOpening = 'new'): string {
+export function conversationRelayTwiml(
+  publicBaseUrl: string,
+  callId: string,
+  agent: RelayAgentSettings,
+  token: string,
+  opening: ConversationOpening = 'new',
+  infoEvents = false,
+): string {
   const response = new twilio.twiml.VoiceResponse();
   const connect = response.connect({ action: `${publicBaseUrl}${RELAY_ENDED_PATH}?call_id=${encodeURIComponent(callId)}` });
   const interruptible = agent.interruptionSensitivity > 0;
@@ -61,6 +72,7 @@ export function conversationRelayTwiml(publicBaseUrl: string, callId: string, ag
     interruptible: interruptible ? 'any' : 'none',
     ...(interruptible ? { interruptSensitivity: sensitivity(agent.interruptionSensitivity) } : {}),
     ...(greeting ? { welcomeGreeting: agent.welcomeGreeting } : {}),
+    ...(infoEvents ? { events: RELAY_INFO_EVENTS } : {}),
   });
   relay.parameter({ name: 'call_id', value: callId });
   if (greeting) relay.parameter({ name: GREETING_PARAMETER, value: 'spoken' });

@@ -27,6 +27,8 @@ export interface TwilioOptions {
    * the line is only held open, as before conversations existed.
    */
   relayBaseUrl: string | null;
+  /** RELAY_INFO_EVENTS: the relay's TwiML asks for Twilio's `info` events. */
+  relayInfoEvents: boolean;
 }
 
 /** The fields of Twilio's Call resource we read. */
@@ -139,7 +141,7 @@ export class TwilioTelephony implements TelephonyAdapter {
    */
   callTwiml({ callId, agent }: Pick<PlaceRequest, 'callId' | 'agent'>, opening: ConversationOpening = 'new'): string {
     const { relayBaseUrl } = this.options;
-    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent, mintRelayToken(this.options.authToken, callId, new Date()), opening) : HOLD_TWIML;
+    return relayBaseUrl ? conversationRelayTwiml(relayBaseUrl, callId, agent, mintRelayToken(this.options.authToken, callId, new Date()), opening, this.options.relayInfoEvents) : HOLD_TWIML;
   }
 
   /** The URL Twilio calls back on `path` (the status callback unless said) for one of our calls; our call id rides in the signed URL. */

@@ -95,7 +95,7 @@ describe('answering machines on Twilio', () => {
     const requests = llm.requests.length;
     expect((await fake.amd(t.url, call.id, 'machine_end_beep')).status).toBe(200);
     const message = await relay.next();
-    expect(message).toEqual({ type: 'text', token: 'Hi Ada, this is Acme. Please call us back.', last: true, interruptible: false });
+    expect(message).toEqual({ type: 'text', token: 'Hi Ada, this is Acme. Please call us back.', last: true, interruptible: false, preemptible: false });
     const sentAt = relay.receivedAt.at(-1)!;
     const end = await relay.next();
     expect(end.type).toBe('end');
@@ -157,7 +157,7 @@ describe('answering machines on Twilio', () => {
   it('says the opening disclosure first, not interruptible, then the greeting', async () => {
     const agent = await agentWith({ opening_disclosure: 'This call is recorded.' });
     const { call, relay } = await answered(agent.id);
-    expect(await relay.next()).toEqual({ type: 'text', token: 'This call is recorded.', last: true, interruptible: false });
+    expect(await relay.next()).toEqual({ type: 'text', token: 'This call is recorded.', last: true, interruptible: false, preemptible: false });
     expect((await relay.turn()).text).toBe('Hello, this is Acme.');
     expect(llm.requests.at(-1)!.messages[0].content).toContain('This call is recorded.');
     await waitFor('both turns stored', async () => ((await read(call.id)).transcript === 'Agent: This call is recorded.\nAgent: Hello, this is Acme.' ? true : undefined));

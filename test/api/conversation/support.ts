@@ -2,8 +2,9 @@ import { type CallFacts, engineSettingsOf, type ConversationAgent } from '../../
 import type { OptOutList } from '../../../src/services/conversation/call-tools';
 import type { ConversationEndReason, ConversationSink } from '../../../src/services/conversation/conversation';
 import { ConversationEngine, type TurnRecord } from '../../../src/services/conversation/engine';
-import { OpenAiCompatibleModel } from '../../../src/services/conversation/language-model';
+import { OpenAiCompatibleModel, type TokenUsage } from '../../../src/services/conversation/language-model';
 import type { Resumption } from '../../../src/services/conversation/resumption';
+import type { FakeTimers } from '../../support/clock';
 import { FakeLlm } from '../../support/fake-llm';
 import type { RelayTarget } from '../../support/fake-relay';
 import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC, TWILIO_TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
@@ -83,6 +84,7 @@ export const agent = (overrides: Partial<ConversationAgent> = {}): ConversationA
   responsiveness: 50,
   transferMode: 'cold',
   holdAudioUrl: null,
+  voiceSpeed: 50,
   ...overrides,
 });
 
@@ -121,22 +123,38 @@ export function engineOn(
     interTokenTimeoutMs?: number;
     silence?: { reminderMs: { from: number; to: number } | null; maxMs: number };
     resumption?: Resumption;
+    /** The engine's clock and timers (its silence watch): a fake clock the test moves. */
+    clock?: FakeTimers;
   } = {},
 ) {
   const sink = new RecordingSink();
   let transcript: TurnRecord[] = [];
+  let usage: TokenUsage = { input: 0, output: 0 };
+  let saves = 0;
   const optOut = new CountingOptOut();
   const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call }, { optOut });
   const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs });
+  const recorder = {
+    save: (turns: readonly TurnRecord[], used: TokenUsage) => {
+      transcript = turns.map((t) => ({ ...t }));
+      usage = used;
+      saves++;
+    },
+    settled: async () => undefined,
+  };
+  const clock = options.clock ? { now: options.clock.now, timers: options.clock } : {};
   const engine = new ConversationEngine(
     { ...settings, ...(options.silence ? { silence: options.silence } : {}), ...(options.resumption ? { resumption: options.resumption } : {}) },
-    { model, sink, recorder: { save: (turns) => void (transcript = turns.map((t) => ({ ...t }))), settled: async () => undefined } },
+    { model, sink, recorder, ...clock },
   );
   return {
     engine,
     sink,
     optOut,
     transcript: () => transcript,
+    /** The model's tokens as last saved with the transcript, and how many saves there were. */
+    usage: () => usage,
+    saves: () => saves,
     /** Waits until the sink has closed `n` agent turns. */
     turnsSpoken: (n: number) => waitFor(`${n} agent turns`, async () => (sink.turns().length >= n ? sink.turns() : undefined), 5000, 5),
   };

@@ -76,7 +76,9 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
   it('is placed with the relay TwiML, carrying the agent\'s settings and a session token of its own', async () => {
     const call = await answered();
     const token = tokenOf(call);
-    expect(twimlOf(call)).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50, welcomeGreeting: '' }, token));
+    // Twilio's `info` events are asked for by default (RELAY_INFO_EVENTS).
+    expect(twimlOf(call)).toBe(conversationRelayTwiml(PUBLIC, call.id, { language: 'en-US', interruptionSensitivity: 50, welcomeGreeting: '' }, token, 'new', true));
+    expect(twimlOf(call)).toContain('events="speaker-events tokens-played"');
     expect(tokenOf(await answered())).not.toBe(token);
   });
 

@@ -81,7 +81,7 @@ describe('welcome_greeting on a Twilio call', () => {
     const call = await answered(agent.id);
     expect(call.twiml).not.toContain('welcomeGreeting');
     const relay = await relayOf(call);
-    expect(await relay.next()).toEqual({ type: 'text', token: 'This call is recorded.', last: true, interruptible: false });
+    expect(await relay.next()).toEqual({ type: 'text', token: 'This call is recorded.', last: true, interruptible: false, preemptible: false });
     expect(await relay.next()).toEqual({ type: 'text', token: SAID, last: true });
     await waitFor('both turns stored', async () => ((await read(call.id)).transcript === `Agent: This call is recorded.\nAgent: ${SAID}` ? true : undefined));
     relay.close();

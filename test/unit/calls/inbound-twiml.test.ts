@@ -3,7 +3,7 @@ import { TwilioTelephony } from '../../../src/services/telephony/twilio.telephon
 
 /** The TwiML answers to Twilio's incoming-call webhook, built with the twilio package. */
 describe('inboundTwiml', () => {
-  const options = { baseUrl: 'http://127.0.0.1:9', accountSid: 'AC1', authToken: 'token', publicBaseUrl: 'https://sb.example.test' };
+  const options = { baseUrl: 'http://127.0.0.1:9', accountSid: 'AC1', authToken: 'token', publicBaseUrl: 'https://sb.example.test', relayInfoEvents: true };
   const agent = { language: 'fr-FR', interruptionSensitivity: 80, welcomeGreeting: '' };
   const callId = '6f9619ff-8b86-d011-b42d-00c04fc964ff';
 

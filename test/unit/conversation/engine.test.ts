@@ -28,7 +28,9 @@ describe('the conversation engine', () => {
     expect(request.messages[0].content).toContain('You are Ava from Acme. Remind Ada about the Gold renewal.');
     expect(request.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits', 'do_not_call']);
     expect(sink.events.filter((e) => e.type === 'text').length).toBeGreaterThan(5);
-    expect(transcript()).toEqual([{ role: 'agent', text: 'Hi Ada, this is Ava from Acme about your Gold renewal.', at: expect.any(Date) }]);
+    expect(transcript()).toEqual([
+      { role: 'agent', text: 'Hi Ada, this is Ava from Acme about your Gold renewal.', at: expect.any(Date), latency: { llmFirstTokenMs: expect.any(Number), firstTextMs: expect.any(Number) } },
+    ]);
   });
 
   it('waits for the callee when the user talks first, answers final utterances only, and measures the latency', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import twilio from 'twilio';
 import { createLogger } from '../../../src/logger';
 import { type RelayGate, relayWebSockets } from '../../../src/relay/relay.ws';
-import type { Conversation, ConversationEndReason, ConversationOpening, ConversationSink, MachineMoment } from '../../../src/services/conversation/conversation';
+import type { Conversation, ConversationEndReason, ConversationOpening, ConversationSink, MachineMoment, SpeechEvent } from '../../../src/services/conversation/conversation';
 import { RELAY_PATH } from '../../../src/services/telephony/conversation-relay';
 import { routeUpgrades } from '../../../src/upgrades';
 import { FakeRelay, RefusedHandshake, type RelayTarget } from '../../support/fake-relay';
@@ -47,6 +47,9 @@ class ScriptedConversation implements Conversation {
   async dtmf(digit: string) {
     this.inputs.push(`dtmf:${digit}`);
     this.sink.sendDigits(`${digit}w#`);
+  }
+  speech(event: SpeechEvent) {
+    this.inputs.push(event.kind === 'tokensPlayed' ? `played:${event.text}` : `${event.kind}:${event.on ? 'on' : 'off'}:${event.at}`);
   }
   async silence() {
     this.inputs.push('silence');
@@ -130,6 +133,34 @@ describe('the ConversationRelay websocket', () => {
     expect(conversation.inputs).toEqual(['start', 'said:I am:false', 'said:I am here:true', 'interrupted:You said I', 'dtmf:5']);
     fake.prompt('spanish');
     expect(await fake.next()).toEqual({ type: 'language', ttsLanguage: 'es-ES', transcriptionLanguage: 'es-ES' });
+    fake.close();
+  });
+
+  it('passes Twilio\'s info events on as speech events, each timed by its ts or on arrival, and ignores other info', async () => {
+    const { fake, conversation } = await started();
+    fake.speaking('client', true, 1_000);
+    fake.speaking('client', false, 2_500);
+    fake.speaking('agent', true, 3_100);
+    fake.played('Hello, Ada.');
+    fake.send({ type: 'info', name: 'agentSpeaking', value: 'off', ts: '4200' });
+    fake.send({ type: 'info', name: 'roundTripDelayMs', value: '120' });
+    fake.send({ type: 'info', name: 'clientSpeaking', value: 'maybe', ts: 5_000 });
+    const before = Date.now();
+    fake.send({ type: 'info', name: 'clientSpeaking', value: 'on' });
+    fake.prompt('still here');
+    expect((await fake.turn()).text).toBe('You said still here');
+    const arrived = Number(conversation.inputs.at(-2)!.split(':')[2]);
+    expect(arrived).toBeGreaterThanOrEqual(before);
+    expect(conversation.inputs).toEqual([
+      'start',
+      'calleeSpeaking:on:1000',
+      'calleeSpeaking:off:2500',
+      'agentSpeaking:on:3100',
+      'played:Hello, Ada.',
+      'agentSpeaking:off:4200',
+      `calleeSpeaking:on:${arrived}`,
+      'said:still here:true',
+    ]);
     fake.close();
   });
 

@@ -20,6 +20,11 @@ describe('the ConversationRelay TwiML', () => {
     expect(twiml).toContain(`<Parameter name="call_id" value="${CALL}"/><Parameter name="welcome_greeting" value="spoken"/>`);
   });
 
+  it('asks for Twilio\'s info events (who speaks, what was played) when told to', () => {
+    const twiml = conversationRelayTwiml('https://sb.example.com', CALL, { language: 'fr-FR', interruptionSensitivity: 50, welcomeGreeting: '' }, TOKEN, 'new', true);
+    expect(twiml).toContain('interruptSensitivity="medium" events="speaker-events tokens-played">');
+  });
+
   it('uses ws:// for a plain-http public base URL', () => {
     expect(relayUrl('http://localhost:3000', TOKEN)).toBe('ws://localhost:3000/v1/telephony/twilio/relay?token=a.b%2Bc%2Fd');
     expect(conversationRelayTwiml('http://localhost:3000', CALL, { language: 'en-US', interruptionSensitivity: 10, welcomeGreeting: '' }, TOKEN)).toContain(
