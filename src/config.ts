@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { JwtOptions } from './services/auth.service';
+import type { CallPrices } from './services/calls/call-cost';
 
 const boolean = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
@@ -110,6 +111,11 @@ const schema = z.object({
   RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Price of one minute of call, in PRICE_UNIT. */
   CALL_PRICE_PER_MINUTE: z.coerce.number().min(0).max(100).default(0.05),
+  /** Price of one minute of a recorded call's recording, in PRICE_UNIT (docs/calls.md, "Cost"). */
+  RECORDING_PRICE_PER_MINUTE: z.coerce.number().min(0).max(100).default(0),
+  /** Prices of a million tokens the model reads (the prompt) and writes (the answer), in PRICE_UNIT. */
+  LLM_PRICE_INPUT_PER_MTOK: z.coerce.number().min(0).max(10_000).default(0),
+  LLM_PRICE_OUTPUT_PER_MTOK: z.coerce.number().min(0).max(10_000).default(0),
   /** A live call with no update for this long is ended as failed (disconnect_reason timeout). */
   MAX_CALL_DURATION_S: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** Outgoing calls (make-call, campaigns) of a company live at once; more wait in pstn-queued. */
@@ -223,7 +229,8 @@ export interface Config {
   priceUnit: string;
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
   simulated: { ringMs: number; talkMs: number; calleeTurns: number; calleeTimeoutMs: number };
-  pricePerMinute: number;
+  /** What a call's parts cost, in `priceUnit` (docs/calls.md, "Cost"). */
+  prices: CallPrices;
   maxCallDurationS: number;
   /** RECORDING_RETENTION_DAYS; null keeps recordings. */
   recordingRetentionDays: number | null;
@@ -316,7 +323,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priceUnit: e.PRICE_UNIT,
     telephonyProvider: e.TELEPHONY_PROVIDER,
     simulated: { ringMs: e.SIM_RING_MS, talkMs: e.SIM_TALK_MS, calleeTurns: e.SIM_CALLEE_TURNS, calleeTimeoutMs: e.SIM_CALLEE_TIMEOUT_MS },
-    pricePerMinute: e.CALL_PRICE_PER_MINUTE,
+    prices: {
+      callPerMinute: e.CALL_PRICE_PER_MINUTE,
+      recordingPerMinute: e.RECORDING_PRICE_PER_MINUTE,
+      llmInputPerMTok: e.LLM_PRICE_INPUT_PER_MTOK,
+      llmOutputPerMTok: e.LLM_PRICE_OUTPUT_PER_MTOK,
+    },
     maxCallDurationS: e.MAX_CALL_DURATION_S,
     recordingRetentionDays: e.RECORDING_RETENTION_DAYS ?? null,
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,

@@ -128,15 +128,32 @@ export class Call extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   transcript: Opt<string> | null = null;
 
-  /** `{turns: [{role, text, at, latency_ms?}]}` (conversation/transcript.ts), written turn by turn. */
+  /** `{turns: [{role, text, at, latency_ms?, latency?}]}` (conversation/transcript.ts), written turn by turn. */
   @Property({ type: 'json', nullable: true })
   transcriptObject: Opt<Record<string, unknown>> | null = null;
 
   @Property({ type: 'string', length: 35, nullable: true })
   transcriptLanguage: Opt<string> | null = null;
 
+  /** The total of the parts below (docs/calls.md, "Cost"). */
   @Property({ type: 'decimal', precision: 12, scale: 4, runtimeType: 'number' })
   cost: Opt<number> = 0;
+
+  @Property({ type: 'decimal', precision: 12, scale: 4, runtimeType: 'number' })
+  costTelephony: Opt<number> = 0;
+
+  @Property({ type: 'decimal', precision: 12, scale: 4, runtimeType: 'number' })
+  costLlm: Opt<number> = 0;
+
+  @Property({ type: 'decimal', precision: 12, scale: 4, runtimeType: 'number' })
+  costRecording: Opt<number> = 0;
+
+  /** Tokens the conversation's model read (prompts) and wrote (answers), as its streams' usage reported them. */
+  @Property({ type: 'integer', hidden: true })
+  llmInputTokens: Opt<number> = 0;
+
+  @Property({ type: 'integer', hidden: true })
+  llmOutputTokens: Opt<number> = 0;
 
   @Property({ type: 'string', length: 3 })
   priceUnit!: string;

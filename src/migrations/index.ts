@@ -19,6 +19,7 @@ import { Migration20261127110000_sealed_flow_secrets } from './Migration20261127
 import { Migration20261127120000_idempotency_links } from './Migration20261127120000_idempotency_links';
 import { Migration20261127130000_voicemail_recording } from './Migration20261127130000_voicemail_recording';
 import { Migration20261127140000_call_continuity } from './Migration20261127140000_call_continuity';
+import { Migration20261127150000_turn_latency_cost } from './Migration20261127150000_turn_latency_cost';
 import { Migration20261127160000_agent_greeting } from './Migration20261127160000_agent_greeting';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
@@ -44,5 +45,6 @@ export const migrationsList = [
   { name: 'Migration20261127120000_idempotency_links', class: Migration20261127120000_idempotency_links },
   { name: 'Migration20261127130000_voicemail_recording', class: Migration20261127130000_voicemail_recording },
   { name: 'Migration20261127140000_call_continuity', class: Migration20261127140000_call_continuity },
+  { name: 'Migration20261127150000_turn_latency_cost', class: Migration20261127150000_turn_latency_cost },
   { name: 'Migration20261127160000_agent_greeting', class: Migration20261127160000_agent_greeting },
 ];

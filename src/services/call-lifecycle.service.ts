@@ -19,6 +19,7 @@ import { startTransfer } from './calls/call-transfer.store';
 import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
 import { forgetRelaySessions } from './telephony/relay-session.store';
 import { signedTwilioCall, verifiedTwilio } from './telephony/twilio-callback';
+import type { CallPrices } from './calls/call-cost';
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
 function callEventOf(status: CallStatus): FlowEventName | null {
@@ -49,7 +50,8 @@ export interface AdmittedInbound {
 }
 
 export interface LifecycleOptions {
-  pricePerMinute: number;
+  /** What a call's parts cost (its end stamps them: calls/call-cost.ts). */
+  prices: CallPrices;
   /** Outgoing calls of a company live at once (make-call and campaigns); more wait. */
   maxConcurrentPerCompany: number;
   /** Incoming calls of a company live at once, counted apart, so callers cannot stall its campaigns; more are refused busy. */
@@ -259,7 +261,7 @@ export class CallLifecycleService {
   async applyUpdate(call: RecordKey, update: StatusUpdate): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
     const em = this.orm.em.fork();
-    const store = (on: EntityManager) => applyTransition(on, this.reads, call, update, callEventOf(update.status), this.options.pricePerMinute, this.clock.now());
+    const store = (on: EntityManager) => applyTransition(on, this.reads, call, update, callEventOf(update.status), this.options.prices, this.clock.now());
     const ending = !LIVE_STATUSES.includes(update.status) && this.endingListeners.length > 0;
     const done = ending
       ? await em.transactional(async (tx) => {

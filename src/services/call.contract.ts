@@ -46,6 +46,17 @@ const callTransfer = namedObject(
   "A call's latest transfer to a person (docs/calls.md, \"Transfers\").",
 );
 
+const costBreakdown = namedObject(
+  z.object({
+    telephony: d(z.number(), 'The minutes answered, at CALL_PRICE_PER_MINUTE.'),
+    llm: d(z.number(), "The conversation's model tokens, at the input and output prices per million."),
+    recording: d(z.number(), 'The minutes recorded, at RECORDING_PRICE_PER_MINUTE.'),
+    total: d(z.number(), 'The sum of the parts: the call\'s `cost`.'),
+  }),
+  'CostBreakdown',
+  "What a call cost, by part, in its `priceUnit` (docs/calls.md, \"Cost\").",
+);
+
 /**
  * A phone call placed (or received) by an AI agent, as services return it and every
  * surface shows it: REST (interface 2.1, field for field), /openapi.json and the GraphQL
@@ -74,7 +85,8 @@ export const callContract = defineContract({
     transcriptObject: d(field.json().nullable(), 'Transcript as structured turns; null until the call ends.'),
     transcriptTurns: d(z.array(transcriptTurn), 'The turns of `transcriptObject`, typed; empty before the first turn.'),
     transcriptLanguage: d(z.string().nullable(), 'Language of the transcript; null when none.'),
-    cost: d(z.number(), 'Cost of the call in `priceUnit`.'),
+    cost: d(z.number(), 'Cost of the call in `priceUnit`: the total of `costBreakdown`.'),
+    costBreakdown: d(costBreakdown, 'The cost by part: telephony, model tokens, recording, and their total.'),
     priceUnit: d(z.string().meta({ examples: ['USD'] }), 'Currency of `cost` (e.g. USD).'),
     latency: d(z.int(), 'Agent response latency, milliseconds.'),
     answeredBy: d(z.enum(ANSWERED_BY).nullable(), 'Who answered, as answering-machine detection tells: human, machine, fax or unknown; null when not answered or not detected.'),
@@ -119,8 +131,10 @@ function transcriptTurnsOf(object: Record<string, unknown> | null): CallView['tr
     .map((t) => ({ role: t.role!, text: t.text!, at: typeof t.at === 'string' ? t.at : '', latencyMs: msOf(t.latency_ms), latency: turnLatencyOf(t.latency) }));
 }
 
-/** A call's view as stored: every field but the turns, which are computed from `transcriptObject`. */
-export const callStoredView = callContract.view.omit({ transcriptTurns: true });
+/** A call's view as stored: every field but those computed (the turns, from `transcriptObject`; the cost's parts, from their columns). */
+export const callStoredView = callContract.view
+  .omit({ transcriptTurns: true, costBreakdown: true })
+  .extend({ costTelephony: z.number(), costLlm: z.number(), costRecording: z.number() });
 export type CallStoredView = z.output<typeof callStoredView>;
 
 /** The view of a stored call: its entity, or its stored view (`callById`). */
@@ -129,6 +143,7 @@ export const toCallView = (call: Call | CallStoredView): CallView =>
     transcriptObject: (c) => c.transcriptObject ?? null,
     transcriptTurns: (c) => transcriptTurnsOf(c.transcriptObject),
     cost: (c) => Number(c.cost),
+    costBreakdown: (c) => ({ telephony: Number(c.costTelephony), llm: Number(c.costLlm), recording: Number(c.costRecording), total: Number(c.cost) }),
   });
 
 /**

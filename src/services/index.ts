@@ -93,7 +93,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
   const lifecycle = new CallLifecycleService(infra.orm, reads, infra.jobs, provider, simulated, infra.events, infra.clock, {
-    pricePerMinute: config.pricePerMinute,
+    prices: config.prices,
     maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
     maxConcurrentInboundPerCompany: config.maxConcurrentInboundCallsPerCompany,
     maxCallDurationS: config.maxCallDurationS,
@@ -102,11 +102,12 @@ export function createServices(config: Config, infra: Infrastructure) {
   const executions = new WebhookExecutionService();
   const calls = new CallService(phones, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
-  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows) : null;
+  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows, config.prices) : null;
   conversations?.listen(infra.events);
   const recordings = new RecordingService(infra.orm, provider, simulated, infra.events, infra.jobs, infra.clock, {
     publicBaseUrl: config.publicBaseUrl,
     retentionDays: config.recordingRetentionDays,
+    prices: config.prices,
   }, infra.logger);
   lifecycle.onEnded((call) => recordings.callEnded(call));
   const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;

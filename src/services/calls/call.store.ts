@@ -16,6 +16,7 @@ import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-event
 import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';
+import { type CallPrices, costAssignments, priceRecord, priceRecordFields } from './call-cost';
 
 /**
  * The calls' hot paths in plain SQL: every transition of every call, campaign calls in
@@ -219,6 +220,12 @@ export interface StoredTransition extends Transitioned {
   flowEvents: boolean;
 }
 
+/** A transition's cost: the rule over the call's duration as the transition sets it (docs/calls.md, "Cost"). */
+const TRANSITION_COSTS = costAssignments(
+  { durationS: 'COALESCE(t.duration, c.call_duration)', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL' },
+  't',
+);
+
 /** The transitions' statement, one per flow event it may write (none, `call.started`, `call.ended`): each its own prepared text. */
 const TRANSITIONS = new Map<FlowEventName | null, ReturnType<typeof sharedStatement>>();
 
@@ -232,7 +239,7 @@ function transitionStatement(event: FlowEventName | null): ReturnType<typeof sha
     `call-transitions${event ? `-${event}` : ''}`,
     `WITH given AS (
        SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id uuid, predecessors text[], status text, at timestamptz, now timestamptz,
-         answered_at timestamptz, in_progress boolean, terminal boolean, duration_s int, price_per_minute numeric, disconnect_reason text,
+         answered_at timestamptz, in_progress boolean, terminal boolean, duration_s int, ${priceRecordFields}, disconnect_reason text,
          latency int, transcript text, transcript_object jsonb, transcript_language text, contact_status text, answered_by text)
      ), answered AS (
        SELECT g.*, COALESCE(c.started_at, g.answered_at) AS started
@@ -246,7 +253,7 @@ function transitionStatement(event: FlowEventName | null): ReturnType<typeof sha
          started_at = CASE WHEN t.in_progress THEN t.at WHEN t.terminal THEN t.started ELSE c.started_at END,
          ended_at = CASE WHEN t.terminal THEN t.at ELSE c.ended_at END,
          call_duration = COALESCE(t.duration, c.call_duration),
-         cost = CASE WHEN t.terminal THEN ROUND(t.duration / 60.0 * t.price_per_minute, 4) ELSE c.cost END,
+         ${TRANSITION_COSTS},
          disconnect_reason = CASE WHEN t.terminal THEN COALESCE(t.disconnect_reason, NULLIF(c.disconnect_reason, ''), t.status) ELSE c.disconnect_reason END,
          latency = COALESCE(t.latency, c.latency),
          answered_by = COALESCE(t.answered_by, c.answered_by),
@@ -290,7 +297,7 @@ export async function applyTransition(
   call: RecordKey,
   update: StatusUpdate,
   event: FlowEventName | null,
-  pricePerMinute: number,
+  prices: CallPrices,
   now: Date,
 ): Promise<StoredTransition | null> {
   const terminal = !LIVE_STATUSES.includes(update.status);
@@ -304,7 +311,7 @@ export async function applyTransition(
     in_progress: update.status === 'in-progress',
     terminal,
     duration_s: update.durationS ?? null,
-    price_per_minute: pricePerMinute,
+    ...priceRecord(prices),
     disconnect_reason: update.disconnectReason ?? null,
     latency: update.latencyMs ?? null,
     transcript: update.transcript ? transcriptText(update.transcript.turns) : null,

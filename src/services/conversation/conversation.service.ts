@@ -1,4 +1,3 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
@@ -13,10 +12,11 @@ import type { Conversation, ConversationOpener, ConversationOpening, Conversatio
 import { ConversationEngine, type TranscriptRecorder, type TurnRecord } from './engine';
 import { CompanyFlowInvoker } from './flow-tools';
 import { CallOptOut } from './opt-out';
-import type { LanguageModel } from './language-model';
+import type { LanguageModel, TokenUsage } from './language-model';
 import { resumptionOf, storedTurnsOf } from './resumption';
-import { type StoredTurn, storedTranscript } from './transcript';
-import { storedTurnOf } from './transcript.store';
+import type { StoredTurn } from './transcript';
+import { storedTurnOf, writeTranscript } from './transcript.store';
+import type { CallPrices } from '../calls/call-cost';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -43,10 +43,12 @@ interface CallRef {
  * a session may still leave out a turn of its own the callee never heard).
  */
 class TranscriptWriter implements TranscriptRecorder {
-  private waiting: readonly StoredTurn[] | null = null;
+  private waiting: { turns: readonly StoredTurn[]; usage: TokenUsage } | null = null;
   private writing: Promise<void> | null = null;
   /** How many turns this writer's last write stored. */
   private written = 0;
+  /** The model's tokens of this conversation already added to the call's. */
+  private stored: TokenUsage = { input: 0, output: 0 };
 
   constructor(
     private readonly orm: MikroORM,
@@ -54,10 +56,11 @@ class TranscriptWriter implements TranscriptRecorder {
     private readonly logger: Logger,
     private readonly call: CallRef,
     private readonly prior: readonly StoredTurn[],
+    private readonly prices: CallPrices,
   ) {}
 
-  save(turns: readonly TurnRecord[]): void {
-    this.waiting = [...this.prior, ...turns.map(storedTurnOf)];
+  save(turns: readonly TurnRecord[], usage: TokenUsage): void {
+    this.waiting = { turns: [...this.prior, ...turns.map(storedTurnOf)], usage };
     this.writing ??= this.drain();
   }
 
@@ -68,22 +71,19 @@ class TranscriptWriter implements TranscriptRecorder {
 
   private async drain(): Promise<void> {
     while (this.waiting) {
-      const turns = this.waiting;
+      const { turns, usage } = this.waiting;
       this.waiting = null;
-      await this.write(turns).catch((err: unknown) => this.logger.warn({ err, callId: this.call.id }, 'transcript write failed'));
+      await this.write(turns, usage).catch((err: unknown) => this.logger.warn({ err, callId: this.call.id }, 'transcript write failed'));
     }
     this.writing = null;
   }
 
-  private async write(turns: readonly StoredTurn[]): Promise<void> {
-    const { text, object, latencyMs } = storedTranscript(turns);
-    const { id, companyId, campaignId, workspace, language } = this.call;
-    await this.orm.em.fork().nativeUpdate(
-      Call,
-      { id, company: companyId, [raw(`coalesce(jsonb_array_length(transcript_object -> 'turns'), 0)`)]: { $lte: Math.max(turns.length, this.written) } },
-      { transcript: text, transcriptObject: object, transcriptLanguage: language, ...(latencyMs === null ? {} : { latency: latencyMs }) },
-    );
+  private async write(turns: readonly StoredTurn[], usage: TokenUsage): Promise<void> {
+    const { id, companyId, campaignId, workspace } = this.call;
+    const added = { input: usage.input - this.stored.input, output: usage.output - this.stored.output };
+    await writeTranscript(this.orm.em.fork(), this.call, { turns, atMost: Math.max(turns.length, this.written) }, added, this.prices);
     this.written = turns.length;
+    this.stored = usage;
     await this.events.publish('call.updated', { companyId, callId: id, campaignId, workspace });
   }
 }
@@ -112,6 +112,8 @@ export class ConversationService implements ConversationOpener {
     private readonly events: EventPublisher,
     private readonly logger: Logger,
     private readonly flows: FlowRunner,
+    /** What a call's parts cost: each transcript write prices its model tokens. */
+    private readonly prices: CallPrices,
   ) {}
 
   async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new'): Promise<Conversation | null> {
@@ -129,6 +131,7 @@ export class ConversationService implements ConversationOpener {
       this.logger,
       { id: call.id, companyId: call.company.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId, language: agent.language },
       prior,
+      this.prices,
     );
     const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
     const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);

@@ -9,7 +9,8 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { Caller } from '../scope';
 import type { RecordingMedia, TelephonyAdapter } from '../telephony/telephony';
 import { signedTwilioCall } from '../telephony/twilio-callback';
-import { keepRecordingIfRecorded } from './recording.store';
+import type { CallPrices } from '../calls/call-cost';
+import { keepRecording, keepRecordingIfRecorded } from './recording.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Most expired recordings one pass of the sweep queues for deletion. */
@@ -20,6 +21,8 @@ export interface RecordingOptions {
   publicBaseUrl: string;
   /** RECORDING_RETENTION_DAYS; null keeps recordings. */
   retentionDays: number | null;
+  /** A recording kept prices the call again (calls/call-cost.ts). */
+  prices: CallPrices;
 }
 
 /**
@@ -56,7 +59,7 @@ export class RecordingService {
   async callEnded(ended: Transitioned): Promise<void> {
     if (ended.status !== 'completed') return;
     const recording = { sid: `simulated-${ended.id}`, url: this.recordUrl(ended.id), at: this.clock.now() };
-    if (!(await keepRecordingIfRecorded(this.orm.em.fork(), ended, this.simulated.name, recording))) return;
+    if (!(await keepRecordingIfRecorded(this.orm.em.fork(), ended, this.simulated.name, recording, this.options.prices))) return;
     await this.events.publish('call.updated', { companyId: ended.companyId, callId: ended.id, campaignId: ended.campaignId, workspace: ended.workspace });
   }
 
@@ -65,7 +68,8 @@ export class RecordingService {
   }
 
   private async keep(call: Pick<Call, 'id' | 'company' | 'campaign' | 'workspaceId'>, recordingSid: string): Promise<void> {
-    await this.orm.em.fork().nativeUpdate(Call, { id: call.id, company: call.company.id }, { recordingSid, recordingAt: this.clock.now(), recordUrl: this.recordUrl(call.id) });
+    const recording = { sid: recordingSid, url: this.recordUrl(call.id), at: this.clock.now() };
+    await keepRecording(this.orm.em.fork(), { id: call.id, companyId: call.company.id }, recording, this.options.prices);
     await this.events.publish('call.updated', { companyId: call.company.id, callId: call.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId });
   }
 

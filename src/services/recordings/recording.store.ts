@@ -1,4 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type CallPrices, PRICES_ROW, priceParams, storedCostAssignments } from '../calls/call-cost';
+
+/** A recording kept on a call: the provider's id, our URL serving it, when it was stored. */
+export interface KeptRecording {
+  sid: string;
+  url: string;
+  at: Date;
+}
+
+/** The assignments keeping a recording, and its cost with the call's (calls/call-cost.ts): the call is now recorded. */
+const KEEP = `recording_sid = ?, recording_at = ?, record_url = ?, ${storedCostAssignments({ recorded: 'true' })}`;
 
 /**
  * Keeps the recording of an ended call of `provider` whose agent records (`call_recording` not
@@ -9,16 +20,24 @@ export async function keepRecordingIfRecorded(
   em: EntityManager,
   call: { id: string; companyId: string },
   provider: string,
-  recording: { sid: string; url: string; at: Date },
+  recording: KeptRecording,
+  prices: CallPrices,
 ): Promise<boolean> {
   const rows = await em.execute(
-    `UPDATE calls c SET recording_sid = ?, recording_at = ?, record_url = ?
-     FROM ai_agents a
+    `UPDATE calls c SET ${KEEP}
+     FROM ai_agents a, ${PRICES_ROW}
      WHERE c.id = ? AND c.company_id = ? AND c.call_provider = ?
        AND a.id = c.ai_agent_id AND a.company_id = ?
        AND a.call_recording <> 'off'
      RETURNING c.id`,
-    [recording.sid, recording.at, recording.url, call.id, call.companyId, provider, call.companyId],
+    [recording.sid, recording.at, recording.url, ...priceParams(prices), call.id, call.companyId, provider, call.companyId],
   );
   return rows.length > 0;
+}
+
+/** Keeps the recording the provider reported for a call (Twilio's `RecordingStatusCallback`). */
+export async function keepRecording(em: EntityManager, call: { id: string; companyId: string }, recording: KeptRecording, prices: CallPrices): Promise<void> {
+  await em.execute(`UPDATE calls c SET ${KEEP} FROM ${PRICES_ROW} WHERE c.id = ? AND c.company_id = ?`, [
+    recording.sid, recording.at, recording.url, ...priceParams(prices), call.id, call.companyId,
+  ]);
 }

@@ -57,6 +57,7 @@ describe('a call answered by a person', () => {
       disconnect_reason: 'agent_hangup',
       call_duration: 2,
       cost: 0.02,
+      cost_breakdown: { telephony: 0.02, llm: 0, recording: 0, total: 0.02 },
       transcript_language: 'en-US',
     });
     expect(done.call_sid).toMatch(/^SIM[0-9a-f]{32}$/);

@@ -15,7 +15,17 @@ let a: Tenant;
 beforeAll(async () => {
   llm = await FakeLlm.start();
   // A long talk time: the call ends by its conversation, not by the safety-net 'hangup' step.
-  t = await startTestApp({ SIM_RING_MS: '0', SIM_TALK_MS: '600000', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '2000', SIM_CALLEE_TURNS: '3' });
+  t = await startTestApp({
+    SIM_RING_MS: '0',
+    SIM_TALK_MS: '600000',
+    LLM_BASE_URL: llm.baseUrl,
+    LLM_MODEL: 'fake-model',
+    LLM_TIMEOUT_MS: '2000',
+    SIM_CALLEE_TURNS: '3',
+    CALL_PRICE_PER_MINUTE: '0',
+    LLM_PRICE_INPUT_PER_MTOK: '1',
+    LLM_PRICE_OUTPUT_PER_MTOK: '10',
+  });
   a = await tenant(t, 'A');
 });
 afterAll(async () => {
@@ -90,6 +100,15 @@ describe('a simulated call with a language model', () => {
       { role: 'assistant', content: 'Callee line 1.' },
       { role: 'user', content: 'Agent line 2.' },
     ]);
+  });
+
+  it('prices the tokens of the agent\'s model, not those of the simulated callee', async () => {
+    const usage = { prompt_tokens: 1000, completion_tokens: 100 };
+    llm.fallback = (request) => (isCallee(request) ? { text: 'Callee line.', usage: { prompt_tokens: 50_000, completion_tokens: 5000 } } : { text: 'Agent line.', usage });
+    const call = await simulatedCall('Cy');
+    // Four agent turns of 1,000 tokens read at 1 and 100 written at 10 a million.
+    expect(call.cost_breakdown).toEqual({ telephony: 0, llm: 0.008, recording: 0, total: 0.008 });
+    expect(call.cost).toBe(0.008);
   });
 
   it('ends when the agent ends the call', async () => {

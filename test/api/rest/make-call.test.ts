@@ -20,7 +20,7 @@ describe('POST /v1/calls/make-call', () => {
       [
         'id', 'call_sid', 'company_id', 'ai_agent_id', 'campaign_id', 'contact_id', 'call_provider', 'call_from', 'call_to',
         'call_duration', 'call_status', 'call_direction', 'is_test', 'call_rating', 'call_feedback', 'record_url', 'transcript',
-        'transcript_object', 'transcript_language', 'cost', 'price_unit', 'latency', 'answered_by', 'disconnect_reason', 'resumes', 'transfer', 'analysis_sentiment',
+        'transcript_object', 'transcript_language', 'cost', 'cost_breakdown', 'price_unit', 'latency', 'answered_by', 'disconnect_reason', 'resumes', 'transfer', 'analysis_sentiment',
         'agent_task_status', 'agent_task_feedback', 'metadata', 'agent_dynamic_variables', 'agent_post_call_outcomes', 'notes',
         'workspace_id', 'created_at', 'updated_at', 'deleted_at', 'started_at', 'ended_at', 'retry_at',
       ].sort(),
@@ -36,6 +36,7 @@ describe('POST /v1/calls/make-call', () => {
       call_duration: 0,
       resumes: 0,
       cost: 0,
+      cost_breakdown: { telephony: 0, llm: 0, recording: 0, total: 0 },
       price_unit: 'USD',
       call_provider: 'simulated',
       agent_dynamic_variables: [{ name: 'firstname', value: 'Ada' }],

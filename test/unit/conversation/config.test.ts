@@ -17,3 +17,22 @@ describe('language-model settings', () => {
     expect(() => loadConfig({ LLM_MODEL: 'm', LLM_BASE_URL: 'not a url', LLM_TIMEOUT_MS: 'soon' })).toThrow(/LLM_BASE_URL.*LLM_TIMEOUT_MS/);
   });
 });
+
+describe('playback events and prices', () => {
+  it('ask for Twilio\'s info events unless RELAY_INFO_EVENTS is off', () => {
+    expect(loadConfig({}).relayInfoEvents).toBe(true);
+    expect(loadConfig({ RELAY_INFO_EVENTS: '0' }).relayInfoEvents).toBe(false);
+    expect(() => loadConfig({ RELAY_INFO_EVENTS: 'maybe' })).toThrow(/RELAY_INFO_EVENTS/);
+  });
+
+  it('price calls by the minute, recordings and model tokens at 0 unless set, and refuse negative prices', () => {
+    expect(loadConfig({}).prices).toEqual({ callPerMinute: 0.05, recordingPerMinute: 0, llmInputPerMTok: 0, llmOutputPerMTok: 0 });
+    expect(loadConfig({ RECORDING_PRICE_PER_MINUTE: '0.0025', LLM_PRICE_INPUT_PER_MTOK: '0.15', LLM_PRICE_OUTPUT_PER_MTOK: '0.6' }).prices).toEqual({
+      callPerMinute: 0.05,
+      recordingPerMinute: 0.0025,
+      llmInputPerMTok: 0.15,
+      llmOutputPerMTok: 0.6,
+    });
+    expect(() => loadConfig({ LLM_PRICE_INPUT_PER_MTOK: '-1', RECORDING_PRICE_PER_MINUTE: 'free' })).toThrow(/LLM_PRICE_INPUT_PER_MTOK.*RECORDING_PRICE_PER_MINUTE|RECORDING_PRICE_PER_MINUTE.*LLM_PRICE_INPUT_PER_MTOK/);
+  });
+});
