@@ -4,9 +4,13 @@
  * service runs in this process (Twilio provider, real relay websocket, real engine, transcripts
  * stored per turn); the outside world runs in a child process: the fake Calls API, the fake
  * model and the relay clients (test/support/fake-relay.ts, signed handshakes), so they share
- * neither the service's event loop nor its CPU count. Reports, per turn:
- * - the service's ADDED latency: the relay client's receipt of the turn's first text token
- *   minus the fake model's sending of its first token (one clock: both in the child);
+ * neither the service's event loop nor its CPU count. Half the sessions send Twilio's `info`
+ * events as the TwiML asks for them (the callee's voice on and off before each prompt; the
+ * agent's voice on, the text played and the voice off after each answer), half send none, at
+ * once, so both kinds meet the same load. Reports, per turn:
+ * - the service's ADDED latency, with and without `info` events: the relay client's receipt of
+ *   the turn's first text token minus the fake model's sending of its first token (one clock:
+ *   both in the child), the model's first token being the anchor;
  * - the service's CPU time (user + system of this process during the sessions) per turn;
  * - dropped sessions (any that did not finish its turns).
  *
@@ -34,7 +38,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 
 type Command = { type: 'run'; appUrl: string; publicBaseUrl: string; calls: { id: string; sid: string }[] };
 interface RunResult {
-  added: number[];
+  /** Added latency of each turn, of the sessions that send `info` events and of those that do not. */
+  added: { events: number[]; none: number[] };
   dropped: number;
   errors: string[];
 }
@@ -82,18 +87,31 @@ async function listen(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-/** One relay session: setup, then TURNS prompts, each waiting for the agent's whole answer. */
-async function session(command: Command, call: { id: string; sid: string }, index: number, firstTokenAt: Map<string, number>, added: number[]): Promise<void> {
+/**
+ * One relay session: setup, then TURNS prompts, each waiting for the agent's whole answer; with
+ * `events`, Twilio's `info` messages around each prompt and answer, as a call's would come.
+ */
+async function session(command: Command, call: { id: string; sid: string }, index: number, firstTokenAt: Map<string, number>, added: RunResult['added']): Promise<void> {
+  const events = index % 2 === 0;
   // The session URL Twilio would open: this bench's fake Calls API does not keep the TwiML, so the token is minted as the service mints it.
   const relay = await FakeRelay.connect({ url: command.appUrl, publicBaseUrl: command.publicBaseUrl, authToken: TOKEN }, TOKEN, mintRelayToken(TOKEN, call.id, new Date()));
   relay.setup(call.id, call.sid);
   for (let turn = 0; turn < TURNS; turn++) {
     const said = `Session ${index} turn ${turn}: I would like to know more.`;
+    if (events) {
+      relay.speaking('client', true);
+      relay.speaking('client', false);
+    }
     relay.prompt(said);
     const answer = await relay.turn(30_000);
     const sent = firstTokenAt.get(said);
     if (answer.firstAt === null || sent === undefined) throw new Error(`turn ${turn}: no answer (${JSON.stringify(answer.others)})`);
-    added.push(answer.firstAt - sent);
+    (events ? added.events : added.none).push(answer.firstAt - sent);
+    if (events) {
+      relay.speaking('agent', true);
+      relay.played(answer.text);
+      relay.speaking('agent', false);
+    }
   }
   relay.close();
 }
@@ -106,7 +124,7 @@ async function outsideProcess(): Promise<void> {
   // The parent failed (its database, say): nothing left to measure.
   process.on('disconnect', () => process.exit(1));
   process.on('message', (command: Command) => {
-    const added: number[] = [];
+    const added: RunResult['added'] = { events: [], none: [] };
     const errors: string[] = [];
     void Promise.allSettled(command.calls.map((call, i) => session(command, call, i, firstTokenAt, added))).then((settled) => {
       for (const s of settled) if (s.status === 'rejected') errors.push(String(s.reason));
@@ -157,13 +175,18 @@ async function main(): Promise<void> {
     });
     const wallMs = Date.now() - started;
     const used = process.cpuUsage(cpu);
-    const turns = result.added.length;
-    const added = [...result.added].sort((a, b) => a - b);
+    const turns = result.added.events.length + result.added.none.length;
     const ms = (v: number) => `${v.toFixed(1)} ms`;
+    const latency = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return `p50 ${ms(percentile(sorted, 50))}, p90 ${ms(percentile(sorted, 90))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)} (${sorted.length} turns)`;
+    };
     console.log(`sessions:             ${SESSIONS} concurrent, ${TURNS} turns each; fake model's first token after ${FIRST_TOKEN_MS} ms`);
     console.log(`turns answered:       ${turns} of ${SESSIONS * TURNS} in ${(wallMs / 1000).toFixed(1)} s`);
     console.log(`dropped sessions:     ${result.dropped}${result.errors.length ? ` (${result.errors.join('; ')})` : ''}`);
-    console.log(`added latency:        p50 ${ms(percentile(added, 50))}, p90 ${ms(percentile(added, 90))}, p99 ${ms(percentile(added, 99))}, max ${ms(added.at(-1) ?? NaN)}`);
+    console.log(`added latency:        ${latency([...result.added.events, ...result.added.none])} (over the model's first token, the anchor)`);
+    console.log(`  with info events:   ${latency(result.added.events)}`);
+    console.log(`  without:            ${latency(result.added.none)}`);
     console.log(`service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${((used.user + used.system) / 1000 / wallMs * 100).toFixed(0)}% of one core over the run)`);
     const stored = await storedLatencies(app.orm.em.fork(), companyId);
     console.log(`stored latency_ms:    p50 ${ms(percentile(stored, 50))}, p99 ${ms(percentile(stored, 99))} (the engine's prompt -> first token, model's 100 ms included; ${stored.length} turns)`);
