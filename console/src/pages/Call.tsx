@@ -14,7 +14,8 @@ graphql(`
     callDuration cost priceUnit answeredBy recordUrl disconnectReason analysisSentiment agentTaskStatus agentTaskFeedback
     agentPostCallOutcomes
     agentDynamicVariables { name value }
-    transcriptTurns { role text at latencyMs }
+    transcriptTurns { role text at latencyMs latency { llmFirstTokenMs firstTextMs voiceToVoiceMs } }
+    costBreakdown { telephony llm recording total }
     transfer { to mode status startedAt }
     aiAgent { id name }
     campaign { id name }
@@ -34,17 +35,8 @@ const CANCEL = graphql(`
   mutation CancelCall($id: ID!) { cancelCall(id: $id) { ...CallDetail } }
 `);
 
-/** The cost's parts in the call's unit (GraphQL `Call.costBreakdown`), shown when the page's query selects it. */
-interface CostBreakdown {
-  telephony: number;
-  llm: number;
-  recording: number;
-}
-
-type Detail = CallDetailFragment & { costBreakdown?: CostBreakdown | null };
-
 /** The status steps a call went through, from its timestamps (a transfer between the answer and the end). */
-function timeline(call: Detail): { step: string; at: string | null }[] {
+function timeline(call: CallDetailFragment): { step: string; at: string | null }[] {
   const steps = [{ step: 'queued', at: call.createdAt as string | null }];
   if (call.startedAt) steps.push({ step: 'answered', at: call.startedAt });
   const { transfer } = call;
@@ -55,8 +47,8 @@ function timeline(call: Detail): { step: string; at: string | null }[] {
   return steps;
 }
 
-/** The cost with its unit, and its parts when known. */
-function Cost({ call }: { call: Detail }) {
+/** The cost with its unit, and its parts. */
+function Cost({ call }: { call: CallDetailFragment }) {
   const parts = call.costBreakdown;
   const part = (amount: number) => amount.toFixed(4);
   return (
@@ -72,7 +64,7 @@ export function CallPage({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: CALL, variables: { id } });
   const [live] = useSubscription({ query: CALL_LIVE, variables: { id } });
   const [cancelled, cancel] = useMutation(CANCEL);
-  const call: Detail | null | undefined = cancelled.data?.cancelCall ?? live.data?.callStatusChanged ?? data?.call;
+  const call = cancelled.data?.cancelCall ?? live.data?.callStatusChanged ?? data?.call;
   if (!call) return notYet(error, Boolean(data), 'call');
   const ended = TERMINAL_CALL_STATUSES.includes(call.callStatus);
   const outcomes = Object.entries(call.agentPostCallOutcomes ?? {});

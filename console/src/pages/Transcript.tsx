@@ -5,10 +5,7 @@ interface LatencyBreakdown {
   voiceToVoiceMs?: number | null;
 }
 
-/**
- * A transcript turn as the call page shows it. `latency` is shown whenever the page's query
- * selects it: asking for the field is all it takes.
- */
+/** A transcript turn as the call page shows it. */
 interface Turn {
   role: string;
   text: string;

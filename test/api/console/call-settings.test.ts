@@ -130,11 +130,17 @@ describe("the console's call settings and call page", () => {
   it("shows each agent answer's latency in a conversation, and the cost with its unit", async () => {
     const call = await endedCallPage(agentId, '+14155550123');
     await expect(page.getByTestId('answered-by').textContent()).resolves.toBe('human');
-    const latencies = (call.transcript_object.turns as { latency_ms?: number }[]).flatMap((turn) => (turn.latency_ms === undefined ? [] : [`latency ${turn.latency_ms} ms`]));
+    type Stored = { latency_ms?: number; latency?: { llm_first_token_ms?: number; first_text_ms?: number } };
+    // The simulated provider reports no voice: each answer shows the model's first token and the first text sent.
+    const latencies = (call.transcript_object.turns as Stored[]).flatMap(({ latency }) =>
+      latency?.first_text_ms === undefined ? [] : [`latency: model's first token ${latency.llm_first_token_ms} ms, first text sent ${latency.first_text_ms} ms`],
+    );
     expect(latencies.length).toBeGreaterThan(0);
     await page.locator('.transcript .latency').nth(latencies.length - 1).waitFor();
     expect(await page.locator('.transcript .latency').allTextContents()).toEqual(latencies);
     await page.getByText(`${call.cost.toFixed(4)} ${call.price_unit}`).waitFor();
+    const { telephony, llm, recording } = call.cost_breakdown;
+    await expect(page.locator('.cost-parts').textContent()).resolves.toBe(` (telephony ${telephony.toFixed(4)}, model ${llm.toFixed(4)}, recording ${recording.toFixed(4)})`);
     await shot('call-latency');
   }, 30_000);
 
