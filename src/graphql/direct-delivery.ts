@@ -61,7 +61,7 @@ export class SocketSubscription {
  * Subscription events delivered without an iterator per subscriber. graphql-ws runs a
  * subscription by awaiting its stream's values one by one and writing each; with 1,000
  * subscribers that chain of promises was most of what a delivery cost in JavaScript
- * (docs/performance.md, "Where each aim stands"). Here the bus hands each subscriber's event
+ * (docs/performance.md, "Subscribers"). Here the bus hands each subscriber's event
  * (`deliver`, from `GraphQLContext.direct`) to the subscribers of the same operation
  * (`key`: company, text, operation name, variables) as one batch: the event's execution runs
  * once, its result is encoded once, and each socket gets `next` with its own id. Batches of
