@@ -18,6 +18,13 @@ export const SYSTEM_TIMERS: Timers = {
 };
 
 /**
+ * How long past the expected end of the agent's voice the watch waits for the transport to
+ * report that it stopped; then it counts from there: a lost `agentSpeaking off` must not keep
+ * a silent call open for ever (docs/calls.md, "Playback").
+ */
+export const PLAYBACK_REPORT_GRACE_MS = 15_000;
+
+/**
  * Times the callee's silence from the end of the agent's playback: armed when the agent has
  * finished a turn, with the moment its voice stops (an estimate, or now), reset when the callee
  * says anything. `onDue` fires when a reminder is due or the maximum is reached; a reminder turn
@@ -54,10 +61,12 @@ export class SilenceWatch {
     this.schedule();
   }
 
-  /** The agent's voice is playing: nothing is due until it stops. */
+  /** The agent's voice is playing: nothing is due until it stops, or until the grace for its report is over. */
   pause(): void {
     this.paused = true;
     this.clear();
+    const now = this.now();
+    this.after(Math.max(this.from, now) + PLAYBACK_REPORT_GRACE_MS - now, () => this.playbackEnded());
   }
 
   /** The agent's voice stopped (or the turn it played is still running: then the turn's end arms). */
@@ -95,8 +104,8 @@ export class SilenceWatch {
     if (maxMs > 0) this.after(this.since + maxMs - now);
   }
 
-  private after(ms: number): void {
-    this.timers.push(this.clock.setTimeout(this.onDue, Math.max(0, ms)));
+  private after(ms: number, run: () => void = this.onDue): void {
+    this.timers.push(this.clock.setTimeout(run, Math.max(0, ms)));
   }
 
   private clear(): void {

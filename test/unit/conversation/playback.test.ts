@@ -1,5 +1,6 @@
 import { REMINDER } from '../../../src/services/conversation/engine';
 import { speakingMs } from '../../../src/services/conversation/playback';
+import { PLAYBACK_REPORT_GRACE_MS } from '../../../src/services/conversation/silence';
 import { FakeTimers } from '../../support/clock';
 import { FakeLlm } from '../../support/fake-llm';
 import { waitFor } from '../../support/wait';
@@ -77,6 +78,26 @@ describe('silence, timed from the end of the agent\'s voice', () => {
     expect(reminders()).toBe(0);
     clock.advance(200);
     await reminded(1);
+  });
+
+  it('with Twilio\'s events, counts from the end of a grace past the estimate when agentSpeaking off never comes', async () => {
+    const clock = new FakeTimers();
+    llm.reply({ text: LONG });
+    llm.fallback = { text: 'Are you still there?' };
+    const { engine, sink } = engineOn(llm, { clock, silence: SILENCE });
+    await engine.start();
+    engine.speech({ kind: 'agentSpeaking', on: true, at: clock.now() });
+    const reportDue = speakingMs(LONG) + PLAYBACK_REPORT_GRACE_MS;
+    clock.advance(reportDue + 2900);
+    expect(reminders()).toBe(0);
+    clock.advance(200);
+    await reminded(1);
+    clock.advance(6000 - 3100 - 100);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sink.ending()).toBeUndefined();
+    clock.advance(200);
+    await waitFor('the hang-up', async () => sink.ending(), 5000, 5);
+    expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'max_silence' });
   });
 
   it('with Twilio\'s events, counts from a playback that ended before the estimate', async () => {
