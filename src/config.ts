@@ -202,6 +202,8 @@ const schema = z.object({
   LLM_FALLBACK_MODEL: z.string().min(1).optional(),
   /** Longest pause between two pieces of a streamed answer. */
   LLM_INTER_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
+  /** Whether streams ask for their usage chunk (`stream_options`), which the model's cost needs; off for a server that refuses the parameter. */
+  LLM_STREAM_USAGE: boolean.default(true),
   /**
    * Whether the ConversationRelay TwiML asks Twilio for its `info` events (who is speaking,
    * what was played): docs/calls.md, "Playback". Off: playback is estimated.
@@ -275,6 +277,8 @@ export interface LlmConfig {
   timeoutMs: number;
   /** Longest pause between two pieces of a streamed answer; undefined: only the overall limit. */
   interTokenTimeoutMs?: number;
+  /** Whether each stream asks for its usage chunk (`stream_options.include_usage`). */
+  streamUsage: boolean;
 }
 
 /** Points (requests) per window, per key: see docs/operations.md. */
@@ -368,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           fallbackModel: e.LLM_FALLBACK_MODEL,
           timeoutMs: e.LLM_TIMEOUT_MS,
           interTokenTimeoutMs: e.LLM_INTER_TOKEN_TIMEOUT_MS,
+          streamUsage: e.LLM_STREAM_USAGE,
         }
       : null,
   };

@@ -275,7 +275,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
 
   /**
    * One streamed Chat Completions request; the answer once whole. The usage chunk is asked for
-   * (`stream_options.include_usage`): OpenAI sends it last, with no choices, after the
+   * (`stream_options.include_usage`, unless LLM_STREAM_USAGE is off): OpenAI sends it last, with no choices, after the
    * `finish_reason`; servers that do not send it leave the answer's usage undefined.
    */
   private async attempt(
@@ -286,7 +286,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
     deadline: Deadline,
   ): Promise<ModelAnswer> {
     const stream = await this.client.chat.completions.create(
-      { model, messages: request.messages.map(toWire), stream: true, stream_options: { include_usage: true }, ...params },
+      { model, messages: request.messages.map(toWire), stream: true, ...(this.config.streamUsage ? { stream_options: { include_usage: true } } : {}), ...params },
       { signal: deadline.controller.signal },
     );
     let text = '';

@@ -133,7 +133,7 @@ export function engineOn(
   let saves = 0;
   const optOut = new CountingOptOut();
   const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call }, { optOut });
-  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs });
+  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs, streamUsage: true });
   const recorder = {
     save: (turns: readonly TurnRecord[], used: TokenUsage) => {
       transcript = turns.map((t) => ({ ...t }));

@@ -6,9 +6,9 @@ describe('language-model settings', () => {
   });
 
   it('read an OpenAI-compatible server, with OpenAI and a 10 s timeout by default', () => {
-    expect(loadConfig({ LLM_MODEL: 'gpt-4o-mini' }).llm).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: undefined, model: 'gpt-4o-mini', fallbackModel: undefined, timeoutMs: 10_000, interTokenTimeoutMs: 5000 });
-    const local = loadConfig({ LLM_MODEL: 'llama3', LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_TIMEOUT_MS: '2500', LLM_API_KEY: 'k', LLM_FALLBACK_MODEL: 'llama3-small', LLM_INTER_TOKEN_TIMEOUT_MS: '800' }).llm;
-    expect(local).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3', fallbackModel: 'llama3-small', timeoutMs: 2500, interTokenTimeoutMs: 800 });
+    expect(loadConfig({ LLM_MODEL: 'gpt-4o-mini' }).llm).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: undefined, model: 'gpt-4o-mini', fallbackModel: undefined, timeoutMs: 10_000, interTokenTimeoutMs: 5000, streamUsage: true });
+    const local = loadConfig({ LLM_MODEL: 'llama3', LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_TIMEOUT_MS: '2500', LLM_API_KEY: 'k', LLM_FALLBACK_MODEL: 'llama3-small', LLM_INTER_TOKEN_TIMEOUT_MS: '800', LLM_STREAM_USAGE: '0' }).llm;
+    expect(local).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3', fallbackModel: 'llama3-small', timeoutMs: 2500, interTokenTimeoutMs: 800, streamUsage: false });
   });
 
   it('refuse a server or key without a model, and name each bad variable', () => {

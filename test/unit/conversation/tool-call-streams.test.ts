@@ -5,7 +5,7 @@ let llm: FakeLlm;
 let model: OpenAiCompatibleModel;
 beforeAll(async () => {
   llm = await FakeLlm.start();
-  model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', timeoutMs: 10_000 });
+  model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', timeoutMs: 10_000, streamUsage: true });
 });
 afterAll(() => llm.close());
 
