@@ -2,11 +2,13 @@ import twilio from 'twilio';
 import { CALL_SCREENING_RULE } from '../../../src/services/conversation/agent-settings';
 import { FakeLlm } from '../../support/fake-llm';
 import { FakeRelay, relayEnded, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
+import { type FakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_SID as SID, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
-import { startTestApp, type TestApp } from '../../support/harness';
+import type { TestApp } from '../../support/harness';
+import { twilioConversations } from '../conversation/support';
 import { waitFor } from '../../support/wait';
 
+let env: Awaited<ReturnType<typeof twilioConversations>>;
 let fake: FakeTwilio;
 let llm: FakeLlm;
 let t: TestApp;
@@ -14,21 +16,11 @@ let a: Tenant;
 let target: RelayTarget;
 
 beforeAll(async () => {
-  fake = await fakeTwilio();
-  llm = await FakeLlm.start();
-  t = await startTestApp({
-    ...twilioProviderEnv(fake),
-    LLM_BASE_URL: llm.baseUrl,
-    LLM_MODEL: 'fake-model',
-  });
+  env = await twilioConversations();
+  ({ twilio: fake, llm, t, target } = env);
   a = await tenant(t, 'A');
-  target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
 });
-afterAll(async () => {
-  await t.close();
-  await llm.close();
-  await fake.close();
-});
+afterAll(() => env.close());
 
 const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
 const agentWith = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Voicemail agent', prompt: 'Call {{firstname}}.', ...fields } }));

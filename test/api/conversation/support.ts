@@ -175,10 +175,12 @@ export async function answeredOnTwilio(t: TestApp, twilio: FakeTwilio, key: stri
 }
 
 /** An app on the fake Twilio with its agents on the fake model, and where its relay is reached: what the relay suites run. */
-export async function twilioConversations(): Promise<{ twilio: FakeTwilio; llm: FakeLlm; t: TestApp; target: RelayTarget; close(): Promise<void> }> {
+export async function twilioConversations(
+  env: Record<string, string> = {},
+): Promise<{ twilio: FakeTwilio; llm: FakeLlm; t: TestApp; target: RelayTarget; close(): Promise<void> }> {
   const twilio = await fakeTwilio();
   const llm = await FakeLlm.start();
-  const t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
+  const t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', ...env });
   const close = async () => {
     await t.close();
     await llm.close();

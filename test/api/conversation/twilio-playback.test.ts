@@ -1,13 +1,14 @@
 import { gqlData } from '../graphql/graphql-client';
 import { FakeLlm } from '../../support/fake-llm';
 import { FakeRelay, type RelayTarget, sessionTokenIn } from '../../support/fake-relay';
-import { type FakeTwilio, fakeTwilio, TWILIO_PUBLIC as PUBLIC, TWILIO_TOKEN as TOKEN, twilioProviderEnv } from '../../support/fake-twilio';
+import { type FakeTwilio, TWILIO_TOKEN as TOKEN } from '../../support/fake-twilio';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
-import { answeredOnTwilio } from './support';
-import { startTestApp, type TestApp } from '../../support/harness';
+import { answeredOnTwilio, twilioConversations } from './support';
+import type { TestApp } from '../../support/harness';
 import { silentWav } from '../../../src/services/telephony/wav';
 import { waitFor } from '../../support/wait';
 
+let env: Awaited<ReturnType<typeof twilioConversations>>;
 let fake: FakeTwilio;
 let llm: FakeLlm;
 let t: TestApp;
@@ -15,25 +16,11 @@ let a: Tenant;
 let target: RelayTarget;
 
 beforeAll(async () => {
-  fake = await fakeTwilio();
-  llm = await FakeLlm.start();
-  t = await startTestApp({
-    ...twilioProviderEnv(fake),
-    LLM_BASE_URL: llm.baseUrl,
-    LLM_MODEL: 'fake-model',
-    CALL_PRICE_PER_MINUTE: '0.6',
-    RECORDING_PRICE_PER_MINUTE: '0.02',
-    LLM_PRICE_INPUT_PER_MTOK: '2.5',
-    LLM_PRICE_OUTPUT_PER_MTOK: '10',
-  });
+  env = await twilioConversations({ CALL_PRICE_PER_MINUTE: '0.6', RECORDING_PRICE_PER_MINUTE: '0.02', LLM_PRICE_INPUT_PER_MTOK: '2.5', LLM_PRICE_OUTPUT_PER_MTOK: '10' });
+  ({ twilio: fake, llm, t, target } = env);
   a = await tenant(t, 'A');
-  target = { url: t.url, publicBaseUrl: PUBLIC, authToken: TOKEN };
 });
-afterAll(async () => {
-  await t.close();
-  await llm.close();
-  await fake.close();
-});
+afterAll(() => env.close());
 
 const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
 
