@@ -3,7 +3,7 @@ import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { gql, gqlData } from '../graphql/graphql-client';
-import { FLOW_ENV, Receiver } from './support';
+import { FLOW_ENV, flowsSettled, Receiver } from './support';
 
 const CALL_ENV = { ...FLOW_ENV, SIM_RING_MS: '30', SIM_TALK_MS: '400' };
 
@@ -57,7 +57,7 @@ describe('a flow subscribed to call.ended', () => {
     await t.restart();
 
     const reported = await waitFor('every ended call to be reported', async () => (receiver.at('/a').length >= ids.length ? bodies(receiver, '/a') : undefined), 30_000);
-    await new Promise((r) => setTimeout(r, 1_000)); // time for any duplicate to arrive
+    await flowsSettled(t, a.companyId);
     expect(bodies(receiver, '/a')).toHaveLength(ids.length);
     expect(reported.map((r) => r.id).sort()).toEqual([...ids].sort());
     for (const body of reported) {
@@ -113,7 +113,7 @@ describe('event filters', () => {
       const call = okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
       return call.call_status === 'completed' ? call : undefined;
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await flowsSettled(t, a.companyId);
     expect(receiver.at('/agent')).toHaveLength(1);
     expect(receiver.at('/other-agent')).toHaveLength(0);
     expect(receiver.at('/sales')).toHaveLength(0);
@@ -154,7 +154,7 @@ describe('event filters', () => {
     const [analyzed] = await waitFor('call.analyzed to be reported', async () => (receiver.at('/analyzed').length > 0 ? bodies(receiver, '/analyzed') : undefined));
     expect(analyzed).toMatchObject({ event: 'call.analyzed', id });
     expect(analyzed.call.analysis_sentiment).toBe('positive');
-    await new Promise((r) => setTimeout(r, 300));
+    await flowsSettled(t, a.companyId);
     expect(receiver.at('/analyzed')).toHaveLength(1);
   });
 
@@ -213,7 +213,7 @@ describe('a flow subscribed to campaign.completed', () => {
       expect(fields).toEqual({ event: 'campaign.completed', id: a.campaign.id, status: 'completed', progress: 100 });
       const read = okData(await t.request('GET', `/v1/campaigns/by-id/${a.campaign.id}`, { token: a.key }));
       expect(campaign).toEqual({ ...read, updated_at: campaign.updated_at });
-      await new Promise((r) => setTimeout(r, 500));
+      await flowsSettled(t, a.companyId);
       expect(receiver.at('/done')).toHaveLength(1);
     } finally {
       await t.close();

@@ -90,6 +90,24 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
   );
 }
 
+/**
+ * Waits until nothing of the company's flows is left to run: every event of its outbox
+ * delivered, every execution finished, no flow job waiting, retrying or running. From then
+ * on no step posts again, so what a receiver holds is all it will get.
+ */
+export async function flowsSettled(t: TestApp, companyId: string): Promise<void> {
+  const left = async () => {
+    const [row] = await t.app.orm.em.fork().execute(
+      `select ((select count(*) from flow_events where company_id = ? and delivered_at is null)
+             + (select count(*) from webhook_executions where company_id = ? and status in ('scheduled', 'in_progress'))
+             + (select count(*) from pgboss.job where name in ('flow.events', 'flow.step') and data ->> 'companyId' = ? and state in ('created', 'retry', 'active')))::int as n`,
+      [companyId, companyId, companyId],
+    );
+    return row.n as number;
+  };
+  await waitFor(left, (n) => n === 0);
+}
+
 /** Helpers over one company's flows, through the REST API. */
 export function flowApi(t: TestApp, key: string) {
   const execution = async (flowId: string, id: string) => okData(await t.request('GET', `/v1/webhooks/${flowId}/executions/${id}`, { token: key }));
