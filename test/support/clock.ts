@@ -1,5 +1,4 @@
-import type { Clock } from '../../src/services/clock';
-import type { Timers } from '../../src/services/conversation/silence';
+import type { Clock, Timers } from '../../src/services/clock';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {

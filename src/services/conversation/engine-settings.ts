@@ -1,11 +1,12 @@
 import type { TransferMode } from '../../entities/ai-agent.entity';
+import type { Timers } from '../clock';
 import type { StateMachine } from './agent-flow';
 import type { CallTool } from './call-tools';
 import type { ConversationSink } from './conversation';
 import type { LanguageModel } from './language-model';
 import type { TranscriptRecorder } from './live-transcript';
 import type { Resumption } from './resumption';
-import type { SilenceSettings, Timers } from './silence';
+import type { SilenceSettings } from './silence';
 
 /** What the engine needs of the agent, already resolved for this call. */
 export interface EngineSettings {

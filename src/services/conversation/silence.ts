@@ -1,3 +1,5 @@
+import { SYSTEM_TIMERS, type Timers } from '../clock';
+
 /** The agent's silence settings, in ms (the agent stores seconds). */
 export interface SilenceSettings {
   /** A reminder after a random wait in this range; null: no reminders. */
@@ -5,17 +7,6 @@ export interface SilenceSettings {
   /** The call ends after this much silence in a row; 0: never. */
   maxMs: number;
 }
-
-/** The timers the engine's waits run on: the process's, or a test's fake clock. */
-export interface Timers {
-  setTimeout(run: () => void, ms: number): unknown;
-  clearTimeout(timer: unknown): void;
-}
-
-export const SYSTEM_TIMERS: Timers = {
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
-};
 
 /**
  * How long past the expected end of the agent's voice the watch waits for the transport to

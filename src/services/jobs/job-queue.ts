@@ -2,6 +2,7 @@ import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import { withSessionLock } from '../../db/side-pool';
 import { type Logger, withLogFields } from '../../logger';
+import { SYSTEM_TIMERS, type Timers } from '../clock';
 import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
 /**
@@ -52,6 +53,8 @@ export interface JobQueueOptions {
    * turn comes a moment early skips it) plus a retry pause of 1 to 2 s.
    */
   maintenanceS: number;
+  /** The timers that close the coalescing windows (`send`): a test's fake clock; the process's when not given. */
+  coalesceTimers?: Timers;
 }
 
 /** Session advisory lock under which queues are created, by every replica (key space: hashtext). */
@@ -69,7 +72,7 @@ const COALESCE_MS = 20;
 /** A coalescing queue's key sent within the last COALESCE_MS: the send owed at the window's end, if more came. */
 interface CoalesceWindow {
   owed: (() => Promise<void>) | null;
-  timer: NodeJS.Timeout;
+  timer: unknown;
 }
 
 /** Which delivery of a job a handler runs. */
@@ -109,6 +112,10 @@ export class JobQueue {
     private readonly options: JobQueueOptions,
     private readonly logger: Logger,
   ) {}
+
+  private get coalesceTimers(): Timers {
+    return this.options.coalesceTimers ?? SYSTEM_TIMERS;
+  }
 
   /**
    * Starts pg-boss on a pool of its own (docs/architecture.md, Connections); `sidePool` only
@@ -158,12 +165,11 @@ export class JobQueue {
       window.owed = send;
       return;
     }
-    const timer = setTimeout(() => {
+    const timer = this.coalesceTimers.setTimeout(() => {
       const owed = this.windows.get(id)?.owed;
       this.windows.delete(id);
       if (owed) void this.coalesce(name, key, owed).catch((err: unknown) => this.logger.error({ err, queue: name }, 'coalesced job send failed'));
     }, COALESCE_MS);
-    timer.unref();
     this.windows.set(id, { owed: null, timer });
     await send();
   }
@@ -173,7 +179,7 @@ export class JobQueue {
     const owed = [...this.windows.values()];
     this.windows.clear();
     for (const window of owed) {
-      clearTimeout(window.timer);
+      this.coalesceTimers.clearTimeout(window.timer);
       await window.owed?.().catch((err: unknown) => this.logger.error({ err }, 'coalesced job send failed'));
     }
   }

@@ -6,21 +6,24 @@ import { createLogger } from '../../../src/logger';
 import { JOB_POLICIES } from '../../../src/services/jobs/job-catalogue';
 import { JobQueue } from '../../../src/services/jobs/job-queue';
 import { jobSql } from '../../../src/services/jobs/job-sql';
+import { FakeTimers } from '../../support/clock';
 import { createTestDatabase } from '../../support/harness';
+import { waitFor } from '../../support/wait';
 
-/** A job queue with no worker: what matters is which jobs exist. */
+/** A job queue with no worker: what matters is which jobs exist. Its coalescing windows close when the test moves `timers`. */
 describe('the job queue: jobs written in the caller transaction (jobSql), queue policies from the catalogue', () => {
   let db: Awaited<ReturnType<typeof createTestDatabase>>;
   let sidePool: pg.Pool;
   let orm: MikroORM;
   let jobs: JobQueue;
   const name = 'campaign.tick' as const;
+  const timers = new FakeTimers();
 
   beforeAll(async () => {
     db = await createTestDatabase();
     sidePool = openSidePool(db.url, 1, createLogger('silent'));
     orm = await openDatabase(db.url, sidePool, 4);
-    jobs = await JobQueue.start(db.url, sidePool, { pollMs: 1000, expiryS: 30, maintenanceS: 60 }, createLogger('silent'));
+    jobs = await JobQueue.start(db.url, sidePool, { pollMs: 1000, expiryS: 30, maintenanceS: 60, coalesceTimers: timers }, createLogger('silent'));
     await jobs.prepare(name);
   });
 
@@ -86,8 +89,12 @@ describe('the job queue: jobs written in the caller transaction (jobSql), queue 
     await orm.em.fork().execute(`UPDATE pgboss.job SET state = 'active' WHERE name = ? AND singleton_key = 'burst'`, [name]);
     for (let i = 0; i < 5; i++) await jobs.send(name, { companyId: 'c1', campaignId: 'burst' }, { singletonKey: 'burst' });
     expect(await waiting()).toBe(0);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await waiting()).toBe(1);
+    timers.advance(20);
+    const trailing = await waitFor('the trailing send', async () => {
+      const n = await waiting();
+      return n > 0 ? n : undefined;
+    });
+    expect(trailing).toBe(1);
     const [{ n }] = await orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ? AND singleton_key = 'burst'`, [name]);
     expect(n).toBe(2);
   });
