@@ -7,6 +7,7 @@ import type { Conversation, ConversationEndReason, ConversationOpening, Conversa
 import { RELAY_PATH } from '../../../src/services/telephony/conversation-relay';
 import { routeUpgrades } from '../../../src/upgrades';
 import { FakeRelay, RefusedHandshake, type RelayTarget } from '../../support/fake-relay';
+import { waitFor } from '../../support/wait';
 
 const TOKEN = 'relay-test-auth-token';
 const PUBLIC = 'https://sb.example.test';
@@ -61,7 +62,7 @@ class ScriptedConversation implements Conversation {
     this.sink.end('voicemail_reached');
   }
   async close(reason: ConversationEndReason) {
-    // Storing what it had takes a while: the server's close() must wait for it.
+    // Storing what it had takes a while (a stand-in for the database, which the test does not wait on): the server's close() must wait for it.
     await new Promise((resolve) => setTimeout(resolve, 50));
     this.inputs.push(`close:${reason}`);
   }
@@ -187,7 +188,7 @@ describe('the ConversationRelay websocket', () => {
     expect(end).toEqual({ type: 'end', handoffData: expect.any(String) });
     expect(JSON.parse(end.handoffData as string)).toEqual({ reason: 'agent_hangup' });
     first.fake.close();
-    await waitUntil(() => first.conversation.inputs.includes('close:agent_hangup'));
+    await waitFor('the conversation to close', async () => (first.conversation.inputs.includes('close:agent_hangup') ? true : undefined));
 
     const second = await started();
     second.fake.prompt('transfer me');
@@ -208,7 +209,7 @@ describe('the ConversationRelay websocket', () => {
   it('tells the conversation the callee hung up when Twilio closes the socket', async () => {
     const { fake, conversation } = await started();
     fake.close();
-    await waitUntil(() => conversation.inputs.includes('close:user_hangup'));
+    await waitFor('the conversation to close', async () => (conversation.inputs.includes('close:user_hangup') ? true : undefined));
   });
 
   it('closes a session whose setup names no live call of this sid', async () => {
@@ -255,14 +256,6 @@ describe('the ConversationRelay websocket', () => {
     expect(await fake.closed(5000)).toBe(1008);
   });
 });
-
-async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('stopping the relay', () => {
   it('closes open sessions (1001) and waits for their conversations to finish storing', async () => {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { DirectDelivery, SocketSubscription } from '../../../src/graphql/direct-delivery';
 import { createLogger } from '../../../src/logger';
+import { waitFor as waitUntil } from '../../support/wait';
 
 /** `count` real websocket pairs on 127.0.0.1: the server's end of each, and what each client received (parsed). */
 async function sockets(count: number) {
@@ -33,13 +34,10 @@ async function sockets(count: number) {
   };
 }
 
-async function waitFor(done: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const waitFor = (done: () => boolean) => waitUntil('a condition on the sockets', async () => (done() ? true : undefined), 10_000);
+
+/** Written straight to a socket: once a client has it, whatever was written before has arrived. */
+const MARKER = { marker: true };
 
 const event = (callId: string) => ({ companyId: 'c', callId, campaignId: null, workspace: 'w' });
 
@@ -48,11 +46,13 @@ it("runs each event once per operation, writes each socket its own id, and keeps
   const delivery = new DirectDelivery(createLogger('silent'));
   const [a, b, other] = t.ends.map((socket, i) => new SocketSubscription(socket, `op-${i}`));
   const runs: string[] = [];
+  const ended: string[] = [];
   let release!: () => void;
   const slow = new Promise<void>((resolve) => (release = resolve));
   const run = (name: string, wait: Promise<void>) => async () => {
     runs.push(name);
     await wait;
+    ended.push(name);
     return { data: { name } };
   };
   const first = event('a');
@@ -61,9 +61,13 @@ it("runs each event once per operation, writes each socket its own id, and keeps
   for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, first, 'a', s!, run(`${key}:first`, slow), JSON.stringify);
   for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, second, 'b', s!, run(`${key}:second`, Promise.resolve()), JSON.stringify);
 
-  // The second event's executions end first; nothing is written before the first's.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(t.clients.map((c) => c.received)).toEqual([[], [], []]);
+  // The second event's executions end first; nothing is written before the first's: a
+  // marker written to each socket after they ended arrives first, so nothing came before it.
+  await waitFor(() => ended.includes('k:second') && ended.includes('other:second'));
+  for (const end of t.ends) end.send(JSON.stringify(MARKER));
+  await waitFor(() => t.clients.every((c) => c.received.length > 0));
+  expect(t.clients.map((c) => c.received)).toEqual([[MARKER], [MARKER], [MARKER]]);
+  for (const c of t.clients) c.received.length = 0;
   release();
   await waitFor(() => t.clients.every((c) => c.received.length === 2));
   const next = (id: string, name: string) => ({ id, type: 'next', payload: { data: { name } } });
@@ -90,7 +94,10 @@ it("holds the messages of a client that stops reading, keeps each record's last 
   client.resume();
   const lastStates = Array.from({ length: 50 }, (_, r) => total - 50 + r);
   await waitFor(() => lastStates.every((n) => received.some((m) => m.payload.n === n)));
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  // A last state sent now arrives after anything the subscription still held.
+  subscription.send({ record: 'marker', payload: JSON.stringify({ n: total, pad }) });
+  await waitFor(() => received.at(-1)?.payload.n === total);
+  received.pop();
   const seen = received.map((m) => m.payload.n as number);
   // Some intermediate states made room (the client was far behind) ...
   expect(seen.length).toBeLessThan(total);
@@ -108,9 +115,10 @@ it('writes nothing once the subscription has ended', async () => {
   subscription.send({ record: 'a', payload: '{"n":1}' });
   subscription.end();
   subscription.send({ record: 'a', payload: '{"n":2}' });
-  await waitFor(() => t.clients[0]!.received.length === 1);
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  expect(t.clients[0]!.received).toEqual([{ id: 'op', type: 'next', payload: { n: 1 } }]);
+  // Written to the socket after the ignored send, a marker arrives right after the first message.
+  t.ends[0]!.send(JSON.stringify(MARKER));
+  await waitFor(() => t.clients[0]!.received.length === 2);
+  expect(t.clients[0]!.received).toEqual([{ id: 'op', type: 'next', payload: { n: 1 } }, MARKER]);
   await t.close();
 });
 

@@ -4,6 +4,7 @@ import type { Server, WebSocket as ProtocolSocket } from 'graphql-ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import { createLogger } from '../../../src/logger';
 import { type SocketExtra, serveSockets } from '../../../src/graphql/ws-transport';
+import { waitFor } from '../../support/wait';
 
 /**
  * The transport under graphql-ws: what it hands graphql-ws for each socket. A stand-in for
@@ -48,10 +49,7 @@ it('takes sends at once while the socket keeps up, and makes them wait for the w
 
   // A client that reads: every send is taken at once, nothing waits.
   for (let i = 0; i < 8; i++) expect(socket.send(MESSAGE)).toBeUndefined();
-  await new Promise<void>((resolve) => {
-    const check = () => (received.length === 8 ? resolve() : setTimeout(check, 10));
-    check();
-  });
+  await waitFor('the eight messages', async () => (received.length === 8 ? true : undefined));
 
   // A client that stops reading: once the kernel's buffers are full and more than 64 KiB
   // wait in the process, a send hands back the write to wait for.
@@ -64,6 +62,7 @@ it('takes sends at once while the socket keeps up, and makes them wait for the w
   expect(waiting).toBeInstanceOf(Promise);
   let written = false;
   void (waiting as Promise<void>).then(() => (written = true));
+  // No state to wait on (only the client reading completes the write): a pause shows it does not complete before.
   await new Promise((resolve) => setTimeout(resolve, 100));
   expect(written).toBe(false);
 
@@ -84,12 +83,15 @@ it('pings each socket and drops one that has not answered by the next ping', asy
     return { client, closed };
   };
   const answering = await open({ autoPong: true });
+  let pings = 0;
+  answering.client.on('ping', () => pings++);
   const silent = await open({ autoPong: false });
   // Dropped without a closing handshake (1006 on the client's side) ...
   expect(await silent.closed).toBe(1006);
   // ... while the socket that answers stays open over several more pings.
-  const stillOpen = await Promise.race([answering.closed.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500))]);
-  expect(stillOpen).toBe(true);
+  const before = pings;
+  await waitFor('three more pings', async () => (pings >= before + 3 ? true : undefined));
+  expect(answering.client.readyState).toBe(WebSocket.OPEN);
   answering.client.close();
   await t.close();
 });
