@@ -3,6 +3,7 @@ import type { EventBus, Topics } from '../../../src/services/events';
 import { PgEventBus } from '../../../src/services/events/pg-event-bus';
 import { RedisEventBus } from '../../../src/services/events/redis-event-bus';
 import { createTestDatabase } from '../../support/harness';
+import { waitFor } from '../../support/wait';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const event = (n: number): Topics['call.updated'] => ({ companyId: `company-${n}`, callId: `call-${n}`, campaignId: null, workspace: 'default' });
@@ -89,15 +90,16 @@ it('PostgreSQL: listens again after its connection was dropped', async () => {
   );
   await admin.end();
   await dropped;
-  // Events published while the listener is away are missed by design: publish until the
-  // listener is back and hears one.
+  // Events published while the listener is away are missed by design: publish once the
+  // listener's new session has run its LISTEN (the only bus of this database).
+  await waitFor('the listener to be back', async () => {
+    const { rows } = await sidePool.query(
+      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle' AND pid <> pg_backend_pid()",
+    );
+    return rows.length > 0 ? true : undefined;
+  });
   const received = nextEvent(bus, 'call-2');
-  let heard = false;
-  void received.then(() => (heard = true));
-  for (let i = 0; i < 100 && !heard; i++) {
-    await bus.publish('call.updated', event(2));
-    await Promise.race([received, new Promise((r) => setTimeout(r, 100))]);
-  }
+  await bus.publish('call.updated', event(2));
   expect(await received).toEqual(event(2));
   await bus.close();
 });
