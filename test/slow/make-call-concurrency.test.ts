@@ -30,7 +30,7 @@ describe('the per-company concurrency limit', () => {
     const sampler = (async () => {
       while (sampling) {
         peak = Math.max(peak, await liveOf(a.companyId));
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5)); // the sampling interval of the peak, not a wait
       }
     })();
     const made = await Promise.all(

@@ -1,5 +1,5 @@
 import type { Topics } from '../../../src/services/events';
-import { FLOW_ENV, Receiver } from '../flows/support';
+import { FLOW_ENV, flowSettled, Receiver } from '../flows/support';
 import { FakeLlm } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
@@ -120,7 +120,7 @@ describe('post-call analysis', () => {
     const deliveries = await waitFor('the campaign flow, once per call', async () => (receiver.at('/campaign').length >= calls.length ? receiver.at('/campaign') : undefined));
     expect(deliveries.map((d) => JSON.parse(d.body))).toContainEqual({ plan: 'gold', who: 'Ada' });
     expect(deliveries.every((d) => JSON.parse(d.body).plan === 'gold')).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await flowSettled(t, a.companyId, flow.id);
     expect(receiver.at('/campaign')).toHaveLength(calls.length);
   });
 
@@ -161,7 +161,11 @@ describe('post-call analysis', () => {
   it('is not asked for a call without a word from the callee', async () => {
     const id = await endedCall('+14155550004');
     await waitFor('the voicemail call to end', async () => (okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key })).call_status === 'completed' ? true : undefined));
-    await new Promise((resolve) => setTimeout(resolve, 2600));
+    // Its analysis job runs (after its delay) and finishes without asking the model.
+    await waitFor('the analysis job to finish', async () => {
+      const [job] = await t.app.orm.em.fork().execute(`select state from pgboss.job where name = 'call.analyze' and singleton_key = ?`, [id]);
+      return job?.state === 'completed' ? true : undefined;
+    });
     expect(llm.requests).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { gql, gqlData } from '../graphql/graphql-client';
-import { FLOW_ENV, flowsSettled, Receiver } from './support';
+import { FLOW_ENV, flowSettled, Receiver } from './support';
 
 const CALL_ENV = { ...FLOW_ENV, SIM_RING_MS: '30', SIM_TALK_MS: '400' };
 
@@ -57,7 +57,7 @@ describe('a flow subscribed to call.ended', () => {
     await t.restart();
 
     const reported = await waitFor('every ended call to be reported', async () => (receiver.at('/a').length >= ids.length ? bodies(receiver, '/a') : undefined), 30_000);
-    await flowsSettled(t, a.companyId);
+    await flowSettled(t, a.companyId, flow.id);
     expect(bodies(receiver, '/a')).toHaveLength(ids.length);
     expect(reported.map((r) => r.id).sort()).toEqual([...ids].sort());
     for (const body of reported) {
@@ -100,9 +100,11 @@ describe('event filters', () => {
     const other = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Other agent', prompt: 'Hi' } }));
     const create = (path: string, event_filters: Record<string, unknown>) =>
       t.request('POST', '/v1/webhooks', { token: a.key, body: { name: path, events: ['call.started'], event_filters, steps: reportTo(receiver, path) } });
-    okData(await create('/agent', { ai_agent_id: a.agent.id }));
-    okData(await create('/other-agent', { ai_agent_id: other.id }));
-    okData(await create('/sales', { workspace: 'sales' }));
+    const flows = [
+      okData(await create('/agent', { ai_agent_id: a.agent.id })),
+      okData(await create('/other-agent', { ai_agent_id: other.id })),
+      okData(await create('/sales', { workspace: 'sales' })),
+    ];
     const stopped = okData(await create('/stopped', {}));
     okData(await t.request('PATCH', `/v1/webhooks/${stopped.id}`, { token: a.key, body: { status: 'stopped' } }));
     const id = okData(await makeCall(t, a, '+14155550111')).id;
@@ -113,7 +115,7 @@ describe('event filters', () => {
       const call = okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
       return call.call_status === 'completed' ? call : undefined;
     });
-    await flowsSettled(t, a.companyId);
+    for (const flow of [...flows, stopped]) await flowSettled(t, a.companyId, flow.id);
     expect(receiver.at('/agent')).toHaveLength(1);
     expect(receiver.at('/other-agent')).toHaveLength(0);
     expect(receiver.at('/sales')).toHaveLength(0);
@@ -136,7 +138,7 @@ describe('event filters', () => {
   }, 30_000);
 
   it('call.analyzed: recorded in the transaction that stores the analysis, delivered once it commits, never if it rolls back', async () => {
-    okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'analyzed', events: ['call.analyzed'], steps: reportTo(receiver, '/analyzed') } }));
+    const flow = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'analyzed', events: ['call.analyzed'], steps: reportTo(receiver, '/analyzed') } }));
     const id = okData(await makeCall(t, a, '+14155550112')).id;
     const { flowEvents } = t.app.services;
     const em = t.app.orm.em.fork();
@@ -154,7 +156,7 @@ describe('event filters', () => {
     const [analyzed] = await waitFor('call.analyzed to be reported', async () => (receiver.at('/analyzed').length > 0 ? bodies(receiver, '/analyzed') : undefined));
     expect(analyzed).toMatchObject({ event: 'call.analyzed', id });
     expect(analyzed.call.analysis_sentiment).toBe('positive');
-    await flowsSettled(t, a.companyId);
+    await flowSettled(t, a.companyId, flow.id);
     expect(receiver.at('/analyzed')).toHaveLength(1);
   });
 
@@ -194,7 +196,7 @@ describe('a flow subscribed to campaign.completed', () => {
     const t = await startTestApp({ ...FLOW_ENV, SIM_RING_MS: '5', SIM_TALK_MS: '5', CAMPAIGN_SWEEP_MS: '100' });
     try {
       const a = await tenant(t, 'A', FROM);
-      okData(
+      const flow = okData(
         await t.request('POST', '/v1/webhooks', {
           token: a.key,
           body: {
@@ -213,7 +215,7 @@ describe('a flow subscribed to campaign.completed', () => {
       expect(fields).toEqual({ event: 'campaign.completed', id: a.campaign.id, status: 'completed', progress: 100 });
       const read = okData(await t.request('GET', `/v1/campaigns/by-id/${a.campaign.id}`, { token: a.key }));
       expect(campaign).toEqual({ ...read, updated_at: campaign.updated_at });
-      await flowsSettled(t, a.companyId);
+      await flowSettled(t, a.companyId, flow.id);
       expect(receiver.at('/done')).toHaveLength(1);
     } finally {
       await t.close();

@@ -91,21 +91,22 @@ export async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boo
 }
 
 /**
- * Waits until nothing of the company's flows is left to run: every event of its outbox
- * delivered, every execution finished, no flow job waiting, retrying or running. From then
- * on no step posts again, so what a receiver holds is all it will get.
+ * Waits until nothing of the flow is left to run: every event of its outbox delivered, every
+ * execution finished, no job of it (or its company's event delivery) waiting, retrying or
+ * running. From then on its steps post no more, so what a receiver holds is all it will get.
  */
-export async function flowsSettled(t: TestApp, companyId: string): Promise<void> {
+export async function flowSettled(t: TestApp, companyId: string, flowId: string): Promise<void> {
   const left = async () => {
     const [row] = await t.app.orm.em.fork().execute(
-      `select ((select count(*) from flow_events where company_id = ? and delivered_at is null)
-             + (select count(*) from webhook_executions where company_id = ? and status in ('scheduled', 'in_progress'))
-             + (select count(*) from pgboss.job where name in ('flow.events', 'flow.step') and data ->> 'companyId' = ? and state in ('created', 'retry', 'active')))::int as n`,
-      [companyId, companyId, companyId],
+      `select (select count(*) from flow_events where company_id = ? and flow_id = ? and delivered_at is null)::int as events,
+              (select count(*) from webhook_executions where company_id = ? and flow_id = ? and status in ('scheduled', 'in_progress'))::int as executions,
+              (select count(*) from pgboss.job where state in ('created', 'retry', 'active') and data ->> 'companyId' = ? and (
+                 name = 'flow.events' or name = 'flow.step' and data ->> 'executionId' in (select id::text from webhook_executions where company_id = ? and flow_id = ?)))::int as jobs`,
+      [companyId, flowId, companyId, flowId, companyId, companyId, flowId],
     );
-    return row.n as number;
+    return row as { events: number; executions: number; jobs: number };
   };
-  await waitFor(left, (n) => n === 0);
+  await waitFor(left, ({ events, executions, jobs }) => events + executions + jobs === 0);
 }
 
 /** Helpers over one company's flows, through the REST API. */

@@ -53,7 +53,7 @@ describe('a socket outliving its credential', () => {
       const client = connect(apiKey, short);
       await subscribe(client, CALL_CHANGED);
       const code = closed(client);
-      await sleep(2_500);
+      await sleep(2_500); // two re-checks at AUTH_TRUST_S, whose timer is wall-clock time: no state to wait on
       expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [] } });
       await revokeKeys(short, companyId);
       const revokedAt = Date.now();

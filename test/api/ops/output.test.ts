@@ -2,6 +2,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { createTestDatabase } from '../../support/harness';
 import { killReplicas, listening, type Replica, spawnReplica, stopReplica } from '../../support/replicas';
+import { waitFor } from '../../support/wait';
 
 // The real process (dist/src/main.js), provoked the ways an outside review saw plain text
 // escape: every line it writes, on stdout and stderr, must be JSON (docs/operations.md).
@@ -55,10 +56,15 @@ describe('process output', () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();
     await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
-    await admin.end();
     const auth = { headers: { authorization: `Bearer ${banner.demo_api_key}` } };
     for (let i = 0; i < 5; i++) await fetch(`${replica.url}/v1/campaigns/list`, auth).catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Stopped once it has come back: the loss reported, requests answered, the event bus listening again.
+    await waitFor('the service to recover from the lost connections', async () => {
+      const answered = (await fetch(`${replica.url}/v1/campaigns/list`, auth).catch(() => undefined))?.status === 200;
+      const { rows } = await admin.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle'");
+      return answered && rows.length > 0 && replica.output.stdout.includes('event bus connection lost') ? true : undefined;
+    });
+    await admin.end();
 
     expect(await stopReplica(replica)).toBe(0);
     expect(notJson(replica.output.stdout)).toEqual([]);

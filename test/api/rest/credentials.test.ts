@@ -74,7 +74,7 @@ describe('the credential cache', () => {
       const { companyId, apiKey } = await short.company('Revoked');
       expect((await short.request('GET', '/v1/ai-agent', { token: apiKey })).status).toBe(200);
       await revokeKeys(short, companyId);
-      await sleep(1_100);
+      await sleep(1_100); // the trust window is wall-clock time (AuthService reads Date.now()): no state to wait on
       expect(await short.request('GET', '/v1/ai-agent', { token: apiKey })).toMatchObject({ status: 401, body: UNAUTHORIZED });
     } finally {
       await short.close();

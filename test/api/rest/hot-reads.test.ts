@@ -146,7 +146,7 @@ describe('GET /v1/campaigns/by-id/{id} before the Koa chain, under limits', () =
       const c = await tenant(app, 'Revoked');
       expect((await app.request('GET', `/v1/campaigns/by-id/${c.campaign.id}`, { token: c.key })).status).toBe(200);
       await revokeKeys(app, c.companyId);
-      await sleep(1_100);
+      await sleep(1_100); // the trust window is wall-clock time (AuthService reads Date.now()): no state to wait on
       expect(await app.request('GET', `/v1/campaigns/by-id/${c.campaign.id}`, { token: c.key })).toMatchObject({ status: 401, body: UNAUTHORIZED });
     } finally {
       await app.close();
