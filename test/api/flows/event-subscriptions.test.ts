@@ -43,9 +43,9 @@ describe('a flow subscribed to call.ended', () => {
     const b = await tenant(t, 'B', '+14155552672');
     const flow = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'ended', events: ['call.ended'], steps: reportTo(receiver, '/a') } }));
     expect(flow).toMatchObject({ events: ['call.ended'], event_filters: {} });
-    okData(await t.request('POST', '/v1/webhooks', { token: b.key, body: { name: 'ended', events: ['call.ended'], steps: reportTo(receiver, '/b') } }));
+    const bFlow = okData(await t.request('POST', '/v1/webhooks', { token: b.key, body: { name: 'ended', events: ['call.ended'], steps: reportTo(receiver, '/b') } }));
     // Subscribed to another event: must not hear of ended calls.
-    okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'done', events: ['campaign.completed'], steps: reportTo(receiver, '/other') } }));
+    const otherFlow = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'done', events: ['campaign.completed'], steps: reportTo(receiver, '/other') } }));
 
     const callees = ['+14155550101', '+14155550001', '+14155550002', '+14155550003', '+14155550102', '+14155550004'];
     const made = await Promise.all(callees.map((to, i) => makeCall(i % 2 ? replica : t, a, to)));
@@ -57,7 +57,9 @@ describe('a flow subscribed to call.ended', () => {
     await t.restart();
 
     const reported = await waitFor('every ended call to be reported', async () => (receiver.at('/a').length >= ids.length ? bodies(receiver, '/a') : undefined), 30_000);
-    await flowSettled(t, a.companyId, flow.id);
+    await waitFor("B's ended call to be reported", async () => (receiver.at('/b').length > 0 ? true : undefined), 30_000);
+    for (const settled of [flow, otherFlow]) await flowSettled(t, a.companyId, settled.id);
+    await flowSettled(t, b.companyId, bFlow.id);
     expect(bodies(receiver, '/a')).toHaveLength(ids.length);
     expect(reported.map((r) => r.id).sort()).toEqual([...ids].sort());
     for (const body of reported) {
