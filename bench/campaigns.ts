@@ -4,7 +4,7 @@ import { type RunningApp, startApp } from '../src/app';
 import { createLogger } from '../src/logger';
 import { loadCampaign, selectContacts } from '../src/services/campaigns/campaign.store';
 import { refreshContactStatistics } from '../src/services/contacts/contact.store';
-import type { Caller } from '../src/services/scope';
+import type { Caller } from '../src/services/shared/scope';
 import { analyzeAfterWarmUp, benchDatabase, inProcessConfig } from './database';
 import { type Statement, statementLines, statementProfile } from './statements';
 

@@ -25,7 +25,7 @@ import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
 import { allowedMethods } from './rest/routing';
 import { createServices, type Services } from './services';
-import { type Clock, systemClock } from './services/clock';
+import { type Clock, systemClock } from './services/shared/clock';
 import { type EventBus, startEventBus } from './services/events';
 import { HealthService } from './services/health.service';
 import { JobQueue } from './services/jobs/job-queue';
@@ -35,7 +35,7 @@ import { RELAY_PATH } from './services/telephony/conversation-relay';
 import { routeUpgrades } from './upgrades';
 import { secretsKey } from './secrets-key';
 import { upgradeSecretsAtRest } from './services/flows/flow-secrets.store';
-import { SecretBox } from './services/secret-box';
+import { SecretBox } from './services/shared/secret-box';
 
 export interface RunningApp {
   server: http.Server;

@@ -6,7 +6,7 @@ import { resolveDatabase } from '../db/database';
 import { openDatabase } from '../db/orm';
 import { closePool } from '../db/side-pool';
 import { AuthService } from '../services/auth.service';
-import { AppError, describeError } from '../services/errors';
+import { AppError, describeError } from '../services/shared/errors';
 
 const USAGE = `Usage:
   npm run --silent admin -- create-company --name NAME    prints {"company_id": "...", "api_key": "..."}

@@ -1,5 +1,5 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError, asServiceError, type PreconditionError, type RateLimitedError, type ValidationError } from '../services/errors';
+import { AppError, asServiceError, type PreconditionError, type RateLimitedError, type ValidationError } from '../services/shared/errors';
 
 /** The service's error for a failed operation, as GraphQL answers it: one case per code. */
 export function toGraphQLError(err: AppError): GraphQLError {

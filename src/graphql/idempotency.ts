@@ -1,5 +1,5 @@
 import type { IdempotencyService } from '../services/idempotency.service';
-import type { Caller } from '../services/scope';
+import type { Caller } from '../services/shared/scope';
 
 /** The `idempotencyKey` argument, as the schema documents it. */
 export const IDEMPOTENCY_KEY_DESCRIPTION =

@@ -1,5 +1,5 @@
-import { ValidationError } from '../services/errors';
-import { snakeName } from '../services/naming';
+import { ValidationError } from '../services/shared/errors';
+import { snakeName } from '../services/shared/naming';
 
 /**
  * An object TypeGraphQL built from an `@InputType` class. Values of JSON scalars arrive as

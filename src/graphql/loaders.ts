@@ -5,8 +5,8 @@ import type { CallView } from '../services/call.contract';
 import type { CampaignView } from '../services/campaign.contract';
 import type { CampaignStatsView } from '../services/campaign-stats.contract';
 import type { ContactView } from '../services/contact.contract';
-import type { Page } from '../services/pagination';
-import type { Caller } from '../services/scope';
+import type { Page } from '../services/shared/pagination';
+import type { Caller } from '../services/shared/scope';
 import type { ExecutionView, StepRunView } from '../services/webhook-execution.contract';
 
 /** A page request for one parent: the parent's id plus the page arguments. */

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../services/errors';
+import { NotFoundError } from '../services/shared/errors';
 
 /**
  * A lookup by id answers null for an id that names nothing the caller may see (unknown, or

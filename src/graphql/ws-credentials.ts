@@ -2,7 +2,7 @@ import { CloseCode } from 'graphql-ws';
 import type WebSocket from 'ws';
 import type { Logger } from '../logger';
 import type { AuthorizationValues, Credential } from '../services/auth.service';
-import { UnauthenticatedError } from '../services/errors';
+import { UnauthenticatedError } from '../services/shared/errors';
 
 /**
  * The credentials a `connection_init` payload carries: `authorization` and `Authorization`

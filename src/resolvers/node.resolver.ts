@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { Node, type NodeTypeName, type TaggedNode } from '../schema/node.type';
 import type { Services } from '../services';
-import type { Caller } from '../services/scope';
+import type { Caller } from '../services/shared/scope';
 
 type Lookup = (caller: Caller, id: string) => Promise<TaggedNode<Node> | null>;
 

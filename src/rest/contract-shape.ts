@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { type Contract, contractOfView, isInstant, surfaceFields, type ViewOf } from '../services/contract';
+import { type Contract, contractOfView, isInstant, surfaceFields, type ViewOf } from '../services/shared/contract';
 import type { StoredView } from '../services/plain.store';
-import { snakeName } from '../services/naming';
+import { snakeName } from '../services/shared/naming';
 import { iso, shape } from './serialize';
 
 /** How REST shows one field of a view: its documented schema, its value from the view's, and its JSON from the stored view's (`StoredView`). */

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { AppError, asServiceError, type ConflictError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/errors';
+import { AppError, asServiceError, type ConflictError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/shared/errors';
 import { KeyInUseError, KeyReusedError } from '../services/idempotency.service';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */

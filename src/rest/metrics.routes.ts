@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import Router from '@koa/router';
 import ipaddr from 'ipaddr.js';
 import type { Metrics } from '../metrics';
-import { ForbiddenError, UnauthenticatedError } from '../services/errors';
+import { ForbiddenError, UnauthenticatedError } from '../services/shared/errors';
 import type { SystemStateService } from '../services/system-state.service';
 import type { RestState } from './middleware';
 

@@ -3,11 +3,11 @@ import type { Context, Middleware, Next } from 'koa';
 import { BodyError, hasContent, readJsonBody } from '../http/json-body';
 import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth.service';
-import { ValidationError } from '../services/errors';
-import { reservedKeys, unstorable } from '../services/input/storable';
+import { ValidationError } from '../services/shared/errors';
+import { reservedKeys, unstorable } from '../services/shared/storable';
 import { clientAddress } from '../http/client-address';
 import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
-import type { Caller } from '../services/scope';
+import type { Caller } from '../services/shared/scope';
 import { MalformedRequest, type ErrorPolicy, failure, type Mapped, mapError } from './envelope';
 
 export interface RestState {

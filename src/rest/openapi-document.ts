@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idInput } from '../services/records';
+import { idInput } from '../services/shared/records';
 import { errorEnvelopeShape, legacyRateLimitedShape, quirkErrorShape, okEnvelopeShape } from './envelope';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from './idempotency';
 import { type DocumentedError, type Operation, TAGS } from './openapi';

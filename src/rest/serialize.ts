@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { field } from '../services/contract';
+import { field } from '../services/shared/contract';
 
 /** ISO 8601 UTC, or null. */
 export function iso(d: Date): string;

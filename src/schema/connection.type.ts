@@ -1,5 +1,5 @@
 import { type ClassType, Field, Int, ObjectType } from 'type-graphql';
-import { encodeCursor, type Page } from '../services/pagination';
+import { encodeCursor, type Page } from '../services/shared/pagination';
 
 @ObjectType('PageInfo', {
   simpleResolvers: true,

@@ -1,9 +1,9 @@
 import { GraphQLJSON, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
 import { z } from 'zod';
-import { arranged, type Contract, descriptionOf, type GraphQLTypeAs, objectDocs, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/contract';
-import { PhoneParser } from '../services/phone';
-import { camelName } from '../services/naming';
+import { arranged, type Contract, descriptionOf, type GraphQLTypeAs, objectDocs, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/shared/contract';
+import { PhoneParser } from '../services/shared/phone';
+import { camelName } from '../services/shared/naming';
 import { closedSetOf } from './closed-set';
 
 /** What `@Field(() => ...)` accepts: a class, scalar or enum, or a list of one. */

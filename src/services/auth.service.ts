@@ -4,11 +4,11 @@ import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import { ApiKey, Company } from '../entities';
 import { companyExists, liveApiKey } from './auth.store';
-import { NotFoundError, UnauthenticatedError } from './errors';
-import { requiredText, uuid } from './input/common';
-import { parseId } from './records';
-import { parseInput } from './validation';
-import type { Scope } from './scope';
+import { NotFoundError, UnauthenticatedError } from './shared/errors';
+import { requiredText, uuid } from './shared/common.input';
+import { parseId } from './shared/records';
+import { parseInput } from './shared/validation';
+import type { Scope } from './shared/scope';
 
 const API_KEY_PREFIX = 'sk_';
 const CACHE_MAX = 10_000;

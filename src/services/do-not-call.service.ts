@@ -1,12 +1,12 @@
 import { DoNotCallNumber } from '../entities';
 import { type DoNotCallView, toDoNotCallView } from './do-not-call.contract';
 import { insertNumbers } from './do-not-call.store';
-import { NotFoundError } from './errors';
+import { NotFoundError } from './shared/errors';
 import { addDoNotCallInput, listDoNotCallInput, removeDoNotCallInput } from './input/do-not-call.input';
-import { newestFirst, type Page } from './pagination';
-import type { PhoneParser } from './phone';
-import type { Caller } from './scope';
-import { parseInput } from './validation';
+import { newestFirst, type Page } from './shared/pagination';
+import type { PhoneParser } from './shared/phone';
+import type { Caller } from './shared/scope';
+import { parseInput } from './shared/validation';
 
 /**
  * A company's do-not-call list: numbers it must never call. make-call refuses them

@@ -4,8 +4,8 @@ import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiter
 import type { RateLimits } from '../config';
 import type { Logger } from '../logger';
 import { BatchedLimiter } from './rate-limit-buckets';
-import { RateLimitedError, UnauthenticatedError } from './errors';
-import type { Scope } from './scope';
+import { RateLimitedError, UnauthenticatedError } from './shared/errors';
+import type { Scope } from './shared/scope';
 
 /** Past this many addresses refused for failed authentications, those whose window has ended are dropped. */
 const SWEEP_AT = 10_000;

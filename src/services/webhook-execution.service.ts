@@ -1,10 +1,10 @@
 import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../entities';
 import { listExecutionsInput } from './input/webhook-execution.input';
-import { page as pageInput } from './input/common';
-import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './pagination';
-import { findOwned, parseId } from './records';
-import type { Caller, Scope } from './scope';
-import { parseInput } from './validation';
+import { page as pageInput } from './shared/common.input';
+import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './shared/pagination';
+import { findOwned, parseId } from './shared/records';
+import type { Caller, Scope } from './shared/scope';
+import { parseInput } from './shared/validation';
 import { type ExecutionView, type StepRunView, toExecutionView, toStepRunView } from './webhook-execution.contract';
 
 export interface ExecutionDetail {

@@ -1,4 +1,4 @@
-import type { Clock, Timers } from '../../src/services/clock';
+import type { Clock, Timers } from '../../src/services/shared/clock';
 
 /** A clock the test moves by hand. */
 export class ManualClock implements Clock {

@@ -1,6 +1,6 @@
 import { type RunningServices, startServices } from '../../src/app';
-import type { Clock } from '../../src/services/clock';
-import type { Caller } from '../../src/services/scope';
+import type { Clock } from '../../src/services/shared/clock';
+import type { Caller } from '../../src/services/shared/scope';
 import { createLogger } from '../../src/logger';
 import { createTestDatabase, testConfig } from './harness';
 

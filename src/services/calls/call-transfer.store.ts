@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import type { CallTransfer, TransferStatus } from '../../entities/call.entity';
-import type { RecordKey } from '../scope';
+import type { RecordKey } from '../shared/scope';
 
 /**
  * Records a call's transfer, replacing the one before (a call shows its latest), with what a

@@ -9,7 +9,7 @@ import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCamp
 import { contactStatusOf, PREDECESSORS, type Transitioned } from '../call-transitions';
 import { relayAgentOf } from '../conversation/agent-settings';
 import { transcriptText } from '../conversation/transcript';
-import type { RecordKey } from '../scope';
+import type { RecordKey } from '../shared/scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-events.store';

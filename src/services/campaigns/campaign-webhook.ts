@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call, Campaign, Contact } from '../../entities';
 import type { Logger } from '../../logger';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import type { FlowRunner } from '../flows/flow-runner';
 import { readsOutcomes, type RecordViews, webhookVariables } from './contact-mapping';
 

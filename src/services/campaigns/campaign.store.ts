@@ -4,7 +4,7 @@ import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../advisory-lock.store';
 import { type CampaignView, campaignContract } from '../campaign.contract';
 import { type StoredView, type ViewReads, viewQuery } from '../plain.store';
-import type { RecordKey } from '../scope';
+import type { RecordKey } from '../shared/scope';
 
 /**
  * The campaign dialer's reads and writes. The campaign itself is read through the ORM, once

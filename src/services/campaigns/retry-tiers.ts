@@ -1,5 +1,5 @@
 import type { Campaign } from '../../entities';
-import { delayMs } from '../delays';
+import { delayMs } from '../shared/delays';
 
 /**
  * Retry tiers (semantics: Campaigns): `number_of_call_attempts`, `retry_delay` and

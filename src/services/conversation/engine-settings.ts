@@ -1,5 +1,5 @@
 import type { TransferMode } from '../../entities/ai-agent.entity';
-import type { Timers } from '../clock';
+import type { Timers } from '../shared/clock';
 import type { StateMachine } from './agent-flow';
 import type { CallTool } from './call-tools';
 import type { ConversationSink } from './conversation';

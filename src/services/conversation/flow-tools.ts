@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { WebhookExecution, WebhookStepRun } from '../../entities';
-import { describeError } from '../errors';
+import { describeError } from '../shared/errors';
 import type { FlowRunner } from '../flows/flow-runner';
 import type { FlowToolDefinition } from './agent-flow';
 import type { CallTool } from './call-tools';

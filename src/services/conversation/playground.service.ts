@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AgentService } from '../agent.service';
-import { PreconditionError, ValidationError } from '../errors';
+import { PreconditionError, ValidationError } from '../shared/errors';
 import type { FlowRunner } from '../flows/flow-runner';
 import { testChatInput } from '../input/playground.input';
-import type { Caller } from '../scope';
-import { parseInput } from '../validation';
+import type { Caller } from '../shared/scope';
+import { parseInput } from '../shared/validation';
 import { readAgentFlow } from './agent-flow';
 import { engineSettingsOf } from './agent-settings';
 import type { OptOutList } from './call-tools';

@@ -2,18 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import type { Logger } from '../../logger';
 import type { Transitioned } from '../call-transitions';
-import type { Clock } from '../clock';
+import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../events';
 import type { JobQueue } from '../jobs/job-queue';
-import type { Caller } from '../scope';
+import type { Caller } from '../shared/scope';
 import { jobSql } from '../jobs/job-sql';
-import { describeError } from '../errors';
+import { describeError } from '../shared/errors';
 import type { FlowEvents } from '../flows/flow-events';
 import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
 import { type LanguageModel, LanguageModelError, type LanguageModelErrorKind } from './language-model';
 import type { JobAttempt } from '../jobs/job-queue';
 import { type StoredTurn, transcriptText } from './transcript';
-import { storableValue } from '../input/storable';
+import { storableValue } from '../shared/storable';
 
 export interface AnalyzeCallJob {
   companyId: string;

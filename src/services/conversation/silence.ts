@@ -1,4 +1,4 @@
-import { SYSTEM_TIMERS, type Timers } from '../clock';
+import { SYSTEM_TIMERS, type Timers } from '../shared/clock';
 
 /** The agent's silence settings, in ms (the agent stores seconds). */
 export interface SilenceSettings {

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
-import { viewOfStored } from '../contract';
+import { viewOfStored } from '../shared/contract';
 import { hotStatement, sharedStatement, type ViewReads, viewColumns } from '../plain.store';
 import { executionContract, type ExecutionView } from '../webhook-execution.contract';
-import type { RecordKey } from '../scope';
+import type { RecordKey } from '../shared/scope';
 import type { RunRecord, Skip } from './flow-plan';
 import type { StepOutcome } from './step-executor';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
-import type { RecordKey } from '../scope';
+import type { RecordKey } from '../shared/scope';
 
 /** The outbox of flow events (migration Migration20261123230100_flow_events). */
 export const FLOW_EVENTS_TABLE = 'flow_events';

@@ -1,7 +1,7 @@
 import type { FlowDefinition, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { StepRunStatus } from '../../entities/webhook-step-run.entity';
 import { coerce, readPath, type Scope } from './placeholders';
-import { delayMs } from '../delays';
+import { delayMs } from '../shared/delays';
 import { FLOW_EVENTS, type FlowEventName } from '../../entities/webhook-flow.entity';
 import { SUBJECT_OF } from './flow-events.store';
 

@@ -1,8 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { inTransaction } from '../../db/transaction';
 import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
-import type { Clock } from '../clock';
-import { ConflictError, NotFoundError, PreconditionError } from '../errors';
+import type { Clock } from '../shared/clock';
+import { ConflictError, NotFoundError, PreconditionError } from '../shared/errors';
 import { createUnderKey } from '../idempotency.service';
 import { triggerInput } from '../input/webhook-execution.input';
 import { jobCaller, JOB_POLICIES } from '../jobs/job-catalogue';
@@ -10,9 +10,9 @@ import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
 import { type Logger, withLogFields } from '../../logger';
 import type { ViewReads } from '../plain.store';
-import { parseId } from '../records';
-import type { Caller } from '../scope';
-import { parseInput } from '../validation';
+import { parseId } from '../shared/records';
+import type { Caller } from '../shared/scope';
+import { parseInput } from '../shared/validation';
 import type { ExecutionView } from '../webhook-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
@@ -22,7 +22,7 @@ import {
 import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
 import { openPredefined, secretValues } from './flow-secrets';
-import type { SecretBox } from '../secret-box';
+import type { SecretBox } from '../shared/secret-box';
 import type { OperationLimits } from '../rate-limit.service';
 
 /** One step of one attempt of an execution, to send. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CREDENTIAL_NAME, type PredefinedVariable } from '../../entities/webhook-flow.entity';
 import type { FlowDefinition } from '../../entities/webhook-execution.entity';
-import { SEALED_PREFIX, type SecretBox } from '../secret-box';
+import { SEALED_PREFIX, type SecretBox } from '../shared/secret-box';
 import { sealPredefined, secretValues } from './flow-secrets';
 import { maskSecrets } from './step-log';
 

@@ -1,5 +1,5 @@
 import { isSecretVariable, type PredefinedVariable } from '../../entities/webhook-flow.entity';
-import type { SecretBox } from '../secret-box';
+import type { SecretBox } from '../shared/secret-box';
 
 /** Predefined variables as stored: the values of secret ones encrypted (those already sealed stay). */
 export const sealPredefined = (variables: PredefinedVariable[], box: SecretBox): PredefinedVariable[] =>

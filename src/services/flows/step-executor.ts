@@ -3,7 +3,7 @@ import jsonLogic from 'json-logic-js';
 import { Webhook } from 'standardwebhooks';
 import type { StepDefinition } from '../../entities/webhook-execution.entity';
 import type { LoggedRequest, LoggedResponse } from '../../entities/webhook-step-run.entity';
-import type { Clock } from '../clock';
+import type { Clock } from '../shared/clock';
 import { DeliveryError, type OutboundHttp, type OutboundRequest, type OutboundResponse } from './outbound-http';
 import { fillJson, fillMap, fillText, type Scope, unresolvedNames } from './placeholders';
 import { logRequest, logResponse, maskSecrets } from './step-log';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { agentFields, agentWorkspaceFields } from '../agent.contract';
-import { camelKeys } from '../naming';
-import { listedWorkspace } from './common';
+import { camelKeys } from '../shared/naming';
+import { listedWorkspace } from '../shared/common.input';
 
 /** The fields the rules across fields read, camelCase (a REST body's are renamed for them). */
 interface AgentRules {

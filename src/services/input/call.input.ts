@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../entities/call.entity';
-import type { PhoneParser } from '../phone';
+import type { PhoneParser } from '../shared/phone';
 import { makeCallFields } from '../call.contract';
-import { camelKeys } from '../naming';
-import { page, phone, rule, timestamp, uuid } from './common';
+import { camelKeys } from '../shared/naming';
+import { page, phone, rule, timestamp, uuid } from '../shared/common.input';
 
 /**
  * make-call (interface 4.1) under both namings: the documented one, and the same fields

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { page, text } from './common';
+import { page, text } from '../shared/common.input';
 
 export const RETRY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
 

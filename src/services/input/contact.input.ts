@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { PhoneParser } from '../phone';
+import type { PhoneParser } from '../shared/phone';
 import { contactFields } from '../contact.contract';
-import { camelKeys } from '../naming';
-import { page, requiredText, rule, uuid } from './common';
+import { camelKeys } from '../shared/naming';
+import { page, requiredText, rule, uuid } from '../shared/common.input';
 
 export const MAX_CONTACTS_PER_IMPORT = 10_000;
 

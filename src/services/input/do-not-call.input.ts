@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { PhoneParser } from '../phone';
+import type { PhoneParser } from '../shared/phone';
 import { doNotCallAddFields } from '../do-not-call.contract';
-import { page, phone } from './common';
+import { page, phone } from '../shared/common.input';
 
 /** Numbers to list, in any accepted format. */
 export const addDoNotCallInput = (parser: PhoneParser) => z.strictObject(doNotCallAddFields(parser));

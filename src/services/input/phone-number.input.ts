@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { camelKeys } from '../naming';
+import { camelKeys } from '../shared/naming';
 import { phoneNumberCreateFields, phoneNumberUpdateFields } from '../phone-number.contract';
-import type { PhoneParser } from '../phone';
+import type { PhoneParser } from '../shared/phone';
 
 export const createPhoneNumberInput = (parser: PhoneParser) => z.strictObject(phoneNumberCreateFields(parser));
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from './common';
+import { text } from '../shared/common.input';
 
 /** `POST /v1/ai-agent/{id}/test-chat`, GraphQL `testAgentTurn` (docs/agents.md, "Playground"). */
 export const testChatInput = z.strictObject({

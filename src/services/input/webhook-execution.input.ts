@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { page } from './common';
+import { page } from '../shared/common.input';
 
 const VARIABLE_NAME = /^[\w.-]{1,100}$/;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { camelKeys, type Naming, snakeKeys, snakeName } from '../naming';
+import { camelKeys, type Naming, snakeKeys, snakeName } from '../shared/naming';
 import { type EventFiltersWrite, eventFiltersWrite, flowFields, flowWorkspaceFields, stepList, stepWrite } from '../webhook.contract';
-import { listedWorkspace, requiredText, workspace } from './common';
+import { listedWorkspace, requiredText, workspace } from '../shared/common.input';
 
 /** A step as the entity names its fields: GraphQL sends it so, a REST body's is renamed for it. */
 const camelStep = z.strictObject(camelKeys(stepWrite.shape));

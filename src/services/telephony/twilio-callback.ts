@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
-import { ForbiddenError, NotFoundError } from '../errors';
+import { ForbiddenError, NotFoundError } from '../shared/errors';
 import type { TelephonyAdapter } from './telephony';
 import { TwilioTelephony } from './twilio.telephony';
 

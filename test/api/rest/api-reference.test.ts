@@ -1,5 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { EXAMPLE_ID } from '../../../src/services/input/common';
+import { EXAMPLE_ID } from '../../../src/services/shared/common.input';
 import { launchBrowser } from '../../support/browser';
 import { startTestApp, type TestApp } from '../../support/harness';
 

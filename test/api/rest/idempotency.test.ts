@@ -4,7 +4,7 @@ import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { type ApiResponse, startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import type { IdempotencyService } from '../../../src/services/idempotency.service';
-import type { Caller } from '../../../src/services/scope';
+import type { Caller } from '../../../src/services/shared/scope';
 import { gql, gqlData } from '../graphql/graphql-client';
 
 const CALL_ENV = { SIM_RING_MS: '20', SIM_TALK_MS: '50' };

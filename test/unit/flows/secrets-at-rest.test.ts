@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { secretsKey } from '../../../src/secrets-key';
-import { isSealed, SecretBox, SecretKeyError } from '../../../src/services/secret-box';
+import { isSealed, SecretBox, SecretKeyError } from '../../../src/services/shared/secret-box';
 import { logRequest, logResponse } from '../../../src/services/flows/step-log';
 
 const key = randomBytes(32);

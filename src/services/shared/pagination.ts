@@ -1,7 +1,7 @@
 import { type EntityClass, type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from './errors';
-import { storableInstant } from './input/common';
+import { storableInstant } from './common.input';
 
 export interface Page<T> {
   items: T[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXAMPLE_ID } from './input/common';
+import { EXAMPLE_ID } from './common.input';
 
 /**
  * What a field of a view means, for the surfaces that document it (GraphQL descriptions).

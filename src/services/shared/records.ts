@@ -2,7 +2,7 @@ import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { NotFoundError } from './errors';
-import { uuid } from './input/common';
+import { uuid } from './common.input';
 import { parseInput } from './validation';
 
 /** A record id in a path: also what /openapi.json says of `{id}` parameters. */

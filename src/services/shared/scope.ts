@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { uuid } from './input/common';
+import { uuid } from './common.input';
 
 /** Who is calling: the company every record read or written must belong to, and the user. */
 export interface Scope {

@@ -1,5 +1,5 @@
-import type { FieldError } from '../errors';
-import { fieldPath } from '../validation';
+import type { FieldError } from './errors';
+import { fieldPath } from './validation';
 
 /** Deepest nesting of a JSON input (a body, GraphQL variables) accepted: 64 levels of objects and arrays. */
 export const MAX_JSON_DEPTH = 64;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParsedPhone, PhoneParser } from '../phone';
+import type { ParsedPhone, PhoneParser } from './phone';
 
 /** A message for a rule, keeping "Required" for a missing value. */
 export const rule = (message: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'Required' : message);
