@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type Contract, contractOfView, isInstant, surfaceFields, type ViewOf } from '../services/shared/contract';
-import type { StoredView } from '../services/plain.store';
+import type { StoredView } from '../db/statements';
 import { snakeName } from '../services/shared/naming';
 import { iso, shape } from './serialize';
 

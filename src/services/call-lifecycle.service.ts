@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
-import type { ViewReads } from './plain.store';
+import type { ViewReads } from '../db/statements';
 import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, sidsInUse, simulatedCall, slotsTaken, storeCallSid } from './calls/call.store';
 import type { FlowEventName } from '../entities/webhook-flow.entity';
 import type { Logger } from '../logger';

@@ -11,7 +11,7 @@ import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerP
 import type { PhoneParser } from './shared/phone';
 import { findOwned, parseId } from './shared/records';
 import { viewOfStored } from './shared/contract';
-import type { ViewReads } from './plain.store';
+import type { ViewReads } from '../db/statements';
 import { callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from './shared/scope';
 import type { Naming } from './shared/naming';

@@ -6,7 +6,7 @@ import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
 import { viewOfStored } from './shared/contract';
-import type { StoredView, ViewReads } from './plain.store';
+import type { StoredView, ViewReads } from '../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
 import { campaignById, type CampaignCounts, countsOf } from './campaigns/campaign.store';
 import type { Clock } from './shared/clock';

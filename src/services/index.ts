@@ -8,7 +8,7 @@ import { AuthService } from './auth.service';
 import { CallLifecycleService } from './call-lifecycle.service';
 import { CallService } from './call.service';
 import { CampaignService } from './campaign.service';
-import { viewReads } from './plain.store';
+import { viewReads } from '../db/statements';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './shared/clock';

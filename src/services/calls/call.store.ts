@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { type CallDirection, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../advisory-lock.store';
-import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../plain.store';
+import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../../db/statements';
 import { type CallStoredView, callStoredView } from '../call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from '../call.service';
 import { contactStatusOf, PREDECESSORS, type Transitioned } from '../call-transitions';

@@ -3,7 +3,7 @@ import { Campaign, CampaignContact, Contact } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../advisory-lock.store';
 import { type CampaignView, campaignContract } from '../campaign.contract';
-import { type StoredView, type ViewReads, viewQuery } from '../plain.store';
+import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import type { RecordKey } from '../shared/scope';
 
 /**

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
 import { viewOfStored } from '../shared/contract';
-import { hotStatement, sharedStatement, type ViewReads, viewColumns } from '../plain.store';
+import { hotStatement, sharedStatement, type ViewReads, viewColumns } from '../../db/statements';
 import { executionContract, type ExecutionView } from '../webhook-execution.contract';
 import type { RecordKey } from '../shared/scope';
 import type { RunRecord, Skip } from './flow-plan';

@@ -9,7 +9,7 @@ import { jobCaller, JOB_POLICIES } from '../jobs/job-catalogue';
 import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
 import { type Logger, withLogFields } from '../../logger';
-import type { ViewReads } from '../plain.store';
+import type { ViewReads } from '../../db/statements';
 import { parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { ormOptions } from '../../../src/db/orm';
-import { sharedStatement, type ViewReads, viewReads } from '../../../src/services/plain.store';
+import { sharedStatement, type ViewReads, viewReads } from '../../../src/db/statements';
 import { createTestDatabase } from '../../support/harness';
 
 // `sharedStatement` (docs/performance.md, "Shared commits"): the rows of one company in flight

@@ -2,8 +2,8 @@ import { type EntityClass, type EntityMetadata, type MetadataStorage, type Platf
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { StatementListener } from '../db/orm';
-import { storableJson } from './shared/storable';
+import type { StatementListener } from './orm';
+import { storableJson } from '../services/shared/storable';
 
 /**
  * A view as a hot read answers it: instants as ISO 8601 text (UTC, milliseconds, what REST
