@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Services } from '../services';
 import type { AgentView } from '../services/agent.contract';
-import type { CallView } from '../services/call.contract';
+import type { CallView } from '../services/calls/call.contract';
 import type { CampaignView } from '../services/campaign.contract';
 import type { CampaignStatsView } from '../services/campaign-stats.contract';
 import type { ContactView } from '../services/contact.contract';

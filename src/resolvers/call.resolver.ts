@@ -12,10 +12,10 @@ import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { ContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
-import { CallService } from '../services/call.service';
+import { CallService } from '../services/calls/call.service';
 import { NotFoundError } from '../services/shared/errors';
 import type { IdempotencyService } from '../services/idempotency.service';
-import type { InboundCallService } from '../services/inbound/inbound-call.service';
+import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import type { Topics } from '../services/events';
 

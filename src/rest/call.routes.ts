@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { CallService } from '../services/call.service';
-import type { InboundCallService } from '../services/inbound/inbound-call.service';
-import type { RecordingService } from '../services/recordings/recording.service';
-import { listCallsInput } from '../services/input/call.input';
+import { CallService } from '../services/calls/call.service';
+import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
+import type { RecordingService } from '../services/calls/recordings/recording.service';
+import { listCallsInput } from '../services/calls/call.input';
 import { callPageShape, callShape, serializeCall } from './call.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';

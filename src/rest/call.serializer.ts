@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callContract } from '../services/call.contract';
+import { callContract } from '../services/calls/call.contract';
 import { restShape } from './contract-shape';
 
 /** Call record, interface 2.1, derived from its contract. */

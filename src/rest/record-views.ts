@@ -1,4 +1,4 @@
-import { toCallView } from '../services/call.contract';
+import { toCallView } from '../services/calls/call.contract';
 import { toCampaignView } from '../services/campaign.contract';
 import { toContactView } from '../services/contact.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';

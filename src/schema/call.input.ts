@@ -1,5 +1,5 @@
 import { Field, InputType } from 'type-graphql';
-import { dynamicVariableInput, makeCallFields } from '../services/call.contract';
+import { dynamicVariableInput, makeCallFields } from '../services/calls/call.contract';
 import { contractInputType, namedInputType, shapeOnly } from './contract.type';
 
 export const DynamicVariableInput = namedInputType(dynamicVariableInput);

@@ -1,4 +1,4 @@
-import { callContract, type CallView } from '../services/call.contract';
+import { callContract, type CallView } from '../services/calls/call.contract';
 import { ConnectionType } from './connection.type';
 import { contractObjectType } from './contract.type';
 import { Node } from './node.type';

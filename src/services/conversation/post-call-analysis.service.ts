@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import type { Logger } from '../../logger';
-import type { Transitioned } from '../call-transitions';
+import type { Transitioned } from '../calls/call-transitions';
 import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../events';
 import type { JobQueue } from '../jobs/job-queue';

@@ -3,7 +3,7 @@ import { restShape } from '../../../src/rest/contract-shape';
 import { TERMINAL_STATUSES } from '../../../src/entities/call.entity';
 import { agentContract } from '../../../src/services/agent.contract';
 import { phoneNumberContract } from '../../../src/services/phone-number.contract';
-import { callContract } from '../../../src/services/call.contract';
+import { callContract } from '../../../src/services/calls/call.contract';
 import { campaignContract } from '../../../src/services/campaign.contract';
 import { campaignStatsContract } from '../../../src/services/campaign-stats.contract';
 import { contactContract } from '../../../src/services/contact.contract';

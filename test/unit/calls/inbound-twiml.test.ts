@@ -1,4 +1,4 @@
-import { inboundTwiml } from '../../../src/services/inbound/inbound-twiml';
+import { inboundTwiml } from '../../../src/services/calls/inbound/inbound-twiml';
 import { TwilioTelephony } from '../../../src/services/telephony/twilio.telephony';
 
 /** The TwiML answers to Twilio's incoming-call webhook, built with the twilio package. */

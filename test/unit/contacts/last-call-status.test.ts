@@ -6,7 +6,7 @@ import { CALL_STATUSES } from '../../../src/entities/call.entity';
 import { LAST_CALL_STATUSES } from '../../../src/entities/contact.entity';
 import { buildGraphQLSchema } from '../../../src/graphql/schema';
 import { PROJECT_ROOT } from '../../../src/project';
-import { contactStatusOf } from '../../../src/services/call-transitions';
+import { contactStatusOf } from '../../../src/services/calls/call-transitions';
 
 /** The source files of src (migrations aside: they create the column, they never write it). */
 function sources(dir = path.join(PROJECT_ROOT, 'src')): string[] {

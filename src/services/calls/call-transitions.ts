@@ -1,5 +1,5 @@
-import { type CallStatus, LIVE_STATUSES } from '../entities/call.entity';
-import type { LastCallStatus } from '../entities/contact.entity';
+import { type CallStatus, LIVE_STATUSES } from '../../entities/call.entity';
+import type { LastCallStatus } from '../../entities/contact.entity';
 
 /** Statuses a call may be in for it to move to the key status (semantics: Calls). */
 export const PREDECESSORS: Record<CallStatus, readonly CallStatus[]> = {

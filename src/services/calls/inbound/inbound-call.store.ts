@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Contact } from '../../entities';
+import { Contact } from '../../../entities';
 
 /**
  * The company's contact with this E.164 number (numbers are stored in E.164, so equal

@@ -1,25 +1,25 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { Call } from '../entities';
-import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../entities/call.entity';
+import { Call } from '../../entities';
+import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { PREDECESSORS, type Transitioned } from './call-transitions';
-import type { ViewReads } from '../db/statements';
-import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, sidsInUse, simulatedCall, slotsTaken, storeCallSid } from './calls/call.store';
-import type { FlowEventName } from '../entities/webhook-flow.entity';
-import type { Logger } from '../logger';
-import type { Clock } from './shared/clock';
-import type { EventPublisher } from './events';
-import { AppError, ConflictError } from './shared/errors';
-import { KeptWrites } from './calls/kept-writes';
-import type { FlowEvents } from './flows/flow-events';
-import type { JobQueue } from './jobs/job-queue';
-import type { Caller, RecordKey } from './shared/scope';
-import type { SimulatedCallee } from './conversation/simulated-callee';
-import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, simulatedTransferStatus, talksWithCallee } from './telephony/simulated.telephony';
-import { startTransfer } from './calls/call-transfer.store';
-import type { StatusUpdate, TelephonyAdapter } from './telephony/telephony';
-import { forgetRelaySessions } from './telephony/relay-session.store';
-import { signedTwilioCall, verifiedTwilio } from './telephony/twilio-callback';
-import type { CallPrices } from './calls/call-cost';
+import type { ViewReads } from '../../db/statements';
+import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, sidsInUse, simulatedCall, slotsTaken, storeCallSid } from './call.store';
+import type { FlowEventName } from '../../entities/webhook-flow.entity';
+import type { Logger } from '../../logger';
+import type { Clock } from '../shared/clock';
+import type { EventPublisher } from '../events';
+import { AppError, ConflictError } from '../shared/errors';
+import { KeptWrites } from './kept-writes';
+import type { FlowEvents } from '../flows/flow-events';
+import type { JobQueue } from '../jobs/job-queue';
+import type { Caller, RecordKey } from '../shared/scope';
+import type { SimulatedCallee } from '../conversation/simulated-callee';
+import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, simulatedTransferStatus, talksWithCallee } from '../telephony/simulated.telephony';
+import { startTransfer } from './call-transfer.store';
+import type { StatusUpdate, TelephonyAdapter } from '../telephony/telephony';
+import { forgetRelaySessions } from '../telephony/relay-session.store';
+import { signedTwilioCall, verifiedTwilio } from '../telephony/twilio-callback';
+import type { CallPrices } from './call-cost';
 
 /** The flow event a transition to `status` is: the first `in-progress` starts a call, a terminal status ends it. */
 function callEventOf(status: CallStatus): FlowEventName | null {

@@ -1,15 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Call } from '../../entities';
-import type { Logger } from '../../logger';
+import { Call } from '../../../entities';
+import type { Logger } from '../../../logger';
 import type { Transitioned } from '../call-transitions';
-import type { Clock } from '../shared/clock';
-import { NotFoundError } from '../shared/errors';
-import type { EventPublisher } from '../events';
-import type { JobQueue } from '../jobs/job-queue';
-import type { Caller } from '../shared/scope';
-import type { RecordingMedia, TelephonyAdapter } from '../telephony/telephony';
-import { signedTwilioCall } from '../telephony/twilio-callback';
-import type { CallPrices } from '../calls/call-cost';
+import type { Clock } from '../../shared/clock';
+import { NotFoundError } from '../../shared/errors';
+import type { EventPublisher } from '../../events';
+import type { JobQueue } from '../../jobs/job-queue';
+import type { Caller } from '../../shared/scope';
+import type { RecordingMedia, TelephonyAdapter } from '../../telephony/telephony';
+import { signedTwilioCall } from '../../telephony/twilio-callback';
+import type { CallPrices } from '../call-cost';
 import { keepRecording, keepRecordingIfRecorded } from './recording.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../entities/call.entity';
 import type { PhoneParser } from '../shared/phone';
-import { makeCallFields } from '../call.contract';
+import { makeCallFields } from './call.contract';
 import { camelKeys } from '../shared/naming';
 import { page, phone, rule, timestamp, uuid } from '../shared/common.input';
 

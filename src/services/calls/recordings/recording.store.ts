@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type CallPrices, PRICES_ROW, priceParams, storedCostAssignments } from '../calls/call-cost';
+import { type CallPrices, PRICES_ROW, priceParams, storedCostAssignments } from '../call-cost';
 
 /** A recording kept on a call: the provider's id, our URL serving it, when it was stored. */
 export interface KeptRecording {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { Call } from '../entities';
-import { TRANSFER_MODES } from '../entities/ai-agent.entity';
-import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES, TRANSFER_STATUSES } from '../entities/call.entity';
-import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './shared/contract';
-import type { StoredTurn } from './conversation/transcript';
-import { phone, uuid, workspace } from './shared/common.input';
-import type { PhoneParser } from './shared/phone';
+import type { Call } from '../../entities';
+import { TRANSFER_MODES } from '../../entities/ai-agent.entity';
+import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES, TRANSFER_STATUSES } from '../../entities/call.entity';
+import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from '../shared/contract';
+import type { StoredTurn } from '../conversation/transcript';
+import { phone, uuid, workspace } from '../shared/common.input';
+import type { PhoneParser } from '../shared/phone';
 
 const dynamicVariable = namedObject(
   z.strictObject({ name: d(z.string(), 'Variable name.'), value: d(z.string(), 'The value.') }),

@@ -1,22 +1,22 @@
-import { Call } from '../entities';
-import { callById, insertCampaignCalls, makeCall } from './calls/call.store';
+import { Call } from '../../entities';
+import { callById, insertCampaignCalls, makeCall } from './call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DynamicVariable } from '../entities/call.entity';
+import type { DynamicVariable } from '../../entities/call.entity';
 import type { CallLifecycleService } from './call-lifecycle.service';
-import { NotFoundError, PreconditionError } from './shared/errors';
-import { createUnderKey } from './idempotency.service';
-import { page as pageInput } from './shared/common.input';
-import { type ListCallsInput, listCallsInput, makeCallWrite } from './input/call.input';
-import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './shared/pagination';
-import type { PhoneParser } from './shared/phone';
-import { findOwned, parseId } from './shared/records';
-import { viewOfStored } from './shared/contract';
-import type { ViewReads } from '../db/statements';
+import { NotFoundError, PreconditionError } from '../shared/errors';
+import { createUnderKey } from '../idempotency.service';
+import { page as pageInput } from '../shared/common.input';
+import { type ListCallsInput, listCallsInput, makeCallWrite } from './call.input';
+import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
+import type { PhoneParser } from '../shared/phone';
+import { findOwned, parseId } from '../shared/records';
+import { viewOfStored } from '../shared/contract';
+import type { ViewReads } from '../../db/statements';
 import { callStoredView, type CallView, toCallView } from './call.contract';
-import type { Caller, Scope } from './shared/scope';
-import type { Naming } from './shared/naming';
-import type { OperationLimits } from './rate-limit.service';
-import { parseInput, parseWrite } from './shared/validation';
+import type { Caller, Scope } from '../shared/scope';
+import type { Naming } from '../shared/naming';
+import type { OperationLimits } from '../rate-limit.service';
+import { parseInput, parseWrite } from '../shared/validation';
 
 export interface CallServiceOptions {
   provider: string;

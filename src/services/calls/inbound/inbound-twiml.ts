@@ -1,5 +1,5 @@
 import twilio from 'twilio';
-import type { TwilioTelephony } from '../telephony/twilio.telephony';
+import type { TwilioTelephony } from '../../telephony/twilio.telephony';
 import type { InboundAnswer } from './inbound-call.service';
 
 /**
