@@ -10,7 +10,7 @@ import { CampaignStatsType } from '../schema/campaign-stats.type';
 import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
-import type { CampaignService } from '../services/campaign.service';
+import type { CampaignService } from '../services/campaigns/campaign.service';
 
 @Resolver(() => CampaignType)
 export class CampaignResolver {

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { CampaignService } from '../services/campaign.service';
-import { createCampaignInput, updateCampaignInput } from '../services/campaign.contract';
-import { byWorkspaceInput } from '../services/input/campaign.input';
+import type { CampaignService } from '../services/campaigns/campaign.service';
+import { createCampaignInput, updateCampaignInput } from '../services/campaigns/campaign.contract';
+import { byWorkspaceInput } from '../services/campaigns/campaign.input';
 import { campaignJson, campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignStats } from './campaign.serializer';
 import { ok, okJson } from './envelope';
 import type { RestState } from './middleware';

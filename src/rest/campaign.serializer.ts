@@ -1,5 +1,5 @@
-import { campaignContract } from '../services/campaign.contract';
-import { campaignStatsContract } from '../services/campaign-stats.contract';
+import { campaignContract } from '../services/campaigns/campaign.contract';
+import { campaignStatsContract } from '../services/campaigns/campaign-stats.contract';
 import { restShape } from './contract-shape';
 
 /** Campaign, interface 2.2, derived from its contract. */

@@ -4,7 +4,7 @@ import { clientAddress } from '../http/client-address';
 import { addLogFields, type Logger, withLogFields } from '../logger';
 import type { Metrics } from '../metrics';
 import type { AuthService } from '../services/auth.service';
-import type { CampaignService } from '../services/campaign.service';
+import type { CampaignService } from '../services/campaigns/campaign.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import { campaignJson } from './campaign.serializer';
 import { okText } from './envelope';

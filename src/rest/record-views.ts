@@ -1,5 +1,5 @@
 import { toCallView } from '../services/calls/call.contract';
-import { toCampaignView } from '../services/campaign.contract';
+import { toCampaignView } from '../services/campaigns/campaign.contract';
 import { toContactView } from '../services/contact.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';
 import { serializeCall } from './call.serializer';

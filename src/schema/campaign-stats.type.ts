@@ -1,4 +1,4 @@
-import { campaignStatsContract, type CampaignStatsView } from '../services/campaign-stats.contract';
+import { campaignStatsContract, type CampaignStatsView } from '../services/campaigns/campaign-stats.contract';
 import { contractObjectType } from './contract.type';
 
 /** How far a campaign has got: its selected contacts by state (docs/campaigns.md), from its contract. */

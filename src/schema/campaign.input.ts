@@ -1,4 +1,4 @@
-import { campaignCreateFields, campaignFields, campaignInputOverride } from '../services/campaign.contract';
+import { campaignCreateFields, campaignFields, campaignInputOverride } from '../services/campaigns/campaign.contract';
 import { contractInputType } from './contract.type';
 
 /** Partial update: fields left out stay as they were; a nullable field sent as null is cleared. */

@@ -1,4 +1,4 @@
-import { campaignContract, type CampaignView } from '../services/campaign.contract';
+import { campaignContract, type CampaignView } from '../services/campaigns/campaign.contract';
 import { ConnectionType } from './connection.type';
 import { contractObjectType } from './contract.type';
 import { Node } from './node.type';

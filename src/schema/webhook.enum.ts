@@ -2,7 +2,7 @@ import { EXECUTION_STATUSES } from '../entities/webhook-execution.entity';
 import { FLOW_DIRECTIONS, FLOW_STATUSES } from '../entities/webhook-flow.entity';
 import { STEP_RUN_STATUSES } from '../entities/webhook-step-run.entity';
 import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
-import { RETRY_UNITS } from '../services/input/campaign.input';
+import { RETRY_UNITS } from '../services/campaigns/campaign.input';
 import { closedSet } from './closed-set';
 
 // The flow aggregate's closed sets as GraphQL enums: its contracts' enum fields find them by their values (closedSetOf).

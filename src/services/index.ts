@@ -7,7 +7,7 @@ import { AgentService } from './agent.service';
 import { AuthService } from './auth.service';
 import { CallLifecycleService } from './calls/call-lifecycle.service';
 import { CallService } from './calls/call.service';
-import { CampaignService } from './campaign.service';
+import { CampaignService } from './campaigns/campaign.service';
 import { viewReads } from '../db/statements';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { RecordViews } from './campaigns/contact-mapping';

@@ -1,20 +1,20 @@
-import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../entities';
-import { INBOUND_CAMPAIGN_TYPE } from '../entities/campaign.entity';
-import { type FieldError, NotFoundError, ValidationError } from './shared/errors';
-import { createUnderKey } from './idempotency.service';
-import { byWorkspaceInput, pageCampaignsInput } from './input/campaign.input';
-import { isValidTimeZone, nextOpening, windowOf } from './campaigns/calling-window';
+import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../../entities';
+import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
+import { type FieldError, NotFoundError, ValidationError } from '../shared/errors';
+import { createUnderKey } from '../idempotency.service';
+import { byWorkspaceInput, pageCampaignsInput } from './campaign.input';
+import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
-import { viewOfStored } from './shared/contract';
-import type { StoredView, ViewReads } from '../db/statements';
+import { viewOfStored } from '../shared/contract';
+import type { StoredView, ViewReads } from '../../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
-import { campaignById, type CampaignCounts, countsOf } from './campaigns/campaign.store';
-import type { Clock } from './shared/clock';
-import { newestFirst, type Page } from './shared/pagination';
-import { type Naming, snakeName } from './shared/naming';
-import { findOwned, parseId } from './shared/records';
-import type { Caller, Scope } from './shared/scope';
-import { parseInput, parseWrite } from './shared/validation';
+import { campaignById, type CampaignCounts, countsOf } from './campaign.store';
+import type { Clock } from '../shared/clock';
+import { newestFirst, type Page } from '../shared/pagination';
+import { type Naming, snakeName } from '../shared/naming';
+import { findOwned, parseId } from '../shared/records';
+import type { Caller, Scope } from '../shared/scope';
+import { parseInput, parseWrite } from '../shared/validation';
 
 /** Related records a campaign may name, each of which must belong to the caller's company. */
 const RELATIONS = [

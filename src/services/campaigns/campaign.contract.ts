@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Campaign } from '../entities';
-import { camelKeys } from './shared/naming';
-import { defineContract, described as d, field, type ViewOf, viewOf } from './shared/contract';
-import { nestedStrings, RETRY_UNITS, timeOfDay, timeZone } from './input/campaign.input';
-import { intBetween, isoDate, jsonObject, requiredText, rule, text, timestamp, uuid, workspace } from './shared/common.input';
+import type { Campaign } from '../../entities';
+import { camelKeys } from '../shared/naming';
+import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { nestedStrings, RETRY_UNITS, timeOfDay, timeZone } from './campaign.input';
+import { intBetween, isoDate, jsonObject, requiredText, rule, text, timestamp, uuid, workspace } from '../shared/common.input';
 
 /**
  * The campaign as services return it and every surface shows it: REST (interface 2.2, then

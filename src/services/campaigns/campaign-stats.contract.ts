@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineContract, described as d, field, type ViewOf } from './shared/contract';
+import { defineContract, described as d, field, type ViewOf } from '../shared/contract';
 
 /**
  * How far a campaign has got (docs/campaigns.md): its selected contacts counted by state,
