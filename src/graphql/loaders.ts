@@ -4,7 +4,7 @@ import type { AgentView } from '../services/agent.contract';
 import type { CallView } from '../services/calls/call.contract';
 import type { CampaignView } from '../services/campaigns/campaign.contract';
 import type { CampaignStatsView } from '../services/campaigns/campaign-stats.contract';
-import type { ContactView } from '../services/contact.contract';
+import type { ContactView } from '../services/contacts/contact.contract';
 import type { Page } from '../services/shared/pagination';
 import type { Caller } from '../services/shared/scope';
 import type { ExecutionView, StepRunView } from '../services/webhook-execution.contract';

@@ -8,8 +8,8 @@ import { type Connection, connectionOf } from '../schema/connection.type';
 import { CreateContactInput, ImportContactsCsvInput, UpdateContactInput } from '../schema/contact.input';
 import { ContactConnection, ContactCsvImportType, ContactType } from '../schema/contact.type';
 import { ContactsArgs } from '../schema/page.args';
-import type { ContactService } from '../services/contact.service';
-import type { ContactView } from '../services/contact.contract';
+import type { ContactService } from '../services/contacts/contact.service';
+import type { ContactView } from '../services/contacts/contact.contract';
 
 const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0]! : created);
 

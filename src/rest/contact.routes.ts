@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { ContactView } from '../services/contact.contract';
-import type { ContactService } from '../services/contact.service';
+import type { ContactView } from '../services/contacts/contact.contract';
+import type { ContactService } from '../services/contacts/contact.service';
 import { contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
 import { csvImportBodies, csvImportQuery, readCsvUpload } from './csv-upload';
 import { ok, okArrayStream } from './envelope';

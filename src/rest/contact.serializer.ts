@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { contactContract } from '../services/contact.contract';
-import type { CsvImportResult } from '../services/contact.service';
+import { contactContract } from '../services/contacts/contact.contract';
+import type { CsvImportResult } from '../services/contacts/contact.service';
 import { restShape } from './contract-shape';
 
 /** Contact, interface 2.3, derived from its contract. */

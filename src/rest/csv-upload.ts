@@ -2,10 +2,10 @@ import type { ParsedUrlQuery } from 'node:querystring';
 import { PassThrough, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { z } from 'zod';
-import type { CsvSource } from '../services/contact-csv';
+import type { CsvSource } from '../services/contacts/contact-csv';
 import { ValidationError } from '../services/shared/errors';
 import { uuid } from '../services/shared/common.input';
-import { contactCsvMapping } from '../services/input/contact.input';
+import { contactCsvMapping } from '../services/contacts/contact.input';
 import { hasContent } from '../http/json-body';
 import type { RestContext } from './middleware';
 

@@ -1,6 +1,6 @@
 import { toCallView } from '../services/calls/call.contract';
 import { toCampaignView } from '../services/campaigns/campaign.contract';
-import { toContactView } from '../services/contact.contract';
+import { toContactView } from '../services/contacts/contact.contract';
 import type { RecordViews } from '../services/campaigns/contact-mapping';
 import { serializeCall } from './call.serializer';
 import { serializeCampaign } from './campaign.serializer';

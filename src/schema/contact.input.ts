@@ -1,5 +1,5 @@
 import { Field, ID, InputType } from 'type-graphql';
-import { contactFields, contactInputOverride } from '../services/contact.contract';
+import { contactFields, contactInputOverride } from '../services/contacts/contact.contract';
 import { contractInputType, shapeOnly } from './contract.type';
 
 export const UpdateContactInput = contractInputType(

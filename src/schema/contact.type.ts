@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { contactContract, type ContactView } from '../services/contact.contract';
+import { contactContract, type ContactView } from '../services/contacts/contact.contract';
 import { ConnectionType } from './connection.type';
 import { contractObjectType } from './contract.type';
 import { Node } from './node.type';

@@ -12,7 +12,7 @@ import { viewReads } from '../db/statements';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './shared/clock';
-import { ContactService } from './contact.service';
+import { ContactService } from './contacts/contact.service';
 import { ConversationService } from './conversation/conversation.service';
 import { SimulatedCallee } from './conversation/simulated-callee';
 import { OpenAiCompatibleModel } from './conversation/language-model';

@@ -1,6 +1,6 @@
 import { Contact } from '../../../src/entities';
 import { serializeContact } from '../../../src/rest/contact.serializer';
-import { toContactView } from '../../../src/services/contact.contract';
+import { toContactView } from '../../../src/services/contacts/contact.contract';
 import { okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 

@@ -1,16 +1,16 @@
-import { Campaign, Contact } from '../entities';
+import { Campaign, Contact } from '../../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
-import { refreshContactStatistics } from './contacts/contact.store';
-import { type FieldError, ValidationError } from './shared/errors';
-import { createUnderKey } from './idempotency.service';
-import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './input/contact.input';
-import { newestFirst, type Page } from './shared/pagination';
-import type { PhoneParser } from './shared/phone';
-import { camelKeys, type Naming } from './shared/naming';
-import { findOwned, parseId } from './shared/records';
+import { refreshContactStatistics } from './contact.store';
+import { type FieldError, ValidationError } from '../shared/errors';
+import { createUnderKey } from '../idempotency.service';
+import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './contact.input';
+import { newestFirst, type Page } from '../shared/pagination';
+import type { PhoneParser } from '../shared/phone';
+import { camelKeys, type Naming } from '../shared/naming';
+import { findOwned, parseId } from '../shared/records';
 import { type ContactView, toContactView } from './contact.contract';
-import type { Caller, Scope } from './shared/scope';
-import { checkInput, parseInput, parseWrite } from './shared/validation';
+import type { Caller, Scope } from '../shared/scope';
+import { checkInput, parseInput, parseWrite } from '../shared/validation';
 
 /** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
 const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;

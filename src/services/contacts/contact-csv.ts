@@ -2,9 +2,9 @@ import { pipeline, Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
 import { TextDecoder } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
-import { type FieldError, ValidationError } from './shared/errors';
-import { CSV_CONTACT_FIELDS, type ContactCsvMapping, MAX_CSV_BYTES, MAX_CSV_ROWS } from './input/contact.input';
-import { textProblem } from './shared/storable';
+import { type FieldError, ValidationError } from '../shared/errors';
+import { CSV_CONTACT_FIELDS, type ContactCsvMapping, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
+import { textProblem } from '../shared/storable';
 
 /** A CSV file as it arrives: UTF-8 bytes in chunks (a request body), or text (a GraphQL string). */
 export type CsvSource = AsyncIterable<Uint8Array | string> | Iterable<string>;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Contact } from '../entities';
-import { LAST_CALL_STATUSES } from '../entities/contact.entity';
-import { defineContract, described as d, field, type ViewOf, viewOf } from './shared/contract';
-import { jsonObject, phone, requiredText, text, uuid } from './shared/common.input';
-import type { PhoneParser } from './shared/phone';
+import type { Contact } from '../../entities';
+import { LAST_CALL_STATUSES } from '../../entities/contact.entity';
+import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { jsonObject, phone, requiredText, text, uuid } from '../shared/common.input';
+import type { PhoneParser } from '../shared/phone';
 
 /**
  * A person campaigns call, as services return it and every surface shows it: REST

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PhoneParser } from '../shared/phone';
-import { contactFields } from '../contact.contract';
+import { contactFields } from './contact.contract';
 import { camelKeys } from '../shared/naming';
 import { page, requiredText, rule, uuid } from '../shared/common.input';
 
