@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Services } from '../services';
-import type { AgentView } from '../services/agent.contract';
+import type { AgentView } from '../services/agents/agent.contract';
 import type { CallView } from '../services/calls/call.contract';
 import type { CampaignView } from '../services/campaigns/campaign.contract';
 import type { CampaignStatsView } from '../services/campaigns/campaign-stats.contract';

@@ -6,7 +6,7 @@ import { unboundedList } from '../graphql/limits';
 import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
-import type { AgentService } from '../services/agent.service';
+import type { AgentService } from '../services/agents/agent.service';
 import { PlaygroundService } from '../services/conversation/playground.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 

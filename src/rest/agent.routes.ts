@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { AgentService } from '../services/agent.service';
+import type { AgentService } from '../services/agents/agent.service';
 import { PlaygroundService } from '../services/conversation/playground.service';
-import { testChatInput } from '../services/input/playground.input';
-import { createAgentInput, listAgentsInput, updateAgentInput } from '../services/input/agent.input';
+import { testChatInput } from '../services/conversation/playground.input';
+import { createAgentInput, listAgentsInput, updateAgentInput } from '../services/agents/agent.input';
 import { agentShape, serializeAgent } from './agent.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';

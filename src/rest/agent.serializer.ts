@@ -1,4 +1,4 @@
-import { agentContract } from '../services/agent.contract';
+import { agentContract } from '../services/agents/agent.contract';
 import { restShape } from './contract-shape';
 
 /** AI agent, interface 2.4 (also the shape of agent templates), derived from its contract. */

@@ -1,4 +1,4 @@
-import { agentFields, agentInputOverride, agentWorkspaceFields } from '../services/agent.contract';
+import { agentFields, agentInputOverride, agentWorkspaceFields } from '../services/agents/agent.contract';
 import { contractInputType } from './contract.type';
 
 export const UpdateAiAgentInput = contractInputType(

@@ -1,4 +1,4 @@
-import { agentContract, type AgentView } from '../services/agent.contract';
+import { agentContract, type AgentView } from '../services/agents/agent.contract';
 import { contractObjectType } from './contract.type';
 import { Node } from './node.type';
 

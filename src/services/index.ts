@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
-import { AgentService } from './agent.service';
+import { AgentService } from './agents/agent.service';
 import { AuthService } from './auth.service';
 import { CallLifecycleService } from './calls/call-lifecycle.service';
 import { CallService } from './calls/call.service';

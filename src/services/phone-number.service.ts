@@ -1,6 +1,6 @@
 import { ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PhoneNumber } from '../entities';
-import type { AgentService } from './agent.service';
+import type { AgentService } from './agents/agent.service';
 import { ConflictError, ValidationError } from './shared/errors';
 import { createPhoneNumberWrite, updatePhoneNumberWrite } from './input/phone-number.input';
 import type { Naming } from './shared/naming';

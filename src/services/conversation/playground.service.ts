@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AgentService } from '../agent.service';
+import type { AgentService } from '../agents/agent.service';
 import { PreconditionError, ValidationError } from '../shared/errors';
 import type { FlowRunner } from '../flows/flow-runner';
-import { testChatInput } from '../input/playground.input';
+import { testChatInput } from './playground.input';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';
 import { readAgentFlow } from './agent-flow';

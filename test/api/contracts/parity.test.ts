@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { restShape } from '../../../src/rest/contract-shape';
 import { TERMINAL_STATUSES } from '../../../src/entities/call.entity';
-import { agentContract } from '../../../src/services/agent.contract';
+import { agentContract } from '../../../src/services/agents/agent.contract';
 import { phoneNumberContract } from '../../../src/services/phone-number.contract';
 import { callContract } from '../../../src/services/calls/call.contract';
 import { campaignContract } from '../../../src/services/campaigns/campaign.contract';

@@ -1,11 +1,11 @@
-import { AiAgent, WebhookFlow } from '../entities';
+import { AiAgent, WebhookFlow } from '../../entities';
 import { type AgentView, toAgentView } from './agent.contract';
-import { createAgentWrite, listAgentsInput, updateAgentWrite } from './input/agent.input';
-import type { Naming } from './shared/naming';
-import { findOwned, parseId } from './shared/records';
-import type { Caller } from './shared/scope';
-import { ValidationError } from './shared/errors';
-import { parseInput, parseWrite } from './shared/validation';
+import { createAgentWrite, listAgentsInput, updateAgentWrite } from './agent.input';
+import type { Naming } from '../shared/naming';
+import { findOwned, parseId } from '../shared/records';
+import type { Caller } from '../shared/scope';
+import { ValidationError } from '../shared/errors';
+import { parseInput, parseWrite } from '../shared/validation';
 
 /**
  * The flows an agent's flow tools name are flows of the caller's company: another

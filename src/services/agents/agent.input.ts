@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentFields, agentWorkspaceFields } from '../agent.contract';
+import { agentFields, agentWorkspaceFields } from './agent.contract';
 import { camelKeys } from '../shared/naming';
 import { listedWorkspace } from '../shared/common.input';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { AiAgent } from '../entities';
-import { CALL_RECORDINGS, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../entities/ai-agent.entity';
-import { defineContract, described as d, field, type ViewOf, viewOf } from './shared/contract';
-import { agentFlowSchema } from './conversation/agent-flow';
-import { outcomeDefinitionsSchema } from './conversation/analysis-schema';
-import { httpsUrl, intBetween, jsonObject, requiredText, text, workspace } from './shared/common.input';
+import type { AiAgent } from '../../entities';
+import { CALL_RECORDINGS, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../../entities/ai-agent.entity';
+import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { agentFlowSchema } from '../conversation/agent-flow';
+import { outcomeDefinitionsSchema } from '../conversation/analysis-schema';
+import { httpsUrl, intBetween, jsonObject, requiredText, text, workspace } from '../shared/common.input';
 
 const VOICEMAIL_ACTION = 'What the agent does when an answering machine answers: hangup (default), leave_message or continue (docs/agents.md).';
 const VOICEMAIL_MESSAGE = 'Left on an answering machine under leave_message; {{variables}} are filled as in the prompt.';
