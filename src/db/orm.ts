@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
 import { withSessionLock } from './side-pool';
-import { FLOW_EVENTS_TABLE } from '../services/flows/flow-events.store';
+import { FLOW_EVENTS_TABLE } from '../services/flows/flow-outbox.store';
 import { IDEMPOTENCY_TABLE } from '../services/idempotency.store';
 import { RELAY_SESSIONS_TABLE } from '../services/telephony/relay-session.store';
 import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';

@@ -7,7 +7,7 @@ import type { CampaignStatsView } from '../services/campaigns/campaign-stats.con
 import type { ContactView } from '../services/contacts/contact.contract';
 import type { Page } from '../services/shared/pagination';
 import type { Caller } from '../services/shared/scope';
-import type { ExecutionView, StepRunView } from '../services/webhook-execution.contract';
+import type { ExecutionView, StepRunView } from '../services/flows/flow-execution.contract';
 
 /** A page request for one parent: the parent's id plus the page arguments. */
 export interface PageKey {

@@ -10,7 +10,7 @@ import type { Topics } from '../services/events';
 import { FlowRunner } from '../services/flows/flow-runner';
 import type { IdempotencyService } from '../services/idempotency.service';
 import type { RateLimitService } from '../services/rate-limit.service';
-import type { WebhookExecutionService } from '../services/webhook-execution.service';
+import type { WebhookExecutionService } from '../services/flows/flow-execution.service';
 
 type ExecutionEvent = Topics['webhook.execution.updated'];
 

@@ -9,7 +9,7 @@ import { CreateWebhookInput, UpdateWebhookInput } from '../schema/webhook.input'
 import { WebhookFlowType } from '../schema/webhook.type';
 import { WebhookExecutionConnection, type WebhookExecutionType } from '../schema/webhook-execution.type';
 import { WebhookStepType } from '../schema/webhook-step.type';
-import type { WebhookService } from '../services/webhook.service';
+import type { WebhookService } from '../services/flows/flow.service';
 
 @Resolver(() => WebhookFlowType)
 export class WebhookResolver {

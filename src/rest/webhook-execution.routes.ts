@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { FlowRunner } from '../services/flows/flow-runner';
-import { listExecutionsInput, triggerInput } from '../services/input/webhook-execution.input';
-import type { WebhookExecutionService } from '../services/webhook-execution.service';
+import { listExecutionsInput, triggerInput } from '../services/flows/flow-execution.input';
+import type { WebhookExecutionService } from '../services/flows/flow-execution.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ExecutionDetail } from '../services/webhook-execution.service';
-import { executionContract, type ExecutionView, stepRunContract } from '../services/webhook-execution.contract';
+import type { ExecutionDetail } from '../services/flows/flow-execution.service';
+import { executionContract, type ExecutionView, stepRunContract } from '../services/flows/flow-execution.contract';
 import { restShape } from './contract-shape';
 import { shape } from './serialize';
 

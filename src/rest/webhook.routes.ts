@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import { createWebhookInput, listWebhooksInput, updateWebhookInput, useTemplateInput } from '../services/input/webhook.input';
-import type { WebhookService } from '../services/webhook.service';
+import { createWebhookInput, listWebhooksInput, updateWebhookInput, useTemplateInput } from '../services/flows/flow.input';
+import type { WebhookService } from '../services/flows/flow.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';

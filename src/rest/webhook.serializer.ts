@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flowContract, type WebhookFlowView } from '../services/webhook.contract';
+import { flowContract, type WebhookFlowView } from '../services/flows/flow.contract';
 import { restShape } from './contract-shape';
 
 /** Webhook flow, interface 2.5, derived from its contract: its steps and latest 20 executions inline, newest first. */

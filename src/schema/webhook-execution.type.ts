@@ -1,4 +1,4 @@
-import { executionContract, type ExecutionView } from '../services/webhook-execution.contract';
+import { executionContract, type ExecutionView } from '../services/flows/flow-execution.contract';
 import { ConnectionType } from './connection.type';
 import { contractObjectType } from './contract.type';
 // Registers the GraphQL enums of the flow aggregate, which the contract's enum fields are typed with.

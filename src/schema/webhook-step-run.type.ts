@@ -1,4 +1,4 @@
-import { stepRunContract, type StepRunView } from '../services/webhook-execution.contract';
+import { stepRunContract, type StepRunView } from '../services/flows/flow-execution.contract';
 import { contractObjectType } from './contract.type';
 // Registers the GraphQL enums of the flow aggregate, which the contract's enum fields are typed with.
 import './webhook.enum';

@@ -1,4 +1,4 @@
-import { stepContract, type WebhookStepView } from '../services/webhook.contract';
+import { stepContract, type WebhookStepView } from '../services/flows/flow.contract';
 import { contractObjectType } from './contract.type';
 // Registers the GraphQL enums of the flow aggregate, which the contract's enum fields are typed with.
 import './webhook.enum';

@@ -1,4 +1,4 @@
-import { flowFields, flowInputOverride, flowWorkspaceFields } from '../services/webhook.contract';
+import { flowFields, flowInputOverride, flowWorkspaceFields } from '../services/flows/flow.contract';
 import { contractInputType } from './contract.type';
 
 /** Partial update; `steps`, `variables` and `predefinedVariables`, when sent, replace the old ones. */

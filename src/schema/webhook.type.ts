@@ -1,4 +1,4 @@
-import { flowContract, type WebhookFlowView } from '../services/webhook.contract';
+import { flowContract, type WebhookFlowView } from '../services/flows/flow.contract';
 import { contractObjectType } from './contract.type';
 import { Node } from './node.type';
 // Registers the GraphQL enums of the flow aggregate, which the contract's enum fields are typed with.

@@ -21,7 +21,7 @@ import { analyzable, PostCallAnalysisService } from './conversation/post-call-an
 import { DoNotCallService } from './do-not-call.service';
 import type { EventBus } from './events';
 import { busExecutionEvents } from './flows/execution-events';
-import { FlowEvents } from './flows/flow-events';
+import { FlowEvents } from './flows/flow-outbox';
 import { FlowRunner } from './flows/flow-runner';
 import { OutboundHttp } from './flows/outbound-http';
 import { StepExecutor } from './flows/step-executor';
@@ -40,8 +40,8 @@ import { RelayService } from './telephony/relay.service';
 import { TransferService } from './telephony/transfer.service';
 import type { TelephonyAdapter } from './telephony/telephony';
 import { TwilioTelephony } from './telephony/twilio.telephony';
-import { WebhookService } from './webhook.service';
-import { WebhookExecutionService } from './webhook-execution.service';
+import { WebhookService } from './flows/flow.service';
+import { WebhookExecutionService } from './flows/flow-execution.service';
 import type { StatementListener } from '../db/orm';
 
 export interface Infrastructure {

@@ -10,7 +10,7 @@ import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../events';
 import { AppError, ConflictError } from '../shared/errors';
 import { KeptWrites } from './kept-writes';
-import type { FlowEvents } from '../flows/flow-events';
+import type { FlowEvents } from '../flows/flow-outbox';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Caller, RecordKey } from '../shared/scope';
 import type { SimulatedCallee } from '../conversation/simulated-callee';

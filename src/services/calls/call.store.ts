@@ -12,7 +12,7 @@ import { transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../shared/scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
-import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-events.store';
+import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-outbox.store';
 import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import type { StatusUpdate } from '../telephony/telephony';

@@ -7,7 +7,7 @@ import type { CallService, CampaignCallBatch, NewCampaignCall } from '../calls/c
 import type { Transitioned } from '../calls/call-transitions';
 import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../events';
-import type { FlowEvents } from '../flows/flow-events';
+import type { FlowEvents } from '../flows/flow-outbox';
 import type { FlowRunner } from '../flows/flow-runner';
 import type { JobQueue } from '../jobs/job-queue';
 import type { Caller } from '../shared/scope';

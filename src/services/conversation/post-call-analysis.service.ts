@@ -8,7 +8,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import type { Caller } from '../shared/scope';
 import { jobSql } from '../jobs/job-sql';
 import { describeError } from '../shared/errors';
-import type { FlowEvents } from '../flows/flow-events';
+import type { FlowEvents } from '../flows/flow-outbox';
 import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
 import { type LanguageModel, LanguageModelError, type LanguageModelErrorKind } from './language-model';
 import type { JobAttempt } from '../jobs/job-queue';

@@ -4,7 +4,7 @@ import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
 import { viewOfStored } from '../shared/contract';
 import { hotStatement, sharedStatement, type ViewReads, viewColumns } from '../../db/statements';
-import { executionContract, type ExecutionView } from '../webhook-execution.contract';
+import { executionContract, type ExecutionView } from './flow-execution.contract';
 import type { RecordKey } from '../shared/scope';
 import type { RunRecord, Skip } from './flow-plan';
 import type { StepOutcome } from './step-executor';

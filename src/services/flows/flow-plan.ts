@@ -3,7 +3,7 @@ import type { StepRunStatus } from '../../entities/webhook-step-run.entity';
 import { coerce, readPath, type Scope } from './placeholders';
 import { delayMs } from '../shared/delays';
 import { FLOW_EVENTS, type FlowEventName } from '../../entities/webhook-flow.entity';
-import { SUBJECT_OF } from './flow-events.store';
+import { SUBJECT_OF } from './flow-outbox.store';
 
 /**
  * What an execution does next, decided from its flow snapshot and its step runs alone.

@@ -4,7 +4,7 @@ import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-exe
 import type { Clock } from '../shared/clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../shared/errors';
 import { createUnderKey } from '../idempotency.service';
-import { triggerInput } from '../input/webhook-execution.input';
+import { triggerInput } from './flow-execution.input';
 import { jobCaller, JOB_POLICIES } from '../jobs/job-catalogue';
 import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
@@ -13,7 +13,7 @@ import type { ViewReads } from '../../db/statements';
 import { parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';
-import type { ExecutionView } from '../webhook-execution.contract';
+import type { ExecutionView } from './flow-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
   type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,

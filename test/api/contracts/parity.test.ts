@@ -9,8 +9,8 @@ import { campaignStatsContract } from '../../../src/services/campaigns/campaign-
 import { contactContract } from '../../../src/services/contacts/contact.contract';
 import { doNotCallContract } from '../../../src/services/do-not-call.contract';
 import { type Contract, objectDocs, surfaceFields } from '../../../src/services/shared/contract';
-import { flowContract, stepContract } from '../../../src/services/webhook.contract';
-import { executionContract, stepRunContract } from '../../../src/services/webhook-execution.contract';
+import { flowContract, stepContract } from '../../../src/services/flows/flow.contract';
+import { executionContract, stepRunContract } from '../../../src/services/flows/flow-execution.contract';
 import { camelName } from '../../../src/services/shared/naming';
 import type { Caller } from '../../../src/services/shared/scope';
 import { campaignApi, statsWhen } from '../campaigns/support';

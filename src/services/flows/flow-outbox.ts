@@ -8,7 +8,7 @@ import type { JobQueue } from '../jobs/job-queue';
 import { jobSql } from '../jobs/job-sql';
 import type { RecordViews } from '../campaigns/contact-mapping';
 import type { FlowRunner } from './flow-runner';
-import { insertFlowEvents, lockPending, markDelivered, type PendingEvent, pendingCompanies, SUBJECT_OF } from './flow-events.store';
+import { insertFlowEvents, lockPending, markDelivered, type PendingEvent, pendingCompanies, SUBJECT_OF } from './flow-outbox.store';
 
 export const FLOW_EVENTS_JOB = 'flow.events';
 

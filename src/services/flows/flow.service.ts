@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AiAgent, Campaign, WebhookFlow, WebhookStep } from '../entities';
-import { NotFoundError, ValidationError } from './shared/errors';
-import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, useTemplateInput } from './input/webhook.input';
-import type { Naming } from './shared/naming';
-import { findOwned, parseId } from './shared/records';
-import { type Caller, recordedUser } from './shared/scope';
-import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './webhook.contract';
-import type { WebhookExecutionService } from './webhook-execution.service';
-import { sealPredefined } from './flows/flow-secrets';
-import type { SecretBox } from './shared/secret-box';
-import { parseInput, parseWrite } from './shared/validation';
+import { AiAgent, Campaign, WebhookFlow, WebhookStep } from '../../entities';
+import { NotFoundError, ValidationError } from '../shared/errors';
+import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, useTemplateInput } from './flow.input';
+import type { Naming } from '../shared/naming';
+import { findOwned, parseId } from '../shared/records';
+import { type Caller, recordedUser } from '../shared/scope';
+import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './flow.contract';
+import type { WebhookExecutionService } from './flow-execution.service';
+import { sealPredefined } from './flow-secrets';
+import type { SecretBox } from '../shared/secret-box';
+import { parseInput, parseWrite } from '../shared/validation';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
 const INLINE_EXECUTIONS = 20;

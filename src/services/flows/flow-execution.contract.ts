@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { WebhookExecution, WebhookStepRun } from '../entities';
-import { EXECUTION_STATUSES } from '../entities/webhook-execution.entity';
-import { STEP_RUN_STATUSES } from '../entities/webhook-step-run.entity';
-import { defineContract, described as d, field, type ViewOf, viewOf } from './shared/contract';
+import type { WebhookExecution, WebhookStepRun } from '../../entities';
+import { EXECUTION_STATUSES } from '../../entities/webhook-execution.entity';
+import { STEP_RUN_STATUSES } from '../../entities/webhook-step-run.entity';
+import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
 
 /**
  * One run of a flow, across its attempts, as every surface shows it: REST (interface 2.5,

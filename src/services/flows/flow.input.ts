@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { camelKeys, type Naming, snakeKeys, snakeName } from '../shared/naming';
-import { type EventFiltersWrite, eventFiltersWrite, flowFields, flowWorkspaceFields, stepList, stepWrite } from '../webhook.contract';
+import { type EventFiltersWrite, eventFiltersWrite, flowFields, flowWorkspaceFields, stepList, stepWrite } from './flow.contract';
 import { listedWorkspace, requiredText, workspace } from '../shared/common.input';
 
 /** A step as the entity names its fields: GraphQL sends it so, a REST body's is renamed for it. */

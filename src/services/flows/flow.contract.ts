@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { WebhookFlow, WebhookStep } from '../entities';
-import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES, isSecretVariable, type PredefinedVariable, SECRET_MASK } from '../entities/webhook-flow.entity';
-import { WEBHOOK_METHODS } from '../entities/webhook-step.entity';
-import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from './shared/contract';
-import { RETRY_UNITS } from './campaigns/campaign.input';
-import { intBetween, jsonObject, requiredText, rule, text, uuid, workspace } from './shared/common.input';
-import { executionContract, type ExecutionView } from './webhook-execution.contract';
+import type { WebhookFlow, WebhookStep } from '../../entities';
+import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES, isSecretVariable, type PredefinedVariable, SECRET_MASK } from '../../entities/webhook-flow.entity';
+import { WEBHOOK_METHODS } from '../../entities/webhook-step.entity';
+import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from '../shared/contract';
+import { RETRY_UNITS } from '../campaigns/campaign.input';
+import { intBetween, jsonObject, requiredText, rule, text, uuid, workspace } from '../shared/common.input';
+import { executionContract, type ExecutionView } from './flow-execution.contract';
 
 /**
  * One HTTP request of a flow, run in `stepNumber` order after `dependsOnStep` succeeded, as

@@ -1,11 +1,11 @@
-import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../entities';
-import { listExecutionsInput } from './input/webhook-execution.input';
-import { page as pageInput } from './shared/common.input';
-import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from './shared/pagination';
-import { findOwned, parseId } from './shared/records';
-import type { Caller, Scope } from './shared/scope';
-import { parseInput } from './shared/validation';
-import { type ExecutionView, type StepRunView, toExecutionView, toStepRunView } from './webhook-execution.contract';
+import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../../entities';
+import { listExecutionsInput } from './flow-execution.input';
+import { page as pageInput } from '../shared/common.input';
+import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
+import { findOwned, parseId } from '../shared/records';
+import type { Caller, Scope } from '../shared/scope';
+import { parseInput } from '../shared/validation';
+import { type ExecutionView, type StepRunView, toExecutionView, toStepRunView } from './flow-execution.contract';
 
 export interface ExecutionDetail {
   execution: ExecutionView;
