@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../graphql/context';
 import { unboundedList } from '../graphql/limits';
 import { CreatePhoneNumberInput, UpdatePhoneNumberInput } from '../schema/phone-number.input';
 import { PhoneNumberType } from '../schema/phone-number.type';
-import type { PhoneNumberService } from '../services/phone-number.service';
+import type { PhoneNumberService } from '../services/phone-numbers/phone-number.service';
 
 @Resolver(() => PhoneNumberType)
 export class PhoneNumberResolver {

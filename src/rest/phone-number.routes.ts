@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { PhoneNumberService } from '../services/phone-number.service';
+import type { PhoneNumberService } from '../services/phone-numbers/phone-number.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
-import { updatePhoneNumberInput } from '../services/input/phone-number.input';
+import { updatePhoneNumberInput } from '../services/phone-numbers/phone-number.input';
 import { phoneNumberShape, serializePhoneNumber } from './phone-number.serializer';
 
 const tag = 'Phone numbers';

@@ -1,4 +1,4 @@
-import { phoneNumberContract } from '../services/phone-number.contract';
+import { phoneNumberContract } from '../services/phone-numbers/phone-number.contract';
 import { restShape } from './contract-shape';
 
 /** A number the company calls from (management extension), derived from its contract. */

@@ -1,4 +1,4 @@
-import { phoneNumberCreateFields, phoneNumberUpdateFields } from '../services/phone-number.contract';
+import { phoneNumberCreateFields, phoneNumberUpdateFields } from '../services/phone-numbers/phone-number.contract';
 import { contractInputType, shapeOnly } from './contract.type';
 
 export const CreatePhoneNumberInput = contractInputType('CreatePhoneNumberInput', 'A number your company owns, to call from.', phoneNumberCreateFields(shapeOnly), {

@@ -1,4 +1,4 @@
-import { phoneNumberContract, type PhoneNumberView } from '../services/phone-number.contract';
+import { phoneNumberContract, type PhoneNumberView } from '../services/phone-numbers/phone-number.contract';
 import { contractObjectType } from './contract.type';
 
 /** A number the company owns and may call from, from its contract. */

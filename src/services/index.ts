@@ -29,7 +29,7 @@ import { IdempotencyService } from './idempotency.service';
 import { InboundCallService } from './calls/inbound/inbound-call.service';
 import type { JobQueue } from './jobs/job-queue';
 import { PhoneParser } from './shared/phone';
-import { PhoneNumberService } from './phone-number.service';
+import { PhoneNumberService } from './phone-numbers/phone-number.service';
 import { RateLimitService } from './rate-limit.service';
 import type { SecretBox } from './shared/secret-box';
 import { SystemStateService } from './system-state.service';

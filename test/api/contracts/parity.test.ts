@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { restShape } from '../../../src/rest/contract-shape';
 import { TERMINAL_STATUSES } from '../../../src/entities/call.entity';
 import { agentContract } from '../../../src/services/agents/agent.contract';
-import { phoneNumberContract } from '../../../src/services/phone-number.contract';
+import { phoneNumberContract } from '../../../src/services/phone-numbers/phone-number.contract';
 import { callContract } from '../../../src/services/calls/call.contract';
 import { campaignContract } from '../../../src/services/campaigns/campaign.contract';
 import { campaignStatsContract } from '../../../src/services/campaigns/campaign-stats.contract';

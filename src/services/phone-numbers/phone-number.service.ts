@@ -1,15 +1,15 @@
 import { ref, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { PhoneNumber } from '../entities';
-import type { AgentService } from './agents/agent.service';
-import { ConflictError, ValidationError } from './shared/errors';
-import { createPhoneNumberWrite, updatePhoneNumberWrite } from './input/phone-number.input';
-import type { Naming } from './shared/naming';
-import type { PhoneParser } from './shared/phone';
+import { PhoneNumber } from '../../entities';
+import type { AgentService } from '../agents/agent.service';
+import { ConflictError, ValidationError } from '../shared/errors';
+import { createPhoneNumberWrite, updatePhoneNumberWrite } from './phone-number.input';
+import type { Naming } from '../shared/naming';
+import type { PhoneParser } from '../shared/phone';
 import { type PhoneNumberView, toPhoneNumberView } from './phone-number.contract';
-import { findOwned, parseId } from './shared/records';
-import type { Caller } from './shared/scope';
-import type { TelephonyAdapter } from './telephony/telephony';
-import { parseWrite } from './shared/validation';
+import { findOwned, parseId } from '../shared/records';
+import type { Caller } from '../shared/scope';
+import type { TelephonyAdapter } from '../telephony/telephony';
+import { parseWrite } from '../shared/validation';
 
 /**
  * Numbers a company owns: the only numbers it may call from, and the numbers whose incoming

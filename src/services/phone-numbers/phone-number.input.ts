@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { camelKeys } from '../shared/naming';
-import { phoneNumberCreateFields, phoneNumberUpdateFields } from '../phone-number.contract';
+import { phoneNumberCreateFields, phoneNumberUpdateFields } from './phone-number.contract';
 import type { PhoneParser } from '../shared/phone';
 
 export const createPhoneNumberInput = (parser: PhoneParser) => z.strictObject(phoneNumberCreateFields(parser));

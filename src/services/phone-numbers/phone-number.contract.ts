@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { PhoneNumber } from '../entities';
-import { defineContract, described as d, field, type ViewOf, viewOf } from './shared/contract';
-import { phone, text, uuid } from './shared/common.input';
-import type { PhoneParser } from './shared/phone';
+import type { PhoneNumber } from '../../entities';
+import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { phone, text, uuid } from '../shared/common.input';
+import type { PhoneParser } from '../shared/phone';
 
 // Also in /openapi.json (zod's global registry), where the legacy shape documents this field alone.
 const answering = 'The agent answering calls to this number; null: calls are rejected.';
