@@ -6,7 +6,7 @@ import { type Connection, connectionOf } from '../schema/connection.type';
 import { AddDoNotCallNumbersInput } from '../schema/do-not-call.input';
 import { DoNotCallNumberConnection, DoNotCallNumberType } from '../schema/do-not-call.type';
 import { PageArgs } from '../schema/page.args';
-import type { DoNotCallService } from '../services/do-not-call.service';
+import type { DoNotCallService } from '../services/do-not-call/do-not-call.service';
 
 @Resolver(() => DoNotCallNumberType)
 export class DoNotCallResolver {

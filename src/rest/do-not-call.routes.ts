@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { DoNotCallService } from '../services/do-not-call.service';
-import { listDoNotCallInput } from '../services/input/do-not-call.input';
+import type { DoNotCallService } from '../services/do-not-call/do-not-call.service';
+import { listDoNotCallInput } from '../services/do-not-call/do-not-call.input';
 import { doNotCallPageShape, doNotCallShape, serializeDoNotCallNumber } from './do-not-call.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { doNotCallContract } from '../services/do-not-call.contract';
+import { doNotCallContract } from '../services/do-not-call/do-not-call.contract';
 import { restShape } from './contract-shape';
 
 /** A number on the company's do-not-call list, derived from its contract. */

@@ -1,4 +1,4 @@
-import { doNotCallContract, type DoNotCallView } from '../services/do-not-call.contract';
+import { doNotCallContract, type DoNotCallView } from '../services/do-not-call/do-not-call.contract';
 import { ConnectionType } from './connection.type';
 import { contractObjectType } from './contract.type';
 

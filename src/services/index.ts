@@ -18,7 +18,7 @@ import { SimulatedCallee } from './conversation/simulated-callee';
 import { OpenAiCompatibleModel } from './conversation/language-model';
 import { PlaygroundService } from './conversation/playground.service';
 import { analyzable, PostCallAnalysisService } from './conversation/post-call-analysis.service';
-import { DoNotCallService } from './do-not-call.service';
+import { DoNotCallService } from './do-not-call/do-not-call.service';
 import type { EventBus } from './events';
 import { busExecutionEvents } from './flows/execution-events';
 import { FlowEvents } from './flows/flow-outbox';

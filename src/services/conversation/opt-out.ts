@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Call } from '../../entities';
 import type { Logger } from '../../logger';
-import { insertNumbers } from '../do-not-call.store';
+import { insertNumbers } from '../do-not-call/do-not-call.store';
 import type { OptOutList } from './call-tools';
 
 /** The `reason` of a number the callee asked, during a call, to put on the do-not-call list. */

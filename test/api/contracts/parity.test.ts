@@ -7,7 +7,7 @@ import { callContract } from '../../../src/services/calls/call.contract';
 import { campaignContract } from '../../../src/services/campaigns/campaign.contract';
 import { campaignStatsContract } from '../../../src/services/campaigns/campaign-stats.contract';
 import { contactContract } from '../../../src/services/contacts/contact.contract';
-import { doNotCallContract } from '../../../src/services/do-not-call.contract';
+import { doNotCallContract } from '../../../src/services/do-not-call/do-not-call.contract';
 import { type Contract, objectDocs, surfaceFields } from '../../../src/services/shared/contract';
 import { flowContract, stepContract } from '../../../src/services/flows/flow.contract';
 import { executionContract, stepRunContract } from '../../../src/services/flows/flow-execution.contract';

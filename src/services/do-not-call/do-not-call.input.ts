@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PhoneParser } from '../shared/phone';
-import { doNotCallAddFields } from '../do-not-call.contract';
+import { doNotCallAddFields } from './do-not-call.contract';
 import { page, phone } from '../shared/common.input';
 
 /** Numbers to list, in any accepted format. */

@@ -1,12 +1,12 @@
-import { DoNotCallNumber } from '../entities';
+import { DoNotCallNumber } from '../../entities';
 import { type DoNotCallView, toDoNotCallView } from './do-not-call.contract';
 import { insertNumbers } from './do-not-call.store';
-import { NotFoundError } from './shared/errors';
-import { addDoNotCallInput, listDoNotCallInput, removeDoNotCallInput } from './input/do-not-call.input';
-import { newestFirst, type Page } from './shared/pagination';
-import type { PhoneParser } from './shared/phone';
-import type { Caller } from './shared/scope';
-import { parseInput } from './shared/validation';
+import { NotFoundError } from '../shared/errors';
+import { addDoNotCallInput, listDoNotCallInput, removeDoNotCallInput } from './do-not-call.input';
+import { newestFirst, type Page } from '../shared/pagination';
+import type { PhoneParser } from '../shared/phone';
+import type { Caller } from '../shared/scope';
+import { parseInput } from '../shared/validation';
 
 /**
  * A company's do-not-call list: numbers it must never call. make-call refuses them

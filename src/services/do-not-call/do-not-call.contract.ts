@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { DoNotCallNumber } from '../entities';
-import { defineContract, described as d, field, type ViewOf, viewOf } from './shared/contract';
-import { phone, text } from './shared/common.input';
-import type { PhoneParser } from './shared/phone';
+import type { DoNotCallNumber } from '../../entities';
+import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { phone, text } from '../shared/common.input';
+import type { PhoneParser } from '../shared/phone';
 
 /**
  * A number on the company's do-not-call list (make-call refuses it, campaigns skip it), as
