@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import type { JwtOptions } from './services/auth.service';
+import type { JwtOptions } from './services/auth/auth.service';
 import type { CallPrices } from './services/calls/call-cost';
 
 const boolean = z

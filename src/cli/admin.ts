@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../config';
 import { resolveDatabase } from '../db/database';
 import { openDatabase } from '../db/orm';
 import { closePool } from '../db/side-pool';
-import { AuthService } from '../services/auth.service';
+import { AuthService } from '../services/auth/auth.service';
 import { AppError, describeError } from '../services/shared/errors';
 
 const USAGE = `Usage:

@@ -1,7 +1,7 @@
 import { CloseCode } from 'graphql-ws';
 import type WebSocket from 'ws';
 import type { Logger } from '../logger';
-import type { AuthorizationValues, Credential } from '../services/auth.service';
+import type { AuthorizationValues, Credential } from '../services/auth/auth.service';
 import { UnauthenticatedError } from '../services/shared/errors';
 
 /**

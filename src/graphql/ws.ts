@@ -6,7 +6,7 @@ import { GRAPHQL_BODY_LIMIT } from '../http/json-body';
 import { type LogFields, type Logger, withLogFields } from '../logger';
 import type { UpgradeHandler } from '../upgrades';
 import type { GraphQLOperationLabels, Metrics } from '../metrics';
-import type { AuthorizationValues } from '../services/auth.service';
+import type { AuthorizationValues } from '../services/auth/auth.service';
 import { UnauthenticatedError } from '../services/shared/errors';
 import type { Scope } from '../services/shared/scope';
 import type { ContextFactory, GraphQLContext } from './context';

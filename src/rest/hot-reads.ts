@@ -3,7 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { clientAddress } from '../http/client-address';
 import { addLogFields, type Logger, withLogFields } from '../logger';
 import type { Metrics } from '../metrics';
-import type { AuthService } from '../services/auth.service';
+import type { AuthService } from '../services/auth/auth.service';
 import type { CampaignService } from '../services/campaigns/campaign.service';
 import type { RateLimitService } from '../services/rate-limit.service';
 import { campaignJson } from './campaign.serializer';

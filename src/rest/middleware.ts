@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context, Middleware, Next } from 'koa';
 import { BodyError, hasContent, readJsonBody } from '../http/json-body';
 import { addLogFields, type Logger } from '../logger';
-import type { AuthService } from '../services/auth.service';
+import type { AuthService } from '../services/auth/auth.service';
 import { ValidationError } from '../services/shared/errors';
 import { reservedKeys, unstorable } from '../services/shared/storable';
 import { clientAddress } from '../http/client-address';

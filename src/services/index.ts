@@ -4,7 +4,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { AgentService } from './agents/agent.service';
-import { AuthService } from './auth.service';
+import { AuthService } from './auth/auth.service';
 import { CallLifecycleService } from './calls/call-lifecycle.service';
 import { CallService } from './calls/call.service';
 import { CampaignService } from './campaigns/campaign.service';
