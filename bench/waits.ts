@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { TERMINAL_STATUSES } from '../src/entities/call.entity';
-import { PG_CHANNEL } from '../src/services/events/pg-event-bus';
+import { PG_CHANNEL } from '../src/services/platform/events/pg-event-bus';
 
 /** Waits until every call of the company has ended; answers how many there are and how long it took. */
 export async function drain(sql: pg.Pool, companyId: string, timeoutMs: number): Promise<{ calls: number; seconds: number }> {

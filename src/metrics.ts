@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { CALL_STATUSES, LIVE_STATUSES } from './entities/call.entity';
 import { EXECUTION_STATUSES } from './entities/webhook-execution.entity';
-import type { SystemState } from './services/system-state.service';
+import type { SystemState } from './services/platform/system-state.service';
 
 const PREFIX = 'switchboard_';
 

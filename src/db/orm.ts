@@ -7,9 +7,9 @@ import { entities } from '../entities';
 import { migrationsList } from '../migrations';
 import { withSessionLock } from './side-pool';
 import { FLOW_EVENTS_TABLE } from '../services/flows/flow-outbox.store';
-import { IDEMPOTENCY_TABLE } from '../services/idempotency.store';
+import { IDEMPOTENCY_TABLE } from '../services/platform/idempotency.store';
 import { RELAY_SESSIONS_TABLE } from '../services/telephony/relay-session.store';
-import { RATE_LIMIT_TABLE } from '../services/rate-limit.service';
+import { RATE_LIMIT_TABLE } from '../services/platform/rate-limit.service';
 
 /**
  * What MikroORM and knex would print through `console` (knex's "Connection Error: ..." when

@@ -4,7 +4,7 @@ import { HeaderMap } from '@apollo/server';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import type { Services } from '../services';
-import type { EventBus, Topics } from '../services/events';
+import type { EventBus, Topics } from '../services/platform/events';
 import type { AuthorizationValues, Credential } from '../services/auth/auth.service';
 import { RateLimitedError, UnauthenticatedError } from '../services/shared/errors';
 import type { Caller, Scope } from '../services/shared/scope';

@@ -1,7 +1,7 @@
 import type { ExecutionResult } from 'graphql';
 import { WebSocket } from 'ws';
 import type { Logger } from '../logger';
-import type { Topic, Topics } from '../services/events';
+import type { Topic, Topics } from '../services/platform/events';
 import { PendingEvents } from './subscriptions';
 import { SEND_HIGH_WATER } from './ws-transport';
 

@@ -1,4 +1,4 @@
-import type { IdempotencyService } from '../services/idempotency.service';
+import type { IdempotencyService } from '../services/platform/idempotency.service';
 import type { Caller } from '../services/shared/scope';
 
 /** The `idempotencyKey` argument, as the schema documents it. */

@@ -7,7 +7,7 @@ import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { createResolvers } from '../resolvers';
 import type { Services } from '../services';
-import type { EventBus } from '../services/events';
+import type { EventBus } from '../services/platform/events';
 import { ContextFactory, type GraphQLContext } from './context';
 import { formatError, isInternal, rootCause } from './errors';
 import { graphqlMiddleware } from './koa';

@@ -1,4 +1,4 @@
-import type { EventBus, Topic, Topics } from '../services/events';
+import type { EventBus, Topic, Topics } from '../services/platform/events';
 
 /**
  * Events a subscriber may have pending before the superseded ones (events of a record with

@@ -8,7 +8,7 @@ import { AiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
 import type { AgentService } from '../services/agents/agent.service';
 import { PlaygroundService } from '../services/conversation/playground.service';
-import type { RateLimitService } from '../services/rate-limit.service';
+import type { RateLimitService } from '../services/platform/rate-limit.service';
 
 @Resolver(() => AiAgentType)
 export class AiAgentResolver {

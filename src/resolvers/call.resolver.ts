@@ -14,10 +14,10 @@ import { ContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import { CallService } from '../services/calls/call.service';
 import { NotFoundError } from '../services/shared/errors';
-import type { IdempotencyService } from '../services/idempotency.service';
+import type { IdempotencyService } from '../services/platform/idempotency.service';
 import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
-import type { RateLimitService } from '../services/rate-limit.service';
-import type { Topics } from '../services/events';
+import type { RateLimitService } from '../services/platform/rate-limit.service';
+import type { Topics } from '../services/platform/events';
 
 type CallEvent = Topics['call.updated'];
 

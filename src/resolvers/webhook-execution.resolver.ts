@@ -6,10 +6,10 @@ import { idFilter } from '../graphql/subscriptions';
 import { WebhookExecutionUpdatedArgs } from '../schema/page.args';
 import { WebhookExecutionType } from '../schema/webhook-execution.type';
 import { WebhookStepRunType } from '../schema/webhook-step-run.type';
-import type { Topics } from '../services/events';
+import type { Topics } from '../services/platform/events';
 import { FlowRunner } from '../services/flows/flow-runner';
-import type { IdempotencyService } from '../services/idempotency.service';
-import type { RateLimitService } from '../services/rate-limit.service';
+import type { IdempotencyService } from '../services/platform/idempotency.service';
+import type { RateLimitService } from '../services/platform/rate-limit.service';
 import type { WebhookExecutionService } from '../services/flows/flow-execution.service';
 
 type ExecutionEvent = Topics['webhook.execution.updated'];

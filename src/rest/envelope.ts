@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, asServiceError, type ConflictError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/shared/errors';
-import { KeyInUseError, KeyReusedError } from '../services/idempotency.service';
+import { KeyInUseError, KeyReusedError } from '../services/platform/idempotency.service';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
 export interface Envelope {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { z } from 'zod';
-import type { HealthService } from '../services/health.service';
+import type { HealthService } from '../services/platform/health.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import type { RestApi } from './openapi';

@@ -5,7 +5,7 @@ import { addLogFields, type Logger, withLogFields } from '../logger';
 import type { Metrics } from '../metrics';
 import type { AuthService } from '../services/auth/auth.service';
 import type { CampaignService } from '../services/campaigns/campaign.service';
-import type { RateLimitService } from '../services/rate-limit.service';
+import type { RateLimitService } from '../services/platform/rate-limit.service';
 import { campaignJson } from './campaign.serializer';
 import { okText } from './envelope';
 import { answerFailure } from './middleware';

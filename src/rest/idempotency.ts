@@ -1,6 +1,6 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
-import type { IdempotencyService } from '../services/idempotency.service';
-import type { StoredAnswer } from '../services/idempotency.store';
+import type { IdempotencyService } from '../services/platform/idempotency.service';
+import type { StoredAnswer } from '../services/platform/idempotency.store';
 import { mapError } from './envelope';
 import type { RestState } from './middleware';
 

@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Router from '@koa/router';
 import type { Services } from '../services';
-import type { HealthService } from '../services/health.service';
+import type { HealthService } from '../services/platform/health.service';
 import { agentRoutes } from './agent.routes';
 import { callRoutes } from './call.routes';
 import { campaignRoutes } from './campaign.routes';

@@ -5,7 +5,7 @@ import Router from '@koa/router';
 import ipaddr from 'ipaddr.js';
 import type { Metrics } from '../metrics';
 import { ForbiddenError, UnauthenticatedError } from '../services/shared/errors';
-import type { SystemStateService } from '../services/system-state.service';
+import type { SystemStateService } from '../services/platform/system-state.service';
 import type { RestState } from './middleware';
 
 export interface MetricsRouteOptions {

@@ -6,7 +6,7 @@ import type { AuthService } from '../services/auth/auth.service';
 import { ValidationError } from '../services/shared/errors';
 import { reservedKeys, unstorable } from '../services/shared/storable';
 import { clientAddress } from '../http/client-address';
-import type { RateLimited, RateLimitService } from '../services/rate-limit.service';
+import type { RateLimited, RateLimitService } from '../services/platform/rate-limit.service';
 import type { Caller } from '../services/shared/scope';
 import { MalformedRequest, type ErrorPolicy, failure, type Mapped, mapError } from './envelope';
 

@@ -1,7 +1,7 @@
 import type { Router, RouterMiddleware } from '@koa/router';
 import type { z } from 'zod';
 import type { ErrorPolicy } from './envelope';
-import type { RateLimited } from '../services/rate-limit.service';
+import type { RateLimited } from '../services/platform/rate-limit.service';
 import type { Rebuild } from './idempotency';
 import { type Endpoint, mediaType, type RestState } from './middleware';
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { batchSize } from '../../src/services/rate-limit-buckets';
+import { batchSize } from '../../src/services/platform/rate-limit-buckets';
 import { createTestDatabase } from '../support/harness';
 import { killReplicas, listening, type Replica, spawnReplica } from '../support/replicas';
 

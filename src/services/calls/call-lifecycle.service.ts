@@ -7,11 +7,11 @@ import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, disp
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
 import type { Clock } from '../shared/clock';
-import type { EventPublisher } from '../events';
+import type { EventPublisher } from '../platform/events';
 import { AppError, ConflictError } from '../shared/errors';
 import { KeptWrites } from './kept-writes';
 import type { FlowEvents } from '../flows/flow-outbox';
-import type { JobQueue } from '../jobs/job-queue';
+import type { JobQueue } from '../platform/jobs/job-queue';
 import type { Caller, RecordKey } from '../shared/scope';
 import type { SimulatedCallee } from '../conversation/simulated-callee';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, simulatedTransferStatus, talksWithCallee } from '../telephony/simulated.telephony';

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DynamicVariable } from '../../entities/call.entity';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { NotFoundError, PreconditionError } from '../shared/errors';
-import { createUnderKey } from '../idempotency.service';
+import { createUnderKey } from '../platform/idempotency.service';
 import { page as pageInput } from '../shared/common.input';
 import { type ListCallsInput, listCallsInput, makeCallWrite } from './call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
@@ -15,7 +15,7 @@ import type { ViewReads } from '../../db/statements';
 import { callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from '../shared/scope';
 import type { Naming } from '../shared/naming';
-import type { OperationLimits } from '../rate-limit.service';
+import type { OperationLimits } from '../platform/rate-limit.service';
 import { parseInput, parseWrite } from '../shared/validation';
 
 export interface CallServiceOptions {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { type CallDirection, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
-import { lockUntilCommit } from '../advisory-lock.store';
+import { lockUntilCommit } from '../platform/advisory-lock.store';
 import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from './call.service';

@@ -1,7 +1,7 @@
 import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from '../shared/errors';
-import { createUnderKey } from '../idempotency.service';
+import { createUnderKey } from '../platform/idempotency.service';
 import { byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';

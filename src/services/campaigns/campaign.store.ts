@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignContact, Contact } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
-import { tryLockUntilCommit } from '../advisory-lock.store';
+import { tryLockUntilCommit } from '../platform/advisory-lock.store';
 import { type CampaignView, campaignContract } from './campaign.contract';
 import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import type { RecordKey } from '../shared/scope';

@@ -2,7 +2,7 @@ import { Campaign, Contact } from '../../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
 import { refreshContactStatistics } from './contact.store';
 import { type FieldError, ValidationError } from '../shared/errors';
-import { createUnderKey } from '../idempotency.service';
+import { createUnderKey } from '../platform/idempotency.service';
 import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './contact.input';
 import { newestFirst, type Page } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';

@@ -13,7 +13,7 @@ import type { ConversationEndReason } from './conversation';
 import { ConversationEngine } from './engine';
 import { CompanyFlowInvoker } from './flow-tools';
 import { type LanguageModel, LanguageModelError, type ModelAnswer, type ToolCall } from './language-model';
-import type { OperationLimits } from '../rate-limit.service';
+import type { OperationLimits } from '../platform/rate-limit.service';
 
 export interface TestTurn {
   /** What the agent said in the turn, its lines joined by a space (an apology or the fallback line included). */

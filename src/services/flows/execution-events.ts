@@ -1,5 +1,5 @@
 import type { ExecutionStatus } from '../../entities/webhook-execution.entity';
-import type { EventPublisher } from '../events';
+import type { EventPublisher } from '../platform/events';
 
 export interface ExecutionUpdate {
   companyId: string;

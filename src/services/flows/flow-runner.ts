@@ -3,11 +3,11 @@ import { inTransaction } from '../../db/transaction';
 import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-execution.entity';
 import type { Clock } from '../shared/clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../shared/errors';
-import { createUnderKey } from '../idempotency.service';
+import { createUnderKey } from '../platform/idempotency.service';
 import { triggerInput } from './flow-execution.input';
-import { jobCaller, JOB_POLICIES } from '../jobs/job-catalogue';
-import type { JobQueue } from '../jobs/job-queue';
-import { jobSql } from '../jobs/job-sql';
+import { jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
+import type { JobQueue } from '../platform/jobs/job-queue';
+import { jobSql } from '../platform/jobs/job-sql';
 import { type Logger, withLogFields } from '../../logger';
 import type { ViewReads } from '../../db/statements';
 import { parseId } from '../shared/records';
@@ -23,7 +23,7 @@ import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retry
 import type { StepExecutor, StepOutcome } from './step-executor';
 import { openPredefined, secretValues } from './flow-secrets';
 import type { SecretBox } from '../shared/secret-box';
-import type { OperationLimits } from '../rate-limit.service';
+import type { OperationLimits } from '../platform/rate-limit.service';
 
 /** One step of one attempt of an execution, to send. */
 export interface FlowStepJob {

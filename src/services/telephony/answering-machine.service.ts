@@ -3,7 +3,7 @@ import { AiAgent, Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import { voicemailMessageOf } from '../conversation/agent-settings';
-import type { EventPublisher } from '../events';
+import type { EventPublisher } from '../platform/events';
 import { answeredByOf, isTwilioAnsweredBy, machineMomentOf, voicemailTwiml } from './answering-machine';
 import type { TelephonyAdapter } from './telephony';
 import { signedTwilioCall } from './twilio-callback';

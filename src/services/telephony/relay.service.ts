@@ -6,7 +6,7 @@ import { readAgentFlow } from '../conversation/agent-flow';
 import { allowedTransfer } from '../conversation/call-tools';
 import type { Conversation, ConversationOpener, ConversationOpening, ConversationSink } from '../conversation/conversation';
 import { agentOfCall } from '../conversation/conversation.service';
-import type { EventPublisher } from '../events';
+import type { EventPublisher } from '../platform/events';
 import { startTransfer } from '../calls/call-transfer.store';
 import { hangupTwiml, parseHandoff, websocketBase } from './conversation-relay';
 import { claimRelaySession, closeRelaySession, makeWayForSession } from './relay-session.store';

@@ -1,4 +1,4 @@
-import { jobCaller } from '../../../src/services/jobs/job-catalogue';
+import { jobCaller } from '../../../src/services/platform/jobs/job-catalogue';
 import { gql, gqlData } from '../graphql/graphql-client';
 import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';

@@ -1,4 +1,4 @@
-import type { Topics } from '../../../src/services/events';
+import type { Topics } from '../../../src/services/platform/events';
 import { FLOW_ENV, flowSettled, Receiver } from '../flows/support';
 import { FakeLlm } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';

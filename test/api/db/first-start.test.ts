@@ -3,8 +3,8 @@ import { openDatabase } from '../../../src/db/orm';
 import { openSidePool } from '../../../src/db/side-pool';
 import { createLogger } from '../../../src/logger';
 import { migrationsList } from '../../../src/migrations';
-import { JobQueue } from '../../../src/services/jobs/job-queue';
-import { seedDemo } from '../../../src/services/seed.service';
+import { JobQueue } from '../../../src/services/platform/jobs/job-queue';
+import { seedDemo } from '../../../src/services/platform/seed.service';
 import { createTestDatabase, startTestApp } from '../../support/harness';
 
 // Replicas of a new deployment start at the same moment on the same empty database: what

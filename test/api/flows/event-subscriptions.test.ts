@@ -1,4 +1,4 @@
-import { jobCaller } from '../../../src/services/jobs/job-catalogue';
+import { jobCaller } from '../../../src/services/platform/jobs/job-catalogue';
 import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';

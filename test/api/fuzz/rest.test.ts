@@ -1,6 +1,6 @@
 import { restRouter } from '../../../src/rest';
 import { createLogger } from '../../../src/logger';
-import { HealthService } from '../../../src/services/health.service';
+import { HealthService } from '../../../src/services/platform/health.service';
 import { expectRestInvariants, refused } from './invariants';
 import { fillPath, headers, jsonObject, queryString, rawBody, segment } from './arbitraries';
 import { B_ONLY, type FuzzWorld, fc, fuzzParameters, fuzzWorld, idsOf, type RawResponse, send, Snapshots } from './support';

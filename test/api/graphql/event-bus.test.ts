@@ -1,7 +1,7 @@
 import pg from 'pg';
-import type { EventBus, Topics } from '../../../src/services/events';
-import { PgEventBus } from '../../../src/services/events/pg-event-bus';
-import { RedisEventBus } from '../../../src/services/events/redis-event-bus';
+import type { EventBus, Topics } from '../../../src/services/platform/events';
+import { PgEventBus } from '../../../src/services/platform/events/pg-event-bus';
+import { RedisEventBus } from '../../../src/services/platform/events/redis-event-bus';
 import { createTestDatabase } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 

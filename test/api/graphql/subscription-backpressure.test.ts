@@ -1,6 +1,6 @@
 import { eventStream } from '../../../src/graphql/subscriptions';
-import type { EventBus, Topics } from '../../../src/services/events';
-import { LocalFanout } from '../../../src/services/events/event-bus';
+import type { EventBus, Topics } from '../../../src/services/platform/events';
+import { LocalFanout } from '../../../src/services/platform/events/event-bus';
 
 // A subscriber gets every event while it is less than 1,000 behind; past that, the events of
 // records that have a newer one pending make room (the newer one's read shows the same or a

@@ -1,5 +1,5 @@
 import { createLogger } from '../../../src/logger';
-import { HealthService } from '../../../src/services/health.service';
+import { HealthService } from '../../../src/services/platform/health.service';
 import { adminQuery as admin, startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 

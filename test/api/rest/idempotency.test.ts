@@ -3,7 +3,7 @@ import stringify from 'safe-stable-stringify';
 import { FROM, okData, tenant, type Tenant } from '../../support/fixtures';
 import { type ApiResponse, startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
-import type { IdempotencyService } from '../../../src/services/idempotency.service';
+import type { IdempotencyService } from '../../../src/services/platform/idempotency.service';
 import type { Caller } from '../../../src/services/shared/scope';
 import { gql, gqlData } from '../graphql/graphql-client';
 

@@ -1,6 +1,6 @@
 import { restRouter } from '../../../src/rest';
 import { openApiPath } from '../../../src/rest/openapi-document';
-import { HealthService } from '../../../src/services/health.service';
+import { HealthService } from '../../../src/services/platform/health.service';
 import { createLogger } from '../../../src/logger';
 import { startTestApp, type TestApp } from '../../support/harness';
 

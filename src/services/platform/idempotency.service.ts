@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
-import { inTransaction } from '../db/transaction';
-import { ConflictError, UnprocessableError, ValidationError } from './shared/errors';
+import { inTransaction } from '../../db/transaction';
+import { ConflictError, UnprocessableError, ValidationError } from '../shared/errors';
 import { claimKey, deleteExpiredKeys, type HeldKey, heldKey, type KeyTimes, linkKey, releaseKey, type StoredAnswer, storeAnswer } from './idempotency.store';
-import type { Caller } from './shared/scope';
+import type { Caller } from '../shared/scope';
 
 /** 1 to 255 printable ASCII characters (docs/rest.md, "Idempotent retries"). */
 const KEY = /^[\x20-\x7e]{1,255}$/;

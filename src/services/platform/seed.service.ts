@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Company } from '../entities';
-import type { Services } from './index';
+import { Company } from '../../entities';
+import type { Services } from '../index';
 import { lockUntilCommit } from './advisory-lock.store';
 
 export interface DemoSeed {

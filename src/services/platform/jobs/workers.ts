@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../../logger';
-import type { Services } from '../index';
+import type { Logger } from '../../../logger';
+import type { Services } from '../../index';
 import { jobCaller, type JobHandler, jobHandlers, type JobName, JOB_POLICIES } from './job-catalogue';
 import type { JobQueue } from './job-queue';
 

@@ -1,11 +1,11 @@
 import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
-import type { RateLimits } from '../config';
-import type { Logger } from '../logger';
+import type { RateLimits } from '../../config';
+import type { Logger } from '../../logger';
 import { BatchedLimiter } from './rate-limit-buckets';
-import { RateLimitedError, UnauthenticatedError } from './shared/errors';
-import type { Scope } from './shared/scope';
+import { RateLimitedError, UnauthenticatedError } from '../shared/errors';
+import type { Scope } from '../shared/scope';
 
 /** Past this many addresses refused for failed authentications, those whose window has ended are dropped. */
 const SWEEP_AT = 10_000;

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { CampaignTickJob } from '../campaigns/campaign-dialer.service';
-import type { AnalyzeCallJob } from '../conversation/post-call-analysis.service';
-import type { FlowStepJob } from '../flows/flow-runner';
-import type { Services } from '../index';
-import type { Caller } from '../shared/scope';
+import type { CampaignTickJob } from '../../campaigns/campaign-dialer.service';
+import type { AnalyzeCallJob } from '../../conversation/post-call-analysis.service';
+import type { FlowStepJob } from '../../flows/flow-runner';
+import type { Services } from '../../index';
+import type { Caller } from '../../shared/scope';
 import type { JobAttempt } from './job-queue';
 
 /**

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../logger';
+import type { Logger } from '../../logger';
 import type { JobQueue } from './jobs/job-queue';
 
 /** How long the database may take to answer `select 1` before the replica counts as not ready. */

@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import PgBoss from 'pg-boss';
-import { withSessionLock } from '../../db/side-pool';
-import { type Logger, withLogFields } from '../../logger';
-import { SYSTEM_TIMERS, type Timers } from '../shared/clock';
+import { withSessionLock } from '../../../db/side-pool';
+import { type Logger, withLogFields } from '../../../logger';
+import { SYSTEM_TIMERS, type Timers } from '../../shared/clock';
 import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
 /**
