@@ -171,7 +171,7 @@ export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, v
  * or unpaired surrogates in a string literal of the document or in the variables, or
  * variables nested too deeply, and keys that would set a prototype (`__proto__`: a validation
  * failure naming them, relative to the variables); the same rules as REST bodies,
- * src/services/input/storable.ts.
+ * src/services/shared/storable.ts.
  */
 export function checkInputValues(document: DocumentNode, variables: Record<string, unknown> | undefined): void {
   let problem = unstorable(variables ?? {});

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The counters of rate-limiter-flexible's RateLimiterPostgres (src/services/rate-limit.service.ts),
+ * The counters of rate-limiter-flexible's RateLimiterPostgres (src/services/platform/rate-limit.service.ts),
  * created here rather than by the library at start, so that replicas never race on DDL.
  * Its columns are the library's (`key`, `points`, `expire` in epoch ms), except `key` is
  * text: a JWT credential key can outgrow the library's varchar(255). UNLOGGED: counters of

@@ -30,7 +30,7 @@ export type DocumentedError = string | { description: string; message: string; d
 
 /**
  * One REST operation as /openapi.json describes it. The schemas are the very zod schemas the
- * services parse (src/services/input) and the serializers' shapes, so the document follows
+ * services parse (each aggregate's *.input.ts in src/services) and the serializers' shapes, so the document follows
  * the code. Every operation also gets, without saying: 400 (malformed URL; plus validation
  * when it has params, query or a body; plus `Malformed JSON body` with a JSON body), 413
  * and 415 (another media type) with a body, 401 and 429 (with Retry-After) when

@@ -173,7 +173,7 @@ export class CampaignDialer {
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const dialing = this.dialingOf(campaign);
     let placed: string[] = [];
-    // An inbound campaign answers calls to its number (src/services/inbound); it never dials.
+    // An inbound campaign answers calls to its number (src/services/calls/inbound); it never dials.
     if (campaign.status === 'active' && campaign.campaignType !== INBOUND_CAMPAIGN_TYPE) {
       const stale = campaign.selectedAt === null || now.getTime() - campaign.selectedAt.getTime() >= this.options.selectionRefreshMs;
       if (stale) await selectContacts(tx, campaign, now);

@@ -34,7 +34,7 @@ export interface Caller {
   idempotency?: KeyLink;
 }
 
-/** Links what a request created to its idempotency key (src/services/idempotency.service.ts). */
+/** Links what a request created to its idempotency key (src/services/platform/idempotency.service.ts). */
 export interface KeyLink {
   /** Writes the link on `em`, in the transaction open there that creates the records. */
   link(em: EntityManager, resourceIds: string[]): Promise<void>;
