@@ -1,7 +1,7 @@
 import { type RawData, WebSocket } from 'ws';
 import type { Logger } from '../logger';
 import { type Conversation, type ConversationEndReason, type ConversationOpening, type ConversationSink, CONVERSATION_OPENINGS, type SpeechEvent } from '../services/conversation/conversation';
-import { speakingMs } from '../services/conversation/playback';
+import { PlaybackEstimate } from '../services/conversation/playback';
 import { GREETING_PARAMETER, type RelayHandoff } from '../services/telephony/conversation-relay';
 import { type IncomingMessage, incomingMessage, type OutgoingMessage } from './relay-messages';
 
@@ -44,8 +44,8 @@ export class RelaySession implements ConversationSink {
   private closed = false;
   /** Why we ended the session, when we did; else the socket's close is the callee's hang-up. */
   private endedWith: ConversationEndReason | null = null;
-  /** Until when the lines said (`say`) are being spoken, by estimate (ms since the epoch). */
-  private speakingUntil = 0;
+  /** When the lines said (`say`) stop being spoken, by the engine's estimate (at the default voice speed: the session does not know the agent's). */
+  private readonly sayings = new PlaybackEstimate(50, Date.now);
   private endTimer: NodeJS.Timeout | null = null;
   private readonly setupTimer: NodeJS.Timeout;
 
@@ -69,7 +69,7 @@ export class RelaySession implements ConversationSink {
   /** A line said whole: the callee cannot interrupt it, nor does what the agent says next cut it. */
   say(text: string): void {
     this.send({ type: 'text', token: text, last: true, interruptible: false, preemptible: false });
-    this.speakingUntil = Math.max(Date.now(), this.speakingUntil) + speakingMs(text);
+    this.sayings.sent(text);
   }
 
   end(reason: ConversationEndReason): void {
@@ -97,7 +97,7 @@ export class RelaySession implements ConversationSink {
   private finish(handoff: RelayHandoff): void {
     this.endedWith = handoff.reason;
     const end = () => this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
-    const wait = this.speakingUntil - Date.now();
+    const wait = this.sayings.end() - Date.now();
     if (wait <= 0) return end();
     this.endTimer = setTimeout(() => {
       this.endTimer = null;
