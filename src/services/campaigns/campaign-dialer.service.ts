@@ -159,7 +159,7 @@ export class CampaignDialer {
       await this.deps.calls.queueCampaignCalls(result.batch, result.placed);
     }
     for (const announce of result.announcements) announce();
-    if (result.completed) this.deps.flowEvents.wake();
+    if (result.completed) await this.deps.flowEvents.queue(result.companyId);
     for (const call of result.counted) {
       await this.deps.events.publish('call.updated', { companyId: result.companyId, callId: call.id, campaignId, workspace: call.workspace });
     }

@@ -106,7 +106,7 @@ export class PostCallAnalysisService {
       return announced;
     });
     if (!announcements) return;
-    this.flowEvents.wake();
+    await this.flowEvents.queue(companyId);
     announcements.forEach((announce) => announce());
     const event = { companyId, callId, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId };
     await this.events.publish('call.updated', event);

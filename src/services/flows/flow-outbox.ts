@@ -40,7 +40,9 @@ export class FlowEvents {
    * Records `event` of the call or campaign `subject` for every subscribed flow whose
    * filters match it, and queues its delivery, all in `tx`: call it in the transaction
    * that stores the state change (`call.analyzed`: the one storing the analysis). After
-   * that transaction commits, `wake()` delivers at once rather than at the next poll.
+   * that transaction commits, call `queue(companyId)`: a delivery job already waiting when
+   * `tx` sent its own (which it then replaces) may have started before the commit, and
+   * `queue` asks for one that sees the events, at once rather than at the next sweep.
    * An event recorded twice for the same record is delivered once.
    */
   async record(tx: EntityManager, event: FlowEventName, subject: RecordKey, occurredAt: Date): Promise<void> {
@@ -50,17 +52,13 @@ export class FlowEvents {
   }
 
   /**
-   * Asks for the delivery of the company's events recorded by a statement of their own
-   * (a call's transition: `flowEventsInsert`), after it committed. Lost with a crash before
-   * it is sent, the delivery is asked for by the sweep. This process's workers start at once.
+   * Asks for the delivery of the company's events recorded (by `record`, or by a statement
+   * of their own: a call's transition, `flowEventsInsert`), after they committed. Lost with
+   * a crash before it is sent, the delivery is asked for by the sweep. This process's
+   * workers start at once.
    */
   async queue(companyId: string): Promise<void> {
     await this.deps.jobs.send(FLOW_EVENTS_JOB, { companyId }, { singletonKey: companyId });
-    this.wake();
-  }
-
-  /** Tells this process's delivery workers that events were recorded and committed. */
-  wake(): void {
     this.deps.jobs.wake(FLOW_EVENTS_JOB);
   }
 

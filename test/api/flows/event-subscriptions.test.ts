@@ -154,7 +154,7 @@ describe('event filters', () => {
       await tx.execute(`update calls set analysis_sentiment = 'positive' where id = ?`, [id]);
       await flowEvents.record(tx, 'call.analyzed', { id, companyId: a.companyId }, new Date());
     });
-    flowEvents.wake();
+    await flowEvents.queue(a.companyId);
     const [analyzed] = await waitFor('call.analyzed to be reported', async () => (receiver.at('/analyzed').length > 0 ? bodies(receiver, '/analyzed') : undefined));
     expect(analyzed).toMatchObject({ event: 'call.analyzed', id });
     expect(analyzed.call.analysis_sentiment).toBe('positive');
