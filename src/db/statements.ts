@@ -76,18 +76,33 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
 }
 
 /**
- * A statement of an engine's hot path, written once with `?` placeholders (every `?` is one;
- * a text built from the ORM's metadata, as `viewColumns` is, is built on first use).
- * Run on `em` when it has a transaction open, so that it is part of it; otherwise on the reads'
- * pool, prepared once per connection under `name`: no query building, the values sent apart
- * from the text, and no parse and plan by PostgreSQL after its first runs. Rows come parsed as
- * the ORM's connection parses them either way.
+ * Where a hot statement runs, as its caller says: in the transaction the caller holds open
+ * (`within(tx)`), so that it commits or rolls back with the rest, or on its own (`alone`), in
+ * a transaction of its own on the reads' pool. Never inferred from the EntityManager's state.
  */
-export function hotStatement(name: string, text: string | ((reads: ViewReads) => string)) {
+export interface Within {
+  readonly tx: EntityManager | null;
+}
+
+/** In the transaction open on `tx` (`em.transactional`'s EntityManager). */
+export const within = (tx: EntityManager): Within => ({ tx });
+
+/** On its own: one statement, one commit, on the reads' pool. */
+export const alone: Within = { tx: null };
+
+/**
+ * A statement of an engine's hot path, written once with `?` placeholders (every `?` is one;
+ * a text built from the ORM's metadata, as `viewColumns` is, is built on first use), answering
+ * rows of `Row` (its columns' aliases, parsed as the ORM's connection parses them).
+ * `within(tx)`, it is part of that transaction; `alone`, it runs on the reads' pool, prepared
+ * once per connection under `name`: no query building, the values sent apart from the text,
+ * and no parse and plan by PostgreSQL after its first runs.
+ */
+export function hotStatement<Row extends object>(name: string, text: string | ((reads: ViewReads) => string)) {
   const texts = statementTexts(text);
-  return async (em: EntityManager, reads: ViewReads, params: unknown[]): Promise<Record<string, any>[]> => {
+  return async (on: Within, reads: ViewReads, params: unknown[]): Promise<Row[]> => {
     const { plain, numbered } = texts(reads);
-    return em.isInTransaction() ? em.execute(plain, params) : onPool(reads, name, numbered, params);
+    return on.tx ? on.tx.execute<Row[]>(plain, params) : onPool<Row>(reads, name, numbered, params);
   };
 }
 
@@ -106,8 +121,8 @@ function statementTexts(text: string | ((reads: ViewReads) => string)) {
   };
 }
 
-async function onPool(reads: ViewReads, name: string, numbered: string, params: unknown[]): Promise<Record<string, any>[]> {
-  const { rows } = await reads.pool.query({ name, text: numbered, values: params, types: reads.types });
+async function onPool<Row extends object>(reads: ViewReads, name: string, numbered: string, params: unknown[]): Promise<Row[]> {
+  const { rows } = await reads.pool.query<Row & pg.QueryResultRow>({ name, text: numbered, values: params, types: reads.types });
   reads.onStatement?.(numbered);
   return rows;
 }
@@ -115,22 +130,23 @@ async function onPool(reads: ViewReads, name: string, numbered: string, params: 
 /** Most rows one shared statement carries. */
 const SHARED_ROWS = 100;
 
-type Row = Record<string, unknown>;
+/** A row a shared statement answers: the `ord` of the input row it is for, and its own columns. */
+type Answered<Row> = Row & { ord: number };
 
 /** A row waiting for its company's next shared statement. */
-interface Waiting {
-  row: Row;
-  resolve: (rows: Record<string, any>[]) => void;
+interface Waiting<Input, Row> {
+  row: Input;
+  resolve: (rows: Row[]) => void;
   reject: (err: unknown) => void;
 }
 
 /** One company's rows of one shared statement: those waiting, and whether a statement is in flight. */
-interface Lane {
-  waiting: Waiting[];
+interface Lane<Input, Row> {
+  waiting: Waiting<Input, Row>[];
   busy: boolean;
 }
 
-export interface SharedStatementOptions {
+export interface SharedStatementOptions<Input> {
   /**
    * The statement's parameters, from its rows (a JSON array) and the company's id, in the
    * order of the text's `?`; by default the rows then the company.
@@ -141,7 +157,7 @@ export interface SharedStatementOptions {
    * waits for the next one, so that rows of one record are written one after the other, in
    * the order they came (an UPDATE ... FROM would apply only one of them).
    */
-  distinct?: string;
+  distinct?: keyof Input & string;
 }
 
 /**
@@ -151,7 +167,7 @@ export interface SharedStatementOptions {
  * carries the `ord` of the row it is for; `options.params` says where the rows and the
  * company go. A call answers the rows of its own row.
  *
- * Within a transaction open on `em` the row is written at once, alone, in it. Otherwise the
+ * `within(tx)`, the row is written at once, alone, in that transaction. `alone`, the
  * first row of a company goes at once, on the reads' pool, and the rows of that company that
  * come while it is in flight wait and then go together, up to SHARED_ROWS in one statement
  * (one commit): no waiting when idle, fewer statements and commits under load. A company's
@@ -162,20 +178,24 @@ export interface SharedStatementOptions {
  * inputs were refused with a NUL or an unpaired surrogate before, and what comes from outside
  * (a receiver's answer, a model's words) gets U+FFFD in their place.
  */
-export function sharedStatement(name: string, text: string | ((reads: ViewReads) => string), options: SharedStatementOptions = {}) {
+export function sharedStatement<Input extends object, Row extends object>(
+  name: string,
+  text: string | ((reads: ViewReads) => string),
+  options: SharedStatementOptions<Input> = {},
+) {
   const texts = statementTexts(text);
-  const lanes = new WeakMap<ViewReads, Map<string, Lane>>();
+  const lanes = new WeakMap<ViewReads, Map<string, Lane<Input, Row>>>();
   const { params: paramsOf = (rows, companyId) => [rows, companyId], distinct } = options;
-  const byRow = (rows: Row[], answered: Record<string, any>[]) => {
-    const answers = rows.map((): Record<string, any>[] => []);
+  const byRow = (rows: Input[], answered: Answered<Row>[]) => {
+    const answers = rows.map((): Row[] => []);
     for (const row of answered) answers[row.ord]!.push(row);
     return answers;
   };
-  const params = (rows: Row[], companyId: string) => paramsOf(storableJson(rows.map((row, ord) => ({ ...row, ord }))), companyId);
-  const run = async (reads: ViewReads, companyId: string, batch: Waiting[]): Promise<void> => {
+  const params = (rows: Input[], companyId: string) => paramsOf(storableJson(rows.map((row, ord) => ({ ...row, ord }))), companyId);
+  const run = async (reads: ViewReads, companyId: string, batch: Waiting<Input, Row>[]): Promise<void> => {
     const rows = batch.map((w) => w.row);
     try {
-      const answers = byRow(rows, await onPool(reads, name, texts(reads).numbered, params(rows, companyId)));
+      const answers = byRow(rows, await onPool<Answered<Row>>(reads, name, texts(reads).numbered, params(rows, companyId)));
       batch.forEach((waiting, i) => waiting.resolve(answers[i]!));
     } catch (err) {
       if (batch.length === 1) batch[0]!.reject(err);
@@ -183,10 +203,10 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
     }
   };
   /** Takes the next statement's rows from those waiting: the first SHARED_ROWS, a `distinct` value once. */
-  const take = (lane: Lane): Waiting[] => {
+  const take = (lane: Lane<Input, Row>): Waiting<Input, Row>[] => {
     if (!distinct) return lane.waiting.splice(0, SHARED_ROWS);
-    const taken: Waiting[] = [];
-    const left: Waiting[] = [];
+    const taken: Waiting<Input, Row>[] = [];
+    const left: Waiting<Input, Row>[] = [];
     const values = new Set<unknown>();
     for (const w of lane.waiting) {
       const value = w.row[distinct];
@@ -198,7 +218,7 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
     lane.waiting = left;
     return taken;
   };
-  const drain = (reads: ViewReads, companyId: string, lane: Lane, ofReads: Map<string, Lane>): void => {
+  const drain = (reads: ViewReads, companyId: string, lane: Lane<Input, Row>, ofReads: Map<string, Lane<Input, Row>>): void => {
     if (lane.waiting.length === 0) {
       ofReads.delete(companyId);
       return;
@@ -209,13 +229,13 @@ export function sharedStatement(name: string, text: string | ((reads: ViewReads)
       drain(reads, companyId, lane, ofReads);
     });
   };
-  return async (em: EntityManager, reads: ViewReads, companyId: string, row: Row): Promise<Record<string, any>[]> => {
-    if (em.isInTransaction()) return byRow([row], await em.execute(texts(reads).plain, params([row], companyId)))[0]!;
+  return async (on: Within, reads: ViewReads, companyId: string, row: Input): Promise<Row[]> => {
+    if (on.tx) return byRow([row], await on.tx.execute<Answered<Row>[]>(texts(reads).plain, params([row], companyId)))[0]!;
     let ofReads = lanes.get(reads);
     if (!ofReads) lanes.set(reads, (ofReads = new Map()));
     let lane = ofReads.get(companyId);
     if (!lane) ofReads.set(companyId, (lane = { waiting: [], busy: false }));
-    const answer = new Promise<Record<string, any>[]>((resolve, reject) => lane.waiting.push({ row, resolve, reject }));
+    const answer = new Promise<Row[]>((resolve, reject) => lane.waiting.push({ row, resolve, reject }));
     if (!lane.busy) drain(reads, companyId, lane, ofReads);
     return answer;
   };

@@ -6,6 +6,7 @@ import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import { ValidationError } from '../shared/errors';
 import { parseInput, parseWrite } from '../shared/validation';
+import { readableAgents, usableAgents } from './agent-ownership';
 
 /**
  * The flows an agent's flow tools name are flows of the caller's company: another
@@ -38,7 +39,7 @@ export class AgentService {
     const agent = await findOwned(em, AiAgent, 'Agent', {
       id: parseId(id),
       deletedAt: null,
-      $or: [{ company: scope.companyId }, { isTemplate: true, company: null }],
+      ...readableAgents(scope.companyId),
     });
     return toAgentView(agent);
   }
@@ -48,12 +49,12 @@ export class AgentService {
    * link to an agent (calls keep theirs). Ids of other companies are left out.
    */
   async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<AgentView[]> {
-    return (await em.find(AiAgent, { id: [...ids], $or: [{ company: scope.companyId }, { isTemplate: true, company: null }] })).map(toAgentView);
+    return (await em.find(AiAgent, { id: [...ids], ...readableAgents(scope.companyId) })).map(toAgentView);
   }
 
   /** An agent the company may place calls with: its own, not deleted. */
   async getOwn({ scope, em }: Caller, id: string): Promise<AiAgent> {
-    return findOwned(em, AiAgent, 'Agent', { id, company: scope.companyId, deletedAt: null });
+    return findOwned(em, AiAgent, 'Agent', { id, ...usableAgents(scope.companyId) });
   }
 
   /** `input` is named as `naming` says. */

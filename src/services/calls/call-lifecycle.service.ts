@@ -1,8 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
-import { PREDECESSORS, type Transitioned } from './call-transitions';
-import type { ViewReads } from '../../db/statements';
+import { PREDECESSORS, type Transitioned, transitionFields } from './call-transitions';
+import { alone, type ViewReads, within, type Within } from '../../db/statements';
 import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, sidsInUse, simulatedCall, slotsTaken, storeCallSid } from './call.store';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
@@ -149,7 +149,7 @@ export class CallLifecycleService {
       await lockCompanyCalls(tx, companyId);
       return dispatchWaitingCalls(tx, companyId, this.options.maxConcurrentPerCompany, this.clock.now());
     });
-    const placed = await Promise.allSettled(picked.map((call) => this.placeDispatched(em, companyId, call)));
+    const placed = await Promise.allSettled(picked.map((call) => this.placeDispatched(companyId, call)));
     placed.forEach((result, i) => {
       if (result.status === 'rejected') this.logger.warn({ err: result.reason, callId: picked[i]!.id }, 'call not placed; the call sweep places it again');
     });
@@ -217,10 +217,10 @@ export class CallLifecycleService {
     const adopted = await this.placedBefore(em, scope.companyId, call);
     if (adopted) {
       this.logger.warn({ callId, sid: adopted }, 'call found already placed at the provider: its sid is adopted, not dialled again');
-      await storeCallSid(em, this.reads, { id: callId, companyId: scope.companyId }, adopted);
+      await storeCallSid(alone, this.reads, { id: callId, companyId: scope.companyId }, adopted);
       return;
     }
-    await this.placeDispatched(em, scope.companyId, call);
+    await this.placeDispatched(scope.companyId, call);
   }
 
   /**
@@ -235,7 +235,7 @@ export class CallLifecycleService {
   }
 
   /** Asks the provider to dial a call just dispatched and stores its sid; a call the provider refuses ends `failed`. */
-  private async placeDispatched(em: EntityManager, companyId: string, call: CallToPlace): Promise<void> {
+  private async placeDispatched(companyId: string, call: CallToPlace): Promise<void> {
     const key = { id: call.id, companyId };
     let sid: string;
     try {
@@ -245,9 +245,7 @@ export class CallLifecycleService {
       await this.applyUpdate(key, { status: 'failed', at: this.clock.now(), disconnectReason: 'provider_error' });
       return;
     }
-    // The first try on the caller's unit of work, the later ones each on a fresh one.
-    let on = em;
-    await this.unstoredSids.run(call.id, () => storeCallSid(on, this.reads, key, sid).finally(() => (on = this.orm.em.fork())), { callId: call.id, sid });
+    await this.unstoredSids.run(call.id, () => storeCallSid(alone, this.reads, key, sid), { callId: call.id, sid });
   }
 
   /**
@@ -261,15 +259,16 @@ export class CallLifecycleService {
   async applyUpdate(call: RecordKey, update: StatusUpdate): Promise<boolean> {
     if (PREDECESSORS[update.status].length === 0) return false;
     const em = this.orm.em.fork();
-    const store = (on: EntityManager) => applyTransition(on, this.reads, call, update, callEventOf(update.status), this.options.prices, this.clock.now());
+    const fields = transitionFields(update);
+    const store = (on: Within) => applyTransition(on, this.reads, call, fields, update, callEventOf(update.status), this.options.prices, this.clock.now());
     const ending = !LIVE_STATUSES.includes(update.status) && this.endingListeners.length > 0;
     const done = ending
       ? await em.transactional(async (tx) => {
-          const stored = await store(tx);
+          const stored = await store(within(tx));
           if (stored) for (const listener of this.endingListeners) await listener(tx, stored);
           return stored;
         })
-      : await store(em);
+      : await store(alone);
     if (!done) return false;
     await Promise.all([
       this.events.publish('call.updated', { companyId: done.companyId, callId: done.id, campaignId: done.campaignId, workspace: done.workspace }),
@@ -291,7 +290,7 @@ export class CallLifecycleService {
    */
   private async advanceSimulated({ call: known, ...step }: SimulatedStepRun): Promise<void> {
     const key = { id: step.callId, companyId: step.companyId };
-    const call = known ?? (await simulatedCall(this.orm.em.fork(), this.reads, key));
+    const call = known ?? (await simulatedCall(alone, this.reads, key));
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return;
     const now = this.clock.now();
     const { update, next } = this.simulated.outcome(step.step, call, call.agent, now);
@@ -308,7 +307,7 @@ export class CallLifecycleService {
   async answeredSimulated(companyId: string, callId: string): Promise<void> {
     this.simulated.answered(companyId, callId);
     const key = { id: callId, companyId };
-    const call = await simulatedCall(this.orm.em.fork(), this.reads, key);
+    const call = await simulatedCall(alone, this.reads, key);
     if (call?.callStatus === 'in-progress') this.converseSimulated(key, call);
   }
 
@@ -403,7 +402,7 @@ export class CallLifecycleService {
     const { twilio, call } = await signedTwilioCall(this.provider, em, url, params, signature);
     const key = { id: call.id, companyId: call.company.id };
     // A call whose sid was lost (placed while the database was down) learns it from its first callback.
-    if (call.callSid === '' && params.CallSid) await storeCallSid(em, this.reads, key, params.CallSid);
+    if (call.callSid === '' && params.CallSid) await storeCallSid(alone, this.reads, key, params.CallSid);
     const update = twilio.toUpdate(params, receivedAt);
     if (update) await this.applyUpdate(key, update);
   }

@@ -11,7 +11,8 @@ import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerP
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
 import { viewOfStored } from '../shared/contract';
-import type { ViewReads } from '../../db/statements';
+import { alone, type ViewReads } from '../../db/statements';
+import { makeCallRefusal, type MakeCallRefusal } from './make-call-checks';
 import { callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from '../shared/scope';
 import type { Naming } from '../shared/naming';
@@ -48,8 +49,8 @@ export interface StoredCampaignCall {
   created: boolean;
 }
 
-/** Why make-call refused, as the error each surface maps (`MadeCall`). */
-const MAKE_CALL_REFUSALS = {
+/** Why make-call refused (`makeCallRefusal`), as the error each surface maps. */
+const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
   agent: () => new NotFoundError('Agent'),
   from: () => new PreconditionError('call_from is not a phone number of this company', 'call_from'),
   suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'call_to'),
@@ -85,9 +86,10 @@ export class CallService {
     const companyId = caller.scope.companyId;
     const made = await createUnderKey(
       caller,
-      () =>
+      alone,
+      (on) =>
         makeCall(
-          caller.em,
+          on,
           this.reads,
           companyId,
           { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
@@ -95,7 +97,11 @@ export class CallService {
         ),
       (result) => (result.call ? [result.call.id] : []),
     );
-    if (made.call === null) throw MAKE_CALL_REFUSALS[made.refused]();
+    if (made.call === null) {
+      const refused = makeCallRefusal(made.checks);
+      if (!refused) throw new Error('make-call stored no call although its checks passed');
+      throw MAKE_CALL_REFUSALS[refused]();
+    }
     const { call } = made;
     await this.lifecycle.enqueueMany(companyId, [{ id: call.id, campaignId: null, workspace: call.workspaceId }]);
     return toCallView(viewOfStored(callStoredView, call));

@@ -3,19 +3,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { type CallDirection, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../platform/advisory-lock.store';
-import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery } from '../../db/statements';
+import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from './call.service';
-import { contactStatusOf, PREDECESSORS, type Transitioned } from './call-transitions';
+import { type Transitioned, type TransitionFields } from './call-transitions';
+import type { MakeCallChecks } from './make-call-checks';
+import { usableAgentSql } from '../agents/agent-ownership';
 import { relayAgentOf } from '../conversation/agent-settings';
-import { transcriptText } from '../conversation/transcript';
+import { type StoredTurn, transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../shared/scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-outbox.store';
 import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
-import type { StatusUpdate } from '../telephony/telephony';
+import type { AnsweredBy, CallStatus } from '../../entities/call.entity';
 import { type CallPrices, costAssignments, priceRecord, priceRecordFields } from './call-cost';
 
 /**
@@ -110,10 +112,13 @@ export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey):
   return row ? callToPlace(row) : null;
 }
 
-const MAKE_CALL = hotStatement(
+/** make-call's row: its checks, and the call it stored (every column null when a check failed). */
+type MakeCallRow = MakeCallChecks & (StoredView<CallStoredView> | { [K in keyof StoredView<CallStoredView>]: null });
+
+const MAKE_CALL = hotStatement<MakeCallRow>(
   'make-call',
   (reads) => `WITH checks AS (
-     SELECT EXISTS (SELECT 1 FROM ai_agents WHERE id = ?::uuid AND company_id = ?::uuid AND deleted_at IS NULL) AS agent,
+     SELECT EXISTS (SELECT 1 FROM ai_agents a WHERE a.id = ?::uuid AND ${usableAgentSql('a')}) AS agent,
        (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS from_number,
        EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS suppressed
    ), inserted AS (
@@ -122,45 +127,38 @@ const MAKE_CALL = hotStatement(
      FROM checks WHERE checks.agent AND checks.from_number IS NOT NULL AND NOT checks.suppressed
      RETURNING ${viewColumns(reads, Call, callStoredView)}
    )
-   SELECT checks.agent AS "checkedAgent", checks.from_number AS "checkedFromNumber", checks.suppressed AS "checkedSuppressed", inserted.*
+   SELECT checks.agent AS "agentUsable", checks.from_number IS NOT NULL AS "fromOwned", checks.suppressed AS "toSuppressed", inserted.*
    FROM checks LEFT JOIN inserted ON true`,
 );
 
-/**
- * What make-call did: the test call it stored in `pstn-queued`, or the first check that
- * failed (the agent is not the company's or is deleted; the company owns no such number
- * `from`; `to` is on its do-not-call list).
- */
-export type MadeCall = { call: StoredView<CallStoredView> } | { call: null; refused: 'agent' | 'from' | 'suppressed' };
+/** What make-call's statement did: the test call it stored, or, when it stored none, what its checks found. */
+export type MadeCall = { call: StoredView<CallStoredView> } | { call: null; checks: MakeCallChecks };
 
 /**
- * make-call in one prepared statement: its three checks (the agent is the company's, the
- * number calling from is the company's, the number called is not on its do-not-call list;
- * the agent's rule is `AgentService.getOwn`'s) and, when they pass, the test call's INSERT, answered as
- * its stored view. The columns it does not name take the table's defaults, the entity's.
+ * make-call in one prepared statement: its three checks (the agent is one the company may call
+ * with, agents/agent-ownership.ts; the number calling from is the company's; the number called
+ * is not on its do-not-call list) and, when they all pass, the test call's INSERT, answered as
+ * its stored view. Which check refuses the call is the service's (`makeCallRefusal`). The
+ * columns it does not name take the table's defaults, the entity's.
  */
 export async function makeCall(
-  em: EntityManager,
+  on: Within,
   reads: ViewReads,
   companyId: string,
   call: { agentId: string; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
   options: CallServiceOptions,
 ): Promise<MadeCall> {
   const now = new Date();
-  const [row] = await MAKE_CALL(em, reads, [
+  const [row] = await MAKE_CALL(on, reads, [
     call.agentId, companyId, companyId, call.from, companyId, call.to,
     randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
   ]);
-  const { checkedAgent, checkedFromNumber, checkedSuppressed, ...stored } = row!;
-  if (stored.id) return { call: stored as StoredView<CallStoredView> };
-  if (!checkedAgent) return { call: null, refused: 'agent' };
-  if (checkedFromNumber === null) return { call: null, refused: 'from' };
-  if (checkedSuppressed) return { call: null, refused: 'suppressed' };
-  throw new Error('make-call stored no call although its checks passed');
+  const { agentUsable, fromOwned, toSuppressed, ...stored } = row!;
+  return stored.id === null ? { call: null, checks: { agentUsable, fromOwned, toSuppressed } } : { call: stored };
 }
 
 /** Stores the providers' sids of the company's calls placed together (`sharedStatement`). */
-const STORE_SIDS = sharedStatement(
+const STORE_SIDS = sharedStatement<{ id: string; sid: string }, { ord: number }>(
   'call-sids',
   `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id uuid, sid text))
    UPDATE calls c SET call_sid = g.sid FROM given g WHERE c.id = g.id AND c.company_id = ?::uuid AND c.call_sid = '' RETURNING g.ord`,
@@ -168,8 +166,8 @@ const STORE_SIDS = sharedStatement(
 );
 
 /** Stores the provider's sid of a call just placed (a call that has one keeps it). */
-export async function storeCallSid(em: EntityManager, reads: ViewReads, call: RecordKey, sid: string): Promise<void> {
-  await STORE_SIDS(em, reads, call.companyId, { id: call.id, sid });
+export async function storeCallSid(on: Within, reads: ViewReads, call: RecordKey, sid: string): Promise<void> {
+  await STORE_SIDS(on, reads, call.companyId, { id: call.id, sid });
 }
 
 /** Which of `sids` a call of the company already holds (the calls adopted from the provider are placed from its own numbers). */
@@ -222,39 +220,75 @@ export interface StoredTransition extends Transitioned {
 
 /** A transition's cost: the rule over the call's duration as the transition sets it (docs/calls.md, "Cost"). */
 const TRANSITION_COSTS = costAssignments(
-  { durationS: 'COALESCE(t.duration, c.call_duration)', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL' },
+  { durationS: 't.duration', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL' },
   't',
 );
 
-/** The transitions' statement, one per flow event it may write (none, `call.started`, `call.ended`): each its own prepared text. */
-const TRANSITIONS = new Map<FlowEventName | null, ReturnType<typeof sharedStatement>>();
+/** One transition as the statement reads it (`transitionFields`, and the values the update carries). */
+interface TransitionRow extends ReturnType<typeof priceRecord> {
+  id: string;
+  predecessors: readonly CallStatus[];
+  status: CallStatus;
+  at: Date;
+  now: Date;
+  started_at: Date | null;
+  answered_at: Date | null;
+  ended_at: Date | null;
+  duration_s: number | null;
+  unanswered_duration_s: number | null;
+  disconnect_reason: string | null;
+  fallback_reason: string | null;
+  latency: number | null;
+  transcript: string | null;
+  transcript_object: { turns: StoredTurn[] } | null;
+  transcript_language: string | null;
+  contact_status: string;
+  answered_by: AnsweredBy | null;
+}
 
-function transitionStatement(event: FlowEventName | null): ReturnType<typeof sharedStatement> {
+/** What the transitions' statement answers for a call it changed. */
+interface TransitionAnswer {
+  id: string;
+  company_id: string;
+  campaign_id: string | null;
+  workspace_id: string;
+  call_status: CallStatus;
+  flow_events: boolean;
+}
+
+type TransitionStatement = ReturnType<typeof sharedStatement<TransitionRow, TransitionAnswer>>;
+
+/** The transitions' statement, one per flow event it may write (none, `call.started`, `call.ended`): each its own prepared text. */
+const TRANSITIONS = new Map<FlowEventName | null, TransitionStatement>();
+
+/**
+ * The statement merges each field's sources in the order `TransitionFields` gives them: the
+ * first with a value is written (`COALESCE`), the call as stored supplying its start and the
+ * reason recorded while it was live. The duration is measured only here, from the stored start.
+ */
+function transitionStatement(event: FlowEventName | null): TransitionStatement {
   let statement = TRANSITIONS.get(event);
   if (statement) return statement;
   const events = event
     ? flowEventsInsertSql(event, 'updated', '(SELECT g.at FROM given g WHERE g.id = r.id)')
     : 'SELECT NULL::uuid AS company_id, NULL::uuid AS subject_id WHERE false';
-  statement = sharedStatement(
+  statement = sharedStatement<TransitionRow, TransitionAnswer>(
     `call-transitions${event ? `-${event}` : ''}`,
     `WITH given AS (
        SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id uuid, predecessors text[], status text, at timestamptz, now timestamptz,
-         answered_at timestamptz, in_progress boolean, terminal boolean, duration_s int, ${priceRecordFields}, disconnect_reason text,
-         latency int, transcript text, transcript_object jsonb, transcript_language text, contact_status text, answered_by text)
-     ), answered AS (
-       SELECT g.*, COALESCE(c.started_at, g.answered_at) AS started
-       FROM given g JOIN calls c ON c.id = g.id WHERE c.company_id = ?::uuid AND c.call_status = ANY (g.predecessors)
+         started_at timestamptz, answered_at timestamptz, ended_at timestamptz, duration_s int, unanswered_duration_s int, ${priceRecordFields},
+         disconnect_reason text, fallback_reason text, latency int, transcript text, transcript_object jsonb, transcript_language text, contact_status text, answered_by text)
      ), timing AS (
-       SELECT a.*, CASE WHEN a.terminal THEN COALESCE(a.duration_s, GREATEST(0, ROUND(EXTRACT(EPOCH FROM (a.at - a.started))))::int, 0) END AS duration
-       FROM answered a
+       SELECT g.*, COALESCE(g.duration_s, ROUND(GREATEST(0, EXTRACT(EPOCH FROM (g.ended_at - COALESCE(c.started_at, g.answered_at)))))::int, g.unanswered_duration_s, c.call_duration) AS duration
+       FROM given g JOIN calls c ON c.id = g.id WHERE c.company_id = ?::uuid AND c.call_status = ANY (g.predecessors)
      ), updated AS (
        UPDATE calls c SET
          call_status = t.status, updated_at = t.now,
-         started_at = CASE WHEN t.in_progress THEN t.at WHEN t.terminal THEN t.started ELSE c.started_at END,
-         ended_at = CASE WHEN t.terminal THEN t.at ELSE c.ended_at END,
-         call_duration = COALESCE(t.duration, c.call_duration),
+         started_at = COALESCE(t.started_at, c.started_at, t.answered_at),
+         ended_at = COALESCE(t.ended_at, c.ended_at),
+         call_duration = t.duration,
          ${TRANSITION_COSTS},
-         disconnect_reason = CASE WHEN t.terminal THEN COALESCE(t.disconnect_reason, NULLIF(c.disconnect_reason, ''), t.status) ELSE c.disconnect_reason END,
+         disconnect_reason = COALESCE(t.disconnect_reason, NULLIF(c.disconnect_reason, ''), t.fallback_reason, c.disconnect_reason),
          latency = COALESCE(t.latency, c.latency),
          answered_by = COALESCE(t.answered_by, c.answered_by),
          transcript = COALESCE(t.transcript, c.transcript),
@@ -279,53 +313,83 @@ function transitionStatement(event: FlowEventName | null): ReturnType<typeof sha
   return statement;
 }
 
+/** What a transition carries besides its decided fields: the provider's and the conversation's values, kept as given. */
+export interface TransitionValues {
+  latencyMs?: number;
+  answeredBy?: AnsweredBy;
+  transcript?: { turns: StoredTurn[]; language: string };
+}
+
 /**
  * Stores one transition in one statement, shared with the transitions of the company's other
  * calls in flight with it (`sharedStatement`; a call's own transitions go one after the
  * other): the call is updated only if its current status allows the new one (so duplicates
- * and stale updates change nothing, even when two replicas race), its terminal fields are
- * stamped from its own row, its contact mirrors it, and the flow event it is (`event`:
- * `call.started`, `call.ended`) is written to the outbox for the subscribed flows, with the
- * call as updated, atomically. A terminal status's `disconnect_reason` is the update's, else
- * the one recorded while the call was live (the agent's relay session, docs/calls.md), else
- * the status itself. Returns null when nothing changed. Plain SQL, prepared: this runs for
- * every transition of every call, and the ORM's unit of work would triple its cost.
+ * and stale updates change nothing, even when two replicas race), its fields are written as
+ * the service decided them (`transitionFields`) over the call as stored, its cost restamped,
+ * its contact mirrors it, and the flow event it is (`event`: `call.started`, `call.ended`) is
+ * written to the outbox for the subscribed flows, with the call as updated, atomically.
+ * Returns null when nothing changed. Plain SQL, prepared: this runs for every transition of
+ * every call, and the ORM's unit of work would triple its cost.
  */
 export async function applyTransition(
-  em: EntityManager,
+  on: Within,
   reads: ViewReads,
   call: RecordKey,
-  update: StatusUpdate,
+  fields: TransitionFields,
+  values: TransitionValues,
   event: FlowEventName | null,
   prices: CallPrices,
   now: Date,
 ): Promise<StoredTransition | null> {
-  const terminal = !LIVE_STATUSES.includes(update.status);
-  const [row] = await transitionStatement(event)(em, reads, call.companyId, {
+  const [row] = await transitionStatement(event)(on, reads, call.companyId, {
     id: call.id,
-    predecessors: PREDECESSORS[update.status],
-    status: update.status,
-    at: update.at,
+    predecessors: fields.predecessors,
+    status: fields.status,
+    at: fields.at,
     now,
-    answered_at: update.status === 'in-progress' || update.status === 'completed' ? update.at : null,
-    in_progress: update.status === 'in-progress',
-    terminal,
-    duration_s: update.durationS ?? null,
+    started_at: fields.startedAt,
+    answered_at: fields.answeredAt,
+    ended_at: fields.endedAt,
+    duration_s: fields.durationS,
+    unanswered_duration_s: fields.unansweredDurationS,
     ...priceRecord(prices),
-    disconnect_reason: update.disconnectReason ?? null,
-    latency: update.latencyMs ?? null,
-    transcript: update.transcript ? transcriptText(update.transcript.turns) : null,
-    transcript_object: update.transcript ? { turns: update.transcript.turns } : null,
-    transcript_language: update.transcript?.language ?? null,
-    contact_status: contactStatusOf(update.status, update.disconnectReason),
-    answered_by: update.answeredBy ?? null,
+    disconnect_reason: fields.disconnectReason,
+    fallback_reason: fields.fallbackReason,
+    latency: values.latencyMs ?? null,
+    transcript: values.transcript ? transcriptText(values.transcript.turns) : null,
+    transcript_object: values.transcript ? { turns: values.transcript.turns } : null,
+    transcript_language: values.transcript?.language ?? null,
+    contact_status: fields.contactStatus,
+    answered_by: values.answeredBy ?? null,
   });
   return row
     ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }
     : null;
 }
 
-const SIMULATED_CALL = hotStatement(
+/** A simulated call's row: the call, its agent and its contact (null columns without one). */
+interface SimulatedCallRow {
+  id: string;
+  call_from: string;
+  call_to: string;
+  call_direction: SimulatedCallRecord['callDirection'];
+  call_status: CallStatus;
+  agent_dynamic_variables: DynamicVariable[];
+  started_at: string | Date | null;
+  name: string;
+  language: string;
+  who_talks_first: SimulatedCallRecord['agent']['whoTalksFirst'];
+  welcome_greeting: string | null;
+  voicemail_action: SimulatedCallRecord['agent']['voicemailAction'];
+  voicemail_message: string;
+  agent_variables: SimulatedCallRecord['agent']['agentDynamicVariables'] | null;
+  contact_id: string | null;
+  firstname: string | null;
+  lastname: string | null;
+  metadata: Record<string, unknown> | null;
+}
+
+const SIMULATED_CALL = hotStatement<SimulatedCallRow>(
   'simulated-call',
   `SELECT c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language, a.who_talks_first, a.welcome_greeting,
             a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata
@@ -334,8 +398,8 @@ const SIMULATED_CALL = hotStatement(
      WHERE c.id = ? AND c.company_id = ?`,
 );
 
-export async function simulatedCall(em: EntityManager, reads: ViewReads, call: RecordKey): Promise<SimulatedCallRecord | null> {
-  const [row] = await SIMULATED_CALL(em, reads, [call.id, call.companyId]);
+export async function simulatedCall(on: Within, reads: ViewReads, call: RecordKey): Promise<SimulatedCallRecord | null> {
+  const [row] = await SIMULATED_CALL(on, reads, [call.id, call.companyId]);
   if (!row) return null;
   return {
     id: row.id,

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { within } from '../../db/statements';
 import { Call, Campaign, Contact } from '../../entities';
 import type { Logger } from '../../logger';
 import { AppError } from '../shared/errors';
@@ -78,7 +79,7 @@ async function trigger(deps: CampaignWebhookDeps, tx: EntityManager, c: Campaign
     deps.logger.info({ campaignId: c.id, callId, unresolved: mapped.unresolved }, 'campaign webhook mapping: paths that lead nowhere');
   }
   try {
-    const { announce } = await deps.flows.start({ scope: { companyId: c.company.id, userId: null }, em: tx }, flowId, { variables: mapped.variables });
+    const { announce } = await deps.flows.start({ scope: { companyId: c.company.id, userId: null }, em: tx }, within(tx), flowId, { variables: mapped.variables });
     return announce;
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -6,7 +6,7 @@ import { byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
 import { viewOfStored } from '../shared/contract';
-import type { StoredView, ViewReads } from '../../db/statements';
+import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
 import { campaignById, type CampaignCounts, countsOf } from './campaign.store';
 import type { Clock } from '../shared/clock';
@@ -15,6 +15,7 @@ import { type Naming, snakeName } from '../shared/naming';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller, Scope } from '../shared/scope';
 import { parseInput, parseWrite } from '../shared/validation';
+import { usableAgents } from '../agents/agent-ownership';
 
 /** Related records a campaign may name, each of which must belong to the caller's company. */
 const RELATIONS = [
@@ -95,7 +96,7 @@ export class CampaignService {
     const { workspace, ...fields } = parseWrite(createCampaignWrite, input, naming);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
-    await this.save(caller, campaign, () => createUnderKey(caller, () => caller.em.flush(), () => [campaign.id]));
+    await this.save(caller, campaign, () => createUnderKey(caller, alone, () => caller.em.flush(), () => [campaign.id]));
     return toCampaignView(campaign);
   }
 
@@ -192,7 +193,7 @@ export class CampaignService {
   private async checkActivation({ scope, em }: Caller, c: Campaign): Promise<void> {
     const errors: FieldError[] = [];
     const agentId = c.aiAgent?.id;
-    if (!agentId || (await em.count(AiAgent, { id: agentId, company: scope.companyId, deletedAt: null })) === 0) {
+    if (!agentId || (await em.count(AiAgent, { id: agentId, ...usableAgents(scope.companyId) })) === 0) {
       errors.push({ field: 'ai_agent_id', message: 'An active campaign needs an agent of your company' });
     }
     if (c.campaignType === INBOUND_CAMPAIGN_TYPE) {

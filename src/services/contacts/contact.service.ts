@@ -3,6 +3,7 @@ import { type CsvSource, readContactCsv } from './contact-csv';
 import { refreshContactStatistics } from './contact.store';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
+import { alone } from '../../db/statements';
 import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './contact.input';
 import { newestFirst, type Page } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
@@ -91,7 +92,7 @@ export class ContactService {
     const rows = bulk ? parseWrite(this.writes.import, input, naming) : [parseWrite(this.writes.create, input, naming)];
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
-    await createUnderKey(caller, () => caller.em.flush(), () => contacts.map((c) => c.id));
+    await createUnderKey(caller, alone, () => caller.em.flush(), () => contacts.map((c) => c.id));
     if (bulk) await refreshContactStatistics(caller.em, rows.length);
     return bulk ? contacts.map(toContactView) : toContactView(contacts[0]!);
   }

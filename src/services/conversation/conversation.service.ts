@@ -17,12 +17,13 @@ import { resumptionOf, storedTurnsOf } from './resumption';
 import type { StoredTurn } from './transcript';
 import { storedTurnOf, writeTranscript } from './transcript.store';
 import type { CallPrices } from '../calls/call-cost';
+import { readableAgents } from '../agents/agent-ownership';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The agent a call talks with: the company's own, or a catalogue template; null when neither (deleted since). */
 export function agentOfCall(em: EntityManager, call: Call): Promise<AiAgent | null> {
-  return em.findOne(AiAgent, { id: call.aiAgent.id, $or: [{ company: call.company.id }, { company: null, isTemplate: true }] });
+  return em.findOne(AiAgent, { id: call.aiAgent.id, ...readableAgents(call.company.id) });
 }
 
 interface CallRef {

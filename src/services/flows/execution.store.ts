@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { WebhookExecution } from '../../entities';
 import type { ExecutionStatus, FlowDefinition } from '../../entities/webhook-execution.entity';
 import { viewOfStored } from '../shared/contract';
-import { hotStatement, sharedStatement, type ViewReads, viewColumns } from '../../db/statements';
+import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, type Within } from '../../db/statements';
 import { executionContract, type ExecutionView } from './flow-execution.contract';
 import type { RecordKey } from '../shared/scope';
 import type { RunRecord, Skip } from './flow-plan';
@@ -77,7 +77,22 @@ const DEFINITION_SQL = `jsonb_build_object(
  * it as local, due within the step's timeout plus `grace` seconds (see
  * `takeOverdueLocalSteps`). No row for a flow that cannot be triggered (see `triggerRefusal`).
  */
-const INSERT_EXECUTIONS = sharedStatement(
+/** An execution to insert, as the statement reads it. */
+interface NewExecutionRow {
+  id: string;
+  flow_id: string;
+  created_at: Date;
+  variables: Record<string, unknown>;
+  arguments: Record<string, unknown> | null;
+  grace: number | null;
+  started_at: Date;
+  run_id: string;
+}
+
+/** An execution inserted: its stored view, the snapshot it runs, its flow's secret, and its local first step's run when it has one. */
+type InsertedExecutionRow = StoredView<ExecutionView> & { definition: FlowDefinition; local_step: number | null; secret: string; run_id: string | null };
+
+const INSERT_EXECUTIONS = sharedStatement<NewExecutionRow, InsertedExecutionRow>(
   'flow-executions-insert',
   (reads) => `WITH given AS (
      SELECT * FROM jsonb_to_recordset(?::jsonb)
@@ -117,13 +132,13 @@ export interface StartedExecution {
 export type LocalClaim = Claim & { run: StoredRun };
 
 export async function insertExecution(
-  em: EntityManager,
+  on: Within,
   reads: ViewReads,
   fields: { companyId: string; flowId: string; variables: Record<string, unknown>; args: Record<string, unknown> | null; localGraceS: number | null },
   /** When a local first step starts (the engine's clock). */
   startedAt: Date,
 ): Promise<StartedExecution | null> {
-  const [row] = await INSERT_EXECUTIONS(em, reads, fields.companyId, {
+  const [row] = await INSERT_EXECUTIONS(on, reads, fields.companyId, {
     id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, arguments: fields.args, grace: fields.localGraceS, started_at: startedAt, run_id: randomUUID(),
   });
   if (!row) return null;
@@ -134,7 +149,7 @@ export async function insertExecution(
           id: view.id, companyId: fields.companyId, flowId: fields.flowId, status: 'in_progress', attemptNumber: 1,
           variables: fields.variables, arguments: fields.args, definition: row.definition, secret: row.secret, flowDeleted: false, runs: [],
         },
-        run: { id: row.run_id, version: 1, attemptNumber: 1, stepNumber: row.local_step, status: 'running', extracted: {}, error: null, retryable: true },
+        run: { id: row.run_id, version: 1, attemptNumber: 1, stepNumber: row.local_step!, status: 'running', extracted: {}, error: null, retryable: true },
         // The trigger announces the execution's status itself.
         started: false,
       }
@@ -162,7 +177,25 @@ export interface Claim {
   started: boolean;
 }
 
-const CLAIM = hotStatement('flow-step-claim', `WITH execution AS (
+/** The claim's row: the execution with its flow's secret and every run so far, and the run it claimed (null columns: none). */
+interface ClaimRow {
+  id: string;
+  company_id: string;
+  flow_id: string;
+  status: ExecutionStatus;
+  attempt_number: number;
+  variables: Record<string, unknown>;
+  arguments: Record<string, unknown> | null;
+  definition: FlowDefinition | null;
+  secret: string;
+  flow_deleted: boolean;
+  run_id: string | null;
+  run_version: number | null;
+  started: boolean;
+  runs: StoredRun[];
+}
+
+const CLAIM = hotStatement<ClaimRow>('flow-step-claim', `WITH execution AS (
     SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.arguments, e.definition,
            f.secret, f.deleted_at IS NOT NULL AS flow_deleted
     FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id AND f.company_id = e.company_id
@@ -197,9 +230,9 @@ const CLAIM = hotStatement('flow-step-claim', `WITH execution AS (
  * over, step not in the snapshot), when the step already finished, or when the flow was
  * deleted. Null when the execution does not exist for this company.
  */
-export async function claimStep(em: EntityManager, reads: ViewReads, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
+export async function claimStep(on: Within, reads: ViewReads, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
   const [row] = await CLAIM(
-    em,
+    on,
     reads,
     [job.executionId, job.companyId, job.attempt, job.step, now, now, job.companyId, randomUUID(), now, now, job.attempt, job.step, now],
   );
@@ -218,7 +251,7 @@ export async function claimStep(em: EntityManager, reads: ViewReads, job: { comp
     runs: row.runs,
   };
   const run = row.run_id
-    ? { id: row.run_id, version: row.run_version, attemptNumber: job.attempt, stepNumber: job.step, status: 'running' as const, extracted: {}, error: null, retryable: true }
+    ? { id: row.run_id, version: row.run_version!, attemptNumber: job.attempt, stepNumber: job.step, status: 'running' as const, extracted: {}, error: null, retryable: true }
     : null;
   return { state, run, started: row.started };
 }
@@ -229,7 +262,33 @@ export async function claimStep(em: EntityManager, reads: ViewReads, job: { comp
  * version moved on (another worker took it over) is not written, nor is its execution; the
  * statement answers the rows it wrote.
  */
-const FINISH = sharedStatement('flow-steps-finish', `WITH given AS (
+/** A finished step and its execution's new state, as the statement reads it. */
+interface FinishRow {
+  run_id: string;
+  run_version: number;
+  execution_id: string;
+  updated_at: Date;
+  status: FinishedRun['status'];
+  tries: FinishedRun['tries'];
+  try_errors: FinishedRun['tryErrors'];
+  error: FinishedRun['error'];
+  request: FinishedRun['request'];
+  response: FinishedRun['response'];
+  duration_ms: FinishedRun['durationMs'];
+  finished_at: Date;
+  extracted: Record<string, unknown>;
+  unresolved_variables: FinishedRun['unresolvedVariables'];
+  retryable: FinishedRun['retryable'];
+  execution_status: ExecutionStatus;
+  attempt_number: number;
+  next_retry_at: Date | null;
+  execution_finished_at: Date | null;
+  error_message: string | null;
+  local_step: number | null;
+  local_deadline_s: number | null;
+}
+
+const FINISH = sharedStatement<FinishRow, { ord: number }>('flow-steps-finish', `WITH given AS (
     SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, run_id uuid, run_version int, execution_id uuid, updated_at timestamptz,
       status text, tries int, try_errors jsonb, error text, request jsonb, response jsonb, duration_ms int, finished_at timestamptz,
       extracted jsonb, unresolved_variables jsonb, retryable boolean, execution_status text, attempt_number int, next_retry_at timestamptz,
@@ -251,8 +310,8 @@ const FINISH = sharedStatement('flow-steps-finish', `WITH given AS (
  * Stores a finished step and the execution's new state in one statement. False when the
  * run's version moved on (another worker took the step over): nothing is written then.
  */
-export async function finishStep(em: EntityManager, reads: ViewReads, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
-  const written = await FINISH(em, reads, execution.companyId, {
+export async function finishStep(on: Within, reads: ViewReads, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
+  const written = await FINISH(on, reads, execution.companyId, {
     run_id: run.id, run_version: run.version, execution_id: execution.id, updated_at: new Date(),
     status: done.status, tries: done.tries, try_errors: done.tryErrors, error: done.error, request: done.request, response: done.response,
     duration_ms: done.durationMs, finished_at: done.finishedAt, extracted: done.extracted, unresolved_variables: done.unresolvedVariables, retryable: done.retryable,

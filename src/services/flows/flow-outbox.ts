@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { within } from '../../db/statements';
 import { Call, Campaign } from '../../entities';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
@@ -99,7 +100,7 @@ export class FlowEvents {
     const subject = SUBJECT_OF[pending.event];
     const variables = { event: pending.event, occurred_at: pending.occurredAt.toISOString(), [subject]: this.shape(pending) };
     try {
-      const { execution, announce } = await this.deps.flows.start(caller, pending.flowId, { variables });
+      const { execution, announce } = await this.deps.flows.start(caller, within(tx), pending.flowId, { variables });
       await markDelivered(tx, pending.id, { executionId: execution.id });
       return announce;
     } catch (err) {

@@ -9,14 +9,14 @@ import { jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
 import type { JobQueue } from '../platform/jobs/job-queue';
 import { jobSql } from '../platform/jobs/job-sql';
 import { type Logger, withLogFields } from '../../logger';
-import type { ViewReads } from '../../db/statements';
+import { alone, type ViewReads, type Within } from '../../db/statements';
 import { parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';
 import type { ExecutionView } from './flow-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
-  type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StoredRun,
+  type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StartedExecution, type StoredRun,
   takeOverdueLocalSteps, triggerRefusal,
 } from './execution.store';
 import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
@@ -92,34 +92,41 @@ export class FlowRunner {
    * nothing else gives (`bodyScope`).
    */
   async trigger(caller: Caller, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<ExecutionView> {
-    const { execution, announce } = await this.start(caller, flowId, input, args);
+    const { execution, announce } = await this.start(caller, alone, flowId, input, args);
     announce();
     return execution;
   }
 
   /**
-   * `trigger` for a caller with its own transaction open on `caller.em`: the execution (and,
-   * when this process will not send its first step itself, that step's job) is written in
-   * that transaction, and `announce` (publish its status; send the first step, or wake the
-   * workers) is for after it commits. Without an open transaction, the insert alone, or the
-   * insert and the job in one transaction of its own.
+   * `trigger`, where the caller says (`on`). `within(tx)`: the execution (and, when this
+   * process will not send its first step itself, that step's job) is written in the caller's
+   * transaction, and `announce` (publish its status; send the first step, or wake the
+   * workers) is for after it commits. `alone`: the insert alone, or the insert and the job in
+   * one transaction of its own.
    */
-  async start(caller: Caller, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<{ execution: ExecutionView; announce: () => void }> {
+  async start(caller: Caller, on: Within, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<{ execution: ExecutionView; announce: () => void }> {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);
     const local = this.hasRoom();
     if (!local) await this.deps.jobs.prepare(FLOW_STEP_JOB);
-    const write = async () => {
-      const created = await insertExecution(em, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, args, localGraceS: local ? this.deps.localGraceS : null }, this.deps.clock.now());
-      if (!created) throw REFUSALS[await triggerRefusal(em, scope.companyId, id)]();
-      const first = created.definition.steps[0]!;
-      if (!local) await this.enqueue(em, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
+    const insert = async (at: Within) => {
+      const created = await insertExecution(at, this.deps.reads, { companyId: scope.companyId, flowId: id, variables, args, localGraceS: local ? this.deps.localGraceS : null }, this.deps.clock.now());
+      if (!created) throw REFUSALS[await triggerRefusal(at.tx ?? em, scope.companyId, id)]();
       return created;
     };
+    const ids = (created: StartedExecution) => [created.view.id];
     // The insert alone is one atomic statement: a transaction is needed only for the job beside it, or the key's link (createUnderKey).
-    const keyed = () => createUnderKey(caller, write, (created) => [created.view.id]);
-    const { view, local: claim } = local ? await keyed() : await inTransaction(em, keyed);
+    const { view, local: claim } = local
+      ? await createUnderKey(caller, on, insert, ids)
+      : await inTransaction(em, on, (tx) =>
+          createUnderKey(caller, tx, async (keyed) => {
+            const created = await insert(keyed);
+            const first = created.definition.steps[0]!;
+            await this.enqueue(tx.tx, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
+            return created;
+          }, ids),
+        );
     const announce = () => {
       this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, view.status);
       if (claim) this.runLocally({ companyId: scope.companyId, executionId: view.id, attempt: 1, step: claim.run.stepNumber }, claim);
@@ -150,7 +157,7 @@ export class FlowRunner {
 
   /** Job handler: sends one step, records it, queues what comes next. Idempotent. */
   async runStep({ em }: Caller, job: FlowStepJob): Promise<void> {
-    const claim = await claimStep(em, this.deps.reads, job, this.deps.clock.now());
+    const claim = await claimStep(alone, this.deps.reads, job, this.deps.clock.now());
     if (claim) await this.send(em, job, claim);
   }
 
@@ -191,14 +198,17 @@ export class FlowRunner {
     const local: LocalStep | null = queued && queued.delayMs === 0 && this.hasRoom() ? { stepNumber: queued.step.stepNumber, deadlineS: queued.step.timeout + this.deps.localGraceS } : null;
     const job = queued && !local ? queued : null;
     const { view: _view, ...logged } = outcome;
-    const write = async () => {
-      if (!(await finishStep(em, this.deps.reads, state, run, { ...logged, finishedAt: now, extracted }, { ...change, local }))) return false;
-      await insertSkipped(em, state.id, state.attemptNumber, skipped, now);
-      if (job) await this.enqueue(em, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: job.step.stepNumber }, job.step, job.delayMs);
-      return true;
-    };
+    const finished = (at: Within) => finishStep(at, this.deps.reads, state, run, { ...logged, finishedAt: now, extracted }, { ...change, local });
     // finishStep alone is one atomic statement: a transaction is needed only when more follows.
-    const recorded = job || skipped.length > 0 ? await inTransaction(em, write) : await write();
+    const recorded =
+      job || skipped.length > 0
+        ? await inTransaction(em, alone, async (tx) => {
+            if (!(await finished(tx))) return false;
+            await insertSkipped(tx.tx, state.id, state.attemptNumber, skipped, now);
+            if (job) await this.enqueue(tx.tx, { companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: job.step.stepNumber }, job.step, job.delayMs);
+            return true;
+          })
+        : await finished(alone);
     if (!recorded) return;
     if (change.status !== state.status) this.publish(state, change.status);
     if (local) this.runLocally({ companyId: state.companyId, executionId: state.id, attempt: change.attemptNumber, step: local.stepNumber });
@@ -242,8 +252,9 @@ export class FlowRunner {
     this.local.add(running);
   }
 
-  private enqueue(em: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
-    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(em), delayMs, workSeconds: step.timeout });
+  /** Queues a step's job in the transaction open on `tx`. */
+  private enqueue(tx: EntityManager, job: FlowStepJob, step: StepDefinition, delayMs: number): Promise<void> {
+    return this.deps.jobs.send(FLOW_STEP_JOB, job, { db: jobSql(tx), delayMs, workSeconds: step.timeout });
   }
 
   private publish(execution: { companyId: string; flowId: string; id: string }, status: ExecutionStatus): void {

@@ -11,6 +11,7 @@ import type { WebhookExecutionService } from './flow-execution.service';
 import { sealPredefined } from './flow-secrets';
 import type { SecretBox } from '../shared/secret-box';
 import { parseInput, parseWrite } from '../shared/validation';
+import { usableAgents } from '../agents/agent-ownership';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
 const INLINE_EXECUTIONS = 20;
@@ -31,7 +32,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  */
 async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersWrite | undefined): Promise<void> {
   const agent = filters?.ai_agent_id;
-  if (agent && (await em.count(AiAgent, { id: agent, company: scope.companyId, deletedAt: null })) === 0) {
+  if (agent && (await em.count(AiAgent, { id: agent, ...usableAgents(scope.companyId) })) === 0) {
     throw ValidationError.of('event_filters.ai_agent_id', 'Must name an agent of your company');
   }
   const campaign = filters?.campaign_id;

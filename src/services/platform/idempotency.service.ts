@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import stringify from 'safe-stable-stringify';
 import { inTransaction } from '../../db/transaction';
+import type { Within } from '../../db/statements';
 import { ConflictError, UnprocessableError, ValidationError } from '../shared/errors';
 import { claimKey, deleteExpiredKeys, type HeldKey, heldKey, type KeyTimes, linkKey, releaseKey, type StoredAnswer, storeAnswer } from './idempotency.store';
 import type { Caller } from '../shared/scope';
@@ -49,21 +50,20 @@ export interface KeyedRequest<T> {
 }
 
 /**
- * Runs `create` in the transaction open on `caller.em`, or in one of its own when the caller
- * has an idempotency key, and links the records it created (`created`) to the key in that
- * transaction: the records and the link commit together (docs/rest.md, "Idempotent
- * retries"). Without a key, runs `create` alone.
+ * Runs `create` where the caller says (`on`) and, when the caller has an idempotency key,
+ * in a transaction (`on`'s, or one of its own on `caller.em`) where it links the records
+ * `create` made (`created`) to the key: the records and the link commit together
+ * (docs/rest.md, "Idempotent retries"). `create` is told where it runs.
  */
-export async function createUnderKey<T>(caller: Caller, create: () => Promise<T>, created: (result: T) => string[]): Promise<T> {
+export async function createUnderKey<T>(caller: Caller, on: Within, create: (on: Within) => Promise<T>, created: (result: T) => string[]): Promise<T> {
   const { em, idempotency } = caller;
-  if (!idempotency) return create();
-  const work = async () => {
-    const result = await create();
+  if (!idempotency) return create(on);
+  return inTransaction(em, on, async (keyed) => {
+    const result = await create(keyed);
     const ids = created(result);
-    if (ids.length > 0) await idempotency.link(em, ids);
+    if (ids.length > 0) await idempotency.link(keyed.tx, ids);
     return result;
-  };
-  return inTransaction(em, work);
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import type { EventPublisher } from '../platform/events';
 import { answeredByOf, isTwilioAnsweredBy, machineMomentOf, voicemailTwiml } from './answering-machine';
 import type { TelephonyAdapter } from './telephony';
 import { signedTwilioCall } from './twilio-callback';
+import { readableAgents } from '../agents/agent-ownership';
 
 /**
  * Twilio's asynchronous answering-machine detection (docs/calls.md, "Answering machines"): the
@@ -38,7 +39,7 @@ export class AnsweringMachineService {
     if (!LIVE_STATUSES.includes(call.callStatus)) return;
     const agent = await em.findOne(
       AiAgent,
-      { id: call.aiAgent.id, $or: [{ company: call.company.id }, { company: null, isTemplate: true }] },
+      { id: call.aiAgent.id, ...readableAgents(call.company.id) },
       { fields: ['voicemailAction', 'voicemailMessage', 'agentDynamicVariables', 'language'] },
     );
     const action = agent?.voicemailAction ?? 'hangup';

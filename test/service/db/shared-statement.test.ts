@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { ormOptions } from '../../../src/db/orm';
-import { sharedStatement, type ViewReads, viewReads } from '../../../src/db/statements';
+import { alone, sharedStatement, type ViewReads, viewReads, within } from '../../../src/db/statements';
 import { createTestDatabase } from '../../support/harness';
 
 // `sharedStatement` (docs/performance.md, "Shared commits"): the rows of one company in flight
 // together share a statement and its commit, and each caller is answered for its own row.
 // Rows inserted by one statement share its transaction, so `xmin` says which went together.
 
-const INSERT = sharedStatement(
+const INSERT = sharedStatement<{ id: number; value: string }, { id: number; value: string; tx: string }>(
   'shared-rows-insert',
   `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id int, value text)),
    inserted AS (INSERT INTO shared_rows (id, company_id, value) SELECT id, ?::uuid, value FROM given WHERE value <> 'skip' RETURNING id, value, xmin::text AS tx)
    SELECT g.ord, i.id, i.value, i.tx FROM inserted i JOIN given g ON g.id = i.id`,
 );
 
-const APPEND = sharedStatement(
+const APPEND = sharedStatement<{ id: number; value: string }, { value: string }>(
   'shared-rows-append',
   `WITH given AS (SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, id int, value text))
    UPDATE shared_rows r SET value = r.value || g.value FROM given g WHERE r.id = g.id AND r.company_id = ?::uuid RETURNING g.ord, r.value`,
@@ -48,7 +48,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-const insert = (companyId: string, id: number, value = `v${id}`) => INSERT(orm.em.fork(), reads, companyId, { id, value });
+const insert = (companyId: string, id: number, value = `v${id}`) => INSERT(alone, reads, companyId, { id, value });
 
 const stored = async () => (await pool.query('SELECT id, company_id, value, xmin::text AS tx FROM shared_rows ORDER BY id')).rows;
 
@@ -100,18 +100,18 @@ describe('a shared statement', () => {
     const company = randomUUID();
     await Promise.all([insert(company, 1, 'a'), insert(company, 2, 'x')]);
     statements = [];
-    const append = (id: number, value: string) => APPEND(orm.em.fork(), reads, company, { id, value });
+    const append = (id: number, value: string) => APPEND(alone, reads, company, { id, value });
     const answers = await Promise.all([append(1, 'b'), append(1, 'c'), append(2, 'y'), append(1, 'd')]);
 
     expect(answers.map((rows) => rows.map((r) => r.value))).toEqual([['ab'], ['abc'], ['xy'], ['abcd']]);
     expect(statements).toHaveLength(3);
   });
 
-  it('writes within the transaction open on its entity manager, alone and at once', async () => {
+  it('writes within the transaction its caller names, alone and at once', async () => {
     const company = randomUUID();
     const em = orm.em.fork();
     await em.begin();
-    const rows = await INSERT(em, reads, company, { id: 9, value: 'v9' });
+    const rows = await INSERT(within(em), reads, company, { id: 9, value: 'v9' });
     expect(rows).toMatchObject([{ id: 9, value: 'v9' }]);
     await em.rollback();
 

@@ -18,6 +18,7 @@ import { verifiedTwilio } from '../../telephony/twilio-callback';
 import { parseInput } from '../../shared/validation';
 import { contactWithNumber } from './inbound-call.store';
 import { inboundTwiml } from './inbound-twiml';
+import { usableAgents } from '../../agents/agent-ownership';
 
 /** How an incoming call was answered. */
 export type InboundAnswer =
@@ -133,7 +134,7 @@ export class InboundCallService {
       { orderBy: { updatedAt: 'desc', id: 'desc' } },
     );
     for (const agentId of [campaign?.aiAgent?.id, number.inboundAgent?.id]) {
-      const agent = agentId ? await em.findOne(AiAgent, { id: agentId, company, deletedAt: null }) : null;
+      const agent = agentId ? await em.findOne(AiAgent, { id: agentId, ...usableAgents(company) }) : null;
       if (agent) return { agent, campaign };
     }
     return null;

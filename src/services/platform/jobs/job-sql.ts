@@ -22,7 +22,12 @@ export function positionalBindings(text: string, values: readonly unknown[]): { 
 }
 
 /**
- * pg-boss's SQL port over the transaction open on a MikroORM EntityManager:
+ * pg-boss's SQL port (its documented `db` option, `Db.executeSql`) over the transaction open
+ * on a MikroORM EntityManager. pg-boss documents an adapter for this, `fromKnex(trx)`
+ * (docs/api/adapters.md), but only in releases that need Node 22 (11.x and later, by their
+ * `engines`); 10.x, pinned for Node 20.19, has the `Db` port alone, so the placeholders are translated here. With an
+ * upgrade to Node 22, `fromKnex(em.getTransactionContext())` replaces this file.
+ *
  * `jobs.send(name, data, { db: jobSql(em) })` inside `em.transactional()` writes the
  * job in that transaction, so the job exists if and only if the state that asked for it
  * does. The statement runs through knex's documented `trx.raw` on the transaction MikroORM

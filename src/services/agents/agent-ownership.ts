@@ -1,0 +1,19 @@
+import type { ObjectQuery } from '@mikro-orm/core';
+import type { AiAgent } from '../../entities';
+
+/**
+ * Which agents a company reads and which it calls with: the one rule, for the ORM's filters
+ * and the hot statements' SQL alike.
+ */
+
+/** Agents a company may read: its own (soft-deleted ones too: calls keep theirs) and the built-in templates (no company). */
+export const readableAgents = (companyId: string): ObjectQuery<AiAgent> => ({ $or: [{ company: companyId }, { company: null, isTemplate: true }] });
+
+/** Agents a company may place calls with (and give its campaigns and numbers): its own, not deleted; a template is copied first. */
+export const usableAgents = (companyId: string): ObjectQuery<AiAgent> => ({ company: companyId, deletedAt: null });
+
+/**
+ * `usableAgents` as an SQL condition on the agents' row aliased `alias`, whose one parameter
+ * is the company's id (the hot statements that check an agent in the statement that uses it).
+ */
+export const usableAgentSql = (alias: string): string => `${alias}.company_id = ?::uuid AND ${alias}.deleted_at IS NULL`;

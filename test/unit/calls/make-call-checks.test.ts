@@ -1,0 +1,23 @@
+import { makeCallRefusal } from '../../../src/services/calls/make-call-checks';
+
+// Which of make-call's checks refuses a call (the statement that checks and stores:
+// test/api/rest/make-call.test.ts, through the API's errors).
+
+const passing = { agentUsable: true, fromOwned: true, toSuppressed: false };
+
+describe('makeCallRefusal', () => {
+  it('refuses nothing when every check passes', () => {
+    expect(makeCallRefusal(passing)).toBeNull();
+  });
+
+  it('names the one check that fails', () => {
+    expect(makeCallRefusal({ ...passing, agentUsable: false })).toBe('agent');
+    expect(makeCallRefusal({ ...passing, fromOwned: false })).toBe('from');
+    expect(makeCallRefusal({ ...passing, toSuppressed: true })).toBe('suppressed');
+  });
+
+  it('names the agent first, then the number calling from, then the number called', () => {
+    expect(makeCallRefusal({ agentUsable: false, fromOwned: false, toSuppressed: true })).toBe('agent');
+    expect(makeCallRefusal({ agentUsable: true, fromOwned: false, toSuppressed: true })).toBe('from');
+  });
+});
