@@ -1,43 +1,14 @@
-import { ManualClock } from '../support/clock';
-import { startTestServices, type TestServices } from '../support/services';
+import { type Dialer, startDialer } from '../support/dialer';
 
 // The calling window as the dialer applies it: one tick, driven here, at instants either
 // side of each edge (the window's own arithmetic: test/unit/campaigns/calling-window.test.ts).
 
-// Monday 2026-11-23, 10:00 in New York (EST, UTC-5).
-const clock = new ManualClock(new Date('2026-11-23T15:00:00Z'));
-let s: TestServices;
-let companyId: string;
-let agentId: string;
-let numberId: string;
-let unique = 0;
-
-const caller = () => s.caller(companyId);
+let d: Dialer;
 
 beforeAll(async () => {
-  s = await startTestServices({}, { clock });
-  ({ companyId } = await s.company('A'));
-  ({ id: agentId } = await s.services.agents.create(caller(), { name: 'A agent', prompt: 'Hello {{firstname}}' }));
-  ({ id: numberId } = await s.services.phoneNumbers.create(caller(), { phone_number: '+14155552671', label: 'main' }));
+  d = await startDialer();
 });
-afterAll(() => s.close());
-
-/** An active campaign, every day 09:00 to 17:00 New York unless `fields` say otherwise, over two fresh contacts of its own tag. */
-async function running(fields: Record<string, unknown>) {
-  unique += 1;
-  const tag = `window-${unique}`;
-  await s.services.contacts.create(caller(), [1, 2].map((i) => ({ firstname: `C${i}`, phone_number: `+1415${200 + unique}${1000 + i}`, tag_name: tag })));
-  return s.services.campaigns.create(caller(), {
-    name: 'Dialer',
-    ai_agent_id: agentId,
-    outbound_phone_number_id: numberId,
-    time_zone: 'America/New_York',
-    days_of_week: [1, 2, 3, 4, 5, 6, 7],
-    contacts_list_tags: [[tag]],
-    status: 'active',
-    ...fields,
-  });
-}
+afterAll(() => d.s.close());
 
 describe('the calling window', () => {
   it.each([
@@ -55,14 +26,14 @@ describe('the calling window', () => {
     ['past midnight, Saturday 01:00 in a Friday 22:00-02:00 window', '2026-11-28T06:00:00Z', { call_time_of_day_from: '22:00:00', call_time_of_day_to: '02:00:00', days_of_week: [5] }, true],
     ['past midnight, Saturday 02:00:01 in a Friday 22:00-02:00 window', '2026-11-28T07:00:01Z', { call_time_of_day_from: '22:00:00', call_time_of_day_to: '02:00:00', days_of_week: [5] }, false],
   ])('%s: dials %s', async (_, now, fields, dials) => {
-    clock.set(now);
-    const campaign = await running(fields);
+    d.clock.set(now);
+    const campaign = await d.running(fields, d.numbers(2));
     // Selection and dialing happen in one tick: once the contacts are selected, the calls are placed or not.
-    await s.services.dialer.tick(caller(), campaign.id);
-    const stats = await s.services.campaigns.stats(caller(), campaign.id);
+    await d.tick(campaign.id);
+    const stats = await d.stats(campaign.id);
     expect(stats.contactsSelected).toBe(2);
     expect(stats.inProgress + stats.settled).toBe(dials ? 2 : 0);
-    expect((await s.services.calls.list(caller(), { campaign_id: campaign.id, limit: 200 })).items.length).toBe(dials ? 2 : 0);
+    expect(await d.calls(campaign.id)).toHaveLength(dials ? 2 : 0);
     if (!dials) expect(stats.nextAttemptAt).not.toBeNull();
   });
 });

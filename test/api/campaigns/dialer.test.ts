@@ -39,20 +39,12 @@ afterAll(async () => {
   await t.close();
   await receiver.close();
 });
-afterEach(() => clock.set('2026-11-23T15:00:00Z'));
 
-// The window's edges, one tick each, are driven below HTTP: test/service/dialer-window.test.ts.
-describe('the calling window', () => {
-  it('waits for the window to open, then dials', async () => {
-    clock.set('2026-11-23T13:59:59Z');
-    const { campaign } = await running(3);
-    const waiting = await statsWhen(api, campaign.id, 'selection', (s) => s.contacts_selected === 3);
-    expect(waiting).toMatchObject({ queued: 3, in_progress: 0, next_attempt_at: '2026-11-23T14:00:00.000Z' });
-    clock.set('2026-11-23T14:00:01Z');
-    await statsWhen(api, campaign.id, 'every contact to be picked up', (s) => s.picked_up === 3);
-    expect(await api.get(campaign.id)).toMatchObject({ status: 'completed', call_progress: 100 });
-  });
-});
+// The dialer's rules (the calling window, retries and their tiers, the concurrency cap,
+// skipped contacts, contact selection, pausing, completion) are checked one tick at a time at
+// the service level: test/service/dialer.test.ts and test/service/dialer-window.test.ts. Here,
+// what the API adds: a campaign run end to end through the job workers and the simulated
+// provider, the calls and stats as REST and GraphQL answer them, the campaign webhook.
 
 describe('each call of a campaign', () => {
   it('is placed with the agent, the outbound number, the contact and its mapped variables', async () => {
@@ -77,87 +69,6 @@ describe('each call of a campaign', () => {
       expect.arrayContaining([{ name: 'firstname', value: 'Grace' }, { name: 'plan', value: 'gold' }, { name: 'since', value: contacts[0].created_at }]),
     );
     expect(call.transcript).toContain('Hello Grace');
-  });
-});
-
-describe('retry tiers', () => {
-  it('retry busy and failed attempts after each tier’s delay, then settle as failed', async () => {
-    const { campaign } = await running(1, { number_of_call_attempts: [2, 1], retry_delay: [10, 1], retry_delay_unit: ['minutes', 'hours'] }, '0001');
-    const first = await statsWhen(api, campaign.id, 'attempt 1 to end busy', (s) => s.queued === 1 && s.next_attempt_at !== null);
-    expect(first.next_attempt_at).toBe('2026-11-23T15:10:00.000Z');
-    expect(await api.calls(campaign.id)).toHaveLength(1);
-
-    clock.advance(10 * 60_000);
-    const second = await statsWhen(api, campaign.id, 'attempt 2 to end busy', (s) => s.queued === 1 && s.next_attempt_at === '2026-11-23T16:10:00.000Z');
-    expect(second.settled).toBe(0);
-    expect(await api.calls(campaign.id)).toHaveLength(2);
-
-    clock.advance(60 * 60_000);
-    const done = await statsWhen(api, campaign.id, 'attempt 3 to settle the contact', (s) => s.settled === 1);
-    expect(done).toMatchObject({ failed: 1, picked_up: 0, queued: 0, next_attempt_at: null, call_progress: 100 });
-    const calls = await api.calls(campaign.id);
-    expect(calls.map((c) => c.call_status)).toEqual(['busy', 'busy', 'busy']);
-    expect(await api.get(campaign.id)).toMatchObject({ status: 'completed', call_progress: 100 });
-  });
-
-  it('retry an attempt answered by voicemail', async () => {
-    const { campaign } = await running(1, { number_of_call_attempts: [3], retry_delay: [30], retry_delay_unit: ['seconds'] }, '0004');
-    await statsWhen(api, campaign.id, 'the voicemail attempt to be counted', (s) => s.queued === 1 && s.next_attempt_at === '2026-11-23T15:00:30.000Z');
-    const [voicemail] = await api.calls(campaign.id);
-    expect(voicemail).toMatchObject({ call_status: 'completed', disconnect_reason: 'voicemail_reached' });
-  });
-
-  it('give one attempt and no retry without tiers', async () => {
-    const { campaign } = await running(1, {}, '0002');
-    const done = await statsWhen(api, campaign.id, 'the contact to settle', (s) => s.settled === 1);
-    expect(done).toMatchObject({ failed: 1, queued: 0 });
-    expect(await api.calls(campaign.id)).toHaveLength(1);
-  });
-
-  it('wait for the next window when a retry falls outside it', async () => {
-    clock.set('2026-11-23T21:59:00Z'); // 16:59 New York
-    const { campaign } = await running(1, { number_of_call_attempts: [2], retry_delay: [5], retry_delay_unit: ['minutes'] }, '0003');
-    await statsWhen(api, campaign.id, 'attempt 1 to fail', (s) => s.queued === 1 && s.next_attempt_at !== null);
-    const stats = await api.stats(campaign.id);
-    expect(stats.next_attempt_at).toBe('2026-11-24T14:00:00.000Z'); // due 17:04, the window reopens at 09:00 the next day
-    clock.set('2026-11-24T14:00:05Z');
-    await statsWhen(api, campaign.id, 'attempt 2 the next morning', (s) => s.settled === 1);
-    expect(await api.calls(campaign.id)).toHaveLength(2);
-  });
-});
-
-describe('skipped contacts', () => {
-  it('skip non-local numbers and numbers on the do-not-call list, with the reason, and complete', async () => {
-    const tag = `skip-${Date.now()}`;
-    const [local, listed] = await api.contacts(numbers(2), { tag_name: tag });
-    await api.contacts(['+442079460958'], { tag_name: tag });
-    okData(await t.request('POST', '/v1/do-not-call', { token: a.key, body: { numbers: [listed.phone_number] } }));
-    const campaign = await api.campaign({ contacts_list_tags: [tag], status: 'active' });
-    const done = await statsWhen(api, campaign.id, 'every contact to settle', (s) => s.settled === 3);
-    expect(done).toMatchObject({ contacts_selected: 3, picked_up: 1, skipped: 2, skipped_reasons: { do_not_call: 1, non_local: 1 }, call_progress: 100 });
-    expect((await api.calls(campaign.id)).map((c) => c.call_to)).toEqual([local.phone_number]);
-  });
-
-  it('call non-local numbers when the campaign allows them', async () => {
-    const tag = `abroad-${Date.now()}`;
-    await api.contacts(['+442079460959'], { tag_name: tag });
-    const campaign = await api.campaign({ contacts_list_tags: [tag], status: 'active', allow_non_local_calls: true });
-    await statsWhen(api, campaign.id, 'the contact to be picked up', (s) => s.picked_up === 1);
-  });
-});
-
-describe('contact selection', () => {
-  it('takes the campaign’s own contacts plus those matching every non-empty filter (AND), active ones only', async () => {
-    const suffix = Date.now();
-    const campaign = await api.campaign({ contacts_list_source: [`src-${suffix}`], contacts_list_categories: [[`cat-${suffix}`]] });
-    const [own] = await api.contacts(numbers(1), { campaign_id: campaign.id });
-    await api.contacts(numbers(1), { source_name: `src-${suffix}`, category_name: `cat-${suffix}` });
-    await api.contacts(numbers(1), { source_name: `src-${suffix}`, category_name: 'other' });
-    await api.contacts(numbers(1), { source_name: `src-${suffix}`, category_name: `cat-${suffix}`, status: 'inactive' });
-    await api.update(campaign.id, { status: 'active' });
-    const done = await statsWhen(api, campaign.id, 'the selected contacts to settle', (s) => s.contacts_selected > 0 && s.settled === s.contacts_selected);
-    expect(done.contacts_selected).toBe(2);
-    expect((await api.calls(campaign.id)).map((c) => c.contact_id)).toContain(own.id);
   });
 });
 

@@ -1,0 +1,72 @@
+import type { CallStatus } from '../../src/entities/call.entity';
+import type { StatusUpdate } from '../../src/services/telephony/telephony';
+import { ManualClock } from './clock';
+import { startTestServices, type TestServices } from './services';
+
+/**
+ * The dialer at the service level (docs/testing.md, "Levels"): services without HTTP or job
+ * workers, on a manual clock that starts Monday 2026-11-23, 10:00 in New York (EST, UTC-5).
+ * A test ticks the campaign itself (`tick`) and ends its calls as the provider would
+ * (`end`): nothing waits on a timer, so each rule is checked at the instant it applies.
+ */
+export interface Dialer {
+  s: TestServices;
+  clock: ManualClock;
+  companyId: string;
+  agentId: string;
+  numberId: string;
+  /** An active campaign, every day 09:00 to 17:00 New York unless `fields` say otherwise, over fresh contacts of its own tag (one per number). */
+  running(fields: Record<string, unknown>, numbers: string[], contactFields?: Record<string, unknown>): Promise<{ id: string }>;
+  /** One tick of the campaign, as its job runs it. */
+  tick(campaignId: string): Promise<void>;
+  stats(campaignId: string): ReturnType<TestServices['services']['campaigns']['stats']>;
+  /** The campaign's calls, oldest first. */
+  calls(campaignId: string): Promise<{ id: string; callStatus: CallStatus; callTo: string; contactId: string | null }[]>;
+  /** Ends a call now as the provider would report it (a live call: `update` adds the reason or the duration). */
+  end(callId: string, status: CallStatus, update?: Partial<StatusUpdate>): Promise<boolean>;
+  /** Fresh numbers of New York's area code, so that no two campaigns share a contact. */
+  numbers(count: number): string[];
+}
+
+export const DIALER_START = '2026-11-23T15:00:00Z';
+
+export async function startDialer(env: Record<string, string> = {}): Promise<Dialer> {
+  const clock = new ManualClock(new Date(DIALER_START));
+  const s = await startTestServices(env, { clock });
+  const { companyId } = await s.company('A');
+  const caller = () => s.caller(companyId);
+  const { id: agentId } = await s.services.agents.create(caller(), { name: 'A agent', prompt: 'Hello {{firstname}}' });
+  const { id: numberId } = await s.services.phoneNumbers.create(caller(), { phone_number: '+14155552671', label: 'main' });
+  let unique = 0;
+  return {
+    s, clock, companyId, agentId, numberId,
+    async running(fields, numbers, contactFields = {}) {
+      unique += 1;
+      const tag = `dialer-${unique}`;
+      if (numbers.length > 0) await s.services.contacts.create(caller(), numbers.map((phone_number, i) => ({ firstname: `C${i}`, phone_number, tag_name: tag, ...contactFields })));
+      return s.services.campaigns.create(caller(), {
+        name: 'Dialer',
+        ai_agent_id: agentId,
+        outbound_phone_number_id: numberId,
+        time_zone: 'America/New_York',
+        days_of_week: [1, 2, 3, 4, 5, 6, 7],
+        contacts_list_tags: [[tag]],
+        status: 'active',
+        ...fields,
+      });
+    },
+    tick: (campaignId) => s.services.dialer.tick(caller(), campaignId),
+    stats: (campaignId) => s.services.campaigns.stats(caller(), campaignId),
+    async calls(campaignId) {
+      const { items } = await s.services.calls.list(caller(), { campaign_id: campaignId, limit: 200 });
+      return items.reverse();
+    },
+    end: (callId, status, update = {}) => s.services.lifecycle.applyUpdate({ id: callId, companyId }, { status, at: clock.now(), ...update }),
+    numbers(count) {
+      return Array.from({ length: count }, () => {
+        unique += 1;
+        return `+1212555${String(1000 + unique).padStart(4, '0')}`;
+      });
+    },
+  };
+}
