@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
-import { type CallDirection, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
+import { type AnsweredBy, type CallDirection, type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../platform/advisory-lock.store';
 import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
 import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from './call.service';
-import { type Transitioned, type TransitionFields } from './call-transitions';
+import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
 import { usableAgentSql } from '../agents/agent-ownership';
 import { relayAgentOf } from '../conversation/agent-settings';
@@ -17,7 +17,6 @@ import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-outbox.store';
 import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
-import type { AnsweredBy, CallStatus } from '../../entities/call.entity';
 import { type CallPrices, costAssignments, priceRecord, priceRecordFields } from './call-cost';
 
 /**
