@@ -100,20 +100,20 @@ export type EntryChange =
   | { id: string; state: 'queued'; nextAttemptAt: Date }
   | { id: string; state: 'settled'; outcome: string; reason: string | null };
 
-/** Writes many entry changes in one statement. */
+/** Writes many entry changes in one statement: a settled entry is stamped settled at `now`. */
 export async function applyChanges(em: EntityManager, campaign: RecordKey, changes: EntryChange[], now: Date): Promise<void> {
   if (changes.length === 0) return;
   const rows = changes.map((c) =>
     c.state === 'queued'
-      ? { id: c.id, state: c.state, next_attempt_at: c.nextAttemptAt.toISOString(), outcome: null, reason: null }
-      : { id: c.id, state: c.state, next_attempt_at: null, outcome: c.outcome, reason: c.reason },
+      ? { id: c.id, state: c.state, next_attempt_at: c.nextAttemptAt.toISOString(), outcome: null, reason: null, settled_at: null }
+      : { id: c.id, state: c.state, next_attempt_at: null, outcome: c.outcome, reason: c.reason, settled_at: now.toISOString() },
   );
   await em.execute(
     `UPDATE campaign_contacts cc SET state = r.state, next_attempt_at = r.next_attempt_at, outcome = r.outcome, reason = r.reason,
-       settled_at = CASE WHEN r.state = 'settled' THEN ?::timestamptz END, updated_at = ?
-     FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, state text, next_attempt_at timestamptz, outcome text, reason text)
+       settled_at = r.settled_at, updated_at = ?
+     FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, state text, next_attempt_at timestamptz, outcome text, reason text, settled_at timestamptz)
      WHERE cc.id = r.id AND cc.company_id = ?`,
-    [now, now, JSON.stringify(rows), campaign.companyId],
+    [now, JSON.stringify(rows), campaign.companyId],
   );
 }
 

@@ -68,6 +68,25 @@ const DEFINITION_SQL = `jsonb_build_object(
   'variables', f.variables, 'predefinedVariables', f.predefined_variables,
   'maxRetries', f.max_retries, 'retryDelay', f.retry_delay, 'retryDelayUnit', f.retry_delay_unit)`;
 
+/** An execution to insert, as the statement reads it. */
+interface NewExecutionRow {
+  id: string;
+  flow_id: string;
+  created_at: Date;
+  variables: Record<string, unknown>;
+  arguments: Record<string, unknown> | null;
+  /** `scheduled` for a job to send the first step, `in_progress` when this process sends it (`grace` set). */
+  status: ExecutionStatus;
+  grace: number | null;
+  started_at: Date;
+  /** When this process sends the first step: its start; else null. */
+  executed_at: Date | null;
+  run_id: string;
+}
+
+/** An execution inserted: its stored view, the snapshot it runs, its flow's secret, and its local first step's run when it has one. */
+type InsertedExecutionRow = StoredView<ExecutionView> & { definition: FlowDefinition; local_step: number | null; secret: string; run_id: string | null };
+
 /**
  * Inserts executions of the company's flows, each with a snapshot of its flow, in one
  * statement shared by the triggers in flight (`sharedStatement`); within a transaction, the
@@ -77,26 +96,11 @@ const DEFINITION_SQL = `jsonb_build_object(
  * it as local, due within the step's timeout plus `grace` seconds (see
  * `takeOverdueLocalSteps`). No row for a flow that cannot be triggered (see `triggerRefusal`).
  */
-/** An execution to insert, as the statement reads it. */
-interface NewExecutionRow {
-  id: string;
-  flow_id: string;
-  created_at: Date;
-  variables: Record<string, unknown>;
-  arguments: Record<string, unknown> | null;
-  grace: number | null;
-  started_at: Date;
-  run_id: string;
-}
-
-/** An execution inserted: its stored view, the snapshot it runs, its flow's secret, and its local first step's run when it has one. */
-type InsertedExecutionRow = StoredView<ExecutionView> & { definition: FlowDefinition; local_step: number | null; secret: string; run_id: string | null };
-
 const INSERT_EXECUTIONS = sharedStatement<NewExecutionRow, InsertedExecutionRow>(
   'flow-executions-insert',
   (reads) => `WITH given AS (
      SELECT * FROM jsonb_to_recordset(?::jsonb)
-       AS x(ord int, id uuid, flow_id uuid, created_at timestamptz, variables jsonb, arguments jsonb, grace float8, started_at timestamptz, run_id uuid)
+       AS x(ord int, id uuid, flow_id uuid, created_at timestamptz, variables jsonb, arguments jsonb, status text, grace float8, started_at timestamptz, executed_at timestamptz, run_id uuid)
    ), flow AS (
      SELECT given.*, f.company_id, f.secret, ${DEFINITION_SQL} AS definition, first.step_number, first.timeout
      FROM given JOIN webhook_flows f ON f.id = given.flow_id
@@ -104,8 +108,8 @@ const INSERT_EXECUTIONS = sharedStatement<NewExecutionRow, InsertedExecutionRow>
      WHERE f.company_id = ?::uuid AND f.deleted_at IS NULL AND f.status <> 'stopped'
    ), execution AS (
      INSERT INTO webhook_executions (id, created_at, updated_at, company_id, flow_id, status, attempt_number, variables, arguments, definition, executed_at, local_step, local_until)
-     SELECT id, created_at, created_at, company_id, flow_id, CASE WHEN grace IS NULL THEN 'scheduled' ELSE 'in_progress' END, 1, variables, arguments, definition,
-       CASE WHEN grace IS NOT NULL THEN started_at END, CASE WHEN grace IS NOT NULL THEN step_number END, now() + make_interval(secs => timeout + grace)
+     SELECT id, created_at, created_at, company_id, flow_id, status, 1, variables, arguments, definition,
+       executed_at, CASE WHEN grace IS NOT NULL THEN step_number END, now() + make_interval(secs => timeout + grace)
      FROM flow
      RETURNING ${viewColumns(reads, WebhookExecution, executionContract.view)}, definition, local_step
    ), run AS (
@@ -138,8 +142,10 @@ export async function insertExecution(
   /** When a local first step starts (the engine's clock). */
   startedAt: Date,
 ): Promise<StartedExecution | null> {
+  const sendsFirst = fields.localGraceS !== null;
   const [row] = await INSERT_EXECUTIONS(on, reads, fields.companyId, {
-    id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, arguments: fields.args, grace: fields.localGraceS, started_at: startedAt, run_id: randomUUID(),
+    id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, arguments: fields.args,
+    status: sendsFirst ? 'in_progress' : 'scheduled', grace: fields.localGraceS, started_at: startedAt, executed_at: sendsFirst ? startedAt : null, run_id: randomUUID(),
   });
   if (!row) return null;
   const view = viewOfStored(executionContract.view, row);
@@ -256,12 +262,6 @@ export async function claimStep(on: Within, reads: ViewReads, job: { companyId: 
   return { state, run, started: row.started };
 }
 
-/**
- * Stores finished steps of the company's executions and each execution's new state, in one
- * statement shared by the steps that finish together (`sharedStatement`). A step whose run's
- * version moved on (another worker took it over) is not written, nor is its execution; the
- * statement answers the rows it wrote.
- */
 /** A finished step and its execution's new state, as the statement reads it. */
 interface FinishRow {
   run_id: string;
@@ -288,6 +288,12 @@ interface FinishRow {
   local_deadline_s: number | null;
 }
 
+/**
+ * Stores finished steps of the company's executions and each execution's new state, in one
+ * statement shared by the steps that finish together (`sharedStatement`). A step whose run's
+ * version moved on (another worker took it over) is not written, nor is its execution; the
+ * statement answers the rows it wrote.
+ */
 const FINISH = sharedStatement<FinishRow, { ord: number }>('flow-steps-finish', `WITH given AS (
     SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, run_id uuid, run_version int, execution_id uuid, updated_at timestamptz,
       status text, tries int, try_errors jsonb, error text, request jsonb, response jsonb, duration_ms int, finished_at timestamptz,
