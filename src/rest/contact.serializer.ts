@@ -7,6 +7,8 @@ import { restShape } from './contract-shape';
 const contact = restShape(contactContract);
 export const contactShape = contact.schema;
 export const serializeContact = contact.serialize;
+/** A stored contact view's REST JSON (the text `serializeContact` gives, written in one pass). */
+export const contactJson = contact.json;
 
 /** The answer to a CSV import. */
 export const csvImportShape = z

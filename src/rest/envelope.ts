@@ -22,13 +22,13 @@ const OK_OPENING = '{"status":"ok","message":"ok","data":';
 /** The text of the `ok` envelope around `data`, already JSON: the bytes `ok` answers for the same data. */
 export const okText = (data: string): string => `${OK_OPENING}${data}}`;
 
-/** The text `ok` answers for the array of every item of `pages`, a page at a time. */
-async function* okArrayText(pages: AsyncIterable<readonly unknown[]>): AsyncGenerator<string> {
+/** The text `ok` answers for the array of every item of `pages`, a page at a time, each item's JSON written by `json`. */
+async function* okArrayText<T>(pages: AsyncIterable<readonly T[]>, json: (item: T) => string): AsyncGenerator<string> {
   yield `${OK_OPENING}[`;
   let separator = '';
   for await (const page of pages) {
     if (page.length === 0) continue;
-    yield separator + page.map((item) => JSON.stringify(item)).join(',');
+    yield separator + page.map(json).join(',');
     separator = ',';
   }
   yield ']}';
@@ -43,10 +43,10 @@ async function* okArrayText(pages: AsyncIterable<readonly unknown[]>): AsyncGene
  * valid-looking short list. Failures before the first page belong to the caller: read it
  * first, then call this.
  */
-export function okArrayStream(ctx: Context, pages: AsyncIterable<readonly unknown[]>): void {
+export function okArrayStream<T>(ctx: Context, pages: AsyncIterable<readonly T[]>, json: (item: T) => string = JSON.stringify): void {
   ctx.status = 200;
   ctx.type = 'application/json';
-  ctx.body = Readable.from(okArrayText(pages));
+  ctx.body = Readable.from(okArrayText(pages, json));
 }
 
 /** Answers the `ok` envelope around `data`, already JSON (a compiled serializer's text). */

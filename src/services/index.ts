@@ -137,7 +137,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     calls,
     campaigns: new CampaignService(dialer, infra.clock, reads),
     dialer,
-    contacts: new ContactService(phones),
+    contacts: new ContactService(phones, reads),
     doNotCall,
     webhooks: new WebhookService(executions, infra.secrets),
     executions,

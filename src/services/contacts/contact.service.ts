@@ -1,6 +1,7 @@
 import { Campaign, Contact } from '../../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
-import { refreshContactStatistics } from './contact.store';
+import { liveContactsPage, refreshContactStatistics } from './contact.store';
+import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { alone } from '../../db/statements';
@@ -36,7 +37,7 @@ export class ContactService {
   readonly importInput;
   readonly updateInput;
 
-  constructor(phones: PhoneParser) {
+  constructor(phones: PhoneParser, private readonly reads: ViewReads) {
     this.writes = contactWrites(phones);
     this.createInput = this.writes.create.snake_case;
     this.importInput = this.writes.import.snake_case;
@@ -45,20 +46,19 @@ export class ContactService {
 
   /**
    * Every contact of the company, newest first (the documented list: no pagination), as
-   * keyset pages of `LIST_PAGE`, read one at a time as the consumer asks for the next: memory
-   * holds one page whatever the count. Each page is read at its own moment, not under one
+   * keyset pages of `LIST_PAGE` stored views, read one at a time as the consumer asks for the
+   * next: memory holds one page whatever the count, and each page starts at the index entry
+   * after the last row of the one before. Each page is read at its own moment, not under one
    * snapshot: a contact created during the listing is newer than the first page and is not
    * listed; one deleted or changed meanwhile is listed as its page found it.
    */
-  async *listPages({ scope, em }: Caller): AsyncGenerator<ContactView[]> {
-    let cursor: string | undefined;
+  async *listPages({ scope }: Caller): AsyncGenerator<StoredView<ContactView>[]> {
+    let last: StoredView<ContactView> | undefined;
     do {
-      const page = await newestFirst(em, Contact, { company: scope.companyId, deletedAt: null }, { limit: LIST_PAGE, cursor });
-      yield page.items.map(toContactView);
-      // The identity map would otherwise keep every contact read so far.
-      em.clear();
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor !== undefined);
+      const page = await liveContactsPage(this.reads, scope.companyId, LIST_PAGE, last);
+      yield page;
+      last = page.length === LIST_PAGE ? page.at(-1) : undefined;
+    } while (last !== undefined);
   }
 
   /** Newest first, a page at a time, optionally filtered by `status` and `campaign_id`. */

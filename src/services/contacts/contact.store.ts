@@ -1,4 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Contact } from '../../entities';
+import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
+import { contactContract, type ContactView } from './contact.contract';
 
 /**
  * Refreshes the planner's statistics of the contacts table after a bulk import that changes
@@ -13,4 +16,24 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 export async function refreshContactStatistics(em: EntityManager, imported: number): Promise<void> {
   const [table] = await em.execute(`/* maintenance:contacts-statistics */ SELECT GREATEST(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'contacts'::regclass`);
   if (imported >= 50 + 0.1 * Number(table!.rows)) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
+}
+
+/** The company's live contacts, newest first: the first page, then each page after the last row of the one before (a row comparison the index starts at). */
+const livePages = {
+  first: viewQuery<ContactView>('contacts-live-first', Contact, contactContract.view, 'company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2'),
+  after: viewQuery<ContactView>(
+    'contacts-live-after',
+    Contact,
+    contactContract.view,
+    'company_id = $1 AND deleted_at IS NULL AND (created_at, id) < ($2::timestamptz, $3::uuid) ORDER BY created_at DESC, id DESC LIMIT $4',
+  ),
+};
+
+/**
+ * A page of `limit` live contacts of the company as stored views, newest first, after `last`
+ * (the last row of the page before) or from the newest: one prepared statement on the reads'
+ * pool, no entity or identity map (docs/performance.md, "Volume").
+ */
+export function liveContactsPage(reads: ViewReads, companyId: string, limit: number, last?: StoredView<ContactView>): Promise<StoredView<ContactView>[]> {
+  return last ? livePages.after(reads, [companyId, last.createdAt, last.id, limit]) : livePages.first(reads, [companyId, limit]);
 }

@@ -30,11 +30,17 @@ function decode(cursor: string): { createdAt: Date; id: string } {
 export const encodeCursor = (row: Keyed): string =>
   Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 
-/** Rows after the cursor in newest-first order on (created_at, id). */
+/**
+ * Rows after the cursor in newest-first order on (created_at, id), as one row comparison:
+ * PostgreSQL starts an index on (…, created_at, id) at the cursor's row, where the same
+ * condition as `created_at < $1 OR (created_at = $1 AND id < $2)` is a filter on every row
+ * newer than the cursor, read and dropped (a page as deep as the rows before it: the whole
+ * legacy contact listing was quadratic).
+ */
 const after = <T extends Keyed>(cursor: string | undefined): FilterQuery<T> => {
   if (!cursor) return {} as FilterQuery<T>;
   const { createdAt, id } = decode(cursor);
-  return { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, id: { $lt: id } }] } as FilterQuery<T>;
+  return { [raw((alias: string) => `(${alias}.created_at, ${alias}.id) < (?, ?)`, [createdAt, id])]: [] } as FilterQuery<T>;
 };
 
 const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
