@@ -62,8 +62,10 @@ export function ormOptions(clientUrl: string, poolMax: number, logger?: Logger, 
       migrationsList,
       path: 'src/migrations',
       emit: 'ts',
+      // Each migration commits on its own (not all pending ones in one transaction), so that one
+      // building an index CONCURRENTLY (`isTransactional() === false`) runs outside any transaction.
       transactional: true,
-      allOrNothing: true,
+      allOrNothing: false,
       snapshot: false,
       silent: true,
     },

@@ -39,6 +39,8 @@ export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'n
 @Index({ properties: ['company', 'workspaceId', 'createdAt'] })
 @Index({ properties: ['campaign', 'createdAt'] })
 @Index({ properties: ['company', 'callStatus', 'dispatchedAt'] })
+// One status's newest calls: the lists filtered by status (docs/performance.md, "Volume").
+@Index({ properties: ['company', 'callStatus', 'createdAt', 'id'] })
 @Index({ properties: ['callStatus', 'updatedAt'] })
 @Index({ properties: ['callSid'] })
 // Dispatch's pick: only the calls waiting for a slot, oldest first (a partial index stays small however many calls a company made).

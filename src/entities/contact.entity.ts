@@ -14,6 +14,11 @@ export type LastCallStatus = (typeof LAST_CALL_STATUSES)[number];
 @Entity({ tableName: 'contacts' })
 @Index({ properties: ['company', 'createdAt'] })
 @Index({ properties: ['campaign'] })
+// The live contacts, newest first: the lists' keyset pages and their count from the index alone (docs/performance.md, "Volume").
+@Index({
+  name: 'contacts_live_index',
+  expression: `create index "contacts_live_index" on "contacts" ("company_id", "created_at", "id") where "deleted_at" is null`,
+})
 export class Contact extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;
