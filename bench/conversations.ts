@@ -1,6 +1,8 @@
 /**
  * Conversation benchmark: SESSIONS concurrent Twilio ConversationRelay sessions of TURNS turns
- * each, against an OpenAI-compatible fake whose first token comes after a fixed 100 ms. The
+ * each, every caller speaking again 2-4 s after the agent's answer (as a person does; the
+ * sessions start spread over the first PAUSE_MAX_MS), against an OpenAI-compatible fake whose
+ * first token comes after FIRST_TOKEN_MS (0 by default: a zero-latency streaming model). The
  * service runs in this process (Twilio provider, real relay websocket, real engine, transcripts
  * stored per turn); the outside world runs in a child process: the fake Calls API, the fake
  * model and the relay clients (test/support/fake-relay.ts, signed handshakes), so they share
@@ -12,24 +14,41 @@
  *   the turn's first text token minus the fake model's sending of its first token (one clock:
  *   both in the child), the model's first token being the anchor;
  * - the service's CPU time (user + system of this process during the sessions) per turn;
- * - dropped sessions (any that did not finish its turns).
+ * - the service's event-loop delay (perf_hooks `monitorEventLoopDelay`, its maximum and p99);
+ * - memory per live session: what this process holds (V8's heap in use plus the memory outside
+ *   it, socket and other buffers) with every session live (after each has had its first turn)
+ *   minus before the first connected, after a full garbage collection each (`--expose-gc`, as
+ *   the npm script runs it), over SESSIONS; the RSS's growth beside it (which also counts the
+ *   heap V8 reserved ahead and the allocator kept);
+ * - dropped sessions (any that did not finish its turns), and whether every turn was stored.
+ * Each figure is printed beside its aim (issue 31).
  *
- *   npm run bench:conversations            # 200 sessions x 10 turns, embedded PostgreSQL
+ *   npm run bench:conversations            # 500 sessions x 10 turns, embedded PostgreSQL
  *   DATABASE_URL=postgres://... BENCH_SESSIONS=50 BENCH_TURNS=5 npm run bench:conversations
+ *   BENCH_FIRST_TOKEN_MS=100               # a model taking 100 ms to its first token
+ *   BENCH_CPU_PROF=1                       # a CPU profile of the service over the sessions, summarised
  */
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
 import { mintRelayToken } from '../src/services/telephony/relay-token';
 import { FakeRelay } from '../test/support/fake-relay';
 import { benchDatabase, freePort, inProcessConfig } from './database';
+import { profilePhase } from './profiler';
 
-const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500);
 const TURNS = Number(process.env.BENCH_TURNS ?? 10);
-const FIRST_TOKEN_MS = 100;
+const FIRST_TOKEN_MS = Number(process.env.BENCH_FIRST_TOKEN_MS ?? 0);
+/** A caller speaks again this long after the agent's answer ended: 2 to 4 s. */
+const PAUSE_MIN_MS = 2000;
+const PAUSE_MAX_MS = 4000;
+const AIM = { addedP99Ms: 10, loopDelayMaxMs: 50, sessionKiB: 256 };
+const PROFILE_DIR = path.resolve(__dirname, '../../.data/bench-profiles');
 const ACCOUNT = 'AC00000000000000000000000000000b3c';
 const TOKEN = 'bench-twilio-auth-token';
 
@@ -37,6 +56,8 @@ const now = () => performance.timeOrigin + performance.now();
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 type Command = { type: 'run'; appUrl: string; publicBaseUrl: string; calls: { id: string; sid: string }[] };
+/** The child's message once every session has had its first turn: all are live. */
+type Live = { type: 'live' };
 interface RunResult {
   /** Added latency of each turn, of the sessions that send `info` events and of those that do not. */
   added: { events: number[]; none: number[] };
@@ -55,7 +76,7 @@ function fakeModel(firstTokenAt: Map<string, number>) {
       `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 0, model: body.model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     res.write(chunk({ role: 'assistant', content: '' }));
-    await new Promise((resolve) => setTimeout(resolve, FIRST_TOKEN_MS));
+    if (FIRST_TOKEN_MS > 0) await new Promise((resolve) => setTimeout(resolve, FIRST_TOKEN_MS));
     if (typeof said === 'string') firstTokenAt.set(said, now());
     for (const word of ['Thank ', 'you, ', 'noted.']) res.write(chunk({ content: word }));
     res.end(`${chunk({}, 'stop')}data: [DONE]\n\n`);
@@ -91,29 +112,45 @@ async function listen(handler: http.RequestListener): Promise<string> {
  * One relay session: setup, then TURNS prompts, each waiting for the agent's whole answer; with
  * `events`, Twilio's `info` messages around each prompt and answer, as a call's would come.
  */
-async function session(command: Command, call: { id: string; sid: string }, index: number, firstTokenAt: Map<string, number>, added: RunResult['added']): Promise<void> {
+async function session(command: Command, call: { id: string; sid: string }, index: number, firstTokenAt: Map<string, number>, added: RunResult['added'], firstTurn: () => void): Promise<void> {
   const events = index % 2 === 0;
-  // The session URL Twilio would open: this bench's fake Calls API does not keep the TwiML, so the token is minted as the service mints it.
-  const relay = await FakeRelay.connect({ url: command.appUrl, publicBaseUrl: command.publicBaseUrl, authToken: TOKEN }, TOKEN, mintRelayToken(TOKEN, call.id, new Date()));
-  relay.setup(call.id, call.sid);
-  for (let turn = 0; turn < TURNS; turn++) {
-    const said = `Session ${index} turn ${turn}: I would like to know more.`;
-    if (events) {
-      relay.speaking('client', true);
-      relay.speaking('client', false);
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  let counted = false;
+  const count = () => {
+    if (!counted) firstTurn();
+    counted = true;
+  };
+  try {
+    // Calls do not all start at one instant: spread over the longest pause.
+    await pause(Math.random() * PAUSE_MAX_MS);
+    // The session URL Twilio would open: this bench's fake Calls API does not keep the TwiML, so the token is minted as the service mints it.
+    const relay = await FakeRelay.connect({ url: command.appUrl, publicBaseUrl: command.publicBaseUrl, authToken: TOKEN }, TOKEN, mintRelayToken(TOKEN, call.id, new Date()));
+    relay.setup(call.id, call.sid);
+    for (let turn = 0; turn < TURNS; turn++) {
+      await pause(PAUSE_MIN_MS + Math.random() * (PAUSE_MAX_MS - PAUSE_MIN_MS));
+      const said = `Session ${index} turn ${turn}: I would like to know more.`;
+      if (events) {
+        relay.speaking('client', true);
+        relay.speaking('client', false);
+      }
+      relay.prompt(said);
+      const answer = await relay.turn(30_000);
+      const sent = firstTokenAt.get(said);
+      if (answer.firstAt === null || sent === undefined) throw new Error(`turn ${turn}: no answer (${JSON.stringify(answer.others)})`);
+      (events ? added.events : added.none).push(answer.firstAt - sent);
+      count();
+      if (events) {
+        relay.speaking('agent', true);
+        relay.played(answer.text);
+        relay.speaking('agent', false);
+      }
     }
-    relay.prompt(said);
-    const answer = await relay.turn(30_000);
-    const sent = firstTokenAt.get(said);
-    if (answer.firstAt === null || sent === undefined) throw new Error(`turn ${turn}: no answer (${JSON.stringify(answer.others)})`);
-    (events ? added.events : added.none).push(answer.firstAt - sent);
-    if (events) {
-      relay.speaking('agent', true);
-      relay.played(answer.text);
-      relay.speaking('agent', false);
-    }
+    relay.close();
+  } catch (err) {
+    // A session that fails before its first answer counts as settled, so that the others' memory is still measured.
+    count();
+    throw err;
   }
-  relay.close();
 }
 
 async function outsideProcess(): Promise<void> {
@@ -126,7 +163,11 @@ async function outsideProcess(): Promise<void> {
   process.on('message', (command: Command) => {
     const added: RunResult['added'] = { events: [], none: [] };
     const errors: string[] = [];
-    void Promise.allSettled(command.calls.map((call, i) => session(command, call, i, firstTokenAt, added))).then((settled) => {
+    let firstTurns = 0;
+    const firstTurn = () => {
+      if (++firstTurns === command.calls.length) process.send!({ type: 'live' } satisfies Live);
+    };
+    void Promise.allSettled(command.calls.map((call, i) => session(command, call, i, firstTokenAt, added, firstTurn))).then((settled) => {
       for (const s of settled) if (s.status === 'rejected') errors.push(String(s.reason));
       const result: RunResult = { added, dropped: errors.length, errors: errors.slice(0, 5) };
       process.send!(result, () => process.exit(0));
@@ -167,29 +208,61 @@ async function main(): Promise<void> {
     const calls = await placed(app.orm.em.fork(), companyId);
     for (const call of calls) await app.services.lifecycle.applyUpdate({ id: call.id, companyId }, { status: 'in-progress', at: new Date() });
 
+    const before = memory();
+    const idle = fork(__filename, ['idle']);
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    let live: { held: number; rss: number } | undefined;
     const cpu = process.cpuUsage();
     const started = Date.now();
-    const result = await new Promise<RunResult>((resolve) => {
-      child.once('message', resolve as never);
-      child.send({ type: 'run', appUrl: app.url, publicBaseUrl, calls } satisfies Command);
+    const result = await profilePhase(PROFILE_DIR, 'conversations', () => {
+      loop.enable();
+      return new Promise<RunResult>((resolve) => {
+        const onMessage = (message: Live | RunResult) => {
+          if ('type' in message) {
+            live = memory();
+            return;
+          }
+          child.off('message', onMessage);
+          resolve(message);
+        };
+        child.on('message', onMessage);
+        child.send({ type: 'run', appUrl: app.url, publicBaseUrl, calls } satisfies Command);
+      });
+    }, (line) => console.error(line));
+    loop.disable();
+    const idleDelay = await new Promise<LoopDelay>((resolve) => {
+      idle.once('message', resolve as never);
+      idle.send('stop');
     });
     const wallMs = Date.now() - started;
     const used = process.cpuUsage(cpu);
     const turns = result.added.events.length + result.added.none.length;
     const ms = (v: number) => `${v.toFixed(1)} ms`;
+    const sortedAll = [...result.added.events, ...result.added.none].sort((a, b) => a - b);
     const latency = (values: number[]) => {
       const sorted = [...values].sort((a, b) => a - b);
       return `p50 ${ms(percentile(sorted, 50))}, p90 ${ms(percentile(sorted, 90))}, p99 ${ms(percentile(sorted, 99))}, max ${ms(sorted.at(-1) ?? NaN)} (${sorted.length} turns)`;
     };
-    console.log(`sessions:             ${SESSIONS} concurrent, ${TURNS} turns each; fake model's first token after ${FIRST_TOKEN_MS} ms`);
-    console.log(`turns answered:       ${turns} of ${SESSIONS * TURNS} in ${(wallMs / 1000).toFixed(1)} s`);
+    const met = (ok: boolean) => (ok ? 'met' : 'NOT MET');
+    const addedP99 = percentile(sortedAll, 99);
+    const loopMaxMs = loop.max / 1e6;
+    const perSession = live ? { held: (live.held - before.held) / SESSIONS / 1024, rss: (live.rss - before.rss) / SESSIONS / 1024 } : undefined;
+    const stored = await storedLatencies(app, companyId, SESSIONS * TURNS);
+    console.log(`sessions:             ${SESSIONS} concurrent, ${TURNS} turns each, the caller speaking 2-4 s after each answer; fake model's first token after ${FIRST_TOKEN_MS} ms`);
+    console.log(`turns answered:       ${turns} of ${SESSIONS * TURNS} in ${(wallMs / 1000).toFixed(1)} s (${(turns / (wallMs / 1000)).toFixed(0)} turns/s)`);
     console.log(`dropped sessions:     ${result.dropped}${result.errors.length ? ` (${result.errors.join('; ')})` : ''}`);
-    console.log(`added latency:        ${latency([...result.added.events, ...result.added.none])} (over the model's first token, the anchor)`);
+    console.log(`added latency:        ${latency(sortedAll)} (over the model's first token, the anchor); aim p99 < ${AIM.addedP99Ms} ms: ${met(addedP99 < AIM.addedP99Ms)}`);
     console.log(`  with info events:   ${latency(result.added.events)}`);
     console.log(`  without:            ${latency(result.added.none)}`);
+    console.log(`event-loop delay:     max ${ms(loopMaxMs)}, p99 ${ms(loop.percentile(99) / 1e6)}, mean ${ms(loop.mean / 1e6)} over the sessions (an idle process beside it, the anchor: max ${ms(idleDelay.maxMs)}, p99 ${ms(idleDelay.p99Ms)}); aim max <= ${AIM.loopDelayMaxMs} ms: ${met(loopMaxMs <= AIM.loopDelayMaxMs)}`);
     console.log(`service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${((used.user + used.system) / 1000 / wallMs * 100).toFixed(0)}% of one core over the run)`);
-    const stored = await storedLatencies(app.orm.em.fork(), companyId);
-    console.log(`stored latency_ms:    p50 ${ms(percentile(stored, 50))}, p99 ${ms(percentile(stored, 99))} (the engine's prompt -> first token, model's 100 ms included; ${stored.length} turns)`);
+    console.log(
+      perSession
+        ? `memory per session:   ${perSession.held.toFixed(0)} KiB held (heap in use and buffers; RSS grew ${perSession.rss.toFixed(0)} KiB a session), all ${SESSIONS} live, after a full GC${global.gc ? '' : ' (not run: start node with --expose-gc)'}; aim < ${AIM.sessionKiB} KiB: ${met(perSession.held < AIM.sessionKiB)}`
+        : 'memory per session:   not measured (the sessions never were all live at once)',
+    );
+    console.log(`turns stored:         ${stored.length} of ${SESSIONS * TURNS} agent turns with their latency_ms: ${met(stored.length === SESSIONS * TURNS)}`);
+    console.log(`stored latency_ms:    p50 ${ms(percentile(stored, 50))}, p99 ${ms(percentile(stored, 99))} (the engine's prompt -> first token, the model's ${FIRST_TOKEN_MS} ms included)`);
   } finally {
     child.kill();
     await app.close();
@@ -197,14 +270,28 @@ async function main(): Promise<void> {
   }
 }
 
-/** Every agent turn's `latency_ms` as stored on the calls, sorted. */
-async function storedLatencies(em: ReturnType<Awaited<ReturnType<typeof startApp>>['orm']['em']['fork']>, companyId: string): Promise<number[]> {
-  const rows: { ms: number }[] = await em.execute(
-    `select (turn->>'latency_ms')::float as ms from calls, jsonb_array_elements(transcript_object->'turns') turn
-     where company_id = ? and turn->>'latency_ms' is not null`,
-    [companyId],
-  );
-  return rows.map((r) => r.ms).sort((x, y) => x - y);
+/** What this process holds (heap in use, and memory outside V8's heap: buffers) and its RSS, in bytes, after a full garbage collection when node exposes it. */
+function memory(): { held: number; rss: number } {
+  global.gc?.();
+  const { heapUsed, external, rss } = process.memoryUsage();
+  return { held: heapUsed + external, rss };
+}
+
+/**
+ * Every agent turn's `latency_ms` as stored on the calls, sorted, once `expected` are stored
+ * or 30 s have passed: the last turns' writes may still be on their way when their sessions end.
+ */
+async function storedLatencies(app: Awaited<ReturnType<typeof startApp>>, companyId: string, expected: number): Promise<number[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const rows: { ms: number }[] = await app.orm.em.fork().execute(
+      `select (turn->>'latency_ms')::float as ms from calls, jsonb_array_elements(transcript_object->'turns') turn
+       where company_id = ? and turn->>'latency_ms' is not null`,
+      [companyId],
+    );
+    if (rows.length >= expected || Date.now() > deadline) return rows.map((r) => r.ms).sort((x, y) => x - y);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** The calls once Twilio (the fake) has given each its sid. */
@@ -218,8 +305,27 @@ async function placed(em: ReturnType<Awaited<ReturnType<typeof startApp>>['orm']
   }
 }
 
+/** Loop delay in ms: max and p99. */
+interface LoopDelay {
+  maxMs: number;
+  p99Ms: number;
+}
+
+/**
+ * The anchor of the event-loop delay: a process of its own doing nothing but measure its own
+ * loop's delay over the run, so that what the machine's scheduler adds (other processes on
+ * the same cores) shows beside the service's figure.
+ */
+function idleProcess(): void {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  process.once('message', () => process.send!({ maxMs: loop.max / 1e6, p99Ms: loop.percentile(99) / 1e6 } satisfies LoopDelay, () => process.exit(0)));
+}
+
 if (process.argv[2] === 'outside') {
   void outsideProcess();
+} else if (process.argv[2] === 'idle') {
+  idleProcess();
 } else {
   main().catch((err: unknown) => {
     console.error(err);
