@@ -51,11 +51,17 @@ export function text(run: Run): string {
   ].join('\n');
 }
 
-/** Replaces the results block of `file` (between its markers), keeping the prose around it. */
-export async function writeResults(file: string, run: Run): Promise<void> {
+/** The markers of `npm run bench`'s results block in docs/performance.md. */
+export const RESULTS_BLOCK = { start: START, end: END };
+
+/** Replaces the text of `file` between `block`'s markers with `body`, keeping the prose around it. */
+export async function writeBlock(file: string, block: { start: string; end: string }, body: string): Promise<void> {
   const doc = await readFile(file, 'utf8');
-  const start = doc.indexOf(START);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${file} has no results markers (${START} ... ${END})`);
-  await writeFile(file, `${doc.slice(0, start + START.length)}\n${markdown(run)}\n${doc.slice(end)}`);
+  const start = doc.indexOf(block.start);
+  const end = doc.indexOf(block.end);
+  if (start < 0 || end < start) throw new Error(`${file} has no markers ${block.start} ... ${block.end}`);
+  await writeFile(file, `${doc.slice(0, start + block.start.length)}\n${body}\n${doc.slice(end)}`);
 }
+
+/** Replaces the results block of `file` (between its markers), keeping the prose around it. */
+export const writeResults = (file: string, run: Run, block = RESULTS_BLOCK): Promise<void> => writeBlock(file, block, markdown(run));

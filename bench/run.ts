@@ -25,7 +25,8 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config';
-import { analyzeAfterWarmUp, BENCH_SECRETS_KEY, benchDatabase, freePort } from './database';
+import { analyzeAfterWarmUp, benchDatabase, freePort } from './database';
+import { serviceEnv } from './service-env';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeResults } from './report';
 import { callsRow, dialerRow, type Figures, fixed, flowsRow, makeCallRow, readRows, rssRow, subscribersRow } from './rows';
@@ -69,33 +70,6 @@ const CAMPAIGN_FIELDS = `id name notes status campaignType callProgress daysOfWe
 const GRAPHQL_LIST = JSON.stringify({ query: `{ campaigns(first: ${CAMPAIGNS}) { edges { node { ${CAMPAIGN_FIELDS} } } } }` });
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-/** Rate limits stay on (their database round trips are part of every request's cost) but out of reach. */
-const OUT_OF_REACH = '1000000000';
-
-/** The service's settings for the run; RATE_LIMIT_* variables of the caller pass through. */
-function serviceEnv(databaseUrl: string, port: number): Record<string, string> {
-  const passed = Object.entries(process.env).filter(([k, v]) => k.startsWith('RATE_LIMIT_') && v !== undefined) as [string, string][];
-  return {
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    SECRETS_KEY: BENCH_SECRETS_KEY,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    SIM_RING_MS: '100',
-    SIM_TALK_MS: '200',
-    MAX_CONCURRENT_CALLS_PER_COMPANY: '10000',
-    RATE_LIMIT_PER_CREDENTIAL: OUT_OF_REACH,
-    RATE_LIMIT_PER_COMPANY: OUT_OF_REACH,
-    // The subscribers' sockets share one API key.
-    GRAPHQL_WS_MAX_SOCKETS_PER_CREDENTIAL: OUT_OF_REACH,
-    RATE_LIMIT_MAKE_CALL: OUT_OF_REACH,
-    RATE_LIMIT_FLOW_TRIGGER: OUT_OF_REACH,
-    ...Object.fromEntries(passed),
-  };
-}
 
 interface Target {
   name: string;

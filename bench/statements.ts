@@ -3,7 +3,11 @@ import pg from 'pg';
 /** One statement of a profile: how often it ran per unit of work, and its share of the time. */
 export interface Statement {
   query: string;
+  /** The whole text (`query` is its first 160 characters, spaces collapsed). */
+  fullQuery: string;
   perUnit: number;
+  /** Times it ran. */
+  calls: number;
   totalMs: number;
   share: number;
 }
@@ -32,12 +36,12 @@ export async function statementProfile(databaseUrl: string) {
     },
     async top(units: number, count = 8): Promise<Statement[]> {
       if (!available) return [];
-      const { rows } = await sql.query<{ query: string; calls: string; total: number }>(
-        `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls, total_exec_time AS total
+      const { rows } = await sql.query<{ query: string; full: string; calls: string; total: number }>(
+        `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, query AS full, calls, total_exec_time AS total
            FROM pg_stat_statements WHERE dbid = (${dbid}) AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`,
       );
       const all = rows.reduce((s, r) => s + r.total, 0);
-      return rows.slice(0, count).map((r) => ({ query: r.query.slice(0, 160), perUnit: Number(r.calls) / Math.max(1, units), totalMs: r.total, share: r.total / Math.max(all, 1e-9) }));
+      return rows.slice(0, count).map((r) => ({ query: r.query.slice(0, 160), fullQuery: r.full, perUnit: Number(r.calls) / Math.max(1, units), calls: Number(r.calls), totalMs: r.total, share: r.total / Math.max(all, 1e-9) }));
     },
     close: () => sql.end(),
   };

@@ -1,0 +1,446 @@
+/**
+ * `npm run bench:volume`: the reads of a company with months of history (issue 31). Seeds,
+ * on a database of its own (DATABASE_URL's server, else an embedded PostgreSQL), one company
+ * with 1,000,000 contacts and 5,000,000 calls over 90 days, a second with a tenth of that and
+ * an empty one (bench/volume-seed.ts: SQL on the server, not the API), then starts the
+ * service as a process of its own and measures each read at 10 connections on the large
+ * company beside the same read on the empty one and beside its aim; then the legacy contact
+ * listing of every contact (time and the service's RSS growth), requests while listings run,
+ * and the activation of a campaign selecting every contact. Prints the table, writes it and
+ * each read's plan (`EXPLAIN (ANALYZE, BUFFERS)`) into docs/performance.md.
+ *
+ *   npm run bench:volume                       # full scale: about ... minutes
+ *   VOLUME_SCALE=0.1 npm run bench:volume      # a tenth of every count (prints, leaves the docs alone)
+ *   BENCH_DURATION=5                           # seconds measured per read
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { benchDatabase, freePort } from './database';
+import { type Measured, startProcess } from './processes';
+import { type Row, text, writeBlock, writeResults } from './report';
+import { fixed } from './rows';
+import { serviceEnv } from './service-env';
+import { statementProfile, type Statement } from './statements';
+import { bulkLoad, type History, seedCalls, seedContacts } from './volume-seed';
+
+const SCALE = Number(process.env.VOLUME_SCALE ?? 1);
+const LARGE = { contacts: Math.round(1_000_000 * SCALE), calls: Math.round(5_000_000 * SCALE) };
+const SMALL = { contacts: Math.round(LARGE.contacts / 10), calls: Math.round(LARGE.calls / 10) };
+const DAYS = 90;
+const CAMPAIGNS = 20;
+const AGENTS = 3;
+const CONNECTIONS = 10;
+const WARMUP_S = 1;
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const READ_AIM_MS = 50;
+const COUNT_AIM_MS = 500;
+const SELECTION_AIM_S = 10;
+const RSS_AIM_MIB = 50;
+const ROOT = path.resolve(__dirname, '../..');
+const DOC = path.join(ROOT, 'docs/performance.md');
+const RESULTS = { start: '<!-- bench:volume:start (written by npm run bench:volume) -->', end: '<!-- bench:volume:end -->' };
+const PLANS = { start: '<!-- bench:volume-plans:start (written by npm run bench:volume) -->', end: '<!-- bench:volume-plans:end -->' };
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A company of the run: its API key and the ids its reads name. */
+interface Tenant {
+  companyId: string;
+  key: string;
+  agentIds: string[];
+  campaignIds: string[];
+  numberId: string;
+  /** The company's calling number (E.164): each company holds its own. */
+  number: string;
+}
+
+async function json(url: string, key: string, init: RequestInit = {}): Promise<any> {
+  const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` } });
+  const body = (await res.json()) as { status?: string; data?: unknown };
+  if (!res.ok || body.status !== 'ok') throw new Error(`${init.method ?? 'GET'} ${url}: HTTP ${res.status} ${JSON.stringify(body)}`);
+  return body.data;
+}
+
+/** A company (admin CLI) with its agents, a number and its campaigns (REST), as a user makes them. */
+async function tenant(service: Measured, databaseUrl: string, name: string, campaigns: number, number: string): Promise<Tenant> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'dist/src/cli/admin.js'), 'create-company', '--name', name], {
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl },
+  });
+  const { company_id: companyId, api_key: key } = JSON.parse(stdout) as { company_id: string; api_key: string };
+  const post = (route: string, body: unknown) => json(`${service.url}${route}`, key, { method: 'POST', body: JSON.stringify(body) });
+  const agentIds: string[] = [];
+  for (let i = 0; i < AGENTS; i++) agentIds.push((await post('/v1/ai-agent', { name: `Agent ${i}`, prompt: 'You remind customers of their renewal.' })).id);
+  const numberId = (await post('/v1/phone-numbers', { phone_number: number })).id as string;
+  const campaignIds: string[] = [];
+  for (let i = 0; i < campaigns; i++) {
+    campaignIds.push((await post('/v1/campaigns', { name: `Renewals ${i}`, ai_agent_id: agentIds[i % AGENTS], outbound_phone_number_id: numberId })).id);
+  }
+  return { companyId, key, agentIds, campaignIds, numberId, number };
+}
+
+/** Seeds each company's history in one bulk load; answers the seconds each part took. */
+async function seed(sql: pg.Pool, companies: [Tenant, { contacts: number; calls: number }, string][]): Promise<{ contactsS: number; callsS: number; indexesS: number }> {
+  const client = await sql.connect();
+  const took = { contactsS: 0, callsS: 0, indexesS: 0 };
+  const timed = async (part: keyof typeof took, work: () => Promise<unknown>) => {
+    const started = performance.now();
+    await work();
+    took[part] += (performance.now() - started) / 1000;
+  };
+  try {
+    const now = new Date();
+    let loaded = 0;
+    await timed('indexesS', () =>
+      bulkLoad(client, ['contacts', 'calls'], async () => {
+        const started = performance.now();
+        for (const [t, size, phonePrefix] of companies) {
+          const history: History = { companyId: t.companyId, ...size, days: DAYS, agentIds: t.agentIds, campaignIds: t.campaignIds, callFrom: t.number, phonePrefix, now };
+          await timed('contactsS', () => seedContacts(client, history));
+          await timed('callsS', () => seedCalls(client, history));
+          log(`  ${fixed(size.contacts)} contacts and ${fixed(size.calls)} calls`);
+        }
+        loaded = (performance.now() - started) / 1000;
+      }),
+    );
+    took.indexesS -= loaded;
+    log(`  contacts ${took.contactsS.toFixed(1)} s, calls ${took.callsS.toFixed(1)} s, indexes ${took.indexesS.toFixed(1)} s`);
+    return took;
+  } finally {
+    client.release();
+  }
+}
+
+interface Load {
+  p99Ms: number;
+  reqPerS: number;
+  requests: number;
+  failed: number;
+  /** The service process's CPU time per request (user + system): steadier than latency on a shared machine. */
+  cpuMsPerReq: number;
+}
+
+/** The service, read by every load: its CPU time is what a request costs it. */
+let measured: Measured;
+
+async function load(options: autocannon.Options, seconds: number): Promise<Load> {
+  const cpu = await measured.cpuMs();
+  const r = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
+  const requests = r.requests.total;
+  return { p99Ms: r.latency.p99, reqPerS: requests / (r.duration || seconds), requests, failed: r.non2xx + r.errors + r.timeouts, cpuMsPerReq: ((await measured.cpuMs()) - cpu) / Math.max(1, requests) };
+}
+
+/** One read of the table: the request for a company, its aim, and the statement whose plan the docs show. */
+interface Read {
+  name: string;
+  aimMs: number;
+  request(t: Tenant): autocannon.Options;
+  /** The statement to explain (matched in the read's statement profile) and the values the request gave its `$n`, in order. */
+  plan: { statement: RegExp; params(t: Tenant): unknown[] };
+}
+
+const get = (service: Measured, route: (t: Tenant) => string) => (t: Tenant): autocannon.Options => ({ url: `${service.url}${route(t)}`, headers: { authorization: `Bearer ${t.key}` } });
+const graphql = (service: Measured, query: string) => (t: Tenant): autocannon.Options => ({
+  url: `${service.url}/graphql`,
+  method: 'POST',
+  headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+  body: JSON.stringify({ query }),
+});
+
+/** A day 30 days ago: the date range of the calls read. */
+const dayAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+/** One page of calls: the list's limit plus the row that tells whether another page follows. */
+const PAGE = 51;
+const CALLS = /from "calls"/;
+
+function reads(service: Measured): Read[] {
+  const day = { after: dayAgo(31), before: dayAgo(30) };
+  const week = { after: dayAgo(37), before: dayAgo(30) };
+  const range = (r: { after: string; before: string }) => `created_after=${encodeURIComponent(r.after)}&created_before=${encodeURIComponent(r.before)}`;
+  return [
+    {
+      name: 'GET /v1/calls?campaign_id= (first page, 50)',
+      aimMs: READ_AIM_MS,
+      request: get(service, (t) => `/v1/calls?campaign_id=${t.campaignIds[0]}`),
+      plan: { statement: CALLS, params: (t) => [t.companyId, t.campaignIds[0], PAGE] },
+    },
+    { name: 'GET /v1/calls?status=busy', aimMs: READ_AIM_MS, request: get(service, () => '/v1/calls?status=busy'), plan: { statement: CALLS, params: (t) => [t.companyId, 'busy', PAGE] } },
+    {
+      name: 'GET /v1/calls, one day 30 days ago',
+      aimMs: READ_AIM_MS,
+      request: get(service, () => `/v1/calls?${range(day)}`),
+      plan: { statement: CALLS, params: (t) => [t.companyId, day.after, day.before, PAGE] },
+    },
+    {
+      name: 'GET /v1/calls, campaign + status + 7 days',
+      aimMs: READ_AIM_MS,
+      request: get(service, (t) => `/v1/calls?campaign_id=${t.campaignIds[1]}&status=completed&${range(week)}`),
+      plan: { statement: CALLS, params: (t) => [t.companyId, t.campaignIds[1], 'completed', week.after, week.before, PAGE] },
+    },
+    {
+      name: 'GraphQL calls(first: 50) { aiAgent, contact }',
+      aimMs: READ_AIM_MS,
+      request: graphql(service, '{ calls(first: 50) { edges { node { id callStatus callDuration createdAt aiAgent { id name } contact { id firstname lastname phoneNumber } } } pageInfo { endCursor } } }'),
+      plan: { statement: CALLS, params: (t) => [t.companyId, PAGE] },
+    },
+    {
+      name: 'GraphQL contacts { totalCount }',
+      aimMs: COUNT_AIM_MS,
+      request: graphql(service, '{ contacts(first: 1) { totalCount } }'),
+      plan: { statement: /count\(\*\)/, params: (t) => [t.companyId] },
+    },
+  ];
+}
+
+/** Current resident set size of `pid`, MiB. */
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
+}
+
+/**
+ * `GET /compaign/v1/contact` of `t`, read to its end as a client would: the contacts counted
+ * as they stream (one `phone_number` key each), the service's RSS sampled every 50 ms.
+ */
+async function listing(service: Measured, t: Tenant): Promise<{ contacts: number; mib: number; seconds: number; rssBefore: number; rssPeak: number }> {
+  const rssBefore = await rssMiB(service.pid);
+  let rssPeak = rssBefore;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      rssPeak = Math.max(rssPeak, await rssMiB(service.pid));
+      await sleep(50);
+    }
+  })();
+  const started = performance.now();
+  const res = await fetch(`${service.url}/compaign/v1/contact`, { headers: { authorization: `Bearer ${t.key}` } });
+  const key = '"phone_number":';
+  let contacts = 0;
+  let bytes = 0;
+  let tail = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    const textChunk = tail + decoder.decode(chunk, { stream: true });
+    for (let at = textChunk.indexOf(key); at >= 0; at = textChunk.indexOf(key, at + key.length)) contacts += 1;
+    tail = textChunk.slice(-(key.length - 1));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  sampling = false;
+  await sampler;
+  return { contacts, mib: bytes / 2 ** 20, seconds, rssBefore, rssPeak };
+}
+
+/** The reads `light` while `heavy` runs over and over in the background (alone first, as the anchor). */
+async function underLoad(light: autocannon.Options, heavy: () => Promise<unknown>): Promise<{ alone: Load; loaded: Load; heavyRuns: number }> {
+  await load(light, WARMUP_S);
+  const alone = await load(light, DURATION_S);
+  let running = true;
+  let heavyRuns = 0;
+  const background = (async () => {
+    while (running) {
+      await heavy();
+      heavyRuns += 1;
+    }
+  })();
+  // The heavy read under way before the light ones are measured.
+  await sleep(500);
+  const loaded = await load(light, Math.max(DURATION_S, 10));
+  running = false;
+  await background;
+  return { alone, loaded, heavyRuns };
+}
+
+/**
+ * Sets a campaign selecting every contact of `t` active and times, from the request, until
+ * the dialer has selected them (`selected_at` stored, the count of its `campaign_contacts`);
+ * then counts its calls over 10 s (the dialing rate at this volume) and pauses it.
+ */
+async function activation(service: Measured, sql: pg.Pool, t: Tenant): Promise<{ selected: number; seconds: number; dialedPerS: number }> {
+  const campaign = (await json(`${service.url}/v1/campaigns`, t.key, {
+    method: 'POST',
+    body: JSON.stringify({
+      name: 'Everyone',
+      ai_agent_id: t.agentIds[0],
+      outbound_phone_number_id: t.numberId,
+      call_time_of_day_from: '00:00:00',
+      call_time_of_day_to: '00:00:00',
+      days_of_week: [1, 2, 3, 4, 5, 6, 7],
+      max_concurrent_calls: 200,
+    }),
+  })) as { id: string };
+  const update = (status: string) => json(`${service.url}/compaign/v1/campaign/update/${campaign.id}`, t.key, { method: 'POST', body: JSON.stringify({ status }) });
+  const started = performance.now();
+  await update('active');
+  const deadline = Date.now() + 300_000;
+  while ((await sql.query('SELECT 1 FROM campaigns WHERE id = $1 AND selected_at IS NOT NULL', [campaign.id])).rowCount === 0) {
+    if (Date.now() > deadline) throw new Error('the campaign selected nothing within 5 minutes');
+    await sleep(50);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const count = async (query: string) => Number((await sql.query<{ n: string }>(query, [campaign.id])).rows[0]!.n);
+  const selected = await count('SELECT count(*) AS n FROM campaign_contacts WHERE campaign_id = $1');
+  const callsBefore = await count('SELECT count(*) AS n FROM calls WHERE campaign_id = $1');
+  await sleep(10_000);
+  const dialedPerS = ((await count('SELECT count(*) AS n FROM calls WHERE campaign_id = $1')) - callsBefore) / 10;
+  await update('paused');
+  return { selected, seconds, dialedPerS };
+}
+
+/**
+ * The plan of a read's statement: its text as pg_stat_statements recorded it while the read
+ * ran (values as `$n`, or inlined where the ORM inlines them), prepared and explained with
+ * the values the read sent (as many as the text numbers).
+ */
+async function explain(sql: pg.Pool, statement: Statement | undefined, params: unknown[]): Promise<string> {
+  if (!statement) return '(no statement recorded: pg_stat_statements is not preloaded on this server)';
+  const numbered = Math.max(0, ...[...statement.fullQuery.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  const values = params.slice(0, numbered);
+  const client = await sql.connect();
+  try {
+    await client.query(`PREPARE volume_read AS ${statement.fullQuery}`);
+    const execute = values.length > 0 ? `EXECUTE volume_read(${values.map((_, i) => `$${i + 1}`).join(', ')})` : 'EXECUTE volume_read';
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${execute}`, values);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  } catch (err) {
+    return `(could not explain: ${err instanceof Error ? err.message : String(err)})`;
+  } finally {
+    await client.query('DEALLOCATE ALL').catch(() => undefined);
+    client.release();
+  }
+}
+
+/** A plan for docs/performance.md: the read, its statement and what PostgreSQL did. */
+const planSection = (name: string, statement: Statement | undefined, plan: string) =>
+  `#### ${name}\n\n${statement ? `${statement.perUnit.toFixed(2)} a request, ${(statement.totalMs / Math.max(1, statement.calls)).toFixed(2)} ms each on average:\n\n` : ''}\`\`\`\n${statement?.fullQuery.replace(/\s+/g, ' ') ?? ''}\n\n${plan}\n\`\`\``;
+
+async function main(): Promise<void> {
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+  const loadBefore = os.loadavg();
+  const db = await benchDatabase();
+  const sql = new pg.Pool({ connectionString: db.url, max: 3 });
+  // The database stops at the end while the pool may still hold an idle connection.
+  sql.on('error', () => undefined);
+  let service: Measured | undefined;
+  try {
+    const port = await freePort();
+    // Zero-length simulated calls: the activation's dialing rate is the dialer's, as in bench:campaigns.
+    service = await startProcess(path.join(ROOT, 'dist/src/main.js'), port, serviceEnv(db.url, port, { SIM_RING_MS: '0', SIM_TALK_MS: '0' }));
+    measured = service;
+    log(`service: pid ${service.pid} on ${service.url}, ${db.kind}; scale ${SCALE}`);
+    const large = await tenant(service, db.url, 'Large', CAMPAIGNS, '+14155552671');
+    const small = await tenant(service, db.url, 'Small', CAMPAIGNS, '+14155552672');
+    const empty = await tenant(service, db.url, 'Empty', 3, '+14155552673');
+    log('seeding: the large and the small company');
+    const seeded = await seed(sql, [
+      [large, LARGE, '+1415'],
+      [small, SMALL, '+1628'],
+    ]);
+    let started = performance.now();
+    await sql.query('VACUUM (ANALYZE) contacts, calls');
+    const vacuumS = (performance.now() - started) / 1000;
+    log(`  VACUUM (ANALYZE) in ${vacuumS.toFixed(1)} s`);
+
+    const rows: Row[] = [];
+    const plans: string[] = [];
+    const statements = await statementProfile(db.url);
+    for (const read of reads(service)) {
+      await load(read.request(empty), WARMUP_S);
+      const onEmpty = await load(read.request(empty), DURATION_S);
+      await load(read.request(large), WARMUP_S);
+      await statements.start();
+      const onLarge = await load(read.request(large), DURATION_S);
+      const top = await statements.top(onLarge.requests, 5);
+      log(`  ${read.name}: p99 ${onLarge.p99Ms} ms (${fixed(onLarge.reqPerS)} req/s, CPU ${onLarge.cpuMsPerReq.toFixed(2)} ms/req), empty company p99 ${onEmpty.p99Ms} ms${onLarge.failed ? `, ${onLarge.failed} FAILED` : ''}`);
+      for (const s of top) log(`    ${(100 * s.share).toFixed(1).padStart(5)}%  ${(s.totalMs / Math.max(1, s.calls)).toFixed(2)} ms  ${s.query}`);
+      rows.push({
+        figure: read.name,
+        measured: `p99 ${onLarge.p99Ms} ms, ${fixed(onLarge.reqPerS)} req/s, service CPU ${onLarge.cpuMsPerReq.toFixed(2)} ms/req${onLarge.failed ? `, ${onLarge.failed} failed` : ''}`,
+        anchor: `empty company: p99 ${onEmpty.p99Ms} ms, ${fixed(onEmpty.reqPerS)} req/s, CPU ${onEmpty.cpuMsPerReq.toFixed(2)} ms/req`,
+        aim: { text: `p99 < ${read.aimMs} ms`, met: onLarge.p99Ms < read.aimMs && onLarge.failed === 0 },
+      });
+      const statement = top.find((st) => read.plan.statement.test(st.fullQuery));
+      plans.push(planSection(read.name, statement, await explain(sql, statement, read.plan.params(large))));
+    }
+
+    log('listing: GET /compaign/v1/contact of the large company');
+    await statements.start();
+    const listed = await listing(service, large);
+    const expected = Number((await sql.query<{ n: string }>('SELECT count(*) AS n FROM contacts WHERE company_id = $1 AND deleted_at IS NULL', [large.companyId])).rows[0]!.n);
+    const pageStatement = (await statements.top(Math.ceil(expected / 1000), 5)).find((st) => /\(created_at, id\) </.test(st.fullQuery));
+    // A page from the middle of the listing: after the row half-way down.
+    const middle = (await sql.query<{ at: Date; id: string }>('SELECT created_at AS at, id FROM contacts WHERE company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [large.companyId, Math.floor(expected / 2)])).rows[0];
+    plans.push(planSection('GET /compaign/v1/contact: a page of 1,000 half-way down', pageStatement, await explain(sql, pageStatement, [large.companyId, middle?.at, middle?.id, 1000])));
+    const growth = listed.rssPeak - listed.rssBefore;
+    rows.push({
+      figure: `GET /compaign/v1/contact (${fixed(expected)} contacts)`,
+      measured: `${fixed(listed.contacts)} contacts, ${fixed(listed.mib)} MiB in ${listed.seconds.toFixed(1)} s; service RSS ${fixed(listed.rssBefore)} -> peak ${fixed(listed.rssPeak)} MiB (+${fixed(growth)})`,
+      anchor: `${fixed(expected)} contacts stored`,
+      aim: { text: `streams, RSS grows < ${RSS_AIM_MIB} MiB`, met: listed.contacts === expected && growth < RSS_AIM_MIB },
+    });
+
+    log('requests while the listing runs');
+    const light = get(service, (t) => `/v1/calls?status=completed&campaign_id=${t.campaignIds[2]}`)(large);
+    const during = await underLoad(light, () => listing(service!, large));
+    rows.push({
+      figure: 'GET /v1/calls (campaign + status) while 1M listings run',
+      measured: `p99 ${during.loaded.p99Ms} ms, ${fixed(during.loaded.reqPerS)} req/s (${during.heavyRuns} listings)`,
+      anchor: `alone: p99 ${during.alone.p99Ms} ms, ${fixed(during.alone.reqPerS)} req/s`,
+      aim: { text: 'p99 within 2x of alone', met: during.loaded.p99Ms <= 2 * during.alone.p99Ms && during.loaded.failed === 0 },
+    });
+
+    log('activation: a campaign selecting every contact of the large company');
+    await statements.start();
+    const activated = await activation(service, sql, large);
+    const selection = (await statements.top(1, 8)).find((st) => /INSERT INTO campaign_contacts/i.test(st.fullQuery));
+    plans.push(planSection('Activating a campaign: the selection of every contact (not explained: an INSERT; its time as it ran)', selection, ''));
+    rows.push({
+      figure: `activating a campaign selecting every contact`,
+      measured: `${fixed(activated.selected)} contacts selected ${activated.seconds.toFixed(1)} s after the request; then ${fixed(activated.dialedPerS)} calls/s placed`,
+      anchor: 'bench:campaigns: 500 contacts/s aim (zero-length calls, 200 live)',
+      aim: { text: `selection < ${SELECTION_AIM_S} s`, met: activated.seconds < SELECTION_AIM_S },
+    });
+
+    const loadAfter = os.loadavg();
+    const version = (await sql.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    const size = (await sql.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size')).rows[0]!.size;
+    const run = {
+      date,
+      machine: `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      load: `${loadBefore.map((l) => l.toFixed(2)).join(', ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(', ')} after`,
+      database: `PostgreSQL ${version} (${db.kind}), ${size}`,
+      rows,
+      notes: [
+        `Seed of both companies (${fixed(LARGE.contacts + SMALL.contacts)} contacts, ${fixed(LARGE.calls + SMALL.calls)} calls): contacts ${seeded.contactsS.toFixed(0)} s, calls ${seeded.callsS.toFixed(0)} s, their indexes built after ${seeded.indexesS.toFixed(0)} s, VACUUM (ANALYZE) ${vacuumS.toFixed(0)} s.`,
+      ],
+    };
+    process.stdout.write(`\n${text(run)}\n`);
+    await statements.close();
+    if (SCALE === 1) {
+      await writeResults(DOC, run, RESULTS);
+      await writeBlock(DOC, PLANS, plans.join('\n\n'));
+      process.stdout.write('\nWritten into docs/performance.md.\n');
+    } else {
+      process.stdout.write(`\nVOLUME_SCALE=${SCALE}: docs/performance.md left as it was.\n`);
+    }
+    started = performance.now();
+  } catch (err) {
+    if (service) log(`stderr of the service:\n${service.errors()}`);
+    throw err;
+  } finally {
+    await service?.stop();
+    await sql.end();
+    await db.drop();
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`Benchmark failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
