@@ -9,7 +9,7 @@
  * and the activation of a campaign selecting every contact. Prints the table, writes it and
  * each read's plan (`EXPLAIN (ANALYZE, BUFFERS)`) into docs/performance.md.
  *
- *   npm run bench:volume                       # full scale: about ... minutes
+ *   npm run bench:volume                       # full scale: 20-25 minutes on a busy 2-core machine, most of it the seed
  *   VOLUME_SCALE=0.1 npm run bench:volume      # a tenth of every count (prints, leaves the docs alone)
  *   BENCH_DURATION=5                           # seconds measured per read
  */
@@ -305,8 +305,10 @@ async function explain(sql: pg.Pool, statement: Statement | undefined, params: u
   const client = await sql.connect();
   try {
     await client.query(`PREPARE volume_read AS ${statement.fullQuery}`);
-    const execute = values.length > 0 ? `EXECUTE volume_read(${values.map((_, i) => `$${i + 1}`).join(', ')})` : 'EXECUTE volume_read';
-    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${execute}`, values);
+    // EXECUTE takes its values in its text (a utility statement has no parameters of its own).
+    const literal = (v: unknown) => client.escapeLiteral(v instanceof Date ? v.toISOString() : String(v));
+    const execute = values.length > 0 ? `EXECUTE volume_read(${values.map(literal).join(', ')})` : 'EXECUTE volume_read';
+    const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${execute}`);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   } catch (err) {
     return `(could not explain: ${err instanceof Error ? err.message : String(err)})`;
