@@ -35,18 +35,28 @@ export async function closePool(pool: pg.Pool): Promise<void> {
   await closed;
 }
 
+/** How often a process waiting for a session lock asks for it again. */
+const LOCK_POLL_MS = 100;
+
 /**
  * Runs `work` while holding the session advisory lock `key` (key space: hashtext); other
  * processes asking for it wait their turn. The lock's session is a connection of `pool`,
  * destroyed afterwards rather than given back: ending the session releases the lock, even
- * when `work` failed because the connection did.
+ * when `work` failed because the connection did. A waiting process asks again every
+ * LOCK_POLL_MS (`pg_try_advisory_lock`) rather than waiting inside one statement: a statement
+ * waiting holds a snapshot, and a migration under the lock that builds an index
+ * CONCURRENTLY waits for every older snapshot to end, so the waiting replicas and the
+ * migrating one would wait for each other (a cycle through this process, which PostgreSQL's
+ * deadlock detector cannot see).
  */
 export async function withSessionLock<T>(pool: pg.Pool, key: string, work: () => Promise<T>): Promise<T> {
   const lock = await pool.connect();
   // A lost connection also fails the query under way; unheard, its 'error' event would crash the process.
   lock.on('error', () => undefined);
   try {
-    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+    while (!(await lock.query<{ taken: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS taken', [key])).rows[0]!.taken) {
+      await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+    }
     return await work();
   } finally {
     lock.release(true);
