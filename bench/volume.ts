@@ -301,6 +301,8 @@ async function activation(service: Measured, sql: pg.Pool, t: Tenant): Promise<{
 async function explain(sql: pg.Pool, statement: Statement | undefined, params: unknown[]): Promise<string> {
   if (!statement) return '(no statement recorded: pg_stat_statements is not preloaded on this server)';
   const numbered = Math.max(0, ...[...statement.fullQuery.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  // pg_stat_statements numbers the statement's constants too (a `to_char` format): its values are lost.
+  if (numbered > params.length) return `(not explained: the recorded text has ${numbered} placeholders, its constants among them, for the read's ${params.length} values)`;
   const values = params.slice(0, numbered);
   const client = await sql.connect();
   try {
