@@ -19,6 +19,11 @@ export type LastCallStatus = (typeof LAST_CALL_STATUSES)[number];
   name: 'contacts_live_index',
   expression: `create index "contacts_live_index" on "contacts" ("company_id", "created_at", "id") where "deleted_at" is null`,
 })
+@Index({ properties: ['company', 'phoneNumber'] })
+@Index({ properties: ['company', 'tagName', 'createdAt'] })
+// Trigram indexes of the search (Migration20261127175000_contact_search); the expressions are the migration's.
+@Index({ name: 'contacts_full_name_trgm_index', expression: `create index "contacts_full_name_trgm_index" on "contacts" using gin (("firstname" || ' ' || "lastname") gin_trgm_ops)` })
+@Index({ name: 'contacts_phone_number_trgm_index', expression: 'create index "contacts_phone_number_trgm_index" on "contacts" using gin ("phone_number" gin_trgm_ops)' })
 export class Contact extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
   company!: Ref<Company>;

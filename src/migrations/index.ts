@@ -22,6 +22,7 @@ import { Migration20261127140000_call_continuity } from './Migration202611271400
 import { Migration20261127150000_turn_latency_cost } from './Migration20261127150000_turn_latency_cost';
 import { Migration20261127160000_agent_greeting } from './Migration20261127160000_agent_greeting';
 import { Migration20261127170000_volume_indexes } from './Migration20261127170000_volume_indexes';
+import { Migration20261127175000_contact_search } from './Migration20261127175000_contact_search';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -49,4 +50,5 @@ export const migrationsList = [
   { name: 'Migration20261127150000_turn_latency_cost', class: Migration20261127150000_turn_latency_cost },
   { name: 'Migration20261127160000_agent_greeting', class: Migration20261127160000_agent_greeting },
   { name: 'Migration20261127170000_volume_indexes', class: Migration20261127170000_volume_indexes },
+  { name: 'Migration20261127175000_contact_search', class: Migration20261127175000_contact_search },
 ];

@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import type { ContactService } from '../services/contacts/contact.service';
-import { contactJson, contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
+import { contactJson, contactPageShape, contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
+import { pageContactsInput } from '../services/contacts/contact.input';
 import { csvImportBodies, csvImportQuery, readCsvUpload } from './csv-upload';
 import { ok, okArrayStream } from './envelope';
 import type { RestState } from './middleware';
@@ -34,6 +35,24 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       const first = await pages.next();
       // Each contact's JSON written straight from its stored view: the bytes `serializeContact` gives.
       okArrayStream(ctx, resumed(first, pages), contactJson);
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'pageContacts',
+      method: 'get',
+      path: '/v1/contacts',
+      tag,
+      summary: 'List contacts, newest first, a page at a time',
+      description:
+        'Contacts of the company, newest first, filtered by status, campaign, tag and a search by name or number (docs/rest.md, "Listing contacts"); `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).',
+      query: pageContactsInput,
+      data: contactPageShape,
+    },
+    async (ctx) => {
+      const page = await contacts.page(ctx.state.caller, ctx.query);
+      ok(ctx, { items: page.items.map(serializeContact), next_cursor: page.nextCursor });
     },
   );
   api.route(

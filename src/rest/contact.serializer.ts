@@ -10,6 +10,9 @@ export const serializeContact = contact.serialize;
 /** A stored contact view's REST JSON (the text `serializeContact` gives, written in one pass). */
 export const contactJson = contact.json;
 
+/** A page of contacts, newest first (the shape of a page of calls). */
+export const contactPageShape = z.strictObject({ items: z.array(contactShape), next_cursor: z.string().nullable() });
+
 /** The answer to a CSV import. */
 export const csvImportShape = z
   .strictObject({

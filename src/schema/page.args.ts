@@ -44,7 +44,14 @@ export class ContactsArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'Only contacts added to this campaign.' })
   campaignId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Only contacts whose first name, last name or phone number (E.164) contains this text, in any case.' })
+  @Field(() => String, { nullable: true, description: 'Only contacts with exactly this tag.' })
+  tagName?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A name or a number: every word part of the first or last name, in any order and case; without letters, a number in any format ((415) 555-2671), or part of one (its digits).',
+  })
   search?: string | null;
 }
 

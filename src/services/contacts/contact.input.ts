@@ -33,12 +33,17 @@ export function contactWrites(parser: PhoneParser) {
 }
 export type ContactWrite = z.output<ReturnType<typeof contactWrites>['update']['camelCase']>;
 
-/** A page of contacts, optionally only those of one status or one campaign. */
+/** A page of contacts, newest first, optionally filtered; every filter given must match. */
 export const pageContactsInput = page().extend({
-  status: requiredText(50).optional(),
-  campaign_id: uuid().optional(),
-  /** Part of a first name, last name or phone number (any case). */
-  search: requiredText(100).optional(),
+  status: requiredText(50).optional().describe('Only contacts of this status (active, inactive).'),
+  campaign_id: uuid().optional().describe('Only contacts added to this campaign.'),
+  tag_name: requiredText(200).optional().describe('Only contacts with exactly this tag.'),
+  search: requiredText(100)
+    .optional()
+    .describe(
+      'A name or a phone number. Words: every word is part of the first or last name, in any order and case (`ada lovel` finds Ada Lovelace). ' +
+        'No letters: a number in any format finds that number (`(415) 555-2671` finds +14155552671); part of a number finds every number containing its digits.',
+    ),
 });
 export type PageContactsInput = z.output<typeof pageContactsInput>;
 

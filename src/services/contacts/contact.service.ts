@@ -1,6 +1,7 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import { Campaign, Contact } from '../../entities';
 import { type CsvSource, readContactCsv } from './contact-csv';
-import { liveContactsPage, refreshContactStatistics } from './contact.store';
+import { liveContactsPage, refreshContactStatistics, searchFilter } from './contact.store';
 import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
@@ -13,9 +14,6 @@ import { findOwned, parseId } from '../shared/records';
 import { type ContactView, toContactView } from './contact.contract';
 import type { Caller, Scope } from '../shared/scope';
 import { checkInput, parseInput, parseWrite } from '../shared/validation';
-
-/** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
-const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** Rows written per INSERT statement of a CSV import (19 columns: well under PostgreSQL's 65,535 parameters). */
 const INSERT_BATCH = 1000;
@@ -37,7 +35,7 @@ export class ContactService {
   readonly importInput;
   readonly updateInput;
 
-  constructor(phones: PhoneParser, private readonly reads: ViewReads) {
+  constructor(private readonly phones: PhoneParser, private readonly reads: ViewReads) {
     this.writes = contactWrites(phones);
     this.createInput = this.writes.create.snake_case;
     this.importInput = this.writes.import.snake_case;
@@ -61,10 +59,10 @@ export class ContactService {
     } while (last !== undefined);
   }
 
-  /** Newest first, a page at a time, optionally filtered by `status` and `campaign_id`. */
+  /** Newest first, a page at a time, optionally filtered by status, campaign, tag and a search (`pageContactsInput`). */
   async page({ scope, em }: Caller, input: unknown): Promise<Page<ContactView>> {
-    const { status, campaign_id, search, ...page } = parseInput(pageContactsInput, input);
-    const found = await newestFirst(em, Contact, this.filters(scope, { status, campaign_id, search }), page);
+    const { limit, cursor, ...filters } = parseInput(pageContactsInput, input);
+    const found = await newestFirst(em, Contact, this.filters(scope, filters), { limit, cursor });
     return { ...found, items: found.items.map(toContactView) };
   }
 
@@ -140,13 +138,14 @@ export class ContactService {
     return findOwned(em, Contact, 'Contact', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
-  private filters(scope: Scope, { status, campaign_id, search }: Pick<PageContactsInput, 'status' | 'campaign_id' | 'search'>) {
+  private filters(scope: Scope, { status, campaign_id, tag_name, search }: Omit<PageContactsInput, 'limit' | 'cursor'>): FilterQuery<Contact> {
     return {
       company: scope.companyId,
       deletedAt: null,
       ...(status ? { status } : {}),
       ...(campaign_id ? { campaign: campaign_id } : {}),
-      ...(search ? { $or: (['firstname', 'lastname', 'phoneNumber'] as const).map((field) => ({ [field]: { $ilike: containing(search.trim()) } })) } : {}),
+      ...(tag_name ? { tagName: tag_name } : {}),
+      ...(search ? { $and: [searchFilter(search, this.phones)] } : {}),
     };
   }
 

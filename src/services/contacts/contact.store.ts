@@ -1,7 +1,9 @@
+import { type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Contact } from '../../entities';
 import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import { contactContract, type ContactView } from './contact.contract';
+import type { PhoneParser } from '../shared/phone';
 
 /**
  * Refreshes the planner's statistics of the contacts table after a bulk import that changes
@@ -36,4 +38,32 @@ const livePages = {
  */
 export function liveContactsPage(reads: ViewReads, companyId: string, limit: number, last?: StoredView<ContactView>): Promise<StoredView<ContactView>[]> {
   return last ? livePages.after(reads, [companyId, last.createdAt, last.id, limit]) : livePages.first(reads, [companyId, limit]);
+}
+
+/**
+ * A contact's full name as the name search reads it: the expression the trigram index
+ * `contacts_full_name_trgm_index` is built on (Migration20261127175000_contact_search), so
+ * `ILIKE '%word%'` on it is an index scan, not a scan of every contact.
+ */
+const fullName = () => raw((alias: string) => `(${alias}.firstname || ' ' || ${alias}.lastname)`);
+
+/** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
+export const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * The contacts a search finds (docs/rest.md, "Listing contacts"). Text with a letter is
+ * words, each of which must be part of the full name, in any order and case. Text without
+ * one is a number: a whole number in any format is read with `phones` and found in E.164
+ * (the (company_id, phone_number) index); a part of one finds the numbers containing its
+ * digits (the trigram index on phone_number).
+ */
+export function searchFilter(search: string, phones: PhoneParser): FilterQuery<Contact> {
+  const text = search.trim();
+  if (!/\p{L}/u.test(text)) {
+    const phone = phones.parse(text);
+    if (phone) return { phoneNumber: phone.e164 };
+    const digits = text.replace(/\D/g, '');
+    if (digits !== '') return { phoneNumber: { $like: containing(digits) } };
+  }
+  return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) } as FilterQuery<Contact>;
 }
