@@ -17,10 +17,12 @@ export const MAX_TOKENS = 5000;
  */
 export const COUNT_COST = 50;
 /**
- * A `search` (a case-insensitive substring match no index serves): a scan of the company's
- * contacts, whatever `first` is, and one more for its `totalCount`.
+ * A `search`: a trigram index scan whose work grows with the matches, whatever `first` is
+ * (a word of one or two letters matches most contacts), and one more for its `totalCount`.
  */
 export const SEARCH_COST = 2000;
+/** A campaign's `audience`: a count over every contact its selection matches (every contact of the company at most). */
+export const AUDIENCE_COST = SEARCH_COST;
 /** Most aliases of one field in one selection set, fragments spread into it included. */
 export const MAX_FIELD_ALIASES = 20;
 

@@ -1,12 +1,13 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
 import { pageInput, toFilterInput } from '../graphql/input';
-import { perNode } from '../graphql/limits';
+import { AUDIENCE_COST, perNode } from '../graphql/limits';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType } from '../schema/call.type';
 import { CreateCampaignInput, UpdateCampaignInput } from '../schema/campaign.input';
 import { CampaignStatsType } from '../schema/campaign-stats.type';
+import { CampaignAudienceType } from '../schema/campaign-audience.type';
 import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
@@ -60,6 +61,18 @@ export class CampaignResolver {
   @FieldResolver(() => CampaignStatsType, { description: 'Its contacts by state; batched across a list of campaigns.' })
   async stats(@Root() campaign: CampaignType, @Ctx() { loaders }: GraphQLContext): Promise<CampaignStatsType> {
     return loaders.campaignStats.load(campaign.id);
+  }
+
+  @FieldResolver(() => CampaignAudienceType, {
+    complexity: AUDIENCE_COST,
+    description: 'Who it will call if it dials now: the contacts its selection matches, those skipped by reason, and a sample (docs/campaigns.md, "Audience preview").',
+  })
+  async audience(
+    @Root() campaign: CampaignType,
+    @Arg('limit', () => Int, { defaultValue: 10, description: 'How many callable contacts the sample holds: 0 to 100.' }) limit: number,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<CampaignAudienceType> {
+    return this.campaignService.audience(caller, campaign.id, { limit });
   }
 
   @FieldResolver(() => CallConnection, { complexity: perNode, description: "The campaign's calls, newest first." })

@@ -2,6 +2,7 @@ import type { Services } from '../services';
 import { AiAgentResolver } from './ai-agent.resolver';
 import { CallResolver } from './call.resolver';
 import { CampaignResolver } from './campaign.resolver';
+import { CampaignAudienceResolver } from './campaign-audience.resolver';
 import { ContactResolver } from './contact.resolver';
 import { DoNotCallResolver } from './do-not-call.resolver';
 import { NodeResolver } from './node.resolver';
@@ -12,6 +13,7 @@ import { WebhookResolver } from './webhook.resolver';
 export const resolverClasses = [
   CallResolver,
   CampaignResolver,
+  CampaignAudienceResolver,
   ContactResolver,
   AiAgentResolver,
   PhoneNumberResolver,
@@ -26,6 +28,7 @@ export function createResolvers(s: Services): object[] {
   return [
     new CallResolver(s.calls, s.rateLimits, s.idempotency, s.inbound),
     new CampaignResolver(s.campaigns),
+    new CampaignAudienceResolver(),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents, s.playground, s.rateLimits),
     new PhoneNumberResolver(s.phoneNumbers),

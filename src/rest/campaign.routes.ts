@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { CampaignService } from '../services/campaigns/campaign.service';
 import { createCampaignInput, updateCampaignInput } from '../services/campaigns/campaign.contract';
 import { byWorkspaceInput } from '../services/campaigns/campaign.input';
-import { campaignJson, campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignStats } from './campaign.serializer';
+import { campaignAudienceShape, campaignJson, campaignShape, campaignStatsShape, serializeCampaign, serializeCampaignAudience, serializeCampaignStats } from './campaign.serializer';
+import { audienceInput } from '../services/campaigns/campaign.input';
 import { ok, okJson } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
@@ -70,6 +71,24 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
     },
     async (ctx) => {
       ok(ctx, serializeCampaignStats(await campaigns.stats(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'getCampaignAudience',
+      method: 'get',
+      path: '/v1/campaigns/by-id/:id/audience',
+      tag,
+      summary: 'Who the campaign will call: contacts matched, callable, skipped by reason, and a sample',
+      description:
+        "Counted with the dialer's own selection and skip rules, before or after activation; `limit` (0 to 100, default 10) callable contacts as a sample, newest first (docs/campaigns.md, \"Audience preview\").",
+      query: audienceInput,
+      data: campaignAudienceShape,
+      errors: { 404: notFound('campaign') },
+    },
+    async (ctx) => {
+      ok(ctx, serializeCampaignAudience(await campaigns.audience(ctx.state.caller, ctx.params.id, ctx.query)));
     },
   );
   api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: async (ctx, [id]) => ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, id))), description: 'Creates a campaign, `draft` unless a status is given; setting it `active` later starts the dialer.', body: createCampaignInput, data: campaignShape }, async (ctx) => {

@@ -1,5 +1,6 @@
 import { campaignContract } from '../services/campaigns/campaign.contract';
 import { campaignStatsContract } from '../services/campaigns/campaign-stats.contract';
+import { campaignAudienceContract } from '../services/campaigns/campaign-audience.contract';
 import { restShape } from './contract-shape';
 
 /** Campaign, interface 2.2, derived from its contract. */
@@ -13,3 +14,7 @@ export const campaignJson = campaign.json;
 const campaignStats = restShape(campaignStatsContract);
 export const campaignStatsShape = campaignStats.schema;
 export const serializeCampaignStats = campaignStats.serialize;
+
+const campaignAudience = restShape(campaignAudienceContract);
+export const campaignAudienceShape = campaignAudience.schema;
+export const serializeCampaignAudience = campaignAudience.serialize;

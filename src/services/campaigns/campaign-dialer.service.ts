@@ -16,7 +16,7 @@ import { afterAnalysis, triggerCampaignWebhook } from './campaign-webhook';
 import { dynamicVariables, type RecordViews } from './contact-mapping';
 import {
   applyChanges, campaignsWithWork, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued, liveAttempts, loadCampaign,
-  markCalling, recordProgress, selectContacts, tryLockCampaign,
+  markCalling, outboundNumberOf, recordProgress, selectContacts, tryLockCampaign,
 } from './campaign.store';
 import { delayBefore, tiersOf } from './retry-tiers';
 
@@ -193,8 +193,8 @@ export class CampaignDialer {
    */
   private dialingOf(c: Campaign): Dialing | null {
     const agent = c.aiAgent?.unwrap();
-    const number = c.outboundPhoneNumber?.unwrap();
-    if (!agent || agent.deletedAt !== null || !number || number.company.id !== c.company.id) return null;
+    const number = outboundNumberOf(c);
+    if (!agent || agent.deletedAt !== null || !number) return null;
     return {
       batch: { companyId: c.company.id, campaignId: c.id, aiAgentId: agent.id, from: number.phoneNumber, workspace: c.workspace },
       countryCode: number.countryCode,
@@ -222,18 +222,18 @@ export class CampaignDialer {
    * contacts deleted or made inactive since they were selected. Returns the new calls.
    */
   private async dial(tx: EntityManager, c: Campaign, { batch, countryCode }: Dialing, now: Date): Promise<string[]> {
+    const rules = { allowNonLocalCalls: c.allowNonLocalCalls, countryCode };
     const placed: string[] = [];
     const key = { id: c.id, companyId: c.company.id };
     let free = c.maxConcurrentCalls - (await liveAttempts(tx, key));
     while (free > 0) {
       const wanted = free;
-      const due = await dueEntries(tx, key, now, wanted);
+      const due = await dueEntries(tx, key, rules, now, wanted);
       if (due.length === 0) break;
       const skips: EntryChange[] = [];
       const attempts: (NewCampaignCall & { entryId: string })[] = [];
       for (const entry of due) {
-        const skip = this.skipReason(c, countryCode, entry.contact, entry.suppressed);
-        if (skip) skips.push({ id: entry.entryId, state: 'settled', outcome: 'skipped', reason: skip });
+        if (entry.skip) skips.push({ id: entry.entryId, state: 'settled', outcome: 'skipped', reason: entry.skip });
         else {
           attempts.push({
             entryId: entry.entryId,
@@ -264,12 +264,5 @@ export class CampaignDialer {
     const mapping = c.agentVariablesContactMetadataMapping;
     if (Object.keys(mapping).length === 0) return [];
     return dynamicVariables(mapping, this.deps.views.contact(contact));
-  }
-
-  private skipReason(c: Campaign, countryCode: string, contact: Contact, suppressed: boolean): string | null {
-    if (contact.deletedAt !== null || contact.status !== 'active') return 'contact_inactive';
-    if (suppressed) return 'do_not_call';
-    if (!c.allowNonLocalCalls && contact.numberCountryCode !== countryCode) return 'non_local';
-    return null;
   }
 }

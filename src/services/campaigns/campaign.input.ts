@@ -25,3 +25,8 @@ export const byWorkspaceInput = z.object({
 
 /** A page of campaigns, optionally of one workspace only. */
 export const pageCampaignsInput = page().extend({ workspace: byWorkspaceInput.shape.workspace.optional() });
+
+/** How many contacts the audience preview shows as a sample: 0 to 100, 10 unless said. */
+export const audienceInput = z.object({
+  limit: z.coerce.number().int('Must be an integer').min(0, 'Must be between 0 and 100').max(100, 'Must be between 0 and 100').default(10),
+});

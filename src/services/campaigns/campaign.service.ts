@@ -2,13 +2,15 @@ import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
-import { byWorkspaceInput, pageCampaignsInput } from './campaign.input';
+import { audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
 import { viewOfStored } from '../shared/contract';
 import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
-import { campaignById, type CampaignCounts, countsOf } from './campaign.store';
+import { audienceCounts, audienceSample, campaignById, type CampaignCounts, countsOf, loadCampaign, outboundNumberOf } from './campaign.store';
+import type { CampaignAudienceView } from './campaign-audience.contract';
+import { toContactView } from '../contacts/contact.contract';
 import type { Clock } from '../shared/clock';
 import { newestFirst, type Page } from '../shared/pagination';
 import { type Naming, snakeName } from '../shared/naming';
@@ -116,6 +118,23 @@ export class CampaignService {
   async stats(caller: Caller, id: unknown): Promise<CampaignStatsView> {
     const campaign = await this.find(caller, id);
     return (await this.statsOfCampaigns(caller, [campaign])).get(campaign.id)!;
+  }
+
+  /**
+   * Who the campaign will call if it dials now (docs/campaigns.md, "Audience preview"): the
+   * contacts its selection matches, those the dialer would skip by reason, and a sample of
+   * the rest (`audienceInput`), counted with the dialer's own selection and skip rules.
+   */
+  async audience({ scope, em }: Caller, id: unknown, input: unknown): Promise<CampaignAudienceView> {
+    const { limit } = parseInput(audienceInput, input);
+    const campaign = await loadCampaign(em, { id: parseId(id), companyId: scope.companyId });
+    if (!campaign || campaign.deletedAt !== null) throw new NotFoundError('Campaign');
+    const number = outboundNumberOf(campaign);
+    const rules = number && { allowNonLocalCalls: campaign.allowNonLocalCalls, countryCode: number.countryCode };
+    const counts = await audienceCounts(em, campaign, rules);
+    const sample = await audienceSample(em, campaign, rules, limit);
+    const { contact_inactive: inactive, ...skipped } = counts.skipped;
+    return { matched: counts.matched, callable: counts.callable, skipped: { ...skipped, inactive }, sample: sample.map(toContactView) };
   }
 
   /** Stats of many campaigns of the company in one query (GraphQL lists); ids of others are left out. */

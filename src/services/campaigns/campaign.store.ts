@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Campaign, CampaignContact, Contact } from '../../entities';
+import { Campaign, CampaignContact, Contact, type PhoneNumber } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../platform/advisory-lock.store';
 import { type CampaignView, campaignContract } from './campaign.contract';
@@ -34,13 +34,21 @@ export function loadCampaign(em: EntityManager, key: RecordKey): Promise<Campaig
   );
 }
 
+/** A piece of SQL and its parameters, in order. */
+interface Fragment {
+  sql: string;
+  params: unknown[];
+}
+
+/** A contact `ct` the dialer may call at all: not deleted, and active. */
+const ACTIVE = `ct.deleted_at IS NULL AND ct.status = 'active'`;
+
 /**
- * Adds the contacts the campaign selects and has not selected yet, due now: its own
+ * The contacts `ct` the campaign's selection matches, whatever their status: its own
  * contacts (`campaign_id`) plus those matching every non-empty list filter (source, tag,
- * category); with no filter at all, every contact of the company matches. Only active,
- * undeleted contacts. One statement; returns how many joined.
+ * category); with no filter at all, every contact of the company matches. Undeleted only.
  */
-export async function selectContacts(em: EntityManager, c: Campaign, now: Date): Promise<number> {
+function selection(c: Campaign): Fragment {
   const filters = [
     [c.contactsListSource, 'source_name'],
     [c.contactsListTags, 'tag_name'],
@@ -48,20 +56,104 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date):
   ] as const;
   const used = filters.filter(([values]) => values.length > 0);
   const matching = used.length > 0 ? used.map(([, column]) => `ct.${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`).join(' AND ') : 'TRUE';
+  return {
+    sql: `ct.company_id = ? AND ct.deleted_at IS NULL AND (ct.campaign_id = ? OR (${matching}))`,
+    params: [c.company.id, c.id, ...used.map(([values]) => JSON.stringify(values))],
+  };
+}
+
+/** What decides whether the dialer calls a selected contact: the campaign's rule on non-local numbers and its outbound number's country. */
+export interface SkipRules {
+  allowNonLocalCalls: boolean;
+  /** Country calling code of the outbound number. */
+  countryCode: string;
+}
+
+/** Why the dialer skips a contact (campaign_contacts.reason), and why the audience preview counts it out. */
+export type SkipReason = 'contact_inactive' | 'do_not_call' | 'non_local';
+
+/**
+ * Why the dialer skips contact `ct` (a `SkipReason`), or NULL when it calls it: deleted or
+ * not active, then on the company's do-not-call list, then (when the campaign forbids them)
+ * a number of another country than the outbound number's. The one statement of these rules:
+ * the dialer reads it for each due contact, the audience preview counts with it.
+ */
+function skipReason({ allowNonLocalCalls, countryCode }: SkipRules): Fragment {
+  return {
+    sql: `CASE WHEN NOT (${ACTIVE}) THEN 'contact_inactive'
+               WHEN EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = ct.company_id AND d.phone_number = ct.phone_number) THEN 'do_not_call'
+               WHEN NOT ?::boolean AND ct.number_country_code <> ? THEN 'non_local' END`,
+    params: [allowNonLocalCalls, countryCode],
+  };
+}
+
+/** The number a campaign read with `loadCampaign` dials from: its outbound number, when it is one of its company's; else null. */
+export function outboundNumberOf(c: Campaign): PhoneNumber | null {
+  const number = c.outboundPhoneNumber?.unwrap();
+  return number && number.company.id === c.company.id ? number : null;
+}
+
+/**
+ * Adds the contacts the campaign selects (`selection`), active ones, and has not selected
+ * yet, due now. One statement; returns how many joined.
+ */
+export async function selectContacts(em: EntityManager, c: Campaign, now: Date): Promise<number> {
+  const selected = selection(c);
   const [row] = await em.execute(
     `WITH added AS (
        INSERT INTO campaign_contacts (id, created_at, updated_at, company_id, campaign_id, contact_id, state, attempts, next_attempt_at)
        SELECT gen_random_uuid(), ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
        FROM contacts ct
-       WHERE ct.company_id = ? AND ct.deleted_at IS NULL AND ct.status = 'active'
-         AND (ct.campaign_id = ? OR (${matching}))
+       WHERE ${selected.sql} AND ${ACTIVE}
        ON CONFLICT (campaign_id, contact_id) DO NOTHING
        RETURNING 1
      ) SELECT count(*)::int AS n FROM added`,
-    [now, now, c.id, now, c.company.id, c.id, ...used.map(([values]) => JSON.stringify(values))],
+    [now, now, c.id, now, ...selected.params],
   );
   await em.nativeUpdate(Campaign, { id: c.id, company: c.company.id }, { selectedAt: now });
   return Number(row?.n ?? 0);
+}
+
+/** Who a campaign's selection matches now, and who of them the dialer would skip, by reason. */
+export interface AudienceCounts {
+  matched: number;
+  callable: number;
+  skipped: Record<SkipReason, number>;
+}
+
+/**
+ * Counts the contacts `selection` matches, each with its `skipReason` under `rules`, in one
+ * statement. Without `rules` (no outbound number yet) the non-local rule cannot apply.
+ */
+export async function audienceCounts(em: EntityManager, c: Campaign, rules: SkipRules | null): Promise<AudienceCounts> {
+  const selected = selection(c);
+  const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
+  const [row] = await em.execute(
+    `SELECT count(*)::int AS matched,
+            count(*) FILTER (WHERE skip IS NULL)::int AS callable,
+            count(*) FILTER (WHERE skip = 'contact_inactive')::int AS contact_inactive,
+            count(*) FILTER (WHERE skip = 'do_not_call')::int AS do_not_call,
+            count(*) FILTER (WHERE skip = 'non_local')::int AS non_local
+     FROM (SELECT ${skip.sql} AS skip FROM contacts ct WHERE ${selected.sql}) s`,
+    [...skip.params, ...selected.params],
+  );
+  return {
+    matched: row!.matched,
+    callable: row!.callable,
+    skipped: { contact_inactive: row!.contact_inactive, do_not_call: row!.do_not_call, non_local: row!.non_local },
+  };
+}
+
+/** Up to `limit` of the contacts the dialer would call, newest first (the listing's order). */
+export async function audienceSample(em: EntityManager, c: Campaign, rules: SkipRules | null, limit: number): Promise<Contact[]> {
+  if (limit === 0) return [];
+  const selected = selection(c);
+  const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
+  const rows = await em.execute(
+    `SELECT to_jsonb(ct) AS contact FROM contacts ct WHERE ${selected.sql} AND (${skip.sql}) IS NULL ORDER BY ct.created_at DESC, ct.id DESC LIMIT ?`,
+    [...selected.params, ...skip.params, limit],
+  );
+  return rows.map((r) => em.map(Contact, r.contact));
 }
 
 /** A live attempt whose call has ended: what counting it needs. */
@@ -117,19 +209,21 @@ export async function applyChanges(em: EntityManager, campaign: RecordKey, chang
   );
 }
 
-/** A contact due for its next attempt, with whether the company's do-not-call list holds its number. */
+/** A contact due for its next attempt, with why the dialer skips it (null: it calls it). */
 export interface DueEntry {
   entryId: string;
   attempts: number;
   contact: Contact;
-  suppressed: boolean;
+  skip: SkipReason | null;
 }
 
 /**
- * Up to `limit` entries due at `now`, the longest waiting first. The contacts come as
- * entities of `em` (mapped from their rows), as the variable mappings read them.
+ * Up to `limit` entries due at `now`, the longest waiting first, each with its `skipReason`
+ * under `rules`. The contacts come as entities of `em` (mapped from their rows), as the
+ * variable mappings read them.
  */
-export async function dueEntries(em: EntityManager, campaign: RecordKey, now: Date, limit: number): Promise<DueEntry[]> {
+export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: SkipRules, now: Date, limit: number): Promise<DueEntry[]> {
+  const skip = skipReason(rules);
   const rows = await em.execute(
     `WITH due AS (
        SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
@@ -137,13 +231,12 @@ export async function dueEntries(em: EntityManager, campaign: RecordKey, now: Da
        ORDER BY next_attempt_at, id
        LIMIT ?
      )
-     SELECT due.id, due.attempts, to_jsonb(ct) AS contact,
-            EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = due.company_id AND d.phone_number = ct.phone_number) AS suppressed
+     SELECT due.id, due.attempts, to_jsonb(ct) AS contact, ${skip.sql} AS skip
      FROM due JOIN contacts ct ON ct.id = due.contact_id AND ct.company_id = due.company_id
      ORDER BY due.next_attempt_at, due.id`,
-    [campaign.id, campaign.companyId, now, limit],
+    [campaign.id, campaign.companyId, now, limit, ...skip.params],
   );
-  return rows.map((r) => ({ entryId: r.id, attempts: r.attempts, contact: em.map(Contact, r.contact), suppressed: r.suppressed }));
+  return rows.map((r) => ({ entryId: r.id, attempts: r.attempts, contact: em.map(Contact, r.contact), skip: r.skip }));
 }
 
 /** Attempts live now: the campaign's share of the concurrent-call limit in use. */
