@@ -1,5 +1,6 @@
 import type { Services } from '../services';
 import { AiAgentResolver } from './ai-agent.resolver';
+import { AnalyticsResolver } from './analytics.resolver';
 import { CallResolver } from './call.resolver';
 import { CampaignResolver } from './campaign.resolver';
 import { CampaignAudienceResolver } from './campaign-audience.resolver';
@@ -20,6 +21,7 @@ export const resolverClasses = [
   DoNotCallResolver,
   WebhookResolver,
   WebhookExecutionResolver,
+  AnalyticsResolver,
   NodeResolver,
 ] as const;
 
@@ -35,6 +37,7 @@ export function createResolvers(s: Services): object[] {
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),
     new WebhookExecutionResolver(s.executions, s.flows, s.rateLimits, s.idempotency),
+    new AnalyticsResolver(s.analytics),
     new NodeResolver(s),
   ];
 }

@@ -12,6 +12,7 @@ import { viewReads } from '../db/statements';
 import { CampaignDialer } from './campaigns/campaign-dialer.service';
 import type { RecordViews } from './campaigns/contact-mapping';
 import type { Clock } from './shared/clock';
+import { AnalyticsService } from './analytics/analytics.service';
 import { ContactService } from './contacts/contact.service';
 import { ConversationService } from './conversation/conversation.service';
 import { SimulatedCallee } from './conversation/simulated-callee';
@@ -138,6 +139,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     campaigns: new CampaignService(dialer, infra.clock, reads),
     dialer,
     contacts: new ContactService(phones, reads),
+    analytics: new AnalyticsService(),
     doNotCall,
     webhooks: new WebhookService(executions, infra.secrets),
     executions,
