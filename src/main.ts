@@ -27,6 +27,17 @@ function announceDemo(apiKey: string, url: string): void {
   );
 }
 
+/**
+ * On a start that shows no key (the database already had a company), how to get one: the
+ * admin CLI lists the companies and makes a key for one (README, "First run").
+ */
+function announceKeys(logger: Logger): void {
+  logger.info(
+    { list_companies: 'npm run --silent admin -- list-companies', create_api_key: 'npm run --silent admin -- create-api-key --company <id>' },
+    'No API key is shown on a later start: list the companies (list_companies), then make a key for one of them (create_api_key); in a container, node dist/src/cli/admin.js takes the same commands',
+  );
+}
+
 async function main(startup: Logger): Promise<void> {
   const config = configOrExit(startup);
   const logger = createLogger(config.logLevel);
@@ -35,6 +46,7 @@ async function main(startup: Logger): Promise<void> {
   const app = await startApp(config, logger);
   logger.info({ url: app.url, console: `${app.url}${CONSOLE_PATH}` }, 'listening');
   if (app.demo) announceDemo(app.demo.apiKey, app.url);
+  else if (await app.services.auth.hasCompanies(app.orm.em.fork())) announceKeys(logger);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -12,9 +12,10 @@ const USAGE = `Usage:
   npm run --silent admin -- create-company --name NAME    prints {"company_id": "...", "api_key": "..."}
   npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}
   npm run --silent admin -- revoke-api-key --key sk_...   prints {"revoked": true}
+  npm run --silent admin -- list-companies                prints {"companies": [{"id": "...", "name": "...", "created_at": "..."}]}
   npm run --silent admin -- migrate                       prints {"migrated": true}`;
 
-const COMMANDS = new Set(['create-company', 'create-api-key', 'revoke-api-key', 'migrate']);
+const COMMANDS = new Set(['create-company', 'create-api-key', 'revoke-api-key', 'list-companies', 'migrate']);
 
 /** Administration from the shell, on the same database rules as the service. Prints one JSON line. */
 async function main(argv: string[]): Promise<void> {
@@ -40,6 +41,9 @@ async function main(argv: string[]): Promise<void> {
       if (values.name === undefined) throw new UsageError(USAGE);
       const { companyId, apiKey } = await auth.createCompany(em, { name: values.name });
       process.stdout.write(`${JSON.stringify({ company_id: companyId, api_key: apiKey })}\n`);
+    } else if (command === 'list-companies') {
+      const companies = (await auth.listCompanies(em)).map(({ id, name, createdAt }) => ({ id, name, created_at: createdAt.toISOString() }));
+      process.stdout.write(`${JSON.stringify({ companies })}\n`);
     } else if (command === 'revoke-api-key') {
       if (values.key === undefined) throw new UsageError(USAGE);
       await auth.revokeApiKey(em, values.key);

@@ -129,6 +129,17 @@ export class AuthService {
     });
   }
 
+  /** Every company, oldest first: what an operator picks a company from (the admin CLI's `list-companies`). */
+  async listCompanies(em: EntityManager): Promise<{ id: string; name: string; createdAt: Date }[]> {
+    const companies = await em.find(Company, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return companies.map(({ id, name, createdAt }) => ({ id, name, createdAt }));
+  }
+
+  /** Whether the database holds any company (a later start, on which no key is shown). */
+  async hasCompanies(em: EntityManager): Promise<boolean> {
+    return (await em.count(Company, {})) > 0;
+  }
+
   async createApiKey(em: EntityManager, companyId: string): Promise<{ apiKey: string }> {
     const id = parseId(companyId);
     if ((await em.count(Company, { id })) === 0) throw new NotFoundError('Company');

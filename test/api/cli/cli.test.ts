@@ -50,6 +50,17 @@ describe('admin CLI (dist/src/cli/admin.js, behind npm run --silent admin)', () 
     expect((await t.request('GET', '/v1/ai-agent', { token: api_key })).status).toBe(200);
   }, 90_000);
 
+  it('list-companies prints every company, oldest first, with the ids create-api-key takes', async () => {
+    const { companyId } = await t.company('Listed Co');
+    const out = await admin('list-companies');
+    expect(out.code).toBe(0);
+    const { companies } = JSON.parse(out.stdout.trim());
+    const listed = companies.find((c: any) => c.id === companyId);
+    expect(listed).toEqual({ id: companyId, name: 'Listed Co', created_at: expect.any(String) });
+    const times = companies.map((c: any) => Date.parse(c.created_at));
+    expect(times).toEqual([...times].sort((x: number, y: number) => x - y));
+  }, 90_000);
+
   it('revoke-api-key revokes a key once: refused from then on (it was never trusted by this replica yet)', async () => {
     const { apiKey } = await t.company('Revoking');
     const out = await admin('revoke-api-key', '--key', apiKey);

@@ -71,4 +71,16 @@ describe('process output', () => {
     expect(notJson(replica.output.stderr)).toEqual([]);
     expect(linesOf(replica.output.stdout).length).toBeGreaterThan(5);
   }, 90_000);
+
+  it('says on a later start, when no key is shown, how to get one with the admin CLI', async () => {
+    replica = await spawnReplica('later', db.url, { SEED_DEMO: '1' });
+    await listening(replica);
+    const lines = linesOf(replica.output.stdout).map((line) => JSON.parse(line));
+    expect(lines.some((line) => /^Demo company created/.test(line.msg))).toBe(false);
+    expect(lines.find((line) => /^No API key is shown on a later start/.test(line.msg))).toMatchObject({
+      list_companies: 'npm run --silent admin -- list-companies',
+      create_api_key: 'npm run --silent admin -- create-api-key --company <id>',
+    });
+    expect(await stopReplica(replica)).toBe(0);
+  }, 90_000);
 });
