@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { pageInput, toFilterInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -49,7 +49,7 @@ export class ContactResolver {
     @Arg('input', { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactCsvImportType> {
-    return this.contactService.importCsv(caller, toServiceInput(options), [csv]);
+    return this.contactService.importCsv(caller, toFilterInput(options as Record<string, unknown>), [csv]);
   }
 
   @Mutation(() => ContactType, { description: 'Partial update of one of your contacts.' })

@@ -16,9 +16,18 @@ export const contactPageShape = z.strictObject({ items: z.array(contactShape), n
 /** The answer to a CSV import. */
 export const csvImportShape = z
   .strictObject({
-    imported: z.int().meta({ description: 'Contacts written; in a dry run, the contacts the file holds.' }),
+    rows: z.int().meta({ description: 'Data rows read (blank lines aside).' }),
+    imported: z.int().meta({ description: 'Contacts created; in a dry run, those that would be.' }),
+    updated: z.int().meta({ description: 'Contacts updated from a row with their number (`on_duplicate=update`), by number; in a dry run, those that would be.' }),
+    duplicates: z.int().meta({ description: 'Rows whose number a contact of the company already had, or an earlier row of the file.' }),
+    columns: z
+      .strictObject({
+        mapped: z.record(z.string(), z.string()).meta({ description: 'Each mapping key used -> the header of its column.' }),
+        metadata: z.array(z.string()).meta({ description: 'Headers of the columns copied into metadata.' }),
+      })
+      .meta({ description: 'The columns read.' }),
     dry_run: z.boolean().meta({ description: 'True when nothing was written.' }),
   })
   .meta({ id: 'ContactCsvImport' });
 
-export const serializeCsvImport = ({ imported, dryRun }: CsvImportResult): z.output<typeof csvImportShape> => ({ imported, dry_run: dryRun });
+export const serializeCsvImport = ({ rows, imported, updated, duplicates, columns, dryRun }: CsvImportResult): z.output<typeof csvImportShape> => ({ rows, imported, updated, duplicates, columns, dry_run: dryRun });

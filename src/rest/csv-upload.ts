@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { CsvSource } from '../services/contacts/contact-csv';
 import { ValidationError } from '../services/shared/errors';
 import { uuid } from '../services/shared/common.input';
-import { contactCsvMapping } from '../services/contacts/contact.input';
+import { contactCsvMapping, contactCsvMappingFields, ON_DUPLICATE } from '../services/contacts/contact.input';
 import { hasContent } from '../http/json-body';
 import type { RestContext } from './middleware';
 
@@ -16,11 +16,11 @@ const MAX_MAPPING_BYTES = 64 * 1024;
  * The query string of a CSV import, for /openapi.json: the mapping (for a `text/csv` body;
  * a multipart upload sends it as a part), the campaign and the dry-run switch.
  */
-export const csvImportQuery = contactCsvMapping.partial().extend({
-  phone_number: contactCsvMapping.shape.phone_number.optional().meta({ description: 'Header of the phone number column; required with a `text/csv` body.' }),
+export const csvImportQuery = z.object(contactCsvMappingFields).extend({
   metadata: z.string().optional().meta({ description: 'Header names of the columns copied into `metadata`, comma-separated.' }),
   campaign_id: uuid().optional().meta({ description: 'Attach every contact to this campaign of your company.' }),
-  dry_run: z.enum(['true', 'false']).optional().meta({ description: '`true`: check the whole file, write nothing.' }),
+  dry_run: z.enum(['true', 'false']).optional().meta({ description: '`true`: check the whole file, write nothing, answer the same counts.' }),
+  on_duplicate: z.enum(ON_DUPLICATE).optional().meta({ description: 'A row whose number a contact of your company already has: `skip` (the default) or `update` that contact.' }),
 });
 
 /** The request bodies a CSV import takes, for /openapi.json. */
@@ -30,7 +30,7 @@ export const csvImportBodies = {
     examples: ['phone,first name,plan\n+14155552671,Ada,gold\n'],
   }),
   'multipart/form-data': z.strictObject({
-    mapping: contactCsvMapping,
+    mapping: contactCsvMapping.optional(),
     file: z.string().meta({ contentMediaType: 'text/csv', description: 'The CSV file, after the `mapping` part.' }),
   }),
 };
@@ -42,14 +42,14 @@ export interface CsvUpload {
 }
 
 /**
- * Options from the query string: `dry_run` and `campaign_id`; every other key is part of
- * the mapping (an unknown one is refused by the service as `mapping.<key>`), `metadata`
- * comma-separated or repeated.
+ * Options from the query string: `dry_run`, `campaign_id` and `on_duplicate`; every other
+ * key is part of the mapping (an unknown one is refused by the service as `mapping.<key>`,
+ * with the valid keys), `metadata` comma-separated or repeated.
  */
-function queryOptions(query: ParsedUrlQuery): { mapping: Record<string, unknown>; campaign_id: unknown; dry_run: unknown } {
-  const { campaign_id, dry_run, metadata, ...mapping } = query;
+function queryOptions(query: ParsedUrlQuery): { mapping: Record<string, unknown>; campaign_id: unknown; dry_run: unknown; on_duplicate: unknown } {
+  const { campaign_id, dry_run, on_duplicate, metadata, ...mapping } = query;
   const flag = dry_run === 'true' ? true : dry_run === 'false' ? false : dry_run;
-  return { mapping: { ...mapping, ...(metadata === undefined ? {} : { metadata: [metadata].flat().flatMap((names) => names.split(',')) }) }, campaign_id, dry_run: flag };
+  return { mapping: { ...mapping, ...(metadata === undefined ? {} : { metadata: [metadata].flat().flatMap((names) => names.split(',')) }) }, campaign_id, dry_run: flag, on_duplicate };
 }
 
 /** The chunks of `stream`, its failures (a truncated upload) told as a `file` error. */
@@ -104,8 +104,8 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
     });
     parts.on('file', (name, file) => {
       if (name !== 'file') return reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`'));
-      if (mapping === undefined) return reject(ValidationError.of('mapping', 'Required, as a part before the file part'));
-      resolve({ options: { ...options, mapping }, file: chunksOf(file, 'Malformed multipart body') });
+      // No mapping part: the header maps itself.
+      resolve({ options: { ...options, ...(mapping === undefined ? {} : { mapping }) }, file: chunksOf(file, 'Malformed multipart body') });
     });
     parts.on('error', () => reject(ValidationError.of('file', 'Malformed multipart body')));
     parts.on('close', () => reject(ValidationError.of('file', 'Required: a part named file')));

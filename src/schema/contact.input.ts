@@ -1,4 +1,5 @@
-import { Field, ID, InputType } from 'type-graphql';
+import { Field, ID, InputType, registerEnumType } from 'type-graphql';
+import { ON_DUPLICATE } from '../services/contacts/contact.input';
 import { contactFields, contactInputOverride } from '../services/contacts/contact.contract';
 import { contractInputType, shapeOnly } from './contract.type';
 
@@ -14,10 +15,18 @@ export const CreateContactInput = contractInputType('CreateContactInput', 'A new
   required: ['phone_number'],
 });
 
+/** `on_duplicate` of a CSV import, in GraphQL's upper case. */
+export const CsvOnDuplicate = Object.fromEntries(ON_DUPLICATE.map((v) => [v.toUpperCase(), v]));
+registerEnumType(CsvOnDuplicate, {
+  name: 'CsvOnDuplicate',
+  description: 'What a CSV row does whose number a contact of the company already has.',
+  valuesConfig: { SKIP: { description: 'Left out (the default).' }, UPDATE: { description: 'Updates that contact with the fields the row holds.' } },
+});
+
 @InputType('ContactCsvMappingInput', { description: 'Which CSV column feeds which contact field: each value is a header name, as written in the first row.' })
 export class ContactCsvMappingInput {
-  @Field({ description: 'Header of the phone number column (any format; stored in E.164).' })
-  phoneNumber!: string;
+  @Field({ nullable: true, description: 'Header of the phone number column (any format; stored in E.164). Required when any field is mapped.' })
+  phoneNumber?: string;
 
   @Field({ nullable: true, description: 'Header of the first name column.' })
   firstName?: string;
@@ -31,6 +40,12 @@ export class ContactCsvMappingInput {
   @Field({ nullable: true, description: 'Header of the category column.' })
   category?: string;
 
+  @Field({ nullable: true, description: 'Header of the source column.' })
+  sourceName?: string;
+
+  @Field({ nullable: true, description: 'Header of the notes column.' })
+  notes?: string;
+
   @Field(() => [String], { nullable: true, description: 'Headers of the columns copied into metadata, under their header name.' })
   metadata?: string[];
 }
@@ -40,8 +55,11 @@ export class ImportContactsCsvInput {
   @Field({ description: 'The CSV text, header row first. Requests are limited to 5 MiB: larger files go through REST (POST /v1/contacts/import).' })
   csv!: string;
 
-  @Field(() => ContactCsvMappingInput, { description: 'The header of the column feeding each field.' })
-  mapping!: ContactCsvMappingInput;
+  @Field(() => ContactCsvMappingInput, { nullable: true, description: 'The header of the column feeding each field; left out (or naming no field), columns named as the contact fields (phone_number, firstname, lastname, tag_name, category_name, source_name, notes) map themselves.' })
+  mapping?: ContactCsvMappingInput | null;
+
+  @Field(() => CsvOnDuplicate, { nullable: true, description: 'What a row does whose number a contact of your company already has: SKIP (the default) or UPDATE that contact.' })
+  onDuplicate?: string | null;
 
   @Field(() => ID, { nullable: true, description: 'Attach every contact to this campaign of your company.' })
   campaignId?: string | null;

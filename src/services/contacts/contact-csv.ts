@@ -3,7 +3,7 @@ import { setImmediate } from 'node:timers/promises';
 import { TextDecoder } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
 import { type FieldError, ValidationError } from '../shared/errors';
-import { CSV_CONTACT_FIELDS, type ContactCsvMapping, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
+import { CSV_MAPPING_KEYS, type ContactCsvMapping, type CsvContactField, type CsvMappingKey, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
 import { textProblem } from '../shared/storable';
 
 /** A CSV file as it arrives: UTF-8 bytes in chunks (a request body), or text (a GraphQL string). */
@@ -19,9 +19,6 @@ const YIELD_EVERY = 500;
 const MAX_RECORD_BYTES = 256 * 1024;
 
 const fileError = (message: string) => ValidationError.of('file', message);
-
-/** The contact field a row error names -> the mapping key the caller knows it by. */
-const MAPPING_KEY_OF: Record<string, string> = Object.fromEntries(Object.entries(CSV_CONTACT_FIELDS).map(([key, field]) => [field, key]));
 
 /** The text of `source`, decoded strictly (a file that is not UTF-8 is refused, not garbled), at most MAX_CSV_BYTES. */
 async function* text(source: CsvSource): AsyncGenerator<string> {
@@ -40,15 +37,49 @@ function decode(decoder: TextDecoder, chunk?: Uint8Array): string {
   try {
     return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
   } catch {
-    throw fileError('Must be UTF-8 text');
+    // One rule for the API, the dry run and the console's preview: a file is UTF-8 or refused, never guessed (a Windows-1252 `ü` would be stored as U+FFFD).
+    throw fileError('Must be UTF-8 text; this file is not (Excel: save as "CSV UTF-8")');
   }
+}
+
+/** The delimiters a file may use. */
+const DELIMITERS = [',', ';', '\t'] as const;
+
+/**
+ * The delimiter of a file whose text starts with `head`: the candidate found most often in
+ * its header row outside quotes (a comma when none is), as spreadsheets export a comma,
+ * semicolon (locales whose decimal mark is a comma) or tab-separated file.
+ */
+function delimiterOf(head: string): string {
+  const header = (head.split(/\r?\n/)[0] ?? '').replace(/"(?:[^"]|"")*"?/g, '');
+  const counts = DELIMITERS.map((d) => header.split(d).length - 1);
+  const most = Math.max(...counts);
+  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)]!;
+}
+
+/** The text of `source`, its header row read first to choose the delimiter. */
+async function delimited(source: CsvSource): Promise<{ delimiter: string; text: AsyncGenerator<string> }> {
+  const chunks = text(source);
+  const head: string[] = [];
+  let length = 0;
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+    head.push(next.value);
+    length += next.value.length;
+    if (next.value.includes('\n') || length > MAX_RECORD_BYTES) break;
+  }
+  async function* whole(): AsyncGenerator<string> {
+    yield* head;
+    yield* chunks;
+  }
+  return { delimiter: delimiterOf(head.join('')), text: whole() };
 }
 
 /** The records of a CSV file, each an array of cells; a file that is not CSV is a `file` error naming its line. */
 async function* records(source: CsvSource): AsyncGenerator<string[]> {
-  const parser = parse({ bom: true, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
+  const { delimiter, text: content } = await delimited(source);
+  const parser = parse({ bom: true, delimiter, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
   // Errors of the source reach the loop below: pipeline destroys the parser with them.
-  pipeline(Readable.from(text(source)), parser, () => undefined);
+  pipeline(Readable.from(content), parser, () => undefined);
   try {
     for await (const record of parser as AsyncIterable<string[]>) yield record;
   } catch (err) {
@@ -58,10 +89,23 @@ async function* records(source: CsvSource): AsyncGenerator<string[]> {
   }
 }
 
-/** The column of each mapped header, or the mapping errors (a header missing from the file, or there twice). */
-type MappedField = keyof typeof CSV_CONTACT_FIELDS;
+/** The columns an import reads: each mapped field's, under the key it was given, and the metadata columns. */
+interface Columns {
+  fields: { key: CsvMappingKey; field: CsvContactField; index: number }[];
+  metadata: [string, number][];
+}
 
-function columnsOf(header: string[], mapping: ContactCsvMapping): { fields: [MappedField, number][]; metadata: [string, number][] } {
+/** The header's own names: each column named as a mapping key (any case) feeds that field. */
+function selfMapping(names: string[]): Partial<Record<CsvMappingKey, string>> {
+  return Object.fromEntries(names.filter((name) => name.toLowerCase() in CSV_MAPPING_KEYS).map((name) => [name.toLowerCase(), name]));
+}
+
+/**
+ * The columns of `header` the import reads: those `given` maps, or, when it maps no field,
+ * those the header names itself (`selfMapping`); or the mapping errors (a header missing
+ * from the file or there twice, two keys of one field, no phone number column).
+ */
+function columnsOf(header: string[], given: ContactCsvMapping | undefined): Columns {
   const names = header.map((h) => h.trim());
   const errors: FieldError[] = [];
   const column = (name: string, field: string): number => {
@@ -70,12 +114,39 @@ function columnsOf(header: string[], mapping: ContactCsvMapping): { fields: [Map
     else if (names.lastIndexOf(name.trim()) !== index) errors.push({ field, message: `Column "${name}" appears more than once in the header row` });
     return index;
   };
-  const mapped = Object.keys(CSV_CONTACT_FIELDS) as MappedField[];
-  const fields = mapped.flatMap((key): [MappedField, number][] => (mapping[key] === undefined ? [] : [[key, column(mapping[key], `mapping.${key}`)]]));
-  const metadata = (mapping.metadata ?? []).map((name, i): [string, number] => [name.trim(), column(name, `mapping.metadata[${i}]`)]);
+  const keys = (Object.keys(CSV_MAPPING_KEYS) as CsvMappingKey[]).filter((key) => typeof given?.[key] === 'string');
+  const own = keys.length === 0;
+  const mapping: Partial<Record<CsvMappingKey, string>> = own ? selfMapping(names) : Object.fromEntries(keys.map((key) => [key, given![key] as string]));
+  const fields: Columns['fields'] = [];
+  for (const [key, name] of Object.entries(mapping) as [CsvMappingKey, string][]) {
+    const field = CSV_MAPPING_KEYS[key];
+    const twice = fields.find((f) => f.field === field);
+    const where = own ? 'file' : `mapping.${key}`;
+    if (twice) errors.push({ field: where, message: `Maps ${field}, as ${twice.key} does: keep one` });
+    else fields.push({ key, field, index: column(name, where) });
+  }
+  if (!fields.some((f) => f.field === 'phone_number')) {
+    errors.push(
+      own
+        ? { field: 'mapping', message: `No mapping given and no column named phone_number: name the columns as the contact fields (${Object.keys(CSV_MAPPING_KEYS).join(', ')}) or send a mapping` }
+        : { field: 'mapping.phone_number', message: 'Required: the header of the phone number column' },
+    );
+  }
+  const metadata = (given?.metadata ?? []).map((name, i): [string, number] => [name.trim(), column(name, `mapping.metadata[${i}]`)]);
   if (errors.length > 0) throw new ValidationError(errors);
   return { fields, metadata };
 }
+
+/** The columns an import read, as its preview shows them: each mapping key used -> its header, and the metadata headers. */
+export interface CsvColumns {
+  mapped: Record<string, string>;
+  metadata: string[];
+}
+
+const columnsShown = (header: string[], { fields, metadata }: Columns): CsvColumns => ({
+  mapped: Object.fromEntries(fields.map(({ key, index }) => [key, header[index]!.trim()])),
+  metadata: metadata.map(([name]) => name),
+});
 
 const isBlank = (record: string[]): boolean => record.every((cell) => cell.trim() === '');
 
@@ -83,7 +154,7 @@ const isBlank = (record: string[]): boolean => record.every((cell) => cell.trim(
  * One data row -> the contact input it stands for (raw, as a client would send it), or the
  * row's problems, named by mapping key. Cells are trimmed; an empty cell is a field left out.
  */
-function rowInput(record: string[], width: number, columns: ReturnType<typeof columnsOf>): { input: Record<string, unknown>; errors: FieldError[] } {
+function rowInput(record: string[], width: number, columns: Columns): { input: Record<string, unknown>; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const cell = (index: number, field: string): string | undefined => {
     const value = record[index]?.trim() ?? '';
@@ -93,7 +164,7 @@ function rowInput(record: string[], width: number, columns: ReturnType<typeof co
   };
   if (record.slice(width).some((extra) => extra.trim() !== '')) errors.push({ field: '', message: `Has ${record.length} cells; the header row has ${width}` });
   const input: Record<string, unknown> = {};
-  for (const [key, index] of columns.fields) input[CSV_CONTACT_FIELDS[key]] = cell(index, key);
+  for (const { key, field, index } of columns.fields) input[field] = cell(index, key);
   if (columns.metadata.length > 0) {
     const entries = columns.metadata.map(([name, index]) => [name, cell(index, `metadata.${name}`)] as const);
     input.metadata = Object.fromEntries(entries.filter(([, value]) => value !== undefined));
@@ -101,10 +172,11 @@ function rowInput(record: string[], width: number, columns: ReturnType<typeof co
   return { input, errors };
 }
 
-/** `phone_number` -> `[14].phone_number`; `firstname` -> `[14].first_name`; `` -> `[14]`. */
-function onLine(line: number, { field, message }: FieldError): FieldError {
+/** `phone_number` -> `[14].phone_number`; `firstname` -> `[14].first_name` when the mapping named it so; `` -> `[14]`. */
+function onLine(line: number, { field, message }: FieldError, columns: Columns): FieldError {
   const [head = '', ...rest] = field.split('.');
-  const named = [MAPPING_KEY_OF[head] ?? head, ...rest].filter((part) => part !== '').join('.');
+  const key = columns.fields.find((f) => f.field === head)?.key ?? head;
+  const named = [key, ...rest].filter((part) => part !== '').join('.');
   return { field: named === '' ? `[${line}]` : `[${line}].${named}`, message };
 }
 
@@ -113,15 +185,15 @@ function checkRow<T>(
   line: number,
   record: string[],
   width: number,
-  columns: ReturnType<typeof columnsOf>,
+  columns: Columns,
   check: (input: Record<string, unknown>) => { data: T } | { errors: FieldError[] },
 ): { data: T } | { errors: FieldError[] } {
   const { input, errors } = rowInput(record, width, columns);
   const checked = check(input);
   if (errors.length === 0 && 'data' in checked) return checked;
-  const own = errors.map((error) => onLine(line, error));
+  const own = errors.map((error) => onLine(line, error, columns));
   const named = new Set(own.map((error) => error.field));
-  const rules = 'errors' in checked ? checked.errors.map((error) => onLine(line, error)).filter((error) => !named.has(error.field)) : [];
+  const rules = 'errors' in checked ? checked.errors.map((error) => onLine(line, error, columns)).filter((error) => !named.has(error.field)) : [];
   return { errors: [...own, ...rules] };
 }
 
@@ -133,21 +205,23 @@ function checkRow<T>(
  */
 export async function readContactCsv<T>(
   source: CsvSource,
-  mapping: ContactCsvMapping,
+  mapping: ContactCsvMapping | undefined,
   check: (input: Record<string, unknown>) => { data: T } | { errors: FieldError[] },
-): Promise<T[]> {
+): Promise<{ rows: T[]; columns: CsvColumns }> {
   const rows: T[] = [];
   const listed: FieldError[] = [];
   let total = 0;
   let count = 0;
   let width = 0;
-  let columns: ReturnType<typeof columnsOf> | undefined;
+  let columns: Columns | undefined;
+  let shown: CsvColumns | undefined;
   let line = 0;
   for await (const record of records(source)) {
     line++;
     if (!columns) {
       width = record.length;
       columns = columnsOf(record, mapping);
+      shown = columnsShown(record, columns);
       continue;
     }
     if (isBlank(record)) continue;
@@ -168,5 +242,5 @@ export async function readContactCsv<T>(
     throw new ValidationError(listed, `Validation failed: ${total} ${total === 1 ? 'error' : 'errors'} in the file${more}`);
   }
   if (rows.length === 0) throw fileError('Has no rows after the header row');
-  return rows;
+  return { rows, columns: shown! };
 }

@@ -55,37 +55,59 @@ export const MAX_CSV_BYTES = 64 * 1024 * 1024;
 const csvHeader = () => requiredText(200).meta({ description: 'A header of the CSV file, as written in its first row.' });
 
 /**
- * Which CSV column feeds which contact field, by header name. The keys are the import's own
- * names; a row's errors use them (`[14].first_name`). `metadata` columns are copied into the
- * contact's `metadata` under their header name.
+ * Each mapping key of a CSV import -> the contact field it feeds: the contact's own field
+ * names, and the names the import first took for them (`first_name`, `tag`...).
  */
+export const CSV_MAPPING_KEYS = {
+  phone_number: 'phone_number',
+  firstname: 'firstname',
+  first_name: 'firstname',
+  lastname: 'lastname',
+  last_name: 'lastname',
+  tag_name: 'tag_name',
+  tag: 'tag_name',
+  category_name: 'category_name',
+  category: 'category_name',
+  source_name: 'source_name',
+  notes: 'notes',
+} as const satisfies Record<string, keyof CreateContactInput>;
+export type CsvMappingKey = keyof typeof CSV_MAPPING_KEYS;
+export type CsvContactField = (typeof CSV_MAPPING_KEYS)[CsvMappingKey];
+
+const VALID_MAPPING_KEYS = [...Object.keys(CSV_MAPPING_KEYS), 'metadata'].join(', ');
+
+/**
+ * Which CSV column feeds which contact field, by header name (docs/rest.md, "Importing
+ * contacts from CSV"). A row's errors use the key given (`[14].first_name`). `metadata`
+ * columns are copied into the contact's `metadata` under their header name. A mapping that
+ * names no field lets the header map itself: a column named as a mapping key feeds its field.
+ */
+/** The mapping's fields: each key's header, and the metadata headers. */
+export const contactCsvMappingFields = {
+  ...(Object.fromEntries(Object.keys(CSV_MAPPING_KEYS).map((key) => [key, csvHeader().optional()])) as Record<CsvMappingKey, z.ZodOptional<ReturnType<typeof csvHeader>>>),
+  metadata: z
+    .array(csvHeader().refine((name) => name.trim() !== '__proto__', 'Not allowed as a metadata key (it would set an object prototype)'))
+    .max(100, 'At most 100 metadata columns')
+    .optional(),
+};
+
 export const contactCsvMapping = z
-  .strictObject({
-    phone_number: csvHeader(),
-    first_name: csvHeader().optional(),
-    last_name: csvHeader().optional(),
-    tag: csvHeader().optional(),
-    category: csvHeader().optional(),
-    metadata: z
-      .array(csvHeader().refine((name) => name.trim() !== '__proto__', 'Not allowed as a metadata key (it would set an object prototype)'))
-      .max(100, 'At most 100 metadata columns')
-      .optional(),
+  .looseObject(contactCsvMappingFields)
+  .superRefine((mapping, ctx) => {
+    for (const key of Object.keys(mapping)) {
+      if (key !== 'metadata' && !(key in CSV_MAPPING_KEYS)) ctx.addIssue({ code: 'custom', path: [key], message: `Unknown mapping key; valid keys: ${VALID_MAPPING_KEYS}` });
+    }
   })
-  .meta({ id: 'ContactCsvMapping', description: 'Header names of the CSV columns feeding each contact field.' });
+  .meta({ id: 'ContactCsvMapping', description: 'Header names of the CSV columns feeding each contact field; none: the header maps itself.' });
 export type ContactCsvMapping = z.output<typeof contactCsvMapping>;
 
-/** The mapping key of each contact field a CSV column can feed (metadata aside). */
-export const CSV_CONTACT_FIELDS = {
-  phone_number: 'phone_number',
-  first_name: 'firstname',
-  last_name: 'lastname',
-  tag: 'tag_name',
-  category: 'category_name',
-} as const satisfies Record<Exclude<keyof ContactCsvMapping, 'metadata'>, keyof CreateContactInput>;
+/** What an import does with a row whose number a contact of the company already has (or an earlier row had). */
+export const ON_DUPLICATE = ['skip', 'update'] as const;
 
 /** What a CSV import is told besides the file. */
 export const importContactsCsvInput = z.strictObject({
-  mapping: contactCsvMapping,
+  mapping: contactCsvMapping.optional(),
+  on_duplicate: z.enum(ON_DUPLICATE, { error: rule(`Must be one of ${ON_DUPLICATE.join(', ')}`) }).default('skip'),
   campaign_id: uuid().nullish(),
   dry_run: z.boolean({ error: rule('Must be true or false') }).nullish(),
 });

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { Campaign, Contact } from '../../entities';
-import { type CsvSource, readContactCsv } from './contact-csv';
-import { liveContactsPage, refreshContactStatistics, searchFilter } from './contact.store';
+import { type CsvColumns, type CsvSource, readContactCsv } from './contact-csv';
+import { liveContactsPage, numbersInCompany, refreshContactStatistics, searchFilter, updateByNumber } from './contact.store';
 import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
@@ -21,9 +21,18 @@ const INSERT_BATCH = 1000;
 /** Contacts read per statement of the legacy listing. */
 const LIST_PAGE = 1000;
 
-/** What a CSV import did: how many contacts it wrote, or would have written in a dry run. */
+/** What a CSV import did, or would do in a dry run: the preview a console shows before importing. */
 export interface CsvImportResult {
+  /** Data rows read (blank lines aside). */
+  rows: number;
+  /** Contacts created. */
   imported: number;
+  /** Contacts of the company updated from a row with their number (`on_duplicate=update`), counted by number. */
+  updated: number;
+  /** Rows whose number a contact of the company already had, or an earlier row of the file. */
+  duplicates: number;
+  /** The columns read: each mapping key used -> its header, and the metadata headers. */
+  columns: CsvColumns;
   dryRun: boolean;
 }
 
@@ -97,25 +106,35 @@ export class ContactService {
 
   /**
    * Imports a CSV file (docs/rest.md, "Importing contacts from CSV"): `input` names the
-   * columns (`mapping`), an optional campaign to attach every contact to, and `dry_run`
-   * (check everything, write nothing). All or nothing, each row under the rules of
-   * `create`; the contacts are written in one transaction, in multi-row inserts.
+   * columns (`mapping`; none: the header names them), an optional campaign to attach every
+   * contact to, what a number the company already has does (`on_duplicate`: skip, the
+   * default, or update that contact), and `dry_run` (check everything, write nothing, answer
+   * the same counts). All or nothing, each row under the rules of `create`; the contacts
+   * are written in one transaction, in multi-row inserts.
    */
   async importCsv(caller: Caller, input: unknown, csv: CsvSource): Promise<CsvImportResult> {
-    const { mapping, campaign_id, dry_run } = parseInput(importContactsCsvInput, input);
+    const { mapping, campaign_id, dry_run, on_duplicate } = parseInput(importContactsCsvInput, input);
     await this.checkCampaigns(caller, [{ campaignId: campaign_id }], false);
-    const rows = await readContactCsv(csv, mapping, (row) => checkInput(this.createInput, row));
+    const { rows, columns } = await readContactCsv(csv, mapping, (row) => checkInput(this.createInput, row));
+    const company = caller.scope.companyId;
+    const fields = rows.map((row) => ({ ...camelKeys(row), campaignId: campaign_id }));
+    // One row per number: the first when duplicates are skipped, the last when they update.
+    const byNumber = new Map<string, (typeof fields)[number]>();
+    for (const row of fields) if (on_duplicate === 'update' || !byNumber.has(row.phoneNumber.e164)) byNumber.set(row.phoneNumber.e164, row);
+    const known = await numbersInCompany(caller.em, company, [...byNumber.keys()]);
+    const created = [...byNumber.values()].filter((row) => !known.has(row.phoneNumber.e164));
+    const updated = on_duplicate === 'update' ? [...byNumber.values()].filter((row) => known.has(row.phoneNumber.e164)) : [];
     if (!dry_run) {
-      const company = caller.scope.companyId;
       await caller.em.transactional(async (em) => {
-        for (let start = 0; start < rows.length; start += INSERT_BATCH) {
-          const batch = rows.slice(start, start + INSERT_BATCH);
-          await em.insertMany(batch.map((row) => em.create(Contact, { company, ...this.toEntity({ ...camelKeys(row), campaignId: campaign_id }) } as never, { persist: false }) as Contact));
+        for (let start = 0; start < created.length; start += INSERT_BATCH) {
+          const batch = created.slice(start, start + INSERT_BATCH);
+          await em.insertMany(batch.map((row) => em.create(Contact, { company, ...this.toEntity(row) } as never, { persist: false }) as Contact));
         }
+        await updateByNumber(em, company, updated.map(({ phoneNumber, ...row }) => ({ ...row, phoneNumber: phoneNumber.e164 })), new Date());
       });
-      await refreshContactStatistics(caller.em, rows.length);
+      await refreshContactStatistics(caller.em, created.length);
     }
-    return { imported: rows.length, dryRun: dry_run ?? false };
+    return { rows: rows.length, imported: created.length, updated: updated.length, duplicates: rows.length - created.length, columns, dryRun: dry_run ?? false };
   }
 
   /** Partial update; `input` is named as `naming` says. */

@@ -67,3 +67,55 @@ export function searchFilter(search: string, phones: PhoneParser): FilterQuery<C
   }
   return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) } as FilterQuery<Contact>;
 }
+
+/** Numbers looked up, or contacts updated, per statement of an import. */
+const IMPORT_BATCH = 10_000;
+
+/** Which of `numbers` (E.164) a contact of the company already has: one statement per 10,000, on the (company_id, phone_number) index. */
+export async function numbersInCompany(em: EntityManager, companyId: string, numbers: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let start = 0; start < numbers.length; start += IMPORT_BATCH) {
+    const rows = await em.execute(
+      `SELECT DISTINCT phone_number FROM contacts WHERE company_id = ? AND deleted_at IS NULL AND phone_number IN (SELECT jsonb_array_elements_text(?::jsonb))`,
+      [companyId, JSON.stringify(numbers.slice(start, start + IMPORT_BATCH))],
+    );
+    for (const row of rows) found.add(row.phone_number as string);
+  }
+  return found;
+}
+
+/** What an import writes over a contact that has its number: the fields its row holds (left out: kept). */
+export interface ImportedFields {
+  phoneNumber: string;
+  firstname?: string;
+  lastname?: string;
+  tagName?: string;
+  categoryName?: string;
+  sourceName?: string;
+  notes?: string;
+  status?: string;
+  metadata?: Record<string, unknown>;
+  campaignId?: string | null;
+}
+
+/**
+ * Updates the company's contacts having each row's number with the fields the row holds;
+ * its metadata keys are merged into theirs. One statement per 10,000 rows.
+ */
+export async function updateByNumber(em: EntityManager, companyId: string, rows: readonly ImportedFields[], now: Date): Promise<void> {
+  for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
+    const batch = rows.slice(start, start + IMPORT_BATCH).map((r) => ({
+      phone_number: r.phoneNumber, firstname: r.firstname, lastname: r.lastname, tag_name: r.tagName, category_name: r.categoryName,
+      source_name: r.sourceName, notes: r.notes, status: r.status, metadata: r.metadata, campaign_id: r.campaignId ?? undefined,
+    }));
+    await em.execute(
+      `UPDATE contacts c SET firstname = COALESCE(r.firstname, c.firstname), lastname = COALESCE(r.lastname, c.lastname),
+         tag_name = COALESCE(r.tag_name, c.tag_name), category_name = COALESCE(r.category_name, c.category_name),
+         source_name = COALESCE(r.source_name, c.source_name), notes = COALESCE(r.notes, c.notes), status = COALESCE(r.status, c.status),
+         metadata = c.metadata || COALESCE(r.metadata, '{}'::jsonb), campaign_id = COALESCE(r.campaign_id, c.campaign_id), updated_at = ?
+       FROM jsonb_to_recordset(?::jsonb) AS r(phone_number text, firstname text, lastname text, tag_name text, category_name text, source_name text, notes text, status text, metadata jsonb, campaign_id uuid)
+       WHERE c.company_id = ? AND c.deleted_at IS NULL AND c.phone_number = r.phone_number`,
+      [now, JSON.stringify(batch), companyId],
+    );
+  }
+}

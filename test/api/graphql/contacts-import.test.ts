@@ -36,7 +36,7 @@ describe('importContactsCsv', () => {
       raw: CSV.replaceAll('{n}', '060'),
       headers: { 'content-type': 'text/csv' },
     });
-    expect(okData(rest)).toEqual({ imported: 2, dry_run: false });
+    expect(okData(rest)).toMatchObject({ rows: 2, imported: 2, dry_run: false });
     const viaGraphql = await stored(['+14155550501', '+14155550502']);
     const viaRest = await stored(['+14155550601', '+14155550602']);
     expect(viaGraphql).toHaveLength(2);

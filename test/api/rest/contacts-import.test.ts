@@ -48,7 +48,7 @@ describe('POST /v1/contacts/import (text/csv)', () => {
       '+442079460303,"Multi\r\nline",Turing,vip,,,,z\r\n';
     const query = `phone_number=Phone&first_name=First&last_name=Last&tag=Segment&category=Kind&metadata=Plan,City&campaign_id=${a.campaign.id}`;
     const data = okData(await importCsv(csv, query));
-    expect(data).toEqual({ imported: 3, dry_run: false });
+    expect(data).toEqual({ rows: 3, imported: 3, updated: 0, duplicates: 0, columns: { mapped: { phone_number: 'Phone', first_name: 'First', last_name: 'Last', tag: 'Segment', category: 'Kind' }, metadata: ['Plan', 'City'] }, dry_run: false });
     expect(await stored(a.companyId, ['+14155550301', '+14155550302', '+442079460303'])).toEqual([
       { phone_number: '+14155550301', firstname: 'Ada', lastname: 'Lovelace', tag_name: 'vip', category_name: 'lead', metadata: { Plan: 'gold', City: 'London, UK' }, campaign_id: a.campaign.id, number_country_code: '1' },
       { phone_number: '+14155550302', firstname: 'Grace "Amazing"', lastname: 'Hopper', tag_name: '', category_name: 'customer', metadata: { Plan: 'silver' }, campaign_id: a.campaign.id, number_country_code: '1' },
@@ -60,7 +60,7 @@ describe('POST /v1/contacts/import (text/csv)', () => {
 
   it("refreshes the planner's statistics after a large import, so a call's lookup of its contact uses the primary key at once", async () => {
     const rows = Array.from({ length: 2000 }, (_, i) => `+1415557${String(i).padStart(4, '0')}`);
-    expect(okData(await importCsv(`phone\n${rows.join('\n')}\n`, 'phone_number=phone'))).toEqual({ imported: 2000, dry_run: false });
+    expect(okData(await importCsv(`phone\n${rows.join('\n')}\n`, 'phone_number=phone'))).toMatchObject({ rows: 2000, imported: 2000, dry_run: false });
     const em = t.app.orm.em.fork();
     const [{ rows: estimated }] = await em.execute(`/* test:check */ SELECT reltuples::int AS rows FROM pg_class WHERE oid = 'contacts'::regclass`);
     expect(estimated).toBeGreaterThanOrEqual(2000);
@@ -75,7 +75,7 @@ describe('POST /v1/contacts/import (text/csv)', () => {
   it('checks everything and writes nothing in a dry run', async () => {
     const before = await countOf(a.companyId);
     const data = okData(await importCsv('phone\n+14155550311\n+14155550312\n', 'phone_number=phone&dry_run=true'));
-    expect(data).toEqual({ imported: 2, dry_run: true });
+    expect(data).toMatchObject({ rows: 2, imported: 2, duplicates: 0, dry_run: true });
     expect(await countOf(a.companyId)).toBe(before);
     const bad = await importCsv('phone\nnope\n', 'phone_number=phone&dry_run=true');
     expect(bad.body).toEqual(failure([{ field: '[2].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file'));
@@ -133,12 +133,13 @@ describe('POST /v1/contacts/import (text/csv)', () => {
     );
   });
 
-  it('refuses a mapping without phone_number, or with an unknown key', async () => {
+  it('refuses a mapping without phone_number, or with an unknown key, listing the valid keys', async () => {
     const res = await importCsv('Phone\n+14155550341\n', 'firstname=Phone');
     expect(res.status).toBe(400);
-    expect(res.body.data).toEqual([
-      { field: 'mapping.phone_number', message: 'Required' },
-      { field: 'mapping.firstname', message: 'Unknown field' },
+    expect(res.body.data).toEqual([{ field: 'mapping.phone_number', message: 'Required: the header of the phone number column' }]);
+    const unknown = await importCsv('Phone\n+14155550341\n', 'phone_number=Phone&first=Phone');
+    expect(unknown.body.data).toEqual([
+      { field: 'mapping.first', message: 'Unknown mapping key; valid keys: phone_number, firstname, first_name, lastname, last_name, tag_name, tag, category_name, category, source_name, notes, metadata' },
     ]);
     const proto = await importCsv('Phone,__proto__\n+14155550343,x\n', 'phone_number=Phone&metadata=__proto__');
     expect(proto.body).toEqual(failure([{ field: 'mapping.metadata[0]', message: 'Not allowed as a metadata key (it would set an object prototype)' }]));
@@ -151,7 +152,7 @@ describe('POST /v1/contacts/import (text/csv)', () => {
       ['', 'Is empty: expected a header row, then one row per contact'],
       ['phone\n', 'Has no rows after the header row'],
       ['phone\n"+14155550351\n', 'Not valid CSV at line 2: Quote Not Closed'],
-      [Buffer.from([0x70, 0x68, 0x6f, 0x6e, 0x65, 0x0a, 0xff, 0xfe, 0x0a]), 'Must be UTF-8 text'],
+      [Buffer.from([0x70, 0x68, 0x6f, 0x6e, 0x65, 0x0a, 0xff, 0xfe, 0x0a]), 'Must be UTF-8 text; this file is not (Excel: save as "CSV UTF-8")'],
     ];
     for (const [body, message] of cases) {
       const res = await fetch(`${t.url}/v1/contacts/import?phone_number=phone`, { method: 'POST', headers: { authorization: `Bearer ${a.key}`, 'content-type': 'text/csv' }, body });
@@ -186,16 +187,16 @@ describe('POST /v1/contacts/import (multipart/form-data)', () => {
       ['mapping', JSON.stringify(mapping)],
       ['file', '"Phone, mobile",First,"Plan, yearly"\n+14155550401,Ada,gold\n+14155550402,Grace,\n'],
     ], 'dry_run=false');
-    expect(res).toEqual({ status: 200, body: { status: 'ok', message: 'ok', data: { imported: 2, dry_run: false } } });
+    expect(res).toMatchObject({ status: 200, body: { status: 'ok', message: 'ok', data: { imported: 2, columns: { mapped: { phone_number: 'Phone, mobile', first_name: 'First' }, metadata: ['Plan, yearly'] }, dry_run: false } } });
     expect(await stored(a.companyId, ['+14155550401', '+14155550402'])).toMatchObject([
       { firstname: 'Ada', metadata: { 'Plan, yearly': 'gold' }, campaign_id: null },
       { firstname: 'Grace', metadata: {} },
     ]);
   });
 
-  it('needs the mapping part before the file part, as JSON', async () => {
+  it('reads the mapping part only before the file part (after it, the header maps itself), as JSON', async () => {
     const late = await importMultipart([['file', 'phone\n+14155550411\n'], ['mapping', '{"phone_number":"phone"}']]);
-    expect(late).toEqual({ status: 400, body: failure([{ field: 'mapping', message: 'Required, as a part before the file part' }]) });
+    expect(late).toMatchObject({ status: 400, body: { message: 'Validation failed', data: [{ field: 'mapping', message: expect.stringMatching(/^No mapping given and no column named phone_number/) }] } });
     const notJson = await importMultipart([['mapping', 'phone'], ['file', 'phone\n+14155550412\n']]);
     expect(notJson.body).toEqual(failure([{ field: 'mapping', message: 'Must be a JSON object' }]));
     const noFile = await importMultipart([['mapping', '{"phone_number":"phone"}']]);
