@@ -1,4 +1,5 @@
 import type { Services } from '../services';
+import { AgentTestResolver } from './agent-test.resolver';
 import { AiAgentResolver } from './ai-agent.resolver';
 import { CallResolver } from './call.resolver';
 import { CampaignResolver } from './campaign.resolver';
@@ -14,6 +15,7 @@ export const resolverClasses = [
   CampaignResolver,
   ContactResolver,
   AiAgentResolver,
+  AgentTestResolver,
   PhoneNumberResolver,
   DoNotCallResolver,
   WebhookResolver,
@@ -28,6 +30,7 @@ export function createResolvers(s: Services): object[] {
     new CampaignResolver(s.campaigns),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents, s.playground, s.rateLimits),
+    new AgentTestResolver(s.scenarios, s.testRuns, s.rateLimits),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),
