@@ -24,12 +24,12 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
   );
   api.route(
     router,
-    { id: 'listAgentScenarios', method: 'get', path: '/v1/ai-agent/:id/scenarios', tag, summary: "An agent's test scenarios, oldest first", data: z.array(scenarioShape), errors: { 404: notFound('agent') } },
+    { id: 'listAgentScenarios', method: 'get', path: '/v1/ai-agent/:id/scenarios', tag, summary: "An agent's test scenarios, oldest first", description: 'Every scenario of one of the company\'s agents, in the order a run takes them.', data: z.array(scenarioShape), errors: { 404: notFound('agent') } },
     async (ctx) => {
       ok(ctx, (await scenarios.list(ctx.state.caller, ctx.params.id)).map(serializeScenario));
     },
   );
-  api.route(router, { id: 'getAgentScenario', method: 'get', path: '/v1/agent-scenarios/:id', tag, summary: 'One test scenario', data: scenarioShape, errors: { 404: notFound('scenario') } }, async (ctx) => {
+  api.route(router, { id: 'getAgentScenario', method: 'get', path: '/v1/agent-scenarios/:id', tag, summary: 'One test scenario', description: 'A scenario of one of the company\'s agents.', data: scenarioShape, errors: { 404: notFound('scenario') } }, async (ctx) => {
     ok(ctx, serializeScenario(await scenarios.get(ctx.state.caller, ctx.params.id)));
   });
   api.route(
@@ -39,7 +39,7 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
       ok(ctx, serializeScenario(await scenarios.update(ctx.state.caller, ctx.params.id, parseInput(updateScenarioInput, ctx.request.body))));
     },
   );
-  api.route(router, { id: 'deleteAgentScenario', method: 'delete', path: '/v1/agent-scenarios/:id', tag, summary: 'Delete a test scenario (runs keep their results)', data: z.literal('Scenario deleted'), errors: { 404: notFound('scenario') } }, async (ctx) => {
+  api.route(router, { id: 'deleteAgentScenario', method: 'delete', path: '/v1/agent-scenarios/:id', tag, summary: 'Delete a test scenario (runs keep their results)', description: 'Deletes the scenario; the runs that ran it keep its name and results.', data: z.literal('Scenario deleted'), errors: { 404: notFound('scenario') } }, async (ctx) => {
     await scenarios.delete(ctx.state.caller, ctx.params.id);
     ok(ctx, 'Scenario deleted');
   });
@@ -63,12 +63,12 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
   );
   api.route(
     router,
-    { id: 'listAgentTestRuns', method: 'get', path: '/v1/ai-agent/:id/test-runs', tag, summary: "An agent's test runs and replays, newest first (the latest 50)", data: z.array(testRunShape), errors: { 404: notFound('agent') } },
+    { id: 'listAgentTestRuns', method: 'get', path: '/v1/ai-agent/:id/test-runs', tag, summary: "An agent's test runs and replays, newest first (the latest 50)", description: 'The latest runs of one of the company\'s agents, each as GET /v1/agent-test-runs/{id} answers it.', data: z.array(testRunShape), errors: { 404: notFound('agent') } },
     async (ctx) => {
       ok(ctx, (await runs.list(ctx.state.caller, ctx.params.id)).map(serializeTestRun));
     },
   );
-  api.route(router, { id: 'getAgentTestRun', method: 'get', path: '/v1/agent-test-runs/:id', tag, summary: 'A test run: its status, and per scenario the criteria, transcript and latencies', data: testRunShape, errors: { 404: notFound('test run') } }, async (ctx) => {
+  api.route(router, { id: 'getAgentTestRun', method: 'get', path: '/v1/agent-test-runs/:id', tag, summary: 'A test run: its status, and per scenario the criteria, transcript and latencies', description: 'The run as it stands: `status` queued, running, then passed or failed; each scenario `pending` until its simulated call ended and was graded.', data: testRunShape, errors: { 404: notFound('test run') } }, async (ctx) => {
     ok(ctx, serializeTestRun(await runs.get(ctx.state.caller, ctx.params.id)));
   });
   api.route(

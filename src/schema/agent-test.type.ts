@@ -91,7 +91,7 @@ export class AgentTestLatenciesType {
 
 @ObjectType('ReplaySide', { description: 'One turn of one transcript.' })
 export class ReplaySideType {
-  @Field({ description: 'agent or user.' })
+  @Field({ description: 'Who said it: agent or user.' })
   role!: string;
 
   @Field({ description: 'What was said.' })
@@ -130,7 +130,7 @@ export class AgentScenarioRunType {
   @Field({ description: 'Name of the scenario when the run started.' })
   name!: string;
 
-  @Field({ description: 'pending, passed, failed or error (the call could not be run, or the model failed).' })
+  @Field({ description: 'One of pending, passed, failed or error (the call could not be run, or the model failed).' })
   status!: string;
 
   @Field(() => Boolean, { nullable: true, description: 'Whether every criterion passed; null while pending.' })
@@ -145,7 +145,7 @@ export class AgentScenarioRunType {
   @Field(() => String, { nullable: true, description: 'How the call ended (a disconnect reason); null while pending.' })
   endReason!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'agent or caller; null while pending.' })
+  @Field(() => String, { nullable: true, description: 'Who ended the call: agent or caller; null while pending.' })
   endedBy!: string | null;
 
   @Field(() => [AgentToolCallType], { description: 'Every tool the agent called, in order.' })
@@ -178,7 +178,7 @@ export class AgentTestRunType {
   @Field(() => ID, { nullable: true, description: 'The call replayed; null for a run of scenarios.' })
   replayOf!: string | null;
 
-  @Field({ description: 'queued, running, passed or failed.' })
+  @Field({ description: 'One of queued, running, passed or failed.' })
   status!: string;
 
   @Field(() => Boolean, { nullable: true, description: 'Whether every scenario passed; null until the run is over.' })
