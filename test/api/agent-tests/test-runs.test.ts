@@ -135,6 +135,32 @@ describe('a test run', () => {
     expect(callerPrompt).toContain('You are Bob, in a hurry, wanting a haircut.');
   });
 
+  it("speaks over the agent where the script says, and keeps silences on the call's clock: a reminder, then the hang-up for silence", async () => {
+    const renewal = 'Hello, I am calling about your renewal next month.';
+    scriptModel(llm, { agent: (lastUser) => ({ text: lastUser.startsWith('[The caller has said nothing') ? 'Are you still there?' : renewal }) });
+    const quiet = okData(await post('/v1/ai-agent', { name: 'Patient', prompt: 'You renew.', reminder_frequency_from: 2, reminder_frequency_to: 2, max_silence_duration: 8 }));
+    const scenario = okData(
+      await post(`/v1/ai-agent/${quiet.id}/scenarios`, {
+        name: 'Goes quiet',
+        caller_turns: [{ say: 'Sorry?', interrupt_after_ms: 1500 }, { silence_ms: 60_000 }],
+        criteria: [{ type: 'ended_by', value: 'agent' }],
+      }),
+    );
+    const started = Date.now();
+    const run = await finishedRun(t, a.key, okData(await post(`/v1/ai-agent/${quiet.id}/test-runs`, { scenario_ids: [scenario.id] })).id);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const [result] = run.scenarios;
+    expect(result).toMatchObject({ status: 'passed', end_reason: 'max_silence', ended_by: 'agent' });
+    expect(result.transcript.map((turn: any) => [turn.role, turn.text, turn.interrupted ?? false])).toEqual([
+      ['agent', 'Hello, I am', true],
+      ['user', 'Sorry?', false],
+      ['agent', renewal, false],
+      // Reminders 2 s after the agent's voice stops (its words take about 2 s), until 8 s of silence in a row.
+      ['agent', 'Are you still there?', false],
+      ['agent', 'Are you still there?', false],
+    ]);
+  });
+
   it('refuses a version while the agent has none, unknown scenarios, and an agent without scenarios', async () => {
     const version = await post(`/v1/ai-agent/${agentId}/test-runs`, { version: 2 });
     expect(version.status).toBe(400);
