@@ -1,5 +1,6 @@
 import { AgentScenario } from '../../entities';
 import type { AgentService } from '../agents/agent.service';
+import { PreconditionError } from '../shared/errors';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import type { CallerPersona, CallerTurn, CreateScenario, Criterion, UpdateScenario } from './scenario.input';
@@ -43,6 +44,8 @@ export class ScenarioService {
 
   async create(caller: Caller, agentId: unknown, input: CreateScenario): Promise<ScenarioView> {
     const agent = await this.agents.getOwn(caller, parseId(agentId));
+    const held = await caller.em.count(AgentScenario, { company: caller.scope.companyId, aiAgent: agent.id });
+    if (held >= MAX_SCENARIOS_PER_AGENT) throw new PreconditionError(`An agent holds at most ${MAX_SCENARIOS_PER_AGENT} scenarios: delete one first`);
     const scenario = caller.em.create(AgentScenario, {
       company: caller.scope.companyId,
       aiAgent: agent,
