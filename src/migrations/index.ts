@@ -21,7 +21,7 @@ import { Migration20261127130000_voicemail_recording } from './Migration20261127
 import { Migration20261127140000_call_continuity } from './Migration20261127140000_call_continuity';
 import { Migration20261127150000_turn_latency_cost } from './Migration20261127150000_turn_latency_cost';
 import { Migration20261127160000_agent_greeting } from './Migration20261127160000_agent_greeting';
-import { Migration20261127170000_agent_tests } from './Migration20261127170000_agent_tests';
+import { Migration20261127180000_agent_tests } from './Migration20261127180000_agent_tests';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -48,5 +48,5 @@ export const migrationsList = [
   { name: 'Migration20261127140000_call_continuity', class: Migration20261127140000_call_continuity },
   { name: 'Migration20261127150000_turn_latency_cost', class: Migration20261127150000_turn_latency_cost },
   { name: 'Migration20261127160000_agent_greeting', class: Migration20261127160000_agent_greeting },
-  { name: 'Migration20261127170000_agent_tests', class: Migration20261127170000_agent_tests },
+  { name: 'Migration20261127180000_agent_tests', class: Migration20261127180000_agent_tests },
 ];

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Test scenarios of agents and their runs as simulated calls, replays of real calls included
  * (docs/agents.md, "Test suites", "Replay a real call"), each of one company and one agent.
  */
-export class Migration20261127170000_agent_tests extends Migration {
+export class Migration20261127180000_agent_tests extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`create table "agent_scenarios" ("id" uuid not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "company_id" uuid not null, "ai_agent_id" uuid not null, "name" text not null, "caller_turns" jsonb null, "caller_persona" jsonb null, "dynamic_variables" jsonb not null, "criteria" jsonb not null, constraint "agent_scenarios_pkey" primary key ("id"));`);
