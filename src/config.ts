@@ -107,6 +107,8 @@ const schema = z.object({
    */
   SIM_CALLEE_TURNS: z.coerce.number().int().min(0).max(20).default(4),
   SIM_CALLEE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  /** Simulated test calls of one agent test run at once, on one replica (docs/agents.md, "Test suites"). */
+  AGENT_TEST_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /** Days a call's recording is kept, from when it was stored; then deleted at the provider. Unset: kept. */
   RECORDING_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).optional(),
   /** Price of one minute of call, in PRICE_UNIT. */
@@ -231,6 +233,8 @@ export interface Config {
   priceUnit: string;
   telephonyProvider: Env['TELEPHONY_PROVIDER'];
   simulated: { ringMs: number; talkMs: number; calleeTurns: number; calleeTimeoutMs: number };
+  /** AGENT_TEST_CONCURRENCY. */
+  agentTestConcurrency: number;
   /** What a call's parts cost, in `priceUnit` (docs/calls.md, "Cost"). */
   prices: CallPrices;
   maxCallDurationS: number;
@@ -327,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     priceUnit: e.PRICE_UNIT,
     telephonyProvider: e.TELEPHONY_PROVIDER,
     simulated: { ringMs: e.SIM_RING_MS, talkMs: e.SIM_TALK_MS, calleeTurns: e.SIM_CALLEE_TURNS, calleeTimeoutMs: e.SIM_CALLEE_TIMEOUT_MS },
+    agentTestConcurrency: e.AGENT_TEST_CONCURRENCY,
     prices: {
       callPerMinute: e.CALL_PRICE_PER_MINUTE,
       recordingPerMinute: e.RECORDING_PRICE_PER_MINUTE,

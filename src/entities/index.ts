@@ -1,3 +1,5 @@
+import { AgentScenario } from './agent-scenario.entity';
+import { AgentTestRun } from './agent-test-run.entity';
 import { AiAgent } from './ai-agent.entity';
 import { ApiKey } from './api-key.entity';
 import { Call } from './call.entity';
@@ -12,6 +14,6 @@ import { WebhookFlow } from './webhook-flow.entity';
 import { WebhookStep } from './webhook-step.entity';
 import { WebhookStepRun } from './webhook-step-run.entity';
 
-export { AiAgent, ApiKey, Call, Campaign, CampaignContact, Company, Contact, DoNotCallNumber, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
+export { AgentScenario, AgentTestRun, AiAgent, ApiKey, Call, Campaign, CampaignContact, Company, Contact, DoNotCallNumber, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
 
-export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, CampaignContact, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun, DoNotCallNumber];
+export const entities = [Company, ApiKey, PhoneNumber, AiAgent, Contact, Campaign, CampaignContact, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun, DoNotCallNumber, AgentScenario, AgentTestRun];

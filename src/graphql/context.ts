@@ -53,6 +53,7 @@ export interface GraphQLContext {
 const eventReaders = (services: Services) => ({
   'call.updated': (caller: Caller, event: Topics['call.updated']) => services.calls.get(caller, event.callId),
   'webhook.execution.updated': (caller: Caller, event: Topics['webhook.execution.updated']) => services.executions.getById(caller, event.executionId),
+  'agent.test-run.updated': (caller: Caller, event: Topics['agent.test-run.updated']) => services.testRuns.get(caller, event.runId),
 });
 type EventReaders = ReturnType<typeof eventReaders>;
 export type SubscribedTopic = keyof EventReaders;

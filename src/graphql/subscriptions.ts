@@ -14,6 +14,7 @@ const recordOf: { [T in Topic]: (payload: Topics[T]) => string } = {
   'call.analyzed': (p) => p.callId,
   'call.machine': (p) => p.callId,
   'webhook.execution.updated': (p) => p.executionId,
+  'agent.test-run.updated': (p) => p.runId,
 };
 
 /**

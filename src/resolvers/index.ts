@@ -1,4 +1,5 @@
 import type { Services } from '../services';
+import { AgentTestResolver } from './agent-test.resolver';
 import { AiAgentResolver } from './ai-agent.resolver';
 import { AnalyticsResolver } from './analytics.resolver';
 import { CallResolver } from './call.resolver';
@@ -17,6 +18,7 @@ export const resolverClasses = [
   CampaignAudienceResolver,
   ContactResolver,
   AiAgentResolver,
+  AgentTestResolver,
   PhoneNumberResolver,
   DoNotCallResolver,
   WebhookResolver,
@@ -33,6 +35,7 @@ export function createResolvers(s: Services): object[] {
     new CampaignAudienceResolver(),
     new ContactResolver(s.contacts),
     new AiAgentResolver(s.agents, s.playground, s.rateLimits),
+    new AgentTestResolver(s.scenarios, s.testRuns, s.rateLimits),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),
     new WebhookResolver(s.webhooks),

@@ -3,6 +3,7 @@ import Router from '@koa/router';
 import type { Services } from '../services';
 import type { HealthService } from '../services/platform/health.service';
 import { agentRoutes } from './agent.routes';
+import { agentTestRoutes } from './agent-test.routes';
 import { callRoutes } from './call.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contactRoutes } from './contact.routes';
@@ -36,6 +37,7 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
     campaignRoutes(api, services.campaigns),
     contactRoutes(api, services.contacts),
     agentRoutes(api, services.agents, services.playground),
+    agentTestRoutes(api, services.scenarios, services.testRuns),
     phoneNumberRoutes(api, services.phoneNumbers),
     doNotCallRoutes(api, services.doNotCall),
     webhookRoutes(api, services.webhooks),

@@ -99,6 +99,9 @@ const nestedTypes = { object: new Map<z.ZodObject, ClassType<object>>(), input: 
 /** The GraphQL input type of a nested object of a write schema, for other inputs that hold it too. */
 export const namedInputType = (schema: z.ZodObject): ClassType<object> => nestedType(schema, true);
 
+/** The GraphQL object type of a nested object of a view, for other types that hold it too. */
+export const namedObjectType = (schema: z.ZodObject): ClassType<object> => nestedType(schema, false);
+
 function nestedType(schema: z.ZodObject, input: boolean): ClassType<object> {
   const built = input ? nestedTypes.input : nestedTypes.object;
   const known = built.get(schema);

@@ -4,6 +4,8 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import type { Metrics } from '../metrics';
 import { AgentService } from './agents/agent.service';
+import { ScenarioService } from './agent-tests/scenario.service';
+import { TestRunService } from './agent-tests/test-run.service';
 import { AuthService } from './auth/auth.service';
 import { CallLifecycleService } from './calls/call-lifecycle.service';
 import { CallService } from './calls/call.service';
@@ -159,6 +161,10 @@ export function createServices(config: Config, infra: Infrastructure) {
     /** Post-call analysis; null when no language model is configured. */
     analysis,
     playground: new PlaygroundService(agents, model, infra.orm, flows),
+    /** Agent test scenarios (docs/agents.md, "Test suites"). */
+    scenarios: new ScenarioService(agents),
+    /** Agent test runs and call replays, as simulated calls; runs are refused without a language model. */
+    testRuns: new TestRunService({ orm: infra.orm, agents, model, flows, jobs: infra.jobs, events: infra.events, clock: infra.clock, logger: infra.logger, concurrency: config.agentTestConcurrency }),
     close: async () => {
       await outbound.close();
       await rateLimits.close();

@@ -7,7 +7,7 @@ import type { StoredTurn } from '../conversation/transcript';
 import { phone, uuid, workspace } from '../shared/common.input';
 import type { PhoneParser } from '../shared/phone';
 
-const dynamicVariable = namedObject(
+export const dynamicVariable = namedObject(
   z.strictObject({ name: d(z.string(), 'Variable name.'), value: d(z.string(), 'The value.') }),
   'DynamicVariable',
   'A name and value handed to the agent for one call.',

@@ -130,7 +130,7 @@ export class ConversationEngine implements Conversation {
   dtmf(digit: string): Promise<void> {
     if (this.ended || this.machine || !/^[0-9*#A-D]$/.test(digit)) return Promise.resolve();
     this.silenceWatch.reset();
-    return this.input(`[The caller pressed ${digit}]`, `[pressed ${digit}]`);
+    return this.input(`[The caller pressed ${digit}]`, `[pressed ${digit}]`, digit);
   }
 
   speech(event: SpeechEvent): void {
@@ -170,14 +170,14 @@ export class ConversationEngine implements Conversation {
    * meanwhile: then it only joins the history, and the newest answers them all. So a burst
    * of utterances makes one model request, never one each (one request in flight per call).
    */
-  private input(forModel: string, forTranscript: string): Promise<void> {
+  private input(forModel: string, forTranscript: string, dtmf?: string): Promise<void> {
     this.cancelTurn();
     this.played.calleeSpoke();
     this.newerInputs++;
     return this.enqueue(async () => {
       this.newerInputs--;
       this.promptAt = this.now();
-      this.addUserTurn(forModel, forTranscript);
+      this.addUserTurn(forModel, forTranscript, dtmf);
       if (this.newerInputs === 0) await this.respond();
     });
   }
@@ -220,6 +220,11 @@ export class ConversationEngine implements Conversation {
     await this.transcript.settled();
   }
 
+  /** Resolves once every input given so far has been handled (a simulated caller's clock waits on it between silences). */
+  idle(): Promise<void> {
+    return this.queue;
+  }
+
   private enqueue(work: () => Promise<void>): Promise<void> {
     const next = this.queue.then(() => (this.ended || this.machine ? undefined : work()));
     this.queue = next.catch(() => undefined);
@@ -230,10 +235,10 @@ export class ConversationEngine implements Conversation {
     this.turn?.controller.abort();
   }
 
-  private addUserTurn(forModel: string, forTranscript: string): void {
+  private addUserTurn(forModel: string, forTranscript: string, dtmf: string | undefined): void {
     this.lastAgent = null;
     this.history.push({ role: 'user', content: forModel });
-    this.transcript.add({ role: 'user', text: forTranscript, at: new Date(this.now()) });
+    this.transcript.add({ role: 'user', text: forTranscript, at: new Date(this.now()), ...(dtmf === undefined ? {} : { dtmf }) });
   }
 
   /** A whole line said as is (a disclosure, a voicemail message), stored as an agent turn. */
@@ -287,7 +292,14 @@ export class ConversationEngine implements Conversation {
     const { answering, modelTextAt } = turn;
     const latencyMs = answering !== null && modelTextAt !== undefined ? modelTextAt - answering : undefined;
     const latency = latencyOf(turn);
-    const index = this.transcript.add({ role: 'agent', text, at: new Date(modelTextAt ?? this.now()), ...(latencyMs === undefined ? {} : { latencyMs }), ...(latency ? { latency } : {}) });
+    const index = this.transcript.add({
+      role: 'agent',
+      text,
+      at: new Date(modelTextAt ?? this.now()),
+      ...(latencyMs === undefined ? {} : { latencyMs }),
+      ...(latency ? { latency } : {}),
+      ...(turn.heard === undefined ? {} : { interrupted: true }),
+    });
     this.lastAgent = turn.heard === undefined ? { historyStart: turn.historyStart, transcriptIndex: index } : null;
     if (answering !== null && turn.voiceToVoiceMs === undefined) this.lastAnswer = index;
   }

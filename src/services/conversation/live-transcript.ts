@@ -9,6 +9,10 @@ export interface TurnRecord {
   latencyMs?: number;
   /** Agent turns of the model: where the latency went (docs/calls.md, "Latency"). */
   latency?: TurnLatency;
+  /** User turns of a key pressed: the key (the text reads `[pressed 5]`). */
+  dtmf?: string;
+  /** Agent turns the callee spoke over: `text` is what was heard of them. */
+  interrupted?: boolean;
 }
 
 /** An agent turn's latency breakdown, in ms; a figure not measured is left out. */
@@ -43,12 +47,16 @@ export class LiveTranscript {
     return this.turns.length - 1;
   }
 
-  /** Keeps only what the callee heard of an agent turn; one of which nothing was heard is dropped (it was never said). */
+  /**
+   * The callee spoke over an agent turn: only what was heard of it is kept, marked as
+   * interrupted (what a replay of the call repeats); one of which nothing was heard is
+   * dropped (it was never said).
+   */
   cut(index: number, heard: string): void {
     const turn = this.turns[index];
-    if (!turn || turn.text === heard) return;
+    if (!turn || turn.interrupted) return;
     if (heard === '') this.turns.splice(index, 1);
-    else this.turns[index] = { ...turn, text: heard };
+    else this.turns[index] = { ...turn, text: heard, interrupted: true };
     this.save();
   }
 

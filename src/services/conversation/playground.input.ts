@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { text } from '../shared/common.input';
 
+/** Values for the `{{name}}` placeholders of the prompt, as a call's dynamic variables give them. */
+export const dynamicVariablesInput = () =>
+  z
+    .array(z.strictObject({ name: z.string().regex(/^[\w.-]{1,100}$/, 'Must be 1 to 100 letters, digits, _, . or -'), value: text(10_000) }))
+    .max(200, 'At most 200 variables');
+
 /** `POST /v1/ai-agent/{id}/test-chat`, GraphQL `testAgentTurn` (docs/agents.md, "Playground"). */
 export const testChatInput = z.strictObject({
   messages: z
     .array(z.strictObject({ role: z.enum(['user', 'agent'], { error: 'Must be user or agent' }), content: text(10_000) }))
     .max(100, 'At most 100 messages'),
-  dynamic_variables: z
-    .array(z.strictObject({ name: z.string().regex(/^[\w.-]{1,100}$/, 'Must be 1 to 100 letters, digits, _, . or -'), value: text(10_000) }))
-    .max(200, 'At most 200 variables')
-    .default([]),
+  dynamic_variables: dynamicVariablesInput().default([]),
   state: text(200).nullish(),
 });
 export type TestChatInput = z.output<typeof testChatInput>;

@@ -28,7 +28,8 @@ export interface TestTurn {
   error: string | null;
 }
 
-const parsed = (text: string): unknown => {
+/** A tool call's arguments, parsed (the raw text when not JSON). */
+export const parsedArguments = (text: string): unknown => {
   try {
     return JSON.parse(text === '' ? '{}' : text);
   } catch {
@@ -36,8 +37,8 @@ const parsed = (text: string): unknown => {
   }
 };
 
-/** The model as the playground asks it: every tool call and the last failure are kept for the answer. */
-class ReportingModel implements LanguageModel {
+/** The model as the playground and test calls ask it: every tool call and the last failure are kept for the answer. */
+export class ReportingModel implements LanguageModel {
   readonly toolCalls: ToolCall[] = [];
   failure: string | null = null;
 
@@ -91,7 +92,7 @@ export class PlaygroundService {
     await engine.close(sink.ended ?? 'agent_hangup');
     return {
       reply: sink.agentTurns.join(' '),
-      toolCalls: model.toolCalls.map((c) => ({ name: c.name, arguments: parsed(c.arguments) })),
+      toolCalls: model.toolCalls.map((c) => ({ name: c.name, arguments: parsedArguments(c.arguments) })),
       state: settings.states.name ?? null,
       endReason: sink.ended,
       error: model.failure,
@@ -104,7 +105,7 @@ export const NO_MODEL =
   'No language model is configured. Set LLM_MODEL (and LLM_BASE_URL for a server other than OpenAI\'s, LLM_API_KEY if it needs one) and restart; see docs/agents.md, "Pointing it at a model server".';
 
 /** The playground has no call, so no number to list: do_not_call answers the model as if it were listed, and writes nothing. */
-const NO_LIST: OptOutList = { optOut: async () => 'listed' };
+export const NO_LIST: OptOutList = { optOut: async () => 'listed' };
 
 /** A flow triggered from the playground has no call: its call variables are empty. */
 const NO_CALL_CONTEXT = { call_id: '', contact_id: null, call_from: '', call_to: '' };

@@ -32,7 +32,7 @@ const INSTRUCTIONS =
   'You analyse a finished phone call between an AI agent and a callee. The agent was told:\n\n{prompt}\n\n' +
   'Answer with the JSON the schema asks for: a short summary, the callee sentiment, whether the agent completed its task and why, and each outcome.';
 
-type Analysis = { ok: true; answer: AnalysisAnswer } | { ok: false; reason: string };
+export type Analysis = { ok: true; answer: AnalysisAnswer } | { ok: false; reason: string };
 
 /** The turns of a call's transcript. */
 const turnsOf = (call: Call): StoredTurn[] => ((call.transcriptObject?.turns ?? []) as StoredTurn[]).filter((t) => t && typeof t.text === 'string');
@@ -82,7 +82,7 @@ export class PostCallAnalysisService {
     if (!call || call.agentTaskStatus !== '' || !analyzable(call)) return;
     const turns = turnsOf(call);
     const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id, company: companyId });
-    const result = await this.ask(agent, turns, attempt);
+    const result = await analyzeTranscript(this.model, agent, turns, attempt, this.logger);
     const answered = result.ok
       ? {
           agentPostCallOutcomes: result.answer.outcomes,
@@ -112,32 +112,39 @@ export class PostCallAnalysisService {
     await this.events.publish('call.updated', event);
     await this.events.publish('call.analyzed', event);
   }
+}
 
-  /**
-   * Asks until an answer fits, up to MAX_ANSWERS. A model that fails for a moment (429, 5xx,
-   * unreachable, too slow) is left to the job's next retry, minutes later, rather than asked
-   * again at once, unless this is the job's last attempt.
-   */
-  private async ask(agent: AiAgent, turns: StoredTurn[], attempt: JobAttempt): Promise<Analysis> {
-    const outcomes = outcomeDefinitions(agent.agentPostCallOutcomes);
-    const schema = analysisJsonSchema(outcomes);
-    const check = analysisAnswerSchema(outcomes);
-    const messages = [
-      { role: 'system' as const, content: INSTRUCTIONS.replace('{prompt}', agent.prompt || '(no prompt)') },
-      { role: 'user' as const, content: transcriptText(turns) },
-    ];
-    let reason = '';
-    for (let i = 0; i < MAX_ANSWERS; i++) {
-      try {
-        const parsed = check.safeParse(await this.model.structured({ messages, schemaName: 'post_call_analysis', schema }));
-        if (parsed.success) return { ok: true, answer: parsed.data };
-        reason = `The answer did not fit the schema: ${parsed.error.issues.map((iss) => `${iss.path.join('.') || 'answer'}: ${iss.message}`).join('; ')}`;
-      } catch (err) {
-        if (!attempt.last && err instanceof LanguageModelError && PASSING_FAILURES.has(err.kind)) throw err;
-        reason = describeError(err);
-      }
-      this.logger.warn({ reason, attempt: i + 1 }, 'post-call analysis answer refused');
+/**
+ * The post-call analysis of a transcript by `agent`'s outcomes: asks until an answer fits, up
+ * to MAX_ANSWERS. A model that fails for a moment (429, 5xx, unreachable, too slow) is left to
+ * the job's next retry, minutes later, rather than asked again at once, unless this is the
+ * job's last attempt. Test calls are analysed so too (docs/agents.md, "Criteria").
+ */
+export async function analyzeTranscript(
+  model: LanguageModel,
+  agent: Pick<AiAgent, 'prompt' | 'agentPostCallOutcomes'>,
+  turns: readonly StoredTurn[],
+  attempt: JobAttempt,
+  logger?: Logger,
+): Promise<Analysis> {
+  const outcomes = outcomeDefinitions(agent.agentPostCallOutcomes);
+  const schema = analysisJsonSchema(outcomes);
+  const check = analysisAnswerSchema(outcomes);
+  const messages = [
+    { role: 'system' as const, content: INSTRUCTIONS.replace('{prompt}', agent.prompt || '(no prompt)') },
+    { role: 'user' as const, content: transcriptText(turns) },
+  ];
+  let reason = '';
+  for (let i = 0; i < MAX_ANSWERS; i++) {
+    try {
+      const parsed = check.safeParse(await model.structured({ messages, schemaName: 'post_call_analysis', schema }));
+      if (parsed.success) return { ok: true, answer: parsed.data };
+      reason = `The answer did not fit the schema: ${parsed.error.issues.map((iss) => `${iss.path.join('.') || 'answer'}: ${iss.message}`).join('; ')}`;
+    } catch (err) {
+      if (!attempt.last && err instanceof LanguageModelError && PASSING_FAILURES.has(err.kind)) throw err;
+      reason = describeError(err);
     }
-    return { ok: false, reason };
+    logger?.warn({ reason, attempt: i + 1 }, 'post-call analysis answer refused');
   }
+  return { ok: false, reason };
 }

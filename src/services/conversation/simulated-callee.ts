@@ -17,6 +17,18 @@ export const CALLEE_PERSONA_INTRO = 'You are playing the person who answers a ph
 const PICKED_UP = '[The phone rings and you pick it up. Answer it.]';
 
 /**
+ * The system prompt of a caller a test scenario describes (docs/agents.md, "Test suites"): its
+ * persona, in the agent's language, briefly.
+ */
+export function scenarioPersona(persona: string, language: string): string {
+  return [
+    `${CALLEE_PERSONA_INTRO} from an automated agent (a simulated test call). Play this person:`,
+    persona.trim(),
+    `Speak in the language ${language}. Answer as a person on the phone would: one or two short sentences, plain words, no lists, no stage directions. Say goodbye when the conversation is over.`,
+  ].join('\n\n');
+}
+
+/**
  * The system prompt of the simulated callee: a person built from the call's contact (names,
  * metadata), or a generic person, speaking the agent's language, briefly.
  */
@@ -39,6 +51,8 @@ export interface SimulatedCalleeOptions {
   maxTurns: number;
   /** Temperature of the callee's model. */
   temperature?: number;
+  /** The callee's system prompt, instead of the one built from the call's contact (`calleePersona`): a test scenario's persona. */
+  persona?: string;
 }
 
 /** What a run is told by the call it runs on. */
@@ -127,7 +141,7 @@ export class SimulatedCallee {
   private async reply(state: CalleeState, signal: AbortSignal | undefined): Promise<string> {
     const prompt: ChatMessage[] = state.history.length === 0 ? [{ role: 'user', content: PICKED_UP }] : state.history;
     const answer = await this.model.stream(
-      { messages: [{ role: 'system', content: calleePersona(state.contact, state.language) }, ...prompt], temperature: this.options.temperature, ...(signal ? { signal } : {}) },
+      { messages: [{ role: 'system', content: this.options.persona ?? calleePersona(state.contact, state.language) }, ...prompt], temperature: this.options.temperature, ...(signal ? { signal } : {}) },
       () => undefined,
     );
     return answer.text.trim();

@@ -13,6 +13,8 @@ export function storedTurnOf(t: TurnRecord): StoredTurn {
     at: t.at.toISOString(),
     ...(t.latencyMs === undefined ? {} : { latency_ms: t.latencyMs }),
     ...(t.latency ? { latency: storedLatencyOf(t.latency) } : {}),
+    ...(t.dtmf === undefined ? {} : { dtmf: t.dtmf }),
+    ...(t.interrupted ? { interrupted: true as const } : {}),
   };
 }
 

@@ -12,6 +12,10 @@ export interface StoredTurn {
   latency_ms?: number;
   /** Agent turns of the model: where the latency went (docs/calls.md, "Latency"). */
   latency?: StoredTurnLatency;
+  /** User turns of a key the callee pressed: the key (`text` reads `[pressed 5]`); a replay presses it again. */
+  dtmf?: string;
+  /** Agent turns the callee spoke over: `text` is what was heard; a replay interrupts there again. */
+  interrupted?: true;
 }
 
 /** An agent turn's latency breakdown, each figure in ms and present when measured. */

@@ -27,6 +27,6 @@ describe('schema.graphql', () => {
         'deletePhoneNumber', 'createWebhook', 'updateWebhook', 'deleteWebhook',
       ]),
     );
-    expect(names('Subscription')).toEqual(['callStatusChanged', 'webhookExecutionUpdated']);
+    expect(names('Subscription')).toEqual(['agentTestRunUpdated', 'callStatusChanged', 'webhookExecutionUpdated']);
   });
 });

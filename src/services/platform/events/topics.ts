@@ -16,11 +16,13 @@ export interface Topics {
   'call.machine': { companyId: string; callId: string };
   /** A webhook flow execution was created or changed status. */
   'webhook.execution.updated': { companyId: string; flowId: string; executionId: string };
+  /** An agent test run started, finished one of its scenarios, or ended (docs/agents.md, "Test suites"). */
+  'agent.test-run.updated': { companyId: string; agentId: string; runId: string };
 }
 
 export type Topic = keyof Topics;
 
-export const TOPICS: readonly Topic[] = ['call.updated', 'call.analyzed', 'call.machine', 'webhook.execution.updated'];
+export const TOPICS: readonly Topic[] = ['call.updated', 'call.analyzed', 'call.machine', 'webhook.execution.updated', 'agent.test-run.updated'];
 
 /** One event as it travels between replicas. */
 export interface Envelope<T extends Topic = Topic> {

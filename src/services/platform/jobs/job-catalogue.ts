@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { CampaignTickJob } from '../../campaigns/campaign-dialer.service';
+import type { AgentTestRunJob } from '../../agent-tests/test-run.service';
 import type { AnalyzeCallJob } from '../../conversation/post-call-analysis.service';
 import type { FlowStepJob } from '../../flows/flow-runner';
 import type { Services } from '../../index';
@@ -27,6 +28,8 @@ export interface JobMap {
   'call.analyze': AnalyzeCallJob;
   /** Deletes a call's recording past RECORDING_RETENTION_DAYS, at the provider and on the call. */
   'recording.delete': { companyId: string; callId: string };
+  /** Runs the pending scenarios of an agent test run as simulated calls (only with a language model). */
+  'agent.test-run': AgentTestRunJob;
 }
 
 export type JobName = keyof JobMap;
@@ -75,6 +78,9 @@ export const JOB_POLICIES: { readonly [K in JobName]: JobPolicy } = {
   // One waiting deletion per call is enough (the sweep finds it again while it waits); a
   // provider that fails is asked again, and the next sweeps queue what is still there.
   'recording.delete': { coalesce: true, retryLimit: RETRY_LIMIT, retryDelayS: 30, batchSize: 20 },
+  // A run holds its worker for minutes of model calls (its scenarios side by side,
+  // AGENT_TEST_CONCURRENCY): a few runs at once on one replica.
+  'agent.test-run': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 4 },
 };
 
 export type JobHandler<K extends JobName> = (caller: Caller, data: JobMap[K], attempt: JobAttempt) => Promise<void>;
@@ -84,7 +90,7 @@ export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
 
 /** The service method behind each job. */
 export function jobHandlers(services: Services): JobHandlers {
-  const { lifecycle, flows, flowEvents, dialer, analysis, recordings } = services;
+  const { lifecycle, flows, flowEvents, dialer, analysis, recordings, testRuns, model } = services;
   return {
     'call.dispatch': (caller) => lifecycle.dispatch(caller),
     'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
@@ -93,6 +99,7 @@ export function jobHandlers(services: Services): JobHandlers {
     'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
     'call.analyze': analysis ? (caller, { callId }, attempt) => analysis.analyze(caller, callId, attempt) : null,
     'recording.delete': (caller, { callId }) => recordings.delete(caller, callId),
+    'agent.test-run': model ? (caller, { runId }) => testRuns.run(caller, runId) : null,
   };
 }
 
