@@ -14,6 +14,7 @@ import { FlowsPage } from './pages/Flows';
 import { FlowPage } from './pages/Flow';
 import { ContactsPage } from './pages/Contacts';
 import { ImportPage } from './pages/Import';
+import { TestRunPage } from './pages/TestRun';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 
@@ -37,6 +38,8 @@ function Page({ route }: { route: string[] }) {
       return id ? <AgentPage id={id} /> : <AgentsPage />;
     case 'flows':
       return id ? <FlowPage id={id} /> : <FlowsPage />;
+    case 'test-runs':
+      return <TestRunPage id={id} key={id} />;
     case 'contacts':
       return id === 'import' ? <ImportPage /> : <ContactsPage />;
     default:

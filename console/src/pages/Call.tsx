@@ -5,6 +5,7 @@ import { graphql } from '../gql';
 import type { CallDetailFragment } from '../gql/graphql';
 import { href } from '../router';
 import { RecordingPlayer } from './Recording';
+import { ReplayCall } from './ReplayCall';
 import { Transcript } from './Transcript';
 
 graphql(`
@@ -110,6 +111,7 @@ export function CallPage({ id }: { id: string }) {
         </section>
       )}
       <Transcript turns={call.transcriptTurns} ended={ended} />
+      {ended && <ReplayCall callId={call.id} />}
     </>
   );
 }

@@ -20,7 +20,7 @@ const PARTS = [
 ] as const;
 
 /** How long the agent took to answer, as measured: the breakdown when there is one, else `latencyMs`; empty when neither. */
-function latencyText({ latency, latencyMs }: Turn): string {
+export function latencyText({ latency, latencyMs }: Turn): string {
   const parts = latency ? PARTS.flatMap(([key, name]) => (latency[key] == null ? [] : [`${name} ${latency[key]} ms`])) : [];
   if (parts.length > 0) return `latency: ${parts.join(', ')}`;
   return latencyMs == null ? '' : `latency ${latencyMs} ms`;
