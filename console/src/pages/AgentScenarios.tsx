@@ -1,4 +1,4 @@
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { Problem, Table } from '../components';
 import { fieldErrors } from '../errors';
@@ -46,15 +46,22 @@ const RUN = graphql(`
 /** Who calls in a scenario, in a few words. */
 const callerText = (s: ScenarioRowFragment) => (s.callerPersona ? `persona, ${s.callerPersona.maxTurns} turns` : `script of ${s.callerTurns?.length ?? 0} steps`);
 
-/** The "Delete" of a row, asked in place: the question's Delete takes the focus, Keep gives it back. */
+/** The "Delete" of a row, asked in place: the question's Delete takes the focus, "Keep it" gives it back. */
 function DeleteScenario({ scenario, onDeleted }: { scenario: ScenarioRowFragment; onDeleted(): void }) {
   const [asked, setAsked] = useState(false);
   const [result, remove] = useMutation(DELETE);
-  if (!asked) return <button type="button" className="link" onClick={() => setAsked(true)}>Delete {scenario.name}</button>;
+  const trigger = useRef<HTMLButtonElement>(null);
+  const kept = useRef(false);
+  useEffect(() => {
+    if (asked || !kept.current) return;
+    kept.current = false;
+    trigger.current?.focus();
+  }, [asked]);
+  if (!asked) return <button type="button" className="link" ref={trigger} onClick={() => setAsked(true)}>Delete {scenario.name}</button>;
   return (
     <span role="alertdialog" aria-label={`Delete ${scenario.name}?`}>
       Delete it? <button type="button" autoFocus disabled={result.fetching} onClick={async () => { if (!(await remove({ id: scenario.id })).error) onDeleted(); }}>Delete</button>{' '}
-      <button type="button" className="link" onClick={() => setAsked(false)}>Keep it</button>
+      <button type="button" className="link" onClick={() => { kept.current = true; setAsked(false); }}>Keep it</button>
       <Problem error={result.error} />
     </span>
   );
@@ -109,12 +116,17 @@ export function AgentScenarios({ agentId, isTemplate }: { agentId: string; isTem
   const [{ data, error }, reexecute] = useQuery({ query: SCENARIOS, variables: { agentId }, pause: isTemplate });
   const [editing, setEditing] = useState<ScenarioRowFragment | 'new' | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
-  const reread = () => reexecute({ requestPolicy: 'network-only' });
+  const heading = useRef<HTMLHeadingElement>(null);
+  // After a form closes or a row goes, the focus moves to the section's title, not the page's body.
+  const reread = () => {
+    reexecute({ requestPolicy: 'network-only' });
+    heading.current?.focus();
+  };
   const scenarios = data?.agentScenarios ?? [];
   const done = () => { setEditing(null); reread(); };
   return (
     <section className="card" aria-labelledby="agent-scenarios">
-      <h2 id="agent-scenarios">Test scenarios</h2>
+      <h2 id="agent-scenarios" ref={heading} tabIndex={-1}>Test scenarios</h2>
       <Problem error={error} />
       {isTemplate ? <p>A template has no scenarios: copy it into an agent of your own to test it.</p> : (
         <>

@@ -57,8 +57,10 @@ const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}
 const newAgent = async (name: string, prompt: string) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name, prompt } })).id as string;
 
 describe("the console's agent tests", () => {
+  let agentId: string;
+
   it('creates a scripted scenario from the keyboard (a bad key refused beside its step), runs the suite, and follows the run live to its failing criterion', async () => {
-    const agentId = await newAgent('Booker', 'You book appointments.');
+    agentId = await newAgent('Booker', 'You book appointments.');
     await page.goto(`${t.url}/console/#/agents/${agentId}`);
     const scenarios = page.getByRole('region', { name: 'Test scenarios' });
     await scenarios.getByRole('button', { name: 'New scenario' }).click();
@@ -121,6 +123,36 @@ describe("the console's agent tests", () => {
     await shot('run-narrow');
     await page.setViewportSize({ width: 1200, height: 900 });
   }, 60_000);
+
+  it('edits a scenario into a persona (a bad number refused beside it) and deletes it after asking', async () => {
+    await page.goto(`${t.url}/console/#/agents/${agentId}`);
+    const scenarios = page.getByRole('region', { name: 'Test scenarios' });
+    await scenarios.getByRole('button', { name: 'Edit Books Friday' }).click();
+    const form = page.getByRole('form', { name: 'Edit Books Friday' });
+    await form.getByLabel('Scenario name').fill('Busy caller');
+    await form.getByLabel('A persona the model plays').check();
+    await form.getByLabel('Persona: who the caller is and what they want').fill('You are Bob, in a hurry, and want an appointment.');
+    await form.getByLabel('Persona: turns before hanging up (1-50)').fill('many');
+    await form.getByRole('button', { name: 'Save scenario' }).click();
+    await form.locator('[data-field="caller_persona"]').getByText('Must be a whole number').waitFor();
+    await form.getByLabel('Persona: turns before hanging up (1-50)').fill('3');
+    await form.getByRole('button', { name: 'Save scenario' }).click();
+    await scenarios.getByRole('cell', { name: 'persona, 3 turns' }).waitFor();
+    const [stored] = okData(await t.request('GET', `/v1/ai-agent/${agentId}/scenarios`, { token: a.key }));
+    expect(stored).toMatchObject({ name: 'Busy caller', caller_turns: null, caller_persona: { prompt: 'You are Bob, in a hurry, and want an appointment.', max_turns: 3 } });
+    expect(stored.criteria).toHaveLength(3);
+
+    // "Keep it" gives the focus back to the row's Delete; the question's Delete has the focus: Enter confirms.
+    await scenarios.getByRole('button', { name: 'Delete Busy caller' }).click();
+    await scenarios.getByRole('button', { name: 'Keep it' }).click();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Delete Busy caller');
+    await page.keyboard.press('Enter');
+    await scenarios.getByRole('alertdialog', { name: 'Delete Busy caller?' }).waitFor();
+    await page.keyboard.press('Enter');
+    await scenarios.getByText('No scenarios yet').waitFor();
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Test scenarios');
+    expect(okData(await t.request('GET', `/v1/ai-agent/${agentId}/scenarios`, { token: a.key }))).toEqual([]);
+  });
 
   it("replays a finished call against the agent's draft and shows where the two transcripts part", async () => {
     const agentId = await newAgent('Replayed', 'Version one.');
