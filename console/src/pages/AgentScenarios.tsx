@@ -7,7 +7,7 @@ import { graphql } from '../gql';
 import type { RunRowFragment, ScenarioRowFragment } from '../gql/graphql';
 import { href, navigate } from '../router';
 import { ScenarioForm } from './ScenarioForm';
-import { criterionText } from './scenario-draft';
+import { criterionLabel } from './scenario-draft';
 import { RunStatus, versionInput, VersionField } from './run-parts';
 
 graphql(`
@@ -132,13 +132,13 @@ export function AgentScenarios({ agentId, isTemplate }: { agentId: string; isTem
         <>
           {data && scenarios.length === 0 && <p>No scenarios yet: each is a simulated caller and what its call must show.</p>}
           {scenarios.length > 0 && (
-            <Table headers={['Run', 'Scenario', 'Caller', 'Criteria', '']} caption="Scenarios">
+            <Table headers={['Run', 'Scenario', 'Caller', 'Criteria', 'Actions']} caption="Scenarios">
               {scenarios.map((s) => (
                 <tr key={s.id}>
                   <td><input type="checkbox" aria-label={`Select ${s.name}`} checked={selected.includes(s.id)} onChange={(e) => setSelected((all) => (e.target.checked ? [...all, s.id] : all.filter((x) => x !== s.id)))} /></td>
                   <td>{s.name}</td>
                   <td>{callerText(s)}</td>
-                  <td title={s.criteria.map(criterionText).join('\n')}>{s.criteria.length}</td>
+                  <td className="wrap">{s.criteria.map(criterionLabel).join(', ') || 'none'}</td>
                   <td>
                     <button type="button" className="link" onClick={() => setEditing(s)}>Edit {s.name}</button>{' '}
                     <DeleteScenario scenario={s} onDeleted={() => { setSelected((all) => all.filter((x) => x !== s.id)); reread(); }} />

@@ -142,10 +142,15 @@ export function inputOf(d: ScenarioDraft): { input: CreateAgentScenarioInput; er
 /** The errors of `field` and of what it holds (`criteria[0]` holds `criteria[0].value`). */
 export const errorsOf = (errors: FieldError[], field: string) => errors.filter((e) => e.field === field || e.field.startsWith(`${field}.`) || e.field.startsWith(`${field}[`));
 
-/** A criterion in a line, as a run's results and the scenario list name it. */
-export function criterionText(c: Record<string, unknown>): string {
+/** What a criterion checks, in a few words (its type's). */
+export const criterionLabel = (c: Record<string, unknown>): string => {
   const type = String(c.type);
-  const label = type in CRITERIA ? CRITERIA[type as CriterionType].text : type;
+  return type in CRITERIA ? CRITERIA[type as CriterionType].text : type;
+};
+
+/** A criterion in a line, as a run's results name it. */
+export function criterionText(c: Record<string, unknown>): string {
+  const label = criterionLabel(c);
   const details = Object.entries(c)
     .filter(([k]) => k !== 'type')
     .map(([k, v]) => (k === 'rubric' || k === 'text' ? `"${String(v)}"` : `${k} ${text(v)}`));

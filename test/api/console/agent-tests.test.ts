@@ -86,6 +86,7 @@ describe("the console's agent tests", () => {
     await form.getByLabel('Step 2: keys (0-9, *, #, A-D)').fill('1');
     await form.getByLabel('Step 2: keys (0-9, *, #, A-D)').press('Enter');
     await scenarios.getByRole('cell', { name: 'Books Friday', exact: true }).waitFor();
+    await scenarios.getByRole('cell', { name: "Transcript contains, Tool called, The judge's rubric" }).waitFor();
     const [stored] = okData(await t.request('GET', `/v1/ai-agent/${agentId}/scenarios`, { token: a.key }));
     expect(stored).toMatchObject({
       name: 'Books Friday',
@@ -121,6 +122,11 @@ describe("the console's agent tests", () => {
     await page.getByTestId('criterion').first().waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await shot('run-narrow');
+    await page.goto(`${t.url}/console/#/agents/${agentId}`);
+    await page.getByRole('button', { name: 'New scenario' }).click();
+    await page.getByRole('form', { name: 'New scenario' }).waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+    await shot('scenario-form-narrow');
     await page.setViewportSize({ width: 1200, height: 900 });
   }, 60_000);
 
