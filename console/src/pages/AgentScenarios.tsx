@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { Problem, Table } from '../components';
-import { fieldErrors } from '../errors';
+import { type FieldError, fieldErrors } from '../errors';
 import { dateTime } from '../format';
 import { graphql } from '../gql';
 import type { RunRowFragment, ScenarioRowFragment } from '../gql/graphql';
@@ -70,11 +70,15 @@ function DeleteScenario({ scenario, onDeleted }: { scenario: ScenarioRowFragment
 /** Runs all the scenarios, or those selected, against the draft or a version; opens the run. */
 function RunSuite({ agentId, selected }: { agentId: string; selected: string[] }) {
   const [result, run] = useMutation(RUN);
-  const errors = fieldErrors(result.error);
+  const [local, setLocal] = useState<FieldError[]>([]);
+  const errors = [...local, ...fieldErrors(result.error)];
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const only = (event.nativeEvent as SubmitEvent).submitter?.getAttribute('value') === 'selected';
-    const res = await run({ agentId, input: { version: versionInput(new FormData(event.currentTarget)), ...(only ? { scenarioIds: selected } : {}) } });
+    const { version, errors: found } = versionInput(new FormData(event.currentTarget));
+    setLocal(found);
+    if (found.length > 0) return;
+    const res = await run({ agentId, input: { version, ...(only ? { scenarioIds: selected } : {}) } });
     if (res.data) navigate('test-runs', res.data.runAgentTests.id);
   }
   return (

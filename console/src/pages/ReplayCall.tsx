@@ -1,7 +1,7 @@
-import type { FormEvent } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
 import { Problem } from '../components';
-import { fieldErrors } from '../errors';
+import { type FieldError, fieldErrors } from '../errors';
 import { graphql } from '../gql';
 import { navigate } from '../router';
 import { versionInput, VersionField } from './run-parts';
@@ -16,10 +16,14 @@ const REPLAY = graphql(`
  */
 export function ReplayCall({ callId }: { callId: string }) {
   const [result, replay] = useMutation(REPLAY);
-  const errors = fieldErrors(result.error);
+  const [local, setLocal] = useState<FieldError[]>([]);
+  const errors = [...local, ...fieldErrors(result.error)];
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const res = await replay({ id: callId, input: { version: versionInput(new FormData(event.currentTarget)) } });
+    const { version, errors: found } = versionInput(new FormData(event.currentTarget));
+    setLocal(found);
+    if (found.length > 0) return;
+    const res = await replay({ id: callId, input: { version } });
     if (res.data) navigate('test-runs', res.data.replayCall.id);
   }
   return (

@@ -22,8 +22,13 @@ export function VersionField({ errors }: { errors: FieldError[] }) {
   );
 }
 
-/** The version the form's VersionField asks for: null for the draft; a number as typed (the API says what is wrong with it). */
-export const versionInput = (form: FormData): number | null => {
+/**
+ * The version the form's VersionField asks for: null for the draft, else the whole number typed
+ * (the API says whether the agent has it); text that is not one is an error of the field.
+ */
+export function versionInput(form: FormData): { version: number | null; errors: FieldError[] } {
   const text = String(form.get('version') ?? '').trim();
-  return text === '' ? null : Number(text);
-};
+  if (text === '') return { version: null, errors: [] };
+  const version = Number(text);
+  return Number.isInteger(version) ? { version, errors: [] } : { version: null, errors: [{ field: 'version', message: 'Must be a whole number, or empty for the draft' }] };
+}

@@ -168,10 +168,13 @@ describe("the console's agent tests", () => {
 
     await page.goto(`${t.url}/console/#/calls/${made.id}`);
     const replay = page.getByRole('form', { name: 'Replay the call' });
-    // The agent has published no version: a number is refused beside the field.
+    // Text that is not a number is refused before asking; the agent has published no version: a number is refused by the API, beside the field.
+    await replay.getByLabel('Against version').fill('latest');
+    await replay.getByRole('button', { name: 'Replay' }).click();
+    await replay.locator('[data-field="version"]').getByText('Must be a whole number, or empty for the draft').waitFor();
     await replay.getByLabel('Against version').fill('3');
     await replay.getByRole('button', { name: 'Replay' }).click();
-    await replay.locator('[data-field="version"]').waitFor();
+    await replay.locator('[data-field="version"]').getByText(/version/i).waitFor();
     await replay.getByLabel('Against version').fill('');
     await replay.getByRole('button', { name: 'Replay' }).click();
     await page.getByRole('heading', { name: /Replay of a call/ }).getByText('passed').waitFor({ timeout: 20_000 });
