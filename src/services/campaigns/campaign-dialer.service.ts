@@ -1,3 +1,5 @@
+import { latestVersions } from '../agents/agent-version.store';
+import { chooseVersion } from '../agents/version-choice';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Call, Campaign, Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
@@ -226,6 +228,8 @@ export class CampaignDialer {
     const placed: string[] = [];
     const key = { id: c.id, companyId: c.company.id };
     let free = c.maxConcurrentCalls - (await liveAttempts(tx, key));
+    const pin = { version: c.aiAgentVersion, weights: c.aiAgentVersions };
+    const latest = free > 0 && c.aiAgentVersion === null && !c.aiAgentVersions ? ((await latestVersions(tx, key.companyId, [batch.aiAgentId])).get(batch.aiAgentId) ?? null) : null;
     while (free > 0) {
       const wanted = free;
       const due = await dueEntries(tx, key, rules, now, wanted);
@@ -241,6 +245,7 @@ export class CampaignDialer {
             attempt: entry.attempts + 1,
             to: entry.contact.phoneNumber,
             dynamicVariables: this.agentVariables(c, entry.contact),
+            aiAgentVersion: chooseVersion(pin, latest),
           });
         }
       }
