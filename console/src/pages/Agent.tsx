@@ -5,6 +5,7 @@ import { fieldErrors } from '../errors';
 import { graphql } from '../gql';
 import type { AgentPageQuery } from '../gql/graphql';
 import { href } from '../router';
+import { AgentVersions } from './AgentVersions';
 import { CallSettings, callSettingsInput } from './CallSettings';
 import { Playground } from './Playground';
 
@@ -78,7 +79,7 @@ function AgentForm({ agent }: { agent: Agent }) {
   );
 }
 
-/** One agent: its prompt and settings, and a playground to talk with it. */
+/** One agent: its prompt and settings, a playground to talk with it, and its published versions. */
 export function AgentPage({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: AGENT, variables: { id } });
   const agent = data?.aiAgent;
@@ -91,6 +92,7 @@ export function AgentPage({ id }: { id: string }) {
         <AgentForm agent={agent} key={agent.id} />
         <Playground agent={agent} />
       </div>
+      <AgentVersions agentId={agent.id} isTemplate={agent.isTemplate} />
     </>
   );
 }
