@@ -157,3 +157,17 @@ describe('the version a call runs', () => {
     expect(Math.min(...byVersion.values())).toBeGreaterThanOrEqual(8);
   });
 });
+
+describe('settingsFor, what simulated calls ask', () => {
+  it("answers the draft for null, a version's snapshot for its number, and a field error naming the field for a missing one", async () => {
+    const agent = await newAgent('Published prompt');
+    await publish(agent.id);
+    await edit(agent.id, { prompt: 'Draft prompt' });
+    const caller = (who: Tenant) => ({ scope: { companyId: who.companyId, userId: null }, em: t.app.orm.em.fork() });
+    const versions = t.app.services.agentVersions;
+    expect((await versions.settingsFor(caller(a), agent.id, null)).prompt).toBe('Draft prompt');
+    expect((await versions.settingsFor(caller(a), agent.id, 1)).prompt).toBe('Published prompt');
+    await expect(versions.settingsFor(caller(a), agent.id, 2)).rejects.toMatchObject({ fields: [{ field: 'version', message: 'No such version of this agent' }] });
+    await expect(versions.settingsFor(caller(b), agent.id, 1)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+});
