@@ -41,6 +41,11 @@ export async function latestVersions(em: EntityManager, companyId: string, agent
   return new Map(rows.map((r) => [r.agent_id as string, r.version as number]));
 }
 
+/** The latest version number of the company's agent; null when never published. */
+export async function latestVersion(em: EntityManager, companyId: string, agentId: string): Promise<number | null> {
+  return (await latestVersions(em, companyId, [agentId])).get(agentId) ?? null;
+}
+
 /** The settings of version `version` of the company's agent; null when it has no such version. */
 export async function settingsOfVersion(em: EntityManager, companyId: string, agentId: string, version: number): Promise<AgentSettings | null> {
   const found = await em.findOne(AiAgentVersion, { company: companyId, agent: agentId, version }, { fields: ['settings'] });

@@ -1,8 +1,8 @@
-import { latestVersions, settingsOfVersion } from '../../agents/agent-version.store';
-import { chooseVersion } from '../../agents/version-choice';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call, Campaign, PhoneNumber } from '../../../entities';
+import { latestVersion, settingsOfVersion } from '../../agents/agent-version.store';
+import { chooseVersion } from '../../agents/version-choice';
 import type { DynamicVariable } from '../../../entities/call.entity';
 import { INBOUND_CAMPAIGN_TYPE } from '../../../entities/campaign.entity';
 import type { CallLifecycleService } from '../call-lifecycle.service';
@@ -134,7 +134,7 @@ export class InboundCallService {
   private async versionOf(em: EntityManager, companyId: string, { agent, campaign }: Answerer): Promise<number | null> {
     const pin = campaign?.aiAgent?.id === agent.id ? { version: campaign.aiAgentVersion, weights: campaign.aiAgentVersions } : {};
     if (pin.version != null || pin.weights) return chooseVersion(pin, null);
-    return (await latestVersions(em, companyId, [agent.id])).get(agent.id) ?? null;
+    return latestVersion(em, companyId, agent.id);
   }
 
   /** The active inbound campaign on the number (the latest changed, if several) and the agent answering. */
