@@ -27,7 +27,7 @@ export function agentVersionRoutes(api: RestApi, versions: AgentVersionService):
       errors: { 404: notFound('agent') + ' Templates cannot be published: they answer 404 too.' },
     },
     async (ctx) => {
-      ok(ctx, serializeAgentVersion(await versions.publish(ctx.state.caller, ctx.params.id, ctx.request.body ?? {})));
+      ok(ctx, serializeAgentVersion(await versions.publish(ctx.state.caller, ctx.params.id, ctx.request.body)));
     },
   );
   api.route(

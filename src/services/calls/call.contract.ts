@@ -177,7 +177,7 @@ export const dynamicVariableInput = namedObject(
  */
 export const makeCallFields = (parser: PhoneParser) => ({
   ai_agent_id: d(uuid(), 'Id of one of your agents, which makes the call (a template is refused).'),
-  ai_agent_version: d(versionNumber().nullish(), "A published version of the agent to run; left out: its latest published version, or its draft when it has none."),
+  ai_agent_version: d(versionNumber().meta({ examples: [1] }).nullish(), "A published version of the agent to run; left out: its latest published version, or its draft when it has none."),
   call_from: d(phone(parser), 'A number the company owns, in any format (normalised to E.164).'),
   call_to: d(phone(parser), 'Any valid number, in any format (normalised to E.164).'),
   dynamic_variables: d(

@@ -32,7 +32,7 @@ describe('publishing an agent', () => {
     const { id: _id, workspace_id: _workspace, ...settings } = agent;
     expect(first).toEqual({ agent_id: agent.id, version: 1, published_at: expect.any(String), note: 'launch', ...settings });
     await edit(agent.id, { prompt: 'Second prompt' });
-    const second = await publish(agent.id);
+    const second = okData(await post(a, `/v1/ai-agent/${agent.id}/publish`));
     expect(second).toMatchObject({ version: 2, note: null, prompt: 'Second prompt' });
 
     const listed = okData(await get(a, `/v1/ai-agent/${agent.id}/versions`));
