@@ -2,7 +2,7 @@ import { FakeLlm } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
-import { RecordingSink } from './support';
+import { answeredOnTwilio, RecordingSink, twilioConversations } from './support';
 
 let llm: FakeLlm;
 let t: TestApp;
@@ -57,5 +57,24 @@ describe('a call of a published agent', () => {
     const pinned = await sentToModel({ ai_agent_id: agent.id, ai_agent_version: 1 });
     expect(pinned.version).toBe(1);
     expect(pinned.prompt).toContain('You are Ava, version one.');
+  });
+});
+
+describe('a Twilio call of a published agent', () => {
+  it("is placed with the version's language and welcome greeting, not the draft's", async () => {
+    const twilio = await twilioConversations();
+    try {
+      const b = await tenant(twilio.t, 'B');
+      const send = (method: string, path: string, body: unknown) => twilio.t.request(method, path, { token: b.key, body }).then(okData);
+      const agent = await send('POST', '/v1/ai-agent', { name: 'Ava', language: 'en-GB', welcome_greeting: 'Hello from version one.' });
+      await send('POST', `/v1/ai-agent/${agent.id}/publish`, {});
+      await send('PATCH', `/v1/ai-agent/${agent.id}`, { language: 'fr-FR', welcome_greeting: 'Bonjour du brouillon.' });
+      const call = await answeredOnTwilio(twilio.t, twilio.twilio, b.key, { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550123' });
+      expect(call.twiml).toContain('language="en-GB"');
+      expect(call.twiml).toContain('welcomeGreeting="Hello from version one."');
+      expect(call.twiml).not.toContain('brouillon');
+    } finally {
+      await twilio.close();
+    }
   });
 });
