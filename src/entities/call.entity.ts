@@ -61,6 +61,10 @@ export class Call extends BaseEntity {
   @ManyToOne({ entity: () => AiAgent, ref: true })
   aiAgent!: Ref<AiAgent>;
 
+  /** The published version of the agent the call runs (docs/agents.md, "Versions"); null: the draft. */
+  @Property({ type: 'integer', nullable: true })
+  aiAgentVersion: Opt<number> | null = null;
+
   @ManyToOne({ entity: () => Campaign, ref: true, nullable: true, deleteRule: 'set null' })
   campaign: Ref<Campaign> | null = null;
 

@@ -8,6 +8,12 @@ import { WebhookFlow } from './webhook-flow.entity';
 /** The `campaign_type` of campaigns that answer calls to their inbound number rather than dial. */
 export const INBOUND_CAMPAIGN_TYPE = 'inbound';
 
+/** One side of an A/B split: a version of the campaign's agent and its share of the calls. */
+export interface VersionWeight {
+  version: number;
+  weight: number;
+}
+
 /** A calling job over a contact selection, inside a calling window, with retry tiers. */
 @Entity({ tableName: 'campaigns' })
 @Index({ properties: ['company', 'workspace'] })
@@ -88,6 +94,14 @@ export class Campaign extends BaseEntity {
 
   @ManyToOne({ entity: () => AiAgent, ref: true, nullable: true, deleteRule: 'set null' })
   aiAgent: Ref<AiAgent> | null = null;
+
+  /** The agent's version every call runs (docs/agents.md, "Versions"); null: the latest published. */
+  @Property({ type: 'integer', nullable: true })
+  aiAgentVersion: Opt<number> | null = null;
+
+  /** Versions the calls are split between by weight, instead of `aiAgentVersion`; null: none. */
+  @Property({ type: 'json', nullable: true })
+  aiAgentVersions: Opt<VersionWeight[]> | null = null;
 
   @ManyToOne({ entity: () => PhoneNumber, ref: true, nullable: true, deleteRule: 'set null' })
   inboundPhoneNumber: Ref<PhoneNumber> | null = null;

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Services } from '../services';
 import type { AgentView } from '../services/agents/agent.contract';
+import type { AgentVersionView } from '../services/agents/agent-version.contract';
 import type { CallView } from '../services/calls/call.contract';
 import type { CampaignView } from '../services/campaigns/campaign.contract';
 import type { CampaignStatsView } from '../services/campaigns/campaign-stats.contract';
@@ -64,6 +65,9 @@ function pages<T>(load: (ids: readonly string[], page: { limit: number; cursor?:
 export function createLoaders(caller: Caller, s: Services) {
   return {
     agent: byId<AgentView>((ids) => s.agents.getMany(caller, ids)),
+    agentVersions: pages<AgentVersionView>((ids, page) => s.agentVersions.pageByAgents(caller, ids, page)),
+    agentVersionCount: perParent<number>((ids) => s.agentVersions.countByAgents(caller, ids)),
+    publishedVersion: perParent<AgentVersionView | null>((ids) => s.agentVersions.latestMany(caller, ids)),
     campaign: byId<CampaignView>((ids) => s.campaigns.getMany(caller, ids)),
     contact: byId<ContactView>((ids) => s.contacts.getMany(caller, ids)),
     campaignStats: perParent<CampaignStatsView>((ids) => s.campaigns.statsMany(caller, ids)),

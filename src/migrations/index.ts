@@ -23,6 +23,7 @@ import { Migration20261127150000_turn_latency_cost } from './Migration2026112715
 import { Migration20261127160000_agent_greeting } from './Migration20261127160000_agent_greeting';
 import { Migration20261127170000_volume_indexes } from './Migration20261127170000_volume_indexes';
 import { Migration20261127175000_contact_search } from './Migration20261127175000_contact_search';
+import { Migration20261127176000_agent_versions } from './Migration20261127176000_agent_versions';
 import { Migration20261127180000_agent_tests } from './Migration20261127180000_agent_tests';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
@@ -52,5 +53,6 @@ export const migrationsList = [
   { name: 'Migration20261127160000_agent_greeting', class: Migration20261127160000_agent_greeting },
   { name: 'Migration20261127170000_volume_indexes', class: Migration20261127170000_volume_indexes },
   { name: 'Migration20261127175000_contact_search', class: Migration20261127175000_contact_search },
+  { name: 'Migration20261127176000_agent_versions', class: Migration20261127176000_agent_versions },
   { name: 'Migration20261127180000_agent_tests', class: Migration20261127180000_agent_tests },
 ];

@@ -1,8 +1,12 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { toFilterInput, toServiceInput } from '../graphql/input';
-import { unboundedList } from '../graphql/limits';
+import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { perNode, unboundedList } from '../graphql/limits';
+import { AiAgentVersionConnection, AiAgentVersionType, PublishAiAgentInput } from '../schema/ai-agent-version.type';
+import { type Connection, connectionOf } from '../schema/connection.type';
+import { PageArgs } from '../schema/page.args';
+import type { AgentVersionService } from '../services/agents/agent-version.service';
 import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
@@ -14,6 +18,7 @@ import type { RateLimitService } from '../services/platform/rate-limit.service';
 export class AiAgentResolver {
   constructor(
     private readonly agentService: AgentService,
+    private readonly agentVersions: AgentVersionService,
     private readonly playground: PlaygroundService,
     private readonly rateLimits: RateLimitService,
   ) {}
@@ -55,6 +60,26 @@ export class AiAgentResolver {
   ): Promise<AgentTurnType> {
     await this.rateLimits.consume(caller.scope, [PlaygroundService.limits.testTurn]);
     return toAgentTurnType(await this.playground.testTurn(caller, id, toServiceInput(input)));
+  }
+
+  @Mutation(() => AiAgentVersionType, { description: "Publishes the agent's draft as its next version, or an older version again (a rollback); answers the new version." })
+  async publishAiAgent(
+    @Arg('id', () => ID, { description: 'Id of the agent.' }) id: string,
+    @Arg('input', () => PublishAiAgentInput, { nullable: true, description: 'A note, or the version to publish again.' }) input: object | null,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<AiAgentVersionType> {
+    return this.agentVersions.publish(caller, id, toServiceInput(input ?? {}));
+  }
+
+  @FieldResolver(() => AiAgentVersionConnection, { complexity: perNode, description: "The agent's published versions, newest first; batched across a list of agents." })
+  async versions(@Root() agent: AiAgentType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<AiAgentVersionType>> {
+    const page = await loaders.agentVersions.load({ parentId: agent.id, ...pageInput(first, after) });
+    return connectionOf({ page, node: (version) => version, count: () => loaders.agentVersionCount.load(agent.id), after });
+  }
+
+  @FieldResolver(() => AiAgentVersionType, { nullable: true, description: 'The latest published version, which calls run unless told another; null when never published.' })
+  async publishedVersion(@Root() agent: AiAgentType, @Ctx() { loaders }: GraphQLContext): Promise<AiAgentVersionType | null> {
+    return loaders.publishedVersion.load(agent.id);
   }
 
   @Mutation(() => ID, { description: 'Soft delete; calls made with the agent keep it. Answers the id.' })

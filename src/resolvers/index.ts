@@ -34,7 +34,7 @@ export function createResolvers(s: Services): object[] {
     new CampaignResolver(s.campaigns),
     new CampaignAudienceResolver(),
     new ContactResolver(s.contacts),
-    new AiAgentResolver(s.agents, s.playground, s.rateLimits),
+    new AiAgentResolver(s.agents, s.agentVersions, s.playground, s.rateLimits),
     new AgentTestResolver(s.scenarios, s.testRuns, s.rateLimits),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),

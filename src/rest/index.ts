@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import type { HealthService } from '../services/platform/health.service';
 import { agentRoutes } from './agent.routes';
 import { agentTestRoutes } from './agent-test.routes';
+import { agentVersionRoutes } from './agent-version.routes';
 import { callRoutes } from './call.routes';
 import { campaignRoutes } from './campaign.routes';
 import { contactRoutes } from './contact.routes';
@@ -38,6 +39,7 @@ export function restRouter(orm: MikroORM, services: Services, options: RestOptio
     contactRoutes(api, services.contacts),
     agentRoutes(api, services.agents, services.playground),
     agentTestRoutes(api, services.scenarios, services.testRuns),
+    agentVersionRoutes(api, services.agentVersions),
     phoneNumberRoutes(api, services.phoneNumbers),
     doNotCallRoutes(api, services.doNotCall),
     webhookRoutes(api, services.webhooks),

@@ -6,6 +6,7 @@ import type { Metrics } from '../metrics';
 import { AgentService } from './agents/agent.service';
 import { ScenarioService } from './agent-tests/scenario.service';
 import { TestRunService } from './agent-tests/test-run.service';
+import { AgentVersionService } from './agents/agent-version.service';
 import { AuthService } from './auth/auth.service';
 import { CallLifecycleService } from './calls/call-lifecycle.service';
 import { CallService } from './calls/call.service';
@@ -132,6 +133,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   return {
     auth: new AuthService(config.jwt, config.authTrustMs),
     agents,
+    agentVersions: new AgentVersionService(),
     phoneNumbers,
     provider,
     simulated,

@@ -6,6 +6,7 @@ import { graphql } from '../gql';
 import type { AgentPageQuery } from '../gql/graphql';
 import { href } from '../router';
 import { AgentScenarios } from './AgentScenarios';
+import { AgentVersions } from './AgentVersions';
 import { CallSettings, callSettingsInput } from './CallSettings';
 import { Playground } from './Playground';
 
@@ -79,7 +80,7 @@ function AgentForm({ agent }: { agent: Agent }) {
   );
 }
 
-/** One agent: its prompt and settings, a playground to talk with it, and its test scenarios and runs. */
+/** One agent: its prompt and settings, a playground to talk with it, its published versions, and its test scenarios and runs. */
 export function AgentPage({ id }: { id: string }) {
   const [{ data, error }] = useQuery({ query: AGENT, variables: { id } });
   const agent = data?.aiAgent;
@@ -92,6 +93,7 @@ export function AgentPage({ id }: { id: string }) {
         <AgentForm agent={agent} key={agent.id} />
         <Playground agent={agent} />
       </div>
+      <AgentVersions agentId={agent.id} isTemplate={agent.isTemplate} />
       <AgentScenarios agentId={agent.id} isTemplate={agent.isTemplate} />
     </>
   );

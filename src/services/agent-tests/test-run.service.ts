@@ -1,9 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AgentScenario, AgentTestRun, type AiAgent, Call } from '../../entities';
+import { AgentScenario, AgentTestRun, AiAgent, Call } from '../../entities';
 import { TERMINAL_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import type { AgentService } from '../agents/agent.service';
-import { agentOfCall } from '../conversation/conversation.service';
 import { CompanyFlowInvoker } from '../conversation/flow-tools';
 import type { LanguageModel } from '../conversation/language-model';
 import { NO_MODEL } from '../conversation/playground.service';
@@ -113,8 +112,8 @@ export class TestRunService {
     const turns = storedTurnsOf(call.transcriptObject);
     const script = replayScript(turns);
     if (script.length === 0) throw new PreconditionError('The call has no caller turns to replay');
-    const agent = await agentOfCall(em, call);
-    if (!agent || agent.company?.id !== scope.companyId) throw new NotFoundError('Agent');
+    const agent = await em.findOne(AiAgent, { id: call.aiAgent.id, company: scope.companyId });
+    if (!agent) throw new NotFoundError('Agent');
     const settings = await settingsForRun(caller, agent, input.version);
     const definition: ScenarioDefinition = {
       caller: { turns: script },

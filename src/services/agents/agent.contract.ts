@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AiAgent } from '../../entities';
 import { CALL_RECORDINGS, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../../entities/ai-agent.entity';
 import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { camelKeys, type CamelKeys } from '../shared/naming';
 import { agentFlowSchema } from '../conversation/agent-flow';
 import { outcomeDefinitionsSchema } from '../conversation/analysis-schema';
 import { httpsUrl, intBetween, jsonObject, requiredText, text, workspace } from '../shared/common.input';
@@ -111,6 +112,13 @@ export const agentFields = {
     'Outcomes the agent records after a call.',
   ),
 };
+
+/**
+ * An agent's settings, camelCase: every field create and update write (`agentFields`), which
+ * a published version snapshots and a call runs with (docs/agents.md, "Versions").
+ */
+export type AgentSettings = Pick<AiAgent, keyof CamelKeys<typeof agentFields>>;
+export const AGENT_SETTINGS = Object.keys(camelKeys(agentFields)) as (keyof AgentSettings)[];
 
 /** The workspace create and update accept beside the settings. */
 export const agentWorkspaceFields = { workspace: d(workspace(), 'Workspace slug (`default` when left out).') };

@@ -31,6 +31,8 @@ function callEventOf(status: CallStatus): FlowEventName | null {
 export interface NewInboundCall {
   companyId: string;
   aiAgentId: string;
+  /** The agent's version the call runs; null: the draft. */
+  aiAgentVersion: number | null;
   campaignId: string | null;
   contactId: string | null;
   workspace: string;
@@ -181,6 +183,7 @@ export class CallLifecycleService {
       const call = tx.create(Call, {
         company: spec.companyId,
         aiAgent: spec.aiAgentId,
+        aiAgentVersion: spec.aiAgentVersion,
         campaign: spec.campaignId,
         contact: spec.contactId,
         workspaceId: spec.workspace,

@@ -6,6 +6,7 @@ import { defineContract, described as d, field, namedObject, type ViewOf, viewOf
 import type { StoredTurn } from '../conversation/transcript';
 import { phone, uuid, workspace } from '../shared/common.input';
 import type { PhoneParser } from '../shared/phone';
+import { versionNumber } from '../agents/agent-version.input';
 
 export const dynamicVariable = namedObject(
   z.strictObject({ name: d(z.string(), 'Variable name.'), value: d(z.string(), 'The value.') }),
@@ -69,6 +70,7 @@ export const callContract = defineContract({
     callSid: d(z.string().meta({ examples: ['CA5d9e0c2b7f4a4e1c8b3a6d0f9e2c1b7a'] }), "Provider's identifier; empty until the provider has accepted the call."),
     companyId: d(field.id(), 'Id of the company.'),
     aiAgentId: d(field.id(), 'Id of the agent on the call.'),
+    aiAgentVersion: d(z.int().nullable(), "The agent's published version the call runs (docs/agents.md, \"Versions\"); null: its draft."),
     campaignId: d(field.id().nullable(), 'Id of the campaign that placed the call; null for test calls.'),
     contactId: d(field.id().nullable(), 'Id of the contact called; null for test calls.'),
     callProvider: d(z.string().meta({ examples: ['simulated'] }), 'Telephony provider (simulated or twilio).'),
@@ -175,6 +177,7 @@ export const dynamicVariableInput = namedObject(
  */
 export const makeCallFields = (parser: PhoneParser) => ({
   ai_agent_id: d(uuid(), 'Id of one of your agents, which makes the call (a template is refused).'),
+  ai_agent_version: d(versionNumber().meta({ examples: [1] }).nullish(), "A published version of the agent to run; left out: its latest published version, or its draft when it has none."),
   call_from: d(phone(parser), 'A number the company owns, in any format (normalised to E.164).'),
   call_to: d(phone(parser), 'Any valid number, in any format (normalised to E.164).'),
   dynamic_variables: d(

@@ -3,7 +3,7 @@ import { callById, insertCampaignCalls, makeCall } from './call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DynamicVariable } from '../../entities/call.entity';
 import type { CallLifecycleService } from './call-lifecycle.service';
-import { NotFoundError, PreconditionError } from '../shared/errors';
+import { NotFoundError, PreconditionError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { page as pageInput } from '../shared/common.input';
 import { type ListCallsInput, listCallsInput, makeCallWrite } from './call.input';
@@ -39,6 +39,8 @@ export interface NewCampaignCall {
   attempt: number;
   to: string;
   dynamicVariables: DynamicVariable[];
+  /** The agent's version the call runs; null: the draft. */
+  aiAgentVersion: number | null;
 }
 
 /** A campaign call as stored; `created` false when the attempt had been stored before. */
@@ -52,6 +54,7 @@ export interface StoredCampaignCall {
 /** Why make-call refused (`makeCallRefusal`), as the error each surface maps. */
 const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
   agent: () => new NotFoundError('Agent'),
+  version: () => ValidationError.of('ai_agent_version', 'No such version of this agent'),
   from: () => new PreconditionError('call_from is not a phone number of this company', 'call_from'),
   suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'call_to'),
 };
@@ -92,7 +95,7 @@ export class CallService {
           on,
           this.reads,
           companyId,
-          { agentId: body.aiAgentId, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
+          { agentId: body.aiAgentId, version: body.aiAgentVersion ?? null, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
           this.options,
         ),
       (result) => (result.call ? [result.call.id] : []),

@@ -9,7 +9,8 @@ import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCamp
 import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
 import { usableAgentSql } from '../agents/agent-ownership';
-import { relayAgentOf } from '../conversation/agent-settings';
+import { type RelayAgent, relayAgentOf } from '../conversation/agent-settings';
+import type { AgentSettings } from '../agents/agent.contract';
 import { type StoredTurn, transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../shared/scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
@@ -42,28 +43,45 @@ export interface CallToPlace {
   recording: CallRecording;
 }
 
-/** The columns of a call to place and its agent that `callToPlace` reads (`c` the call, `a` its agent). */
+/**
+ * The columns of a call to place and its agent that `callToPlace` reads (`c` the call, `a` its
+ * agent), with the settings of the version the call runs (null: the agent's draft).
+ */
 const TO_PLACE_COLUMNS = `c.id, c.call_from, c.call_to, c.call_direction, c.agent_dynamic_variables, c.dispatched_at,
-  a.language, a.interruption_sensitivity, a.call_recording, a.who_talks_first, a.opening_disclosure, a.welcome_greeting, a.agent_dynamic_variables AS agent_variables`;
+  a.language, a.interruption_sensitivity, a.call_recording, a.who_talks_first, a.opening_disclosure, a.welcome_greeting, a.agent_dynamic_variables AS agent_variables,
+  (SELECT v.settings FROM ai_agent_versions v WHERE v.agent_id = c.ai_agent_id AND v.company_id = c.company_id AND v.version = c.ai_agent_version) AS version_settings`;
 
-const callToPlace = (row: Record<string, unknown>): CallToPlace => ({
-  id: row.id as string,
-  dispatchedAt: new Date(row.dispatched_at as string),
-  from: row.call_from as string,
-  to: row.call_to as string,
-  agent: relayAgentOf(
-    {
-      language: row.language as string,
-      interruptionSensitivity: row.interruption_sensitivity as number,
-      whoTalksFirst: row.who_talks_first as string,
-      openingDisclosure: row.opening_disclosure as string,
-      welcomeGreeting: row.welcome_greeting as string | null,
-      agentDynamicVariables: row.agent_variables as Record<string, unknown>,
-    },
-    { callFrom: row.call_from as string, callTo: row.call_to as string, callDirection: row.call_direction as string, agentDynamicVariables: row.agent_dynamic_variables as DynamicVariable[] },
-  ),
-  recording: row.call_recording as CallRecording,
-});
+/** The agent settings placing a call reads: its version's, else its agent's draft columns. */
+function placingAgentOf(row: Record<string, unknown>): RelayAgent & Pick<AgentSettings, 'callRecording'> {
+  const version = row.version_settings as AgentSettings | null;
+  if (version) return version;
+  return {
+    language: row.language as string,
+    interruptionSensitivity: row.interruption_sensitivity as number,
+    whoTalksFirst: row.who_talks_first as string,
+    openingDisclosure: row.opening_disclosure as string,
+    welcomeGreeting: row.welcome_greeting as string | null,
+    agentDynamicVariables: row.agent_variables as Record<string, unknown>,
+    callRecording: row.call_recording as CallRecording,
+  };
+}
+
+const callToPlace = (row: Record<string, unknown>): CallToPlace => {
+  const agent = placingAgentOf(row);
+  return {
+    id: row.id as string,
+    dispatchedAt: new Date(row.dispatched_at as string),
+    from: row.call_from as string,
+    to: row.call_to as string,
+    agent: relayAgentOf(agent, {
+      callFrom: row.call_from as string,
+      callTo: row.call_to as string,
+      callDirection: row.call_direction as string,
+      agentDynamicVariables: row.agent_dynamic_variables as DynamicVariable[],
+    }),
+    recording: agent.callRecording,
+  };
+};
 
 /**
  * The company's calls of one direction holding a concurrent-call slot: dispatched and live.
@@ -116,17 +134,22 @@ type MakeCallRow = MakeCallChecks & (StoredView<CallStoredView> | { [K in keyof 
 
 const MAKE_CALL = hotStatement<MakeCallRow>(
   'make-call',
-  (reads) => `WITH checks AS (
+  (reads) => `WITH asked AS (SELECT ?::int AS version), checks AS (
      SELECT EXISTS (SELECT 1 FROM ai_agents a WHERE a.id = ?::uuid AND ${usableAgentSql('a')}) AS agent,
+       asked.version AS asked_version,
+       (SELECT CASE WHEN asked.version IS NULL THEN MAX(v.version) ELSE MAX(v.version) FILTER (WHERE v.version = asked.version) END
+        FROM ai_agent_versions v WHERE v.agent_id = ?::uuid AND v.company_id = ?::uuid) AS version,
        (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS from_number,
        EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS suppressed
+     FROM asked
    ), inserted AS (
-     INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, workspace_id, call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
-     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::uuid, ?, ?, checks.from_number, ?, true, 'outgoing', ?, ?::jsonb
-     FROM checks WHERE checks.agent AND checks.from_number IS NOT NULL AND NOT checks.suppressed
+     INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, ai_agent_version, workspace_id, call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
+     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::uuid, checks.version, ?, ?, checks.from_number, ?, true, 'outgoing', ?, ?::jsonb
+     FROM checks WHERE checks.agent AND (checks.asked_version IS NULL OR checks.version IS NOT NULL) AND checks.from_number IS NOT NULL AND NOT checks.suppressed
      RETURNING ${viewColumns(reads, Call, callStoredView)}
    )
-   SELECT checks.agent AS "agentUsable", checks.from_number IS NOT NULL AS "fromOwned", checks.suppressed AS "toSuppressed", inserted.*
+   SELECT checks.agent AS "agentUsable", (checks.asked_version IS NULL OR checks.version IS NOT NULL) AS "versionFound",
+     checks.from_number IS NOT NULL AS "fromOwned", checks.suppressed AS "toSuppressed", inserted.*
    FROM checks LEFT JOIN inserted ON true`,
 );
 
@@ -134,26 +157,28 @@ const MAKE_CALL = hotStatement<MakeCallRow>(
 export type MadeCall = { call: StoredView<CallStoredView> } | { call: null; checks: MakeCallChecks };
 
 /**
- * make-call in one prepared statement: its three checks (the agent is one the company may call
- * with, agents/agent-ownership.ts; the number calling from is the company's; the number called
- * is not on its do-not-call list) and, when they all pass, the test call's INSERT, answered as
- * its stored view. Which check refuses the call is the service's (`makeCallRefusal`). The
- * columns it does not name take the table's defaults, the entity's.
+ * make-call in one prepared statement: its checks (the agent is one the company may call
+ * with, agents/agent-ownership.ts; it has the version asked for; the number calling from is
+ * the company's; the number called is not on its do-not-call list) and, when they all pass,
+ * the test call's INSERT with the version it runs (the one asked for, else the latest
+ * published, else null: the draft; docs/agents.md, "Versions"), answered as its stored view.
+ * Which check refuses the call is the service's (`makeCallRefusal`). The columns it does not
+ * name take the table's defaults, the entity's.
  */
 export async function makeCall(
   on: Within,
   reads: ViewReads,
   companyId: string,
-  call: { agentId: string; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
+  call: { agentId: string; version: number | null; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
   options: CallServiceOptions,
 ): Promise<MadeCall> {
   const now = new Date();
   const [row] = await MAKE_CALL(on, reads, [
-    call.agentId, companyId, companyId, call.from, companyId, call.to,
+    call.version, call.agentId, companyId, call.agentId, companyId, companyId, call.from, companyId, call.to,
     randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
   ]);
-  const { agentUsable, fromOwned, toSuppressed, ...stored } = row!;
-  return stored.id === null ? { call: null, checks: { agentUsable, fromOwned, toSuppressed } } : { call: stored };
+  const { agentUsable, versionFound, fromOwned, toSuppressed, ...stored } = row!;
+  return stored.id === null ? { call: null, checks: { agentUsable, versionFound, fromOwned, toSuppressed } } : { call: stored };
 }
 
 /** Stores the providers' sids of the company's calls placed together (`sharedStatement`). */
@@ -190,11 +215,11 @@ export async function insertCampaignCalls(
 ): Promise<StoredCampaignCall[]> {
     const rows = await em.execute(
       `WITH r AS (
-         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb)
+         SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb, version int)
        ), ins AS (
-         INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, campaign_id, contact_id, campaign_attempt, workspace_id,
+         INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, ai_agent_version, campaign_id, contact_id, campaign_attempt, workspace_id,
                             call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
-         SELECT gen_random_uuid(), ?, ?, ?, ?, ?, r.contact_id, r.attempt, ?, ?, ?, r.call_to, false, 'outgoing', ?, r.vars FROM r
+         SELECT gen_random_uuid(), ?, ?, ?, ?, r.version, ?, r.contact_id, r.attempt, ?, ?, ?, r.call_to, false, 'outgoing', ?, r.vars FROM r
          ON CONFLICT (campaign_id, contact_id, campaign_attempt) DO NOTHING
          RETURNING id, contact_id, campaign_attempt
        )
@@ -203,7 +228,7 @@ export async function insertCampaignCalls(
        SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
        WHERE k.campaign_id = ? AND k.company_id = ?`,
       [
-        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables }))),
+        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables, version: c.aiAgentVersion }))),
         now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
         options.provider, batch.from, options.priceUnit,
         batch.campaignId, batch.companyId,
@@ -386,12 +411,15 @@ interface SimulatedCallRow {
   firstname: string | null;
   lastname: string | null;
   metadata: Record<string, unknown> | null;
+  /** The settings of the version the call runs; null: the agent's draft. */
+  version_settings: AgentSettings | null;
 }
 
 const SIMULATED_CALL = hotStatement<SimulatedCallRow>(
   'simulated-call',
   `SELECT c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language, a.who_talks_first, a.welcome_greeting,
-            a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata
+            a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata,
+            (SELECT v.settings FROM ai_agent_versions v WHERE v.agent_id = c.ai_agent_id AND v.company_id = c.company_id AND v.version = c.ai_agent_version) AS version_settings
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
        LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ?`,
@@ -409,7 +437,8 @@ export async function simulatedCall(on: Within, reads: ViewReads, call: RecordKe
     agentDynamicVariables: row.agent_dynamic_variables,
     // A string or a Date, depending on the driver's type parsing.
     startedAt: row.started_at === null ? null : new Date(row.started_at),
-    agent: {
+    // The version the call runs, else the agent's draft (docs/agents.md, "Versions").
+    agent: row.version_settings ?? {
       name: row.name,
       language: row.language,
       whoTalksFirst: row.who_talks_first,

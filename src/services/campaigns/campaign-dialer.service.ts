@@ -1,6 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Call, Campaign, Contact } from '../../entities';
 import type { DynamicVariable } from '../../entities/call.entity';
+import { latestVersion } from '../agents/agent-version.store';
+import { chooseVersion } from '../agents/version-choice';
 import type { Logger } from '../../logger';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import type { CallService, CampaignCallBatch, NewCampaignCall } from '../calls/call.service';
@@ -226,6 +228,9 @@ export class CampaignDialer {
     const placed: string[] = [];
     const key = { id: c.id, companyId: c.company.id };
     let free = c.maxConcurrentCalls - (await liveAttempts(tx, key));
+    // The version each call runs (docs/agents.md, "Versions"): the latest is read once per tick, and only when nothing is pinned.
+    const pin = { version: c.aiAgentVersion, weights: c.aiAgentVersions };
+    const latest = free > 0 && pin.version === null && !pin.weights ? await latestVersion(tx, key.companyId, batch.aiAgentId) : null;
     while (free > 0) {
       const wanted = free;
       const due = await dueEntries(tx, key, rules, now, wanted);
@@ -241,6 +246,7 @@ export class CampaignDialer {
             attempt: entry.attempts + 1,
             to: entry.contact.phoneNumber,
             dynamicVariables: this.agentVariables(c, entry.contact),
+            aiAgentVersion: chooseVersion(pin, latest),
           });
         }
       }

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import type { Campaign } from '../../entities';
 import { camelKeys } from '../shared/naming';
 import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { versionWeight } from '../agents/agent-version.contract';
+import { versionNumber, versionWeights } from '../agents/agent-version.input';
 import { nestedStrings, RETRY_UNITS, timeOfDay, timeZone } from './campaign.input';
 import { intBetween, isoDate, jsonObject, requiredText, rule, text, timestamp, uuid, workspace } from '../shared/common.input';
 
@@ -39,6 +41,8 @@ export const campaignContract = defineContract({
     companyId: d(field.id(), 'Id of the company.'),
     ownerUserId: d(field.id().nullable(), 'Id of the user who owns the campaign.'),
     aiAgentId: d(field.id().nullable(), 'Id of the agent that makes the calls.'),
+    aiAgentVersion: d(z.int().nullable(), "The agent's published version every call runs; null: the latest published (docs/agents.md, \"Versions\")."),
+    aiAgentVersions: d(z.array(versionWeight).nullable(), 'Versions the calls are split between by weight (an A/B test), instead of one; null: none.'),
     inboundPhoneNumberId: d(field.id().nullable(), 'Id of the number inbound calls arrive on.'),
     outboundPhoneNumberId: d(field.id().nullable(), 'Id of the number the calls are made from.'),
     webhookId: d(field.id().nullable(), 'Id of the flow triggered after each call.'),
@@ -66,6 +70,8 @@ export const campaignFields = {
   company_id: uuid(),
   owner_user_id: d(uuid().nullable(), 'Id of the user who owns the campaign.'),
   ai_agent_id: d(uuid().nullable(), 'Id of the AI agent.'),
+  ai_agent_version: d(versionNumber().nullable(), "A published version of the agent every call runs; null: the latest published, else the draft."),
+  ai_agent_versions: d(versionWeights().nullable(), 'Split the calls between published versions by weight (an A/B test) instead of one version; each call records which it ran.'),
   inbound_phone_number_id: d(uuid().nullable(), 'Id of the number inbound calls arrive on.'),
   outbound_phone_number_id: d(uuid().nullable(), 'Id of the number the calls are made from.'),
   webhook_id: d(uuid().nullable(), 'Id of the webhook flow.'),

@@ -2,6 +2,7 @@ import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
+import { missingVersions } from '../agents/agent-version.store';
 import { audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
 import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
@@ -194,13 +195,20 @@ export class CampaignService {
       if (id !== null && !(await this.owns(caller, rel, id))) errors.push({ field: snakeName(rel.field), message: `${rel.name} not found` });
       relations[rel.property] = id;
     }
+    if (fields.aiAgentVersion != null && fields.aiAgentVersions != null) {
+      errors.push({ field: 'ai_agent_versions', message: 'Give ai_agent_version or ai_agent_versions, not both' });
+    }
     if (errors.length > 0) throw new ValidationError(errors);
     caller.em.assign(campaign, {
       ...fields,
+      // Pinning one version ends a split, and a split ends a pin.
+      ...(fields.aiAgentVersion != null ? { aiAgentVersions: null } : {}),
+      ...(fields.aiAgentVersions != null ? { aiAgentVersion: null } : {}),
       ...relations,
       ...(deletedAt !== undefined ? { deletedAt: deletedAt === null ? null : new Date(deletedAt) } : {}),
     });
     this.checkConsistency(campaign);
+    await this.checkVersions(caller, campaign);
     if (campaign.status === 'active') await this.checkActivation(caller, campaign);
   }
 
@@ -231,6 +239,17 @@ export class CampaignService {
   ): Promise<boolean> {
     const where = { id, company: scope.companyId, ...(rel.softDeleted ? { deletedAt: null } : {}) };
     return (await em.count(rel.entity, where as never)) > 0;
+  }
+
+  /** The versions a campaign pins or splits between are published versions of its agent (docs/agents.md, "Versions"). */
+  private async checkVersions({ scope, em }: Caller, c: Campaign): Promise<void> {
+    const named = c.aiAgentVersion !== null ? [{ field: 'ai_agent_version', version: c.aiAgentVersion }] : (c.aiAgentVersions ?? []).map((w, i) => ({ field: `ai_agent_versions[${i}].version`, version: w.version }));
+    if (named.length === 0) return;
+    const agentId = c.aiAgent?.id;
+    if (!agentId) throw ValidationError.of(named[0]!.field, 'A version needs the campaign\'s ai_agent_id');
+    const missing = new Set(await missingVersions(em, scope.companyId, agentId, named.map((n) => n.version)));
+    const errors = named.filter((n) => missing.has(n.version)).map((n) => ({ field: n.field, message: 'No such version of the campaign\'s agent' }));
+    if (errors.length > 0) throw new ValidationError(errors);
   }
 
   /** Rules across fields, checked on the merged record so that partial updates obey them too. */

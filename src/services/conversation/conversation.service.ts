@@ -16,13 +16,20 @@ import type { LanguageModel, TokenUsage } from './language-model';
 import { resumptionOf, storedTurnsOf } from './resumption';
 import type { StoredTurn } from './transcript';
 import { storedTurnOf, writeTranscript } from './transcript.store';
+import type { AgentSettings } from '../agents/agent.contract';
+import { settingsOfVersion } from '../agents/agent-version.store';
 import type { CallPrices } from '../calls/call-cost';
 import { readableAgents } from '../agents/agent-ownership';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The agent a call talks with: the company's own, or a catalogue template; null when neither (deleted since). */
-export function agentOfCall(em: EntityManager, call: Call): Promise<AiAgent | null> {
+/**
+ * The settings a call runs with (docs/agents.md, "Versions"): its agent's published version
+ * when it names one, else the agent's draft (the company's own agent, or a catalogue
+ * template); null when there is no such agent (deleted since).
+ */
+export async function agentOfCall(em: EntityManager, call: Pick<Call, 'aiAgent' | 'aiAgentVersion' | 'company'>): Promise<AgentSettings | null> {
+  if (call.aiAgentVersion !== null) return settingsOfVersion(em, call.company.id, call.aiAgent.id, call.aiAgentVersion);
   return em.findOne(AiAgent, { id: call.aiAgent.id, ...readableAgents(call.company.id) });
 }
 

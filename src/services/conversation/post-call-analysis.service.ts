@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AiAgent, Call } from '../../entities';
+import { Call } from '../../entities';
+import type { AgentSettings } from '../agents/agent.contract';
+import { agentOfCall } from './conversation.service';
 import type { Logger } from '../../logger';
 import type { Transitioned } from '../calls/call-transitions';
 import type { Clock } from '../shared/clock';
@@ -81,7 +83,8 @@ export class PostCallAnalysisService {
     const call = await em.findOne(Call, { id: callId, company: companyId });
     if (!call || call.agentTaskStatus !== '' || !analyzable(call)) return;
     const turns = turnsOf(call);
-    const agent = await em.findOneOrFail(AiAgent, { id: call.aiAgent.id, company: companyId });
+    const agent = await agentOfCall(em, call);
+    if (!agent) return;
     const result = await analyzeTranscript(this.model, agent, turns, attempt, this.logger);
     const answered = result.ok
       ? {
@@ -122,7 +125,7 @@ export class PostCallAnalysisService {
  */
 export async function analyzeTranscript(
   model: LanguageModel,
-  agent: Pick<AiAgent, 'prompt' | 'agentPostCallOutcomes'>,
+  agent: Pick<AgentSettings, 'prompt' | 'agentPostCallOutcomes'>,
   turns: readonly StoredTurn[],
   attempt: JobAttempt,
   logger?: Logger,

@@ -1,13 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { AiAgent, Call } from '../../entities';
+import { Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
 import { voicemailMessageOf } from '../conversation/agent-settings';
+import { agentOfCall } from '../conversation/conversation.service';
 import type { EventPublisher } from '../platform/events';
 import { answeredByOf, isTwilioAnsweredBy, machineMomentOf, voicemailTwiml } from './answering-machine';
 import type { TelephonyAdapter } from './telephony';
 import { signedTwilioCall } from './twilio-callback';
-import { readableAgents } from '../agents/agent-ownership';
 
 /**
  * Twilio's asynchronous answering-machine detection (docs/calls.md, "Answering machines"): the
@@ -37,11 +37,7 @@ export class AnsweringMachineService {
       return;
     }
     if (!LIVE_STATUSES.includes(call.callStatus)) return;
-    const agent = await em.findOne(
-      AiAgent,
-      { id: call.aiAgent.id, ...readableAgents(call.company.id) },
-      { fields: ['voicemailAction', 'voicemailMessage', 'agentDynamicVariables', 'language'] },
-    );
+    const agent = await agentOfCall(em, call);
     const action = agent?.voicemailAction ?? 'hangup';
     const moment = machineMomentOf(verdict);
     const ends = verdict === 'fax' || (moment === 'message_end' && action !== 'continue');

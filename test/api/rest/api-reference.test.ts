@@ -24,6 +24,7 @@ describe('Swagger UI at GET /docs, in a headless browser', () => {
     const example = JSON.parse(await body.locator('.body-param__example, .highlight-code').first().innerText());
     expect(example).toEqual({
       ai_agent_id: EXAMPLE_ID,
+      ai_agent_version: 1,
       call_from: '+14155552671',
       call_to: '+14155552671',
       dynamic_variables: [{ name: 'first_name', value: 'Ada' }],

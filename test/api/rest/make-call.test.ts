@@ -18,7 +18,7 @@ describe('POST /v1/calls/make-call', () => {
     const call = okData(res);
     expect(Object.keys(call).sort()).toEqual(
       [
-        'id', 'call_sid', 'company_id', 'ai_agent_id', 'campaign_id', 'contact_id', 'call_provider', 'call_from', 'call_to',
+        'id', 'call_sid', 'company_id', 'ai_agent_id', 'ai_agent_version', 'campaign_id', 'contact_id', 'call_provider', 'call_from', 'call_to',
         'call_duration', 'call_status', 'call_direction', 'is_test', 'call_rating', 'call_feedback', 'record_url', 'transcript',
         'transcript_object', 'transcript_language', 'cost', 'cost_breakdown', 'price_unit', 'latency', 'answered_by', 'disconnect_reason', 'resumes', 'transfer', 'analysis_sentiment',
         'agent_task_status', 'agent_task_feedback', 'metadata', 'agent_dynamic_variables', 'agent_post_call_outcomes', 'notes',
@@ -28,6 +28,7 @@ describe('POST /v1/calls/make-call', () => {
     expect(call).toMatchObject({
       company_id: a.companyId,
       ai_agent_id: a.agent.id,
+      ai_agent_version: null,
       call_from: '+14155552671',
       call_to: '+14155550123',
       call_status: 'pstn-queued',

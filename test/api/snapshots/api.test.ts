@@ -105,6 +105,9 @@ it('REST: every documented read of one record of each aggregate, and writes and 
   await rest('list agent templates', 'GET', '/v1/ai-agent/templates');
   await rest('list agents', 'GET', '/v1/ai-agent');
   await rest('get agent', 'GET', `/v1/ai-agent/${ids.agent}`);
+  await rest('publish agent', 'POST', `/v1/ai-agent/${ids.agent}/publish`, { note: 'First release' });
+  await rest('list agent versions', 'GET', `/v1/ai-agent/${ids.agent}/versions`);
+  await rest('get agent version', 'GET', `/v1/ai-agent/${ids.agent}/versions/1`);
   await rest('list campaigns', 'GET', '/v1/campaigns/list');
   await rest('list campaigns of a workspace', 'GET', '/v1/campaigns/by-workspace/default');
   await rest('get campaign', 'GET', `/v1/campaigns/by-id/${ids.campaign}`);
@@ -140,8 +143,8 @@ it('GraphQL: the same records through the queries (after the REST test made them
   const queries: Record<string, [string, Record<string, unknown>]> = {
     phoneNumbers: [`{ phoneNumbers ${selection('PhoneNumber')} }`, {}],
     aiAgent: [`query($id: ID!) { aiAgent(id: $id) ${selection('AiAgent')} }`, { id: ids.agent }],
-    aiAgents: [`{ aiAgents ${selection('AiAgent')} }`, {}],
-    aiAgentTemplates: [`{ aiAgentTemplates ${selection('AiAgent')} }`, {}],
+    aiAgents: [`{ aiAgents ${selection('AiAgent', true, ['versions'])} }`, {}],
+    aiAgentTemplates: [`{ aiAgentTemplates ${selection('AiAgent', true, ['versions'])} }`, {}],
     campaign: [`query($id: ID!) { campaign(id: $id) ${selection('Campaign')} }`, { id: ids.campaign }],
     campaigns: [`{ campaigns(first: 5) ${selection('CampaignConnection')} }`, {}],
     contacts: [`{ contacts ${selection('ContactConnection')} }`, {}],

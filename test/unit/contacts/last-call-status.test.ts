@@ -32,7 +32,10 @@ describe("a contact's last_call_status", () => {
     expect(writers.map((file) => path.relative(PROJECT_ROOT, file))).toEqual(['src/services/calls/call.store.ts']);
     const store = readFileSync(writers[0]!, 'utf8');
     expect(store).toMatch(/SET last_call_status = g\.contact_status/);
-    expect(store.match(/contact_status: .*/g)).toEqual(['contact_status: contactStatusOf(update.status, update.disconnectReason),']);
+    // The value is the transition's `contactStatus`, which transitionFields takes from contactStatusOf.
+    expect(store.match(/contact_status: .*/g)).toEqual(['contact_status: string;', 'contact_status: fields.contactStatus,']);
+    const transitions = readFileSync(path.join(PROJECT_ROOT, 'src/services/calls/call-transitions.ts'), 'utf8');
+    expect(transitions.match(/contactStatus: .*/g)).toEqual(['contactStatus: LastCallStatus;', 'contactStatus: contactStatusOf(update.status, update.disconnectReason),']);
   });
 
   it('takes only values of the list, for every call status and ending', () => {

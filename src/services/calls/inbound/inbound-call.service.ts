@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call, Campaign, PhoneNumber } from '../../../entities';
+import { latestVersion, settingsOfVersion } from '../../agents/agent-version.store';
+import { chooseVersion } from '../../agents/version-choice';
 import type { DynamicVariable } from '../../../entities/call.entity';
 import { INBOUND_CAMPAIGN_TYPE } from '../../../entities/campaign.entity';
 import type { CallLifecycleService } from '../call-lifecycle.service';
@@ -108,9 +110,12 @@ export class InboundCallService {
     const contact = from ? await contactWithNumber(em, companyId, from) : null;
     const variables: DynamicVariable[] = campaign && contact ? dynamicVariables(campaign.agentVariablesContactMetadataMapping, this.views.contact(contact)) : [];
     const facts = { callFrom: from ?? ring.from.slice(0, 20), callTo: number.phoneNumber, callDirection: 'incoming', agentDynamicVariables: variables };
+    const version = await this.versionOf(em, companyId, answerer);
+    const settings = version === null ? agent : ((await settingsOfVersion(em, companyId, agent.id, version)) ?? agent);
     const { callId, admitted } = await this.lifecycle.admitInbound({
       companyId,
       aiAgentId: agent.id,
+      aiAgentVersion: version,
       campaignId: campaign?.id ?? null,
       contactId: contact?.id ?? null,
       workspace: campaign?.workspace ?? agent.workspaceId,
@@ -122,7 +127,14 @@ export class InboundCallService {
       dynamicVariables: variables,
       priceUnit: this.options.priceUnit,
     });
-    return admitted ? { kind: 'connect', callId, agent: relayAgentOf(agent, facts) } : { kind: 'busy', callId };
+    return admitted ? { kind: 'connect', callId, agent: relayAgentOf(settings, facts) } : { kind: 'busy', callId };
+  }
+
+  /** The version an incoming call runs: its campaign's when the campaign's agent answers, else the agent's latest published (docs/agents.md, "Versions"). */
+  private async versionOf(em: EntityManager, companyId: string, { agent, campaign }: Answerer): Promise<number | null> {
+    const pin = campaign?.aiAgent?.id === agent.id ? { version: campaign.aiAgentVersion, weights: campaign.aiAgentVersions } : {};
+    if (pin.version != null || pin.weights) return chooseVersion(pin, null);
+    return latestVersion(em, companyId, agent.id);
   }
 
   /** The active inbound campaign on the number (the latest changed, if several) and the agent answering. */
