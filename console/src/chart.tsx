@@ -1,6 +1,18 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 
+/** Tick steps of the time axis, in seconds: 1 s to a week. */
+const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21_600, 43_200, 86_400, 604_800];
+
+/** How a tick (seconds since the epoch) reads: a time, with the day when the ticks span more than one. */
+const timeLabel = (ticks: number[]) => {
+  const days = (ticks.at(-1)! - ticks[0]!) >= 86_400;
+  return (tick: number) => {
+    const at = new Date(tick * 1000);
+    return days ? `${at.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}` : at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  };
+};
+
 export interface Series {
   label: string;
   color: string;
@@ -23,7 +35,9 @@ export function LineChart({ x, series, title }: { x: number[]; series: Series[];
       width: el.clientWidth,
       height: 220,
       series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
-      axes: [{}, { size: 40 }],
+      // Whole seconds at least, read as clock times (dates too when the range spans days):
+      // uPlot's own ticks for a few seconds of data are fractions of a second.
+      axes: [{ space: 90, incrs: TIME_STEPS, values: (_u, ticks) => ticks.map(timeLabel(ticks)) }, { size: 40 }],
     };
     plot.current = new uPlot(opts, [[], ...series.map(() => [])], el);
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: 220 }));

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 import type { CombinedError } from 'urql';
 import { type FieldError, problemOf } from './errors';
 
@@ -35,11 +35,12 @@ export function notYet(error: CombinedError | undefined, answered: boolean, what
   return <p aria-busy="true">Loading…</p>;
 }
 
-/** A list page: its title, a failure if any, and a table with these column headers (rows as children). */
-export function ListPage({ title, error, headers, children }: { title: string; error: CombinedError | undefined; headers: string[]; children: ReactNode }) {
+/** A list page: its title, an action (a link to create one), a failure if any, and a table with these column headers (rows as children). */
+export function ListPage({ title, error, headers, action, children }: { title: string; error: CombinedError | undefined; headers: string[]; action?: ReactNode; children: ReactNode }) {
   return (
     <>
       <h1>{title}</h1>
+      {action && <p>{action}</p>}
       <Problem error={error} />
       <Table headers={headers}>{children}</Table>
     </>
@@ -56,5 +57,31 @@ export function Table({ headers, caption, children }: { headers: string[]; capti
         <tbody>{children}</tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A card to delete a record: a button, then the question with Delete (focused) and Keep.
+ * `onDelete` runs the deletion and leaves the page when it succeeded.
+ */
+export function DeleteCard({ what, question, busy, error, onDelete }: { what: string; question: string; busy: boolean; error: CombinedError | undefined; onDelete(): void }) {
+  const [asked, setAsked] = useState(false);
+  const id = useId();
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Delete</h2>
+      {!asked ? (
+        <button type="button" className="danger" onClick={() => setAsked(true)}>Delete this {what}</button>
+      ) : (
+        <div className="confirm" role="alertdialog" aria-labelledby={`${id}-q`}>
+          <p id={`${id}-q`}>{question}</p>
+          <div className="actions">
+            <button type="button" className="danger" autoFocus onClick={onDelete} disabled={busy}>Delete</button>
+            <button type="button" className="secondary" onClick={() => setAsked(false)}>Keep it</button>
+          </div>
+        </div>
+      )}
+      <Problem error={error} />
+    </section>
   );
 }

@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { LineChart } from '../chart';
-import { notYet, ProgressBar, Problem } from '../components';
+import { DeleteCard, notYet, ProgressBar, Problem } from '../components';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
 import type { CampaignPageQuery } from '../gql/graphql';
-import { href } from '../router';
+import { href, navigate } from '../router';
 import { CampaignSettings } from './CampaignSettings';
 
 const CAMPAIGN = graphql(`
@@ -14,11 +14,17 @@ const CAMPAIGN = graphql(`
       id name status callProgress workspaceId timeZone
       callTimeOfDayFrom callTimeOfDayTo daysOfWeek startedAt endedAt
       numberOfCallAttempts retryDelay retryDelayUnit
+      contactsListTags contactsListCategories contactsListSource
       aiAgent { id name }
       stats { contactsSelected settled pickedUp failed inProgress queued skipped skippedReasons nextAttemptAt }
       calls(first: 100) { edges { node { id callStatus callTo createdAt endedAt } } }
     }
+    contacts(status: "active", first: 1) { totalCount }
   }
+`);
+
+const DELETE = graphql(`
+  mutation DeleteCampaign($id: ID!) { deleteCampaign(id: $id) }
 `);
 
 const CAMPAIGN_CALLS_LIVE = graphql(`
@@ -76,7 +82,14 @@ export function CampaignPage({ id }: { id: string }) {
   if (!campaign) return notYet(error, Boolean(data), 'campaign');
   const { stats } = campaign;
   const action = campaign.status === 'active' ? { to: 'paused', text: 'Pause' } : campaign.status === 'paused' ? { to: 'active', text: 'Resume' } : campaign.status === 'completed' ? null : { to: 'active', text: 'Activate' };
+  const everyone = campaign.contactsListTags.length + campaign.contactsListCategories.length + campaign.contactsListSource.length === 0;
+  const filters = [
+    ['tags', campaign.contactsListTags],
+    ['categories', campaign.contactsListCategories],
+    ['sources', campaign.contactsListSource],
+  ].flatMap(([name, values]) => (values.length > 0 ? [`${name as string}: ${(values as string[]).join(', ')}`] : []));
   const skippedReasons = Object.entries(stats.skippedReasons);
+  const why = skippedReasons.map(([r, n]) => `${label(r)}: ${String(n)}`).join(', ');
   return (
     <>
       <p><a href={href('campaigns')}>← Campaigns</a></p>
@@ -91,10 +104,19 @@ export function CampaignPage({ id }: { id: string }) {
           <div><dt>failed</dt><dd>{stats.failed}</dd></div>
           <div><dt>in progress</dt><dd>{stats.inProgress}</dd></div>
           <div><dt>queued</dt><dd>{stats.queued}</dd></div>
-          <div><dt>skipped</dt><dd>{stats.skipped}{skippedReasons.length > 0 && ` (${skippedReasons.map(([r, n]) => `${label(r)}: ${String(n)}`).join(', ')})`}</dd></div>
-          <div><dt>next attempt</dt><dd>{dateTime(stats.nextAttemptAt)}</dd></div>
+          <div><dt>skipped</dt><dd>{stats.skipped}{skippedReasons.length > 0 && <small title={why}> ({why})</small>}</dd></div>
+          <div><dt>next attempt</dt><dd title={dateTime(stats.nextAttemptAt)}>{dateTime(stats.nextAttemptAt)}</dd></div>
         </dl>
-        {action && <button type="button" onClick={() => setStatus({ id, status: action.to })} disabled={statusChange.fetching}>{action.text}</button>}
+        <p>Calls {everyone ? <strong>every active contact of the company ({data.contacts.totalCount})</strong> : `the contacts matching ${filters.join('; ')}`}, and those added to the campaign.</p>
+        {action && (
+          <StatusButton
+            text={action.text}
+            busy={statusChange.fetching}
+            // Activating (from a draft) a selection of every contact asks first; resuming a paused campaign does not.
+            confirm={action.text === 'Activate' && everyone ? `This campaign has no contact filter: it will call every active contact of the company, ${data.contacts.totalCount} contacts.` : null}
+            onGo={() => setStatus({ id, status: action.to })}
+          />
+        )}
         <Problem error={statusChange.error} />
       </section>
       <section className="card" aria-labelledby="outcomes">
@@ -110,6 +132,31 @@ export function CampaignPage({ id }: { id: string }) {
         </ul>
       </section>
       <CampaignSettings campaign={campaign} />
+      <DeleteCampaign id={id} name={campaign.name} />
     </>
   );
+}
+
+/** A status change; when `confirm` says why, it asks first (the confirmation takes the focus). */
+function StatusButton({ text, busy, confirm, onGo }: { text: string; busy: boolean; confirm: string | null; onGo(): void }) {
+  const [asked, setAsked] = useState(false);
+  if (!asked || !confirm) {
+    return <button type="button" onClick={() => (confirm ? setAsked(true) : onGo())} disabled={busy}>{text}</button>;
+  }
+  return (
+    <div className="confirm" role="alertdialog" aria-labelledby="confirm-activate">
+      <p id="confirm-activate">{confirm} Activate it?</p>
+      <div className="actions">
+        <button type="button" autoFocus onClick={() => { setAsked(false); onGo(); }}>Call them all</button>
+        <button type="button" className="secondary" onClick={() => setAsked(false)}>Not now</button>
+      </div>
+    </div>
+  );
+}
+
+/** Deletes the campaign, then shows the list. */
+function DeleteCampaign({ id, name }: { id: string; name: string }) {
+  const [result, remove] = useMutation(DELETE);
+  const onDelete = () => void remove({ id }).then((res) => res.error || navigate('campaigns'));
+  return <DeleteCard what="campaign" question={`Delete ${name}? Its calls are kept; it calls nobody more.`} busy={result.fetching} error={result.error} onDelete={onDelete} />;
 }

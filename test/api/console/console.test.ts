@@ -96,6 +96,11 @@ describe('the web console, in a headless browser', () => {
 
     const shiftBefore = await layoutShift();
     await page.getByRole('button', { name: 'Activate' }).click();
+    // No contact filter: the campaign calls every contact of the company, and says so first.
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('it will call every active contact of the company, 3 contacts.').waitFor();
+    await shot('campaign-confirm');
+    await confirm.getByRole('button', { name: 'Call them all' }).click();
     await page.getByTestId('campaign-status').getByText('active').waitFor();
     const progress = page.getByRole('progressbar', { name: 'Campaign progress' });
     await expect(progress.getAttribute('aria-valuenow')).resolves.not.toBe('100');
