@@ -4,6 +4,14 @@ import uPlot from 'uplot';
 /** Tick steps of the time axis, in seconds: 1 s to a week. */
 const TIME_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21_600, 43_200, 86_400, 604_800];
 
+const MIN_SPAN_S = 60;
+
+/** `[min, max]` widened around its middle to `span` when narrower. */
+const padded = (min: number, max: number, span: number): uPlot.Range.MinMax => {
+  const pad = Math.max(0, span - (max - min)) / 2;
+  return [min - pad, max + pad];
+};
+
 /** How a tick (seconds since the epoch) reads: a time, with the day when the ticks span more than one. */
 const timeLabel = (ticks: number[]) => {
   const days = (ticks.at(-1)! - ticks[0]!) >= 86_400;
@@ -35,6 +43,8 @@ export function LineChart({ x, series, title }: { x: number[]; series: Series[];
       width: el.clientWidth,
       height: 220,
       series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
+      // A minute at least: points a few seconds apart still get ticks of whole seconds.
+      scales: { x: { time: true, range: (_u, min, max) => padded(min, max, MIN_SPAN_S) } },
       // Whole seconds at least, read as clock times (dates too when the range spans days):
       // uPlot's own ticks for a few seconds of data are fractions of a second.
       axes: [{ space: 90, incrs: TIME_STEPS, values: (_u, ticks) => ticks.map(timeLabel(ticks)) }, { size: 40 }],
