@@ -27,8 +27,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.setDefaultTimeout(10_000);
-  page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message} ${err.stack}\n`));
-  page.on('console', (m) => process.stdout.write(`console: ${m.text()}\n`));
+  page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message}\n`));
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -188,6 +187,20 @@ describe('creating and managing everything from the web console', () => {
     await shot('flow');
   });
 
+  it('creates a flow from an integration template, its signing secret shown once', async () => {
+    await section('Flows');
+    await page.getByRole('link', { name: 'New flow' }).click();
+    await page.getByLabel('Integration template').selectOption({ label: 'Slack incoming webhook (messaging)' });
+    await page.getByLabel('Name', { exact: true }).fill('Team alerts');
+    await page.getByRole('button', { name: 'Create the flow' }).click();
+    const secret = (await page.getByTestId('flow-secret').textContent())!;
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('link', { name: 'Open the flow' }).click();
+    await heading(/^Team alerts/);
+    await page.getByTestId('flow-status').getByText('running').waitFor();
+    expect(await page.content()).not.toContain(secret);
+  });
+
   it('creates a flow with its steps', async () => {
     await section('Flows');
     await page.getByRole('link', { name: 'New flow' }).click();
@@ -195,6 +208,8 @@ describe('creating and managing everything from the web console', () => {
     await page.getByLabel('URL').fill(`${receiver.url}/made`);
     await page.getByLabel(/^Body/).fill('{"id": "{{id}}"}');
     await page.getByRole('button', { name: 'Create the flow' }).click();
+    await expect(page.getByTestId('flow-secret').textContent()).resolves.toMatch(/^whsec_/);
+    await page.getByRole('link', { name: 'Open the flow' }).click();
     await heading(/^Console made flow/);
     await page.getByTestId('flow-status').getByText('running').waitFor();
     await page.getByLabel('Variables (JSON)').fill('{"id": "x"}');
