@@ -1,4 +1,4 @@
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { CombinedError } from 'urql';
 import { type FieldError, problemOf } from './errors';
 
@@ -61,27 +61,59 @@ export function Table({ headers, caption, children }: { headers: string[]; capti
 }
 
 /**
+ * A question asked in place (a confirmation): whether it is open, and the button that opens it,
+ * which takes the focus back when the question closes (the question's buttons are gone then).
+ */
+export function useQuestion() {
+  const [asked, setAsked] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  const wasAsked = useRef(false);
+  useEffect(() => {
+    if (!asked && wasAsked.current) trigger.current?.focus();
+    wasAsked.current = asked;
+  }, [asked]);
+  return { asked, ask: () => setAsked(true), close: () => setAsked(false), trigger };
+}
+
+/**
  * A card to delete a record: a button, then the question with Delete (focused) and Keep.
  * `onDelete` runs the deletion and leaves the page when it succeeded.
  */
 export function DeleteCard({ what, question, busy, error, onDelete }: { what: string; question: string; busy: boolean; error: CombinedError | undefined; onDelete(): void }) {
-  const [asked, setAsked] = useState(false);
+  const { asked, ask, close, trigger } = useQuestion();
   const id = useId();
   return (
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Delete</h2>
       {!asked ? (
-        <button type="button" className="danger" onClick={() => setAsked(true)}>Delete this {what}</button>
+        <button type="button" className="danger" ref={trigger} onClick={ask}>Delete this {what}</button>
       ) : (
         <div className="confirm" role="alertdialog" aria-labelledby={`${id}-q`}>
           <p id={`${id}-q`}>{question}</p>
           <div className="actions">
             <button type="button" className="danger" autoFocus onClick={onDelete} disabled={busy}>Delete</button>
-            <button type="button" className="secondary" onClick={() => setAsked(false)}>Keep it</button>
+            <button type="button" className="secondary" onClick={close}>Keep it</button>
           </div>
         </div>
       )}
       <Problem error={error} />
     </section>
+  );
+}
+
+/** A status change; when `confirm` says why, it asks first (its first button takes the focus, the trigger gets it back). */
+export function StatusButton({ text, busy, confirm, onGo }: { text: string; busy: boolean; confirm: string | null; onGo(): void }) {
+  const { asked, ask, close, trigger } = useQuestion();
+  if (!asked || !confirm) {
+    return <button type="button" ref={trigger} onClick={() => (confirm ? ask() : onGo())} disabled={busy}>{text}</button>;
+  }
+  return (
+    <div className="confirm" role="alertdialog" aria-labelledby="confirm-activate">
+      <p id="confirm-activate">{confirm} Activate it?</p>
+      <div className="actions">
+        <button type="button" autoFocus onClick={() => { close(); onGo(); }}>Call them all</button>
+        <button type="button" className="secondary" onClick={close}>Not now</button>
+      </div>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { LineChart } from '../chart';
-import { DeleteCard, notYet, ProgressBar, Problem } from '../components';
+import { DeleteCard, notYet, ProgressBar, Problem, StatusButton } from '../components';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
 import type { CampaignPageQuery } from '../gql/graphql';
@@ -134,23 +134,6 @@ export function CampaignPage({ id }: { id: string }) {
       <CampaignSettings campaign={campaign} />
       <DeleteCampaign id={id} name={campaign.name} />
     </>
-  );
-}
-
-/** A status change; when `confirm` says why, it asks first (the confirmation takes the focus). */
-function StatusButton({ text, busy, confirm, onGo }: { text: string; busy: boolean; confirm: string | null; onGo(): void }) {
-  const [asked, setAsked] = useState(false);
-  if (!asked || !confirm) {
-    return <button type="button" onClick={() => (confirm ? setAsked(true) : onGo())} disabled={busy}>{text}</button>;
-  }
-  return (
-    <div className="confirm" role="alertdialog" aria-labelledby="confirm-activate">
-      <p id="confirm-activate">{confirm} Activate it?</p>
-      <div className="actions">
-        <button type="button" autoFocus onClick={() => { setAsked(false); onGo(); }}>Call them all</button>
-        <button type="button" className="secondary" onClick={() => setAsked(false)}>Not now</button>
-      </div>
-    </div>
   );
 }
 

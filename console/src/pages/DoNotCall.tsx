@@ -42,7 +42,7 @@ export function DoNotCallPage() {
   const page = data?.doNotCallNumbers;
   const after = () => reread({ requestPolicy: 'network-only' });
 
-  async function list(numbers: string[], reason: string) {
+  async function addNumbers(numbers: string[], reason: string) {
     setDone('');
     const res = await add({ input: { numbers, reason: reason || null } });
     if (res.error) return false;
@@ -56,13 +56,13 @@ export function DoNotCallPage() {
     const form = event.currentTarget;
     const fields = new FormData(form);
     const numbers = String(fields.get('numbers')).split('\n').map((n) => n.trim()).filter(Boolean);
-    if (await list(numbers, String(fields.get('reason')).trim())) form.reset();
+    if (await addNumbers(numbers, String(fields.get('reason')).trim())) form.reset();
   }
 
   async function load(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     if (!file) return;
-    await list(numbersOf(await file.text()), `imported from ${file.name}`);
+    await addNumbers(numbersOf(await file.text()), `imported from ${file.name}`);
     event.target.value = '';
   }
 

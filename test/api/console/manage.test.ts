@@ -147,6 +147,8 @@ describe('creating and managing everything from the web console', () => {
     await shot('campaign-confirm');
     await confirm.getByRole('button', { name: 'Not now' }).click();
     await expect(page.getByTestId('campaign-status').textContent()).resolves.toBe('draft');
+    // The question gone, the focus is back on the button that asked it.
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Activate');
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Call them all' }).click();
     await page.getByTestId('campaign-status').getByText('active').waitFor();
