@@ -15,11 +15,17 @@ graphql(`
   }
 `);
 
+graphql(`
+  fragment FlowStepFields on WebhookStep {
+    id stepNumber webhookMethod webhookUrl dependsOnStep retryLimit timeout webhookTimeout webhookUrlParams webhookHeaders webhookBody successCondition
+  }
+`);
+
 const FLOW = graphql(`
   query FlowPage($id: ID!) {
     webhook(id: $id) {
       id name status events isTemplate
-      steps { id stepNumber webhookMethod webhookUrl dependsOnStep retryLimit timeout webhookTimeout webhookUrlParams webhookHeaders webhookBody successCondition }
+      steps { ...FlowStepFields }
       executions(first: 20) { edges { node { ...ExecutionRow } } }
     }
   }
@@ -33,7 +39,7 @@ const UPDATE = graphql(`
   mutation UpdateFlow($id: ID!, $input: UpdateWebhookInput!) {
     updateWebhook(id: $id, input: $input) {
       id name status events
-      steps { id stepNumber webhookMethod webhookUrl dependsOnStep retryLimit timeout webhookTimeout webhookUrlParams webhookHeaders webhookBody successCondition }
+      steps { ...FlowStepFields }
     }
   }
 `);
