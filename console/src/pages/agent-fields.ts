@@ -34,7 +34,8 @@ export const OBJECTS = [
   { key: 'agentPostCallOutcomes', field: 'agent_post_call_outcomes', text: 'Outcomes recorded after a call (JSON)' },
 ] as const;
 
-/** The fields an agent's form writes, as `createAiAgent` and `updateAiAgent` take them, from an agent (a template, or as stored). */
+/** The fields an agent's form writes, as `createAiAgent` and `updateAiAgent` name them. */
 export const ALL_KEYS = ['prompt', 'whoTalksFirst', ...TEXTS.map((t) => t.key), ...NUMBERS.map((n) => n.key), ...OBJECTS.map((o) => o.key), ...CALL_SETTING_KEYS] as const;
 
+/** Every setting of `agent` (a template), as `createAiAgent` takes them: what a new agent copies. */
 export const settingsOf = (agent: Agent) => Object.fromEntries(ALL_KEYS.map((key) => [key, agent[key]])) as Pick<Agent, (typeof ALL_KEYS)[number]>;
