@@ -22,6 +22,7 @@ import { NewFlowPage } from './pages/NewFlow';
 import { NumbersPage } from './pages/Numbers';
 import { DoNotCallPage } from './pages/DoNotCall';
 import { ApiKeysPage } from './pages/ApiKeys';
+import { AnalyticsPage } from './pages/Analytics';
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 
@@ -29,6 +30,7 @@ import './style.css';
 const KEY_ITEM = 'switchboard.apiKey';
 
 const SECTIONS = [
+  ['analytics', 'Analytics'],
   ['calls', 'Calls'],
   ['campaigns', 'Campaigns'],
   ['agents', 'Agents'],
@@ -61,8 +63,10 @@ function Page({ route }: { route: string[] }) {
       return <DoNotCallPage />;
     case 'keys':
       return <ApiKeysPage />;
-    default:
+    case 'calls':
       return id ? <CallPage id={id} key={id + (sub ?? '')} /> : <CallsPage />;
+    default:
+      return <AnalyticsPage />;
   }
 }
 
@@ -82,10 +86,10 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(notice?: string)
     <Provider value={client}>
       <Authorization.Provider value={authorization}>
         <header className="top">
-          <a className="brand" href={href('calls')}>Switchboard</a>
+          <a className="brand" href={href('analytics')}>Switchboard</a>
           <nav aria-label="Sections">
             {SECTIONS.map(([path, label]) => (
-              <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'calls') ? 'page' : undefined}>{label}</a>
+              <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'analytics') ? 'page' : undefined}>{label}</a>
             ))}
           </nav>
           <button type="button" className="link" onClick={() => signOut()}>Sign out</button>

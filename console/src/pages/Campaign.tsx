@@ -6,6 +6,7 @@ import { dateTime, label } from '../format';
 import { graphql } from '../gql';
 import type { CampaignPageQuery } from '../gql/graphql';
 import { href, navigate } from '../router';
+import { AudienceSummary, everyoneWarning } from './Audience';
 import { CampaignSettings } from './CampaignSettings';
 
 const CAMPAIGN = graphql(`
@@ -19,8 +20,16 @@ const CAMPAIGN = graphql(`
       stats { contactsSelected settled pickedUp failed inProgress queued skipped skippedReasons nextAttemptAt }
       calls(first: 100) { edges { node { id callStatus callTo createdAt endedAt } } }
     }
-    contacts(status: "active", first: 1) { totalCount }
   }
+`);
+
+/**
+ * The audience is read on its own: when the page opens, and again after each change of the
+ * campaign (urql's document cache re-reads the queries of a type a mutation answers), not
+ * with each live refresh of the stats.
+ */
+const AUDIENCE = graphql(`
+  query CampaignAudience($id: ID!) { campaign(id: $id) { id audience(limit: 10) { ...AudienceFields } } }
 `);
 
 const DELETE = graphql(`
@@ -77,17 +86,13 @@ export function CampaignPage({ id }: { id: string }) {
   const refresh = useMemo(() => () => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   useLiveRefresh(id, refresh);
   const [statusChange, setStatus] = useMutation(SET_STATUS);
+  const [audienceRead] = useQuery({ query: AUDIENCE, variables: { id } });
+  const audience = audienceRead.data?.campaign?.audience;
   const campaign = data?.campaign;
   const chart = useMemo(() => outcomesOverTime(campaign?.calls.edges ?? []), [campaign]);
   if (!campaign) return notYet(error, Boolean(data), 'campaign');
   const { stats } = campaign;
   const action = campaign.status === 'active' ? { to: 'paused', text: 'Pause' } : campaign.status === 'paused' ? { to: 'active', text: 'Resume' } : campaign.status === 'completed' ? null : { to: 'active', text: 'Activate' };
-  const everyone = campaign.contactsListTags.length + campaign.contactsListCategories.length + campaign.contactsListSource.length === 0;
-  const filters = [
-    ['tags', campaign.contactsListTags],
-    ['categories', campaign.contactsListCategories],
-    ['sources', campaign.contactsListSource],
-  ].flatMap(([name, values]) => (values.length > 0 ? [`${name as string}: ${(values as string[]).join(', ')}`] : []));
   const skippedReasons = Object.entries(stats.skippedReasons);
   const why = skippedReasons.map(([r, n]) => `${label(r)}: ${String(n)}`).join(', ');
   return (
@@ -107,17 +112,21 @@ export function CampaignPage({ id }: { id: string }) {
           <div><dt>skipped</dt><dd>{stats.skipped}{skippedReasons.length > 0 && <small title={why}> ({why})</small>}</dd></div>
           <div><dt>next attempt</dt><dd title={dateTime(stats.nextAttemptAt)}>{dateTime(stats.nextAttemptAt)}</dd></div>
         </dl>
-        <p>Calls {everyone ? <strong>every active contact of the company ({data.contacts.totalCount})</strong> : `the contacts matching ${filters.join('; ')}`}, and those added to the campaign.</p>
         {action && (
           <StatusButton
             text={action.text}
             busy={statusChange.fetching}
             // Activating (from a draft) a selection of every contact asks first; resuming a paused campaign does not.
-            confirm={action.text === 'Activate' && everyone ? `This campaign has no contact filter: it will call every active contact of the company, ${data.contacts.totalCount} contacts.` : null}
+            confirm={action.text === 'Activate' ? everyoneWarning(campaign, audience) : null}
             onGo={() => setStatus({ id, status: action.to })}
           />
         )}
         <Problem error={statusChange.error} />
+      </section>
+      <section className="card" aria-labelledby="audience">
+        <h2 id="audience">Who it calls</h2>
+        <Problem error={audienceRead.error} />
+        {audience ? <AudienceSummary audience={audience} selection={campaign} /> : <p aria-busy="true">Counting…</p>}
       </section>
       <section className="card" aria-labelledby="outcomes">
         <h2 id="outcomes">Outcomes over time</h2>

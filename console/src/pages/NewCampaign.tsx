@@ -1,9 +1,10 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { FieldMessage, Problem } from '../components';
+import { FieldMessage, Problem, StatusButton } from '../components';
 import { fieldErrors } from '../errors';
 import { graphql } from '../gql';
 import { href, navigate } from '../router';
+import { AudienceSummary, everyoneWarning } from './Audience';
 import { SCHEDULE_FIELDS, type Schedule, ScheduleFields, scheduleInput, type Tier, tiersOf } from './CampaignSettings';
 
 const OPTIONS = graphql(`
@@ -17,6 +18,16 @@ const OPTIONS = graphql(`
 
 const CREATE = graphql(`
   mutation CreateCampaign($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }
+`);
+
+const CREATED = graphql(`
+  query CreatedCampaign($id: ID!) {
+    campaign(id: $id) { id name status contactsListTags contactsListCategories contactsListSource audience(limit: 10) { ...AudienceFields } }
+  }
+`);
+
+const ACTIVATE = graphql(`
+  mutation ActivateNewCampaign($id: ID!) { updateCampaign(id: $id, input: { status: "active" }) { id status } }
 `);
 
 /** The form's steps, and the API fields each step's inputs write (an error opens its step). */
@@ -34,6 +45,41 @@ const FILTERS = [
   { key: 'contactsListCategories', field: 'contacts_list_categories', text: 'Categories' },
   { key: 'contactsListSource', field: 'contacts_list_source', text: 'Sources' },
 ] as const;
+
+/**
+ * The last step, once the draft is created: who it will call (the API's audience preview), then
+ * activate it (asking first when it selects every contact) or open it as a draft.
+ */
+function Review({ id }: { id: string }) {
+  const [{ data, error }] = useQuery({ query: CREATED, variables: { id } });
+  const [activated, activate] = useMutation(ACTIVATE);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const campaign = data?.campaign;
+  return (
+    <section className="card" aria-labelledby="review">
+      <h2 id="review" ref={heading} tabIndex={-1}>Step {STEPS.length + 1} of {STEPS.length + 1}: Who it will call</h2>
+      <Problem error={error ?? activated.error} />
+      {campaign ? (
+        <>
+          <p>{campaign.name} is created as a draft: it calls nobody until it is activated.</p>
+          <AudienceSummary audience={campaign.audience} selection={campaign} />
+          <div className="actions">
+            <StatusButton
+              text="Activate"
+              busy={activated.fetching}
+              confirm={everyoneWarning(campaign, campaign.audience)}
+              onGo={() => void activate({ id }).then((res) => res.error || navigate('campaigns', id))}
+            />
+            <a href={href('campaigns', id)}>Open the campaign (draft)</a>
+          </div>
+        </>
+      ) : (
+        !error && <p aria-busy="true">Counting…</p>
+      )}
+    </section>
+  );
+}
 
 /** A new campaign's calling window: weekdays 9 to 5 in the browser's time zone, two tiers of retries. */
 const DEFAULT_SCHEDULE: Schedule = {
@@ -67,6 +113,7 @@ export function NewCampaignPage() {
     if (moved.current) heading.current?.focus();
     moved.current = true;
   }, [step]);
+  const [createdId, setCreatedId] = useState<string | null>(null);
   const last = step === STEPS.length - 1;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -88,7 +135,7 @@ export function NewCampaignPage() {
         webhookId: id('webhookId'),
       },
     });
-    if (res.data) return navigate('campaigns', res.data.createCampaign.id);
+    if (res.data) return setCreatedId(res.data.createCampaign.id);
     const wrong = fieldErrors(res.error).map((e) => STEPS.findIndex((s) => (s.fields as readonly string[]).some((f) => e.field === f || e.field.startsWith(`${f}[`) || e.field.startsWith(`${f}.`))));
     const first = Math.min(...wrong.filter((i) => i >= 0));
     if (Number.isFinite(first)) setStep(first);
@@ -100,11 +147,13 @@ export function NewCampaignPage() {
       <p><a href={href('campaigns')}>← Campaigns</a></p>
       <h1>New campaign</h1>
       <ol className="steps-nav" aria-label="Steps">
-        {STEPS.map((s, i) => <li key={s.title} aria-current={i === step ? 'step' : undefined}>{i + 1}. {s.title}</li>)}
+        {[...STEPS.map((s) => s.title), 'Who it will call'].map((title, i) => (
+          <li key={title} aria-current={(createdId ? STEPS.length : step) === i ? 'step' : undefined}>{i + 1}. {title}</li>
+        ))}
       </ol>
       <Problem error={error} />
-      <form className="card" onSubmit={submit} aria-labelledby="step-title" noValidate>
-        <h2 id="step-title" ref={heading} tabIndex={-1}>Step {step + 1} of {STEPS.length}: {STEPS[step]!.title}</h2>
+      {createdId ? <Review id={createdId} /> : <form className="card" onSubmit={submit} aria-labelledby="step-title" noValidate>
+        <h2 id="step-title" ref={heading} tabIndex={-1}>Step {step + 1} of {STEPS.length + 1}: {STEPS[step]!.title}</h2>
         <div {...shown(0)}>
           <label>Name <input name="name" required /></label>
           <FieldMessage errors={errors} field="name" />
@@ -144,7 +193,7 @@ export function NewCampaignPage() {
               <FieldMessage errors={errors} field={f.field} />
             </div>
           ))}
-          {everyone && <p className="notice" role="status">No filter: the campaign calls every active contact of the company ({data?.contacts.totalCount ?? '…'}).</p>}
+          {everyone && <p className="notice" role="status">No filter: the campaign selects every contact of the company ({data?.contacts.totalCount ?? '…'} active). The last step shows who it will call.</p>}
         </div>
         <div {...shown(3)}>
           <ScheduleFields initial={DEFAULT_SCHEDULE} tiers={tiers} setTiers={setTiers} errors={errors} />
@@ -157,14 +206,14 @@ export function NewCampaignPage() {
             </select>
           </label>
           <FieldMessage errors={errors} field="webhook_id" />
-          <p className="hint">The campaign is created as a draft: activate it on its page.</p>
+          <p className="hint">The campaign is created as a draft; the next step shows who it will call, and activates it.</p>
         </div>
         <div className="actions">
           {step > 0 && <button type="button" className="secondary" onClick={() => setStep(step - 1)}>Back</button>}
           <button type="submit" disabled={result.fetching}>{last ? 'Create the campaign' : 'Next'}</button>
         </div>
         {errors.length === 0 && <Problem error={result.error} />}
-      </form>
+      </form>}
     </>
   );
 }

@@ -53,7 +53,7 @@ describe('creating and managing everything from the web console', () => {
     const icon = await page.locator('link[rel="icon"]').getAttribute('href');
     expect((await page.request.get(new URL(icon!, page.url()).href)).status()).toBe(200);
     await signIn(key);
-    await heading('Calls');
+    await heading('Analytics');
   });
 
   it('creates an API key, shown once', async () => {
@@ -122,28 +122,42 @@ describe('creating and managing everything from the web console', () => {
     // The name left empty: the API's error brings the first step back, the rest kept.
     for (let i = 0; i < 4; i++) await form.getByRole('button', { name: 'Next' }).click();
     await form.getByRole('button', { name: 'Create the campaign' }).click();
-    await page.getByRole('heading', { name: 'Step 1 of 5: Name and agent' }).waitFor();
+    await page.getByRole('heading', { name: 'Step 1 of 6: Name and agent' }).waitFor();
     await form.locator('[data-field="name"]').waitFor();
     await form.getByLabel('Name', { exact: true }).fill('Console campaign');
     await form.getByRole('button', { name: 'Next' }).click();
-    await page.getByRole('heading', { name: 'Step 2 of 5: Numbers' }).waitFor();
+    await page.getByRole('heading', { name: 'Step 2 of 6: Numbers' }).waitFor();
     expect(await page.evaluate('document.activeElement.id')).toBe('step-title');
     await form.getByLabel('Calls from').selectOption({ label: '+14155550199 Second line' });
     await form.getByRole('button', { name: 'Next' }).click();
-    await form.getByRole('status').getByText('No filter: the campaign calls every active contact of the company (3).').waitFor();
+    await form.getByRole('status').getByText('No filter: the campaign selects every contact of the company (3 active).', { exact: false }).waitFor();
     await shot('campaign-new-contacts');
     await form.getByRole('button', { name: 'Next' }).click();
     await form.getByLabel('Time zone').fill('America/New_York');
     await form.getByRole('button', { name: 'Next' }).click();
     await form.getByRole('button', { name: 'Create the campaign' }).click();
+    // The draft's audience, as the API counts it: Grace Hopper's +44 number is not local to the +1 calling number.
+    await page.getByRole('heading', { name: 'Step 6 of 6: Who it will call' }).waitFor();
+    expect(await page.evaluate('document.activeElement.id')).toBe('review');
+    const audience = page.getByTestId('audience');
+    await expect(audience.getByText('matched').locator('..').locator('dd').textContent()).resolves.toBe('3');
+    await expect(audience.getByText('will be called').locator('..').locator('dd').textContent()).resolves.toBe('2');
+    await expect(audience.getByText('skipped, not local').locator('..').locator('dd').textContent()).resolves.toBe('1');
+    expect(await page.locator('.audience tbody tr').count()).toBe(2);
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByRole('alertdialog').getByText('it selects every contact of the company (3) and will call 2 of them.', { exact: false }).waitFor();
+    await shot('campaign-new-audience');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Not now' }).click();
+    await page.getByRole('link', { name: 'Open the campaign (draft)' }).click();
     await heading('Console campaign');
     const id = page.url().split('/').at(-1)!;
     expect(okData(await t.request('GET', `/v1/campaigns/by-id/${id}`, { token: key }))).toMatchObject({ status: 'draft', time_zone: 'America/New_York', contacts_list_tags: [] });
 
     await page.getByRole('button', { name: 'Activate' }).click();
     const confirm = page.getByRole('alertdialog');
-    await confirm.getByText('it will call every active contact of the company, 3 contacts.').waitFor();
+    await confirm.getByText('This campaign has no contact filter: it selects every contact of the company (3) and will call 2 of them. Activate it?').waitFor();
     expect(await page.evaluate('document.activeElement.textContent')).toBe('Call them all');
+    await expect(page.getByTestId('audience').getByText('will be called').locator('..').locator('dd').textContent()).resolves.toBe('2');
     await shot('campaign-confirm');
     await confirm.getByRole('button', { name: 'Not now' }).click();
     await expect(page.getByTestId('campaign-status').textContent()).resolves.toBe('draft');
