@@ -279,6 +279,20 @@ describe('creating and managing everything from the web console', () => {
     expect(await page.locator('.row-errors li').count()).toBe(0);
   });
 
+  it('imports a semicolon-separated file, as the server reads it too', async () => {
+    await section('Contacts');
+    await page.getByRole('link', { name: 'Import a CSV' }).click();
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'semicolons.csv', mimeType: 'text/csv', buffer: Buffer.from('firstname;lastname;phone_number\nJürgen;Semi;+14155550188\n') });
+    await page.getByText('semicolons.csv: 1 rows').waitFor();
+    expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('phone_number');
+    await page.getByRole('button', { name: 'Check without importing' }).click();
+    await page.getByText('All 1 rows are valid: nothing was written yet.').waitFor();
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByText('1 contacts imported.').waitFor();
+    const found = okData(await t.request('GET', '/v1/contacts?search=Semi', { token: key }));
+    expect(found.items.map((c: any) => [c.firstname, c.phone_number])).toEqual([['Jürgen', '+14155550188']]);
+  });
+
   it('fits a narrow screen on the new pages', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     for (const [name, title] of [['Numbers', 'Phone numbers'], ['Do not call', 'Do not call'], ['API keys', 'API keys']]) {
