@@ -1,6 +1,6 @@
 import { createContext } from 'react';
 import { cacheExchange, Client, fetchExchange, subscriptionExchange } from 'urql';
-import { createClient as createWsClient } from 'graphql-ws';
+import { CloseCode, createClient as createWsClient } from 'graphql-ws';
 
 const ENDPOINT = '/graphql';
 
@@ -15,8 +15,14 @@ export const Authorization = createContext('');
  * graphql-ws on the same path. The key travels as a bearer token in a header and in
  * `connection_init`: never in a URL or a cookie.
  */
-export function createClient(key: string): { client: Client; authorization: string; close(): void } {
+export function createClient(key: string, onRefused: () => void): { client: Client; authorization: string; close(): void } {
   const authorization = `Bearer ${key}`;
+  // The service answers 401 to a key it no longer accepts (revoked, or a JWT past its exp).
+  const checked: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    if (res.status === 401) onRefused();
+    return res;
+  };
   const ws = createWsClient({
     url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${ENDPOINT}`,
     connectionParams: { authorization },
@@ -27,10 +33,18 @@ export function createClient(key: string): { client: Client; authorization: stri
     // started while the previous page's socket was closing was never sent, and the page never
     // updated.
     lazyCloseTimeout: 3_000,
+    // The service closes a socket whose credential it stopped accepting with 4403 (Forbidden):
+    // the key is checked once more over HTTP, whose 401 then signs out.
+    on: {
+      closed: (event) => {
+        if ((event as CloseEvent).code === CloseCode.Forbidden) void keyAccepted(key).then((accepted) => accepted || onRefused(), () => undefined);
+      },
+    },
   });
   const client = new Client({
     url: ENDPOINT,
     fetchOptions: { headers: { authorization } },
+    fetch: checked,
     requestPolicy: 'cache-and-network',
     // POST only: a GET carries the operation in its (logged) URL, and the service's CSRF
     // prevention refuses GETs without a preflight-forcing header.
@@ -46,7 +60,9 @@ export function createClient(key: string): { client: Client; authorization: stri
       }),
     ],
   });
-  return { client, authorization, close: () => void ws.dispose() };
+  // Disposing a socket still connecting (a sign-out at that moment) rejects with its close
+  // event: nothing is left to do with it.
+  return { client, authorization, close: () => void Promise.resolve(ws.dispose()).catch(() => undefined) };
 }
 
 /** Checks a key with one tiny query: true when the service accepts it. */

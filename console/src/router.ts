@@ -8,7 +8,7 @@ const subscribe = (onChange: () => void) => {
   window.addEventListener('hashchange', onChange);
   return () => window.removeEventListener('hashchange', onChange);
 };
-const currentPath = () => location.hash.replace(/^#/, '') || '/calls';
+const currentPath = () => location.hash.replace(/^#/, '') || '/analytics';
 
 /** The current page's path segments, e.g. ['calls', '<id>']. */
 export function useRoute(): string[] {

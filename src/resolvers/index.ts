@@ -2,6 +2,7 @@ import type { Services } from '../services';
 import { AgentTestResolver } from './agent-test.resolver';
 import { AiAgentResolver } from './ai-agent.resolver';
 import { AnalyticsResolver } from './analytics.resolver';
+import { ApiKeyResolver } from './api-key.resolver';
 import { CallResolver } from './call.resolver';
 import { CampaignResolver } from './campaign.resolver';
 import { CampaignAudienceResolver } from './campaign-audience.resolver';
@@ -21,6 +22,7 @@ export const resolverClasses = [
   AgentTestResolver,
   PhoneNumberResolver,
   DoNotCallResolver,
+  ApiKeyResolver,
   WebhookResolver,
   WebhookExecutionResolver,
   AnalyticsResolver,
@@ -38,6 +40,7 @@ export function createResolvers(s: Services): object[] {
     new AgentTestResolver(s.scenarios, s.testRuns, s.rateLimits),
     new PhoneNumberResolver(s.phoneNumbers),
     new DoNotCallResolver(s.doNotCall),
+    new ApiKeyResolver(s.auth),
     new WebhookResolver(s.webhooks),
     new WebhookExecutionResolver(s.executions, s.flows, s.rateLimits, s.idempotency),
     new AnalyticsResolver(s.analytics),

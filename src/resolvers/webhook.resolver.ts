@@ -35,6 +35,16 @@ export class WebhookResolver {
     return this.webhookService.create(caller, input, 'camelCase');
   }
 
+  @Mutation(() => WebhookFlowType, { description: "Copies an integration template into your flows, running; the answer is the only one that carries the new flow's signing `secret`. NOT_FOUND for an unknown template." })
+  async useIntegrationTemplate(
+    @Arg('id', () => ID, { description: 'Id of the integration template.' }) id: string,
+    @Arg('name', () => String, { nullable: true, description: "Name of the new flow; the template's when left out." }) name: string | null,
+    @Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<WebhookFlowType> {
+    return this.webhookService.useTemplate(caller, id, toFilterInput({ name, workspace }));
+  }
+
   @Mutation(() => WebhookFlowType, { description: 'Partial update; steps, variables and predefinedVariables, when sent, replace the old ones.' })
   async updateWebhook(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,

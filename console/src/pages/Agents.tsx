@@ -11,7 +11,7 @@ const AGENTS = graphql(`
 export function AgentsPage() {
   const [{ data, error }] = useQuery({ query: AGENTS });
   return (
-    <ListPage title="Agents" error={error} headers={['Name', 'Description', 'Status', 'Language', 'Workspace']}>
+    <ListPage action={<a className="button" href={href('agents', 'new')}>New agent</a>} title="Agents" error={error} headers={['Name', 'Description', 'Status', 'Language', 'Workspace']}>
       {data?.aiAgents.map((a) => (
         <tr key={a.id}>
           <td><a href={href('agents', a.id)}>{a.name}</a></td>

@@ -1,8 +1,8 @@
 import { FieldMessage } from '../components';
 import type { FieldError } from '../errors';
-import type { AgentPageQuery } from '../gql/graphql';
+import type { AgentFieldsFragment } from '../gql/graphql';
 
-type Agent = NonNullable<AgentPageQuery['aiAgent']>;
+type Agent = AgentFieldsFragment;
 
 /** Settings chosen from a list: the API's field name (for its errors), the label, and each value's text. */
 const CHOICES = [
@@ -56,6 +56,9 @@ const TEXTS = [
     nullable: true,
   },
 ] as const;
+
+/** The call settings' keys, as `updateAiAgent` names them. */
+export const CALL_SETTING_KEYS = [...CHOICES.map((c) => c.key), ...TEXTS.map((t) => t.key)];
 
 /** The call settings of the submitted form, as `updateAiAgent` takes them. */
 export const callSettingsInput = (form: FormData) =>

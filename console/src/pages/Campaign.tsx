@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
 import { LineChart } from '../chart';
-import { notYet, ProgressBar, Problem } from '../components';
+import { DeleteCard, notYet, ProgressBar, Problem, StatusButton } from '../components';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
 import type { CampaignPageQuery } from '../gql/graphql';
-import { href } from '../router';
+import { href, navigate } from '../router';
+import { AudienceSummary, everyoneWarning } from './Audience';
 import { CampaignSettings } from './CampaignSettings';
 
 const CAMPAIGN = graphql(`
@@ -14,11 +15,25 @@ const CAMPAIGN = graphql(`
       id name status callProgress workspaceId timeZone
       callTimeOfDayFrom callTimeOfDayTo daysOfWeek startedAt endedAt
       numberOfCallAttempts retryDelay retryDelayUnit
+      contactsListTags contactsListCategories contactsListSource
       aiAgent { id name }
       stats { contactsSelected settled pickedUp failed inProgress queued skipped skippedReasons nextAttemptAt }
       calls(first: 100) { edges { node { id callStatus callTo createdAt endedAt } } }
     }
   }
+`);
+
+/**
+ * The audience is read on its own: when the page opens, and again after each change of the
+ * campaign (urql's document cache re-reads the queries of a type a mutation answers), not
+ * with each live refresh of the stats.
+ */
+const AUDIENCE = graphql(`
+  query CampaignAudience($id: ID!) { campaign(id: $id) { id audience(limit: 10) { ...AudienceFields } } }
+`);
+
+const DELETE = graphql(`
+  mutation DeleteCampaign($id: ID!) { deleteCampaign(id: $id) }
 `);
 
 const CAMPAIGN_CALLS_LIVE = graphql(`
@@ -71,12 +86,15 @@ export function CampaignPage({ id }: { id: string }) {
   const refresh = useMemo(() => () => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   useLiveRefresh(id, refresh);
   const [statusChange, setStatus] = useMutation(SET_STATUS);
+  const [audienceRead] = useQuery({ query: AUDIENCE, variables: { id } });
+  const audience = audienceRead.data?.campaign?.audience;
   const campaign = data?.campaign;
   const chart = useMemo(() => outcomesOverTime(campaign?.calls.edges ?? []), [campaign]);
   if (!campaign) return notYet(error, Boolean(data), 'campaign');
   const { stats } = campaign;
   const action = campaign.status === 'active' ? { to: 'paused', text: 'Pause' } : campaign.status === 'paused' ? { to: 'active', text: 'Resume' } : campaign.status === 'completed' ? null : { to: 'active', text: 'Activate' };
   const skippedReasons = Object.entries(stats.skippedReasons);
+  const why = skippedReasons.map(([r, n]) => `${label(r)}: ${String(n)}`).join(', ');
   return (
     <>
       <p><a href={href('campaigns')}>← Campaigns</a></p>
@@ -91,11 +109,24 @@ export function CampaignPage({ id }: { id: string }) {
           <div><dt>failed</dt><dd>{stats.failed}</dd></div>
           <div><dt>in progress</dt><dd>{stats.inProgress}</dd></div>
           <div><dt>queued</dt><dd>{stats.queued}</dd></div>
-          <div><dt>skipped</dt><dd>{stats.skipped}{skippedReasons.length > 0 && ` (${skippedReasons.map(([r, n]) => `${label(r)}: ${String(n)}`).join(', ')})`}</dd></div>
-          <div><dt>next attempt</dt><dd>{dateTime(stats.nextAttemptAt)}</dd></div>
+          <div><dt>skipped</dt><dd>{stats.skipped}{skippedReasons.length > 0 && <small title={why}> ({why})</small>}</dd></div>
+          <div><dt>next attempt</dt><dd title={dateTime(stats.nextAttemptAt)}>{dateTime(stats.nextAttemptAt)}</dd></div>
         </dl>
-        {action && <button type="button" onClick={() => setStatus({ id, status: action.to })} disabled={statusChange.fetching}>{action.text}</button>}
+        {action && (
+          <StatusButton
+            text={action.text}
+            busy={statusChange.fetching}
+            // Activating (from a draft) a selection of every contact asks first; resuming a paused campaign does not.
+            confirm={action.text === 'Activate' ? everyoneWarning(campaign, audience) : null}
+            onGo={() => setStatus({ id, status: action.to })}
+          />
+        )}
         <Problem error={statusChange.error} />
+      </section>
+      <section className="card" aria-labelledby="audience">
+        <h2 id="audience">Who it calls</h2>
+        <Problem error={audienceRead.error} />
+        {audience ? <AudienceSummary audience={audience} selection={campaign} /> : <p aria-busy="true">Counting…</p>}
       </section>
       <section className="card" aria-labelledby="outcomes">
         <h2 id="outcomes">Outcomes over time</h2>
@@ -110,6 +141,14 @@ export function CampaignPage({ id }: { id: string }) {
         </ul>
       </section>
       <CampaignSettings campaign={campaign} />
+      <DeleteCampaign id={id} name={campaign.name} />
     </>
   );
+}
+
+/** Deletes the campaign, then shows the list. */
+function DeleteCampaign({ id, name }: { id: string; name: string }) {
+  const [result, remove] = useMutation(DELETE);
+  const onDelete = () => void remove({ id }).then((res) => res.error || navigate('campaigns'));
+  return <DeleteCard what="campaign" question={`Delete ${name}? Its calls are kept; it calls nobody more.`} busy={result.fetching} error={result.error} onDelete={onDelete} />;
 }

@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
 import { FieldMessage, Problem } from '../components';
-import { fieldErrors } from '../errors';
+import { type FieldError, fieldErrors } from '../errors';
 import { graphql } from '../gql';
-import type { CampaignPageQuery } from '../gql/graphql';
 
 const UPDATE = graphql(`
   mutation UpdateCampaignSchedule($id: ID!, $input: UpdateCampaignInput!) {
@@ -14,51 +13,50 @@ const UPDATE = graphql(`
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const UNITS = ['seconds', 'minutes', 'hours', 'days'];
 
-interface Tier {
+export interface Tier {
   attempts: string;
   delay: string;
   unit: string;
 }
 
-type Campaign = NonNullable<CampaignPageQuery['campaign']>;
+/** A campaign's calling window and retry tiers, as the API answers them. */
+export interface Schedule {
+  callTimeOfDayFrom: string;
+  callTimeOfDayTo: string;
+  timeZone: string;
+  daysOfWeek: number[];
+  numberOfCallAttempts: number[];
+  retryDelay: number[];
+  retryDelayUnit: string[];
+}
 
-/** The calling window and the retry tiers, with the API's field errors beside each field. */
-export function CampaignSettings({ campaign }: { campaign: Campaign }) {
-  const [tiers, setTiers] = useState<Tier[]>(() =>
-    campaign.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(campaign.retryDelay[i] ?? 0), unit: (campaign.retryDelayUnit[i] ?? 'MINUTES').toLowerCase() })),
-  );
-  const [result, update] = useMutation(UPDATE);
-  const [saved, setSaved] = useState(false);
-  const errors = fieldErrors(result.error);
+export const tiersOf = (s: Schedule): Tier[] =>
+  s.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(s.retryDelay[i] ?? 0), unit: (s.retryDelayUnit[i] ?? 'MINUTES').toLowerCase() }));
+
+/** The window and the tiers of a submitted form, as createCampaign and updateCampaign take them. */
+export const scheduleInput = (form: FormData, tiers: Tier[]) => ({
+  callTimeOfDayFrom: String(form.get('from')),
+  callTimeOfDayTo: String(form.get('to')),
+  timeZone: String(form.get('timeZone')),
+  daysOfWeek: form.getAll('day').map(Number),
+  // Numbers as typed: the API says what is wrong with them, beside the field.
+  numberOfCallAttempts: tiers.map((t) => Number(t.attempts)),
+  retryDelay: tiers.map((t) => Number(t.delay)),
+  retryDelayUnit: tiers.map((t) => t.unit),
+});
+
+/** The API fields the schedule's inputs write (their errors are shown here). */
+export const SCHEDULE_FIELDS = ['call_time_of_day_from', 'call_time_of_day_to', 'time_zone', 'days_of_week', 'number_of_call_attempts', 'retry_delay', 'retry_delay_unit'];
+
+/** The calling window's and the retry tiers' inputs, with the API's field errors beside each. */
+export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: Schedule; tiers: Tier[]; setTiers(update: (all: Tier[]) => Tier[]): void; errors: FieldError[] }) {
   const setTier = (i: number, patch: Partial<Tier>) => setTiers((all) => all.map((t, j) => (j === i ? { ...t, ...patch } : t)));
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setSaved(false);
-    const form = new FormData(event.currentTarget);
-    const res = await update({
-      id: campaign.id,
-      input: {
-        callTimeOfDayFrom: String(form.get('from')),
-        callTimeOfDayTo: String(form.get('to')),
-        timeZone: String(form.get('timeZone')),
-        daysOfWeek: form.getAll('day').map(Number),
-        // Numbers as typed: the API says what is wrong with them, beside the field.
-        numberOfCallAttempts: tiers.map((t) => Number(t.attempts)),
-        retryDelay: tiers.map((t) => Number(t.delay)),
-        retryDelayUnit: tiers.map((t) => t.unit),
-      },
-    });
-    setSaved(!res.error);
-  }
-
   return (
-    <form className="card" onSubmit={submit} aria-labelledby="schedule" noValidate>
-      <h2 id="schedule">Calling window and retries</h2>
+    <>
       <div className="row">
-        <label>From (HH:MM:SS) <input name="from" defaultValue={campaign.callTimeOfDayFrom} /></label>
-        <label>To (HH:MM:SS) <input name="to" defaultValue={campaign.callTimeOfDayTo} /></label>
-        <label>Time zone <input name="timeZone" defaultValue={campaign.timeZone} /></label>
+        <label>From (HH:MM:SS) <input name="from" defaultValue={initial.callTimeOfDayFrom} /></label>
+        <label>To (HH:MM:SS) <input name="to" defaultValue={initial.callTimeOfDayTo} /></label>
+        <label>Time zone <input name="timeZone" defaultValue={initial.timeZone} /></label>
       </div>
       <FieldMessage errors={errors} field="call_time_of_day_from" />
       <FieldMessage errors={errors} field="call_time_of_day_to" />
@@ -66,7 +64,7 @@ export function CampaignSettings({ campaign }: { campaign: Campaign }) {
       <fieldset className="choices">
         <legend>Days</legend>
         {DAYS.map((day, i) => (
-          <label key={day} className="inline"><input type="checkbox" name="day" value={i + 1} defaultChecked={campaign.daysOfWeek.includes(i + 1)} /> {day}</label>
+          <label key={day} className="inline"><input type="checkbox" name="day" value={i + 1} defaultChecked={initial.daysOfWeek.includes(i + 1)} /> {day}</label>
         ))}
       </fieldset>
       <FieldMessage errors={errors} field="days_of_week" />
@@ -89,6 +87,28 @@ export function CampaignSettings({ campaign }: { campaign: Campaign }) {
       </fieldset>
       <FieldMessage errors={errors} field="number_of_call_attempts" />
       <FieldMessage errors={errors} field="retry_delay" />
+    </>
+  );
+}
+
+/** The calling window and the retry tiers of a campaign, saved with updateCampaign. */
+export function CampaignSettings({ campaign }: { campaign: Schedule & { id: string } }) {
+  const [tiers, setTiers] = useState<Tier[]>(() => tiersOf(campaign));
+  const [result, update] = useMutation(UPDATE);
+  const [saved, setSaved] = useState(false);
+  const errors = fieldErrors(result.error);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(false);
+    const res = await update({ id: campaign.id, input: scheduleInput(new FormData(event.currentTarget), tiers) });
+    setSaved(!res.error);
+  }
+
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="schedule" noValidate>
+      <h2 id="schedule">Calling window and retries</h2>
+      <ScheduleFields initial={campaign} tiers={tiers} setTiers={setTiers} errors={errors} />
       <button type="submit" disabled={result.fetching}>Save</button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>

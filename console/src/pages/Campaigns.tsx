@@ -11,7 +11,7 @@ const CAMPAIGNS = graphql(`
 export function CampaignsPage() {
   const [{ data, error }] = useQuery({ query: CAMPAIGNS });
   return (
-    <ListPage title="Campaigns" error={error} headers={['Name', 'Status', 'Agent', 'Workspace', 'Progress']}>
+    <ListPage action={<a className="button" href={href('campaigns', 'new')}>New campaign</a>} title="Campaigns" error={error} headers={['Name', 'Status', 'Agent', 'Workspace', 'Progress']}>
       {data?.campaigns.edges.map(({ node: c }) => (
         <tr key={c.id}>
           <td><a href={href('campaigns', c.id)}>{c.name}</a></td>

@@ -49,7 +49,7 @@ export function ContactsPage() {
       <Table headers={['Name', 'Phone', 'Tag', 'Category', 'Campaign', 'Last call']}>
         {page?.edges.map(({ node: c }) => (
           <tr key={c.id}>
-            <td>{c.firstname} {c.lastname}</td>
+            <td><a href={href('contacts', c.id)}>{`${c.firstname} ${c.lastname}`.trim() || c.phoneNumber}</a></td>
             <td>{c.phoneNumber}</td>
             <td>{c.tagName}</td>
             <td>{c.categoryName}</td>

@@ -1,11 +1,12 @@
 import { type FormEvent, useMemo, useState } from 'react';
 import { useMutation, useQuery, useSubscription } from 'urql';
-import { FieldMessage, notYet, Problem } from '../components';
-import { fieldErrors } from '../errors';
+import { DeleteCard, FieldMessage, notYet, Problem } from '../components';
+import { type FieldError, fieldErrors } from '../errors';
 import { dateTime, label } from '../format';
 import { graphql } from '../gql';
-import type { ExecutionRowFragment } from '../gql/graphql';
-import { href } from '../router';
+import type { ExecutionRowFragment, FlowPageQuery } from '../gql/graphql';
+import { href, navigate } from '../router';
+import { draftOf, EventsFields, StepsEditor, stepsInput } from './FlowSteps';
 
 graphql(`
   fragment ExecutionRow on WebhookExecution {
@@ -14,11 +15,17 @@ graphql(`
   }
 `);
 
+graphql(`
+  fragment FlowStepFields on WebhookStep {
+    id stepNumber webhookMethod webhookUrl dependsOnStep retryLimit timeout webhookTimeout webhookUrlParams webhookHeaders webhookBody successCondition
+  }
+`);
+
 const FLOW = graphql(`
   query FlowPage($id: ID!) {
     webhook(id: $id) {
-      id name status events
-      steps { id stepNumber webhookMethod webhookUrl dependsOnStep retryLimit timeout }
+      id name status events isTemplate
+      steps { ...FlowStepFields }
       executions(first: 20) { edges { node { ...ExecutionRow } } }
     }
   }
@@ -26,6 +33,19 @@ const FLOW = graphql(`
 
 const EXECUTIONS_LIVE = graphql(`
   subscription FlowExecutionsLive($id: ID!) { webhookExecutionUpdated(webhookId: $id) { ...ExecutionRow } }
+`);
+
+const UPDATE = graphql(`
+  mutation UpdateFlow($id: ID!, $input: UpdateWebhookInput!) {
+    updateWebhook(id: $id, input: $input) {
+      id name status events
+      steps { ...FlowStepFields }
+    }
+  }
+`);
+
+const DELETE = graphql(`
+  mutation DeleteFlow($id: ID!) { deleteWebhook(id: $id) }
 `);
 
 const TRIGGER = graphql(`
@@ -66,6 +86,71 @@ function Execution({ run }: { run: ExecutionRowFragment }) {
         ))}
       </ol>
     </details>
+  );
+}
+
+/** Switches the flow on (running) or off (stopped). */
+function OnOff({ flow }: { flow: Flow }) {
+  const [result, update] = useMutation(UPDATE);
+  const on = flow.status === 'RUNNING';
+  return (
+    <section className="card" aria-labelledby="on-off">
+      <h2 id="on-off">Switched {on ? 'on' : 'off'}</h2>
+      <p>{on ? 'The flow runs when triggered and on the events it subscribes to.' : 'A stopped flow refuses triggers and hears no events (those that happen meanwhile are not kept).'}</p>
+      <button type="button" onClick={() => update({ id: flow.id, input: { status: on ? 'stopped' : 'running' } })} disabled={result.fetching}>{on ? 'Switch off' : 'Switch on'}</button>
+      <Problem error={result.error} />
+    </section>
+  );
+}
+
+type Flow = NonNullable<FlowPageQuery['webhook']>;
+
+/** The stored steps as the editor holds them (what the API answered, without its own fields). */
+const draftsOf = (flow: Flow) =>
+  flow.steps.map((s) =>
+    draftOf({
+      stepNumber: s.stepNumber,
+      webhookUrl: s.webhookUrl,
+      webhookMethod: s.webhookMethod,
+      webhookTimeout: s.webhookTimeout,
+      retryLimit: s.retryLimit,
+      timeout: s.timeout,
+      webhookUrlParams: s.webhookUrlParams,
+      webhookHeaders: s.webhookHeaders,
+      webhookBody: s.webhookBody,
+      dependsOnStep: s.dependsOnStep,
+      successCondition: s.successCondition,
+    }),
+  );
+
+/** The flow's name, event subscriptions and steps, saved together (the steps replace the old ones). */
+function FlowForm({ flow }: { flow: Flow }) {
+  const [result, update] = useMutation(UPDATE);
+  const [drafts, setDrafts] = useState(() => draftsOf(flow));
+  const [local, setLocal] = useState<FieldError[]>([]);
+  const [saved, setSaved] = useState(false);
+  const errors = [...local, ...fieldErrors(result.error)];
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSaved(false);
+    const form = new FormData(event.currentTarget);
+    const { steps, errors: bad } = stepsInput(drafts);
+    setLocal(bad);
+    if (bad.length > 0) return;
+    const res = await update({ id: flow.id, input: { name: String(form.get('name')), events: form.getAll('event').map(String), steps } });
+    setSaved(!res.error);
+  }
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="flow-settings" noValidate>
+      <h2 id="flow-settings">Steps and events</h2>
+      <label>Name <input name="name" defaultValue={flow.name} /></label>
+      <FieldMessage errors={errors} field="name" />
+      <EventsFields events={flow.events} errors={errors} />
+      <StepsEditor drafts={drafts} setDrafts={setDrafts} errors={errors} />
+      <button type="submit" disabled={result.fetching || flow.isTemplate}>Save</button>
+      {errors.length === 0 && <Problem error={result.error} />}
+      <p role="status">{saved ? 'Saved.' : ''}</p>
+    </form>
   );
 }
 
@@ -111,26 +196,32 @@ export function FlowPage({ id }: { id: string }) {
     for (const [runId, run] of live.data ?? []) byId.set(runId, run);
     return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }, [data, mine, live.data]);
+  const [deleted, remove] = useMutation(DELETE);
   const flow = data?.webhook;
   if (!flow) return notYet(error, Boolean(data), 'flow');
+  const onDelete = () => void remove({ id }).then((res) => res.error || navigate('flows'));
   return (
     <>
       <p><a href={href('flows')}>← Flows</a></p>
-      <h1>{flow.name} <span className="badge">{label(flow.status)}</span></h1>
-      <section className="card" aria-labelledby="steps">
-        <h2 id="steps">Steps</h2>
-        <ol className="plain">
-          {flow.steps.map((s) => (
-            <li key={s.id}><strong>{s.stepNumber}.</strong> <code>{s.webhookMethod} {s.webhookUrl}</code>{s.dependsOnStep ? ` after step ${s.dependsOnStep}` : ''} · {s.retryLimit} retries · {s.timeout} s</li>
-          ))}
-        </ol>
-      </section>
-      <TriggerForm id={id} onRun={(run) => setMine((all) => [run, ...all])} />
+      <h1>{flow.name} <span className="badge" data-testid="flow-status">{label(flow.status)}</span></h1>
+      <div className="grid">
+        <OnOff flow={flow} />
+        {flow.status === 'RUNNING' ? (
+          <TriggerForm id={id} onRun={(run) => setMine((all) => [run, ...all])} />
+        ) : (
+          <section className="card" aria-labelledby="trigger">
+            <h2 id="trigger">Trigger</h2>
+            <p>This flow is switched off: switch it on to trigger it.</p>
+          </section>
+        )}
+      </div>
+      <FlowForm flow={flow} key={flow.id} />
       <section className="card" aria-labelledby="executions">
         <h2 id="executions">Executions</h2>
         {runs.length === 0 && <p>None yet.</p>}
         {runs.map((run) => <Execution key={run.id} run={run} />)}
       </section>
+      {!flow.isTemplate && <DeleteCard what="flow" question={`Delete ${flow.name}? Its executions stop; campaigns using it run no flow after their calls.`} busy={deleted.fetching} error={deleted.error} onDelete={onDelete} />}
     </>
   );
 }

@@ -11,7 +11,7 @@ const FLOWS = graphql(`
 export function FlowsPage() {
   const [{ data, error }] = useQuery({ query: FLOWS });
   return (
-    <ListPage title="Flows" error={error} headers={['Name', 'Status', 'Steps', 'Events', 'Workspace']}>
+    <ListPage action={<a className="button" href={href('flows', 'new')}>New flow</a>} title="Flows" error={error} headers={['Name', 'Status', 'Steps', 'Events', 'Workspace']}>
       {data?.webhooks.map((f) => (
         <tr key={f.id}>
           <td><a href={href('flows', f.id)}>{f.name}</a></td>

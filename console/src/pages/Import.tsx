@@ -61,7 +61,10 @@ export function ImportPage() {
   const [metadata, setMetadata] = useState<string[]>([]);
   const [campaignId, setCampaignId] = useState('');
   const [{ data: campaigns }] = useQuery({ query: CAMPAIGN_OPTIONS });
-  const [result, run] = useMutation(IMPORT);
+  const [outcome, run] = useMutation(IMPORT);
+  // The file the last check or import was of: another file chosen shows no result of the previous one.
+  const [ranOn, setRanOn] = useState<Parsed | null>(null);
+  const result = ranOn === file ? outcome : { fetching: false, data: undefined, error: undefined };
   const errors = fieldErrors(result.error);
   const badLines = new Set(errors.map((e) => rowError(e.field).line)).size;
 
@@ -80,6 +83,7 @@ export function ImportPage() {
       event.preventDefault();
       if (!file) return;
       const single = Object.fromEntries(Object.entries(mapping).filter(([, column]) => column)) as Single;
+      setRanOn(file);
       void run({ input: { csv: file.text, mapping: { ...single, metadata }, campaignId: campaignId || null, dryRun } });
     };
   }
@@ -127,8 +131,8 @@ export function ImportPage() {
               ))}
             </Table>
             <div className="row">
-              <button type="button" onClick={submit(true)} disabled={result.fetching || !mapping.phoneNumber}>Check without importing</button>
-              <button type="submit" disabled={result.fetching || !mapping.phoneNumber}>Import</button>
+              <button type="button" onClick={submit(true)} disabled={outcome.fetching || !mapping.phoneNumber}>Check without importing</button>
+              <button type="submit" disabled={outcome.fetching || !mapping.phoneNumber}>Import</button>
             </div>
           </>
         )}

@@ -8,7 +8,8 @@ import { NotFoundError, UnauthenticatedError } from '../shared/errors';
 import { requiredText, uuid } from '../shared/common.input';
 import { parseId } from '../shared/records';
 import { parseInput } from '../shared/validation';
-import type { Scope } from '../shared/scope';
+import type { Caller, Scope } from '../shared/scope';
+import { type ApiKeyView, toApiKeyView } from './api-key.contract';
 
 const API_KEY_PREFIX = 'sk_';
 const CACHE_MAX = 10_000;
@@ -123,7 +124,7 @@ export class AuthService {
     const { name } = parseInput(z.object({ name: requiredText(200) }), input);
     return em.transactional(async (tx) => {
       const company = tx.create(Company, { name: name.trim() });
-      const apiKey = this.newKey(tx, company.id);
+      const apiKey = this.newKey(tx, company.id).key;
       await tx.flush();
       return { companyId: company.id, apiKey };
     });
@@ -143,7 +144,7 @@ export class AuthService {
   async createApiKey(em: EntityManager, companyId: string): Promise<{ apiKey: string }> {
     const id = parseId(companyId);
     if ((await em.count(Company, { id })) === 0) throw new NotFoundError('Company');
-    const apiKey = this.newKey(em, id);
+    const apiKey = this.newKey(em, id).key;
     await em.flush();
     return { apiKey };
   }
@@ -157,9 +158,34 @@ export class AuthService {
     if (revoked === 0) throw new NotFoundError('API key');
   }
 
-  private newKey(em: EntityManager, companyId: string): string {
+  /** The caller's company's API keys, newest first, revoked ones too (never the keys themselves). */
+  async listApiKeys({ scope, em }: Caller): Promise<ApiKeyView[]> {
+    const keys = await em.find(ApiKey, { company: scope.companyId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+    return keys.map((key) => toApiKeyView(key));
+  }
+
+  /** A new API key of the caller's company: the answer is the only one that carries the key (`secret`). */
+  async issueApiKey({ scope, em }: Caller): Promise<ApiKeyView> {
+    const { key, record } = this.newKey(em, scope.companyId);
+    await em.flush();
+    return toApiKeyView(record, key);
+  }
+
+  /**
+   * Revokes one of the caller's company's keys by id (NotFoundError when it has none such
+   * live). It stops working at once on this replica, within `trustMs` on the others.
+   */
+  async revokeApiKeyById({ scope, em }: Caller, id: string): Promise<ApiKeyView> {
+    const key = await em.findOne(ApiKey, { id: parseId(id), company: scope.companyId, revokedAt: null });
+    if (!key) throw new NotFoundError('API key');
+    key.revokedAt = new Date();
+    await em.flush();
+    for (const [token, entry] of this.cache) if (entry.credential.scope.credential === `key:${key.id}`) this.cache.delete(token);
+    return toApiKeyView(key);
+  }
+
+  private newKey(em: EntityManager, companyId: string): { key: string; record: ApiKey } {
     const key = `${API_KEY_PREFIX}${randomBytes(30).toString('base64url')}`;
-    em.create(ApiKey, { company: companyId, prefix: key.slice(0, 10), hash: hashKey(key) });
-    return key;
+    return { key, record: em.create(ApiKey, { company: companyId, prefix: key.slice(0, 10), hash: hashKey(key) }) };
   }
 }

@@ -58,7 +58,7 @@ beforeAll(async () => {
   await page.goto(`${t.url}/console/`);
   await page.getByLabel(/API key/).fill(a.key);
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Calls' }).waitFor();
+  await page.getByRole('heading', { name: 'Analytics' }).waitFor();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

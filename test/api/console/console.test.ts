@@ -70,7 +70,9 @@ describe('the web console, in a headless browser', () => {
 
     await page.getByLabel(/API key/).fill(key);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Calls' }).waitFor();
+    // The home page: the analytics of the last 7 days, none yet.
+    await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+    await page.getByTestId('totals').getByText('calls', { exact: true }).locator('..').locator('dd').getByText('0').waitFor();
     expect(await page.evaluate('sessionStorage.getItem("switchboard.apiKey")')).toBe(key);
     expect(await page.evaluate('document.cookie')).toBe('');
   });
@@ -96,6 +98,11 @@ describe('the web console, in a headless browser', () => {
 
     const shiftBefore = await layoutShift();
     await page.getByRole('button', { name: 'Activate' }).click();
+    // No contact filter: the campaign calls every contact of the company, and says so first.
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText('it selects every contact of the company (3) and will call 2 of them.', { exact: false }).waitFor();
+    await shot('campaign-confirm');
+    await confirm.getByRole('button', { name: 'Call them all' }).click();
     await page.getByTestId('campaign-status').getByText('active').waitFor();
     const progress = page.getByRole('progressbar', { name: 'Campaign progress' });
     await expect(progress.getAttribute('aria-valuenow')).resolves.not.toBe('100');
@@ -105,6 +112,9 @@ describe('the web console, in a headless browser', () => {
     await expect(stats.getByText('picked up').locator('..').locator('dd').textContent()).resolves.toBe('2');
     await expect(stats.getByText(/^skipped$/).locator('..').locator('dd').textContent()).resolves.toMatch(/^1 \(non local/);
     expect(await page.locator('.chart canvas').count()).toBe(1);
+    // The stat boxes keep one size whatever they hold (a reason under a number does not grow its box).
+    const heights = await stats.locator('div').evaluateAll((boxes) => boxes.map((b) => b.getBoundingClientRect().height));
+    expect(new Set(heights).size).toBe(1);
     // Live numbers and rows arrived without moving what was already on the page.
     expect((await layoutShift()) - shiftBefore).toBeLessThan(0.1);
     await shot('campaign');
@@ -149,6 +159,31 @@ describe('the web console, in a headless browser', () => {
     await page.getByTestId('call-status').getByText('completed').waitFor({ timeout: 20_000 });
     await page.locator('.transcript .turn').first().waitFor();
   }, 30_000);
+
+  it('shows the analytics of the day: totals, calls per day and outcome, per campaign and per agent, as the API computes them', async () => {
+    await section('Analytics');
+    const totals = page.getByTestId('totals');
+    const figure = (name: string) => totals.getByText(name, { exact: true }).locator('..').locator('dd');
+    // The demo campaign's two calls and the test call, all completed.
+    await figure('calls').getByText('3', { exact: true }).waitFor();
+    await expect(figure('answer rate').textContent()).resolves.toBe('100%');
+    await expect(figure('median latency').textContent()).resolves.toMatch(/^(\d+ ms|—)$/);
+    const table = (caption: string) => page.locator('table', { has: page.locator('caption', { hasText: caption }) });
+    expect(await table('Per outcome').locator('tbody tr').allInnerTexts()).toEqual(['completed\t3']);
+    expect(await table('Per campaign').locator('tbody tr td:nth-child(-n+2)').allTextContents()).toEqual(['Demo reminder campaign', '2', 'no campaign (test calls)', '1']);
+    expect(await table('Per agent').locator('tbody tr td:nth-child(-n+3)').allTextContents()).toEqual(['Demo appointment reminder', '3', '3']);
+    expect(await page.locator('.chart canvas').count()).toBe(1);
+    await shot('analytics');
+
+    // A range without calls: yesterday alone.
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const day = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}`;
+    await page.getByLabel('First day').fill(day);
+    await page.getByLabel('Last day').fill(day);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('heading', { name: day }).waitFor();
+    await figure('calls').getByText('0', { exact: true }).waitFor();
+  });
 
   it("edits the agent's prompt and runs a playground turn showing its tool calls", async () => {
     await section('Agents');
@@ -241,7 +276,7 @@ describe('the web console, in a headless browser', () => {
 
   it('fits a narrow screen: no sideways scrolling of the page; each page takes the focus', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
-    for (const name of ['Campaigns', 'Calls', 'Agents']) {
+    for (const name of ['Analytics', 'Campaigns', 'Calls', 'Agents']) {
       await section(name);
       await page.getByRole('heading', { name, exact: true }).waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);

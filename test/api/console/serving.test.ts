@@ -36,11 +36,14 @@ describe('the web console over HTTP', () => {
     const files = [...html.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]);
     expect(files.some((f) => f.endsWith('.js'))).toBe(true);
     expect(files.some((f) => f.endsWith('.css'))).toBe(true);
+    // The favicon: browsers ask for one (a 404 otherwise).
+    expect(files.some((f) => f.endsWith('.svg'))).toBe(true);
+    const types: Record<string, RegExp> = { js: /^application\/javascript/, css: /^text\/css/, svg: /^image\/svg\+xml$/ };
     for (const file of files) {
       const res = await fetch(`${t.url}${file}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(res.headers.get('content-type')).toMatch(file.endsWith('.js') ? /^application\/javascript/ : /^text\/css/);
+      expect(res.headers.get('content-type')).toMatch(types[file.split('.').at(-1)!]!);
     }
     const missing = await t.request('GET', '/console/assets/nothing-here.js');
     expect([missing.status, missing.body]).toEqual([404, { status: 'error', message: 'Not found', data: '' }]);

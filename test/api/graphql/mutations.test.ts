@@ -250,6 +250,16 @@ describe('webhooks', () => {
     expect(await gqlData(t, 'query($id: ID!) { webhook(id: $id) { id } }', { id: flow.id }, a.key)).toEqual({ webhook: null });
   });
 
+  it('copies an integration template into a running flow of the company, its secret shown once', async () => {
+    const USE = 'mutation($id: ID!, $name: String) { useIntegrationTemplate(id: $id, name: $name) { id name status isTemplate secret steps { webhookUrl } } }';
+    const [template] = (await gqlData(t, '{ integrationTemplates { id name steps { webhookUrl } } }', {}, a.key)).integrationTemplates;
+    const copy = (await gqlData(t, USE, { id: template.id, name: 'Team alerts' }, a.key)).useIntegrationTemplate;
+    expect(copy).toMatchObject({ name: 'Team alerts', status: 'RUNNING', isTemplate: false, secret: expect.stringMatching(/^whsec_/), steps: template.steps });
+    expect(copy.id).not.toBe(template.id);
+    expect((await gqlData(t, '{ webhooks { id } }', {}, a.key)).webhooks.map((f: any) => f.id)).toContain(copy.id);
+    expect(firstError(await gql(t, USE, { id: copy.id }, a.key))).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('refuses bad steps and variables with the same fields as REST', async () => {
     const bad = {
       ...input,
