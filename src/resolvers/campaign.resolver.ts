@@ -12,6 +12,7 @@ import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
 import type { CampaignService } from '../services/campaigns/campaign.service';
+import type { CampaignCreateInput, CampaignUpdateInput } from '../services/campaigns/campaign.contract';
 
 @Resolver(() => CampaignType)
 export class CampaignResolver {
@@ -34,17 +35,17 @@ export class CampaignResolver {
   }
 
   @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
-  async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
-    return this.campaignService.create(caller, input, 'camelCase');
+  async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: CampaignCreateInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+    return this.campaignService.create(caller, input);
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
   async updateCampaign(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: object,
+    @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: CampaignUpdateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
-    return this.campaignService.update(caller, id, input, 'camelCase');
+    return this.campaignService.update(caller, id, input);
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })

@@ -140,8 +140,8 @@ export interface InputOverride extends SurfaceOverride<string> {
  * The service validates what arrives with the same fields under these camelCase names
  * (Campaign: `createCampaignWrite`), and errors name the same snake_case fields as REST's.
  */
-export function contractInputType(name: string, description: string, fields: z.ZodRawShape, override: InputOverride = {}): ClassType<object> {
-  return inputType(name, description, arranged(fields, override), override);
+export function contractInputType<T extends object>(name: string, description: string, fields: z.ZodRawShape, override: InputOverride = {}): ClassType<T> {
+  return inputType(name, description, arranged(fields, override), override) as ClassType<T>;
 }
 
 function inputType(name: string, description: string, fields: [string, z.ZodType][], override: InputOverride): ClassType<object> {

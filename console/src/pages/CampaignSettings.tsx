@@ -3,7 +3,7 @@ import { useMutation } from 'urql';
 import { FieldMessage, Problem } from '../components';
 import { fieldErrors } from '../errors';
 import { graphql } from '../gql';
-import type { CampaignPageQuery } from '../gql/graphql';
+import type { CampaignPageQuery, RetryDelayUnit } from '../gql/graphql';
 
 const UPDATE = graphql(`
   mutation UpdateCampaignSchedule($id: ID!, $input: UpdateCampaignInput!) {
@@ -12,12 +12,12 @@ const UPDATE = graphql(`
 `);
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const UNITS = ['seconds', 'minutes', 'hours', 'days'];
+const UNITS: RetryDelayUnit[] = ['SECONDS', 'MINUTES', 'HOURS', 'DAYS'];
 
 interface Tier {
   attempts: string;
   delay: string;
-  unit: string;
+  unit: RetryDelayUnit;
 }
 
 type Campaign = NonNullable<CampaignPageQuery['campaign']>;
@@ -25,7 +25,7 @@ type Campaign = NonNullable<CampaignPageQuery['campaign']>;
 /** The calling window and the retry tiers, with the API's field errors beside each field. */
 export function CampaignSettings({ campaign }: { campaign: Campaign }) {
   const [tiers, setTiers] = useState<Tier[]>(() =>
-    campaign.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(campaign.retryDelay[i] ?? 0), unit: (campaign.retryDelayUnit[i] ?? 'MINUTES').toLowerCase() })),
+    campaign.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(campaign.retryDelay[i] ?? 0), unit: campaign.retryDelayUnit[i] ?? 'MINUTES' })),
   );
   const [result, update] = useMutation(UPDATE);
   const [saved, setSaved] = useState(false);
@@ -60,16 +60,16 @@ export function CampaignSettings({ campaign }: { campaign: Campaign }) {
         <label>To (HH:MM:SS) <input name="to" defaultValue={campaign.callTimeOfDayTo} /></label>
         <label>Time zone <input name="timeZone" defaultValue={campaign.timeZone} /></label>
       </div>
-      <FieldMessage errors={errors} field="call_time_of_day_from" />
-      <FieldMessage errors={errors} field="call_time_of_day_to" />
-      <FieldMessage errors={errors} field="time_zone" />
+      <FieldMessage errors={errors} field="callTimeOfDayFrom" />
+      <FieldMessage errors={errors} field="callTimeOfDayTo" />
+      <FieldMessage errors={errors} field="timeZone" />
       <fieldset className="choices">
         <legend>Days</legend>
         {DAYS.map((day, i) => (
           <label key={day} className="inline"><input type="checkbox" name="day" value={i + 1} defaultChecked={campaign.daysOfWeek.includes(i + 1)} /> {day}</label>
         ))}
       </fieldset>
-      <FieldMessage errors={errors} field="days_of_week" />
+      <FieldMessage errors={errors} field="daysOfWeek" />
       <fieldset>
         <legend>Retry tiers (in order)</legend>
         {tiers.map((tier, i) => (
@@ -77,18 +77,18 @@ export function CampaignSettings({ campaign }: { campaign: Campaign }) {
             <label>Attempts <input inputMode="numeric" value={tier.attempts} onChange={(e) => setTier(i, { attempts: e.target.value })} /></label>
             <label>Wait <input inputMode="numeric" value={tier.delay} onChange={(e) => setTier(i, { delay: e.target.value })} /></label>
             <label>Unit
-              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value })}>{UNITS.map((u) => <option key={u}>{u}</option>)}</select>
+              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value as RetryDelayUnit })}>{UNITS.map((u) => <option key={u} value={u}>{u.toLowerCase()}</option>)}</select>
             </label>
             <button type="button" className="link" onClick={() => setTiers((all) => all.filter((_, j) => j !== i))}>Remove tier {i + 1}</button>
-            <FieldMessage errors={errors} field={`number_of_call_attempts[${i}]`} />
-            <FieldMessage errors={errors} field={`retry_delay[${i}]`} />
-            <FieldMessage errors={errors} field={`retry_delay_unit[${i}]`} />
+            <FieldMessage errors={errors} field={`numberOfCallAttempts[${i}]`} />
+            <FieldMessage errors={errors} field={`retryDelay[${i}]`} />
+            <FieldMessage errors={errors} field={`retryDelayUnit[${i}]`} />
           </div>
         ))}
-        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'minutes' }])}>Add a tier</button>
+        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'MINUTES' }])}>Add a tier</button>
       </fieldset>
-      <FieldMessage errors={errors} field="number_of_call_attempts" />
-      <FieldMessage errors={errors} field="retry_delay" />
+      <FieldMessage errors={errors} field="numberOfCallAttempts" />
+      <FieldMessage errors={errors} field="retryDelay" />
       <button type="submit" disabled={result.fetching}>Save</button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>

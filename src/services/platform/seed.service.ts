@@ -44,18 +44,18 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
   });
   const campaign = await services.campaigns.create(caller, {
     name: 'Demo reminder campaign',
-    ai_agent_id: agent.id,
-    outbound_phone_number_id: number?.id ?? null,
-    webhook_id: flow.id,
-    time_zone: 'America/New_York',
+    aiAgentId: agent.id,
+    outboundPhoneNumberId: number?.id ?? null,
+    webhookId: flow.id,
+    timeZone: 'America/New_York',
     // Open all day, every day: the first run's "Activate" in the web console dials at once.
-    call_time_of_day_from: '00:00:00',
-    call_time_of_day_to: '00:00:00',
-    days_of_week: [1, 2, 3, 4, 5, 6, 7],
-    number_of_call_attempts: [2],
-    retry_delay: [30],
-    retry_delay_unit: ['minutes'],
-    agent_variables_contact_metadata_mapping: { firstname: 'firstname' },
+    callTimeOfDayFrom: '00:00:00',
+    callTimeOfDayTo: '00:00:00',
+    daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+    numberOfCallAttempts: [2],
+    retryDelay: [30],
+    retryDelayUnit: ['minutes'],
+    agentVariablesContactMetadataMapping: { firstname: 'firstname' },
   });
   await services.contacts.create(caller, [
     { firstname: 'Ada', lastname: 'Lovelace', phone_number: '+14155552671', campaign_id: campaign.id, tag_name: 'vip' },

@@ -33,7 +33,7 @@ export type FieldNames = (path: readonly PropertyKey[]) => PropertyKey[];
 const asSent: FieldNames = (path) => [...path];
 
 /** The schema a value of `schema` holds its fields in, past optional, nullable, default and piped wrappers. */
-function holder(schema: z.ZodType): z.ZodType {
+export function holder(schema: z.ZodType): z.ZodType {
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return holder(schema.unwrap() as z.ZodType);
   if (schema instanceof z.ZodPipe) return holder(schema.in as z.ZodType);
   return schema;

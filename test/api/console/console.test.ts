@@ -82,8 +82,8 @@ describe('the web console, in a headless browser', () => {
     await settings.getByLabel('From (HH:MM:SS)').fill('25:99');
     await settings.getByLabel('Attempts').fill('0');
     await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.locator('[data-field="call_time_of_day_from"]').waitFor();
-    await settings.locator('[data-field="number_of_call_attempts[0]"]').waitFor();
+    await settings.locator('[data-field="callTimeOfDayFrom"]').waitFor();
+    await settings.locator('[data-field="numberOfCallAttempts[0]"]').waitFor();
     await shot('campaign-field-errors');
 
     await settings.getByLabel('From (HH:MM:SS)').fill('00:00:00');
