@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import type { RestState } from './middleware';
 import { z } from 'zod';
 import { PreconditionError, ValidationError } from '../services/shared/errors';
+import { storedKeys } from '../services/shared/contract';
 import { camelName, snakeName } from '../services/shared/naming';
 import { fieldPath, holder } from '../services/shared/validation';
 
@@ -14,16 +15,17 @@ import { fieldPath, holder } from '../services/shared/validation';
  *
  * The renaming follows the documented schema down through objects and arrays of objects (a
  * flow's `steps[0].webhook_url`, its `event_filters.ai_agent_id`); the keys of client data
- * (a record: contact `metadata`, a trigger's `variables`) are never renamed. A key the schema
+ * (a record: contact `metadata`, a trigger's `variables`) and of objects kept as stored
+ * (`keyedAsStored`: an agent's `agent_flow`) are never renamed. A key the schema
  * does not document is passed as sent, for the service to refuse (`Unknown field`) or ignore
  * as it does any unknown key; one that would pass for a renamed field (`aiAgentId` sent to
  * REST) is passed under a name no field has, so it stays unknown.
  */
 
-/** The schema of an object's fields, if `schema` holds one (past optional, nullable and piped wrappers). */
+/** The schema of an object's fields, if `schema` holds one (past optional, nullable and piped wrappers) whose keys are renamed. */
 function fieldsOf(schema: z.ZodType | undefined): z.ZodRawShape | undefined {
   const inner = schema && holder(schema);
-  return inner instanceof z.ZodObject ? (inner.shape as z.ZodRawShape) : undefined;
+  return inner instanceof z.ZodObject && !storedKeys.has(inner) ? (inner.shape as z.ZodRawShape) : undefined;
 }
 
 function elementOf(schema: z.ZodType | undefined): z.ZodType | undefined {
@@ -67,8 +69,8 @@ function restPath(schema: z.ZodType | undefined, sent: unknown, path: readonly P
   const [key, ...rest] = path;
   if (typeof key === 'number') return [key, ...restPath(elementOf(schema), Array.isArray(sent) ? sent[key] : undefined, rest)];
   const shape = fieldsOf(schema);
-  const inner = schema && holder(schema);
-  if (!shape && (inner instanceof z.ZodRecord || inner instanceof z.ZodUnknown)) return [...path];
+  // Client data (a record, an object kept as stored): its keys are as sent.
+  if (!shape && schema) return [...path];
   const fields = shape ?? {};
   const keys = isPlainObject(sent) ? Object.keys(sent) : [];
   const name = keys.find((k) => serviceKey(fields, k) === key) ?? Object.keys(fields).find((f) => camelName(f) === key) ?? snakeName(String(key));

@@ -30,12 +30,12 @@ const UPDATE = graphql(`
 
 type Agent = NonNullable<AgentPageQuery['aiAgent']>;
 
-/** The settings edited here: the API's field name (for its errors) and how to read the input. */
+/** The settings edited here: the API's field name (its errors name it too) and how to read the input. */
 const NUMBERS = [
-  { key: 'llmTemperature', field: 'llm_temperature', text: 'Model temperature (0-100)' },
-  { key: 'responsiveness', field: 'responsiveness', text: 'Responsiveness (0-100)' },
-  { key: 'interruptionSensitivity', field: 'interruption_sensitivity', text: 'Interruption sensitivity (0-100)' },
-  { key: 'maxSilenceDuration', field: 'max_silence_duration', text: 'Longest silence (seconds)' },
+  { key: 'llmTemperature', text: 'Model temperature (0-100)' },
+  { key: 'responsiveness', text: 'Responsiveness (0-100)' },
+  { key: 'interruptionSensitivity', text: 'Interruption sensitivity (0-100)' },
+  { key: 'maxSilenceDuration', text: 'Longest silence (seconds)' },
 ] as const;
 
 function AgentForm({ agent }: { agent: Agent }) {
@@ -67,7 +67,7 @@ function AgentForm({ agent }: { agent: Agent }) {
         {NUMBERS.map((n) => (
           <div key={n.key}>
             <label>{n.text} <input name={n.key} inputMode="numeric" defaultValue={agent[n.key]} /></label>
-            <FieldMessage errors={errors} field={n.field} />
+            <FieldMessage errors={errors} field={n.key} />
           </div>
         ))}
       </div>

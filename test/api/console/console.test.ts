@@ -156,7 +156,7 @@ describe('the web console, in a headless browser', () => {
     const settings = page.getByRole('form', { name: 'Prompt and settings' });
     await settings.getByLabel(/Model temperature/).fill('300');
     await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.locator('[data-field="llm_temperature"]').waitFor();
+    await settings.locator('[data-field="llmTemperature"]').waitFor();
     await settings.getByLabel(/Model temperature/).fill('40');
     await settings.getByLabel('Prompt').fill('You are a friendly assistant calling {{firstname}} to confirm an appointment tomorrow.');
     await settings.getByRole('button', { name: 'Save' }).click();
