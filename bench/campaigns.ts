@@ -65,7 +65,7 @@ export async function measureCampaign(
     const { companyId } = await app.services.auth.createCompany(em, { name: `Campaign benchmark ${Date.now()}` });
     const caller = { scope: { companyId, userId: null }, em };
     const agent = await app.services.agents.create(caller, { name: 'Bench agent', prompt: 'Say hello.' });
-    const number = await app.services.phoneNumbers.create(caller, { phone_number: '+14155552671' });
+    const number = await app.services.phoneNumbers.create(caller, { phoneNumber: '+14155552671' });
     /** A campaign calling `count` new contacts at any hour, every day, at most `concurrency` at once. */
     const newCampaign = async (name: string, count: number) => {
       const tag = `${name}-${Date.now()}`;

@@ -36,7 +36,7 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
   });
   // A carrier's account never holds the demo's fictional number: with one, the demo campaign
   // has no outbound number until the company adds one of the account's.
-  const number = services.provider === services.simulated ? await services.phoneNumbers.create(caller, { phone_number: '+14155550100', label: 'Demo outbound line' }) : null;
+  const number = services.provider === services.simulated ? await services.phoneNumbers.create(caller, { phoneNumber: '+14155550100', label: 'Demo outbound line' }) : null;
   const flow = await services.webhooks.create(caller, {
     name: 'Demo: post call results',
     status: 'stopped',
