@@ -42,6 +42,14 @@ export function toFilterInput(filters: Record<string, unknown>): Record<string, 
   return toServiceInput(Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== null)));
 }
 
+/**
+ * Optional filter arguments -> the service's input: an argument left out or sent as null
+ * filters nothing.
+ */
+export function presentFilters<T extends object>(filters: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
 /** Most nodes one page of a connection may hold. */
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;

@@ -112,7 +112,7 @@ export class RestApi {
     const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json, limit: op.limit });
     const keyed = op.idempotent ? [this.idempotency(op.idempotent)] : [];
     const typed = op.bodies ? [mediaType(...Object.keys(op.bodies))] : [];
-    const named = op.auth === 'none' ? [] : [restNames({ body: json ? op.body : undefined, query: op.query })];
+    const named = op.auth === 'none' ? [] : [restNames({ body: json ? op.body : undefined, query: op.query, bodies: op.bodies })];
     router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...typed, ...(named as RouterMiddleware<RestState>[]), ...handlers]);
   }
 }

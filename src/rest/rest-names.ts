@@ -22,6 +22,13 @@ import { fieldPath, holder } from '../services/shared/validation';
  * REST) is passed under a name no field has, so it stays unknown.
  */
 
+/** The option of a union (one contact or an import) that documents `value`: an array's or an object's. */
+function optionFor(schema: z.ZodType | undefined, value: unknown): z.ZodType | undefined {
+  const inner = schema && holder(schema);
+  if (!(inner instanceof z.ZodUnion)) return schema;
+  return (inner.options as z.ZodType[]).find((option) => (Array.isArray(value) ? elementOf(option) : fieldsOf(option))) ?? schema;
+}
+
 /** The schema of an object's fields, if `schema` holds one (past optional, nullable and piped wrappers) whose keys are renamed. */
 function fieldsOf(schema: z.ZodType | undefined): z.ZodRawShape | undefined {
   const inner = schema && holder(schema);
@@ -44,7 +51,8 @@ function serviceKey(shape: z.ZodRawShape, sent: string): string {
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `value` (a REST body or query) under the names the service reads, as `schema` documents them. */
-export function toServiceNames(schema: z.ZodType | undefined, value: unknown): unknown {
+export function toServiceNames(documented: z.ZodType | undefined, value: unknown): unknown {
+  const schema = optionFor(documented, value);
   const element = elementOf(schema);
   if (Array.isArray(value)) return element ? value.map((item) => toServiceNames(element, item)) : value;
   const shape = fieldsOf(schema);
@@ -58,14 +66,19 @@ function pathOf(field: string): PropertyKey[] {
   return [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) => (index === undefined ? key! : Number(index)));
 }
 
+/** A camelCase name a service gives a field (`phoneNumber`), which REST names in snake_case. */
+const CAMEL_NAME = /^[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+$/;
+
 /**
  * The REST name of a service's path into `sent` (what the client sent, documented by
  * `schema`): a key sent is named as sent; a field left out or named by the service itself
- * (`aiAgentId` in "An active campaign needs an agent") as the schema documents it, or in
- * snake_case where the schema says nothing; a key of client data as it is.
+ * (`aiAgentId` in "An active campaign needs an agent") as the schema documents it; past
+ * what the schema documents (a CSV import's rows), a camelCase name in snake_case, and the
+ * rest as it is from the first name that is not (client data: `[14].metadata.planName`).
  */
-function restPath(schema: z.ZodType | undefined, sent: unknown, path: readonly PropertyKey[]): PropertyKey[] {
+function restPath(documented: z.ZodType | undefined, sent: unknown, path: readonly PropertyKey[]): PropertyKey[] {
   if (path.length === 0) return [];
+  const schema = optionFor(documented, sent);
   const [key, ...rest] = path;
   if (typeof key === 'number') return [key, ...restPath(elementOf(schema), Array.isArray(sent) ? sent[key] : undefined, rest)];
   const shape = fieldsOf(schema);
@@ -73,8 +86,9 @@ function restPath(schema: z.ZodType | undefined, sent: unknown, path: readonly P
   if (!shape && schema) return [...path];
   const fields = shape ?? {};
   const keys = isPlainObject(sent) ? Object.keys(sent) : [];
-  const name = keys.find((k) => serviceKey(fields, k) === key) ?? Object.keys(fields).find((f) => camelName(f) === key) ?? snakeName(String(key));
-  return [name, ...restPath(fields[name] as z.ZodType | undefined, isPlainObject(sent) ? sent[name] : undefined, rest)];
+  const name = keys.find((k) => serviceKey(fields, k) === key) ?? Object.keys(fields).find((f) => camelName(f) === key);
+  if (name !== undefined) return [name, ...restPath(fields[name] as z.ZodType | undefined, isPlainObject(sent) ? sent[name] : undefined, rest)];
+  return CAMEL_NAME.test(String(key)) ? [snakeName(String(key)), ...restPath(undefined, undefined, rest)] : [...path];
 }
 
 /** A service's input as REST sent it, with the schema that documents it. */
@@ -102,14 +116,16 @@ function restNamed(err: unknown, inputs: readonly Sent[]): unknown {
 }
 
 /**
- * The middleware of an operation with a documented JSON body or query: `ctx.state.input` is
- * the body and the query under the service's names, and errors name REST's fields.
+ * The middleware of an authenticated operation: `ctx.state.input` is its JSON body and its
+ * query under the service's names, and errors name REST's fields.
  */
-export function restNames(op: { body?: z.ZodType; query?: z.ZodType }): Middleware<RestState> {
+export function restNames(op: { body?: z.ZodType; query?: z.ZodType; bodies?: Partial<Record<string, z.ZodType>> }): Middleware<RestState> {
   return async (ctx, next) => {
     const inputs: Sent[] = [];
     if (op.body) inputs.push({ schema: op.body, value: ctx.request.body });
     if (op.query) inputs.push({ schema: op.query, value: ctx.query });
+    // A body its handler reads itself (a CSV upload's parts) is named as its schema documents it.
+    for (const schema of Object.values(op.bodies ?? {})) inputs.push({ schema, value: undefined });
     ctx.state.input = { body: toServiceNames(op.body, ctx.request.body), query: toServiceNames(op.query, ctx.query) };
     try {
       await next();
@@ -120,8 +136,11 @@ export function restNames(op: { body?: z.ZodType; query?: z.ZodType }): Middlewa
 }
 
 /**
- * The operation's renamed body or query, typed as the service method's input it is passed
+ * A REST input under the service's names, typed as the service method's input it is passed
  * to (that type is derived from the schema the service validates it with): REST does not
  * check it, the service does, as it checks GraphQL's.
  */
-export const serviceInput = <T>(ctx: { state: RestState }, from: 'body' | 'query'): T => ctx.state.input[from] as T;
+export const asServiceInput = <T>(renamed: unknown): T => renamed as T;
+
+/** The operation's renamed body or query (`restNames`), as `asServiceInput`. */
+export const serviceInput = <T>(ctx: { state: RestState }, from: 'body' | 'query'): T => asServiceInput<T>(ctx.state.input[from]);

@@ -58,9 +58,9 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
     agentVariablesContactMetadataMapping: { firstname: 'firstname' },
   });
   await services.contacts.create(caller, [
-    { firstname: 'Ada', lastname: 'Lovelace', phone_number: '+14155552671', campaign_id: campaign.id, tag_name: 'vip' },
-    { firstname: 'Alan', lastname: 'Turing', phone_number: '(415) 555-0101', campaign_id: campaign.id },
-    { firstname: 'Grace', lastname: 'Hopper', phone_number: '+44 20 7946 0958', source_name: 'import' },
+    { firstname: 'Ada', lastname: 'Lovelace', phoneNumber: '+14155552671', campaignId: campaign.id, tagName: 'vip' },
+    { firstname: 'Alan', lastname: 'Turing', phoneNumber: '(415) 555-0101', campaignId: campaign.id },
+    { firstname: 'Grace', lastname: 'Hopper', phoneNumber: '+44 20 7946 0958', sourceName: 'import' },
   ]);
   return { companyId, apiKey };
 }
