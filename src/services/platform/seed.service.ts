@@ -40,7 +40,7 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
   const flow = await services.webhooks.create(caller, {
     name: 'Demo: post call results',
     status: 'stopped',
-    steps: [{ step_number: 1, webhook_url: 'https://example.com/switchboard/calls', webhook_method: 'POST', webhook_body: { call_id: '{{call_id}}', status: '{{call_status}}' } }],
+    steps: [{ stepNumber: 1, webhookUrl: 'https://example.com/switchboard/calls', webhookMethod: 'POST', webhookBody: { call_id: '{{call_id}}', status: '{{call_status}}' } }],
   });
   const campaign = await services.campaigns.create(caller, {
     name: 'Demo reminder campaign',

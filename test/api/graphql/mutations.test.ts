@@ -225,7 +225,7 @@ describe('webhooks', () => {
     steps { stepNumber webhookUrl webhookMethod webhookHeaders webhookBody dependsOnStep }`;
   const input = {
     name: 'CRM sync',
-    retryDelayUnit: 'minutes',
+    retryDelayUnit: 'MINUTES',
     predefinedVariables: [{ name: 'region', value: 'eu' }],
     variables: [{ name: 'crmId', location: 'body.id', stepId: 1, dataType: 'string', customValue: 'none' }],
     steps: [

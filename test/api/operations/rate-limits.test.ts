@@ -38,7 +38,7 @@ async function company(app: TestApp = t) {
   const { services } = app.app;
   const agent = await services.agents.create(caller, { name: 'Agent' });
   await services.phoneNumbers.create(caller, { phoneNumber: from });
-  const flow = await services.webhooks.create(caller, { name: 'Flow', steps: [{ step_number: 1, webhook_url: 'https://example.com/hook' }] });
+  const flow = await services.webhooks.create(caller, { name: 'Flow', steps: [{ stepNumber: 1, webhookUrl: 'https://example.com/hook' }] });
   return { companyId, key: apiKey, agentId: agent.id, flowId: flow.id, from };
 }
 
