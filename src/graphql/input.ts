@@ -15,31 +15,22 @@ function isInputObject(value: unknown): value is object {
 function convert(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(convert);
   if (!isInputObject(value)) return value;
-  return toServiceInput(value);
+  return replayFingerprint(value);
 }
 
 /**
- * A GraphQL input (camelCase) as the services' raw snake_case input, for the inputs that are
- * not an aggregate's write (filters, CSV import options, a playground turn, a simulated
- * inbound call) and for make-call's replay fingerprint; the service validates it as it does
- * REST's, so errors name the same fields. Aggregate writes skip it: they are validated in
- * camelCase as they arrive (`parseWrite`). Nested input objects and lists are converted too;
- * JSON scalar values are passed as sent.
+ * A GraphQL input (camelCase) under REST's snake_case names: make-call's replay fingerprint
+ * only. Services take GraphQL's input as it arrives; but the make-call keys kept before they
+ * did were fingerprinted by the input so named, and another naming would refuse their
+ * clients' retries (422). Nested input objects and lists are converted too; JSON scalar
+ * values are passed as sent.
  */
-export function toServiceInput(input: object): Record<string, unknown> {
+export function replayFingerprint(input: object): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(input)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => [snakeName(k), convert(v)]),
   );
-}
-
-/**
- * Optional filter arguments -> the services' input: an argument left out or sent as null
- * filters nothing.
- */
-export function toFilterInput(filters: Record<string, unknown>): Record<string, unknown> {
-  return toServiceInput(Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== null)));
 }
 
 /**

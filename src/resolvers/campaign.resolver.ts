@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput } from '../graphql/input';
+import { pageInput, presentFilters } from '../graphql/input';
 import { AUDIENCE_COST, perNode } from '../graphql/limits';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType } from '../schema/call.type';
@@ -25,7 +25,7 @@ export class CampaignResolver {
 
   @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
   async campaigns(@Args() { first, after, ...filters }: CampaignsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CampaignType>> {
-    const input = { ...toFilterInput(filters), ...pageInput(first, after) };
+    const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({
       page: await this.campaignService.page(caller, input),
       node: (campaign) => campaign,

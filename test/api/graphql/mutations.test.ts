@@ -56,7 +56,7 @@ describe('makeCall', () => {
     const notOwned = await gql(t, MAKE_CALL, { input: { ...valid(), callFrom: '+14155552672' } }, a.key);
     expect(firstError(notOwned)).toEqual({
       code: 'BAD_USER_INPUT',
-      fields: [{ field: 'call_from', message: 'call_from is not a phone number of this company' }],
+      fields: [{ field: 'callFrom', message: 'call_from is not a phone number of this company' }],
     });
   });
 });

@@ -163,7 +163,7 @@ describe('Idempotency-Key', () => {
   it('answers a key whose process died after committing its call from that call, and never calls again', async () => {
     const key = freshKey();
     const body = callBody(a, '+14155550314');
-    await diedAfterCommitting(key, '/v1/calls/make-call', body, (keyed) => t.app.services.calls.makeCall(keyed, body));
+    await diedAfterCommitting(key, '/v1/calls/make-call', body, (keyed) => t.app.services.calls.makeCall(keyed, { aiAgentId: body.ai_agent_id, callFrom: body.call_from, callTo: body.call_to }));
     const [call] = await t.app.orm.em.fork().execute('select id from calls where company_id = ? and call_to = ?', [a.companyId, '+14155550314']);
     const retry = await makeCall(replica, a, key, body);
     expect(retry.status).toBe(200);
