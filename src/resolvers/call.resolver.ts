@@ -2,7 +2,7 @@ import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Sub
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, presentFilters, replayFingerprint } from '../graphql/input';
+import { pageInput, presentFilters, restNamedInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { idFilter } from '../graphql/subscriptions';
 import { AiAgentType } from '../schema/ai-agent.type';
@@ -56,7 +56,7 @@ export class CallResolver {
       key: idempotencyKey,
       // A replay is known by the input as REST names it: the keys already kept were
       // fingerprinted so, and another naming would refuse their clients' retries (422).
-      request: ['makeCall', replayFingerprint(input)],
+      request: ['makeCall', restNamedInput(input)],
       run: (keyed) => this.callService.makeCall(keyed, input),
       reload: (id) => this.callService.get(caller, id),
     });

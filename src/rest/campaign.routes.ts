@@ -89,7 +89,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       errors: { 404: notFound('campaign') },
     },
     async (ctx) => {
-      ok(ctx, serializeCampaignAudience(await campaigns.audience(ctx.state.caller, ctx.params.id, ctx.query)));
+      ok(ctx, serializeCampaignAudience(await campaigns.audience(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'query'))));
     },
   );
   api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: async (ctx, [id]) => ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, id))), description: 'Creates a campaign, `draft` unless a status is given; setting it `active` later starts the dialer.', body: createCampaignInput, data: campaignShape }, async (ctx) => {

@@ -2,7 +2,7 @@ import { AiAgent, Campaign, PhoneNumber, WebhookFlow } from '../../entities';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
-import { audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
+import { type AudienceInput, audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
 import { campaignContract, type CampaignCreateInput, type CampaignUpdateInput, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
 import { viewOfStored } from '../shared/contract';
@@ -122,7 +122,7 @@ export class CampaignService {
    * contacts its selection matches, those the dialer would skip by reason, and a sample of
    * the rest (`audienceInput`), counted with the dialer's own selection and skip rules.
    */
-  async audience({ scope, em }: Caller, id: unknown, input: unknown): Promise<CampaignAudienceView> {
+  async audience({ scope, em }: Caller, id: string, input: AudienceInput): Promise<CampaignAudienceView> {
     const { limit } = parseInput(audienceInput, input);
     const campaign = await loadCampaign(em, { id: parseId(id), companyId: scope.companyId });
     if (!campaign || campaign.deletedAt !== null) throw new NotFoundError('Campaign');
