@@ -116,7 +116,7 @@ export async function measureCalls({ calls, concurrency = 20 }: { calls: number;
     const { companyId, apiKey: key } = await app.services.auth.createCompany(em, { name: 'Call benchmark' });
     const caller = { scope: { companyId, userId: null }, em };
     const agent = await app.services.agents.create(caller, { name: 'Bench agent', prompt: 'Say hello.' });
-    await app.services.phoneNumbers.create(caller, { phone_number: '+14155552671' });
+    await app.services.phoneNumbers.create(caller, { phoneNumber: '+14155552671' });
     await client.ask({ type: 'subscribe', appUrl: app.url, key });
 
     /** Places `count` calls in `workspace`, `concurrency` make-calls in flight; answers how many were refused. */

@@ -65,7 +65,7 @@ export async function measureCampaign(
     const { companyId } = await app.services.auth.createCompany(em, { name: `Campaign benchmark ${Date.now()}` });
     const caller = { scope: { companyId, userId: null }, em };
     const agent = await app.services.agents.create(caller, { name: 'Bench agent', prompt: 'Say hello.' });
-    const number = await app.services.phoneNumbers.create(caller, { phone_number: '+14155552671' });
+    const number = await app.services.phoneNumbers.create(caller, { phoneNumber: '+14155552671' });
     /** A campaign calling `count` new contacts at any hour, every day, at most `concurrency` at once. */
     const newCampaign = async (name: string, count: number) => {
       const tag = `${name}-${Date.now()}`;
@@ -74,13 +74,13 @@ export async function measureCampaign(
       await refreshContactStatistics(em, count);
       return app.services.campaigns.create(caller, {
         name,
-        ai_agent_id: agent.id,
-        outbound_phone_number_id: number.id,
-        contacts_list_tags: [tag],
-        call_time_of_day_from: '00:00:00',
-        call_time_of_day_to: '00:00:00',
-        days_of_week: [1, 2, 3, 4, 5, 6, 7],
-        max_concurrent_calls: Math.min(concurrency, 1000),
+        aiAgentId: agent.id,
+        outboundPhoneNumberId: number.id,
+        contactsListTags: [tag],
+        callTimeOfDayFrom: '00:00:00',
+        callTimeOfDayTo: '00:00:00',
+        daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+        maxConcurrentCalls: Math.min(concurrency, 1000),
       });
     };
     /** Activates the campaign and waits until it has completed; answers its last stats. */
@@ -140,7 +140,7 @@ async function timeSelection(app: RunningApp, caller: Caller, count: number): Pr
   const { em, scope } = caller;
   const selectTag = `select-${Date.now()}`;
   await insertContacts(em, scope.companyId, '+1628', selectTag, count);
-  const big = await app.services.campaigns.create(caller, { name: 'Selection', contacts_list_tags: [selectTag] });
+  const big = await app.services.campaigns.create(caller, { name: 'Selection', contactsListTags: [selectTag] });
   const selection = (await loadCampaign(em, { id: big.id, companyId: scope.companyId }))!;
   const selectStarted = performance.now();
   const selected = await em.transactional((tx) => selectContacts(tx, selection, new Date()));

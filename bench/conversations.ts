@@ -200,10 +200,10 @@ async function main(): Promise<void> {
     const em = app.orm.em.fork();
     const { companyId } = await app.services.auth.createCompany(em, { name: 'Conversation benchmark' });
     const caller = { scope: { companyId, userId: null }, em };
-    const agent = await app.services.agents.create(caller, { name: 'Bench agent', prompt: 'You take notes. Answer in one short sentence.', who_talks_first: 'user' });
-    await app.services.phoneNumbers.create(caller, { phone_number: '+14155552671' });
+    const agent = await app.services.agents.create(caller, { name: 'Bench agent', prompt: 'You take notes. Answer in one short sentence.', whoTalksFirst: 'user' });
+    await app.services.phoneNumbers.create(caller, { phoneNumber: '+14155552671' });
     for (let i = 0; i < SESSIONS; i++) {
-      await app.services.calls.makeCall(caller, { ai_agent_id: agent.id, call_from: '+14155552671', call_to: '+14155550123', workspace: 'bench' });
+      await app.services.calls.makeCall(caller, { aiAgentId: agent.id, callFrom: '+14155552671', callTo: '+14155550123', workspace: 'bench' });
     }
     const calls = await placed(app.orm.em.fork(), companyId);
     for (const call of calls) await app.services.lifecycle.applyUpdate({ id: call.id, companyId }, { status: 'in-progress', at: new Date() });

@@ -122,7 +122,7 @@ export interface FlowFigures {
 async function run(app: RunningApp, outside: Outside, databaseUrl: string, executions: number, concurrency: number): Promise<FlowFigures> {
   const { companyId, apiKey } = await app.services.auth.createCompany(app.orm.em.fork(), { name: 'Bench' });
   const caller = { scope: { companyId, userId: null }, em: app.orm.em.fork() };
-  const steps = [{ step_number: 1, webhook_url: `${outside.receiverUrl}/hook`, webhook_body: { n: '{{n}}' } }];
+  const steps = [{ stepNumber: 1, webhookUrl: `${outside.receiverUrl}/hook`, webhookBody: { n: '{{n}}' } }];
   const flow = await app.services.webhooks.create(caller, { name: 'Bench', steps });
   const run = { appUrl: app.url, key: apiKey, flowId: flow.id, concurrency };
   const warmUp = WARM_UP;

@@ -117,7 +117,7 @@ async function main(): Promise<void> {
   try {
     const caller = { scope: { companyId, userId: null }, em };
     const agent = await on.services.agents.create(caller, { name: 'Bench agent' });
-    const campaign = await on.services.campaigns.create(caller, { name: 'Bench campaign', ai_agent_id: agent.id });
+    const campaign = await on.services.campaigns.create(caller, { name: 'Bench campaign', aiAgentId: agent.id });
     const path = `/v1/campaigns/by-id/${campaign.id}`;
     const targets: Target[] = [
       { name: 'limits on', url: `${on.url}${path}` },

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     const em = app.orm.em.fork();
     const { companyId } = await app.services.auth.createCompany(em, { name: 'Scenario benchmark' });
     const caller = () => ({ scope: { companyId, userId: null }, em: app.orm.em.fork() });
-    const agent = await app.services.agents.create(caller(), { name: 'Bench agent', prompt: 'You renew subscriptions.', who_talks_first: 'agent' });
+    const agent = await app.services.agents.create(caller(), { name: 'Bench agent', prompt: 'You renew subscriptions.', whoTalksFirst: 'agent' });
     const ids: string[] = [];
     for (let i = 0; i < WARM_UP + SCENARIOS; i++) ids.push((await app.services.scenarios.create(caller(), agent.id, scenario(i))).id);
 

@@ -15,18 +15,19 @@ function isInputObject(value: unknown): value is object {
 function convert(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(convert);
   if (!isInputObject(value)) return value;
-  return toServiceInput(value);
+  return restNamedInput(value);
 }
 
 /**
- * A GraphQL input (camelCase) as the services' raw snake_case input, for the inputs that are
- * not an aggregate's write (filters, CSV import options, a playground turn, a simulated
- * inbound call) and for make-call's replay fingerprint; the service validates it as it does
- * REST's, so errors name the same fields. Aggregate writes skip it: they are validated in
- * camelCase as they arrive (`parseWrite`). Nested input objects and lists are converted too;
- * JSON scalar values are passed as sent.
+ * A GraphQL input (camelCase) under REST's snake_case names, for two uses only. Make-call's
+ * replay fingerprint: services take GraphQL's input as it arrives, but the make-call keys
+ * kept before they did were fingerprinted by the input so named, and another naming would
+ * refuse their clients' retries (422). And the agent test inputs (scenarios, runs, replays),
+ * which both edges still validate in REST's naming before their services take the typed,
+ * camelCase result. Nested input objects and lists are converted too; JSON scalar values are
+ * passed as sent.
  */
-export function toServiceInput(input: object): Record<string, unknown> {
+export function restNamedInput(input: object): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(input)
       .filter(([, v]) => v !== undefined)
@@ -35,11 +36,11 @@ export function toServiceInput(input: object): Record<string, unknown> {
 }
 
 /**
- * Optional filter arguments -> the services' input: an argument left out or sent as null
+ * Optional filter arguments -> the service's input: an argument left out or sent as null
  * filters nothing.
  */
-export function toFilterInput(filters: Record<string, unknown>): Record<string, unknown> {
-  return toServiceInput(Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== null)));
+export function presentFilters<T extends object>(filters: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
 }
 
 /** Most nodes one page of a connection may hold. */

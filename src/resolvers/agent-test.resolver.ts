@@ -1,6 +1,6 @@
 import { Arg, Args, ArgsType, Ctx, Field, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { toServiceInput } from '../graphql/input';
+import { restNamedInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { idFilter } from '../graphql/subscriptions';
 import { CreateAgentScenarioInput, ReplayCallInput, RunAgentTestsInput, UpdateAgentScenarioInput } from '../schema/agent-test.input';
@@ -49,7 +49,7 @@ export class AgentTestResolver {
     @Arg('input', () => CreateAgentScenarioInput, { description: 'The scenario.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentScenarioType> {
-    return toScenarioType(await this.scenarios.create(caller, agentId, parseInput(createScenarioInput, toServiceInput(input))));
+    return toScenarioType(await this.scenarios.create(caller, agentId, parseInput(createScenarioInput, restNamedInput(input))));
   }
 
   @Mutation(() => AgentScenarioType, { description: 'Replaces the fields given of a test scenario.' })
@@ -58,7 +58,7 @@ export class AgentTestResolver {
     @Arg('input', () => UpdateAgentScenarioInput, { description: 'The fields to replace.' }) input: object,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentScenarioType> {
-    return toScenarioType(await this.scenarios.update(caller, id, parseInput(updateScenarioInput, toServiceInput(input))));
+    return toScenarioType(await this.scenarios.update(caller, id, parseInput(updateScenarioInput, restNamedInput(input))));
   }
 
   @Mutation(() => ID, { description: 'Deletes a test scenario (runs keep their results). Answers the id.' })
@@ -74,7 +74,7 @@ export class AgentTestResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTestRunType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
-    return toTestRunType(await this.runs.start(caller, agentId, parseInput(startTestRunInput, toServiceInput(input ?? {}))));
+    return toTestRunType(await this.runs.start(caller, agentId, parseInput(startTestRunInput, restNamedInput(input ?? {}))));
   }
 
   @Mutation(() => AgentTestRunType, { description: "Replays a finished call's caller against an agent version in a simulated call; answers the queued run. Rate limited like makeCall." })
@@ -84,7 +84,7 @@ export class AgentTestResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTestRunType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
-    return toTestRunType(await this.runs.replay(caller, id, parseInput(replayInput, toServiceInput(input ?? {}))));
+    return toTestRunType(await this.runs.replay(caller, id, parseInput(replayInput, restNamedInput(input ?? {}))));
   }
 
   @Query(() => AgentTestRunType, { nullable: true, description: 'One test run; null when there is none with this id.' })

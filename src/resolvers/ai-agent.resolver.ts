@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { pageInput, restNamedInput } from '../graphql/input';
 import { perNode, unboundedList } from '../graphql/limits';
 import { AiAgentVersionConnection, AiAgentVersionType, PublishAiAgentInput } from '../schema/ai-agent-version.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -11,6 +11,7 @@ import { CreateAiAgentInput, UpdateAiAgentInput } from '../schema/ai-agent.input
 import { AiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
 import type { AgentService } from '../services/agents/agent.service';
+import type { AgentCreateInput, AgentUpdateInput } from '../services/agents/agent.input';
 import { PlaygroundService } from '../services/conversation/playground.service';
 import type { RateLimitService } from '../services/platform/rate-limit.service';
 
@@ -30,7 +31,7 @@ export class AiAgentResolver {
 
   @Query(() => [AiAgentType], { complexity: unboundedList, description: 'Your agents of one workspace ("default" when left out).' })
   async aiAgents(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType[]> {
-    return this.agentService.list(caller, toFilterInput({ workspace }));
+    return this.agentService.list(caller, { workspace });
   }
 
   @Query(() => [AiAgentType], { complexity: unboundedList, description: 'The built-in agent catalogue.' })
@@ -39,17 +40,17 @@ export class AiAgentResolver {
   }
 
   @Mutation(() => AiAgentType, { description: 'Creates an agent in a workspace.' })
-  async createAiAgent(@Arg('input', () => CreateAiAgentInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
-    return this.agentService.create(caller, input, 'camelCase');
+  async createAiAgent(@Arg('input', () => CreateAiAgentInput, { description: 'The fields to write.' }) input: AgentCreateInput, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType> {
+    return this.agentService.create(caller, input);
   }
 
   @Mutation(() => AiAgentType, { description: 'Partial update of one of your agents.' })
   async updateAiAgent(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', () => UpdateAiAgentInput, { description: 'The fields to write.' }) input: object,
+    @Arg('input', () => UpdateAiAgentInput, { description: 'The fields to write.' }) input: AgentUpdateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentType> {
-    return this.agentService.update(caller, id, input, 'camelCase');
+    return this.agentService.update(caller, id, input);
   }
 
   @Mutation(() => AgentTurnType, { description: "The agent's next turn for a conversation, without a call. Rate limited like makeCall." })
@@ -59,7 +60,7 @@ export class AiAgentResolver {
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTurnType> {
     await this.rateLimits.consume(caller.scope, [PlaygroundService.limits.testTurn]);
-    return toAgentTurnType(await this.playground.testTurn(caller, id, toServiceInput(input)));
+    return toAgentTurnType(await this.playground.testTurn(caller, id, { ...input, dynamicVariables: input.dynamicVariables ?? undefined }));
   }
 
   @Mutation(() => AiAgentVersionType, { description: "Publishes the agent's draft as its next version, or an older version again (a rollback); answers the new version." })
@@ -68,7 +69,7 @@ export class AiAgentResolver {
     @Arg('input', () => PublishAiAgentInput, { nullable: true, description: 'A note, or the version to publish again.' }) input: object | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentVersionType> {
-    return this.agentVersions.publish(caller, id, toServiceInput(input ?? {}));
+    return this.agentVersions.publish(caller, id, restNamedInput(input ?? {}));
   }
 
   @FieldResolver(() => AiAgentVersionConnection, { complexity: perNode, description: "The agent's published versions, newest first; batched across a list of agents." })

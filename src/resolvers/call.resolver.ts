@@ -2,7 +2,7 @@ import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Sub
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput, toServiceInput } from '../graphql/input';
+import { pageInput, presentFilters, restNamedInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { idFilter } from '../graphql/subscriptions';
 import { AiAgentType } from '../schema/ai-agent.type';
@@ -13,6 +13,7 @@ import { type Connection, connectionOf } from '../schema/connection.type';
 import { ContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import { CallService } from '../services/calls/call.service';
+import type { MakeCallInput as MakeCallServiceInput } from '../services/calls/call.input';
 import { NotFoundError } from '../services/shared/errors';
 import type { IdempotencyService } from '../services/platform/idempotency.service';
 import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
@@ -40,13 +41,13 @@ export class CallResolver {
 
   @Query(() => CallConnection, { complexity: perNode, description: 'Calls, newest first; every filter optional.' })
   async calls(@Args() { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
-    const input = { ...toFilterInput(filters), ...pageInput(first, after) };
+    const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({ page: await this.callService.list(caller, input), node: (call) => call, count: () => this.callService.count(caller, input), after });
   }
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })
   async makeCall(
-    @Arg('input', () => MakeCallInput, { description: 'The fields to write.' }) input: object,
+    @Arg('input', () => MakeCallInput, { description: 'The fields to write.' }) input: MakeCallServiceInput,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION }) idempotencyKey: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CallType> {
@@ -55,8 +56,8 @@ export class CallResolver {
       key: idempotencyKey,
       // A replay is known by the input as REST names it: the keys already kept were
       // fingerprinted so, and another naming would refuse their clients' retries (422).
-      request: ['makeCall', toServiceInput(input)],
-      run: (keyed) => this.callService.makeCall(keyed, input, 'camelCase'),
+      request: ['makeCall', restNamedInput(input)],
+      run: (keyed) => this.callService.makeCall(keyed, input),
       reload: (id) => this.callService.get(caller, id),
     });
   }
@@ -65,7 +66,7 @@ export class CallResolver {
     description: "Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).",
   })
   async simulateInboundCall(@Arg('input', { description: 'The numbers of the call.' }) input: SimulateInboundCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
-    return this.inbound.simulate(caller, toServiceInput(input));
+    return this.inbound.simulate(caller, input);
   }
 
   @Mutation(() => CallType, { description: 'Ends a call not yet ended: cancelled while ringing, hung up once answered.' })

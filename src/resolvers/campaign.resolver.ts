@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput } from '../graphql/input';
+import { pageInput, presentFilters } from '../graphql/input';
 import { AUDIENCE_COST, perNode } from '../graphql/limits';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { CallConnection, type CallType } from '../schema/call.type';
@@ -12,6 +12,7 @@ import { CampaignConnection, CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CampaignsArgs, PageArgs } from '../schema/page.args';
 import type { CampaignService } from '../services/campaigns/campaign.service';
+import type { CampaignCreateInput, CampaignUpdateInput } from '../services/campaigns/campaign.contract';
 
 @Resolver(() => CampaignType)
 export class CampaignResolver {
@@ -24,7 +25,7 @@ export class CampaignResolver {
 
   @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
   async campaigns(@Args() { first, after, ...filters }: CampaignsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CampaignType>> {
-    const input = { ...toFilterInput(filters), ...pageInput(first, after) };
+    const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({
       page: await this.campaignService.page(caller, input),
       node: (campaign) => campaign,
@@ -34,17 +35,17 @@ export class CampaignResolver {
   }
 
   @Mutation(() => CampaignType, { description: 'Creates a campaign (draft unless a status is given).' })
-  async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
-    return this.campaignService.create(caller, input, 'camelCase');
+  async createCampaign(@Arg('input', () => CreateCampaignInput, { description: 'The fields to write.' }) input: CampaignCreateInput, @Ctx() { caller }: GraphQLContext): Promise<CampaignType> {
+    return this.campaignService.create(caller, input);
   }
 
   @Mutation(() => CampaignType, { description: 'Partial update: fields left out stay; nullable fields sent as null are cleared.' })
   async updateCampaign(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: object,
+    @Arg('input', () => UpdateCampaignInput, { description: 'The fields to write.' }) input: CampaignUpdateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<CampaignType> {
-    return this.campaignService.update(caller, id, input, 'camelCase');
+    return this.campaignService.update(caller, id, input);
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput } from '../graphql/input';
+import { pageInput, presentFilters } from '../graphql/input';
 import { perNode } from '../graphql/limits';
 import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -10,6 +10,7 @@ import { ContactConnection, ContactCsvImportType, ContactType } from '../schema/
 import { ContactsArgs } from '../schema/page.args';
 import type { ContactService } from '../services/contacts/contact.service';
 import type { ContactView } from '../services/contacts/contact.contract';
+import type { ContactCreateInput, ContactUpdateInput } from '../services/contacts/contact.input';
 
 const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0]! : created);
 
@@ -24,41 +25,41 @@ export class ContactResolver {
 
   @Query(() => ContactConnection, { complexity: perNode, description: 'Contacts, newest first; every filter optional.' })
   async contacts(@Args() { first, after, ...filters }: ContactsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<ContactType>> {
-    const input = { ...toFilterInput(filters), ...pageInput(first, after) };
+    const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({ page: await this.contactService.page(caller, input), node: (contact) => contact, count: () => this.contactService.count(caller, input), after });
   }
 
   @Mutation(() => ContactType, { description: 'Creates a contact.' })
-  async createContact(@Arg('input', () => CreateContactInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
-    return one(await this.contactService.create(caller, input, 'camelCase'));
+  async createContact(@Arg('input', () => CreateContactInput, { description: 'The fields to write.' }) input: ContactCreateInput, @Ctx() { caller }: GraphQLContext): Promise<ContactType> {
+    return one(await this.contactService.create(caller, input));
   }
 
-  @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phone_number).' })
+  @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phoneNumber).' })
   async importContacts(
-    @Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: object[],
+    @Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: ContactCreateInput[],
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType[]> {
-    const created = await this.contactService.create(caller, input, 'camelCase');
+    const created = await this.contactService.create(caller, input);
     return Array.isArray(created) ? created : [created];
   }
 
   @Mutation(() => ContactCsvImportType, {
-    description: 'Imports contacts from CSV text, all or nothing; errors name rows by spreadsheet line ([14].phone_number, the header is line 1). Files over 5 MiB go through REST (POST /v1/contacts/import).',
+    description: 'Imports contacts from CSV text, all or nothing; errors name rows by spreadsheet line ([14].phoneNumber, the header is line 1). Files over 5 MiB go through REST (POST /v1/contacts/import).',
   })
   async importContactsCsv(
     @Arg('input', { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactCsvImportType> {
-    return this.contactService.importCsv(caller, toFilterInput(options as Record<string, unknown>), [csv]);
+    return this.contactService.importCsv(caller, presentFilters(options), [csv]);
   }
 
   @Mutation(() => ContactType, { description: 'Partial update of one of your contacts.' })
   async updateContact(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', () => UpdateContactInput, { description: 'The fields to write.' }) input: object,
+    @Arg('input', () => UpdateContactInput, { description: 'The fields to write.' }) input: ContactUpdateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactType> {
-    return this.contactService.update(caller, id, input, 'camelCase');
+    return this.contactService.update(caller, id, input);
   }
 
   @Mutation(() => ID, { description: 'Soft delete; answers the id.' })

@@ -7,6 +7,7 @@ import { AddDoNotCallNumbersInput } from '../schema/do-not-call.input';
 import { DoNotCallNumberConnection, DoNotCallNumberType } from '../schema/do-not-call.type';
 import { PageArgs } from '../schema/page.args';
 import type { DoNotCallService } from '../services/do-not-call/do-not-call.service';
+import type { DoNotCallAddInput } from '../services/do-not-call/do-not-call.input';
 
 @Resolver(() => DoNotCallNumberType)
 export class DoNotCallResolver {
@@ -25,8 +26,7 @@ export class DoNotCallResolver {
   @Mutation(() => [DoNotCallNumberType], {
     description: 'Lists numbers; a number already listed is kept as it was. Answers the entries for the numbers given. Errors name numbers by index (numbers[3]).',
   })
-  async addDoNotCallNumbers(@Arg('input', () => AddDoNotCallNumbersInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
-    // Its fields are one word each, named alike in both namings: the input is the service's as it arrives.
+  async addDoNotCallNumbers(@Arg('input', () => AddDoNotCallNumbersInput, { description: 'The fields to write.' }) input: DoNotCallAddInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
     return this.doNotCallService.add(caller, input);
   }
 

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, toFilterInput } from '../graphql/input';
+import { pageInput, presentFilters } from '../graphql/input';
 import { perNode, unboundedList } from '../graphql/limits';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { PageArgs } from '../schema/page.args';
@@ -10,6 +10,7 @@ import { WebhookFlowType } from '../schema/webhook.type';
 import { WebhookExecutionConnection, type WebhookExecutionType } from '../schema/webhook-execution.type';
 import { WebhookStepType } from '../schema/webhook-step.type';
 import type { WebhookService } from '../services/flows/flow.service';
+import type { WebhookCreateInput, WebhookUpdateInput } from '../services/flows/flow.input';
 
 @Resolver(() => WebhookFlowType)
 export class WebhookResolver {
@@ -22,7 +23,7 @@ export class WebhookResolver {
 
   @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Your flows of one workspace ("default" when left out).' })
   async webhooks(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
-    return this.webhookService.list(caller, toFilterInput({ workspace }));
+    return this.webhookService.list(caller, { workspace });
   }
 
   @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Built-in flow templates, copied to be used.' })
@@ -31,8 +32,8 @@ export class WebhookResolver {
   }
 
   @Mutation(() => WebhookFlowType, { description: 'Creates a flow; the answer is the only one that carries its signing `secret`.' })
-  async createWebhook(@Arg('input', () => CreateWebhookInput, { description: 'The fields to write.' }) input: object, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
-    return this.webhookService.create(caller, input, 'camelCase');
+  async createWebhook(@Arg('input', () => CreateWebhookInput, { description: 'The fields to write.' }) input: WebhookCreateInput, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType> {
+    return this.webhookService.create(caller, input);
   }
 
   @Mutation(() => WebhookFlowType, { description: "Copies an integration template into your flows, running; the answer is the only one that carries the new flow's signing `secret`. NOT_FOUND for an unknown template." })
@@ -42,16 +43,16 @@ export class WebhookResolver {
     @Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookFlowType> {
-    return this.webhookService.useTemplate(caller, id, toFilterInput({ name, workspace }));
+    return this.webhookService.useTemplate(caller, id, presentFilters({ name, workspace }));
   }
 
   @Mutation(() => WebhookFlowType, { description: 'Partial update; steps, variables and predefinedVariables, when sent, replace the old ones.' })
   async updateWebhook(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
-    @Arg('input', () => UpdateWebhookInput, { description: 'The fields to write.' }) input: object,
+    @Arg('input', () => UpdateWebhookInput, { description: 'The fields to write.' }) input: WebhookUpdateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<WebhookFlowType> {
-    return this.webhookService.update(caller, id, input, 'camelCase');
+    return this.webhookService.update(caller, id, input);
   }
 
   @Mutation(() => ID, { description: 'Soft delete (status deleted); answers the id.' })

@@ -8,6 +8,7 @@ import { agentShape, serializeAgent } from './agent.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 
 const tag = 'AI agents';
 const ownAgent = notFound('agent') + ' Templates cannot be changed: they answer 404 too.';
@@ -33,7 +34,7 @@ export function agentRoutes(api: RestApi, agents: AgentService, playground: Play
     router,
     { id: 'listAgents', method: 'get', path: '/v1/ai-agent', tag, summary: 'List the agents of a workspace (interface 4.9)', description: 'The agents of one workspace of the company (`default` when `workspace` is left out), newest first.', query: listAgentsInput, data: z.array(agentShape) },
     async (ctx) => {
-      ok(ctx, (await agents.list(ctx.state.caller, ctx.query)).map(serializeAgent));
+      ok(ctx, (await agents.list(ctx.state.caller, serviceInput(ctx, 'query'))).map(serializeAgent));
     },
   );
   api.route(
@@ -44,13 +45,13 @@ export function agentRoutes(api: RestApi, agents: AgentService, playground: Play
     },
   );
   api.route(router, { id: 'createAgent', method: 'post', path: '/v1/ai-agent', tag, summary: 'Create an agent', description: 'Creates an agent; numeric settings are validated against their ranges and named when out of range.', body: createAgentInput, data: agentShape }, async (ctx) => {
-    ok(ctx, serializeAgent(await agents.create(ctx.state.caller, ctx.request.body)));
+    ok(ctx, serializeAgent(await agents.create(ctx.state.caller, serviceInput(ctx, 'body'))));
   });
   api.route(
     router,
     { id: 'updateAgent', method: 'patch', path: '/v1/ai-agent/:id', tag, summary: 'Update an agent', description: 'Partial update of an agent of the company; templates cannot be changed.', body: updateAgentInput, data: agentShape, errors: { 404: ownAgent } },
     async (ctx) => {
-      ok(ctx, serializeAgent(await agents.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializeAgent(await agents.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
@@ -77,7 +78,7 @@ export function agentRoutes(api: RestApi, agents: AgentService, playground: Play
       errors: { 404: notFound('agent') },
     },
     async (ctx) => {
-      const turn = await playground.testTurn(ctx.state.caller, ctx.params.id, ctx.request.body);
+      const turn = await playground.testTurn(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'));
       ok(ctx, { reply: turn.reply, tool_calls: turn.toolCalls, state: turn.state, end_reason: turn.endReason, error: turn.error });
     },
   );

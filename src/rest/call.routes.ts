@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { CallService } from '../services/calls/call.service';
 import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
 import type { RecordingService } from '../services/calls/recordings/recording.service';
-import { listCallsInput } from '../services/calls/call.input';
+import { listCallsQuery } from '../services/calls/call.input';
 import { callPageShape, callShape, serializeCall } from './call.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 
 const tag = 'Calls';
 
@@ -27,7 +28,7 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
       data: callShape,
     },
     async (ctx) => {
-      ok(ctx, serializeCall(await inbound.simulate(ctx.state.caller, ctx.request.body)));
+      ok(ctx, serializeCall(await inbound.simulate(ctx.state.caller, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
@@ -48,14 +49,14 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
       data: callShape,
     },
     async (ctx) => {
-      ok(ctx, serializeCall(await calls.makeCall(ctx.state.caller, ctx.request.body)));
+      ok(ctx, serializeCall(await calls.makeCall(ctx.state.caller, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
     router,
-    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', description: 'Calls of the company, newest first, filtered by campaign, workspace, status and creation time; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).', query: listCallsInput, data: callPageShape },
+    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', description: 'Calls of the company, newest first, filtered by campaign, workspace, status and creation time; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).', query: listCallsQuery, data: callPageShape },
     async (ctx) => {
-      const page = await calls.list(ctx.state.caller, ctx.query);
+      const page = await calls.list(ctx.state.caller, serviceInput(ctx, 'query'));
       ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
     },
   );

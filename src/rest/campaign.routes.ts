@@ -8,6 +8,7 @@ import { audienceInput } from '../services/campaigns/campaign.input';
 import { ok, okJson } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 
 const tag = 'Campaigns';
 
@@ -27,7 +28,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       data: z.literal('Campaign updated'),
     },
     async (ctx) => {
-      await campaigns.update(ctx.state.caller, ctx.params.id, ctx.request.body);
+      await campaigns.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'));
       ok(ctx, 'Campaign updated');
     },
   );
@@ -88,11 +89,11 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       errors: { 404: notFound('campaign') },
     },
     async (ctx) => {
-      ok(ctx, serializeCampaignAudience(await campaigns.audience(ctx.state.caller, ctx.params.id, ctx.query)));
+      ok(ctx, serializeCampaignAudience(await campaigns.audience(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'query'))));
     },
   );
   api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: async (ctx, [id]) => ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, id))), description: 'Creates a campaign, `draft` unless a status is given; setting it `active` later starts the dialer.', body: createCampaignInput, data: campaignShape }, async (ctx) => {
-    ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, ctx.request.body)));
+    ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, serviceInput(ctx, 'body'))));
   });
   api.route(
     router,

@@ -2,11 +2,12 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import type { ContactService } from '../services/contacts/contact.service';
 import { contactJson, contactPageShape, contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
-import { pageContactsInput } from '../services/contacts/contact.input';
+import { pageContactsQuery } from '../services/contacts/contact.input';
 import { csvImportBodies, csvImportQuery, readCsvUpload } from './csv-upload';
 import { ok, okArrayStream } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 
 const tag = 'Contacts';
 
@@ -47,11 +48,11 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       summary: 'List contacts, newest first, a page at a time',
       description:
         'Contacts of the company, newest first, filtered by status, campaign, tag and a search by name or number (docs/rest.md, "Listing contacts"); `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).',
-      query: pageContactsInput,
+      query: pageContactsQuery,
       data: contactPageShape,
     },
     async (ctx) => {
-      const page = await contacts.page(ctx.state.caller, ctx.query);
+      const page = await contacts.page(ctx.state.caller, serviceInput(ctx, 'query'));
       ok(ctx, { items: page.items.map(serializeContact), next_cursor: page.nextCursor });
     },
   );
@@ -76,7 +77,7 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       ]),
     },
     async (ctx) => {
-      const created = await contacts.create(ctx.state.caller, ctx.request.body);
+      const created = await contacts.create(ctx.state.caller, serviceInput(ctx, 'body'));
       ok(ctx, Array.isArray(created) ? created.map(serializeContact) : serializeContact(created));
     },
   );
@@ -113,7 +114,7 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
     router,
     { id: 'updateContact', method: 'patch', path: '/v1/contacts/:id', tag, summary: 'Update a contact', description: 'Partial update: fields left out stay as they were; `phone_number` is normalised to E.164.', body: contacts.updateInput, data: contactShape, errors: { 404: notFound('contact') } },
     async (ctx) => {
-      ok(ctx, serializeContact(await contacts.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializeContact(await contacts.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(

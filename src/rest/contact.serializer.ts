@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contactContract } from '../services/contacts/contact.contract';
+import { snakeName } from '../services/shared/naming';
 import type { CsvImportResult } from '../services/contacts/contact.service';
 import { restShape } from './contract-shape';
 
@@ -30,4 +31,12 @@ export const csvImportShape = z
   })
   .meta({ id: 'ContactCsvImport' });
 
-export const serializeCsvImport = ({ rows, imported, updated, duplicates, columns, dryRun }: CsvImportResult): z.output<typeof csvImportShape> => ({ rows, imported, updated, duplicates, columns, dry_run: dryRun });
+/** The answer to a CSV import; its mapping keys (the service's, camelCase) as REST documents them (`first_name`). */
+export const serializeCsvImport = ({ rows, imported, updated, duplicates, columns, dryRun }: CsvImportResult): z.output<typeof csvImportShape> => ({
+  rows,
+  imported,
+  updated,
+  duplicates,
+  columns: { mapped: Object.fromEntries(Object.entries(columns.mapped).map(([key, header]) => [snakeName(key), header])), metadata: columns.metadata },
+  dry_run: dryRun,
+});

@@ -5,9 +5,10 @@ import { z } from 'zod';
 import type { CsvSource } from '../services/contacts/contact-csv';
 import { ValidationError } from '../services/shared/errors';
 import { uuid } from '../services/shared/common.input';
-import { contactCsvMapping, contactCsvMappingFields, ON_DUPLICATE } from '../services/contacts/contact.input';
+import { type ContactCsvImportInput, contactCsvMapping, contactCsvMappingFields, ON_DUPLICATE } from '../services/contacts/contact.input';
 import { hasContent } from '../http/json-body';
 import type { RestContext } from './middleware';
+import { asServiceInput, serviceInput, toServiceNames } from './rest-names';
 
 /** Largest `mapping` part of a multipart upload. */
 const MAX_MAPPING_BYTES = 64 * 1024;
@@ -35,21 +36,33 @@ export const csvImportBodies = {
   }),
 };
 
-/** What a CSV upload carries: the import's options, as sent (the service validates them), and the file. */
+/** What a CSV upload carries: the import's options, under the service's names (it validates them), and the file. */
 export interface CsvUpload {
-  options: Record<string, unknown>;
+  options: ContactCsvImportInput;
   file: CsvSource;
 }
 
 /**
- * Options from the query string: `dry_run`, `campaign_id` and `on_duplicate`; every other
- * key is part of the mapping (an unknown one is refused by the service as `mapping.<key>`,
- * with the valid keys), `metadata` comma-separated or repeated.
+ * Options from the query string, renamed for the service (`restNames`): `dryRun`,
+ * `campaignId` and `onDuplicate`; every other key is part of the mapping (one REST does not
+ * document is refused, `knownMappingKeys`), `metadata` comma-separated or repeated.
  */
-function queryOptions(query: ParsedUrlQuery): { mapping: Record<string, unknown>; campaign_id: unknown; dry_run: unknown; on_duplicate: unknown } {
-  const { campaign_id, dry_run, on_duplicate, metadata, ...mapping } = query;
-  const flag = dry_run === 'true' ? true : dry_run === 'false' ? false : dry_run;
-  return { mapping: { ...mapping, ...(metadata === undefined ? {} : { metadata: [metadata].flat().flatMap((names) => names.split(',')) }) }, campaign_id, dry_run: flag, on_duplicate };
+function queryOptions(ctx: RestContext): ContactCsvImportInput {
+  knownMappingKeys(Object.fromEntries(Object.entries(ctx.query).filter(([key]) => !['campaign_id', 'dry_run', 'on_duplicate'].includes(key))));
+  const { campaignId, dryRun, onDuplicate, metadata, ...mapping } = serviceInput<ParsedUrlQuery>(ctx, 'query');
+  const flag = dryRun === 'true' ? true : dryRun === 'false' ? false : dryRun;
+  return asServiceInput({ mapping: { ...mapping, ...(metadata === undefined ? {} : { metadata: [metadata].flat().flatMap((names) => names.split(',')) }) }, campaignId, dryRun: flag, onDuplicate });
+}
+
+/**
+ * Refuses a mapping key REST does not document (`mapping.<key>`, listing the valid keys):
+ * the service takes its own names (`CSV_MAPPING_KEYS`), so REST names its own.
+ */
+function knownMappingKeys(mapping: unknown): void {
+  if (typeof mapping !== 'object' || mapping === null || Array.isArray(mapping)) return;
+  const valid = Object.keys(contactCsvMappingFields);
+  const unknown = Object.keys(mapping).filter((key) => !valid.includes(key));
+  if (unknown.length > 0) throw new ValidationError(unknown.map((key) => ({ field: `mapping.${key}`, message: `Unknown mapping key; valid keys: ${valid.join(', ')}` })));
 }
 
 /** The chunks of `stream`, its failures (a truncated upload) told as a `file` error. */
@@ -83,8 +96,8 @@ function body(ctx: RestContext): PassThrough {
 
 /** A multipart upload: the `mapping` part (JSON), then the `file` part, streamed. */
 function multipart(ctx: RestContext): Promise<CsvUpload> {
-  const options = queryOptions(ctx.query);
-  if (Object.keys(options.mapping).length > 0) throw ValidationError.of('mapping', 'Send the mapping in the query string or in the mapping part, not both');
+  const options = queryOptions(ctx);
+  if (Object.keys(options.mapping ?? {}).length > 0) throw ValidationError.of('mapping', 'Send the mapping in the query string or in the mapping part, not both');
   return new Promise((resolve, reject) => {
     let parts: busboy.Busboy;
     try {
@@ -105,7 +118,8 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
     parts.on('file', (name, file) => {
       if (name !== 'file') return reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`'));
       // No mapping part: the header maps itself.
-      resolve({ options: { ...options, ...(mapping === undefined ? {} : { mapping }) }, file: chunksOf(file, 'Malformed multipart body') });
+      if (mapping !== undefined) knownMappingKeys(mapping);
+      resolve({ options: { ...options, ...(mapping === undefined ? {} : { mapping: asServiceInput(toServiceNames(contactCsvMapping, mapping)) }) }, file: chunksOf(file, 'Malformed multipart body') });
     });
     parts.on('error', () => reject(ValidationError.of('file', 'Malformed multipart body')));
     parts.on('close', () => reject(ValidationError.of('file', 'Required: a part named file')));
@@ -124,5 +138,5 @@ export async function readCsvUpload(ctx: RestContext): Promise<CsvUpload> {
   if (hasContent(ctx) && ctx.is('multipart/form-data')) return multipart(ctx);
   const charset = ctx.request.charset;
   if (charset && charset.toLowerCase() !== 'utf-8') throw ValidationError.of('file', 'Must be UTF-8 text (charset=utf-8)');
-  return { options: queryOptions(ctx.query), file: hasContent(ctx) ? chunksOf(body(ctx), 'The request body could not be read') : [] };
+  return { options: queryOptions(ctx), file: hasContent(ctx) ? chunksOf(body(ctx), 'The request body could not be read') : [] };
 }

@@ -14,6 +14,8 @@ export interface RestState {
   requestId: string;
   errorPolicy: ErrorPolicy;
   caller: Caller;
+  /** The operation's JSON body and query under the service's names (`restNames`, rest-names.ts). */
+  input: { body: unknown; query: unknown };
 }
 
 export type RestContext = Context & { state: RestState };

@@ -4,6 +4,7 @@ import type { ErrorPolicy } from './envelope';
 import type { RateLimited } from '../services/platform/rate-limit.service';
 import type { Rebuild } from './idempotency';
 import { type Endpoint, mediaType, type RestState } from './middleware';
+import { restNames } from './rest-names';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -111,6 +112,7 @@ export class RestApi {
     const kit = op.auth === 'none' ? [] : this.endpoint({ policy: op.policy, body: json, limit: op.limit });
     const keyed = op.idempotent ? [this.idempotency(op.idempotent)] : [];
     const typed = op.bodies ? [mediaType(...Object.keys(op.bodies))] : [];
-    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...typed, ...handlers]);
+    const named = op.auth === 'none' ? [] : [restNames({ body: json ? op.body : undefined, query: op.query, bodies: op.bodies })];
+    router.register(op.path, [op.method.toUpperCase()], [...(kit as RouterMiddleware<RestState>[]), ...keyed, ...typed, ...(named as RouterMiddleware<RestState>[]), ...handlers]);
   }
 }

@@ -4,6 +4,7 @@ import type { PhoneNumberService } from '../services/phone-numbers/phone-number.
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 import { updatePhoneNumberInput } from '../services/phone-numbers/phone-number.input';
 import { phoneNumberShape, serializePhoneNumber } from './phone-number.serializer';
 
@@ -29,7 +30,7 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
       errors: { 409: 'The company already has this number (`Phone number already added`), or another company holds it (`Phone number is in use`).' },
     },
     async (ctx) => {
-      ok(ctx, serializePhoneNumber(await numbers.create(ctx.state.caller, ctx.request.body)));
+      ok(ctx, serializePhoneNumber(await numbers.create(ctx.state.caller, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
@@ -46,7 +47,7 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
       errors: { 404: `${notFound('phone number')} Also when \`inbound_agent_id\` names no agent of your company.` },
     },
     async (ctx) => {
-      ok(ctx, serializePhoneNumber(await numbers.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializePhoneNumber(await numbers.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(

@@ -6,6 +6,7 @@ import type { WebhookExecutionService } from '../services/flows/flow-execution.s
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 import { executionDetailShape, executionItemShape, serializeExecutionDetail, serializeExecutionItem } from './webhook-execution.serializer';
 
 const tag = 'Webhook flows';
@@ -31,7 +32,7 @@ export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executio
       errors: { 404: notFound('webhook flow'), 409: 'The flow is `stopped`: it refuses triggers until its status is `running`.' },
     },
     async (ctx) => {
-      const execution = await flows.trigger(ctx.state.caller, ctx.params.id, ctx.request.body);
+      const execution = await flows.trigger(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'));
       ok(ctx, serializeExecutionDetail({ execution, steps: [] }));
     },
   );
@@ -49,7 +50,7 @@ export function webhookExecutionRoutes(api: RestApi, flows: FlowRunner, executio
       errors: { 404: notFound('webhook flow') },
     },
     async (ctx) => {
-      const page = await executions.list(ctx.state.caller, ctx.params.id, ctx.query);
+      const page = await executions.list(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'query'));
       ok(ctx, { items: page.items.map(serializeExecutionItem), next_cursor: page.nextCursor });
     },
   );

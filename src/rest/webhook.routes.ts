@@ -5,6 +5,7 @@ import type { WebhookService } from '../services/flows/flow.service';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 import { flowShape, flowWithSecretShape, serializeFlow, serializeFlowWithSecret } from './webhook.serializer';
 
 const tag = 'Webhook flows';
@@ -36,12 +37,12 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       errors: { 404: 'Unknown template.' },
     },
     async (ctx) => {
-      ok(ctx, serializeFlowWithSecret(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializeFlowWithSecret(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(router, { id: 'listWebhooks', method: 'get', path: '/v1/webhooks', tag, summary: 'List the flows of a workspace (interface 4.11)', description: 'The flows of one workspace of the company (`default` when left out), without deleted ones, newest first; no `secret`.', query: listQuery, data: z.array(flowShape) }, async (ctx) => {
-    const workspace = ctx.query.workspace || ctx.query.workspace_id;
-    ok(ctx, (await webhooks.list(ctx.state.caller, { workspace })).map(serializeFlow));
+    const { workspace, workspaceId } = serviceInput<{ workspace?: string; workspaceId?: string }>(ctx, 'query');
+    ok(ctx, (await webhooks.list(ctx.state.caller, { workspace: workspace || workspaceId })).map(serializeFlow));
   });
   api.route(
     router,
@@ -56,7 +57,7 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       data: flowWithSecretShape,
     },
     async (ctx) => {
-      ok(ctx, serializeFlowWithSecret(await webhooks.create(ctx.state.caller, ctx.request.body)));
+      ok(ctx, serializeFlowWithSecret(await webhooks.create(ctx.state.caller, serviceInput(ctx, 'body'))));
     },
   );
   api.route(router, { id: 'getWebhook', method: 'get', path: '/v1/webhooks/:id', tag, summary: 'Get a flow', description: 'One flow of the company with its steps and latest 20 executions; no `secret`.', data: flowShape, errors: { 404: flow } }, async (ctx) => {
@@ -76,7 +77,7 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       errors: { 404: flow },
     },
     async (ctx) => {
-      ok(ctx, serializeFlow(await webhooks.update(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializeFlow(await webhooks.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(

@@ -1,12 +1,13 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, InputType, ObjectType } from 'type-graphql';
 import type { TestTurn } from '../services/conversation/playground.service';
+import type { TestChatInput } from '../services/conversation/playground.input';
 import { DynamicVariableInput } from './call.input';
 
 @InputType('TestChatMessageInput', { description: 'One message of the conversation so far.' })
 export class TestChatMessageInput {
-  @Field({ description: '"user" or "agent".' })
-  role!: string;
+  @Field(() => String, { description: '"user" or "agent".' })
+  role!: TestChatInput['messages'][number]['role'];
 
   @Field({ description: 'What was said.' })
   content!: string;
@@ -19,7 +20,7 @@ export class TestAgentTurnInput {
   messages!: TestChatMessageInput[];
 
   @Field(() => [DynamicVariableInput], { nullable: true, description: 'Fill the `{{name}}` placeholders of the prompt, as a call\'s dynamic variables do.' })
-  dynamicVariables?: object[] | null;
+  dynamicVariables?: TestChatInput['dynamicVariables'] | null;
 
   @Field(() => String, { nullable: true, description: 'The agent_flow state to answer in; default its starting_state.' })
   state?: string | null;

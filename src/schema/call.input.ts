@@ -1,11 +1,12 @@
 import { Field, InputType } from 'type-graphql';
 import { dynamicVariableInput, makeCallFields } from '../services/calls/call.contract';
+import type { MakeCallInput as MakeCallServiceInput } from '../services/calls/call.input';
 import { contractInputType, namedInputType, shapeOnly } from './contract.type';
 
 export const DynamicVariableInput = namedInputType(dynamicVariableInput);
 
 /** make-call: a test call with one of the company's agents, from a number it owns. */
-export const MakeCallInput = contractInputType('MakeCallInput', 'A test call (interface 4.1).', makeCallFields(shapeOnly), {
+export const MakeCallInput = contractInputType<MakeCallServiceInput>('MakeCallInput', 'A test call (interface 4.1).', makeCallFields(shapeOnly), {
   required: ['ai_agent_id', 'call_from', 'call_to'],
 });
 

@@ -1,16 +1,17 @@
 import { Field, ID, InputType, registerEnumType } from 'type-graphql';
 import { ON_DUPLICATE } from '../services/contacts/contact.input';
 import { contactFields, contactInputOverride } from '../services/contacts/contact.contract';
+import type { ContactCreateInput, ContactUpdateInput } from '../services/contacts/contact.input';
 import { contractInputType, shapeOnly } from './contract.type';
 
-export const UpdateContactInput = contractInputType(
+export const UpdateContactInput = contractInputType<ContactUpdateInput>(
   'UpdateContactInput',
   'Partial update of a contact: fields left out stay as they were.',
   contactFields(shapeOnly),
   contactInputOverride,
 );
 
-export const CreateContactInput = contractInputType('CreateContactInput', 'A new contact.', contactFields(shapeOnly), {
+export const CreateContactInput = contractInputType<ContactCreateInput>('CreateContactInput', 'A new contact.', contactFields(shapeOnly), {
   ...contactInputOverride,
   required: ['phone_number'],
 });
@@ -59,7 +60,7 @@ export class ImportContactsCsvInput {
   mapping?: ContactCsvMappingInput | null;
 
   @Field(() => CsvOnDuplicate, { nullable: true, description: 'What a row does whose number a contact of your company already has: SKIP (the default) or UPDATE that contact.' })
-  onDuplicate?: string | null;
+  onDuplicate?: (typeof ON_DUPLICATE)[number] | null;
 
   @Field(() => ID, { nullable: true, description: 'Attach every contact to this campaign of your company.' })
   campaignId?: string | null;

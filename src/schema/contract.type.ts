@@ -1,7 +1,7 @@
 import { GraphQLJSON, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
 import { type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
 import { z } from 'zod';
-import { arranged, type Contract, descriptionOf, type GraphQLTypeAs, objectDocs, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/shared/contract';
+import { arranged, type Contract, descriptionOf, type GraphQLTypeAs, objectDocs, storedKeys, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/shared/contract';
 import { PhoneParser } from '../services/shared/phone';
 import { camelName } from '../services/shared/naming';
 import { closedSetOf } from './closed-set';
@@ -129,8 +129,6 @@ export interface InputOverride extends SurfaceOverride<string> {
   required?: readonly string[];
   /** Enum fields the input types as plain text (the service validates the values). */
   asText?: readonly string[];
-  /** Object fields the input types as any JSON object (the service checks their shape: an agent's flow). */
-  asJsonObject?: readonly string[];
 }
 
 /**
@@ -140,15 +138,16 @@ export interface InputOverride extends SurfaceOverride<string> {
  * The service validates what arrives with the same fields under these camelCase names
  * (Campaign: `createCampaignWrite`), and errors name the same snake_case fields as REST's.
  */
-export function contractInputType(name: string, description: string, fields: z.ZodRawShape, override: InputOverride = {}): ClassType<object> {
-  return inputType(name, description, arranged(fields, override), override);
+export function contractInputType<T extends object>(name: string, description: string, fields: z.ZodRawShape, override: InputOverride = {}): ClassType<T> {
+  return inputType(name, description, arranged(fields, override), override) as ClassType<T>;
 }
 
 function inputType(name: string, description: string, fields: [string, z.ZodType][], override: InputOverride): ClassType<object> {
   const type = class {};
   Object.defineProperty(type, 'name', { value: name });
   for (const [key, schema] of fields) {
-    const json = override.asJsonObject?.includes(key) === true;
+    // An object whose keys are stored as sent is any JSON object to GraphQL (the service checks its shape: an agent's flow).
+    const json = storedKeys.has(schema);
     if (!json) declareNested(schema, true);
     const typeOf: GraphQLTypeOf = () => (json ? GraphQLJSONObject : graphqlType(schema, { input: true, enumsAsText: override.asText?.includes(key) }));
     Field(typeOf, { nullable: !override.required?.includes(key), description: descriptionOf(schema) })(type.prototype, camelName(key));

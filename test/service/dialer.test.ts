@@ -24,7 +24,7 @@ async function endLive(campaignId: string, status: Parameters<Dialer['end']>[1],
 
 describe('retry tiers', () => {
   it('retry a busy attempt after each tier’s delay, never before, then settle the contact as failed', async () => {
-    const campaign = await d.running({ number_of_call_attempts: [2, 1], retry_delay: [10, 1], retry_delay_unit: ['minutes', 'hours'] }, d.numbers(1));
+    const campaign = await d.running({ numberOfCallAttempts: [2, 1], retryDelay: [10, 1], retryDelayUnit: ['minutes', 'hours'] }, d.numbers(1));
     await d.tick(campaign.id);
     await endLive(campaign.id, 'busy');
     await d.tick(campaign.id);
@@ -54,7 +54,7 @@ describe('retry tiers', () => {
     ['failed', { disconnectReason: 'dial_failed' }],
     ['completed', { disconnectReason: 'voicemail_reached' }],
   ] as const)('retry an attempt that ended %s %j', async (status, update) => {
-    const campaign = await d.running({ number_of_call_attempts: [3], retry_delay: [30], retry_delay_unit: ['seconds'] }, d.numbers(1));
+    const campaign = await d.running({ numberOfCallAttempts: [3], retryDelay: [30], retryDelayUnit: ['seconds'] }, d.numbers(1));
     await d.tick(campaign.id);
     await endLive(campaign.id, status, update);
     await d.tick(campaign.id);
@@ -72,7 +72,7 @@ describe('retry tiers', () => {
 
   it('wait for the next window when a retry falls outside it', async () => {
     d.clock.set('2026-11-23T21:59:00Z'); // 16:59 New York
-    const campaign = await d.running({ number_of_call_attempts: [2], retry_delay: [5], retry_delay_unit: ['minutes'] }, d.numbers(1));
+    const campaign = await d.running({ numberOfCallAttempts: [2], retryDelay: [5], retryDelayUnit: ['minutes'] }, d.numbers(1));
     await d.tick(campaign.id);
     await endLive(campaign.id, 'failed');
     await d.tick(campaign.id);
@@ -89,7 +89,7 @@ describe('retry tiers', () => {
 
 describe('an attempt answered by a person', () => {
   it('settles its contact as picked up, mirrored on the contact, and completes the campaign', async () => {
-    const campaign = await d.running({ number_of_call_attempts: [3], retry_delay: [1], retry_delay_unit: ['minutes'] }, d.numbers(1));
+    const campaign = await d.running({ numberOfCallAttempts: [3], retryDelay: [1], retryDelayUnit: ['minutes'] }, d.numbers(1));
     await d.tick(campaign.id);
     const [call] = await d.calls(campaign.id);
     await d.end(call!.id, 'in-progress');
@@ -98,14 +98,14 @@ describe('an attempt answered by a person', () => {
     await d.end(call!.id, 'completed');
     await d.tick(campaign.id);
     expect(await d.stats(campaign.id)).toMatchObject({ status: 'completed', settled: 1, pickedUp: 1, inProgress: 0, queued: 0, callProgress: 100 });
-    const contact = await d.s.services.contacts.get(d.s.caller(d.companyId), call!.contactId);
+    const contact = await d.s.services.contacts.get(d.s.caller(d.companyId), call!.contactId!);
     expect(contact).toMatchObject({ lastCallStatus: 'picked-up', lastCallDuration: 42 });
   });
 });
 
 describe('the concurrency cap', () => {
   it('keeps at most max_concurrent_calls live, and fills each slot an ended call frees', async () => {
-    const campaign = await d.running({ max_concurrent_calls: 2 }, d.numbers(5));
+    const campaign = await d.running({ maxConcurrentCalls: 2 }, d.numbers(5));
     await d.tick(campaign.id);
     await d.tick(campaign.id);
     expect(await d.stats(campaign.id)).toMatchObject({ contactsSelected: 5, inProgress: 2, queued: 3 });
@@ -120,7 +120,7 @@ describe('the concurrency cap', () => {
 
 describe('pausing', () => {
   it('stops new calls while live ones end and are counted; resuming goes on where it stopped, calling no one twice', async () => {
-    const campaign = await d.running({ max_concurrent_calls: 2 }, d.numbers(4));
+    const campaign = await d.running({ maxConcurrentCalls: 2 }, d.numbers(4));
     await d.tick(campaign.id);
     await d.s.services.campaigns.update(d.s.caller(d.companyId), campaign.id, { status: 'paused' });
     await endLive(campaign.id, 'completed');
@@ -153,7 +153,7 @@ describe('skipped contacts', () => {
   });
 
   it('call non-local numbers when the campaign allows them', async () => {
-    const campaign = await d.running({ allow_non_local_calls: true }, ['+442079460959']);
+    const campaign = await d.running({ allowNonLocalCalls: true }, ['+442079460959']);
     await d.tick(campaign.id);
     expect((await d.calls(campaign.id)).map((c) => c.callTo)).toEqual(['+442079460959']);
   });
@@ -175,13 +175,13 @@ describe('skipped contacts', () => {
 describe('contact selection', () => {
   it('takes the campaign’s own contacts plus those matching every non-empty filter (AND), active ones only', async () => {
     const caller = () => d.s.caller(d.companyId);
-    const campaign = await d.running({ status: 'draft', contacts_list_tags: [], contacts_list_source: ['src-and'], contacts_list_categories: [['cat-and']] }, []);
+    const campaign = await d.running({ status: 'draft', contactsListTags: [], contactsListSource: ['src-and'], contactsListCategories: [['cat-and']] }, []);
     const [own, both, otherCategory, inactive] = d.numbers(4);
     await d.s.services.contacts.create(caller(), [
-      { phone_number: own, campaign_id: campaign.id },
-      { phone_number: both, source_name: 'src-and', category_name: 'cat-and' },
-      { phone_number: otherCategory, source_name: 'src-and', category_name: 'other' },
-      { phone_number: inactive, source_name: 'src-and', category_name: 'cat-and', status: 'inactive' },
+      { phoneNumber: own, campaignId: campaign.id },
+      { phoneNumber: both, sourceName: 'src-and', categoryName: 'cat-and' },
+      { phoneNumber: otherCategory, sourceName: 'src-and', categoryName: 'other' },
+      { phoneNumber: inactive, sourceName: 'src-and', categoryName: 'cat-and', status: 'inactive' },
     ]);
     await d.s.services.campaigns.update(caller(), campaign.id, { status: 'active' });
     await d.tick(campaign.id);

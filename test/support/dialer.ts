@@ -1,3 +1,5 @@
+import type { CampaignCreateInput } from '../../src/services/campaigns/campaign.contract';
+import type { ContactCreateInput } from '../../src/services/contacts/contact.input';
 import type { CallStatus } from '../../src/entities/call.entity';
 import type { StatusUpdate } from '../../src/services/telephony/telephony';
 import { ManualClock } from './clock';
@@ -16,7 +18,7 @@ export interface Dialer {
   agentId: string;
   numberId: string;
   /** An active campaign, every day 09:00 to 17:00 New York unless `fields` say otherwise, over fresh contacts of its own tag (one per number). */
-  running(fields: Record<string, unknown>, numbers: string[], contactFields?: Record<string, unknown>): Promise<{ id: string }>;
+  running(fields: Partial<CampaignCreateInput>, numbers: string[], contactFields?: Partial<ContactCreateInput>): Promise<{ id: string }>;
   /** One tick of the campaign, as its job runs it. */
   tick(campaignId: string): Promise<void>;
   stats(campaignId: string): ReturnType<TestServices['services']['campaigns']['stats']>;
@@ -36,21 +38,21 @@ export async function startDialer(env: Record<string, string> = {}): Promise<Dia
   const { companyId } = await s.company('A');
   const caller = () => s.caller(companyId);
   const { id: agentId } = await s.services.agents.create(caller(), { name: 'A agent', prompt: 'Hello {{firstname}}' });
-  const { id: numberId } = await s.services.phoneNumbers.create(caller(), { phone_number: '+14155552671', label: 'main' });
+  const { id: numberId } = await s.services.phoneNumbers.create(caller(), { phoneNumber: '+14155552671', label: 'main' });
   let unique = 0;
   return {
     s, clock, companyId, agentId, numberId,
     async running(fields, numbers, contactFields = {}) {
       unique += 1;
       const tag = `dialer-${unique}`;
-      if (numbers.length > 0) await s.services.contacts.create(caller(), numbers.map((phone_number, i) => ({ firstname: `C${i}`, phone_number, tag_name: tag, ...contactFields })));
+      if (numbers.length > 0) await s.services.contacts.create(caller(), numbers.map((phoneNumber, i) => ({ firstname: `C${i}`, phoneNumber, tagName: tag, ...contactFields })));
       return s.services.campaigns.create(caller(), {
         name: 'Dialer',
-        ai_agent_id: agentId,
-        outbound_phone_number_id: numberId,
-        time_zone: 'America/New_York',
-        days_of_week: [1, 2, 3, 4, 5, 6, 7],
-        contacts_list_tags: [[tag]],
+        aiAgentId: agentId,
+        outboundPhoneNumberId: numberId,
+        timeZone: 'America/New_York',
+        daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+        contactsListTags: [[tag]],
         status: 'active',
         ...fields,
       });
@@ -58,7 +60,7 @@ export async function startDialer(env: Record<string, string> = {}): Promise<Dia
     tick: (campaignId) => s.services.dialer.tick(caller(), campaignId),
     stats: (campaignId) => s.services.campaigns.stats(caller(), campaignId),
     async calls(campaignId) {
-      const { items } = await s.services.calls.list(caller(), { campaign_id: campaignId, limit: 200 });
+      const { items } = await s.services.calls.list(caller(), { campaignId: campaignId, limit: 200 });
       return items.reverse();
     },
     end: (callId, status, update = {}) => s.services.lifecycle.applyUpdate({ id: callId, companyId }, { status, at: clock.now(), ...update }),

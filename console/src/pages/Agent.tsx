@@ -88,7 +88,7 @@ function AgentForm({ agent }: { agent: Agent }) {
           <option value="user">the person called</option>
         </select>
       </label>
-      <FieldMessage errors={errors} field="who_talks_first" />
+      <FieldMessage errors={errors} field="whoTalksFirst" />
       <fieldset>
         <legend>Model and voice</legend>
         <div className="row">

@@ -4,23 +4,20 @@ import type { AgentFieldsFragment } from '../gql/graphql';
 
 type Agent = AgentFieldsFragment;
 
-/** Settings chosen from a list: the API's field name (for its errors), the label, and each value's text. */
+/** Settings chosen from a list: the API's field name (its errors name it too), the label, and each value's text. */
 const CHOICES = [
   {
     key: 'voicemailAction',
-    field: 'voicemail_action',
     text: 'When an answering machine answers',
     options: { HANGUP: 'Hang up', LEAVE_MESSAGE: 'Leave a message', CONTINUE: 'Talk on as with a person' },
   },
   {
     key: 'callRecording',
-    field: 'call_recording',
     text: 'Recording',
     options: { OFF: 'Off', MONO: 'Mono (both parties on one channel)', DUAL: 'Dual (one channel per party)' },
   },
   {
     key: 'transferMode',
-    field: 'transfer_mode',
     text: 'Transfers',
     options: { COLD: 'Cold (dialled at once)', WARM: 'Warm (the person hears a summary; nobody answering, the agent comes back)' },
   },
@@ -30,19 +27,16 @@ const CHOICES = [
 const TEXTS = [
   {
     key: 'voicemailMessage',
-    field: 'voicemail_message',
     text: 'Voicemail message',
     hint: 'Said on an answering machine under "Leave a message", then the call ends; {{variables}} are filled as in the prompt. Empty: no message.',
   },
   {
     key: 'openingDisclosure',
-    field: 'opening_disclosure',
     text: 'Opening disclosure',
     hint: 'Said first on every call, not interruptible (e.g. "This call is recorded."). Empty: none.',
   },
   {
     key: 'welcomeGreeting',
-    field: 'welcome_greeting',
     text: 'Welcome greeting',
     hint: 'The agent\'s first words when it talks first, said without asking the model; {{variables}} are filled as in the prompt. Empty: the model greets.',
     /** Saved as null when left empty (the API's "none"). */
@@ -50,7 +44,6 @@ const TEXTS = [
   },
   {
     key: 'holdAudioUrl',
-    field: 'hold_audio_url',
     text: 'Hold audio URL',
     hint: 'An https URL of audio played to the caller while a warm transfer is prepared. Empty: none.',
     nullable: true,
@@ -81,14 +74,14 @@ export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldErr
               {Object.entries(c.options).map(([value, text]) => <option key={value} value={value}>{text}</option>)}
             </select>
           </label>
-          <FieldMessage errors={errors} field={c.field} />
+          <FieldMessage errors={errors} field={c.key} />
         </div>
       ))}
       {TEXTS.map((t) => (
         <div key={t.key} className="field">
           <label>{t.text} <textarea name={t.key} rows={2} defaultValue={agent[t.key] ?? ''} aria-describedby={`${t.key}-hint`} /></label>
           <small id={`${t.key}-hint`} className="hint">{t.hint}</small>
-          <FieldMessage errors={errors} field={t.field} />
+          <FieldMessage errors={errors} field={t.key} />
         </div>
       ))}
     </fieldset>

@@ -128,13 +128,13 @@ function TestCallForm() {
       <label>Agent
         <select name="agent" required>{data?.aiAgents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}</select>
       </label>
-      <FieldMessage errors={errors} field="ai_agent_id" />
+      <FieldMessage errors={errors} field="aiAgentId" />
       <label>From
         <select name="from" required>{data?.phoneNumbers.map((n) => <option key={n.id} value={n.phoneNumber}>{n.phoneNumber} {n.label}</option>)}</select>
       </label>
-      <FieldMessage errors={errors} field="call_from" />
+      <FieldMessage errors={errors} field="callFrom" />
       <label>To <input name="to" type="tel" required placeholder="+14155552671" /></label>
-      <FieldMessage errors={errors} field="call_to" />
+      <FieldMessage errors={errors} field="callTo" />
       <button type="submit" disabled={result.fetching}>Call</button>
       {errors.length === 0 && <Problem error={result.error} />}
     </form>

@@ -3,6 +3,7 @@ import { useMutation } from 'urql';
 import { FieldMessage, Problem } from '../components';
 import { type FieldError, fieldErrors } from '../errors';
 import { graphql } from '../gql';
+import type { RetryDelayUnit } from '../gql/graphql';
 
 const UPDATE = graphql(`
   mutation UpdateCampaignSchedule($id: ID!, $input: UpdateCampaignInput!) {
@@ -11,12 +12,12 @@ const UPDATE = graphql(`
 `);
 
 const DAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
-const UNITS = ['seconds', 'minutes', 'hours', 'days'];
+const UNITS: RetryDelayUnit[] = ['SECONDS', 'MINUTES', 'HOURS', 'DAYS'];
 
 export interface Tier {
   attempts: string;
   delay: string;
-  unit: string;
+  unit: RetryDelayUnit;
 }
 
 /** A campaign's calling window and retry tiers, as the API answers them. */
@@ -27,11 +28,11 @@ export interface Schedule {
   daysOfWeek: number[];
   numberOfCallAttempts: number[];
   retryDelay: number[];
-  retryDelayUnit: string[];
+  retryDelayUnit: RetryDelayUnit[];
 }
 
 export const tiersOf = (s: Schedule): Tier[] =>
-  s.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(s.retryDelay[i] ?? 0), unit: (s.retryDelayUnit[i] ?? 'MINUTES').toLowerCase() }));
+  s.numberOfCallAttempts.map((attempts, i) => ({ attempts: String(attempts), delay: String(s.retryDelay[i] ?? 0), unit: s.retryDelayUnit[i] ?? 'MINUTES' }));
 
 /** The window and the tiers of a submitted form, as createCampaign and updateCampaign take them. */
 export const scheduleInput = (form: FormData, tiers: Tier[]) => ({
@@ -46,7 +47,7 @@ export const scheduleInput = (form: FormData, tiers: Tier[]) => ({
 });
 
 /** The API fields the schedule's inputs write (their errors are shown here). */
-export const SCHEDULE_FIELDS = ['call_time_of_day_from', 'call_time_of_day_to', 'time_zone', 'days_of_week', 'number_of_call_attempts', 'retry_delay', 'retry_delay_unit'];
+export const SCHEDULE_FIELDS = ['callTimeOfDayFrom', 'callTimeOfDayTo', 'timeZone', 'daysOfWeek', 'numberOfCallAttempts', 'retryDelay', 'retryDelayUnit'];
 
 /** The calling window's and the retry tiers' inputs, with the API's field errors beside each. */
 export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: Schedule; tiers: Tier[]; setTiers(update: (all: Tier[]) => Tier[]): void; errors: FieldError[] }) {
@@ -58,16 +59,16 @@ export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: 
         <label>To (HH:MM:SS) <input name="to" defaultValue={initial.callTimeOfDayTo} /></label>
         <label>Time zone <input name="timeZone" defaultValue={initial.timeZone} /></label>
       </div>
-      <FieldMessage errors={errors} field="call_time_of_day_from" />
-      <FieldMessage errors={errors} field="call_time_of_day_to" />
-      <FieldMessage errors={errors} field="time_zone" />
+      <FieldMessage errors={errors} field="callTimeOfDayFrom" />
+      <FieldMessage errors={errors} field="callTimeOfDayTo" />
+      <FieldMessage errors={errors} field="timeZone" />
       <fieldset className="choices">
         <legend>Days</legend>
         {DAYS.map((day, i) => (
           <label key={day} className="inline"><input type="checkbox" name="day" value={i + 1} defaultChecked={initial.daysOfWeek.includes(i + 1)} /> {day}</label>
         ))}
       </fieldset>
-      <FieldMessage errors={errors} field="days_of_week" />
+      <FieldMessage errors={errors} field="daysOfWeek" />
       <fieldset>
         <legend>Retry tiers (in order)</legend>
         {tiers.map((tier, i) => (
@@ -75,18 +76,18 @@ export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: 
             <label>Attempts <input inputMode="numeric" value={tier.attempts} onChange={(e) => setTier(i, { attempts: e.target.value })} /></label>
             <label>Wait <input inputMode="numeric" value={tier.delay} onChange={(e) => setTier(i, { delay: e.target.value })} /></label>
             <label>Unit
-              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value })}>{UNITS.map((u) => <option key={u}>{u}</option>)}</select>
+              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value as RetryDelayUnit })}>{UNITS.map((u) => <option key={u} value={u}>{u.toLowerCase()}</option>)}</select>
             </label>
             <button type="button" className="link" onClick={() => setTiers((all) => all.filter((_, j) => j !== i))}>Remove tier {i + 1}</button>
-            <FieldMessage errors={errors} field={`number_of_call_attempts[${i}]`} />
-            <FieldMessage errors={errors} field={`retry_delay[${i}]`} />
-            <FieldMessage errors={errors} field={`retry_delay_unit[${i}]`} />
+            <FieldMessage errors={errors} field={`numberOfCallAttempts[${i}]`} />
+            <FieldMessage errors={errors} field={`retryDelay[${i}]`} />
+            <FieldMessage errors={errors} field={`retryDelayUnit[${i}]`} />
           </div>
         ))}
-        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'minutes' }])}>Add a tier</button>
+        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'MINUTES' }])}>Add a tier</button>
       </fieldset>
-      <FieldMessage errors={errors} field="number_of_call_attempts" />
-      <FieldMessage errors={errors} field="retry_delay" />
+      <FieldMessage errors={errors} field="numberOfCallAttempts" />
+      <FieldMessage errors={errors} field="retryDelay" />
     </>
   );
 }

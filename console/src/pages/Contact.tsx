@@ -43,10 +43,10 @@ type Contact = NonNullable<ContactPageQuery['contact']>;
 const TEXTS = [
   { key: 'firstname', field: 'firstname', text: 'First name' },
   { key: 'lastname', field: 'lastname', text: 'Last name' },
-  { key: 'phoneNumber', field: 'phone_number', text: 'Phone number (any format)' },
-  { key: 'tagName', field: 'tag_name', text: 'Tag' },
-  { key: 'categoryName', field: 'category_name', text: 'Category' },
-  { key: 'sourceName', field: 'source_name', text: 'Source' },
+  { key: 'phoneNumber', field: 'phoneNumber', text: 'Phone number (any format)' },
+  { key: 'tagName', field: 'tagName', text: 'Tag' },
+  { key: 'categoryName', field: 'categoryName', text: 'Category' },
+  { key: 'sourceName', field: 'sourceName', text: 'Source' },
   { key: 'notes', field: 'notes', text: 'Notes' },
 ] as const;
 
@@ -94,7 +94,7 @@ function ContactForm({ contact, campaigns }: { contact: Contact; campaigns: { id
           {campaigns.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
         </select>
       </label>
-      <FieldMessage errors={errors} field="campaign_id" />
+      <FieldMessage errors={errors} field="campaignId" />
       <label>Metadata (JSON) <textarea name="metadata" rows={3} defaultValue={JSON.stringify(contact.metadata, null, 2)} /></label>
       <FieldMessage errors={errors} field="metadata" />
       <button type="submit" disabled={result.fetching}>Save</button>

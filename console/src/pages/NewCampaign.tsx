@@ -32,18 +32,18 @@ const ACTIVATE = graphql(`
 
 /** The form's steps, and the API fields each step's inputs write (an error opens its step). */
 const STEPS = [
-  { title: 'Name and agent', fields: ['name', 'notes', 'ai_agent_id'] },
-  { title: 'Numbers', fields: ['outbound_phone_number_id', 'inbound_phone_number_id', 'allow_non_local_calls', 'max_concurrent_calls'] },
-  { title: 'Contacts', fields: ['contacts_list_tags', 'contacts_list_categories', 'contacts_list_source'] },
+  { title: 'Name and agent', fields: ['name', 'notes', 'aiAgentId'] },
+  { title: 'Numbers', fields: ['outboundPhoneNumberId', 'inboundPhoneNumberId', 'allowNonLocalCalls', 'maxConcurrentCalls'] },
+  { title: 'Contacts', fields: ['contactsListTags', 'contactsListCategories', 'contactsListSource'] },
   { title: 'Calling window and retries', fields: SCHEDULE_FIELDS },
-  { title: 'Flow after each call', fields: ['webhook_id'] },
+  { title: 'Flow after each call', fields: ['webhookId'] },
 ] as const;
 
 /** The contact filters: the input's key, the API's field name, the label. */
 const FILTERS = [
-  { key: 'contactsListTags', field: 'contacts_list_tags', text: 'Tags' },
-  { key: 'contactsListCategories', field: 'contacts_list_categories', text: 'Categories' },
-  { key: 'contactsListSource', field: 'contacts_list_source', text: 'Sources' },
+  { key: 'contactsListTags', field: 'contactsListTags', text: 'Tags' },
+  { key: 'contactsListCategories', field: 'contactsListCategories', text: 'Categories' },
+  { key: 'contactsListSource', field: 'contactsListSource', text: 'Sources' },
 ] as const;
 
 /**
@@ -164,7 +164,7 @@ export function NewCampaignPage() {
               {data?.aiAgents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
             </select>
           </label>
-          <FieldMessage errors={errors} field="ai_agent_id" />
+          <FieldMessage errors={errors} field="aiAgentId" />
           <p className="hint">No agent yet? <a href={href('agents', 'new')}>Create one</a> (this form is lost).</p>
         </div>
         <div {...shown(1)}>
@@ -174,7 +174,7 @@ export function NewCampaignPage() {
               {data?.phoneNumbers.map((n) => <option key={n.id} value={n.id}>{n.phoneNumber} {n.label}</option>)}
             </select>
           </label>
-          <FieldMessage errors={errors} field="outbound_phone_number_id" />
+          <FieldMessage errors={errors} field="outboundPhoneNumberId" />
           <label>Calls back arrive on
             <select name="inboundPhoneNumberId">
               <option value="">none</option>
@@ -183,7 +183,7 @@ export function NewCampaignPage() {
           </label>
           <label className="inline"><input type="checkbox" name="allowNonLocalCalls" /> Call contacts whose country code differs from the calling number</label>
           <label>Most calls at once <input name="maxConcurrentCalls" inputMode="numeric" defaultValue="10" /></label>
-          <FieldMessage errors={errors} field="max_concurrent_calls" />
+          <FieldMessage errors={errors} field="maxConcurrentCalls" />
         </div>
         <div {...shown(2)} onChange={(e) => setEveryone(FILTERS.every((f) => !listOf(new FormData(e.currentTarget.closest('form')!).get(f.key)).length))}>
           <p className="hint">Contacts matching every filter given (each a list separated by commas) are called, plus those added to the campaign itself.</p>
@@ -205,7 +205,7 @@ export function NewCampaignPage() {
               {data?.webhooks.map((w) => <option key={w.id} value={w.id}>{w.name} ({w.status.toLowerCase()})</option>)}
             </select>
           </label>
-          <FieldMessage errors={errors} field="webhook_id" />
+          <FieldMessage errors={errors} field="webhookId" />
           <p className="hint">The campaign is created as a draft; the next step shows who it will call, and activates it.</p>
         </div>
         <div className="actions">

@@ -52,7 +52,7 @@ export function NumbersPage() {
           <label>Label <input name="label" /></label>
           <button type="submit" disabled={created.fetching}>Add</button>
         </div>
-        <FieldMessage errors={errors} field="phone_number" />
+        <FieldMessage errors={errors} field="phoneNumber" />
         <FieldMessage errors={errors} field="label" />
         {errors.length === 0 && <Problem error={created.error} />}
         <p role="status">{added}</p>

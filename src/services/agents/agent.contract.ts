@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AiAgent } from '../../entities';
 import { CALL_RECORDINGS, TRANSFER_MODES, VOICEMAIL_ACTIONS } from '../../entities/ai-agent.entity';
-import { defineContract, described as d, field, type ViewOf, viewOf } from '../shared/contract';
+import { defineContract, described as d, field, keyedAsStored, type ViewOf, viewOf } from '../shared/contract';
 import { camelKeys, type CamelKeys } from '../shared/naming';
 import { agentFlowSchema } from '../conversation/agent-flow';
 import { outcomeDefinitionsSchema } from '../conversation/analysis-schema';
@@ -103,7 +103,7 @@ export const agentFields = {
   welcome_greeting: d(text(1000).nullable(), WELCOME_GREETING),
   transfer_mode: d(z.enum(TRANSFER_MODES, { error: `Must be one of ${TRANSFER_MODES.join(', ')}` }), TRANSFER_MODE),
   hold_audio_url: d(httpsUrl(2000).nullable(), HOLD_AUDIO_URL),
-  agent_flow: d(agentFlowSchema, 'The conversation flow of the agent (states and transitions).'),
+  agent_flow: d(keyedAsStored(agentFlowSchema), 'The conversation flow of the agent (states and transitions).'),
   agent_dynamic_variables: d(jsonObject(), 'Variables the agent fills into its prompt.'),
   agent_post_call_outcomes: d(
     jsonObject().superRefine((value, ctx) => {
@@ -123,5 +123,4 @@ export const AGENT_SETTINGS = Object.keys(camelKeys(agentFields)) as (keyof Agen
 /** The workspace create and update accept beside the settings. */
 export const agentWorkspaceFields = { workspace: d(workspace(), 'Workspace slug (`default` when left out).') };
 
-/** How GraphQL's agent inputs depart from the REST input: the flow is any JSON object (the service checks its shape). */
-export const agentInputOverride = { asJsonObject: ['agent_flow'] };
+

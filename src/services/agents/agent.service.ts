@@ -1,11 +1,10 @@
 import { AiAgent, WebhookFlow } from '../../entities';
 import { type AgentView, toAgentView } from './agent.contract';
-import { createAgentWrite, listAgentsInput, updateAgentWrite } from './agent.input';
-import type { Naming } from '../shared/naming';
+import { type AgentCreateInput, type AgentListInput, type AgentUpdateInput, createAgentWrite, listAgentsInput, updateAgentWrite } from './agent.input';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import { ValidationError } from '../shared/errors';
-import { parseInput, parseWrite } from '../shared/validation';
+import { parseInput } from '../shared/validation';
 import { readableAgents, usableAgents } from './agent-ownership';
 
 /**
@@ -18,13 +17,13 @@ async function checkFlowTools({ scope, em }: Caller, agentFlow: { tools?: { webh
   if (tools.length === 0) return;
   const owned = await em.find(WebhookFlow, { id: tools.map((t) => t.webhook_id), company: scope.companyId, deletedAt: null }, { fields: ['id'] });
   const ids = new Set(owned.map((f) => f.id));
-  const fields = tools.flatMap((t, i) => (ids.has(t.webhook_id) ? [] : [{ field: `agent_flow.tools[${i}].webhook_id`, message: 'Must name a flow of your company' }]));
+  const fields = tools.flatMap((t, i) => (ids.has(t.webhook_id) ? [] : [{ field: `agentFlow.tools[${i}].webhook_id`, message: 'Must name a flow of your company' }]));
   if (fields.length > 0) throw new ValidationError(fields);
 }
 
 /** AI agents of a company, and the built-in template catalogue every company can read. */
 export class AgentService {
-  async list({ scope, em }: Caller, input: unknown): Promise<AgentView[]> {
+  async list({ scope, em }: Caller, input: AgentListInput): Promise<AgentView[]> {
     const { workspace } = parseInput(listAgentsInput, input);
     const agents = await em.find(AiAgent, { company: scope.companyId, workspaceId: workspace, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
     return agents.map(toAgentView);
@@ -35,7 +34,7 @@ export class AgentService {
   }
 
   /** One of the company's agents, or a template. */
-  async get({ scope, em }: Caller, id: unknown): Promise<AgentView> {
+  async get({ scope, em }: Caller, id: string): Promise<AgentView> {
     const agent = await findOwned(em, AiAgent, 'Agent', {
       id: parseId(id),
       deletedAt: null,
@@ -57,30 +56,29 @@ export class AgentService {
     return findOwned(em, AiAgent, 'Agent', { id, ...usableAgents(scope.companyId) });
   }
 
-  /** `input` is named as `naming` says. */
-  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<AgentView> {
-    const { workspace, ...fields } = parseWrite(createAgentWrite, input, naming);
+  async create(caller: Caller, input: AgentCreateInput): Promise<AgentView> {
+    const { workspace, ...fields } = parseInput(createAgentWrite, input);
     await checkFlowTools(caller, fields.agentFlow);
     const agent = caller.em.create(AiAgent, { ...fields, name: fields.name, company: caller.scope.companyId, workspaceId: workspace });
     await caller.em.flush();
     return toAgentView(agent);
   }
 
-  /** Partial update; `input` is named as `naming` says. */
-  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<AgentView> {
+  /** Partial update. */
+  async update(caller: Caller, id: string, input: AgentUpdateInput): Promise<AgentView> {
     const agent = await this.getOwn(caller, parseId(id));
-    const { workspace, ...fields } = parseWrite(updateAgentWrite, input, naming);
+    const { workspace, ...fields } = parseInput(updateAgentWrite, input);
     await checkFlowTools(caller, fields.agentFlow);
     caller.em.assign(agent, { ...fields, ...(workspace ? { workspaceId: workspace } : {}) });
     if (agent.reminderFrequencyFrom > agent.reminderFrequencyTo) {
-      throw ValidationError.of('reminder_frequency_from', 'Must not be greater than reminder_frequency_to');
+      throw ValidationError.of('reminderFrequencyFrom', 'Must not be greater than reminder_frequency_to');
     }
     await caller.em.flush();
     return toAgentView(agent);
   }
 
   /** Soft delete: the agent disappears from lists; calls made with it keep their link. */
-  async delete(caller: Caller, id: unknown): Promise<void> {
+  async delete(caller: Caller, id: string): Promise<void> {
     const agent = await this.getOwn(caller, parseId(id));
     agent.deletedAt = new Date();
     await caller.em.flush();

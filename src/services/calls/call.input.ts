@@ -5,15 +5,12 @@ import { makeCallFields } from './call.contract';
 import { camelKeys } from '../shared/naming';
 import { page, phone, rule, timestamp, uuid } from '../shared/common.input';
 
-/**
- * make-call (interface 4.1) under both namings: the documented one, and the same fields
- * camelCased, as GraphQL's input (derived from them) sends them. Unknown fields are
- * ignored, as legacy clients send extras.
- */
-export const makeCallWrite = (parser: PhoneParser) => ({
-  snake_case: z.object(makeCallFields(parser)),
-  camelCase: z.object(camelKeys(makeCallFields(parser))),
-});
+/** make-call (interface 4.1) as REST documents it. Unknown fields are ignored, as legacy clients send extras. */
+export const makeCallInput = (parser: PhoneParser) => z.object(makeCallFields(parser));
+
+/** make-call as the service validates it: the same fields camelCased, as GraphQL's input (derived from them) sends them and REST's body is renamed at its edge. */
+export const makeCallWrite = (parser: PhoneParser) => z.object(camelKeys(makeCallFields(parser)));
+export type MakeCallInput = z.input<ReturnType<typeof makeCallWrite>>;
 
 /** simulate-inbound: a call from `from` to `to`, a number of the caller's company (docs/calls.md). */
 export const simulateInboundInput = (parser: PhoneParser) =>
@@ -22,11 +19,20 @@ export const simulateInboundInput = (parser: PhoneParser) =>
     from: phone(parser).describe('The caller; matched against your contacts.'),
   });
 
-export const listCallsInput = page().extend({
+export type SimulateInboundInput = z.input<ReturnType<typeof simulateInboundInput>>;
+
+/** The filters of the calls list, as REST's query string documents them. */
+const callFilters = {
   campaign_id: uuid().optional(),
   workspace: z.string().min(1).max(100).optional(),
   status: z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(),
   created_after: timestamp().optional().describe('Only calls created at or after this instant (ISO 8601 with offset).'),
   created_before: timestamp().optional().describe('Only calls created before this instant (ISO 8601 with offset).'),
-});
-export type ListCallsInput = z.output<typeof listCallsInput>;
+};
+
+/** REST's query string of the calls list. */
+export const listCallsQuery = page().extend(callFilters);
+
+/** The calls list as the service validates it (the filters camelCased). */
+export const listCallsInput = page().extend(camelKeys(callFilters));
+export type ListCallsInput = z.input<typeof listCallsInput>;

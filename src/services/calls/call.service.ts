@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { Call } from '../../entities';
 import { callById, insertCampaignCalls, makeCall } from './call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -6,7 +7,7 @@ import type { CallLifecycleService } from './call-lifecycle.service';
 import { NotFoundError, PreconditionError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { page as pageInput } from '../shared/common.input';
-import { type ListCallsInput, listCallsInput, makeCallWrite } from './call.input';
+import { type ListCallsInput, listCallsInput, makeCallInput, type MakeCallInput, makeCallWrite } from './call.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
@@ -15,9 +16,8 @@ import { alone, type ViewReads } from '../../db/statements';
 import { makeCallRefusal, type MakeCallRefusal } from './make-call-checks';
 import { callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from '../shared/scope';
-import type { Naming } from '../shared/naming';
 import type { OperationLimits } from '../platform/rate-limit.service';
-import { parseInput, parseWrite } from '../shared/validation';
+import { parseInput } from '../shared/validation';
 
 export interface CallServiceOptions {
   provider: string;
@@ -54,18 +54,18 @@ export interface StoredCampaignCall {
 /** Why make-call refused (`makeCallRefusal`), as the error each surface maps. */
 const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
   agent: () => new NotFoundError('Agent'),
-  version: () => ValidationError.of('ai_agent_version', 'No such version of this agent'),
-  from: () => new PreconditionError('call_from is not a phone number of this company', 'call_from'),
-  suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'call_to'),
+  version: () => ValidationError.of('aiAgentVersion', 'No such version of this agent'),
+  from: () => new PreconditionError('call_from is not a phone number of this company', 'callFrom'),
+  suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'callTo'),
 };
 
 /** Calls: placing them, reading them, cancelling them. */
 export class CallService {
   static readonly limits = { makeCall: 'make-call' } as const satisfies OperationLimits<CallService>;
 
-  /** make-call's schemas under both namings, phone numbers read by this service's parser. */
+  /** make-call's schema, phone numbers read by this service's parser. */
   private readonly makeCallWrite;
-  /** The documented make-call input; /openapi.json describes it. */
+  /** The documented make-call body; /openapi.json describes it. */
   readonly makeCallInput;
 
   constructor(
@@ -76,16 +76,16 @@ export class CallService {
     private readonly reads: ViewReads,
   ) {
     this.makeCallWrite = makeCallWrite(phones);
-    this.makeCallInput = this.makeCallWrite.snake_case;
+    this.makeCallInput = makeCallInput(phones);
   }
 
   /**
    * make-call (interface 4.1): a test call with one of the company's agents, from a number
    * the company owns, to any valid number not on the company's do-not-call list. Answers
-   * `pstn-queued`; dialing follows. `input` is named as `naming` says.
+   * `pstn-queued`; dialing follows.
    */
-  async makeCall(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CallView> {
-    const body = parseWrite(this.makeCallWrite, input, naming);
+  async makeCall(caller: Caller, input: MakeCallInput): Promise<CallView> {
+    const body = parseInput(this.makeCallWrite, input);
     const companyId = caller.scope.companyId;
     const made = await createUnderKey(
       caller,
@@ -128,30 +128,30 @@ export class CallService {
   }
 
   /** Ends a call not yet ended; a call already ended is a ConflictError. */
-  async cancel(caller: Caller, id: unknown): Promise<CallView> {
+  async cancel(caller: Caller, id: string): Promise<CallView> {
     return toCallView(await this.lifecycle.cancel(caller, await this.find(caller, id)));
   }
 
   /** One call of the company by one prepared statement on the reads' pool (no EntityManager, no entity). */
-  async get({ scope }: Caller, id: unknown): Promise<CallView> {
+  async get({ scope }: Caller, id: string): Promise<CallView> {
     const call = await callById(this.reads, scope.companyId, parseId(id));
     if (!call) throw new NotFoundError('Call');
     return toCallView(viewOfStored(callStoredView, call));
   }
 
-  async list({ scope, em }: Caller, input: unknown): Promise<Page<CallView>> {
+  async list({ scope, em }: Caller, input: ListCallsInput): Promise<Page<CallView>> {
     const { limit, cursor, ...filters } = parseInput(listCallsInput, input);
     const found = await newestFirst(em, Call, this.filters(scope, filters), { limit, cursor });
     return { ...found, items: found.items.map(toCallView) };
   }
 
   /** How many calls `list` would page through with the same filters. */
-  async count({ scope, em }: Caller, input: unknown): Promise<number> {
+  async count({ scope, em }: Caller, input: ListCallsInput): Promise<number> {
     return em.count(Call, this.filters(scope, parseInput(listCallsInput, input)));
   }
 
   /** The latest calls of each campaign, a page per campaign, in one query. */
-  async pageByCampaigns({ scope, em }: Caller, campaignIds: readonly string[], input: unknown): Promise<Map<string, Page<CallView>>> {
+  async pageByCampaigns({ scope, em }: Caller, campaignIds: readonly string[], input: z.input<ReturnType<typeof pageInput>>): Promise<Map<string, Page<CallView>>> {
     const pages = await newestFirstPerParent(em, Call, this.perCampaign(scope, campaignIds), parseInput(pageInput(), input));
     return new Map([...pages].map(([campaignId, page]) => [campaignId, { ...page, items: page.items.map(toCallView) }]));
   }
@@ -160,19 +160,19 @@ export class CallService {
     return countPerParent(em, Call, this.perCampaign(scope, campaignIds));
   }
 
-  private async find({ scope, em }: Caller, id: unknown): Promise<Call> {
+  private async find({ scope, em }: Caller, id: string): Promise<Call> {
     return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
-  private filters(scope: Scope, { campaign_id, workspace, status, created_after, created_before }: Omit<ListCallsInput, 'limit' | 'cursor'>) {
+  private filters(scope: Scope, { campaignId, workspace, status, createdAfter, createdBefore }: Omit<z.output<typeof listCallsInput>, 'limit' | 'cursor'>) {
     return {
       company: scope.companyId,
       deletedAt: null,
-      ...(campaign_id ? { campaign: campaign_id } : {}),
+      ...(campaignId ? { campaign: campaignId } : {}),
       ...(workspace ? { workspaceId: workspace } : {}),
       ...(status ? { callStatus: status } : {}),
-      ...(created_after || created_before
-        ? { createdAt: { ...(created_after ? { $gte: new Date(created_after) } : {}), ...(created_before ? { $lt: new Date(created_before) } : {}) } }
+      ...(createdAfter || createdBefore
+        ? { createdAt: { ...(createdAfter ? { $gte: new Date(createdAfter) } : {}), ...(createdBefore ? { $lt: new Date(createdBefore) } : {}) } }
         : {}),
     };
   }

@@ -115,36 +115,33 @@ export const campaignCreateFields = { workspace: d(workspace(), 'Defaults to "de
 
 /**
  * How GraphQL's campaign inputs depart from the REST input: no company or timestamps (the
- * legacy update accepts and checks or ignores them), status first, retry units as text.
+ * legacy update accepts and checks or ignores them), status first.
  */
 export const campaignInputOverride = {
   omit: ['company_id', 'created_at', 'updated_at', 'deleted_at'],
   after: { status: 'notes', campaign_type: 'status' },
-  asText: ['retry_delay_unit'],
 };
 
-/** Documented update: every field optional; unknown fields are ignored (legacy clients). */
+/** Documented update (REST's body): every field optional; unknown fields are ignored (legacy clients). */
 export const updateCampaignInput = z.object(campaignFields).partial();
 
-/** Management create: the same fields plus `workspace`; `name` required; unknown fields refused. */
+/** Management create (REST's body): the same fields plus `workspace`; `name` required; unknown fields refused. */
 export const createCampaignInput = z.strictObject(campaignFields).partial().required({ name: true }).extend(campaignCreateFields);
 
 /**
- * Update and create under both namings: the documented ones, and the same fields camelCased,
- * as GraphQL's inputs (derived from them) send them and the entity names them.
+ * Update and create as the service validates them: the same fields camelCased, as GraphQL's
+ * inputs (derived from them) send them, REST's body renamed at its edge, and the entity names them.
  */
 const camelCampaignFields = camelKeys(campaignFields);
-export const updateCampaignWrite = {
-  snake_case: updateCampaignInput,
-  camelCase: z.object(camelCampaignFields).partial(),
-};
-export const createCampaignWrite = {
-  snake_case: createCampaignInput,
-  camelCase: z.strictObject(camelCampaignFields).partial().required({ name: true }).extend(campaignCreateFields),
-};
+export const updateCampaignWrite = z.object(camelCampaignFields).partial();
+export const createCampaignWrite = z.strictObject(camelCampaignFields).partial().required({ name: true }).extend(campaignCreateFields);
 
-/** A validated update, camelCase whichever naming it came in. */
-export type CampaignWrite = z.output<typeof updateCampaignWrite.camelCase>;
+/** What `CampaignService.update` and `create` take (and validate). */
+export type CampaignUpdateInput = z.input<typeof updateCampaignWrite>;
+export type CampaignCreateInput = z.input<typeof createCampaignWrite>;
+
+/** A validated update. */
+export type CampaignWrite = z.output<typeof updateCampaignWrite>;
 
 /** The view of a stored campaign. */
 export const toCampaignView = (campaign: Campaign): CampaignView =>

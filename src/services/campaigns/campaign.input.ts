@@ -30,3 +30,4 @@ export const pageCampaignsInput = page().extend({ workspace: byWorkspaceInput.sh
 export const audienceInput = z.object({
   limit: z.coerce.number().int('Must be an integer').min(0, 'Must be between 0 and 100').max(100, 'Must be between 0 and 100').default(10),
 });
+export type AudienceInput = z.input<typeof audienceInput>;

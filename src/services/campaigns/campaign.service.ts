@@ -3,9 +3,9 @@ import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
 import { type FieldError, NotFoundError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { missingVersions } from '../agents/agent-version.store';
-import { audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
+import { type AudienceInput, audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
-import { campaignContract, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
+import { campaignContract, type CampaignCreateInput, type CampaignUpdateInput, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
 import { viewOfStored } from '../shared/contract';
 import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
@@ -14,10 +14,9 @@ import type { CampaignAudienceView } from './campaign-audience.contract';
 import { toContactView } from '../contacts/contact.contract';
 import type { Clock } from '../shared/clock';
 import { newestFirst, type Page } from '../shared/pagination';
-import { type Naming, snakeName } from '../shared/naming';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller, Scope } from '../shared/scope';
-import { parseInput, parseWrite } from '../shared/validation';
+import { parseInput } from '../shared/validation';
 import { usableAgents } from '../agents/agent-ownership';
 
 /** Related records a campaign may name, each of which must belong to the caller's company. */
@@ -94,9 +93,8 @@ export class CampaignService {
     return viewOfStored(campaignContract.view, await this.show(scope, id));
   }
 
-  /** `input` named as `naming` says: REST's body is renamed once, after validation; GraphQL's input is validated as it arrives. */
-  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<CampaignView> {
-    const { workspace, ...fields } = parseWrite(createCampaignWrite, input, naming);
+  async create(caller: Caller, input: CampaignCreateInput): Promise<CampaignView> {
+    const { workspace, ...fields } = parseInput(createCampaignWrite, input);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
     await this.save(caller, campaign, () => createUnderKey(caller, alone, () => caller.em.flush(), () => [campaign.id]));
@@ -105,12 +103,11 @@ export class CampaignService {
 
   /**
    * Partial update (interface 4.2): fields left out stay as they were; a nullable field
-   * sent as null is cleared. `company_id`, when sent, must be the caller's own company.
-   * `input` is named as `naming` says, as for `create`.
+   * sent as null is cleared. `companyId`, when sent, must be the caller's own company.
    */
-  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<CampaignView> {
+  async update(caller: Caller, id: string, input: CampaignUpdateInput): Promise<CampaignView> {
     const campaign = await this.find(caller, id);
-    await this.apply(caller, campaign, parseWrite(updateCampaignWrite, input, naming));
+    await this.apply(caller, campaign, parseInput(updateCampaignWrite, input));
     await this.save(caller, campaign);
     return toCampaignView(campaign);
   }
@@ -126,7 +123,7 @@ export class CampaignService {
    * contacts its selection matches, those the dialer would skip by reason, and a sample of
    * the rest (`audienceInput`), counted with the dialer's own selection and skip rules.
    */
-  async audience({ scope, em }: Caller, id: unknown, input: unknown): Promise<CampaignAudienceView> {
+  async audience({ scope, em }: Caller, id: string, input: AudienceInput): Promise<CampaignAudienceView> {
     const { limit } = parseInput(audienceInput, input);
     const campaign = await loadCampaign(em, { id: parseId(id), companyId: scope.companyId });
     if (!campaign || campaign.deletedAt !== null) throw new NotFoundError('Campaign');
@@ -185,18 +182,18 @@ export class CampaignService {
     const { companyId, createdAt: _created, updatedAt: _updated, deletedAt, ...fields } = input;
     const errors: FieldError[] = [];
     if (companyId !== undefined && companyId !== caller.scope.companyId) {
-      errors.push({ field: 'company_id', message: 'Must be your own company' });
+      errors.push({ field: 'companyId', message: 'Must be your own company' });
     }
     const relations: Record<string, string | null> = {};
     for (const rel of RELATIONS) {
       const id = fields[rel.field];
       delete fields[rel.field];
       if (id === undefined) continue;
-      if (id !== null && !(await this.owns(caller, rel, id))) errors.push({ field: snakeName(rel.field), message: `${rel.name} not found` });
+      if (id !== null && !(await this.owns(caller, rel, id))) errors.push({ field: rel.field, message: `${rel.name} not found` });
       relations[rel.property] = id;
     }
     if (fields.aiAgentVersion != null && fields.aiAgentVersions != null) {
-      errors.push({ field: 'ai_agent_versions', message: 'Give ai_agent_version or ai_agent_versions, not both' });
+      errors.push({ field: 'aiAgentVersions', message: 'Give ai_agent_version or ai_agent_versions, not both' });
     }
     if (errors.length > 0) throw new ValidationError(errors);
     caller.em.assign(campaign, {
@@ -221,14 +218,14 @@ export class CampaignService {
     const errors: FieldError[] = [];
     const agentId = c.aiAgent?.id;
     if (!agentId || (await em.count(AiAgent, { id: agentId, ...usableAgents(scope.companyId) })) === 0) {
-      errors.push({ field: 'ai_agent_id', message: 'An active campaign needs an agent of your company' });
+      errors.push({ field: 'aiAgentId', message: 'An active campaign needs an agent of your company' });
     }
     if (c.campaignType === INBOUND_CAMPAIGN_TYPE) {
-      if (!c.inboundPhoneNumber) errors.push({ field: 'inbound_phone_number_id', message: 'An active inbound campaign needs an inbound phone number of your company' });
+      if (!c.inboundPhoneNumber) errors.push({ field: 'inboundPhoneNumberId', message: 'An active inbound campaign needs an inbound phone number of your company' });
     } else if (!c.outboundPhoneNumber) {
-      errors.push({ field: 'outbound_phone_number_id', message: 'An active campaign needs an outbound phone number of your company' });
+      errors.push({ field: 'outboundPhoneNumberId', message: 'An active campaign needs an outbound phone number of your company' });
     }
-    if (!isValidTimeZone(c.timeZone)) errors.push({ field: 'time_zone', message: 'Must be an IANA time zone such as America/New_York' });
+    if (!isValidTimeZone(c.timeZone)) errors.push({ field: 'timeZone', message: 'Must be an IANA time zone such as America/New_York' });
     if (errors.length > 0) throw new ValidationError(errors);
   }
 
@@ -243,7 +240,7 @@ export class CampaignService {
 
   /** The versions a campaign pins or splits between are published versions of its agent (docs/agents.md, "Versions"). */
   private async checkVersions({ scope, em }: Caller, c: Campaign): Promise<void> {
-    const named = c.aiAgentVersion !== null ? [{ field: 'ai_agent_version', version: c.aiAgentVersion }] : (c.aiAgentVersions ?? []).map((w, i) => ({ field: `ai_agent_versions[${i}].version`, version: w.version }));
+    const named = c.aiAgentVersion !== null ? [{ field: 'aiAgentVersion', version: c.aiAgentVersion }] : (c.aiAgentVersions ?? []).map((w, i) => ({ field: `aiAgentVersions[${i}].version`, version: w.version }));
     if (named.length === 0) return;
     const agentId = c.aiAgent?.id;
     if (!agentId) throw ValidationError.of(named[0]!.field, 'A version needs the campaign\'s ai_agent_id');
@@ -256,9 +253,9 @@ export class CampaignService {
   private checkConsistency(c: Campaign): void {
     const errors: FieldError[] = [];
     const tiers = c.numberOfCallAttempts.length;
-    if (c.retryDelay.length !== tiers) errors.push({ field: 'retry_delay', message: 'Must have one entry per number_of_call_attempts entry' });
-    if (c.retryDelayUnit.length !== tiers) errors.push({ field: 'retry_delay_unit', message: 'Must have one entry per number_of_call_attempts entry' });
-    if (c.startedAt && c.endedAt && c.startedAt > c.endedAt) errors.push({ field: 'ended_at', message: 'Must not be before started_at' });
+    if (c.retryDelay.length !== tiers) errors.push({ field: 'retryDelay', message: 'Must have one entry per number_of_call_attempts entry' });
+    if (c.retryDelayUnit.length !== tiers) errors.push({ field: 'retryDelayUnit', message: 'Must have one entry per number_of_call_attempts entry' });
+    if (c.startedAt && c.endedAt && c.startedAt > c.endedAt) errors.push({ field: 'endedAt', message: 'Must not be before started_at' });
     if (errors.length > 0) throw new ValidationError(errors);
   }
 }

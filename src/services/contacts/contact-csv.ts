@@ -3,7 +3,8 @@ import { setImmediate } from 'node:timers/promises';
 import { TextDecoder } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
 import { type FieldError, ValidationError } from '../shared/errors';
-import { CSV_MAPPING_KEYS, type ContactCsvMapping, type CsvContactField, type CsvMappingKey, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
+import { CSV_HEADER_KEYS, CSV_MAPPING_KEYS, type ContactCsvMapping, type CsvContactField, type CsvMappingKey, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
+import { camelName, snakeName } from '../shared/naming';
 import { textProblem } from '../shared/storable';
 
 /** A CSV file as it arrives: UTF-8 bytes in chunks (a request body), or text (a GraphQL string). */
@@ -95,9 +96,9 @@ interface Columns {
   metadata: [string, number][];
 }
 
-/** The header's own names: each column named as a mapping key (any case) feeds that field. */
+/** The header's own names: each column named as a mapping key as REST documents it (any case: `First_Name`) feeds that key's field. */
 function selfMapping(names: string[]): Partial<Record<CsvMappingKey, string>> {
-  return Object.fromEntries(names.filter((name) => name.toLowerCase() in CSV_MAPPING_KEYS).map((name) => [name.toLowerCase(), name]));
+  return Object.fromEntries(names.filter((name) => name.toLowerCase() in CSV_HEADER_KEYS).map((name) => [camelName(name.toLowerCase()), name]));
 }
 
 /**
@@ -122,14 +123,14 @@ function columnsOf(header: string[], given: ContactCsvMapping | undefined): Colu
     const field = CSV_MAPPING_KEYS[key];
     const twice = fields.find((f) => f.field === field);
     const where = own ? 'file' : `mapping.${key}`;
-    if (twice) errors.push({ field: where, message: `Maps ${field}, as ${twice.key} does: keep one` });
+    if (twice) errors.push({ field: where, message: `Maps ${snakeName(field)}, as another key does: keep one` });
     else fields.push({ key, field, index: column(name, where) });
   }
-  if (!fields.some((f) => f.field === 'phone_number')) {
+  if (!fields.some((f) => f.field === 'phoneNumber')) {
     errors.push(
       own
-        ? { field: 'mapping', message: `No mapping given and no column named phone_number: name the columns as the contact fields (${Object.keys(CSV_MAPPING_KEYS).join(', ')}) or send a mapping` }
-        : { field: 'mapping.phone_number', message: 'Required: the header of the phone number column' },
+        ? { field: 'mapping', message: `No mapping given and no column named phone_number: name the columns as the contact fields (${Object.keys(CSV_HEADER_KEYS).join(', ')}) or send a mapping` }
+        : { field: 'mapping.phoneNumber', message: 'Required: the header of the phone number column' },
     );
   }
   const metadata = (given?.metadata ?? []).map((name, i): [string, number] => [name.trim(), column(name, `mapping.metadata[${i}]`)]);
@@ -172,7 +173,7 @@ function rowInput(record: string[], width: number, columns: Columns): { input: R
   return { input, errors };
 }
 
-/** `phone_number` -> `[14].phone_number`; `firstname` -> `[14].first_name` when the mapping named it so; `` -> `[14]`. */
+/** `phoneNumber` -> `[14].phoneNumber`; `firstname` -> `[14].firstName` when the mapping named it so; `` -> `[14]`. */
 function onLine(line: number, { field, message }: FieldError, columns: Columns): FieldError {
   const [head = '', ...rest] = field.split('.');
   const key = columns.fields.find((f) => f.field === head)?.key ?? head;
@@ -200,7 +201,7 @@ function checkRow<T>(
 /**
  * Reads an import file into one checked value per data row (`check` applies the contact
  * rules), all or nothing: any bad row fails the whole file with every bad row's fields
- * named by the line a spreadsheet shows (`[14].phone_number`; the header is line 1), the
+ * named by the line a spreadsheet shows (`[14].phoneNumber`; the header is line 1), the
  * first MAX_LISTED_ERRORS of them listed. Blank lines are skipped but counted.
  */
 export async function readContactCsv<T>(

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { PhoneParser } from '../shared/phone';
 import { contactFields } from './contact.contract';
-import { camelKeys } from '../shared/naming';
+import { type CamelCase, camelKeys, camelName } from '../shared/naming';
 import { page, requiredText, rule, uuid } from '../shared/common.input';
 
 export const MAX_CONTACTS_PER_IMPORT = 10_000;
 
-export const createContactInput = (parser: PhoneParser) =>
-  z.strictObject(contactFields(parser)).partial().required({ phone_number: true });
-export type CreateContactInput = z.output<ReturnType<typeof createContactInput>>;
+/** REST's documented bodies, in snake_case: one contact, an import of 1 to 10,000, an update. */
+export const createContactInput = (parser: PhoneParser) => z.strictObject(contactFields(parser)).partial().required({ phone_number: true });
 
 /** An array of 1 to 10,000 contacts for a bulk import. */
 const importOf = <Row extends z.ZodType>(row: Row) =>
@@ -19,22 +18,26 @@ export const importContactsInput = (parser: PhoneParser) => importOf(createConta
 export const updateContactInput = (parser: PhoneParser) => z.strictObject(contactFields(parser)).partial();
 
 /**
- * Create, import and update under both namings: the documented ones, and the same fields
- * camelCased, as GraphQL's inputs (derived from them) send them and the entity names them.
+ * Create, import and update as the service validates them: the same fields camelCased, as
+ * GraphQL's inputs (derived from them) send them, REST's body renamed at its edge, and the
+ * entity names them.
  */
 export function contactWrites(parser: PhoneParser) {
-  const camel = z.strictObject(camelKeys(contactFields(parser))).partial();
-  const create = { snake_case: createContactInput(parser), camelCase: camel.required({ phoneNumber: true }) };
-  return {
-    create,
-    import: { snake_case: importOf(create.snake_case), camelCase: importOf(create.camelCase) },
-    update: { snake_case: updateContactInput(parser), camelCase: camel },
-  };
+  const update = z.strictObject(camelKeys(contactFields(parser))).partial();
+  const create = update.required({ phoneNumber: true });
+  return { create, import: importOf(create), update };
 }
-export type ContactWrite = z.output<ReturnType<typeof contactWrites>['update']['camelCase']>;
+type ContactWrites = ReturnType<typeof contactWrites>;
 
-/** A page of contacts, newest first, optionally filtered; every filter given must match. */
-export const pageContactsInput = page().extend({
+/** What `ContactService.create` (one, or an import) and `update` take (and validate). */
+export type ContactCreateInput = z.input<ContactWrites['create']>;
+export type ContactUpdateInput = z.input<ContactWrites['update']>;
+
+/** A validated write. */
+export type ContactWrite = z.output<ContactWrites['update']>;
+
+/** The filters of a page of contacts, as REST documents them (`GET /v1/contacts`); every filter given must match. */
+const pageContactsFields = {
   status: requiredText(50).optional().describe('Only contacts of this status (active, inactive).'),
   campaign_id: uuid().optional().describe('Only contacts added to this campaign.'),
   tag_name: requiredText(200).optional().describe('Only contacts with exactly this tag.'),
@@ -44,8 +47,14 @@ export const pageContactsInput = page().extend({
       'A name or a phone number. Words: every word is part of the first or last name, in any order and case (`ada lovel` finds Ada Lovelace). ' +
         'No letters: a number in any format finds that number (`(415) 555-2671` finds +14155552671); part of a number finds every number containing its digits.',
     ),
-});
-export type PageContactsInput = z.output<typeof pageContactsInput>;
+};
+
+/** `GET /v1/contacts`: REST's documented query string. */
+export const pageContactsQuery = page().extend(pageContactsFields);
+
+/** A page of contacts, newest first, optionally filtered, as the service validates it (GraphQL's `contacts`, REST's query renamed at its edge). */
+export const pageContactsInput = page().extend(camelKeys(pageContactsFields));
+export type PageContactsInput = z.input<typeof pageContactsInput>;
 
 /** Most data rows one CSV import takes (the header row not counted). */
 export const MAX_CSV_ROWS = 100_000;
@@ -55,10 +64,12 @@ export const MAX_CSV_BYTES = 64 * 1024 * 1024;
 const csvHeader = () => requiredText(200).meta({ description: 'A header of the CSV file, as written in its first row.' });
 
 /**
- * Each mapping key of a CSV import -> the contact field it feeds: the contact's own field
- * names, and the names the import first took for them (`first_name`, `tag`...).
+ * Each mapping key of a CSV import -> the contact field it feeds, as REST documents them
+ * (docs/rest.md, "Importing contacts from CSV") and as a header names itself when no
+ * mapping is given: the contact's own field names, and the names the import first took for
+ * them (`first_name`, `tag`...).
  */
-export const CSV_MAPPING_KEYS = {
+export const CSV_HEADER_KEYS = {
   phone_number: 'phone_number',
   firstname: 'firstname',
   first_name: 'firstname',
@@ -70,44 +81,56 @@ export const CSV_MAPPING_KEYS = {
   category: 'category_name',
   source_name: 'source_name',
   notes: 'notes',
-} as const satisfies Record<string, keyof CreateContactInput>;
+} as const satisfies Record<string, keyof z.output<ReturnType<typeof createContactInput>>>;
+type CsvHeaderKey = keyof typeof CSV_HEADER_KEYS;
+
+/**
+ * The mapping keys as the service takes them (GraphQL's ContactCsvMappingInput; REST's keys
+ * renamed at its edge) -> the contact field each feeds, both camelCased. camelCasing keeps
+ * every alias apart from its field's own name, so each alias still maps to its field:
+ * `first_name` -> `firstName` beside `firstname` (the contact's field, named so on every
+ * surface), `last_name` -> `lastName` beside `lastname`, `tag` beside `tagName`, `category`
+ * beside `categoryName`. A row's errors name the key given (`[14].firstName`, which REST
+ * names `[14].first_name` again).
+ */
+export const CSV_MAPPING_KEYS = Object.fromEntries(Object.entries(CSV_HEADER_KEYS).map(([key, field]) => [camelName(key), camelName(field)])) as {
+  [K in CsvHeaderKey as CamelCase<K>]: CamelCase<(typeof CSV_HEADER_KEYS)[K]>;
+} satisfies Record<string, keyof ContactCreateInput>;
 export type CsvMappingKey = keyof typeof CSV_MAPPING_KEYS;
 export type CsvContactField = (typeof CSV_MAPPING_KEYS)[CsvMappingKey];
 
-const VALID_MAPPING_KEYS = [...Object.keys(CSV_MAPPING_KEYS), 'metadata'].join(', ');
-
-/**
- * Which CSV column feeds which contact field, by header name (docs/rest.md, "Importing
- * contacts from CSV"). A row's errors use the key given (`[14].first_name`). `metadata`
- * columns are copied into the contact's `metadata` under their header name. A mapping that
- * names no field lets the header map itself: a column named as a mapping key feeds its field.
- */
-/** The mapping's fields: each key's header, and the metadata headers. */
+/** The mapping's fields as REST documents them: each key's header, and the metadata headers. */
 export const contactCsvMappingFields = {
-  ...(Object.fromEntries(Object.keys(CSV_MAPPING_KEYS).map((key) => [key, csvHeader().optional()])) as Record<CsvMappingKey, z.ZodOptional<ReturnType<typeof csvHeader>>>),
+  ...(Object.fromEntries(Object.keys(CSV_HEADER_KEYS).map((key) => [key, csvHeader().optional()])) as Record<CsvHeaderKey, z.ZodOptional<ReturnType<typeof csvHeader>>>),
   metadata: z
     .array(csvHeader().refine((name) => name.trim() !== '__proto__', 'Not allowed as a metadata key (it would set an object prototype)'))
     .max(100, 'At most 100 metadata columns')
     .optional(),
 };
 
+/**
+ * Which CSV column feeds which contact field, by header name, as REST documents it (its
+ * query string and `mapping` part; REST refuses a key it does not document, listing these).
+ * `metadata` columns are copied into the contact's `metadata` under their header name. A
+ * mapping that names no field lets the header map itself: a column named as a mapping key
+ * feeds its field.
+ */
 export const contactCsvMapping = z
   .looseObject(contactCsvMappingFields)
-  .superRefine((mapping, ctx) => {
-    for (const key of Object.keys(mapping)) {
-      if (key !== 'metadata' && !(key in CSV_MAPPING_KEYS)) ctx.addIssue({ code: 'custom', path: [key], message: `Unknown mapping key; valid keys: ${VALID_MAPPING_KEYS}` });
-    }
-  })
   .meta({ id: 'ContactCsvMapping', description: 'Header names of the CSV columns feeding each contact field; none: the header maps itself.' });
-export type ContactCsvMapping = z.output<typeof contactCsvMapping>;
+
+/** The mapping as the service reads it: the same keys camelCased (`CSV_MAPPING_KEYS`). */
+const csvMapping = z.strictObject(camelKeys(contactCsvMappingFields));
+export type ContactCsvMapping = z.output<typeof csvMapping>;
 
 /** What an import does with a row whose number a contact of the company already has (or an earlier row had). */
 export const ON_DUPLICATE = ['skip', 'update'] as const;
 
 /** What a CSV import is told besides the file. */
 export const importContactsCsvInput = z.strictObject({
-  mapping: contactCsvMapping.optional(),
-  on_duplicate: z.enum(ON_DUPLICATE, { error: rule(`Must be one of ${ON_DUPLICATE.join(', ')}`) }).default('skip'),
-  campaign_id: uuid().nullish(),
-  dry_run: z.boolean({ error: rule('Must be true or false') }).nullish(),
+  mapping: csvMapping.optional(),
+  onDuplicate: z.enum(ON_DUPLICATE, { error: rule(`Must be one of ${ON_DUPLICATE.join(', ')}`) }).default('skip'),
+  campaignId: uuid().nullish(),
+  dryRun: z.boolean({ error: rule('Must be true or false') }).nullish(),
 });
+export type ContactCsvImportInput = z.input<typeof importContactsCsvInput>;

@@ -6,14 +6,13 @@ import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { alone } from '../../db/statements';
-import { contactWrites, type ContactWrite, importContactsCsvInput, type PageContactsInput, pageContactsInput } from './contact.input';
+import { type ContactCreateInput, type ContactCsvImportInput, type ContactUpdateInput, contactWrites, type ContactWrite, createContactInput, importContactsCsvInput, importContactsInput, type PageContactsInput, pageContactsInput, updateContactInput } from './contact.input';
 import { newestFirst, type Page } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
-import { camelKeys, type Naming } from '../shared/naming';
 import { findOwned, parseId } from '../shared/records';
 import { type ContactView, toContactView } from './contact.contract';
 import type { Caller, Scope } from '../shared/scope';
-import { checkInput, parseInput, parseWrite } from '../shared/validation';
+import { checkInput, parseInput } from '../shared/validation';
 
 /** Rows written per INSERT statement of a CSV import (19 columns: well under PostgreSQL's 65,535 parameters). */
 const INSERT_BATCH = 1000;
@@ -38,7 +37,7 @@ export interface CsvImportResult {
 
 /** Contacts of a company: the people campaigns call. */
 export class ContactService {
-  /** Input schemas built with this service's phone parser, under both namings; /openapi.json describes the documented ones. */
+  /** Input schemas built with this service's phone parser: those it validates, and REST's documented bodies. */
   private readonly writes;
   readonly createInput;
   readonly importInput;
@@ -46,9 +45,9 @@ export class ContactService {
 
   constructor(private readonly phones: PhoneParser, private readonly reads: ViewReads) {
     this.writes = contactWrites(phones);
-    this.createInput = this.writes.create.snake_case;
-    this.importInput = this.writes.import.snake_case;
-    this.updateInput = this.writes.update.snake_case;
+    this.createInput = createContactInput(phones);
+    this.importInput = importContactsInput(phones);
+    this.updateInput = updateContactInput(phones);
   }
 
   /**
@@ -69,14 +68,14 @@ export class ContactService {
   }
 
   /** Newest first, a page at a time, optionally filtered by status, campaign, tag and a search (`pageContactsInput`). */
-  async page({ scope, em }: Caller, input: unknown): Promise<Page<ContactView>> {
+  async page({ scope, em }: Caller, input: PageContactsInput): Promise<Page<ContactView>> {
     const { limit, cursor, ...filters } = parseInput(pageContactsInput, input);
     const found = await newestFirst(em, Contact, this.filters(scope, filters), { limit, cursor });
     return { ...found, items: found.items.map(toContactView) };
   }
 
   /** How many contacts `page` would page through with the same filters. */
-  async count({ scope, em }: Caller, input: unknown): Promise<number> {
+  async count({ scope, em }: Caller, input: PageContactsInput): Promise<number> {
     return em.count(Contact, this.filters(scope, parseInput(pageContactsInput, input)));
   }
 
@@ -85,18 +84,17 @@ export class ContactService {
     return (await em.find(Contact, { id: [...ids], company: scope.companyId })).map(toContactView);
   }
 
-  async get(caller: Caller, id: unknown): Promise<ContactView> {
+  async get(caller: Caller, id: string): Promise<ContactView> {
     return toContactView(await this.find(caller, id));
   }
 
   /**
    * Creates one contact, or imports an array all-or-nothing: any bad row rejects the whole
-   * import, with every bad row's fields named by index (`[3].phone_number`). `input` is
-   * named as `naming` says.
+   * import, with every bad row's fields named by index (`[3].phoneNumber`).
    */
-  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<ContactView | ContactView[]> {
+  async create(caller: Caller, input: ContactCreateInput | ContactCreateInput[]): Promise<ContactView | ContactView[]> {
     const bulk = Array.isArray(input);
-    const rows = bulk ? parseWrite(this.writes.import, input, naming) : [parseWrite(this.writes.create, input, naming)];
+    const rows = bulk ? parseInput(this.writes.import, input) : [parseInput(this.writes.create, input)];
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
     await createUnderKey(caller, alone, () => caller.em.flush(), () => contacts.map((c) => c.id));
@@ -107,24 +105,24 @@ export class ContactService {
   /**
    * Imports a CSV file (docs/rest.md, "Importing contacts from CSV"): `input` names the
    * columns (`mapping`; none: the header names them), an optional campaign to attach every
-   * contact to, what a number the company already has does (`on_duplicate`: skip, the
-   * default, or update that contact), and `dry_run` (check everything, write nothing, answer
+   * contact to, what a number the company already has does (`onDuplicate`: skip, the
+   * default, or update that contact), and `dryRun` (check everything, write nothing, answer
    * the same counts). All or nothing, each row under the rules of `create`; the contacts
    * are written in one transaction, in multi-row inserts.
    */
-  async importCsv(caller: Caller, input: unknown, csv: CsvSource): Promise<CsvImportResult> {
-    const { mapping, campaign_id, dry_run, on_duplicate } = parseInput(importContactsCsvInput, input);
-    await this.checkCampaigns(caller, [{ campaignId: campaign_id }], false);
-    const { rows, columns } = await readContactCsv(csv, mapping, (row) => checkInput(this.createInput, row));
+  async importCsv(caller: Caller, input: ContactCsvImportInput, csv: CsvSource): Promise<CsvImportResult> {
+    const { mapping, campaignId, dryRun, onDuplicate } = parseInput(importContactsCsvInput, input);
+    await this.checkCampaigns(caller, [{ campaignId }], false);
+    const { rows, columns } = await readContactCsv(csv, mapping, (row) => checkInput(this.writes.create, row));
     const company = caller.scope.companyId;
-    const fields = rows.map((row) => ({ ...camelKeys(row), campaignId: campaign_id }));
+    const fields = rows.map((row) => ({ ...row, campaignId }));
     // One row per number: the first when duplicates are skipped, the last when they update.
     const byNumber = new Map<string, (typeof fields)[number]>();
-    for (const row of fields) if (on_duplicate === 'update' || !byNumber.has(row.phoneNumber.e164)) byNumber.set(row.phoneNumber.e164, row);
+    for (const row of fields) if (onDuplicate === 'update' || !byNumber.has(row.phoneNumber.e164)) byNumber.set(row.phoneNumber.e164, row);
     const known = await numbersInCompany(caller.em, company, [...byNumber.keys()]);
     const created = [...byNumber.values()].filter((row) => !known.has(row.phoneNumber.e164));
-    const updated = on_duplicate === 'update' ? [...byNumber.values()].filter((row) => known.has(row.phoneNumber.e164)) : [];
-    if (!dry_run) {
+    const updated = onDuplicate === 'update' ? [...byNumber.values()].filter((row) => known.has(row.phoneNumber.e164)) : [];
+    if (!dryRun) {
       await caller.em.transactional(async (em) => {
         for (let start = 0; start < created.length; start += INSERT_BATCH) {
           const batch = created.slice(start, start + INSERT_BATCH);
@@ -134,20 +132,20 @@ export class ContactService {
       });
       await refreshContactStatistics(caller.em, created.length);
     }
-    return { rows: rows.length, imported: created.length, updated: updated.length, duplicates: rows.length - created.length, columns, dryRun: dry_run ?? false };
+    return { rows: rows.length, imported: created.length, updated: updated.length, duplicates: rows.length - created.length, columns, dryRun: dryRun ?? false };
   }
 
-  /** Partial update; `input` is named as `naming` says. */
-  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<ContactView> {
+  /** Partial update. */
+  async update(caller: Caller, id: string, input: ContactUpdateInput): Promise<ContactView> {
     const contact = await this.find(caller, id);
-    const fields = parseWrite(this.writes.update, input, naming);
+    const fields = parseInput(this.writes.update, input);
     await this.checkCampaigns(caller, [fields], false);
     caller.em.assign(contact, this.toEntity(fields));
     await caller.em.flush();
     return toContactView(contact);
   }
 
-  async delete(caller: Caller, id: unknown): Promise<void> {
+  async delete(caller: Caller, id: string): Promise<void> {
     const contact = await this.find(caller, id);
     contact.deletedAt = new Date();
     await caller.em.flush();
@@ -157,13 +155,13 @@ export class ContactService {
     return findOwned(em, Contact, 'Contact', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
-  private filters(scope: Scope, { status, campaign_id, tag_name, search }: Omit<PageContactsInput, 'limit' | 'cursor'>): FilterQuery<Contact> {
+  private filters(scope: Scope, { status, campaignId, tagName, search }: Omit<PageContactsInput, 'limit' | 'cursor'>): FilterQuery<Contact> {
     return {
       company: scope.companyId,
       deletedAt: null,
       ...(status ? { status } : {}),
-      ...(campaign_id ? { campaign: campaign_id } : {}),
-      ...(tag_name ? { tagName: tag_name } : {}),
+      ...(campaignId ? { campaign: campaignId } : {}),
+      ...(tagName ? { tagName } : {}),
       ...(search ? { $and: [searchFilter(search, this.phones)] } : {}),
     };
   }
@@ -176,7 +174,7 @@ export class ContactService {
     };
   }
 
-  /** Every campaign_id named must be a campaign of the caller's company. */
+  /** Every campaignId named must be a campaign of the caller's company. */
   private async checkCampaigns({ scope, em }: Caller, rows: Pick<ContactWrite, 'campaignId'>[], indexed: boolean): Promise<void> {
     const wanted = [...new Set(rows.map((r) => r.campaignId).filter((id): id is string => !!id))];
     if (wanted.length === 0) return;
@@ -184,7 +182,7 @@ export class ContactService {
     const known = new Set(found.map((c) => c.id));
     const errors: FieldError[] = rows.flatMap((row, i) =>
       row.campaignId && !known.has(row.campaignId)
-        ? [{ field: indexed ? `[${i}].campaign_id` : 'campaign_id', message: 'Campaign not found' }]
+        ? [{ field: indexed ? `[${i}].campaignId` : 'campaignId', message: 'Campaign not found' }]
         : [],
     );
     if (errors.length > 0) throw new ValidationError(errors);

@@ -19,13 +19,13 @@ export interface FlowInvoker {
   invoke(webhookId: string, args: Record<string, unknown>, signal: AbortSignal): Promise<FlowOutcome>;
 }
 
-/** What the service, never the model, tells a flow about the call: its trigger variables. */
-export interface CallContext {
+/** What the service, never the model, tells a flow about the call: its trigger variables (a type, so that it is a record of variables). */
+export type CallContext = {
   call_id: string;
   contact_id: string | null;
   call_from: string;
   call_to: string;
-}
+};
 
 /** How long a flow tool waits for its execution before telling the model it timed out. */
 export const FLOW_TOOL_WAIT_MS = 20_000;

@@ -2,7 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AgentService } from '../agents/agent.service';
 import { PreconditionError, ValidationError } from '../shared/errors';
 import type { FlowRunner } from '../flows/flow-runner';
-import { testChatInput } from './playground.input';
+import { type TestChatInput, testChatWrite } from './playground.input';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';
 import { readAgentFlow } from './agent-flow';
@@ -77,9 +77,9 @@ export class PlaygroundService {
     private readonly flows: FlowRunner,
   ) {}
 
-  async testTurn(caller: Caller, agentId: unknown, input: unknown): Promise<TestTurn> {
+  async testTurn(caller: Caller, agentId: string, input: TestChatInput): Promise<TestTurn> {
     const agent = await this.agents.get(caller, agentId);
-    const { messages, dynamic_variables: variables, state } = parseInput(testChatInput, input);
+    const { messages, dynamicVariables: variables, state } = parseInput(testChatWrite, input);
     if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', 'Must name one of the agent_flow.states');
     if (!this.model) throw new PreconditionError(NO_MODEL);
     const model = new ReportingModel(this.model);

@@ -2,7 +2,7 @@ import { DoNotCallNumber } from '../../entities';
 import { type DoNotCallView, toDoNotCallView } from './do-not-call.contract';
 import { insertNumbers } from './do-not-call.store';
 import { NotFoundError } from '../shared/errors';
-import { addDoNotCallInput, listDoNotCallInput, removeDoNotCallInput } from './do-not-call.input';
+import { addDoNotCallInput, type DoNotCallAddInput, type DoNotCallListInput, listDoNotCallInput, removeDoNotCallInput } from './do-not-call.input';
 import { newestFirst, type Page } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
 import type { Caller } from '../shared/scope';
@@ -26,7 +26,7 @@ export class DoNotCallService {
    * as it was (its first reason and date are kept). Answers the entries for the numbers
    * given, in the order first given, whether listed now or before.
    */
-  async add({ scope, em }: Caller, input: unknown): Promise<DoNotCallView[]> {
+  async add({ scope, em }: Caller, input: DoNotCallAddInput): Promise<DoNotCallView[]> {
     const { numbers, reason } = parseInput(this.addInput, input);
     const wanted = [...new Set(numbers.map((n) => n.e164))];
     await insertNumbers(em, scope.companyId, wanted, reason ?? null);
@@ -36,7 +36,7 @@ export class DoNotCallService {
   }
 
   /** The list, newest first, a page at a time. */
-  async list({ scope, em }: Caller, input: unknown): Promise<Page<DoNotCallView>> {
+  async list({ scope, em }: Caller, input: DoNotCallListInput): Promise<Page<DoNotCallView>> {
     const found = await newestFirst(em, DoNotCallNumber, { company: scope.companyId }, parseInput(listDoNotCallInput, input));
     return { ...found, items: found.items.map(toDoNotCallView) };
   }
@@ -47,7 +47,7 @@ export class DoNotCallService {
   }
 
   /** Takes `number` (any accepted format) off the list; NotFoundError when it is not listed. */
-  async remove({ scope, em }: Caller, number: unknown): Promise<DoNotCallView> {
+  async remove({ scope, em }: Caller, number: string): Promise<DoNotCallView> {
     const { number: parsed } = parseInput(this.removeInput, { number });
     const entry = await em.findOne(DoNotCallNumber, { company: scope.companyId, phoneNumber: parsed.e164 });
     if (!entry) throw new NotFoundError('Do-not-call number');

@@ -18,4 +18,7 @@ export const triggerInput = z.strictObject({
     .transform((v) => v ?? {}),
 });
 
+export type TriggerInput = z.input<typeof triggerInput>;
+
 export const listExecutionsInput = page();
+export type ExecutionListInput = z.input<typeof listExecutionsInput>;

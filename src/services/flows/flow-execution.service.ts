@@ -1,5 +1,5 @@
 import { WebhookExecution, WebhookFlow, WebhookStepRun } from '../../entities';
-import { listExecutionsInput } from './flow-execution.input';
+import { type ExecutionListInput, listExecutionsInput } from './flow-execution.input';
 import { page as pageInput } from '../shared/common.input';
 import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
 import { findOwned, parseId } from '../shared/records';
@@ -20,13 +20,13 @@ const perFlow = (scope: Scope, parentIds: readonly string[]): PerParent<WebhookE
 /** Reading a flow's executions and their step logs. Flows run in FlowRunner. */
 export class WebhookExecutionService {
   /** Newest first, keyset-paginated like the calls list. */
-  async list(caller: Caller, flowId: unknown, input: unknown): Promise<Page<ExecutionView>> {
+  async list(caller: Caller, flowId: string, input: ExecutionListInput): Promise<Page<ExecutionView>> {
     const flow = await this.ownFlow(caller, flowId);
     const page = parseInput(listExecutionsInput, input);
     return pageOfViews(await newestFirst(caller.em, WebhookExecution, { flow: flow.id, company: caller.scope.companyId }, page));
   }
 
-  async get(caller: Caller, flowId: unknown, executionId: unknown): Promise<ExecutionDetail> {
+  async get(caller: Caller, flowId: string, executionId: string): Promise<ExecutionDetail> {
     const flow = await this.ownFlow(caller, flowId);
     const where = { id: parseId(executionId), flow: flow.id, company: caller.scope.companyId };
     const execution = await findOwned(caller.em, WebhookExecution, 'Execution', where);
@@ -35,7 +35,7 @@ export class WebhookExecutionService {
   }
 
   /** The latest executions of each flow of the caller's company, a page per flow, in one query. */
-  async pageByFlows({ scope, em }: Caller, flowIds: readonly string[], input: unknown): Promise<Map<string, Page<ExecutionView>>> {
+  async pageByFlows({ scope, em }: Caller, flowIds: readonly string[], input: ExecutionListInput): Promise<Map<string, Page<ExecutionView>>> {
     const pages = await newestFirstPerParent(em, WebhookExecution, perFlow(scope, flowIds), parseInput(pageInput(), input));
     return new Map([...pages].map(([flowId, page]) => [flowId, pageOfViews(page)]));
   }
@@ -45,7 +45,7 @@ export class WebhookExecutionService {
   }
 
   /** One execution of the caller's company, by its id alone. */
-  async getById({ scope, em }: Caller, id: unknown): Promise<ExecutionView> {
+  async getById({ scope, em }: Caller, id: string): Promise<ExecutionView> {
     return toExecutionView(await findOwned(em, WebhookExecution, 'Execution', { id: parseId(id), company: scope.companyId }));
   }
 
@@ -61,7 +61,7 @@ export class WebhookExecutionService {
     return byExecution;
   }
 
-  private ownFlow({ scope, em }: Caller, id: unknown): Promise<WebhookFlow> {
+  private ownFlow({ scope, em }: Caller, id: string): Promise<WebhookFlow> {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 }

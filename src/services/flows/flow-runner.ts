@@ -4,7 +4,7 @@ import type { ExecutionStatus, StepDefinition } from '../../entities/webhook-exe
 import type { Clock } from '../shared/clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
-import { triggerInput } from './flow-execution.input';
+import { type TriggerInput, triggerInput } from './flow-execution.input';
 import { jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
 import type { JobQueue } from '../platform/jobs/job-queue';
 import { jobSql } from '../platform/jobs/job-sql';
@@ -91,7 +91,7 @@ export class FlowRunner {
    * flow tool's arguments (from a language model), fill only the body, and only under names
    * nothing else gives (`bodyScope`).
    */
-  async trigger(caller: Caller, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<ExecutionView> {
+  async trigger(caller: Caller, flowId: string, input: TriggerInput | undefined, args: Record<string, unknown> | null = null): Promise<ExecutionView> {
     const { execution, announce } = await this.start(caller, alone, flowId, input, args);
     announce();
     return execution;
@@ -104,7 +104,7 @@ export class FlowRunner {
    * workers) is for after it commits. `alone`: the insert alone, or the insert and the job in
    * one transaction of its own.
    */
-  async start(caller: Caller, on: Within, flowId: unknown, input: unknown, args: Record<string, unknown> | null = null): Promise<{ execution: ExecutionView; announce: () => void }> {
+  async start(caller: Caller, on: Within, flowId: string, input: TriggerInput | undefined, args: Record<string, unknown> | null = null): Promise<{ execution: ExecutionView; announce: () => void }> {
     const { variables } = parseInput(triggerInput, input ?? {});
     const { em, scope } = caller;
     const id = parseId(flowId);

@@ -262,5 +262,5 @@ export const flowFields = {
 /** The workspace create and update accept beside the flow's fields. */
 export const flowWorkspaceFields = { workspace: d(workspace(), 'Workspace slug (`default` when left out).') };
 
-/** How GraphQL's flow inputs depart from the REST input: the workspace after the steps, the closed sets as text. */
-export const flowInputOverride = { after: { workspace: 'steps' }, asText: ['retry_delay_unit', 'status', 'flow_direction', 'events'] };
+/** How GraphQL's flow inputs depart from the REST input: the workspace after the steps, the closed sets but the retry unit as text. */
+export const flowInputOverride = { after: { workspace: 'steps' }, asText: ['status', 'flow_direction', 'events'] };

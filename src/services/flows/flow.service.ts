@@ -2,15 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent, Campaign, WebhookFlow, WebhookStep } from '../../entities';
 import { NotFoundError, ValidationError } from '../shared/errors';
-import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, useTemplateInput } from './flow.input';
-import type { Naming } from '../shared/naming';
+import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, type UseTemplateInput, useTemplateInput, type WebhookCreateInput, type WebhookListInput, type WebhookUpdateInput } from './flow.input';
 import { findOwned, parseId } from '../shared/records';
 import { type Caller, recordedUser } from '../shared/scope';
 import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './flow.contract';
 import type { WebhookExecutionService } from './flow-execution.service';
 import { sealPredefined } from './flow-secrets';
 import type { SecretBox } from '../shared/secret-box';
-import { parseInput, parseWrite } from '../shared/validation';
+import { parseInput } from '../shared/validation';
 import { usableAgents } from '../agents/agent-ownership';
 
 /** How many executions a flow shows inline (its documented `executions`), newest first. */
@@ -33,11 +32,11 @@ const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 async function checkEventFilters({ scope, em }: Caller, filters: EventFiltersWrite | undefined): Promise<void> {
   const agent = filters?.ai_agent_id;
   if (agent && (await em.count(AiAgent, { id: agent, ...usableAgents(scope.companyId) })) === 0) {
-    throw ValidationError.of('event_filters.ai_agent_id', 'Must name an agent of your company');
+    throw ValidationError.of('eventFilters.aiAgentId', 'Must name an agent of your company');
   }
   const campaign = filters?.campaign_id;
   if (campaign && (await em.count(Campaign, { id: campaign, company: scope.companyId, deletedAt: null })) === 0) {
-    throw ValidationError.of('event_filters.campaign_id', 'Must name a campaign of your company');
+    throw ValidationError.of('eventFilters.campaignId', 'Must name a campaign of your company');
   }
 }
 
@@ -49,7 +48,7 @@ export class WebhookService {
     private readonly secrets: SecretBox,
   ) {}
 
-  async list(caller: Caller, input: unknown): Promise<WebhookFlowView[]> {
+  async list(caller: Caller, input: WebhookListInput): Promise<WebhookFlowView[]> {
     const { workspace } = parseInput(listWebhooksInput, input);
     const flows = await caller.em.find(
       WebhookFlow,
@@ -66,18 +65,15 @@ export class WebhookService {
   }
 
   /** One of the company's flows, or an integration template (readable by every company, as in the catalogue). */
-  async get(caller: Caller, id: unknown): Promise<WebhookFlowView> {
+  async get(caller: Caller, id: string): Promise<WebhookFlowView> {
     const where = { id: parseId(id), deletedAt: null, $or: [{ company: caller.scope.companyId }, { isTemplate: true, company: null }] };
     const flow = await findOwned(caller.em, WebhookFlow, 'Webhook', where, ['steps']);
     return (await this.withExecutions(caller, [flow]))[0]!;
   }
 
-  /**
-   * A new flow, answered with its signing secret. `input` is named as `naming` says: REST's
-   * body is renamed once, after validation; GraphQL's input is validated as it arrives.
-   */
-  async create(caller: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<WebhookFlowView> {
-    const { workspace, steps, ...fields } = parseWrite(createWebhookWrite, input, naming);
+  /** A new flow, answered with its signing secret. */
+  async create(caller: Caller, input: WebhookCreateInput): Promise<WebhookFlowView> {
+    const { workspace, steps, ...fields } = parseInput(createWebhookWrite, input);
     await checkEventFilters(caller, fields.eventFilters);
     const secret = newSecret();
     // Untyped: the input's variables are looser than the entity's type (its JSON column).
@@ -97,11 +93,11 @@ export class WebhookService {
 
   /**
    * Partial update; `steps`, `variables` and `predefinedVariables`, when sent, replace the
-   * old ones. `input` is named as `naming` says, as for `create`.
+   * old ones.
    */
-  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<WebhookFlowView> {
+  async update(caller: Caller, id: string, input: WebhookUpdateInput): Promise<WebhookFlowView> {
     const flow = await this.getOwn(caller, id);
-    const { workspace, steps, ...fields } = parseWrite(updateWebhookWrite, input, naming);
+    const { workspace, steps, ...fields } = parseInput(updateWebhookWrite, input);
     await checkEventFilters(caller, fields.eventFilters);
     const predefined = fields.predefinedVariables ? { predefinedVariables: sealPredefined(storedPredefined(fields.predefinedVariables, flow.predefinedVariables), this.secrets) } : {};
     caller.em.assign(flow, { ...fields, ...predefined, ...(workspace ? { workspaceId: workspace } : {}) });
@@ -125,7 +121,7 @@ export class WebhookService {
   }
 
   /** A new signing secret for the caller's flow, answered this once; the old one stops signing at once. */
-  async rotateSecret(caller: Caller, id: unknown): Promise<WebhookFlowView> {
+  async rotateSecret(caller: Caller, id: string): Promise<WebhookFlowView> {
     const flow = await this.getOwn(caller, id);
     const secret = newSecret();
     flow.secret = this.secrets.seal(secret);
@@ -137,7 +133,7 @@ export class WebhookService {
    * Copies an integration template into the caller's company and workspace as a new,
    * running flow with its own secret (answered this once). The template is not changed.
    */
-  async useTemplate(caller: Caller, templateId: unknown, input: unknown): Promise<WebhookFlowView> {
+  async useTemplate(caller: Caller, templateId: string, input: UseTemplateInput | undefined): Promise<WebhookFlowView> {
     const { workspace, name } = parseInput(useTemplateInput, input ?? {});
     const where = { id: parseId(templateId), isTemplate: true, company: null, deletedAt: null };
     const template = await caller.em.findOne(WebhookFlow, where, { populate: ['steps'] });
@@ -161,14 +157,14 @@ export class WebhookService {
   }
 
   /** Soft delete: status `deleted`, `deleted_at` set, hidden from lists. */
-  async delete(caller: Caller, id: unknown): Promise<void> {
+  async delete(caller: Caller, id: string): Promise<void> {
     const flow = await this.getOwn(caller, id);
     flow.status = 'deleted';
     flow.deletedAt = new Date();
     await caller.em.flush();
   }
 
-  private async getOwn({ scope, em }: Caller, id: unknown): Promise<WebhookFlow> {
+  private async getOwn({ scope, em }: Caller, id: string): Promise<WebhookFlow> {
     return findOwned(em, WebhookFlow, 'Webhook', { id: parseId(id), company: scope.companyId, deletedAt: null }, ['steps']);
   }
 

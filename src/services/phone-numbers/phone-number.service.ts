@@ -2,21 +2,20 @@ import { ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { PhoneNumber } from '../../entities';
 import type { AgentService } from '../agents/agent.service';
 import { ConflictError, ValidationError } from '../shared/errors';
-import { createPhoneNumberWrite, updatePhoneNumberWrite } from './phone-number.input';
-import type { Naming } from '../shared/naming';
+import { createPhoneNumberInput, createPhoneNumberWrite, type PhoneNumberCreateInput, type PhoneNumberUpdateInput, updatePhoneNumberWrite } from './phone-number.input';
 import type { PhoneParser } from '../shared/phone';
 import { type PhoneNumberView, toPhoneNumberView } from './phone-number.contract';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import type { TelephonyAdapter } from '../telephony/telephony';
-import { parseWrite } from '../shared/validation';
+import { parseInput } from '../shared/validation';
 
 /**
  * Numbers a company owns: the only numbers it may call from, and the numbers whose incoming
  * calls it receives. A number belongs to one company at a time (docs/calls.md, "Phone numbers").
  */
 export class PhoneNumberService {
-  /** Input schemas built with this service's phone parser, under both namings; /openapi.json describes the documented one. */
+  /** Input schemas built with this service's phone parser: the one it validates, and REST's documented body. */
   private readonly createWrite;
   readonly createInput;
 
@@ -27,7 +26,7 @@ export class PhoneNumberService {
     private readonly provider: TelephonyAdapter,
   ) {
     this.createWrite = createPhoneNumberWrite(phones);
-    this.createInput = this.createWrite.snake_case;
+    this.createInput = createPhoneNumberInput(phones);
   }
 
   async list({ scope, em }: Caller): Promise<PhoneNumberView[]> {
@@ -35,15 +34,14 @@ export class PhoneNumberService {
   }
 
   /**
-   * Adds a number the provider's account holds (else a field error on `phone_number`). A
+   * Adds a number the provider's account holds (else a field error on `phoneNumber`). A
    * number another company holds is refused by the database's unique index (Conflict `Phone
-   * number is in use`), so two companies adding it at once cannot both succeed. `input` is
-   * named as `naming` says.
+   * number is in use`), so two companies adding it at once cannot both succeed.
    */
-  async create({ scope, em }: Caller, input: unknown, naming: Naming = 'snake_case'): Promise<PhoneNumberView> {
-    const { phoneNumber, label } = parseWrite(this.createWrite, input, naming);
+  async create({ scope, em }: Caller, input: PhoneNumberCreateInput): Promise<PhoneNumberView> {
+    const { phoneNumber, label } = parseInput(this.createWrite, input);
     if (!(await this.provider.holdsNumber(phoneNumber.e164))) {
-      throw ValidationError.of('phone_number', "Not a number of the platform's telephony account");
+      throw ValidationError.of('phoneNumber', "Not a number of the platform's telephony account");
     }
     const number = em.create(PhoneNumber, {
       company: scope.companyId,
@@ -63,19 +61,19 @@ export class PhoneNumberService {
 
   /**
    * Relabels the number or names its answering agent, which must be the company's (else
-   * NotFound, as any foreign id). `input` is named as `naming` says.
+   * NotFound, as any foreign id).
    */
-  async update(caller: Caller, id: unknown, input: unknown, naming: Naming = 'snake_case'): Promise<PhoneNumberView> {
+  async update(caller: Caller, id: string, input: PhoneNumberUpdateInput): Promise<PhoneNumberView> {
     const { scope, em } = caller;
     const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
-    const { label, inboundAgentId } = parseWrite(updatePhoneNumberWrite, input, naming);
+    const { label, inboundAgentId } = parseInput(updatePhoneNumberWrite, input);
     if (label !== undefined) number.label = label;
     if (inboundAgentId !== undefined) number.inboundAgent = inboundAgentId === null ? null : ref(await this.agents.getOwn(caller, inboundAgentId));
     await em.flush();
     return toPhoneNumberView(number);
   }
 
-  async delete({ scope, em }: Caller, id: unknown): Promise<void> {
+  async delete({ scope, em }: Caller, id: string): Promise<void> {
     const number = await findOwned(em, PhoneNumber, 'Phone number', { id: parseId(id), company: scope.companyId });
     await em.remove(number).flush();
   }

@@ -36,31 +36,31 @@ async function seedCompany(em: EntityManager, services: Services): Promise<DemoS
   });
   // A carrier's account never holds the demo's fictional number: with one, the demo campaign
   // has no outbound number until the company adds one of the account's.
-  const number = services.provider === services.simulated ? await services.phoneNumbers.create(caller, { phone_number: '+14155550100', label: 'Demo outbound line' }) : null;
+  const number = services.provider === services.simulated ? await services.phoneNumbers.create(caller, { phoneNumber: '+14155550100', label: 'Demo outbound line' }) : null;
   const flow = await services.webhooks.create(caller, {
     name: 'Demo: post call results',
     status: 'stopped',
-    steps: [{ step_number: 1, webhook_url: 'https://example.com/switchboard/calls', webhook_method: 'POST', webhook_body: { call_id: '{{call_id}}', status: '{{call_status}}' } }],
+    steps: [{ stepNumber: 1, webhookUrl: 'https://example.com/switchboard/calls', webhookMethod: 'POST', webhookBody: { call_id: '{{call_id}}', status: '{{call_status}}' } }],
   });
   const campaign = await services.campaigns.create(caller, {
     name: 'Demo reminder campaign',
-    ai_agent_id: agent.id,
-    outbound_phone_number_id: number?.id ?? null,
-    webhook_id: flow.id,
-    time_zone: 'America/New_York',
+    aiAgentId: agent.id,
+    outboundPhoneNumberId: number?.id ?? null,
+    webhookId: flow.id,
+    timeZone: 'America/New_York',
     // Open all day, every day: the first run's "Activate" in the web console dials at once.
-    call_time_of_day_from: '00:00:00',
-    call_time_of_day_to: '00:00:00',
-    days_of_week: [1, 2, 3, 4, 5, 6, 7],
-    number_of_call_attempts: [2],
-    retry_delay: [30],
-    retry_delay_unit: ['minutes'],
-    agent_variables_contact_metadata_mapping: { firstname: 'firstname' },
+    callTimeOfDayFrom: '00:00:00',
+    callTimeOfDayTo: '00:00:00',
+    daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+    numberOfCallAttempts: [2],
+    retryDelay: [30],
+    retryDelayUnit: ['minutes'],
+    agentVariablesContactMetadataMapping: { firstname: 'firstname' },
   });
   await services.contacts.create(caller, [
-    { firstname: 'Ada', lastname: 'Lovelace', phone_number: '+14155552671', campaign_id: campaign.id, tag_name: 'vip' },
-    { firstname: 'Alan', lastname: 'Turing', phone_number: '(415) 555-0101', campaign_id: campaign.id },
-    { firstname: 'Grace', lastname: 'Hopper', phone_number: '+44 20 7946 0958', source_name: 'import' },
+    { firstname: 'Ada', lastname: 'Lovelace', phoneNumber: '+14155552671', campaignId: campaign.id, tagName: 'vip' },
+    { firstname: 'Alan', lastname: 'Turing', phoneNumber: '(415) 555-0101', campaignId: campaign.id },
+    { firstname: 'Grace', lastname: 'Hopper', phoneNumber: '+44 20 7946 0958', sourceName: 'import' },
   ]);
   return { companyId, apiKey };
 }

@@ -11,6 +11,18 @@ export const fieldDocs = z.registry<{ description: string }>();
 /** Nested objects of a view that GraphQL shows as types of their own, by name. */
 export const objectDocs = z.registry<{ name: string; description: string }>();
 
+/**
+ * Objects of a write whose keys are data, named as stored (an agent's `agent_flow`): no
+ * surface renames them (REST's body keeps them, GraphQL takes the object as any JSON object).
+ */
+export const storedKeys = z.registry();
+
+/** `schema`, an object whose keys no surface renames (see `storedKeys`). */
+export function keyedAsStored<T extends z.ZodType>(schema: T): T {
+  storedKeys.add(schema);
+  return schema;
+}
+
 /** A nested object of a view, named and documented for GraphQL (`DynamicVariable`). */
 export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string): T {
   objectDocs.add(schema, { name, description });

@@ -1,10 +1,8 @@
 /**
  * The two namings of a write's fields: REST's documented snake_case, and camelCase, as
- * GraphQL's inputs (derived from the same fields) and the entities name them.
+ * services, GraphQL's inputs (derived from the same fields) and the entities name them.
+ * REST renames between them once, at its edge (src/rest/rest-names.ts).
  */
-
-/** How a write names its fields; errors name the snake_case fields either way. */
-export type Naming = 'snake_case' | 'camelCase';
 
 /** `ai_agent_id` -> `aiAgentId`, as a type. */
 export type CamelCase<S extends string> = S extends `${infer H}_${infer T}` ? `${H}${Capitalize<CamelCase<T>>}` : S;

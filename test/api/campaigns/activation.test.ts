@@ -34,7 +34,7 @@ describe('activating a campaign', () => {
       ],
     });
     const graphql = await gql(t, 'mutation($id: ID!) { updateCampaign(id: $id, input: { status: "active", outboundPhoneNumberId: null }) { id } }', { id: a.campaign.id }, a.key);
-    expect(firstError(graphql)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'outbound_phone_number_id', message: 'An active campaign needs an outbound phone number of your company' }] });
+    expect(firstError(graphql)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'outboundPhoneNumberId', message: 'An active campaign needs an outbound phone number of your company' }] });
   });
 
   it('refuses an agent deleted since it was chosen, and another company’s number', async () => {

@@ -92,7 +92,7 @@ describe("the console's call settings and call page", () => {
     await settings.getByLabel('Recording').selectOption('MONO');
     await settings.getByLabel('Voicemail message').fill('x'.repeat(2001));
     await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.locator('[data-field="voicemail_message"]').waitFor();
+    await settings.locator('[data-field="voicemailMessage"]').waitFor();
     expect(await getAgent(agentId)).toMatchObject({ voicemail_action: 'hangup', voicemail_message: '', call_recording: 'off' });
     await shot('agent-call-settings-error');
 
@@ -151,7 +151,7 @@ describe("the console's call settings and call page", () => {
     await settings.getByLabel('Transfers').selectOption('WARM');
     await settings.getByLabel('Hold audio URL').fill('http://cdn.example.com/hold.mp3');
     await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.locator('[data-field="hold_audio_url"]').waitFor();
+    await settings.locator('[data-field="holdAudioUrl"]').waitFor();
     expect(await getAgent(transferring)).toMatchObject({ transfer_mode: 'cold', hold_audio_url: null });
     await settings.getByLabel('Hold audio URL').fill('https://cdn.example.com/hold.mp3');
     await settings.getByRole('button', { name: 'Save' }).click();

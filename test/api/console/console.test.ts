@@ -84,8 +84,8 @@ describe('the web console, in a headless browser', () => {
     await settings.getByLabel('From (HH:MM:SS)').fill('25:99');
     await settings.getByLabel('Attempts').fill('0');
     await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.locator('[data-field="call_time_of_day_from"]').waitFor();
-    await settings.locator('[data-field="number_of_call_attempts[0]"]').waitFor();
+    await settings.locator('[data-field="callTimeOfDayFrom"]').waitFor();
+    await settings.locator('[data-field="numberOfCallAttempts[0]"]').waitFor();
     await shot('campaign-field-errors');
 
     await settings.getByLabel('From (HH:MM:SS)').fill('00:00:00');
@@ -191,7 +191,7 @@ describe('the web console, in a headless browser', () => {
     const settings = page.getByRole('form', { name: 'Prompt and settings' });
     await settings.getByLabel(/Model temperature/).fill('300');
     await settings.getByRole('button', { name: 'Save' }).click();
-    await settings.locator('[data-field="llm_temperature"]').waitFor();
+    await settings.locator('[data-field="llmTemperature"]').waitFor();
     await settings.getByLabel(/Model temperature/).fill('40');
     await settings.getByLabel('Prompt').fill('You are a friendly assistant calling {{firstname}} to confirm an appointment tomorrow.');
     await settings.getByRole('button', { name: 'Save' }).click();
@@ -260,7 +260,7 @@ describe('the web console, in a headless browser', () => {
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText('2 rows have problems: nothing was imported.').waitFor({ timeout: 20_000 });
     const problems = await page.locator('.row-errors li').allTextContents();
-    expect(problems).toEqual([expect.stringMatching(/^Line 14 \(phone_number\): /), expect.stringMatching(/^Line 700 \(phone_number\): /)]);
+    expect(problems).toEqual([expect.stringMatching(/^Line 14 \(phoneNumber\): /), expect.stringMatching(/^Line 700 \(phoneNumber\): /)]);
     await shot('import-errors');
 
     await page.getByLabel(/CSV file/).setInputFiles({ name: 'fixed.csv', mimeType: 'text/csv', buffer: csv(false) });

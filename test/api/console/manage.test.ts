@@ -76,12 +76,12 @@ describe('creating and managing everything from the web console', () => {
     await heading('Phone numbers');
     await page.getByLabel('Number (any format)').fill('not a number');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.locator('[data-field="phone_number"]').waitFor();
+    await page.locator('[data-field="phoneNumber"]').waitFor();
     await page.getByLabel('Number (any format)').fill('+1 (415) 555-0199');
     await page.getByLabel('Label').fill('Second line');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('cell', { name: '+14155550199', exact: true }).waitFor();
-    expect(await page.locator('[data-field="phone_number"]').count()).toBe(0);
+    expect(await page.locator('[data-field="phoneNumber"]').count()).toBe(0);
     await shot('numbers');
   });
 
@@ -102,7 +102,7 @@ describe('creating and managing everything from the web console', () => {
     await settings.getByLabel('Outcomes recorded after a call (JSON)').fill('{"interested": "yes"}');
     await settings.getByRole('button', { name: 'Save' }).click();
     // Beside its field: an outcome's value is its type.
-    await settings.locator('[data-field="agent_post_call_outcomes"]').getByText(/expected one of/).waitFor();
+    await settings.locator('[data-field="agentPostCallOutcomes"]').getByText(/expected one of/).waitFor();
     await settings.getByLabel('Outcomes recorded after a call (JSON)').fill('{"interested": "boolean"}');
     await settings.getByRole('button', { name: 'Save' }).click();
     await settings.getByRole('status').getByText('Saved.').waitFor();

@@ -185,10 +185,10 @@ describe('event filters', () => {
     const created = await gqlData(t, mutation, { input: { name: 'gql', events: ['call.ended'], eventFilters: { aiAgentId: a.agent.id } } }, a.key);
     expect(created.createWebhook).toMatchObject({ events: ['call.ended'], eventFilters: { workspace: null, aiAgentId: a.agent.id, campaignId: null } });
     const foreign = await gql(t, mutation, { input: { name: 'gql', events: ['call.ended'], eventFilters: { aiAgentId: b.agent.id } } }, a.key);
-    expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'event_filters.ai_agent_id' }] });
+    expect(foreign.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'eventFilters.aiAgentId' }] });
     // Validated as it arrives, in camelCase: the nested field is named as REST names it.
     const malformed = await gql(t, mutation, { input: { name: 'gql', eventFilters: { campaignId: 'x' } } }, a.key);
-    expect(malformed.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'event_filters.campaign_id', message: 'Must be a UUID' }] });
+    expect(malformed.errors?.[0]?.extensions).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'eventFilters.campaignId', message: 'Must be a UUID' }] });
   });
 });
 

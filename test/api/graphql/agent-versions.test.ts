@@ -54,6 +54,6 @@ describe('agent versions over GraphQL', () => {
     );
     expect(campaign.updateCampaign).toEqual({ aiAgentVersion: null, aiAgentVersions: [{ version, weight: 3 }] });
     const bad = await gql(t, 'mutation($id: ID!) { updateCampaign(id: $id, input: { aiAgentVersion: 99 }) { id } }', { id: a.campaign.id }, a.key);
-    expect(firstError(bad)).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'ai_agent_version', message: "No such version of the campaign's agent" }] });
+    expect(firstError(bad)).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'aiAgentVersion', message: "No such version of the campaign's agent" }] });
   });
 });

@@ -1,6 +1,7 @@
 import { FROM, type Tenant, oneTenant } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 import { firstError, gql, gqlData } from './graphql-client';
+import { camelName } from '../../../src/services/shared/naming';
 
 let t: TestApp;
 let a: Tenant;
@@ -8,12 +9,15 @@ let a: Tenant;
 beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
-/** The field list REST answers for the same body: GraphQL must name the same fields with the same messages. */
-async function restFields(method: string, path: string, body: unknown): Promise<unknown> {
+/** The field list REST answers for the same body: GraphQL must name the same fields, in its own names (`inGraphQL`), with the same messages. */
+async function restFields(method: string, path: string, body: unknown): Promise<{ field: string; message: string }[]> {
   const res = await t.request(method, path, { token: a.key, body });
   expect(res.status).toBe(400);
   return res.body.data;
 }
+
+/** REST's field list as GraphQL names the same fields: `dynamic_variables[0].name` is `dynamicVariables[0].name`. */
+const inGraphQL = (fields: { field: string; message: string }[]) => fields.map(({ field, message }) => ({ field: camelName(field), message }));
 
 const MAKE_CALL = 'mutation($input: MakeCallInput!) { makeCall(input: $input) { id callStatus callFrom callTo workspaceId isTest agentDynamicVariables { name value } aiAgent { id } } }';
 
@@ -43,7 +47,7 @@ describe('makeCall', () => {
     const rest = await restFields('POST', '/v1/calls/make-call', { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123', ...restPatch });
     expect(res.data).toBeNull();
     expect(res.errors![0]!.message).toBe('Validation failed');
-    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
   });
 
   it('answers NOT_FOUND for an unknown agent and names call_from when the number is not owned', async () => {
@@ -52,7 +56,7 @@ describe('makeCall', () => {
     const notOwned = await gql(t, MAKE_CALL, { input: { ...valid(), callFrom: '+14155552672' } }, a.key);
     expect(firstError(notOwned)).toEqual({
       code: 'BAD_USER_INPUT',
-      fields: [{ field: 'call_from', message: 'call_from is not a phone number of this company' }],
+      fields: [{ field: 'callFrom', message: 'call_from is not a phone number of this company' }],
     });
   });
 });
@@ -64,7 +68,7 @@ describe('campaigns', () => {
     const created = await gqlData(
       t,
       `mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { ${FIELDS} } }`,
-      { input: { name: 'Spring', workspace: 'sales', aiAgentId: a.agent.id, numberOfCallAttempts: [2], retryDelay: [5], retryDelayUnit: ['minutes'] } },
+      { input: { name: 'Spring', workspace: 'sales', aiAgentId: a.agent.id, numberOfCallAttempts: [2], retryDelay: [5], retryDelayUnit: ['MINUTES'] } },
       a.key,
     );
     expect(created.createCampaign).toMatchObject({ name: 'Spring', status: 'draft', workspaceId: 'sales', aiAgent: { id: a.agent.id } });
@@ -92,7 +96,7 @@ describe('campaigns', () => {
     const res = await gql(
       t,
       'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }',
-      { input: { name: ' ', timeZone: 'Mars/Olympus', daysOfWeek: [1, 8], numberOfCallAttempts: [1, 2], retryDelayUnit: ['weeks'] } },
+      { input: { name: ' ', timeZone: 'Mars/Olympus', daysOfWeek: [1, 8], numberOfCallAttempts: [1, 2] } },
       a.key,
     );
     const rest = await restFields('POST', '/v1/campaigns', {
@@ -100,9 +104,16 @@ describe('campaigns', () => {
       time_zone: 'Mars/Olympus',
       days_of_week: [1, 8],
       number_of_call_attempts: [1, 2],
-      retry_delay_unit: ['weeks'],
     });
-    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
+  });
+
+  it('takes retry units as the RetryDelayUnit enum the campaign answers with', async () => {
+    const input = { name: 'Units', numberOfCallAttempts: [1], retryDelay: [2], retryDelayUnit: ['HOURS'] };
+    const created = await gqlData(t, 'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { retryDelayUnit } }', { input }, a.key);
+    expect(created.createCampaign).toEqual({ retryDelayUnit: ['HOURS'] });
+    const res = await gql(t, 'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }', { input: { ...input, retryDelayUnit: ['hours'] } }, a.key);
+    expect(res.errors![0]!.message).toContain('Value "hours" does not exist in "RetryDelayUnit" enum');
   });
 
   it('refuses dates PostgreSQL cannot store (no year 0) as bad input, like REST', async () => {
@@ -113,7 +124,7 @@ describe('campaigns', () => {
       { field: 'started_at', message: 'Must be a date between 0001-01-01 and 9999-12-31' },
       { field: 'ended_at', message: 'Must be a date between 0001-01-01 and 9999-12-31' },
     ]);
-    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
   });
 
   it('refuses a `__proto__` key in variables with the field named', async () => {
@@ -166,7 +177,7 @@ describe('contacts', () => {
       a.key,
     );
     const rest = await restFields('POST', '/v1/contacts', [{ phone_number: '+14155550401' }, { phone_number: 'nope', campaign_id: 'x' }]);
-    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
     expect((rest as unknown[]).length).toBe(2);
   });
 });
@@ -190,7 +201,7 @@ describe('agents', () => {
   it('refuses out-of-range settings with the same fields as REST', async () => {
     const res = await gql(t, 'mutation { createAiAgent(input: { name: "", responsiveness: 101, reminderFrequencyFrom: 10, reminderFrequencyTo: 5 }) { id } }', {}, a.key);
     const rest = await restFields('POST', '/v1/ai-agent', { name: '', responsiveness: 101, reminder_frequency_from: 10, reminder_frequency_to: 5 });
-    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
   });
 });
 
@@ -205,7 +216,7 @@ describe('phone numbers', () => {
     expect(updated.updatePhoneNumber).toEqual({ phoneNumber: '+14155550777', label: 'sales' });
     expect(await gqlData(t, 'mutation($id: ID!) { deletePhoneNumber(id: $id) }', { id }, a.key)).toEqual({ deletePhoneNumber: id });
     const bad = await gql(t, 'mutation { createPhoneNumber(input: { phoneNumber: "call me" }) { id } }', {}, a.key);
-    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: await restFields('POST', '/v1/phone-numbers', { phone_number: 'call me' }) });
+    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(await restFields('POST', '/v1/phone-numbers', { phone_number: 'call me' })) });
   });
 });
 
@@ -214,7 +225,7 @@ describe('webhooks', () => {
     steps { stepNumber webhookUrl webhookMethod webhookHeaders webhookBody dependsOnStep }`;
   const input = {
     name: 'CRM sync',
-    retryDelayUnit: 'minutes',
+    retryDelayUnit: 'MINUTES',
     predefinedVariables: [{ name: 'region', value: 'eu' }],
     variables: [{ name: 'crmId', location: 'body.id', stepId: 1, dataType: 'string', customValue: 'none' }],
     steps: [
@@ -274,7 +285,7 @@ describe('webhooks', () => {
       variables: bad.variables,
       steps: [{ step_number: 1, webhook_url: 'ftp://x', depends_on_step: 1 }],
     });
-    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
+    expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
     expect(rest).toEqual(
       expect.arrayContaining([
         { field: 'steps[0].webhook_url', message: 'Must be an http or https URL' },

@@ -95,7 +95,7 @@ describe('calls', () => {
     expect(await ids(`, createdBefore: "${at(second)}"`)).toEqual([first.id]);
     expect(await ids(`, createdAfter: "${at(first)}", createdBefore: "${at(third)}"`)).toEqual([second.id, first.id]);
     const bad = await gql(t, '{ calls(createdAfter: "yesterday") { totalCount } }', {}, a.key);
-    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'created_after', message: 'Must be an ISO 8601 timestamp' }] });
+    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'createdAfter', message: 'Must be an ISO 8601 timestamp' }] });
   });
 
   it('refuses a page over 100 and a bad cursor as input errors', async () => {

@@ -80,9 +80,9 @@ describe("company B never changes company A's records", () => {
 
   it('refuses links to A’s records in B’s inputs, naming the field', async () => {
     const campaign = await gql(t, 'mutation($id: ID!) { createCampaign(input: { name: "x", aiAgentId: $id }) { id } }', { id: a.agent.id }, b.key);
-    expect(firstError(campaign)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'ai_agent_id', message: 'Agent not found' }] });
+    expect(firstError(campaign)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'aiAgentId', message: 'Agent not found' }] });
     const contact = await gql(t, 'mutation($id: ID!) { createContact(input: { phoneNumber: "+14155550999", campaignId: $id }) { id } }', { id: a.campaign.id }, b.key);
-    expect(firstError(contact)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'campaign_id', message: 'Campaign not found' }] });
+    expect(firstError(contact)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'campaignId', message: 'Campaign not found' }] });
   });
 
   it('refuses A’s phone number to B as in use (CONFLICT), in any format', async () => {

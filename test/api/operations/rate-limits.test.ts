@@ -37,8 +37,8 @@ async function company(app: TestApp = t) {
   const caller = { scope: { companyId, userId: null }, em: app.app.orm.em.fork() };
   const { services } = app.app;
   const agent = await services.agents.create(caller, { name: 'Agent' });
-  await services.phoneNumbers.create(caller, { phone_number: from });
-  const flow = await services.webhooks.create(caller, { name: 'Flow', steps: [{ step_number: 1, webhook_url: 'https://example.com/hook' }] });
+  await services.phoneNumbers.create(caller, { phoneNumber: from });
+  const flow = await services.webhooks.create(caller, { name: 'Flow', steps: [{ stepNumber: 1, webhookUrl: 'https://example.com/hook' }] });
   return { companyId, key: apiKey, agentId: agent.id, flowId: flow.id, from };
 }
 

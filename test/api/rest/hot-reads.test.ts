@@ -128,7 +128,7 @@ describe('GET /v1/campaigns/by-id/{id} before the Koa chain, under limits', () =
       const { companyId, apiKey } = await app.company();
       const caller = { scope: { companyId, userId: null }, em: app.app.orm.em.fork() };
       const agent = await app.app.services.agents.create(caller, { name: 'Agent' });
-      const campaign = await app.app.services.campaigns.create(caller, { name: 'Limited', ai_agent_id: agent.id });
+      const campaign = await app.app.services.campaigns.create(caller, { name: 'Limited', aiAgentId: agent.id });
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await app.request('GET', `/v1/campaigns/by-id/${campaign.id}`, { token: apiKey })).status);
       expect(statuses).toEqual([200, 200, 200, 429]);

@@ -163,7 +163,7 @@ describe('Idempotency-Key', () => {
   it('answers a key whose process died after committing its call from that call, and never calls again', async () => {
     const key = freshKey();
     const body = callBody(a, '+14155550314');
-    await diedAfterCommitting(key, '/v1/calls/make-call', body, (keyed) => t.app.services.calls.makeCall(keyed, body));
+    await diedAfterCommitting(key, '/v1/calls/make-call', body, (keyed) => t.app.services.calls.makeCall(keyed, { aiAgentId: body.ai_agent_id, callFrom: body.call_from, callTo: body.call_to }));
     const [call] = await t.app.orm.em.fork().execute('select id from calls where company_id = ? and call_to = ?', [a.companyId, '+14155550314']);
     const retry = await makeCall(replica, a, key, body);
     expect(retry.status).toBe(200);
@@ -178,7 +178,7 @@ describe('Idempotency-Key', () => {
     const { flows, contacts, campaigns } = t.app.services;
     const cases: [string, unknown, (keyed: Caller) => Promise<unknown>, string, unknown[]][] = [
       [`/v1/webhooks/${a.flow.id}/trigger`, { variables: { died: 1 } }, (k) => flows.trigger(k, a.flow.id, { variables: { died: 1 } }), 'webhook_executions where company_id = ? and flow_id = ?', [a.companyId, a.flow.id]],
-      ['/v1/contacts', [{ firstname: 'Died', phone_number: '+14155550315' }, { firstname: 'Died', phone_number: '+14155550316' }], (k) => contacts.create(k, [{ firstname: 'Died', phone_number: '+14155550315' }, { firstname: 'Died', phone_number: '+14155550316' }]), "contacts where company_id = ? and firstname = 'Died'", [a.companyId]],
+      ['/v1/contacts', [{ firstname: 'Died', phone_number: '+14155550315' }, { firstname: 'Died', phone_number: '+14155550316' }], (k) => contacts.create(k, [{ firstname: 'Died', phoneNumber: '+14155550315' }, { firstname: 'Died', phoneNumber: '+14155550316' }]), "contacts where company_id = ? and firstname = 'Died'", [a.companyId]],
       ['/v1/campaigns', { name: 'Died campaign' }, (k) => campaigns.create(k, { name: 'Died campaign' }), "campaigns where company_id = ? and name = 'Died campaign'", [a.companyId]],
     ];
     for (const [path, body, create, table, params] of cases) {

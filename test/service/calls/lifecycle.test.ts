@@ -22,7 +22,7 @@ beforeAll(async () => {
   s = await startTestServices({ CALL_PRICE_PER_MINUTE: '0.6' }, { clock });
   ({ companyId } = await s.company('A'));
   ({ id: agentId } = await s.services.agents.create(caller(), { name: 'A agent' }));
-  await s.services.phoneNumbers.create(caller(), { phone_number: FROM });
+  await s.services.phoneNumbers.create(caller(), { phoneNumber: FROM });
 });
 afterAll(() => s.close());
 
@@ -30,8 +30,8 @@ afterAll(() => s.close());
 async function queued(withContact = false): Promise<{ id: string; contactId: string | null }> {
   unique += 1;
   const to = `+1212555${String(2000 + unique)}`;
-  if (!withContact) return { ...(await s.services.calls.makeCall(caller(), { ai_agent_id: agentId, call_from: FROM, call_to: to })), contactId: null };
-  const contact = (await s.services.contacts.create(caller(), { phone_number: to })) as { id: string };
+  if (!withContact) return { ...(await s.services.calls.makeCall(caller(), { aiAgentId: agentId, callFrom: FROM, callTo: to })), contactId: null };
+  const contact = (await s.services.contacts.create(caller(), { phoneNumber: to })) as { id: string };
   const em = s.orm.em.fork();
   const call = em.create(Call, { company: companyId, aiAgent: agentId, contact: contact.id, callProvider: 'simulated', callFrom: FROM, callTo: to, priceUnit: 'USD' }, { persist: false });
   await em.insert(call);
@@ -136,11 +136,11 @@ describe('the contact of a call', () => {
     const { id, contactId } = await queued(true);
     if (status === 'completed') await update(id, 'in-progress');
     const answeredAt = clock.now();
-    expect(await s.services.contacts.get(caller(), contactId)).toMatchObject({ lastCallStatus: status === 'completed' ? 'in-progress' : null });
+    expect(await s.services.contacts.get(caller(), contactId!)).toMatchObject({ lastCallStatus: status === 'completed' ? 'in-progress' : null });
     after(30);
     await update(id, status, fields);
     const call = await read(id);
-    expect(await s.services.contacts.get(caller(), contactId)).toMatchObject({
+    expect(await s.services.contacts.get(caller(), contactId!)).toMatchObject({
       lastCallStatus: mirrored,
       lastCallDuration: duration,
       lastCallAt: status === 'completed' ? answeredAt : call.createdAt,

@@ -51,8 +51,8 @@ async function placedDuringOutage(s: TestServices, to: string) {
   const caller = () => s.caller(companyId);
   const agent = await s.services.agents.create(caller(), { name: 'Agent', prompt: 'Hello' });
   const from = nextFrom();
-  await s.services.phoneNumbers.create(caller(), { phone_number: from, label: 'main' });
-  const call = await s.services.calls.makeCall(caller(), { ai_agent_id: agent.id, call_from: from, call_to: to });
+  await s.services.phoneNumbers.create(caller(), { phoneNumber: from, label: 'main' });
+  const call = await s.services.calls.makeCall(caller(), { aiAgentId: agent.id, callFrom: from, callTo: to });
   await outage(s, true);
   await s.services.lifecycle.dispatch(caller());
   return { companyId, callId: call.id, caller };

@@ -23,7 +23,7 @@ afterAll(async () => {
 /** An execution of a one-step flow posting to `path`, held as local by a process that is gone: its deadline passed. */
 async function lostLocalStep(path: string): Promise<string> {
   const caller = s.caller(companyId);
-  const flow = await s.services.webhooks.create(caller, { name: path, steps: [{ step_number: 1, webhook_url: `${rx.url}${path}` }] });
+  const flow = await s.services.webhooks.create(caller, { name: path, steps: [{ stepNumber: 1, webhookUrl: `${rx.url}${path}` }] });
   const execution = await s.services.flows.trigger(s.caller(companyId), flow.id, { variables: {} });
   // Without job workers this process queued the step as a job: make it the local step of a dead process instead.
   const em = s.orm.em.fork();

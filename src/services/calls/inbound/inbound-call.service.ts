@@ -9,7 +9,7 @@ import type { CallLifecycleService } from '../call-lifecycle.service';
 import { dynamicVariables, type RecordViews } from '../../campaigns/contact-mapping';
 import { relayAgentOf } from '../../conversation/agent-settings';
 import { PreconditionError } from '../../shared/errors';
-import { simulateInboundInput } from '../call.input';
+import { type SimulateInboundInput, simulateInboundInput } from '../call.input';
 import type { PhoneParser } from '../../shared/phone';
 import { type CallView, toCallView } from '../call.contract';
 import type { Caller } from '../../shared/scope';
@@ -90,7 +90,7 @@ export class InboundCallService {
    * simulate-inbound: the same path with the simulated provider (a test call), so inbound
    * works without Twilio. `to` must be a number of the caller's company with an answerer.
    */
-  async simulate(caller: Caller, input: unknown): Promise<CallView> {
+  async simulate(caller: Caller, input: SimulateInboundInput): Promise<CallView> {
     const { to, from } = parseInput(this.simulateInput, input);
     const number = await caller.em.findOne(PhoneNumber, { company: caller.scope.companyId, phoneNumber: to.e164 });
     if (!number) throw new PreconditionError('to is not a phone number of this company', 'to');
