@@ -27,11 +27,6 @@ import { writeScenarioRun } from './test-run.store';
 
 export const AGENT_TEST_RUN_JOB = 'agent.test-run';
 
-export interface AgentTestRunJob {
-  companyId: string;
-  runId: string;
-}
-
 /** How long one scenario's simulated call may rightly take before its run's job is presumed dead (a slow model, a long persona). */
 const SCENARIO_WORK_S = 120;
 

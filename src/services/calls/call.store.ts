@@ -5,7 +5,6 @@ import { type AnsweredBy, type CallDirection, type CallStatus, type DynamicVaria
 import { lockUntilCommit } from '../platform/advisory-lock.store';
 import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
-import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from './call.service';
 import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
 import { usableAgentSql } from '../agents/agent-ownership';
@@ -18,6 +17,36 @@ import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-outbo
 import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import { type CallPrices, costAssignments, priceRecord, priceRecordFields } from './call-cost';
+
+export interface CallServiceOptions {
+  provider: string;
+  priceUnit: string;
+}
+
+/** The campaign and settings every call of one dialer batch shares. */
+export interface CampaignCallBatch {
+  companyId: string;
+  campaignId: string;
+  aiAgentId: string;
+  from: string;
+  workspace: string;
+}
+
+/** One attempt at one contact: at most one call is ever stored for it. */
+export interface NewCampaignCall {
+  contactId: string;
+  attempt: number;
+  to: string;
+  dynamicVariables: DynamicVariable[];
+}
+
+/** A campaign call as stored; `created` false when the attempt had been stored before. */
+export interface StoredCampaignCall {
+  id: string;
+  contactId: string;
+  attempt: number;
+  created: boolean;
+}
 
 /**
  * The calls' hot paths in plain SQL: every transition of every call, campaign calls in

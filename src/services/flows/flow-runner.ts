@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { triggerInput } from './flow-execution.input';
-import { jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
+import { type FlowStepJob, jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
 import type { JobQueue } from '../platform/jobs/job-queue';
 import { jobSql } from '../platform/jobs/job-sql';
 import { type Logger, withLogFields } from '../../logger';
@@ -24,14 +24,6 @@ import type { StepExecutor, StepOutcome } from './step-executor';
 import { openPredefined, secretValues } from './flow-secrets';
 import type { SecretBox } from '../shared/secret-box';
 import type { OperationLimits } from '../platform/rate-limit.service';
-
-/** One step of one attempt of an execution, to send. */
-export interface FlowStepJob {
-  companyId: string;
-  executionId: string;
-  attempt: number;
-  step: number;
-}
 
 export const FLOW_STEP_JOB = 'flow.step';
 

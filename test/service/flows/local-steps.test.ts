@@ -1,4 +1,4 @@
-import type { FlowStepJob } from '../../../src/services/flows/flow-runner';
+import type { FlowStepJob } from '../../../src/services/platform/jobs/job-catalogue';
 import { FLOW_ENV, Receiver } from '../../api/flows/support';
 import { startTestServices, type TestServices } from '../../support/services';
 

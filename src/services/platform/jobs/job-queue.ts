@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import { withSessionLock } from '../../../db/side-pool';
 import { type Logger, withLogFields } from '../../../logger';
 import { SYSTEM_TIMERS, type Timers } from '../../shared/clock';
-import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
+import { type JobAttempt, JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
 /**
  * PostgreSQL ended the session because it is shutting down or an administrator terminated it
@@ -73,12 +73,6 @@ const COALESCE_MS = 20;
 interface CoalesceWindow {
   owed: (() => Promise<void>) | null;
   timer: unknown;
-}
-
-/** Which delivery of a job a handler runs. */
-export interface JobAttempt {
-  /** No retry follows if this one throws: the handler records a failure it would otherwise leave to a retry. */
-  last: boolean;
 }
 
 type Handler<K extends JobName> = (data: JobMap[K], attempt: JobAttempt) => Promise<void>;
