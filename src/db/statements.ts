@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { StatementListener } from './orm';
-import { storableJson } from '../services/shared/storable';
+import { storableJson } from './storable';
 
 /**
  * A view as a hot read answers it: instants as ISO 8601 text (UTC, milliseconds, what REST

@@ -1,8 +1,10 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
-import type { IdempotencyService } from '../services/platform/idempotency.service';
-import type { StoredAnswer } from '../services/platform/idempotency.store';
+import type { IdempotencyService, KeyedRequest } from '../services/platform/idempotency.service';
 import { mapError } from './envelope';
 import type { RestState } from './middleware';
+
+/** The answer a key keeps, as the service takes it. */
+type StoredAnswer = Awaited<ReturnType<KeyedRequest<unknown>['rebuild']>>;
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

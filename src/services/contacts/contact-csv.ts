@@ -4,7 +4,7 @@ import { TextDecoder } from 'node:util';
 import { CsvError, parse } from 'csv-parse';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { CSV_MAPPING_KEYS, type ContactCsvMapping, type CsvContactField, type CsvMappingKey, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
-import { textProblem } from '../shared/storable';
+import { textProblem } from '../../db/storable';
 
 /** A CSV file as it arrives: UTF-8 bytes in chunks (a request body), or text (a GraphQL string). */
 export type CsvSource = AsyncIterable<Uint8Array | string> | Iterable<string>;
