@@ -95,7 +95,7 @@ const MIGRATION_LOCK = 'switchboard:migrations';
 export async function openDatabase(clientUrl: string, sidePool: pg.Pool, poolMax: number, logger?: Logger, onStatement?: StatementListener): Promise<MikroORM> {
   const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, logger, onStatement));
   try {
-    await withSessionLock(sidePool, MIGRATION_LOCK, () => orm.getMigrator().up());
+    await withSessionLock(sidePool, MIGRATION_LOCK, () => orm.migrator.up());
   } catch (err) {
     await orm.close();
     throw err;

@@ -39,7 +39,7 @@ function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => stri
   const prop = meta.properties[key as never] ?? (key.endsWith('Id') ? meta.properties[key.slice(0, -2) as never] : undefined);
   const stored = prop && prop.persist !== false && !prop.formula && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE);
   if (!stored) throw new Error(`${meta.className} has no stored column for the view field ${key}`);
-  const field = quote(prop.fieldNames[0]!);
+  const field = quote(prop.fieldNames[0]);
   const value = prop.kind === ReferenceKind.SCALAR && prop.runtimeType === 'Date' ? `to_char(${field} AT TIME ZONE 'UTC', ${ISO_UTC})` : field;
   return `${value} AS ${quote(key)}`;
 }
@@ -198,7 +198,7 @@ export function sharedStatement<Input extends object, Row extends object>(
       const answers = byRow(rows, await onPool<Answered<Row>>(reads, name, texts(reads).numbered, params(rows, companyId)));
       batch.forEach((waiting, i) => waiting.resolve(answers[i]!));
     } catch (err) {
-      if (batch.length === 1) batch[0]!.reject(err);
+      if (batch.length === 1) batch[0].reject(err);
       else for (const waiting of batch) await run(reads, companyId, [waiting]);
     }
   };

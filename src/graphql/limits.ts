@@ -91,7 +91,7 @@ export function checkNesting(query: string): void {
  * GraphQL's own rules (run beside this one) report both as validation errors.
  */
 const depthRule: ValidationRule = (context) =>
-  validate(context.getSchema(), context.getDocument(), [KnownFragmentNamesRule, NoFragmentCyclesRule]).length > 0 ? {} : depthLimit(MAX_DEPTH)(context);
+  validate(context.getSchema(), context.getDocument(), [KnownFragmentNamesRule, NoFragmentCyclesRule]).length > 0 ? {} : (depthLimit(MAX_DEPTH) as ValidationRule)(context);
 
 /**
  * Refuses a selection set asking for one field under more than MAX_FIELD_ALIASES aliases

@@ -11,7 +11,7 @@ import { ContactsArgs } from '../schema/page.args';
 import type { ContactService } from '../services/contacts/contact.service';
 import type { ContactView } from '../services/contacts/contact.contract';
 
-const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0]! : created);
+const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0] : created);
 
 @Resolver(() => ContactType)
 export class ContactResolver {

@@ -90,12 +90,12 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
     try {
       parts = busboy({ headers: ctx.req.headers, limits: { files: 1, fields: 1, fieldSize: MAX_MAPPING_BYTES } });
     } catch {
-      return reject(ValidationError.of('file', 'Malformed multipart body: no boundary'));
+      reject(ValidationError.of('file', 'Malformed multipart body: no boundary')); return;
     }
     let mapping: unknown;
     parts.on('field', (name, value, info) => {
-      if (name !== 'mapping') return reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`'));
-      if (info.valueTruncated) return reject(ValidationError.of('mapping', `Must be at most ${MAX_MAPPING_BYTES / 1024} KiB`));
+      if (name !== 'mapping') { reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`')); return; }
+      if (info.valueTruncated) { reject(ValidationError.of('mapping', `Must be at most ${MAX_MAPPING_BYTES / 1024} KiB`)); return; }
       try {
         mapping = JSON.parse(value) as unknown;
       } catch {

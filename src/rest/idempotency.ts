@@ -36,7 +36,10 @@ function keep(status: number, body: unknown): StoredAnswer | null {
 export function idempotent(service: IdempotencyService): (rebuild: Rebuild) => RouterMiddleware<RestState> {
   return (rebuild) => async (ctx, next) => {
     // Present but empty is a bad key, not no key.
-    if (ctx.headers['idempotency-key'] === undefined) return next();
+    if (ctx.headers['idempotency-key'] === undefined) {
+      await next();
+      return;
+    }
     const key = service.parseKey(ctx.get(IDEMPOTENCY_HEADER), IDEMPOTENCY_HEADER);
     const outcome = await service.execute(ctx.state.caller, {
       key,

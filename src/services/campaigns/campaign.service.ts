@@ -230,7 +230,7 @@ export class CampaignService {
     id: string,
   ): Promise<boolean> {
     const where = { id, company: scope.companyId, ...(rel.softDeleted ? { deletedAt: null } : {}) };
-    return (await em.count(rel.entity, where as never)) > 0;
+    return (await em.count(rel.entity, where)) > 0;
   }
 
   /** Rules across fields, checked on the merged record so that partial updates obey them too. */

@@ -101,7 +101,7 @@ export class ContactService {
     const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
     await createUnderKey(caller, alone, () => caller.em.flush(), () => contacts.map((c) => c.id));
     if (bulk) await refreshContactStatistics(caller.em, rows.length);
-    return bulk ? contacts.map(toContactView) : toContactView(contacts[0]!);
+    return bulk ? contacts.map(toContactView) : toContactView(contacts[0]);
   }
 
   /**

@@ -17,7 +17,7 @@ import type { PhoneParser } from '../shared/phone';
  */
 export async function refreshContactStatistics(em: EntityManager, imported: number): Promise<void> {
   const [table] = await em.execute(`/* maintenance:contacts-statistics */ SELECT GREATEST(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'contacts'::regclass`);
-  if (imported >= 50 + 0.1 * Number(table!.rows)) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
+  if (imported >= 50 + 0.1 * Number(table.rows)) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
 }
 
 /** The company's live contacts, newest first: the first page, then each page after the last row of the one before (a row comparison the index starts at). */

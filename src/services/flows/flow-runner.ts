@@ -158,7 +158,7 @@ export class FlowRunner {
     const { state, run } = claim;
     if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
       await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
-      return this.publish(state, 'failed');
+      this.publish(state, 'failed'); return;
     }
     if (!run) return;
     if (claim.started) this.publish(state, 'in_progress');

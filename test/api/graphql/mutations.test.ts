@@ -42,7 +42,7 @@ describe('makeCall', () => {
     const res = await gql(t, MAKE_CALL, { input: { ...valid(), ...patch } }, a.key);
     const rest = await restFields('POST', '/v1/calls/make-call', { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123', ...restPatch });
     expect(res.data).toBeNull();
-    expect(res.errors![0]!.message).toBe('Validation failed');
+    expect(res.errors![0].message).toBe('Validation failed');
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: rest });
   });
 

@@ -181,7 +181,7 @@ export class JobQueue {
   private async insert<K extends JobName>(name: K, data: JobMap[K], options: SendOptions): Promise<void> {
     const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
     const job = this.jobOptions(name, options);
-    if (options.db) await this.boss.insert([{ name, data: data as object, ...job }], { db: options.db });
+    if (options.db) await this.boss.insert([{ name, data: data, ...job }], { db: options.db });
     else {
       await this.ensureQueue(name);
       await this.boss.send(name, data as object, job);
@@ -193,7 +193,7 @@ export class JobQueue {
   async sendMany<K extends JobName>(name: K, data: JobMap[K][]): Promise<void> {
     if (data.length === 0) return;
     await this.ensureQueue(name);
-    await this.boss.insert(data.map((d) => ({ name, data: d as object, ...this.jobOptions(name, {}) })));
+    await this.boss.insert(data.map((d) => ({ name, data: d, ...this.jobOptions(name, {}) })));
     this.wake(name);
   }
 
