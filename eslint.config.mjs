@@ -50,9 +50,16 @@ export default defineConfig(
     },
   },
   {
-    // The raw-SQL stores read em.execute()'s rows, which MikroORM types any; issue 28 §4 ("every store answers
-    // typed values", branch `stores`) types them, after which this block is to be deleted.
-    files: ['src/db/statements.ts', 'src/services/**/*.store.ts'],
+    // These stores still read em.execute()'s rows as MikroORM types them (any); the others name their row types
+    // (issue 28 §4, "every store answers typed values"). A store that types its rows leaves this list.
+    files: [
+      'src/db/statements.ts',
+      'src/services/calls/call.store.ts',
+      'src/services/campaigns/campaign.store.ts',
+      'src/services/flows/execution.store.ts',
+      'src/services/flows/flow-secrets.store.ts',
+      'src/services/platform/system-state.store.ts',
+    ],
     rules: {
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

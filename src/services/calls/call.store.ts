@@ -181,7 +181,7 @@ export async function makeCall(
     call.agentId, companyId, companyId, call.from, companyId, call.to,
     randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
   ]);
-  const { agentUsable, fromOwned, toSuppressed, ...stored } = row!;
+  const { agentUsable, fromOwned, toSuppressed, ...stored } = row;
   return stored.id === null ? { call: null, checks: { agentUsable, fromOwned, toSuppressed } } : { call: stored };
 }
 

@@ -98,7 +98,7 @@ export class ContactService {
     const bulk = Array.isArray(input);
     const rows = bulk ? parseWrite(this.writes.import, input, naming) : [parseWrite(this.writes.create, input, naming)];
     await this.checkCampaigns(caller, rows, bulk);
-    const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
+    const contacts = rows.map((row) => caller.em.create<Contact>(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never));
     await createUnderKey(caller, alone, () => caller.em.flush(), () => contacts.map((c) => c.id));
     if (bulk) await refreshContactStatistics(caller.em, rows.length);
     return bulk ? contacts.map(toContactView) : toContactView(contacts[0]);

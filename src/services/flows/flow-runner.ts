@@ -114,7 +114,7 @@ export class FlowRunner {
       : await inTransaction(em, on, (tx) =>
           createUnderKey(caller, tx, async (keyed) => {
             const created = await insert(keyed);
-            const first = created.definition.steps[0]!;
+            const first = created.definition.steps[0];
             await this.enqueue(tx.tx, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
             return created;
           }, ids),
