@@ -45,7 +45,7 @@ async function modelProcess(): Promise<void> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     requests++;
-    void fakeModel()(req, res);
+    fakeModel()(req, res);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

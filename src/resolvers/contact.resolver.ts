@@ -49,7 +49,7 @@ export class ContactResolver {
     @Arg('input', { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactCsvImportType> {
-    return this.contactService.importCsv(caller, toFilterInput(options as Record<string, unknown>), [csv]);
+    return this.contactService.importCsv(caller, toFilterInput(options), [csv]);
   }
 
   @Mutation(() => ContactType, { description: 'Partial update of one of your contacts.' })

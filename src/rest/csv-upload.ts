@@ -103,7 +103,7 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
       }
     });
     parts.on('file', (name, file) => {
-      if (name !== 'file') return reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`'));
+      if (name !== 'file') { reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`')); return; }
       // No mapping part: the header maps itself.
       resolve({ options: { ...options, ...(mapping === undefined ? {} : { mapping }) }, file: chunksOf(file, 'Malformed multipart body') });
     });

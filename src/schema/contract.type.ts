@@ -100,9 +100,9 @@ const nestedTypes = { object: new Map<z.ZodObject, ClassType>(), input: new Map<
 export const namedInputType = (schema: z.ZodObject): ClassType => nestedType(schema, true);
 
 /** The GraphQL object type of a nested object of a view, for other types that hold it too. */
-export const namedObjectType = (schema: z.ZodObject): ClassType<object> => nestedType(schema, false);
+export const namedObjectType = (schema: z.ZodObject): ClassType => nestedType(schema, false);
 
-function nestedType(schema: z.ZodObject, input: boolean): ClassType<object> {
+function nestedType(schema: z.ZodObject, input: boolean): ClassType {
   const built = input ? nestedTypes.input : nestedTypes.object;
   const known = built.get(schema);
   if (known) return known;

@@ -54,7 +54,7 @@ function delimiterOf(head: string): string {
   const header = (head.split(/\r?\n/)[0] ?? '').replace(/"(?:[^"]|"")*"?/g, '');
   const counts = DELIMITERS.map((d) => header.split(d).length - 1);
   const most = Math.max(...counts);
-  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)]!;
+  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)];
 }
 
 /** The text of `source`, its header row read first to choose the delimiter. */
@@ -144,7 +144,7 @@ export interface CsvColumns {
 }
 
 const columnsShown = (header: string[], { fields, metadata }: Columns): CsvColumns => ({
-  mapped: Object.fromEntries(fields.map(({ key, index }) => [key, header[index]!.trim()])),
+  mapped: Object.fromEntries(fields.map(({ key, index }) => [key, header[index].trim()])),
   metadata: metadata.map(([name]) => name),
 });
 

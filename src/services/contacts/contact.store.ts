@@ -65,7 +65,7 @@ export function searchFilter(search: string, phones: PhoneParser): FilterQuery<C
     const digits = text.replace(/\D/g, '');
     if (digits !== '') return { phoneNumber: { $like: containing(digits) } };
   }
-  return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) } as FilterQuery<Contact>;
+  return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) };
 }
 
 /** Numbers looked up, or contacts updated, per statement of an import. */
