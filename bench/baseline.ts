@@ -29,19 +29,19 @@ function insert(req: http.IncomingMessage, res: http.ServerResponse): void {
   req.on('end', () => {
     pool.query(INSERT, [companyId, Buffer.concat(chunks).toString('utf8')]).then(
       ({ rows }) => send(res, 200, rows[0]),
-      (err: Error) => send(res, 500, err.message),
+      (err: unknown) => send(res, 500, String(err)),
     );
   });
 }
 
 const server = http.createServer((req, res) => {
-  if (req.method === 'POST' && req.url === '/v1/calls/make-call') return insert(req, res);
+  if (req.method === 'POST' && req.url === '/v1/calls/make-call') { insert(req, res); return; }
   const byId = /^\/v1\/campaigns\/by-id\/([0-9a-f-]{36})$/.exec(req.url ?? '');
   const query = byId ? pool.query(BY_ID, [byId[1], companyId]) : req.url === '/v1/campaigns/list' ? pool.query(LIST, [companyId]) : null;
-  if (!query) return send(res, 404, '');
+  if (!query) { send(res, 404, ''); return; }
   query.then(
     ({ rows }) => (byId ? (rows[0] ? send(res, 200, rows[0]) : send(res, 404, '')) : send(res, 200, rows)),
-    (err: Error) => send(res, 500, err.message),
+    (err: unknown) => send(res, 500, String(err)),
   );
 });
 server.keepAliveTimeout = 65_000;

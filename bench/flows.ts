@@ -139,7 +139,7 @@ async function run(app: RunningApp, outside: Outside, databaseUrl: string, execu
     const totalMs = performance.now() - t0;
     const statements = await profile.top(executions);
     const delivered = await outside.report();
-    const latencies = Array.from({ length: executions }, (_, n) => delivered[n]! - started[n]!).sort((a, b) => a - b);
+    const latencies = Array.from({ length: executions }, (_, n) => delivered[n] - started[n]).sort((a, b) => a - b);
     return { executions, triggersPerS: executions / (triggeredMs / 1000), executionsPerS: executions / (totalMs / 1000), totalMs, latencies, statements };
   } finally {
     await profile.close();

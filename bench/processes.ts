@@ -56,7 +56,7 @@ export async function startProcess(script: string, port: number, env: Record<str
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-20_000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -132,15 +132,15 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       for (const [i, target] of targets.entries()) {
         const measured = await measure(target, headers, DURATION_S);
-        rps[i]! += measured.result.requests.average / ROUNDS;
-        cpu[i]! += measured.cpuMs / ROUNDS;
+        rps[i] += measured.result.requests.average / ROUNDS;
+        cpu[i] += measured.cpuMs / ROUNDS;
         process.stdout.write(`${row(`${round}. ${target.name}`, measured)}\n`);
       }
     }
-    const pct = (values: number[], a: number, b: number) => `${((values[a]! / values[b]!) * 100).toFixed(0)}%`;
+    const pct = (values: number[], a: number, b: number) => `${((values[a] / values[b]) * 100).toFixed(0)}%`;
     const ms = (values: number[]) => values.map((v) => v.toFixed(3)).join(' / ');
     process.stdout.write(`Requests/s (on / off / bare): ${rps.map((v) => v.toFixed(0)).join(' / ')}; on/off ${pct(rps, 0, 1)}, on/bare ${pct(rps, 0, 2)}, off/bare ${pct(rps, 1, 2)}\n`);
-    process.stdout.write(`CPU ms/req  (on / off / bare): ${ms(cpu)}; limiting adds ${(cpu[0]! - cpu[1]!).toFixed(3)} ms per request\n`);
+    process.stdout.write(`CPU ms/req  (on / off / bare): ${ms(cpu)}; limiting adds ${(cpu[0] - cpu[1]).toFixed(3)} ms per request\n`);
   } finally {
     await em.fork().nativeDelete(Company, { id: companyId });
     await bare.close();

@@ -244,7 +244,7 @@ async function measureReads(service: Measured, baseline: Measured, key: string, 
   if (list.length !== CAMPAIGNS || bareList.map((c) => c.id).join() !== ids || gqlList.map((e) => e.node.id).join() !== ids) {
     throw new Error('the service, its GraphQL API and the baseline answer different campaigns');
   }
-  const byId = `/v1/campaigns/by-id/${list[0]!.id}`;
+  const byId = `/v1/campaigns/by-id/${list[0].id}`;
   log(`reads: ${CONNECTIONS} connections, ${WARMUP_S} s warm-up each, then ${ROUNDS} alternating rounds of ${DURATION_S} s`);
   const figures = await compare([
     { name: 'service by-id', process: service, options: { url: `${service.url}${byId}`, headers } },
@@ -354,7 +354,7 @@ async function serverVersion(url: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<{ server_version: string }>('show server_version')).rows[0]!.server_version;
+    return (await client.query<{ server_version: string }>('show server_version')).rows[0].server_version;
   } finally {
     await client.end();
   }

@@ -27,7 +27,7 @@ const CONCURRENCY = Number(process.env.AGENT_TEST_CONCURRENCY ?? 4);
 const WARM_UP = 20;
 
 /** A Chat Completions stream answered at once: three words, then stop. */
-function fakeModel(): http.RequestListener {
+function fakeModel(): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
   return async (req, res) => {
     let raw = '';
     for await (const part of req) raw += String(part);

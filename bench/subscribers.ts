@@ -44,7 +44,7 @@ export async function subscribe(url: string, apiKey: string, count: number): Pro
     if (recording) {
       delays.push(at - Date.parse(call.updatedAt));
     } else {
-      last[index]!.push(call);
+      last[index].push(call);
       check?.();
     }
   };

@@ -284,7 +284,7 @@ async function activation(service: Measured, sql: pg.Pool, t: Tenant): Promise<{
     await sleep(50);
   }
   const seconds = (performance.now() - started) / 1000;
-  const count = async (query: string) => Number((await sql.query<{ n: string }>(query, [campaign.id])).rows[0]!.n);
+  const count = async (query: string) => Number((await sql.query<{ n: string }>(query, [campaign.id])).rows[0].n);
   const selected = await count('SELECT count(*) AS n FROM campaign_contacts WHERE campaign_id = $1');
   const callsBefore = await count('SELECT count(*) AS n FROM calls WHERE campaign_id = $1');
   await sleep(10_000);
@@ -376,7 +376,7 @@ async function main(): Promise<void> {
     log('listing: GET /compaign/v1/contact of the large company');
     await statements.start();
     const listed = await listing(service, large);
-    const expected = Number((await sql.query<{ n: string }>('SELECT count(*) AS n FROM contacts WHERE company_id = $1 AND deleted_at IS NULL', [large.companyId])).rows[0]!.n);
+    const expected = Number((await sql.query<{ n: string }>('SELECT count(*) AS n FROM contacts WHERE company_id = $1 AND deleted_at IS NULL', [large.companyId])).rows[0].n);
     const pageStatement = (await statements.top(Math.ceil(expected / 1000), 5)).find((st) => /\(created_at, id\) </.test(st.fullQuery));
     // A page from the middle of the listing: after the row half-way down.
     const middle = (await sql.query<{ at: Date; id: string }>('SELECT created_at AS at, id FROM contacts WHERE company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [large.companyId, Math.floor(expected / 2)])).rows[0];
@@ -412,8 +412,8 @@ async function main(): Promise<void> {
     });
 
     const loadAfter = os.loadavg();
-    const version = (await sql.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
-    const size = (await sql.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size')).rows[0]!.size;
+    const version = (await sql.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
+    const size = (await sql.query<{ size: string }>('SELECT pg_size_pretty(pg_database_size(current_database())) AS size')).rows[0].size;
     const run = {
       date,
       machine: `${os.cpus().length} cores (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,

@@ -10,8 +10,8 @@ export async function drain(sql: pg.Pool, companyId: string, timeoutMs: number):
       'select count(*)::int as calls, count(*) filter (where not (call_status = any($2)))::int as live from calls where company_id = $1',
       [companyId, TERMINAL_STATUSES],
     );
-    if (rows[0]!.live === 0) return { calls: rows[0]!.calls, seconds: (Date.now() - started) / 1000 };
-    if (Date.now() - started > timeoutMs) throw new Error(`${rows[0]!.live} calls still live after ${timeoutMs / 1000} s`);
+    if (rows[0].live === 0) return { calls: rows[0].calls, seconds: (Date.now() - started) / 1000 };
+    if (Date.now() - started > timeoutMs) throw new Error(`${rows[0].live} calls still live after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -24,7 +24,7 @@ import { metricsRoutes } from './rest/metrics.routes';
 import { handleErrors, rejectMalformedUrls } from './rest/middleware';
 import { observeRequests } from './rest/observe';
 import { allowedMethods } from './rest/routing';
-import { createServices, type Services } from './services';
+import { createServices, jobHandlers, type Services } from './services';
 import { type Clock, systemClock } from './services/shared/clock';
 import { type EventBus, startEventBus } from './services/platform/events';
 import { HealthService } from './services/platform/health.service';
@@ -154,7 +154,7 @@ export async function startServices(config: Config, logger: Logger, options: Sta
   const { db, sidePool, orm, events, jobs } = await openStores(config, logger, secrets, options.onStatement);
   const metrics = new Metrics();
   const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, secrets, views: restRecordViews, onStatement: options.onStatement });
-  const stopWorkers = config.jobWorkers ? await startWorkers(jobs, services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
+  const stopWorkers = config.jobWorkers ? await startWorkers(jobs, jobHandlers(services), services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
   const stopWork = async () => {
     stopWorkers();
     services.dialer.stop();

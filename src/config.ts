@@ -25,7 +25,7 @@ const corsOrigins = z
   .default('*')
   .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
   .refine((list) => (list.length === 1 && list[0] === '*') || (list.length > 0 && list.every(isOrigin)), {
-    message: 'must be * or comma-separated origins such as https://app.example.com (scheme, host and port only, no path or trailing slash)',
+    error: 'must be * or comma-separated origins such as https://app.example.com (scheme, host and port only, no path or trailing slash)',
   })
   .transform((list): '*' | string[] => (list[0] === '*' ? '*' : list));
 
@@ -39,7 +39,7 @@ export function parseSecretsKey(text: string): Buffer | null {
 
 const secretsKey = z
   .string()
-  .refine((s) => parseSecretsKey(s) !== null, { message: 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)' })
+  .refine((s) => parseSecretsKey(s) !== null, { error: 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)' })
   .transform((s) => parseSecretsKey(s)!);
 
 /**

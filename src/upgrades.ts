@@ -22,7 +22,7 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidde
  */
 export function routeUpgrades(server: http.Server, routes: Record<string, UpgradeHandler>): void {
   server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
-    const path = (req.url ?? '').split('?', 1)[0]!;
+    const path = (req.url ?? '').split('?', 1)[0];
     const handler = Object.hasOwn(routes, path) ? routes[path] : undefined;
     if (handler) handler(req, socket, head);
     else refuseUpgrade(socket, 404);

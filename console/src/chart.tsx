@@ -15,7 +15,7 @@ const CLOCK: TimeAxis = {
   steps: [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21_600, 43_200, DAY_S, 7 * DAY_S],
   minSpan: 60,
   label: (ticks) => {
-    const days = ticks.at(-1)! - ticks[0]! >= DAY_S;
+    const days = ticks.at(-1)! - ticks[0] >= DAY_S;
     return (tick) => {
       const at = new Date(tick * 1000);
       return days ? `${at.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}` : at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });

@@ -5,11 +5,11 @@
  */
 
 /** Characters XML 1.0 cannot hold at all (most C0 controls, lone surrogates, U+FFFE/U+FFFF): dropped. */
-const NOT_XML = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 /** `text` as XML character data or an attribute value (quoted with "). */
-export const xmlText = (text: string): string => text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+export const xmlText = (text: string): string => text.replace(NOT_XML, '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
 
 export interface JUnitCase {
   name: string;
@@ -30,7 +30,7 @@ const attrs = (values: Record<string, string | number>) =>
 function testcase(suite: string, c: JUnitCase): string {
   const body = [
     ...(c.error !== null ? [`      <error ${attrs({ message: c.error, type: 'error' })}/>`] : []),
-    ...(c.failures.length ? [`      <failure ${attrs({ message: c.failures[0]!, type: 'criteria' })}>${xmlText(c.failures.join('\n'))}</failure>`] : []),
+    ...(c.failures.length ? [`      <failure ${attrs({ message: c.failures[0], type: 'criteria' })}>${xmlText(c.failures.join('\n'))}</failure>`] : []),
     `      <system-out>${xmlText(c.output)}</system-out>`,
   ];
   return [`    <testcase ${attrs({ name: c.name, classname: suite, time: c.seconds.toFixed(3) })}>`, ...body, '    </testcase>'].join('\n');

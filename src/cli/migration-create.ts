@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   const db = await resolveDatabase(config);
   const orm = await MikroORM.init(ormOptions(db.url, 1));
   try {
-    const migrator = orm.getMigrator();
+    const migrator = orm.migrator;
     await migrator.up();
     const result = await migrator.createMigration('src/migrations');
     process.stdout.write(result.fileName ? `wrote src/migrations/${result.fileName}\n` : 'no changes\n');
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err) => {
+main().catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

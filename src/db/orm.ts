@@ -6,10 +6,7 @@ import type pg from 'pg';
 import { entities } from '../entities';
 import { migrationsList } from '../migrations';
 import { withSessionLock } from './side-pool';
-import { FLOW_EVENTS_TABLE } from '../services/flows/flow-outbox.store';
-import { IDEMPOTENCY_TABLE } from '../services/platform/idempotency.store';
-import { RELAY_SESSIONS_TABLE } from '../services/telephony/relay-session.store';
-import { RATE_LIMIT_TABLE } from '../services/platform/rate-limit.service';
+import { TABLES_WITHOUT_ENTITIES } from './tables';
 
 /**
  * What MikroORM and knex would print through `console` (knex's "Connection Error: ..." when
@@ -55,9 +52,9 @@ export function ormOptions(clientUrl: string, poolMax: number, logger?: Logger, 
     allowGlobalContext: false,
     debug: false,
     ...(onStatement ? statementsTo(onStatement) : {}),
-    // Not entities: rate-limiter-flexible reads and writes its table; the flow-event outbox
-    // and the idempotency keys are plain SQL stores (made by migrations all the same).
-    schemaGenerator: { skipTables: [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE, RELAY_SESSIONS_TABLE] },
+    // Not entities: rate-limiter-flexible reads and writes its table; the flow-event outbox,
+    // the idempotency keys and the relay sessions are plain SQL stores (made by migrations all the same).
+    schemaGenerator: { skipTables: TABLES_WITHOUT_ENTITIES },
     migrations: {
       migrationsList,
       path: 'src/migrations',
@@ -98,7 +95,7 @@ const MIGRATION_LOCK = 'switchboard:migrations';
 export async function openDatabase(clientUrl: string, sidePool: pg.Pool, poolMax: number, logger?: Logger, onStatement?: StatementListener): Promise<MikroORM> {
   const orm = await MikroORM.init(ormOptions(clientUrl, poolMax, logger, onStatement));
   try {
-    await withSessionLock(sidePool, MIGRATION_LOCK, () => orm.getMigrator().up());
+    await withSessionLock(sidePool, MIGRATION_LOCK, () => orm.migrator.up());
   } catch (err) {
     await orm.close();
     throw err;

@@ -54,7 +54,7 @@ export async function withSessionLock<T>(pool: pg.Pool, key: string, work: () =>
   // A lost connection also fails the query under way; unheard, its 'error' event would crash the process.
   lock.on('error', () => undefined);
   try {
-    while (!(await lock.query<{ taken: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS taken', [key])).rows[0]!.taken) {
+    while (!(await lock.query<{ taken: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS taken', [key])).rows[0].taken) {
       await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
     }
     return await work();

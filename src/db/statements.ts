@@ -3,7 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { StatementListener } from './orm';
-import { storableJson } from '../services/shared/storable';
+import { storableJson } from './storable';
 
 /**
  * A view as a hot read answers it: instants as ISO 8601 text (UTC, milliseconds, what REST
@@ -39,7 +39,7 @@ function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => stri
   const prop = meta.properties[key as never] ?? (key.endsWith('Id') ? meta.properties[key.slice(0, -2) as never] : undefined);
   const stored = prop && prop.persist !== false && !prop.formula && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE);
   if (!stored) throw new Error(`${meta.className} has no stored column for the view field ${key}`);
-  const field = quote(prop.fieldNames[0]!);
+  const field = quote(prop.fieldNames[0]);
   const value = prop.kind === ReferenceKind.SCALAR && prop.runtimeType === 'Date' ? `to_char(${field} AT TIME ZONE 'UTC', ${ISO_UTC})` : field;
   return `${value} AS ${quote(key)}`;
 }
@@ -188,7 +188,7 @@ export function sharedStatement<Input extends object, Row extends object>(
   const { params: paramsOf = (rows, companyId) => [rows, companyId], distinct } = options;
   const byRow = (rows: Input[], answered: Answered<Row>[]) => {
     const answers = rows.map((): Row[] => []);
-    for (const row of answered) answers[row.ord]!.push(row);
+    for (const row of answered) answers[row.ord].push(row);
     return answers;
   };
   const params = (rows: Input[], companyId: string) => paramsOf(storableJson(rows.map((row, ord) => ({ ...row, ord }))), companyId);
@@ -196,9 +196,9 @@ export function sharedStatement<Input extends object, Row extends object>(
     const rows = batch.map((w) => w.row);
     try {
       const answers = byRow(rows, await onPool<Answered<Row>>(reads, name, texts(reads).numbered, params(rows, companyId)));
-      batch.forEach((waiting, i) => waiting.resolve(answers[i]!));
+      batch.forEach((waiting, i) => waiting.resolve(answers[i]));
     } catch (err) {
-      if (batch.length === 1) batch[0]!.reject(err);
+      if (batch.length === 1) batch[0].reject(err);
       else for (const waiting of batch) await run(reads, companyId, [waiting]);
     }
   };
@@ -230,7 +230,7 @@ export function sharedStatement<Input extends object, Row extends object>(
     });
   };
   return async (on: Within, reads: ViewReads, companyId: string, row: Input): Promise<Row[]> => {
-    if (on.tx) return byRow([row], await on.tx.execute<Answered<Row>[]>(texts(reads).plain, params([row], companyId)))[0]!;
+    if (on.tx) return byRow([row], await on.tx.execute<Answered<Row>[]>(texts(reads).plain, params([row], companyId)))[0];
     let ofReads = lanes.get(reads);
     if (!ofReads) lanes.set(reads, (ofReads = new Map()));
     let lane = ofReads.get(companyId);

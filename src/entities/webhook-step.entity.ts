@@ -37,13 +37,13 @@ export class WebhookStep extends BaseEntity {
   webhookHeaders: Opt<Record<string, string>> = {};
 
   @Property({ type: 'json', nullable: true })
-  webhookBody: Opt<unknown> | null = null;
+  webhookBody: Opt | null = null;
 
   @Property({ type: 'integer', nullable: true })
   dependsOnStep: Opt<number> | null = null;
 
   @Property({ type: 'json', nullable: true })
-  successCondition: Opt<unknown> | null = null;
+  successCondition: Opt | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deletedAt: Opt<Date> | null = null;

@@ -30,7 +30,7 @@ export class SocketSubscription {
 
   send(message: Encoded): void {
     if (this.ended) return;
-    if (this.blocked || this.pending.size > 0) return this.pending.push(message);
+    if (this.blocked || this.pending.size > 0) { this.pending.push(message); return; }
     this.write(message);
   }
 
@@ -48,7 +48,7 @@ export class SocketSubscription {
   private write({ payload }: Encoded): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     const data = `${this.prefix}${payload}}`;
-    if (this.socket.bufferedAmount < SEND_HIGH_WATER) return this.socket.send(data);
+    if (this.socket.bufferedAmount < SEND_HIGH_WATER) { this.socket.send(data); return; }
     this.blocked = true;
     this.socket.send(data, () => {
       this.blocked = false;

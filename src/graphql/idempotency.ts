@@ -33,7 +33,7 @@ export async function keyedMutation<T extends { id: string }>(service: Idempoten
     request: ['graphql', ...mutation.request],
     run: mutation.run,
     keep: (result) => ('ok' in result ? answerOf(result.ok.id) : null),
-    rebuild: async ([id]) => answerOf(id!),
+    rebuild: async ([id]) => answerOf(id),
   });
   if ('ok' in outcome) return outcome.ok;
   return mutation.reload((JSON.parse(outcome.replayed.body) as { id: string }).id);

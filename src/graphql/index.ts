@@ -78,7 +78,7 @@ export async function createGraphQL({ orm, services, events, introspection, cred
     includeStacktraceInErrorResponses: false,
     formatError,
     validationRules: extraRules(introspection),
-    parseOptions: { maxTokens: MAX_TOKENS },
+    parseOptions: { maxLexicalTokens: MAX_TOKENS },
     // Cache hints are unused (responses are per caller); the plugin would wrap every field.
     plugins: [gatewayPlugin(schema, logger), metricsPlugin(metrics), ApolloServerPluginCacheControlDisabled()],
     logger,

@@ -33,9 +33,12 @@ export function graphqlMiddleware(path: string, apollo: ApolloServer<GraphQLCont
       ctx.state.route = `${IDE_ASSETS_PATH}/:file`;
       return;
     }
-    if (ctx.path !== path) return next();
+    if (ctx.path !== path) {
+      await next();
+      return;
+    }
     ctx.state.route = path;
-    if (ide.wants(ctx)) return ide.servePage(ctx);
+    if (ide.wants(ctx)) { ide.servePage(ctx); return; }
     let body: unknown;
     try {
       body = await readBody(ctx);

@@ -1,7 +1,8 @@
 import depthLimit from 'graphql-depth-limit';
 import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, GraphQLError, type GraphQLSchema, KnownFragmentNamesRule, Kind, Lexer, NoFragmentCyclesRule, NoSchemaIntrospectionCustomRule, type SelectionSetNode, Source, specifiedRules, TokenKind, type ValidationRule, validate, visit } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
-import { reservedKeys, textProblem, unstorable } from '../services/shared/storable';
+import { textProblem } from '../db/storable';
+import { reservedKeys, unstorable } from '../services/shared/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
 
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
@@ -90,7 +91,7 @@ export function checkNesting(query: string): void {
  * GraphQL's own rules (run beside this one) report both as validation errors.
  */
 const depthRule: ValidationRule = (context) =>
-  validate(context.getSchema(), context.getDocument(), [KnownFragmentNamesRule, NoFragmentCyclesRule]).length > 0 ? {} : depthLimit(MAX_DEPTH)(context);
+  validate(context.getSchema(), context.getDocument(), [KnownFragmentNamesRule, NoFragmentCyclesRule]).length > 0 ? {} : (depthLimit(MAX_DEPTH) as ValidationRule)(context);
 
 /**
  * Refuses a selection set asking for one field under more than MAX_FIELD_ALIASES aliases

@@ -50,7 +50,7 @@ export class PendingEvents<P> {
     const superseded = this.events.findIndex((e) => this.perRecord.get(e.record)! > 1);
     if (superseded < 0 && this.events.length < MAX_PENDING_RECORDS) return;
     const [dropped] = this.events.splice(Math.max(superseded, 0), 1);
-    this.forget(dropped!.record);
+    this.forget(dropped.record);
   }
 
   private forget(record: string): void {
@@ -85,7 +85,7 @@ export function eventStream<T extends Topic>(
   const unsubscribe = bus.subscribe(topic, (payload) => {
     if (!keep(payload)) return;
     onKept(payload);
-    if (direct) return direct(payload, record(payload));
+    if (direct) { direct(payload, record(payload)); return; }
     pending.push(payload);
     wake?.();
   });

@@ -44,7 +44,7 @@ export function serveSockets<E extends SocketExtra>(
     let answered = true;
     socket.on('pong', () => (answered = true));
     const keepAlive = setInterval(() => {
-      if (!answered) return socket.terminate();
+      if (!answered) { socket.terminate(); return; }
       answered = false;
       socket.ping();
     }, keepAliveMs);
@@ -53,19 +53,21 @@ export function serveSockets<E extends SocketExtra>(
         protocol: socket.protocol,
         send: (data) => {
           if (socket.readyState !== WebSocket.OPEN) return;
-          if (socket.bufferedAmount < SEND_HIGH_WATER) return socket.send(data);
+          if (socket.bufferedAmount < SEND_HIGH_WATER) { socket.send(data); return; }
           return new Promise<void>((resolve, reject) => socket.send(data, (err) => (err ? reject(err) : resolve())));
         },
         close: (code, reason) => socket.close(code, reason),
-        onMessage: (handle) =>
-          socket.on('message', async (data) => {
+        onMessage: (handle) => {
+          const receive = async (message: string) => {
             try {
-              await handle(String(data));
+              await handle(message);
             } catch (err) {
               logger.error({ err }, 'graphql websocket message failed');
               internalError(socket);
             }
-          }),
+          };
+          socket.on('message', (data) => void receive(String(data)));
+        },
       },
       extra(socket, request),
     );

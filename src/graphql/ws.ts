@@ -1,4 +1,4 @@
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, getOperationAST, GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema, parse, validate } from 'graphql';
 import { type Disposable, makeServer, type OperationResult } from 'graphql-ws';
 import type { Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
@@ -63,7 +63,7 @@ function prepare(schema: GraphQLSchema, introspection: boolean, payload: { query
   let document;
   try {
     checkNesting(payload.query);
-    document = parse(payload.query, { maxTokens: MAX_TOKENS });
+    document = parse(payload.query, { maxLexicalTokens: MAX_TOKENS });
   } catch (err) {
     return withCode([err as GraphQLError], 'GRAPHQL_PARSE_FAILED');
   }
@@ -221,7 +221,7 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
           return prepared;
         }
         const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
-        if (getOperationAST(prepared.document, prepared.operationName)?.operation === 'subscription') {
+        if (getOperationAST(prepared.document, prepared.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
           const slot = subscriptionSlots.take(ctx.extra.socket);
           if (slot instanceof GraphQLError) return [slot];
           slots.set(contextValue, slot);

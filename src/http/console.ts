@@ -49,12 +49,18 @@ export function consolePages(logger: Logger, dir = path.join(PROJECT_ROOT, 'dist
   const built = readBuild(dir);
   if (!built) logger.warn({ dir }, 'web console not built (node console/build.mjs): /console answers 503');
   return async (ctx: Context, next: Next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
     if (ctx.path === '/' || ctx.path === '/console') {
       ctx.redirect(CONSOLE_PATH);
       return;
     }
-    if (!ctx.path.startsWith(CONSOLE_PATH)) return next();
+    if (!ctx.path.startsWith(CONSOLE_PATH)) {
+      await next();
+      return;
+    }
     ctx.set('X-Content-Type-Options', 'nosniff');
     if (!built) {
       ctx.status = 503;
@@ -69,7 +75,10 @@ export function consolePages(logger: Logger, dir = path.join(PROJECT_ROOT, 'dist
       return;
     }
     const asset = ctx.path.startsWith(ASSETS_PATH) ? built.assets.get(ctx.path.slice(ASSETS_PATH.length)) : undefined;
-    if (!asset) return next();
+    if (!asset) {
+      await next();
+      return;
+    }
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
     ctx.type = asset.type;
     ctx.body = asset.body;

@@ -98,7 +98,7 @@ export class RelaySession implements ConversationSink {
     this.endedWith = handoff.reason;
     const end = () => this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
     const wait = this.sayings.end() - Date.now();
-    if (wait <= 0) return end();
+    if (wait <= 0) { end(); return; }
     this.endTimer = setTimeout(() => {
       this.endTimer = null;
       end();
@@ -110,7 +110,7 @@ export class RelaySession implements ConversationSink {
   }
 
   private receive(data: RawData, binary: boolean): void {
-    if (++this.received > this.limits.maxMessages) return this.refuse('too many messages');
+    if (++this.received > this.limits.maxMessages) { this.refuse('too many messages'); return; }
     let parsed;
     try {
       parsed = binary ? null : incomingMessage.safeParse(JSON.parse(data.toString()));
@@ -137,7 +137,7 @@ export class RelaySession implements ConversationSink {
   }
 
   private setup(parameters: Record<string, string>, callSid: string): void {
-    if (this.conversation) return this.logger.warn('second relay setup ignored');
+    if (this.conversation) { this.logger.warn('second relay setup ignored'); return; }
     clearTimeout(this.setupTimer);
     const callId = parameters.call_id;
     const opening = openingOf(parameters.opening);

@@ -27,13 +27,13 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
   let stopping = false;
   return {
     upgrade(req, socket, head) {
-      if (stopping) return refuseUpgrade(socket, 503);
+      if (stopping) { refuseUpgrade(socket, 503); return; }
       const signature = req.headers['x-twilio-signature'];
       void (typeof signature === 'string' ? relay.admit(req.url ?? '', signature) : Promise.resolve(null)).then(
         (admitted) => {
           if (!admitted) {
             logger.warn({ path: req.url?.split('?')[0] }, 'relay handshake refused: invalid signature, or its session URL used or expired');
-            return refuseUpgrade(socket, 403);
+            refuseUpgrade(socket, 403); return;
           }
           if (stopping) return void admitted.release().finally(() => refuseUpgrade(socket, 503));
           wss.handleUpgrade(req, socket, head, (ws) => {
@@ -59,7 +59,10 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
           (client) =>
             new Promise<void>((resolve) => {
               const hard = setTimeout(() => client.terminate(), 2000);
-              client.once('close', () => resolve(clearTimeout(hard)));
+              client.once('close', () => {
+                clearTimeout(hard);
+                resolve();
+              });
               client.close(1001, 'server stopping');
             }),
         ),

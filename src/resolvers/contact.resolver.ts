@@ -12,7 +12,7 @@ import type { ContactService } from '../services/contacts/contact.service';
 import type { ContactView } from '../services/contacts/contact.contract';
 import type { ContactCreateInput, ContactUpdateInput } from '../services/contacts/contact.input';
 
-const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0]! : created);
+const one = (created: ContactView | ContactView[]): ContactView => (Array.isArray(created) ? created[0] : created);
 
 @Resolver(() => ContactType)
 export class ContactResolver {

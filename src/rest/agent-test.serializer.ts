@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { CriterionResult } from '../services/agent-tests/criteria';
 import { callerTurnView, criterionInput } from '../services/agent-tests/scenario.input';
 import type { ScenarioView } from '../services/agent-tests/scenario.service';
-import type { ScenarioRunView, TestRunView } from '../services/agent-tests/test-run.contract';
-import { TEST_RUN_STATUSES } from '../entities/agent-test-run.entity';
+import { type ScenarioRunView, TEST_RUN_STATUS_VALUES, type TestRunView } from '../services/agent-tests/test-run.contract';
 
 /** REST shapes of agent test scenarios and runs (docs/agents.md, "Test suites"), snake_case. */
 
@@ -64,7 +63,7 @@ export const testRunShape = z.object({
   ai_agent_id: z.string(),
   version: z.int().nullable(),
   replay_of: z.string().nullable(),
-  status: z.enum(TEST_RUN_STATUSES),
+  status: z.enum(TEST_RUN_STATUS_VALUES),
   passed: z.boolean().nullable(),
   total: z.int(),
   done: z.int(),

@@ -76,7 +76,10 @@ export function apiReference(): Middleware {
   for (const [name, type] of Object.entries(PACKAGE_FILES)) files.set(name, { body: readFileSync(path.join(dir, name)), type });
   files.set('init.js', { body: INIT_SCRIPT, type: 'application/javascript; charset=utf-8' });
   return async (ctx: Context, next: Next) => {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      await next();
+      return;
+    }
     if (ctx.path === API_REFERENCE_PATH || ctx.path === `${API_REFERENCE_PATH}/`) {
       ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
       ctx.set('X-Content-Type-Options', 'nosniff');
@@ -85,7 +88,10 @@ export function apiReference(): Middleware {
       return;
     }
     const file = ctx.path.startsWith(`${ASSETS_PATH}/`) ? files.get(ctx.path.slice(ASSETS_PATH.length + 1)) : undefined;
-    if (!file) return next();
+    if (!file) {
+      await next();
+      return;
+    }
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'public, max-age=86400');
     ctx.type = file.type;

@@ -52,7 +52,7 @@ export function healthRoutes(api: RestApi, health: HealthService): Router<RestSt
     },
     async (ctx) => {
       const { ready, checks } = await health.readiness();
-      if (ready) return ok(ctx, { checks });
+      if (ready) { ok(ctx, { checks }); return; }
       ctx.status = 503;
       ctx.body = { status: 'error', message: 'Not ready', data: { checks } };
     },

@@ -39,10 +39,11 @@ export interface HotReadParts {
  * Left to the chain: requests with an `Origin` (the CORS headers stay @koa/cors's), any
  * other method, a malformed id, a query string, a trailing slash.
  */
-export function answerHotReads(parts: HotReadParts, fallback: http.RequestListener): http.RequestListener {
+export function answerHotReads(parts: HotReadParts, fallback: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): http.RequestListener {
   return (req, res) => {
     const id = req.method === 'GET' && req.headers.origin === undefined ? BY_ID.exec(req.url ?? '')?.[1] : undefined;
-    if (id === undefined) return fallback(req, res);
+    // Koa's callback answers its own failures: its promise never rejects.
+    if (id === undefined) { void fallback(req, res); return; }
     // As Koa's callback does: a failure past the answer's own (a bug) is logged, never an unhandled rejection.
     answerCampaign(parts, id, req, res).catch((err: unknown) => {
       parts.logger.error({ err, method: req.method, path: req.url }, 'hot read failed');

@@ -1,8 +1,10 @@
 import type { RouterContext, RouterMiddleware } from '@koa/router';
-import type { IdempotencyService } from '../services/platform/idempotency.service';
-import type { StoredAnswer } from '../services/platform/idempotency.store';
+import type { IdempotencyService, KeyedRequest } from '../services/platform/idempotency.service';
 import { mapError } from './envelope';
 import type { RestState } from './middleware';
+
+/** The answer a key keeps, as the service takes it. */
+type StoredAnswer = Awaited<ReturnType<KeyedRequest<unknown>['rebuild']>>;
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -34,7 +36,10 @@ function keep(status: number, body: unknown): StoredAnswer | null {
 export function idempotent(service: IdempotencyService): (rebuild: Rebuild) => RouterMiddleware<RestState> {
   return (rebuild) => async (ctx, next) => {
     // Present but empty is a bad key, not no key.
-    if (ctx.headers['idempotency-key'] === undefined) return next();
+    if (ctx.headers['idempotency-key'] === undefined) {
+      await next();
+      return;
+    }
     const key = service.parseKey(ctx.get(IDEMPOTENCY_HEADER), IDEMPOTENCY_HEADER);
     const outcome = await service.execute(ctx.state.caller, {
       key,

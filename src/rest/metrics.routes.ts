@@ -23,7 +23,7 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
  * headers are ambiguous and never match, as for the API (AuthService.verify).
  */
 function bearerMatches(authorization: readonly string[] | undefined, token: string): boolean {
-  const given = authorization?.length === 1 ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization[0]!)?.[1] ?? '') : '';
+  const given = authorization?.length === 1 ? (/^Bearer\s+(\S+)\s*$/i.exec(authorization[0])?.[1] ?? '') : '';
   return timingSafeEqual(digest(given), digest(token));
 }
 

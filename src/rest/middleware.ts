@@ -85,7 +85,10 @@ export const wellFormedUrl: Middleware = async (ctx, next) => {
  */
 export function rejectMalformedUrls(routes: { match(path: string, method: string): { route: boolean } }): Middleware {
   return async (ctx, next) => {
-    if (!routes.match(ctx.path, ctx.method).route) return wellFormedUrl(ctx, next);
+    if (!routes.match(ctx.path, ctx.method).route) {
+      await wellFormedUrl(ctx, next);
+      return;
+    }
     await next();
   };
 }

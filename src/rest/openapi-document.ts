@@ -120,7 +120,7 @@ function responses(op: Operation, schemas: Schemas): Json {
 }
 
 function parameters(op: Operation, schemas: Schemas): Json[] {
-  const inPath = [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  const inPath = [...op.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const path = inPath.map((name) => ({
     name,
     in: 'path',

@@ -11,7 +11,6 @@ import { openApiDocument } from './openapi-document';
  */
 export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestState> {
   const router = new Router<RestState>();
-  let document: object | undefined;
   api.route(
     router,
     {
@@ -29,6 +28,7 @@ export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestS
       ctx.body = document;
     },
   );
-  document = openApiDocument(api.operations, publicBaseUrl);
+  // Made after the route above, so that it lists it too; the handler reads it at request time.
+  const document = openApiDocument(api.operations, publicBaseUrl);
   return router;
 }

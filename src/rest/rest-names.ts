@@ -32,7 +32,7 @@ function optionFor(schema: z.ZodType | undefined, value: unknown): z.ZodType | u
 /** The schema of an object's fields, if `schema` holds one (past optional, nullable and piped wrappers) whose keys are renamed. */
 function fieldsOf(schema: z.ZodType | undefined): z.ZodRawShape | undefined {
   const inner = schema && holder(schema);
-  return inner instanceof z.ZodObject && !storedKeys.has(inner) ? (inner.shape as z.ZodRawShape) : undefined;
+  return inner instanceof z.ZodObject && !storedKeys.has(inner) ? (inner.shape) : undefined;
 }
 
 function elementOf(schema: z.ZodType | undefined): z.ZodType | undefined {
@@ -63,7 +63,7 @@ export function toServiceNames(documented: z.ZodType | undefined, value: unknown
 /** `field` (`steps[0].webhookUrl`) parsed into its path; `body` is the root. */
 function pathOf(field: string): PropertyKey[] {
   if (field === 'body') return [];
-  return [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) => (index === undefined ? key! : Number(index)));
+  return [...field.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map(([, key, index]) => (index === undefined ? key : Number(index)));
 }
 
 /** A camelCase name a service gives a field (`phoneNumber`), which REST names in snake_case. */

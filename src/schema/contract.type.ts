@@ -31,7 +31,7 @@ function graphqlType(schema: z.ZodType, reading: Reading = {}): GraphQLType {
   if (schema instanceof z.ZodGUID) return ID;
   if (schema instanceof z.ZodISODate) return GraphQLLocalDate;
   if (schema instanceof z.ZodString || schema instanceof z.ZodStringFormat) return String;
-  if (schema instanceof z.ZodNumber) return schema.isInt ? Int : Float;
+  if (schema instanceof z.ZodNumber) return (schema.format ?? '').includes('int') ? Int : Float;
   if (schema instanceof z.ZodBoolean) return Boolean;
   if (schema instanceof z.ZodDate) return Date;
   if (schema instanceof z.ZodEnum) return closedSetOf(schema.options as string[]);
@@ -68,7 +68,7 @@ const mayBeEmpty = (schema: z.ZodType): boolean => schema.safeParse(null).succes
  * object keeps the keys it is stored with (`ai_agent_id`), which REST shows as they are,
  * and GraphQL reads them under its own names (`aiAgentId`).
  */
-function objectType(name: string, fields: [string, z.ZodType][], options: ObjectTypeOptions, as: Partial<Record<string, GraphQLTypeAs>> = {}): ClassType<object> {
+function objectType(name: string, fields: [string, z.ZodType][], options: ObjectTypeOptions, as: Partial<Record<string, GraphQLTypeAs>> = {}): ClassType {
   const type = class {};
   Object.defineProperty(type, 'name', { value: `${name}Type` });
   for (const [key, schema] of fields) {
@@ -94,15 +94,15 @@ function declareNested(schema: z.ZodType, input: boolean): void {
 }
 
 /** The GraphQL types of nested objects (`DynamicVariable`, `DynamicVariableInput`), each built once. */
-const nestedTypes = { object: new Map<z.ZodObject, ClassType<object>>(), input: new Map<z.ZodObject, ClassType<object>>() };
+const nestedTypes = { object: new Map<z.ZodObject, ClassType>(), input: new Map<z.ZodObject, ClassType>() };
 
 /** The GraphQL input type of a nested object of a write schema, for other inputs that hold it too. */
-export const namedInputType = (schema: z.ZodObject): ClassType<object> => nestedType(schema, true);
+export const namedInputType = (schema: z.ZodObject): ClassType => nestedType(schema, true);
 
 /** The GraphQL object type of a nested object of a view, for other types that hold it too. */
-export const namedObjectType = (schema: z.ZodObject): ClassType<object> => nestedType(schema, false);
+export const namedObjectType = (schema: z.ZodObject): ClassType => nestedType(schema, false);
 
-function nestedType(schema: z.ZodObject, input: boolean): ClassType<object> {
+function nestedType(schema: z.ZodObject, input: boolean): ClassType {
   const built = input ? nestedTypes.input : nestedTypes.object;
   const known = built.get(schema);
   if (known) return known;
@@ -142,7 +142,7 @@ export function contractInputType<T extends object>(name: string, description: s
   return inputType(name, description, arranged(fields, override), override) as ClassType<T>;
 }
 
-function inputType(name: string, description: string, fields: [string, z.ZodType][], override: InputOverride): ClassType<object> {
+function inputType(name: string, description: string, fields: [string, z.ZodType][], override: InputOverride): ClassType {
   const type = class {};
   Object.defineProperty(type, 'name', { value: name });
   for (const [key, schema] of fields) {

@@ -31,6 +31,7 @@ import { OutboundHttp } from './flows/outbound-http';
 import { StepExecutor } from './flows/step-executor';
 import { IdempotencyService } from './platform/idempotency.service';
 import { InboundCallService } from './calls/inbound/inbound-call.service';
+import type { JobHandlers } from './platform/jobs/job-catalogue';
 import type { JobQueue } from './platform/jobs/job-queue';
 import { PhoneParser } from './shared/phone';
 import { PhoneNumberService } from './phone-numbers/phone-number.service';
@@ -171,5 +172,20 @@ export function createServices(config: Config, infra: Infrastructure) {
       await outbound.close();
       await rateLimits.close();
     },
+  };
+}
+
+/** The service method behind each job of the catalogue (src/services/platform/jobs/job-catalogue.ts). */
+export function jobHandlers(services: Services): JobHandlers {
+  const { lifecycle, flows, flowEvents, dialer, analysis, recordings, testRuns, model } = services;
+  return {
+    'call.dispatch': (caller) => lifecycle.dispatch(caller),
+    'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
+    'flow.step': (caller, job) => flows.runStep(caller, job),
+    'flow.events': (caller) => flowEvents.deliver(caller),
+    'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
+    'call.analyze': analysis ? (caller, { callId }, attempt) => analysis.analyze(caller, callId, attempt) : null,
+    'recording.delete': (caller, { callId }) => recordings.delete(caller, callId),
+    'agent.test-run': model ? (caller, { runId }) => testRuns.run(caller, runId) : null,
   };
 }

@@ -92,13 +92,13 @@ describe('an attempt answered by a person', () => {
     const campaign = await d.running({ numberOfCallAttempts: [3], retryDelay: [1], retryDelayUnit: ['minutes'] }, d.numbers(1));
     await d.tick(campaign.id);
     const [call] = await d.calls(campaign.id);
-    await d.end(call!.id, 'in-progress');
+    await d.end(call.id, 'in-progress');
     expect(await d.stats(campaign.id)).toMatchObject({ inProgress: 1, callProgress: 0 });
     d.clock.advance(42_000);
-    await d.end(call!.id, 'completed');
+    await d.end(call.id, 'completed');
     await d.tick(campaign.id);
     expect(await d.stats(campaign.id)).toMatchObject({ status: 'completed', settled: 1, pickedUp: 1, inProgress: 0, queued: 0, callProgress: 100 });
-    const contact = await d.s.services.contacts.get(d.s.caller(d.companyId), call!.contactId!);
+    const contact = await d.s.services.contacts.get(d.s.caller(d.companyId), call.contactId!);
     expect(contact).toMatchObject({ lastCallStatus: 'picked-up', lastCallDuration: 42 });
   });
 });
@@ -111,7 +111,7 @@ describe('the concurrency cap', () => {
     expect(await d.stats(campaign.id)).toMatchObject({ contactsSelected: 5, inProgress: 2, queued: 3 });
 
     const [first] = await d.calls(campaign.id);
-    await d.end(first!.id, 'completed');
+    await d.end(first.id, 'completed');
     await d.tick(campaign.id);
     expect(await d.stats(campaign.id)).toMatchObject({ inProgress: 2, queued: 2, pickedUp: 1 });
     expect(await d.calls(campaign.id)).toHaveLength(3);
@@ -143,7 +143,7 @@ describe('skipped contacts', () => {
   it('skip non-local numbers and numbers on the do-not-call list, with the reason, and complete', async () => {
     const [local, listed] = d.numbers(2);
     await d.s.services.doNotCall.add(d.s.caller(d.companyId), { numbers: [listed] });
-    const campaign = await d.running({}, [local!, listed!, '+442079460958']);
+    const campaign = await d.running({}, [local, listed, '+442079460958']);
     await d.tick(campaign.id);
     expect(await d.stats(campaign.id)).toMatchObject({ contactsSelected: 3, inProgress: 1, skipped: 2, skippedReasons: { do_not_call: 1, non_local: 1 } });
     expect((await d.calls(campaign.id)).map((c) => c.callTo)).toEqual([local]);
@@ -161,10 +161,10 @@ describe('skipped contacts', () => {
   it('skip a contact made inactive after it was selected', async () => {
     d.clock.set('2026-11-23T13:00:00Z'); // 08:00 New York: selected, not dialed
     const [number] = d.numbers(1);
-    const campaign = await d.running({}, [number!]);
+    const campaign = await d.running({}, [number]);
     await d.tick(campaign.id);
     const [contact] = (await d.s.services.contacts.page(d.s.caller(d.companyId), { search: number })).items;
-    await d.s.services.contacts.update(d.s.caller(d.companyId), contact!.id, { status: 'inactive' });
+    await d.s.services.contacts.update(d.s.caller(d.companyId), contact.id, { status: 'inactive' });
     d.clock.set('2026-11-23T14:00:01Z');
     await d.tick(campaign.id);
     expect(await d.stats(campaign.id)).toMatchObject({ skipped: 1, skippedReasons: { contact_inactive: 1 }, status: 'completed' });

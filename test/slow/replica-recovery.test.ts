@@ -104,7 +104,7 @@ async function heldStepFlow(on: Replica, path: string, name: string) {
 async function expectSentAgainAndSucceeded(on: Replica, path: string, flowId: string, executionId: string): Promise<void> {
   const requests = receiver.at(path);
   expect(requests).toHaveLength(2);
-  expect(requests[1]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
+  expect(requests[1].headers['webhook-id']).toBe(requests[0].headers['webhook-id']);
   const done = await waitFor('the execution to succeed', async () => {
     const e = await call<{ status: string; steps: { status: string }[] }>(on, 'GET', `/v1/webhooks/${flowId}/executions/${executionId}`);
     return e.status === 'success' ? e : undefined;
@@ -129,11 +129,11 @@ describe('recovery after a replica is killed (kill -9)', () => {
     await waitFor(`the step to be sent again within ${bound} s`, async () => (sent.secondAt > 0 ? true : undefined), (bound + 1) * 1000, 50);
     expect(seconds(sent.firstAt, sent.secondAt)).toBeLessThanOrEqual(bound);
 
-    await expectSentAgainAndSucceeded(replicas[1]!, '/slow', flow.id, execution.id);
+    await expectSentAgainAndSucceeded(replicas[1], '/slow', flow.id, execution.id);
   }, 90_000);
 
   it('a simulated call whose next step was due on the killed replica does not stay ringing', async () => {
-    const b = replicas[1]!;
+    const b = replicas[1];
     const agents = await call<{ id: string; name: string }[]>(b, 'GET', '/v1/ai-agent');
     const agent = agents.find((x) => x.name === 'Demo appointment reminder')!;
     // `b`, the only replica, places the call: its answer step waits on `b`'s timer.
@@ -169,7 +169,7 @@ describe('recovery after a replica is killed (kill -9)', () => {
   }, 90_000);
 
   it('a flow step job in flight on the killed worker is sent again by another once the job expires', async () => {
-    const worker = replicas[2]!;
+    const worker = replicas[2];
     // Triggered on an API-only replica, the step is a job, which `worker`, the only worker, takes.
     const api = await startReplica('api', { JOB_WORKERS: '0' });
     const { sent, flow, execution } = await heldStepFlow(api, '/held', 'Job recovery');

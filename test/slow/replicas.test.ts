@@ -39,7 +39,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   await killReplicas(replicas);
   await sql.end();
   await db.drop();
@@ -57,12 +57,12 @@ describe('three replicas as separate processes on one database', () => {
     await Promise.all(replicas.map((r) => listening(r)));
     const banners = replicas.filter((r) => r.output.stdout.includes('Demo company created'));
     expect(banners).toHaveLength(1);
-    key = demoKey(banners[0]!.output.stdout);
+    key = demoKey(banners[0].output.stdout);
     expect(await rows('select name from companies')).toEqual([{ name: 'Demo Company' }]);
   }, 90_000);
 
   it('complete each call exactly once, whichever replica took it, and every subscriber hears every call', async () => {
-    const agents = (await (await fetch(`${replicas[0]!.url}/v1/ai-agent`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string; name: string }[] };
+    const agents = (await (await fetch(`${replicas[0].url}/v1/ai-agent`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { id: string; name: string }[] };
     const agent = agents.data.find((a) => a.name === 'Demo appointment reminder')!;
 
     // One subscriber on each replica, registered before the first call is made.
@@ -76,7 +76,7 @@ describe('three replicas as separate processes on one database', () => {
     // Round-robin, all at once, as the load balancer spreads them.
     const made = await Promise.all(
       Array.from({ length: CALLS }, async (_, i) => {
-        const res = await fetch(`${replicas[i % replicas.length]!.url}/v1/calls/make-call`, {
+        const res = await fetch(`${replicas[i % replicas.length].url}/v1/calls/make-call`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
           body: JSON.stringify({ ai_agent_id: agent.id, call_from: '+14155550100', call_to: `+1415555${String(2000 + i)}` }),
@@ -90,7 +90,7 @@ describe('three replicas as separate processes on one database', () => {
 
     await waitFor('every call to complete', async () => {
       const [row] = await rows<{ n: number }>(`select count(*)::int as n from calls where call_status = 'completed'`);
-      return row!.n === CALLS ? true : undefined;
+      return row.n === CALLS ? true : undefined;
     }, 60_000, 100);
 
     // One terminal status and one provider sid per call.
@@ -108,7 +108,7 @@ describe('three replicas as separate processes on one database', () => {
     const [placeJobs] = await rows<{ n: number }>(
       `select count(*)::int as n from (select name from pgboss.job union all select name from pgboss.archive) j where name = 'call.place'`,
     );
-    expect(placeJobs!.n).toBe(0);
+    expect(placeJobs.n).toBe(0);
 
     // Each replica's subscriber hears every call's events, wherever they happened: each
     // event published once on the bus reaches every replica once.
@@ -119,7 +119,7 @@ describe('three replicas as separate processes on one database', () => {
         return counts;
       };
       await waitFor(
-        () => `replica ${replicas[i]!.name}'s subscriber to hear ${CALLS * EVENTS_PER_CALL} events (${sub.received.length} so far)`,
+        () => `replica ${replicas[i].name}'s subscriber to hear ${CALLS * EVENTS_PER_CALL} events (${sub.received.length} so far)`,
         async () => (sub.received.length >= CALLS * EVENTS_PER_CALL ? true : undefined),
         15_000,
       );
@@ -131,7 +131,7 @@ describe('three replicas as separate processes on one database', () => {
   }, 120_000);
 
   it('each replica stops cleanly on SIGTERM', async () => {
-    await Promise.all(clients.splice(0).map((c) => c.dispose()));
+    await Promise.all(clients.splice(0).map(async (c) => c.dispose()));
     const codes = await Promise.all(replicas.map((r) => stopReplica(r)));
     expect(codes).toEqual([0, 0, 0]);
   }, 30_000);

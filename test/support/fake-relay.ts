@@ -112,10 +112,13 @@ export class FakeRelay {
       if (Date.now() > deadline) throw new Error('timed out waiting for a relay message');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.push(() => resolve(clearTimeout(timer)));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
-    return this.received[this.cursor++]!;
+    return this.received[this.cursor++];
   }
 
   /**
@@ -134,7 +137,7 @@ export class FakeRelay {
         if (message.type === 'end') return { text, tokens, others, firstAt };
         continue;
       }
-      firstAt ??= this.receivedAt[this.cursor - 1]!;
+      firstAt ??= this.receivedAt[this.cursor - 1];
       text += message.token as string;
       tokens++;
       if (message.last) return { text, tokens, others, firstAt };
@@ -148,7 +151,10 @@ export class FakeRelay {
       if (Date.now() > deadline) throw new Error('timed out waiting for the relay socket to close');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.push(() => resolve(clearTimeout(timer)));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     return this.closeCode;
@@ -175,7 +181,7 @@ export function sessionTokenIn(twiml: string): string {
 /** The `<Parameter>`s of a `<ConversationRelay>` TwiML, as Twilio hands them back in `setup.customParameters`. */
 export function parametersIn(twiml: string): Record<string, string> {
   const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  return Object.fromEntries([...twiml.matchAll(/<Parameter name="([^"]*)" value="([^"]*)"\/>/g)].map((m) => [unescape(m[1]!), unescape(m[2]!)]));
+  return Object.fromEntries([...twiml.matchAll(/<Parameter name="([^"]*)" value="([^"]*)"\/>/g)].map((m) => [unescape(m[1]), unescape(m[2])]));
 }
 
 /** The handshake was answered with an HTTP status instead of a websocket. */

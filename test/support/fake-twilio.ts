@@ -111,7 +111,7 @@ const attribute = (tag: string, name: string) => {
 function dialIn(twiml: string): { dial: string; numberTag: string | null; number: string } {
   const m = /(<Dial\b[^>]*>)(?:(<Number\b[^>]*>)([^<]*)<\/Number>|([^<]*))<\/Dial>/.exec(twiml);
   if (!m) throw new Error(`no <Dial> in ${twiml}`);
-  return { dial: m[1]!, numberTag: m[2] ?? null, number: unescapeXml((m[3] ?? m[4] ?? '').trim()) };
+  return { dial: m[1], numberTag: m[2] ?? null, number: unescapeXml((m[3] ?? m[4] ?? '').trim()) };
 }
 
 /** One range of `bytes=a-b` / `a-` / `-n` over `size` bytes; null for the whole. */
@@ -127,7 +127,7 @@ function byteRange(header: string | undefined, size: number): [number, number] |
 function recordingResource(req: http.IncomingMessage, res: http.ServerResponse, sid: string, recordings: Map<string, Buffer>): void {
   if (req.headers.authorization !== `Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN}`).toString('base64')}`) return void res.writeHead(401).end();
   const media = recordings.get(sid);
-  if (!media) return json(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+  if (!media) { json(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 }); return; }
   if (req.method === 'DELETE') {
     recordings.delete(sid);
     return void res.writeHead(204).end();
@@ -167,8 +167,8 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
       const form = new URLSearchParams(body);
       received.push({ method, path: req.url ?? '', auth: req.headers.authorization ?? '', form });
       const recording = /\/Recordings\/(RE\w+)\.(wav|mp3|json)$/.exec(url.pathname);
-      if (recording) return recordingResource(req, res, recording[1]!, recordings);
-      if (method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) return json(res, 200, incomingPhoneNumbers(url, numbers));
+      if (recording) { recordingResource(req, res, recording[1], recordings); return; }
+      if (method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) { json(res, 200, incomingPhoneNumbers(url, numbers)); return; }
       if (url.pathname.endsWith('/Calls.json') && method === 'POST') {
         const call: FakeCall = {
           sid: `CA${String(calls.length + 1).padStart(32, '0')}`,
@@ -182,16 +182,16 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
           answered_by: null,
         };
         calls.push(call);
-        return json(res, 201, call);
+        json(res, 201, call); return;
       }
-      if (url.pathname.endsWith('/Calls.json')) return json(res, 200, callsPage(url, calls));
+      if (url.pathname.endsWith('/Calls.json')) { json(res, 200, callsPage(url, calls)); return; }
       const sid = decodeURIComponent(/\/Calls\/([^/]+)\.json$/.exec(url.pathname)?.[1] ?? '');
       const call = calls.find((c) => c.sid === sid);
       // Incoming calls of the suites never went through this fake: an update of one is answered as done.
-      if (!call && method === 'POST') return json(res, 200, { sid, status: form.get('Status') });
-      if (!call) return json(res, 404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 });
+      if (!call && method === 'POST') { json(res, 200, { sid, status: form.get('Status') }); return; }
+      if (!call) { json(res, 404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 }); return; }
       if (method === 'POST' && form.has('Status')) call.status = form.get('Status')!;
-      return json(res, 200, call);
+      json(res, 200, call);
     });
   });
   const creates = () => received.filter((q) => q.method === 'POST' && q.path.endsWith('/Calls.json'));
@@ -200,7 +200,7 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
     if (!found) throw new Error(`no call created for ${callId}`);
     return found;
   };
-  const sidOf = (create: Received) => calls[creates().indexOf(create)]!.sid;
+  const sidOf = (create: Received) => calls[creates().indexOf(create)].sid;
   /** Posts `params` to the public `callbackUrl`, signed, at the service's local address. */
   const post = (serviceUrl: string, callbackUrl: string, params: Record<string, string>, token = TWILIO_TOKEN) => {
     const target = new URL(callbackUrl);
@@ -213,7 +213,7 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
   /** Posts the call's status callback, signed; the fake's call takes the status. */
   const statusCallback = (serviceUrl: string, callId: string, callStatus: string, extra: Record<string, string> = {}) => {
     const create = created(callId);
-    const call = calls[creates().indexOf(create)]!;
+    const call = calls[creates().indexOf(create)];
     call.status = callStatus;
     const params = { AccountSid: TWILIO_SID, CallSid: call.sid, CallStatus: callStatus, From: call.from, To: call.to, Direction: 'outbound-api', ...extra };
     return post(serviceUrl, create.form.get('StatusCallback')!, params);
@@ -280,7 +280,7 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
         answer: (serviceUrl, callId) => statusCallback(serviceUrl, callId, 'in-progress'),
         async calleeHangsUp(serviceUrl, callId, durationS, statusFirst = false) {
           const create = created(callId);
-          const call = calls[creates().indexOf(create)]!;
+          const call = calls[creates().indexOf(create)];
           call.status = 'completed';
           call.duration = String(durationS);
           const common = { AccountSid: TWILIO_SID, CallSid: call.sid, CallStatus: 'completed', From: call.from, To: call.to, Direction: 'outbound-api' };

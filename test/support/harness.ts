@@ -151,7 +151,7 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
     },
     jwtFor(companyId, claims = {}, secret = JWT_SECRET) {
       const exp = Math.floor(Date.now() / 1000) + 3600;
-      return jwt.sign({ company_id: companyId, sub: 'user-1', exp, ...claims }, secret, { algorithm: 'HS256' });
+      return jwt.sign({ company_id: companyId, sub: 'user-1', exp, ...claims } satisfies jwt.JwtPayload, secret, { algorithm: 'HS256' });
     },
     async restart() {
       await app.close();

@@ -47,8 +47,8 @@ export async function spawnService(name: string, env: Record<string, string>, op
     detached: options.ownProcessGroup ?? false,
   });
   const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
+  child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { name, url: `http://127.0.0.1:${port}`, process: child, output, exited };
 }

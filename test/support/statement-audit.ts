@@ -34,7 +34,7 @@ export function tenantTables(orm: MikroORM): TenantTables {
   const tables: TenantTables = new Map();
   for (const meta of Object.values(orm.getMetadata().getAll())) {
     const company = meta.relations.find((p) => p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta?.class === Company);
-    if (company) tables.set(meta.tableName, { company: company.fieldNames[0]!, key: meta.getPrimaryProps()[0]!.fieldNames[0]! });
+    if (company) tables.set(meta.tableName, { company: company.fieldNames[0], key: meta.getPrimaryProps()[0].fieldNames[0] });
   }
   return tables;
 }
@@ -99,7 +99,7 @@ function companyColumnOf(expr: Node | undefined, refs: TenantRef[]): TenantRef |
   if (!fields) return null;
   const [qualifier, column] = fields.length === 1 ? [null, ...strings(fields)] : strings(fields).slice(-2);
   const candidates = refs.filter((r) => r.column === column && (qualifier === null ? true : r.name === qualifier));
-  return candidates.length === 1 ? candidates[0]! : null;
+  return candidates.length === 1 ? candidates[0] : null;
 }
 
 /** Whether an expression reads a column of this level's tenant tables (then it names no company by itself). */
@@ -218,8 +218,8 @@ export function companyFilterProblems(sql: string, tables: TenantTables): string
   } catch (err) {
     return [`unparsable: ${(err as Error).message}`];
   }
-  const statement = tree.stmts?.length === 1 ? tree.stmts[0]!.stmt : undefined;
-  if (statement && isWriteByPrimaryKey(statement as Node, tables)) return [];
+  const statement = tree.stmts?.length === 1 ? tree.stmts[0].stmt : undefined;
+  if (statement && isWriteByPrimaryKey(statement, tables)) return [];
   const ctes = new Set<string>();
   for (const [type, node] of nodes(tree)) if (type === 'CommonTableExpr') ctes.add(node.ctename);
   const problems: string[] = [];

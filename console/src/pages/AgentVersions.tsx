@@ -36,7 +36,7 @@ type Version = NonNullable<AgentVersionsQuery['aiAgent']>['versions']['edges'][n
 /** A version's own fields, not the agent settings it snapshots. */
 const OWN = new Set(['__typename', 'id', 'version', 'publishedAt', 'note']);
 
-const shown = (value: unknown): string => (value === null || value === undefined ? '—' : typeof value === 'object' ? JSON.stringify(value, null, 1) : String(value));
+const shown = (value: unknown): string => (value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value, null, 1));
 
 /** The settings that differ between two versions, field by field. */
 function differences(from: Version, to: Version): { field: string; from: string; to: string }[] {
@@ -48,8 +48,8 @@ function differences(from: Version, to: Version): { field: string; from: string;
 
 /** Two versions side by side: only the fields that differ. */
 function VersionDiff({ versions }: { versions: Version[] }) {
-  const [fromNumber, setFrom] = useState(versions[1]?.version ?? versions[0]!.version);
-  const [toNumber, setTo] = useState(versions[0]!.version);
+  const [fromNumber, setFrom] = useState(versions[1]?.version ?? versions[0].version);
+  const [toNumber, setTo] = useState(versions[0].version);
   const from = versions.find((v) => v.version === fromNumber);
   const to = versions.find((v) => v.version === toNumber);
   const rows = from && to ? differences(from, to) : [];
@@ -144,7 +144,7 @@ export function AgentVersions({ agentId, isTemplate }: { agentId: string; isTemp
               </tr>
             ))}
           </Table>
-          <VersionDiff versions={versions} key={versions[0]!.id} />
+          <VersionDiff versions={versions} key={versions[0].id} />
         </>
       )}
     </section>

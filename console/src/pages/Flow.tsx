@@ -61,7 +61,7 @@ const excerpt = (value: unknown, max = 300) => {
 /** A step's request (`method`, `url`, `body`) or response (`status`, `body`) as its first line and a body excerpt. */
 function exchange(value: Record<string, unknown> | null | undefined): string {
   if (!value) return '—';
-  const first = value.status !== undefined ? `HTTP ${String(value.status)}` : `${String(value.method ?? '')} ${String(value.url ?? '')}`;
+  const first = value.status !== undefined ? `HTTP ${value.status as number}` : `${(value.method as string | undefined) ?? ''} ${(value.url as string | undefined) ?? ''}`;
   return `${first}\n${excerpt(value.body)}`;
 }
 

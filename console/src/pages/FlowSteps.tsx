@@ -48,7 +48,7 @@ export function stepsInput(drafts: StepDraft[]): { steps: WebhookStepInput[]; er
 /** The flow's HTTP requests, in order: each one's method, URL, headers, body, dependency, retries and timeout. */
 export function StepsEditor({ drafts, setDrafts, errors }: { drafts: StepDraft[]; setDrafts(update: (all: StepDraft[]) => StepDraft[]): void; errors: FieldError[] }) {
   const set = (i: number, patch: Partial<StepDraft> | Partial<WebhookStepInput>) =>
-    setDrafts((all) => all.map((d, j) => (j !== i ? d : 'body' in patch || 'headers' in patch ? { ...d, ...(patch as Partial<StepDraft>) } : { ...d, input: { ...d.input, ...(patch as Partial<WebhookStepInput>) } })));
+    setDrafts((all) => all.map((d, j) => (j !== i ? d : 'body' in patch || 'headers' in patch ? { ...d, ...(patch) } : { ...d, input: { ...d.input, ...(patch as Partial<WebhookStepInput>) } })));
   return (
     <>
       {drafts.map((d, i) => (

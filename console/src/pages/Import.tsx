@@ -52,7 +52,7 @@ function parse(name: string, text: string): Parsed {
 const normalised = (header: string) => header.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
 const guessMapping = (headers: string[]): Single =>
-  Object.fromEntries(TARGETS.map((t) => [t.key, headers.find((h) => t.guess.test(normalised(h))) ?? ''])) as Single;
+  Object.fromEntries(TARGETS.map((t) => [t.key, headers.find((h) => t.guess.test(normalised(h))) ?? '']));
 
 /** CSV import: a preview, the column mapping, a check without writing (dry run), then the import; per-row errors from the API. */
 export function ImportPage() {

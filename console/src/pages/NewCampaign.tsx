@@ -118,7 +118,7 @@ export function NewCampaignPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!last) return setStep(step + 1);
+    if (!last) { setStep(step + 1); return; }
     const form = new FormData(event.currentTarget);
     const id = (name: string) => String(form.get(name) ?? '') || null;
     const res = await create({
@@ -135,7 +135,7 @@ export function NewCampaignPage() {
         webhookId: id('webhookId'),
       },
     });
-    if (res.data) return setCreatedId(res.data.createCampaign.id);
+    if (res.data) { setCreatedId(res.data.createCampaign.id); return; }
     const wrong = fieldErrors(res.error).map((e) => STEPS.findIndex((s) => (s.fields as readonly string[]).some((f) => e.field === f || e.field.startsWith(`${f}[`) || e.field.startsWith(`${f}.`))));
     const first = Math.min(...wrong.filter((i) => i >= 0));
     if (Number.isFinite(first)) setStep(first);
@@ -153,7 +153,7 @@ export function NewCampaignPage() {
       </ol>
       <Problem error={error} />
       {createdId ? <Review id={createdId} /> : <form className="card" onSubmit={submit} aria-labelledby="step-title" noValidate>
-        <h2 id="step-title" ref={heading} tabIndex={-1}>Step {step + 1} of {STEPS.length + 1}: {STEPS[step]!.title}</h2>
+        <h2 id="step-title" ref={heading} tabIndex={-1}>Step {step + 1} of {STEPS.length + 1}: {STEPS[step].title}</h2>
         <div {...shown(0)}>
           <label>Name <input name="name" required /></label>
           <FieldMessage errors={errors} field="name" />

@@ -23,7 +23,7 @@ function useRecording(callId: string): [Audio, () => Promise<void>] {
     setAudio({ state: 'loading' });
     try {
       const res = await fetch(`/v1/calls/${encodeURIComponent(callId)}/recording`, { headers: { authorization }, signal: controller.signal });
-      if (!res.ok) return setAudio({ state: 'failed', message: `The recording could not be read (HTTP ${res.status}).` });
+      if (!res.ok) { setAudio({ state: 'failed', message: `The recording could not be read (HTTP ${res.status}).` }); return; }
       const blob = await res.blob();
       if (!controller.signal.aborted) setAudio({ state: 'ready', url: URL.createObjectURL(blob) });
     } catch {

@@ -58,7 +58,7 @@ export class CriteriaGrader {
         const named = call.toolCalls.filter((t) => t.name === c.name);
         const args = c.arguments;
         const matched = args ? named.filter((t) => argumentsMatch(t.arguments, args)) : named;
-        if (matched.length > 0) return { passed: true, reason: `${c.name} was called with ${quoted(matched[0]!.arguments)}` };
+        if (matched.length > 0) return { passed: true, reason: `${c.name} was called with ${quoted(matched[0].arguments)}` };
         if (named.length > 0) return { passed: false, reason: `${c.name} was called, but with ${named.map((t) => quoted(t.arguments)).join(', ')}` };
         return { passed: false, reason: `${c.name} was not called${call.toolCalls.length ? ` (called: ${call.toolCalls.map((t) => t.name).join(', ')})` : ''}` };
       }

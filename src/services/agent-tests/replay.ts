@@ -31,7 +31,7 @@ function callerStep(turn: StoredTurn, previous: StoredTurn | null): CallerTurn[]
   const silence = previous?.role === 'agent' && !interrupting ? at(turn) - (at(previous) + speakingMs(previous.text)) : 0;
   const wait: CallerTurn[] = silence >= 1000 ? [{ silenceMs: silence }] : [];
   if (key !== undefined) return [...wait, { dtmf: key }];
-  if (interrupting) return [{ say: turn.text, interruptAfterMs: Math.max(0, at(turn) - at(previous!)) }];
+  if (interrupting) return [{ say: turn.text, interruptAfterMs: Math.max(0, at(turn) - at(previous)) }];
   return [...wait, { say: turn.text }];
 }
 

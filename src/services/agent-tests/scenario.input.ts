@@ -101,7 +101,7 @@ const toWrite = (s: ScenarioFieldsIn): ScenarioWrite => ({
 export const createScenarioInput = z
   .strictObject({ ...scenarioFields, caller_turns: scenarioFields.caller_turns.optional(), caller_persona: scenarioFields.caller_persona.optional(), dynamic_variables: scenarioFields.dynamic_variables.default([]), criteria: scenarioFields.criteria.default([]) })
   .refine(oneCaller, ONE_CALLER)
-  .refine((s) => s.caller_turns || s.caller_persona, { message: 'Give caller_turns or caller_persona', path: ['caller_turns'] })
+  .refine((s) => s.caller_turns || s.caller_persona, { error: 'Give caller_turns or caller_persona', path: ['caller_turns'] })
   .transform((s) => toWrite(s) as ScenarioWrite & Required<Pick<ScenarioWrite, 'name' | 'dynamicVariables' | 'criteria'>>);
 export type CreateScenario = z.output<typeof createScenarioInput>;
 

@@ -1,9 +1,12 @@
-import type { AgentTestRun, TestRunStatus } from '../../entities/agent-test-run.entity';
+import { type AgentTestRun, TEST_RUN_STATUSES, type TestRunStatus } from '../../entities/agent-test-run.entity';
 import type { StoredTurn } from '../conversation/transcript';
 import type { CriterionResult } from './criteria';
 import type { ReplayComparison } from './replay';
 import type { Criterion } from './scenario.input';
 import type { SimulatedCaller, SimulatedCall } from './simulated-test-call';
+
+/** A run's statuses, in the order a run goes through them (the transports' enums). */
+export const TEST_RUN_STATUS_VALUES = TEST_RUN_STATUSES;
 
 export type ScenarioStatus = 'pending' | 'passed' | 'failed' | 'error';
 

@@ -26,11 +26,6 @@ import { writeScenarioRun } from './test-run.store';
 
 export const AGENT_TEST_RUN_JOB = 'agent.test-run';
 
-export interface AgentTestRunJob {
-  companyId: string;
-  runId: string;
-}
-
 /** How long one scenario's simulated call may rightly take before its run's job is presumed dead (a slow model, a long persona). */
 const SCENARIO_WORK_S = 120;
 
@@ -52,14 +47,14 @@ const median = (values: number[]): number | null => {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const mid = sorted.length >> 1;
-  return Math.round(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2);
+  return Math.round(sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2);
 };
 
 /** Runs `work` on each item, at most `limit` at once. */
 async function eachAtMost<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
+    while (next < items.length) await work(items[next++]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
@@ -147,7 +142,7 @@ export class TestRunService {
     const results = run.results as ScenarioRun[];
     const pending = results.flatMap((r, index) => (r.status === 'pending' ? [index] : []));
     await eachAtMost(pending, this.deps.concurrency, async (index) => {
-      const result = await this.runScenario(scope.companyId, run.agent as RunAgent, results[index]!);
+      const result = await this.runScenario(scope.companyId, run.agent as RunAgent, results[index]);
       results[index] = result;
       await writeScenarioRun(this.deps.orm.em.fork(), ref, index, result);
       await this.announce(run);

@@ -42,6 +42,17 @@ export interface AnalyticsLatency {
   p90Ms: number;
 }
 
+/** A row of `analyticsSums`: the group (null: the whole range) and its figures, `s<i>` the calls of CALL_STATUSES[i]. */
+type SumsRow = { g: string | null; total: boolean; calls: number; answered: number; average_duration: number | null; cost: number } & Record<`s${number}`, number>;
+
+/** A row of `analyticsLatency`. */
+interface LatencyRow {
+  g: string | null;
+  total: boolean;
+  median: number;
+  p90: number;
+}
+
 /**
  * Per group and for the whole range (GROUPING SETS), in one statement: calls, answered
  * calls (`started_at` stamped), their mean duration, the cost, and the calls by status.
@@ -49,7 +60,7 @@ export interface AnalyticsLatency {
 export async function analyticsSums(em: EntityManager, q: AnalyticsQuery, companyId: string): Promise<AnalyticsSums[]> {
   const from = ranged(q, companyId);
   const byStatus = CALL_STATUSES.map((status, i) => `count(*) FILTER (WHERE k.call_status = '${status}')::int AS s${i}`).join(', ');
-  const rows = await em.execute(
+  const rows = await em.execute<SumsRow[]>(
     `SELECT k.g, GROUPING(k.g) = 1 AS total, count(*)::int AS calls,
             count(*) FILTER (WHERE k.started_at IS NOT NULL)::int AS answered,
             (avg(k.call_duration) FILTER (WHERE k.started_at IS NOT NULL))::float8 AS average_duration,
@@ -66,7 +77,7 @@ export async function analyticsSums(em: EntityManager, q: AnalyticsQuery, compan
     answered: r.answered,
     averageDurationSeconds: r.average_duration,
     cost: r.cost,
-    outcomes: Object.fromEntries(CALL_STATUSES.map((status, i) => [status, r[`s${i}`] as number])),
+    outcomes: Object.fromEntries(CALL_STATUSES.map((status, i) => [status, r[`s${i}`]])),
   }));
 }
 
@@ -77,7 +88,7 @@ export async function analyticsSums(em: EntityManager, q: AnalyticsQuery, compan
  */
 export async function analyticsLatency(em: EntityManager, q: AnalyticsQuery, companyId: string): Promise<AnalyticsLatency[]> {
   const from = ranged(q, companyId);
-  const rows = await em.execute(
+  const rows = await em.execute<LatencyRow[]>(
     `SELECT k.g, GROUPING(k.g) = 1 AS total,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY (t.turn ->> 'latency_ms')::float8) AS median,
             percentile_cont(0.9) WITHIN GROUP (ORDER BY (t.turn ->> 'latency_ms')::float8) AS p90

@@ -77,7 +77,7 @@ export class AuthService {
   async verify(db: () => EntityManager, authorization: AuthorizationValues, { fresh = false } = {}): Promise<Credential> {
     const values = typeof authorization === 'string' ? [authorization] : (authorization ?? []);
     if (values.length !== 1) throw new UnauthenticatedError();
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(values[0]!)?.[1];
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(values[0])?.[1];
     if (!token) throw new UnauthenticatedError();
     const cached = this.cache.get(token);
     if (!fresh && cached && cached.until > Date.now()) return cached.credential;

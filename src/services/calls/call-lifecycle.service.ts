@@ -153,7 +153,7 @@ export class CallLifecycleService {
     });
     const placed = await Promise.allSettled(picked.map((call) => this.placeDispatched(companyId, call)));
     placed.forEach((result, i) => {
-      if (result.status === 'rejected') this.logger.warn({ err: result.reason, callId: picked[i]!.id }, 'call not placed; the call sweep places it again');
+      if (result.status === 'rejected') this.logger.warn({ err: result.reason, callId: picked[i].id }, 'call not placed; the call sweep places it again');
     });
   }
 

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import { Call } from '../../entities';
-import { callById, insertCampaignCalls, makeCall } from './call.store';
+import { callById, type CallServiceOptions, type CampaignCallBatch, insertCampaignCalls, makeCall, type NewCampaignCall, type StoredCampaignCall } from './call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { DynamicVariable } from '../../entities/call.entity';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { NotFoundError, PreconditionError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
@@ -18,38 +17,6 @@ import { callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from '../shared/scope';
 import type { OperationLimits } from '../platform/rate-limit.service';
 import { parseInput } from '../shared/validation';
-
-export interface CallServiceOptions {
-  provider: string;
-  priceUnit: string;
-}
-
-/** The campaign and settings every call of one dialer batch shares. */
-export interface CampaignCallBatch {
-  companyId: string;
-  campaignId: string;
-  aiAgentId: string;
-  from: string;
-  workspace: string;
-}
-
-/** One attempt at one contact: at most one call is ever stored for it. */
-export interface NewCampaignCall {
-  contactId: string;
-  attempt: number;
-  to: string;
-  dynamicVariables: DynamicVariable[];
-  /** The agent's version the call runs; null: the draft. */
-  aiAgentVersion: number | null;
-}
-
-/** A campaign call as stored; `created` false when the attempt had been stored before. */
-export interface StoredCampaignCall {
-  id: string;
-  contactId: string;
-  attempt: number;
-  created: boolean;
-}
 
 /** Why make-call refused (`makeCallRefusal`), as the error each surface maps. */
 const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {

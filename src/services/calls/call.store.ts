@@ -5,7 +5,6 @@ import { type AnsweredBy, type CallDirection, type CallStatus, type DynamicVaria
 import { lockUntilCommit } from '../platform/advisory-lock.store';
 import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
-import type { CallServiceOptions, CampaignCallBatch, NewCampaignCall, StoredCampaignCall } from './call.service';
 import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
 import { usableAgentSql } from '../agents/agent-ownership';
@@ -19,6 +18,38 @@ import { flowEventsInsertParams, flowEventsInsertSql } from '../flows/flow-outbo
 import type { CallRecording } from '../../entities/ai-agent.entity';
 import type { RelayAgentSettings } from '../telephony/conversation-relay';
 import { type CallPrices, costAssignments, priceRecord, priceRecordFields } from './call-cost';
+
+export interface CallServiceOptions {
+  provider: string;
+  priceUnit: string;
+}
+
+/** The campaign and settings every call of one dialer batch shares. */
+export interface CampaignCallBatch {
+  companyId: string;
+  campaignId: string;
+  aiAgentId: string;
+  from: string;
+  workspace: string;
+}
+
+/** One attempt at one contact: at most one call is ever stored for it. */
+export interface NewCampaignCall {
+  contactId: string;
+  attempt: number;
+  to: string;
+  dynamicVariables: DynamicVariable[];
+  /** The agent's version the call runs; null: the draft. */
+  aiAgentVersion: number | null;
+}
+
+/** A campaign call as stored; `created` false when the attempt had been stored before. */
+export interface StoredCampaignCall {
+  id: string;
+  contactId: string;
+  attempt: number;
+  created: boolean;
+}
 
 /**
  * The calls' hot paths in plain SQL: every transition of every call, campaign calls in
@@ -177,7 +208,7 @@ export async function makeCall(
     call.version, call.agentId, companyId, call.agentId, companyId, companyId, call.from, companyId, call.to,
     randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
   ]);
-  const { agentUsable, versionFound, fromOwned, toSuppressed, ...stored } = row!;
+  const { agentUsable, versionFound, fromOwned, toSuppressed, ...stored } = row;
   return stored.id === null ? { call: null, checks: { agentUsable, versionFound, fromOwned, toSuppressed } } : { call: stored };
 }
 

@@ -5,7 +5,8 @@ import { latestVersion } from '../agents/agent-version.store';
 import { chooseVersion } from '../agents/version-choice';
 import type { Logger } from '../../logger';
 import { INBOUND_CAMPAIGN_TYPE } from '../../entities/campaign.entity';
-import type { CallService, CampaignCallBatch, NewCampaignCall } from '../calls/call.service';
+import type { CallService } from '../calls/call.service';
+import type { CampaignCallBatch, NewCampaignCall } from '../calls/call.store';
 import type { Transitioned } from '../calls/call-transitions';
 import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../platform/events';
@@ -21,11 +22,6 @@ import {
   markCalling, outboundNumberOf, recordProgress, selectContacts, tryLockCampaign,
 } from './campaign.store';
 import { delayBefore, tiersOf } from './retry-tiers';
-
-export interface CampaignTickJob {
-  companyId: string;
-  campaignId: string;
-}
 
 export const CAMPAIGN_TICK_JOB = 'campaign.tick';
 

@@ -235,7 +235,7 @@ export class CampaignService {
     id: string,
   ): Promise<boolean> {
     const where = { id, company: scope.companyId, ...(rel.softDeleted ? { deletedAt: null } : {}) };
-    return (await em.count(rel.entity, where as never)) > 0;
+    return (await em.count(rel.entity, where)) > 0;
   }
 
   /** The versions a campaign pins or splits between are published versions of its agent (docs/agents.md, "Versions"). */
@@ -243,7 +243,7 @@ export class CampaignService {
     const named = c.aiAgentVersion !== null ? [{ field: 'aiAgentVersion', version: c.aiAgentVersion }] : (c.aiAgentVersions ?? []).map((w, i) => ({ field: `aiAgentVersions[${i}].version`, version: w.version }));
     if (named.length === 0) return;
     const agentId = c.aiAgent?.id;
-    if (!agentId) throw ValidationError.of(named[0]!.field, 'A version needs the campaign\'s ai_agent_id');
+    if (!agentId) throw ValidationError.of(named[0].field, 'A version needs the campaign\'s ai_agent_id');
     const missing = new Set(await missingVersions(em, scope.companyId, agentId, named.map((n) => n.version)));
     const errors = named.filter((n) => missing.has(n.version)).map((n) => ({ field: n.field, message: 'No such version of the campaign\'s agent' }));
     if (errors.length > 0) throw new ValidationError(errors);

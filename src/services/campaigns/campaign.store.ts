@@ -138,9 +138,9 @@ export async function audienceCounts(em: EntityManager, c: Campaign, rules: Skip
     [...skip.params, ...selected.params],
   );
   return {
-    matched: row!.matched,
-    callable: row!.callable,
-    skipped: { contact_inactive: row!.contact_inactive, do_not_call: row!.do_not_call, non_local: row!.non_local },
+    matched: row.matched,
+    callable: row.callable,
+    skipped: { contact_inactive: row.contact_inactive, do_not_call: row.do_not_call, non_local: row.non_local },
   };
 }
 

@@ -30,7 +30,7 @@ export function delayBefore(t: RetryTiers, n: number): number | null {
   if (n > totalAttempts(t)) return null;
   let reached = 0;
   for (let i = 0; i < t.attempts.length; i++) {
-    reached += t.attempts[i]!;
+    reached += t.attempts[i];
     if (n <= reached) return delayMs(t.delays[i] ?? 0, t.units[i]);
   }
   return 0;

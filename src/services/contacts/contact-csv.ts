@@ -5,7 +5,7 @@ import { CsvError, parse } from 'csv-parse';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { CSV_HEADER_KEYS, CSV_MAPPING_KEYS, type ContactCsvMapping, type CsvContactField, type CsvMappingKey, MAX_CSV_BYTES, MAX_CSV_ROWS } from './contact.input';
 import { camelName, snakeName } from '../shared/naming';
-import { textProblem } from '../shared/storable';
+import { textProblem } from '../../db/storable';
 
 /** A CSV file as it arrives: UTF-8 bytes in chunks (a request body), or text (a GraphQL string). */
 export type CsvSource = AsyncIterable<Uint8Array | string> | Iterable<string>;
@@ -55,7 +55,7 @@ function delimiterOf(head: string): string {
   const header = (head.split(/\r?\n/)[0] ?? '').replace(/"(?:[^"]|"")*"?/g, '');
   const counts = DELIMITERS.map((d) => header.split(d).length - 1);
   const most = Math.max(...counts);
-  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)]!;
+  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)];
 }
 
 /** The text of `source`, its header row read first to choose the delimiter. */
@@ -145,7 +145,7 @@ export interface CsvColumns {
 }
 
 const columnsShown = (header: string[], { fields, metadata }: Columns): CsvColumns => ({
-  mapped: Object.fromEntries(fields.map(({ key, index }) => [key, header[index]!.trim()])),
+  mapped: Object.fromEntries(fields.map(({ key, index }) => [key, header[index].trim()])),
   metadata: metadata.map(([name]) => name),
 });
 

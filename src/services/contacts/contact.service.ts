@@ -96,10 +96,10 @@ export class ContactService {
     const bulk = Array.isArray(input);
     const rows = bulk ? parseInput(this.writes.import, input) : [parseInput(this.writes.create, input)];
     await this.checkCampaigns(caller, rows, bulk);
-    const contacts = rows.map((row) => caller.em.create(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never) as Contact);
+    const contacts = rows.map((row) => caller.em.create<Contact>(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never));
     await createUnderKey(caller, alone, () => caller.em.flush(), () => contacts.map((c) => c.id));
     if (bulk) await refreshContactStatistics(caller.em, rows.length);
-    return bulk ? contacts.map(toContactView) : toContactView(contacts[0]!);
+    return bulk ? contacts.map(toContactView) : toContactView(contacts[0]);
   }
 
   /**
@@ -126,7 +126,7 @@ export class ContactService {
       await caller.em.transactional(async (em) => {
         for (let start = 0; start < created.length; start += INSERT_BATCH) {
           const batch = created.slice(start, start + INSERT_BATCH);
-          await em.insertMany(batch.map((row) => em.create(Contact, { company, ...this.toEntity(row) } as never, { persist: false }) as Contact));
+          await em.insertMany(batch.map((row) => em.create<Contact>(Contact, { company, ...this.toEntity(row) } as never, { persist: false })));
         }
         await updateByNumber(em, company, updated.map(({ phoneNumber, ...row }) => ({ ...row, phoneNumber: phoneNumber.e164 })), new Date());
       });

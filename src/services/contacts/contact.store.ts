@@ -17,7 +17,7 @@ import type { PhoneParser } from '../shared/phone';
  */
 export async function refreshContactStatistics(em: EntityManager, imported: number): Promise<void> {
   const [table] = await em.execute(`/* maintenance:contacts-statistics */ SELECT GREATEST(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'contacts'::regclass`);
-  if (imported >= 50 + 0.1 * Number(table!.rows)) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
+  if (imported >= 50 + 0.1 * Number(table.rows)) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
 }
 
 /** The company's live contacts, newest first: the first page, then each page after the last row of the one before (a row comparison the index starts at). */
@@ -45,7 +45,7 @@ export function liveContactsPage(reads: ViewReads, companyId: string, limit: num
  * `contacts_full_name_trgm_index` is built on (Migration20261127175000_contact_search), so
  * `ILIKE '%word%'` on it is an index scan, not a scan of every contact.
  */
-const fullName = () => raw((alias: string) => `(${alias}.firstname || ' ' || ${alias}.lastname)`);
+const fullName = () => raw<object, string>((alias: string) => `(${alias}.firstname || ' ' || ${alias}.lastname)`);
 
 /** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
 export const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
@@ -65,7 +65,7 @@ export function searchFilter(search: string, phones: PhoneParser): FilterQuery<C
     const digits = text.replace(/\D/g, '');
     if (digits !== '') return { phoneNumber: { $like: containing(digits) } };
   }
-  return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) } as FilterQuery<Contact>;
+  return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) };
 }
 
 /** Numbers looked up, or contacts updated, per statement of an import. */

@@ -134,9 +134,13 @@ export class ConversationEngine implements Conversation {
   }
 
   speech(event: SpeechEvent): void {
-    if (event.kind === 'tokensPlayed') return this.played.played(event.text);
+    if (event.kind === 'tokensPlayed') { this.played.played(event.text); return; }
     if (this.ended || this.machine) return;
-    if (event.kind === 'agentSpeaking') return event.on ? this.agentVoice(event.at) : this.agentSilent();
+    if (event.kind === 'agentSpeaking') {
+      if (event.on) this.agentVoice(event.at);
+      else this.agentSilent();
+      return;
+    }
     if (event.on) {
       this.calleeStoppedAt = null;
       this.silenceWatch.reset();
@@ -357,7 +361,7 @@ export class ConversationEngine implements Conversation {
   /** A warm transfer plays the hold audio while the model summarises the conversation for the person; a cold one goes at once. */
   private async transfer(number: string): Promise<void> {
     const { mode, holdAudioUrl } = this.settings.transfer;
-    if (mode === 'cold') return this.finish({ kind: 'transfer', number }, 'call_transfer');
+    if (mode === 'cold') { this.finish({ kind: 'transfer', number }, 'call_transfer'); return; }
     this.ended = true;
     this.silenceWatch.reset();
     if (holdAudioUrl) this.deps.sink.play(holdAudioUrl);

@@ -334,8 +334,10 @@ const PASSING = new Set([429, 500, 502, 503, 504]);
 
 /** How long to wait before asking again after `err`; null when asking again would not help. */
 function retryWait(err: unknown, attempt: number): number | null {
-  if (!(err instanceof OpenAI.APIError) || err instanceof OpenAI.APIConnectionError || !PASSING.has(err.status ?? 0)) return null;
-  const header = err.headers?.get('retry-after');
+  if (!(err instanceof OpenAI.APIError) || err instanceof OpenAI.APIConnectionError) return null;
+  const status: unknown = err.status;
+  if (typeof status !== 'number' || !PASSING.has(status)) return null;
+  const header = (err.headers as Headers | undefined)?.get('retry-after') ?? null;
   const seconds = header ? Number(header) : NaN;
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = header ? Date.parse(header) : NaN;

@@ -82,7 +82,7 @@ export class LiveTranscript {
 
   /** Keeps what was heard of the turns at `indices` (`heard`, in their order): each is cut, and left out when nothing was heard. */
   keepHeard(indices: readonly number[], heard: readonly string[]): void {
-    const cut = new Map(indices.map((index, i) => [index, heard[i]!]));
+    const cut = new Map(indices.map((index, i) => [index, heard[i]]));
     const kept = this.turns.flatMap((t, i) => {
       const text = cut.get(i);
       if (text === undefined || text === t.text) return [t];

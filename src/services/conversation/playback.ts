@@ -45,7 +45,7 @@ const squeezed = (text: string): string => text.replace(/\s+/g, '');
 function prefixOf(text: string, chars: number): string {
   let seen = 0;
   let i = 0;
-  for (; i < text.length && seen < chars; i++) if (!/\s/.test(text[i]!)) seen++;
+  for (; i < text.length && seen < chars; i++) if (!/\s/.test(text[i])) seen++;
   return text.slice(0, i);
 }
 
@@ -85,16 +85,16 @@ export class PlayedText {
     let matched = this.pieces.length === 0;
     for (const piece of this.pieces) {
       for (let i = current; i < texts.length; i++) {
-        const text = texts[i]!;
+        const text = texts[i];
         const at = text.indexOf(piece, i === current ? reach[i] : 0);
         const end = at >= 0 ? at + piece.length : text.startsWith(piece) ? piece.length : -1;
-        if (end <= reach[i]!) continue;
+        if (end <= reach[i]) continue;
         reach[i] = end;
         current = i;
         matched = true;
         break;
       }
     }
-    return matched ? turns.map((turn, i) => prefixOf(turn, reach[i]!).trimEnd()) : null;
+    return matched ? turns.map((turn, i) => prefixOf(turn, reach[i]).trimEnd()) : null;
   }
 }

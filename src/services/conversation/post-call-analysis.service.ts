@@ -6,6 +6,7 @@ import type { Logger } from '../../logger';
 import type { Transitioned } from '../calls/call-transitions';
 import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../platform/events';
+import type { JobAttempt } from '../platform/jobs/job-catalogue';
 import type { JobQueue } from '../platform/jobs/job-queue';
 import type { Caller } from '../shared/scope';
 import { jobSql } from '../platform/jobs/job-sql';
@@ -13,14 +14,8 @@ import { describeError } from '../shared/errors';
 import type { FlowEvents } from '../flows/flow-outbox';
 import { type AnalysisAnswer, analysisAnswerSchema, analysisJsonSchema, outcomeDefinitions } from './analysis-schema';
 import { type LanguageModel, LanguageModelError, type LanguageModelErrorKind } from './language-model';
-import type { JobAttempt } from '../platform/jobs/job-queue';
 import { type StoredTurn, transcriptText } from './transcript';
-import { storableValue } from '../shared/storable';
-
-export interface AnalyzeCallJob {
-  companyId: string;
-  callId: string;
-}
+import { storableValue } from '../../db/storable';
 
 export const ANALYZE_CALL_JOB = 'call.analyze';
 /** Answers asked for before an analysis is recorded as failed. */

@@ -121,7 +121,7 @@ export class SimulatedCallee {
     try {
       await conversation.start();
       for (; state.turns < this.options.maxTurns && !sink.ended && !signal?.aborted && (await stillLive()); state.turns++) {
-        for (; seen < sink.agentTurns.length; seen++) state.history.push({ role: 'user', content: sink.agentTurns[seen]! });
+        for (; seen < sink.agentTurns.length; seen++) state.history.push({ role: 'user', content: sink.agentTurns[seen] });
         const reply = await this.reply(state, signal);
         if (reply === '' || !(await stillLive())) break;
         state.history.push({ role: 'assistant', content: reply });

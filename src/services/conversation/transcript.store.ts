@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type CallPrices, PRICES_ROW, priceParams, storedCostAssignments } from '../calls/call-cost';
-import { storableText } from '../shared/storable';
+import { storableText } from '../../db/storable';
 import type { TokenUsage } from './language-model';
 import type { TurnLatency, TurnRecord } from './live-transcript';
 import { type StoredTurn, type StoredTurnLatency, storedTranscript } from './transcript';

@@ -55,7 +55,7 @@ function median(measured: number[]): number | null {
   const values = [...measured].sort((a, b) => a - b);
   if (values.length === 0) return null;
   const mid = values.length >> 1;
-  return Math.round(values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2);
+  return Math.round(values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2);
 }
 
 export function storedTranscript(turns: readonly StoredTurn[]): StoredTranscript {

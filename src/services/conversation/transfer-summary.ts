@@ -30,7 +30,7 @@ const clip = (text: string): string => (text.length <= SUMMARY_MAX_CHARS ? text 
 /** The summary without a model: the conversation's last turns, as they were said. */
 export function lastTurnsSummary(turns: readonly SpokenTurn[]): string {
   const said = turns.slice(-FALLBACK_TURNS).map((t) => `${t.role === 'user' ? 'The caller said' : 'The agent said'}: ${t.text}`);
-  return clip(said.length ? `${said.join(' ')}` : 'A caller is being transferred to you.');
+  return clip(said.length ? said.join(' ') : 'A caller is being transferred to you.');
 }
 
 /**

@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { RecordKey } from '../shared/scope';
-
-/** The outbox of flow events (migration Migration20261123230100_flow_events). */
-export const FLOW_EVENTS_TABLE = 'flow_events';
+import { FLOW_EVENTS_TABLE } from '../../db/tables';
 
 /** The record an event is about, and the columns its filters read. */
 const SUBJECTS = {

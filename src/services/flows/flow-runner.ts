@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock';
 import { ConflictError, NotFoundError, PreconditionError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { type TriggerInput, triggerInput } from './flow-execution.input';
-import { jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
+import { type FlowStepJob, jobCaller, JOB_POLICIES } from '../platform/jobs/job-catalogue';
 import type { JobQueue } from '../platform/jobs/job-queue';
 import { jobSql } from '../platform/jobs/job-sql';
 import { type Logger, withLogFields } from '../../logger';
@@ -24,14 +24,6 @@ import type { StepExecutor, StepOutcome } from './step-executor';
 import { openPredefined, secretValues } from './flow-secrets';
 import type { SecretBox } from '../shared/secret-box';
 import type { OperationLimits } from '../platform/rate-limit.service';
-
-/** One step of one attempt of an execution, to send. */
-export interface FlowStepJob {
-  companyId: string;
-  executionId: string;
-  attempt: number;
-  step: number;
-}
 
 export const FLOW_STEP_JOB = 'flow.step';
 
@@ -122,7 +114,7 @@ export class FlowRunner {
       : await inTransaction(em, on, (tx) =>
           createUnderKey(caller, tx, async (keyed) => {
             const created = await insert(keyed);
-            const first = created.definition.steps[0]!;
+            const first = created.definition.steps[0];
             await this.enqueue(tx.tx, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
             return created;
           }, ids),
@@ -166,7 +158,7 @@ export class FlowRunner {
     const { state, run } = claim;
     if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
       await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
-      return this.publish(state, 'failed');
+      this.publish(state, 'failed'); return;
     }
     if (!run) return;
     if (claim.started) this.publish(state, 'in_progress');

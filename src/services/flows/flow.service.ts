@@ -68,7 +68,7 @@ export class WebhookService {
   async get(caller: Caller, id: string): Promise<WebhookFlowView> {
     const where = { id: parseId(id), deletedAt: null, $or: [{ company: caller.scope.companyId }, { isTemplate: true, company: null }] };
     const flow = await findOwned(caller.em, WebhookFlow, 'Webhook', where, ['steps']);
-    return (await this.withExecutions(caller, [flow]))[0]!;
+    return (await this.withExecutions(caller, [flow]))[0];
   }
 
   /** A new flow, answered with its signing secret. */
@@ -117,7 +117,7 @@ export class WebhookService {
       await caller.em.rollback();
       throw err;
     }
-    return (await this.withExecutions(caller, [flow]))[0]!;
+    return (await this.withExecutions(caller, [flow]))[0];
   }
 
   /** A new signing secret for the caller's flow, answered this once; the old one stops signing at once. */
@@ -126,7 +126,7 @@ export class WebhookService {
     const secret = newSecret();
     flow.secret = this.secrets.seal(secret);
     await caller.em.flush();
-    return (await this.withExecutions(caller, [flow], secret))[0]!;
+    return (await this.withExecutions(caller, [flow], secret))[0];
   }
 
   /**

@@ -12,7 +12,8 @@ function asText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  // What JSON leaves: numbers and booleans.
+  return `${value as number | boolean}`;
 }
 
 /**
@@ -48,7 +49,7 @@ export function fillText(text: string, scope: Scope): string {
 export function fillJson(value: unknown, scope: Scope): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE_PLACEHOLDER.exec(value);
-    if (whole) return lookup(scope, whole[1]!) ?? '';
+    if (whole) return lookup(scope, whole[1]) ?? '';
     return fillText(value, scope);
   }
   if (Array.isArray(value)) return value.map((item) => fillJson(item, scope));
@@ -65,7 +66,7 @@ export function fillMap(map: Record<string, string>, scope: Scope): Record<strin
 
 /** Every placeholder name in `value`: in strings, and in object keys, at any depth. */
 function placeholderNames(value: unknown, names: Set<string>): Set<string> {
-  if (typeof value === 'string') for (const match of value.matchAll(PLACEHOLDER)) names.add(match[1]!);
+  if (typeof value === 'string') for (const match of value.matchAll(PLACEHOLDER)) names.add(match[1]);
   else if (Array.isArray(value)) for (const item of value) placeholderNames(item, names);
   else if (value !== null && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {

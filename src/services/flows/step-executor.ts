@@ -176,7 +176,7 @@ function judge(view: ResponseView, condition: unknown): { ok: boolean; error: st
     return { ok, error: ok ? null : `HTTP ${view.status} (expected 2xx)`, retryable: true };
   }
   try {
-    const ok = jsonLogic.truthy(jsonLogic.apply(condition as jsonLogic.RulesLogic, view as never));
+    const ok = jsonLogic.truthy(jsonLogic.apply(condition, view));
     return { ok, error: ok ? null : `HTTP ${view.status}: success_condition not met`, retryable: true };
   } catch (err) {
     return { ok: false, error: `success_condition is not valid JSON Logic: ${(err as Error).message}`, retryable: false };

@@ -37,7 +37,7 @@ export class HealthService {
   ) {}
 
   static async start(orm: MikroORM, jobs: JobQueue, options: HealthOptions): Promise<HealthService> {
-    const pending = await orm.getMigrator().getPendingMigrations();
+    const pending = await orm.migrator.getPendingMigrations();
     return new HealthService(orm, jobs, pending.length, options);
   }
 

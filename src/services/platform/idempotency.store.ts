@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-
-/** Idempotency keys (migration Migration20261123230150_idempotency_keys). */
-export const IDEMPOTENCY_TABLE = 'idempotency_keys';
+import { IDEMPOTENCY_TABLE } from '../../db/tables';
 
 /** The first answer to a request, as it is replayed: its body as the bytes sent (JSON text). */
 export interface StoredAnswer {

@@ -3,15 +3,13 @@ import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
 import type { RateLimits } from '../../config';
 import type { Logger } from '../../logger';
+import { RATE_LIMIT_TABLE } from '../../db/tables';
 import { BatchedLimiter } from './rate-limit-buckets';
 import { RateLimitedError, UnauthenticatedError } from '../shared/errors';
 import type { Scope } from '../shared/scope';
 
 /** Past this many addresses refused for failed authentications, those whose window has ended are dropped. */
 const SWEEP_AT = 10_000;
-
-/** The table of the counters, made by Migration20261123100100_rate_limits. */
-export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /**
  * What a caller is counted for: `request` is every authenticated REST request, GraphQL HTTP

@@ -38,7 +38,7 @@ export const encodeCursor = (row: Keyed): string =>
  * legacy contact listing was quadratic).
  */
 const after = <T extends Keyed>(cursor: string | undefined): FilterQuery<T> => {
-  if (!cursor) return {} as FilterQuery<T>;
+  if (!cursor) return {};
   const { createdAt, id } = decode(cursor);
   return { [raw((alias: string) => `(${alias}.created_at, ${alias}.id) < (?, ?)`, [createdAt, id])]: [] } as FilterQuery<T>;
 };
@@ -57,7 +57,7 @@ export async function newestFirst<T extends Keyed>(
 ): Promise<Page<T>> {
   const rows = await em.find(entity, { $and: [where, after<T>(cursor)] } as FilterQuery<T>, { orderBy: NEWEST_FIRST as never, limit: limit + 1 });
   const items = rows.slice(0, limit);
-  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]!) : null };
+  return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
 }
 
 /** A child entity paginated per parent: calls per campaign, executions per flow. */
@@ -87,11 +87,13 @@ export async function newestFirstPerParent<T extends Keyed>(
 ): Promise<Map<string, Page<T>>> {
   const pages = new Map<string, Page<T>>(parentIds.map((id) => [id, { items: [], nextCursor: null }]));
   if (parentIds.length === 0) return pages;
+  // raw() answers any: the parent's id column, in the lateral join below.
+  const parentColumn: unknown = raw('p.id');
   const children = em
     .createQueryBuilder(entity)
     .select('*')
-    .where({ $and: [where, { [parent]: raw('p.id') }, after<T>(cursor)] } as FilterQuery<T>)
-    .orderBy(NEWEST_FIRST as never)
+    .where({ $and: [where, { [parent]: parentColumn }, after<T>(cursor)] } as FilterQuery<T>)
+    .orderBy(NEWEST_FIRST)
     .limit(limit + 1);
   const knex = em.getKnex();
   const rows = await em.execute(knex.raw('select c.* from unnest(array[?]::uuid[]) as p(id) cross join lateral (?) as c', [[...parentIds], children.getKnexQuery()]));
@@ -99,7 +101,7 @@ export async function newestFirstPerParent<T extends Keyed>(
     const child = em.map(entity, row as never);
     const page = pages.get(parentOf(child, parent))!;
     if (page.items.length < limit) page.items.push(child);
-    else page.nextCursor = encodeCursor(page.items[page.items.length - 1]!);
+    else page.nextCursor = encodeCursor(page.items[page.items.length - 1]);
   }
   return pages;
 }

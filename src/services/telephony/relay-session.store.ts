@@ -1,7 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-
-/** Relay sessions (migration Migration20261127100000_relay_sessions). */
-export const RELAY_SESSIONS_TABLE = 'relay_sessions';
+import { RELAY_SESSIONS_TABLE } from '../../db/tables';
 
 /** A relay session's token, as read from its URL (relay-token.ts). */
 export interface RelaySessionClaim {

@@ -1,5 +1,4 @@
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import twilio from 'twilio';
 import type { CallStatus } from '../../entities/call.entity';
 import type { ConversationOpening } from '../conversation/conversation';
@@ -111,7 +110,7 @@ export class TwilioTelephony implements TelephonyAdapter {
    * `incoming_phone_numbers`).
    */
   async holdsNumber(e164: string): Promise<boolean> {
-    const page = (await this.request('GET', `IncomingPhoneNumbers.json?${new URLSearchParams({ PhoneNumber: e164 })}`)) as { incoming_phone_numbers?: { phone_number?: unknown }[] };
+    const page = (await this.request('GET', `IncomingPhoneNumbers.json?${new URLSearchParams({ PhoneNumber: e164 }).toString()}`)) as { incoming_phone_numbers?: { phone_number?: unknown }[] };
     return (page.incoming_phone_numbers ?? []).some((n) => n.phone_number === e164);
   }
 
@@ -122,7 +121,7 @@ export class TwilioTelephony implements TelephonyAdapter {
    * (calls-per-second limit) is exactly one we must not dial again.
    */
   async placedSince({ from, to }: Pick<PlaceRequest, 'from' | 'to'>, since: Date): Promise<string[]> {
-    const listed = (await this.request('GET', `Calls.json?${new URLSearchParams({ To: to, From: from, PageSize: String(LIST_PAGE) })}`)) as { calls?: TwilioCall[] };
+    const listed = (await this.request('GET', `Calls.json?${new URLSearchParams({ To: to, From: from, PageSize: String(LIST_PAGE) }).toString()}`)) as { calls?: TwilioCall[] };
     return (listed.calls ?? [])
       .filter((c) => c.direction === 'outbound-api' && Date.parse(c.date_created) >= since.getTime() - CLOCK_SKEW_MS)
       .sort((x, y) => Date.parse(x.date_created) - Date.parse(y.date_created))
@@ -168,7 +167,7 @@ export class TwilioTelephony implements TelephonyAdapter {
       type: header('content-type') ?? 'audio/x-wav',
       length: header('content-length'),
       range: header('content-range'),
-      body: res.body ? Readable.fromWeb(res.body as WebReadableStream) : Buffer.alloc(0),
+      body: res.body ? Readable.fromWeb(res.body) : Buffer.alloc(0),
     };
   }
 

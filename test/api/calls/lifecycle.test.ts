@@ -38,7 +38,7 @@ describe('a call answered by a person', () => {
 
   it('moves through every status, each reaching a graphql-ws subscriber, and ends stamped', async () => {
     const client = wsClient(t, a.key);
-    const sub = await subscribe<any>(client, `subscription { callStatusChanged(workspace: "live") { id callStatus callDuration } }`);
+    const sub = await subscribe(client, `subscription { callStatusChanged(workspace: "live") { id callStatus callDuration } }`);
     const call = await makeCall('+14155550123', { workspace: 'live', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] });
     expect(call.call_status).toBe('pstn-queued');
     const seen: string[] = [];

@@ -112,7 +112,7 @@ describe('the campaign webhook', () => {
       webhook_mapping_variables_sources: { call: 'call', who: 'contact', ended: 'call', since: 'contact', zone: 'campaign', attempt: 'call', dispatched: 'call', selected: 'campaign', usable: 'campaign' },
     }, '', { firstname: 'Mae' });
     await waitFor('the delivery', async () => (receiver.at('/shapes').length >= 1 ? true : undefined));
-    const sent = JSON.parse(receiver.at('/shapes')[0]!.body);
+    const sent = JSON.parse(receiver.at('/shapes')[0].body);
     const call = okData(await t.request('GET', `/v1/calls/${sent.call}`, { token: a.key }));
     const contact = okData(await t.request('GET', `/v1/contacts/${contacts[0].id}`, { token: a.key }));
     expect(call.campaign_id).toBe(campaign.id);
@@ -131,7 +131,7 @@ describe('progress, live and in GraphQL', () => {
     const client = wsClient(t, a.key);
     const campaign = await api.campaign({ contacts_list_tags: [`live-${Date.now()}`] });
     await api.contacts(numbers(2), { campaign_id: campaign.id });
-    const sub = await subscribe<any>(client, `subscription($id: ID) { callStatusChanged(campaignId: $id) { callStatus campaign { status callProgress stats { settled pickedUp } } } }`, { id: campaign.id });
+    const sub = await subscribe(client, `subscription($id: ID) { callStatusChanged(campaignId: $id) { callStatus campaign { status callProgress stats { settled pickedUp } } } }`, { id: campaign.id });
     await api.update(campaign.id, { status: 'active' });
     const progress: number[] = [];
     for (;;) {

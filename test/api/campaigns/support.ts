@@ -28,7 +28,7 @@ export function campaignApi(t: TestApp, a: Tenant) {
     },
     stats: async (id: string) => okData(await t.request('GET', `/v1/campaigns/by-id/${id}/stats`, { token: a.key })),
     get: async (id: string) => okData(await t.request('GET', `/v1/campaigns/by-id/${id}`, { token: a.key })),
-    calls: async (id: string) => (okData(await t.request('GET', `/v1/calls?campaign_id=${id}&limit=200`, { token: a.key })) as { items: any[] }).items,
+    calls: async (id: string) => okData<{ items: any[] }>(await t.request('GET', `/v1/calls?campaign_id=${id}&limit=200`, { token: a.key })).items,
   };
 }
 

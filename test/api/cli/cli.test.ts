@@ -38,7 +38,7 @@ describe('admin CLI (dist/src/cli/admin.js, behind npm run --silent admin)', () 
     expect(out.code).toBe(0);
     const lines = out.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    const created = JSON.parse(lines[0]!);
+    const created = JSON.parse(lines[0]);
     expect(Object.keys(created).sort()).toEqual(['api_key', 'company_id']);
     expect(created.api_key).toMatch(/^sk_/);
     expect(okData(await t.request('GET', '/v1/campaigns/list', { token: created.api_key }))).toEqual([]);
@@ -92,7 +92,7 @@ describe('service start-up', () => {
     expect(out.code).toBe(1);
     const lines = out.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    const line = JSON.parse(lines[0]!) as { level: number; msg: string };
+    const line = JSON.parse(lines[0]) as { level: number; msg: string };
     expect(line.level).toBe(60);
     expect(line.msg).toContain('PORT');
     expect(line.msg).toContain('DEFAULT_PHONE_REGION');

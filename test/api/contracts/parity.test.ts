@@ -61,7 +61,7 @@ function compared<S extends z.ZodRawShape>(contract: Contract<S>, rest: Record<s
   return surfaceFields(contract, 'graphql')
     .filter(([key]) => names[key] !== undefined)
     .map(([key, schema]) => {
-      const value = rest[names[key]!];
+      const value = rest[names[key]];
       const inGraphQLTerms = isEnum(schema) && contract.graphql?.as?.[key] !== 'text' ? (Array.isArray(value) ? value.map(enumName) : enumName(value)) : nestedInGraphQLTerms(schema, value);
       return [key, inGraphQLTerms, graphql[key]];
     });
@@ -197,7 +197,7 @@ it('WebhookFlow and its steps, with every optional field set', async () => {
   const rest = okData(await t.request('GET', `/v1/webhooks/${id}`, { token: a.key }));
   const data = await gqlData(t, `query($id: ID!) { webhook(id: $id) { steps ${selection('WebhookStep')} } }`, { id }, a.key);
   for (const n of [0, 1]) {
-    await expectSameRecord(stepContract, rest.steps[n], data.webhook.steps[n], async (c) => (await t.app.services.webhooks.get(c, id)).steps[n]!);
+    await expectSameRecord(stepContract, rest.steps[n], data.webhook.steps[n], async (c) => (await t.app.services.webhooks.get(c, id)).steps[n]);
   }
 });
 
@@ -220,6 +220,6 @@ it('WebhookExecution and its step log, run to success', async () => {
   const node = data.webhook.executions.edges.find((e: { node: { id: string } }) => e.node.id === execution.id).node;
   expect(rest.steps).toHaveLength(2);
   for (const n of [0, 1]) {
-    await expectSameRecord(stepRunContract, rest.steps[n], node.stepLog[n], async (c) => (await detail(c)).steps[n]!);
+    await expectSameRecord(stepRunContract, rest.steps[n], node.stepLog[n], async (c) => (await detail(c)).steps[n]);
   }
 });

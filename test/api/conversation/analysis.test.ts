@@ -59,7 +59,7 @@ describe('post-call analysis', () => {
       notes: 'Ada agreed to Gold.',
     });
     expect(llm.requests).toHaveLength(1);
-    const { response_format: format, messages } = llm.requests[0]!;
+    const { response_format: format, messages } = llm.requests[0];
     expect(format).toMatchObject({ type: 'json_schema', json_schema: { name: 'post_call_analysis', strict: true } });
     const schema = format.json_schema.schema;
     expect(schema.required).toEqual(['summary', 'sentiment', 'task_status', 'task_feedback', 'outcomes']);
@@ -94,7 +94,7 @@ describe('post-call analysis', () => {
     const id = await endedCall();
     await analysedCall(id);
     const [delivery] = await waitFor('the flow to report the analysis', async () => (receiver.at('/analyzed').length > 0 ? receiver.at('/analyzed') : undefined));
-    expect(JSON.parse(delivery!.body)).toEqual({ event: 'call.analyzed', id, plan: 'gold', notes: 'Ada agreed to Gold.' });
+    expect(JSON.parse(delivery.body)).toEqual({ event: 'call.analyzed', id, plan: 'gold', notes: 'Ada agreed to Gold.' });
   });
 
   it("triggers a campaign's flow that reads the outcomes once the analysis is stored, with the outcomes", async () => {

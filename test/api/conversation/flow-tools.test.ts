@@ -49,7 +49,7 @@ describe('flows as tools', () => {
     await conversation.userSaid('Book me on Friday', true);
     const shown = llm.requests.at(-2)!.tools.find((x: any) => x.function.name === 'book_meeting').function;
     expect(shown).toEqual({ name: 'book_meeting', description: 'Books a meeting', parameters: { ...parameters, additionalProperties: false } });
-    expect(JSON.parse(rx.at('/bookings')[0]!.body)).toEqual({ day: 'Friday' });
+    expect(JSON.parse(rx.at('/bookings')[0].body)).toEqual({ day: 'Friday' });
     expect(toolAnswer(-1)).toEqual({ status: 'success', variables: { booking_id: 'bk_7' } });
     expect(sink.turns()).toEqual(['Booked for Friday.']);
     await conversation.close('user_hangup');
@@ -101,10 +101,10 @@ describe('flows as tools', () => {
     expect(toolAnswer(-1)).toMatchObject({ status: 'success' });
     const [received, ...more] = rx.at('/crm/lookup');
     expect(more).toEqual([]);
-    expect(received!.query.toString()).toBe('');
-    expect(received!.headers.authorization).toBe('Bearer tok_live_1');
-    expect(received!.headers['x-note']).toBe('');
-    expect(JSON.parse(received!.body)).toEqual({ call_id: callId, contact_id: '', to: '+14155550123', note: 'hi', token: 'tok_live_1' });
+    expect(received.query.toString()).toBe('');
+    expect(received.headers.authorization).toBe('Bearer tok_live_1');
+    expect(received.headers['x-note']).toBe('');
+    expect(JSON.parse(received.body)).toEqual({ call_id: callId, contact_id: '', to: '+14155550123', note: 'hi', token: 'tok_live_1' });
     await conversation.close('user_hangup');
   });
 });

@@ -101,7 +101,7 @@ describe('the playground runs what a call runs', () => {
     llm.reply({ text: 'Let me check.', toolCalls: [{ name: 'order_status', arguments: { order: 'A7' } }] }, { chunks: [' It ships', ' on Friday.'] });
     const turn = await turnOfC(id, { messages: [{ role: 'user', content: 'Where is order A7?' }] });
     expect(turn).toEqual({ reply: 'Let me check. It ships on Friday.', tool_calls: [{ name: 'order_status', arguments: { order: 'A7' } }], state: null, end_reason: null, error: null });
-    expect(JSON.parse(rx.at('/orders')[0]!.body)).toEqual({ order: 'A7' });
+    expect(JSON.parse(rx.at('/orders')[0].body)).toEqual({ order: 'A7' });
     expect(JSON.parse(llm.requests.at(-1)!.messages.at(-1).content)).toEqual({ status: 'success', variables: { eta: 'Friday' } });
   });
 

@@ -36,7 +36,7 @@ describe('a live call with its agent', () => {
   it('stores each turn on the call as it happens and publishes it to subscribers', async () => {
     const callId = await liveCall('user');
     const client = wsClient(t, a.key);
-    const sub = await subscribe<any>(client, `subscription($id: ID!) { callStatusChanged(callId: $id) { transcript transcriptTurns { role text at latencyMs } latency transcriptLanguage } }`, { id: callId });
+    const sub = await subscribe(client, `subscription($id: ID!) { callStatusChanged(callId: $id) { transcript transcriptTurns { role text at latencyMs } latency transcriptLanguage } }`, { id: callId });
     const sink = new RecordingSink();
     const conversation = (await t.app.services.conversations!.open(callId, sink))!;
     await conversation.start();

@@ -89,13 +89,13 @@ describe('a simulated call with a language model', () => {
     expect(agentRequests).toHaveLength(4);
     expect(calleeRequests).toHaveLength(3);
     // The agent's prompt, placeholders filled; the callee is a generic person (make-call links no contact), in the agent's language.
-    expect(agentRequests[0]!.messages[0].content).toContain('You are Ava. The callee is Ada.');
-    const persona = calleeRequests[0]!.messages[0].content as string;
+    expect(agentRequests[0].messages[0].content).toContain('You are Ava. The callee is Ada.');
+    const persona = calleeRequests[0].messages[0].content as string;
     expect(persona).toContain('You are an ordinary person');
     expect(persona).toContain('en-GB');
-    expect(calleeRequests[0]!.tools).toBeUndefined();
+    expect(calleeRequests[0].tools).toBeUndefined();
     // The callee hears the agent's turns as the other party, and remembers its own.
-    expect(calleeRequests[1]!.messages.slice(1)).toEqual([
+    expect(calleeRequests[1].messages.slice(1)).toEqual([
       { role: 'user', content: 'Agent line 1.' },
       { role: 'assistant', content: 'Callee line 1.' },
       { role: 'user', content: 'Agent line 2.' },

@@ -70,12 +70,12 @@ describe('a warm transfer on Twilio', () => {
     const { call, relay } = await answered(warm.id);
     const after = await askForAPerson(relay);
     expect(after).toEqual([{ type: 'play', source: HOLD, loop: 1, interruptible: false }, { type: 'end', handoffData: expect.any(String) }]);
-    expect(JSON.parse(after[1]!.handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: DESK, summary: SUMMARY });
+    expect(JSON.parse(after[1].handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: DESK, summary: SUMMARY });
     const asked = llm.requests.at(-1)!.messages;
     expect(asked[0].content).toContain('You prepare a phone transfer.');
     expect(asked[1]).toEqual({ role: 'user', content: 'Agent: Hello, this is Acme.\nCaller: I need a person, please.\nAgent: Let me put you through.' });
 
-    const dial = await relayEnded(target, call.id, handedOff(call, after[1]!));
+    const dial = await relayEnded(target, call.id, handedOff(call, after[1]));
     expect(dial.text).toBe(
       '<?xml version="1.0" encoding="UTF-8"?><Response>' +
         `<Dial action="${PUBLIC}/v1/telephony/twilio/dial-ended?call_id=${call.id}" timeout="30">` +
@@ -110,7 +110,7 @@ describe('a warm transfer on Twilio', () => {
     const back = await FakeRelay.ofTwiml(target, ran.action.twiml, call.call_sid);
     expect((await back.turn()).text).toBe(TRANSFER_FAILED_LINE);
     expect((await back.turn()).text).toBe('Can I take a message for them?');
-    expect(llm.requests[asked]!.messages.slice(1)).toEqual([
+    expect(llm.requests[asked].messages.slice(1)).toEqual([
       { role: 'user', content: expect.stringContaining('[The call has been answered.') },
       { role: 'assistant', content: 'Hello, this is Acme.' },
       { role: 'user', content: 'I need a person, please.' },
@@ -167,7 +167,7 @@ describe('a cold transfer on Twilio', () => {
     const { call, relay } = await answered(cold.id);
     const after = await askForAPerson(relay, null);
     expect(after).toEqual([{ type: 'end', handoffData: JSON.stringify({ reason: 'call_transfer', transfer_to: DESK }) }]);
-    const dial = await relayEnded(target, call.id, handedOff(call, after[0]!));
+    const dial = await relayEnded(target, call.id, handedOff(call, after[0]));
     expect(dial.text).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Dial action="${PUBLIC}/v1/telephony/twilio/dial-ended?call_id=${call.id}">${DESK}</Dial></Response>`);
     expect(await read(call.id)).toMatchObject({ disconnect_reason: 'call_transfer', transfer: { to: DESK, mode: 'cold', status: 'dialing' } });
     const ran = await twilio.dial(t.url, call.id, dial.text, 'busy');

@@ -47,8 +47,8 @@ describe('flow execution', () => {
     expect(done.executed_at).not.toBeNull();
     expect(done.steps.map((s: any) => [s.step_number, s.status])).toEqual([[1, 'success'], [2, 'success']]);
     expect(done.steps[0].variables).toEqual({ crm_id: 'crm-42', score: 17, trace: 'req-9' });
-    expect(JSON.parse(rx.at('/contacts')[0]!.body)).toEqual({ name });
-    const note = rx.at('/notes/crm-42')[0]!;
+    expect(JSON.parse(rx.at('/contacts')[0].body)).toEqual({ name });
+    const note = rx.at('/notes/crm-42')[0];
     expect(note.method).toBe('PUT');
     expect(Object.fromEntries(note.query)).toEqual({ trace: 'req-9', plan: 'basic' });
     expect(note.headers['x-who']).toBe('trigger');
@@ -103,7 +103,7 @@ describe('flow execution', () => {
     });
     const done = await api.settled(flow.id, (await api.trigger(flow.id, { given: 'yes', nil: null, id: 7 })).id);
     expect(done.steps[0]).toMatchObject({ status: 'success', unresolved_variables: ['hname', 'hvalue', 'query', 'who'] });
-    expect(JSON.parse(rx.at('/named/7')[0]!.body)).toEqual({ who: '', given: 'yes', nil: '' });
+    expect(JSON.parse(rx.at('/named/7')[0].body)).toEqual({ who: '', given: 'yes', nil: '' });
   });
 
   it('skips a step whose dependency failed, and a step depending on a skipped one, but runs independent steps', async () => {
@@ -141,9 +141,9 @@ describe('flow execution', () => {
     expect(done.status).toBe('success');
     for (const m of methods) {
       const [req] = rx.at(`/method/${m}`);
-      expect(req!.method).toBe(m);
-      if (m === 'GET' || m === 'HEAD') expect(req!.body).toBe('');
-      else expect(JSON.parse(req!.body)).toEqual({ m });
+      expect(req.method).toBe(m);
+      if (m === 'GET' || m === 'HEAD') expect(req.body).toBe('');
+      else expect(JSON.parse(req.body)).toEqual({ m });
     }
     expect(done.steps.map((s: any) => s.request.method)).toEqual(methods);
   });
@@ -218,7 +218,7 @@ describe('flow execution', () => {
     expect(done.steps[0].variables).toEqual({ note: 'a\uFFFDb', lone: '\uFFFD' });
     expect(JSON.parse(done.steps[0].response.body)).toEqual({ note: 'a\u0000b', lone: '\ud800', ['k\u0000']: 1 });
     expect(done.steps[1].response.body).toBe('x\uFFFDy');
-    expect(JSON.parse(rx.at('/raw')[0]!.body)).toEqual({ note: 'a\uFFFDb' });
+    expect(JSON.parse(rx.at('/raw')[0].body)).toEqual({ note: 'a\uFFFDb' });
   });
 
   it('logs the request with credentials redacted', async () => {
@@ -236,6 +236,6 @@ describe('flow execution', () => {
     expect(request.headers).toMatchObject({ Authorization: '[redacted]', 'X-Api-Key': '[redacted]', 'X-Plain': 'visible', 'webhook-signature': '[redacted]' });
     expect(request.body).toBe('{"hello":"world"}');
     expect(JSON.stringify(done)).not.toMatch(/live-token|k-123|k-456/);
-    expect(rx.at('/secretive')[0]!.headers.authorization).toBe('Bearer live-token');
+    expect(rx.at('/secretive')[0].headers.authorization).toBe('Bearer live-token');
   });
 });

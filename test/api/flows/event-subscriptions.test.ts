@@ -74,7 +74,7 @@ describe('a flow subscribed to call.ended', () => {
 
     // The same event recorded again, and delivered by both replicas at once: still one execution per call.
     const em = t.app.orm.em.fork();
-    await em.transactional((tx) => t.app.services.flowEvents.record(tx, 'call.ended', { id: ids[0]!, companyId: a.companyId }, new Date()));
+    await em.transactional((tx) => t.app.services.flowEvents.record(tx, 'call.ended', { id: ids[0], companyId: a.companyId }, new Date()));
     await Promise.all([t, replica, t, replica].map((app) => app.app.services.flowEvents.deliver(jobCaller(app.app.orm, a.companyId))));
     const [row] = await em.execute('select count(*)::int as n from webhook_executions where company_id = ? and flow_id = ?', [a.companyId, flow.id]);
     expect(row.n).toBe(ids.length);
@@ -131,8 +131,8 @@ describe('event filters', () => {
     const id = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agent.id, call_from: a.number.phone_number, call_to: '+14155550113' } })).id;
     const [sent] = await waitFor('call.ended to be reported', async () => (receiver.at('/bare').length > 0 ? receiver.at('/bare') : undefined), 20_000);
     const call = okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
-    expect(sent!.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(sent!.body)).toEqual({ type: 'call.ended', timestamp: call.ended_at, data: call });
+    expect(sent.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(sent.body)).toEqual({ type: 'call.ended', timestamp: call.ended_at, data: call });
 
     okData(await t.request('POST', `/v1/webhooks/${flow.id}/trigger`, { token: a.key, body: { variables: { note: 'manual' } } }));
     const manual = await waitFor('the manual trigger to arrive', async () => receiver.at('/bare')[1]);

@@ -24,8 +24,8 @@ describe('flows over GraphQL', () => {
     const flow = await flowApi(t, a.apiKey).create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/gql`, webhook_body: { who: '{{name}}' } }] });
     const clientA = wsClient(t, a.apiKey);
     const clientB = wsClient(t, b.apiKey);
-    const subA = await subscribe<any>(clientA, UPDATED, { webhookId: flow.id });
-    const subB = await subscribe<any>(clientB, UPDATED, {});
+    const subA = await subscribe(clientA, UPDATED, { webhookId: flow.id });
+    const subB = await subscribe(clientB, UPDATED, {});
 
     const res = await gql(t, TRIGGER, { id: flow.id, variables: { name: 'Ada' } }, a.apiKey);
     expect(res.errors).toBeUndefined();
@@ -39,7 +39,7 @@ describe('flows over GraphQL', () => {
       seen.push(e.status);
     }
     expect(seen).toContain('SUCCESS');
-    expect(JSON.parse(rx.at('/gql')[0]!.body)).toEqual({ who: 'Ada' });
+    expect(JSON.parse(rx.at('/gql')[0].body)).toEqual({ who: 'Ada' });
     expect(subB.received).toEqual([]);
 
     const log = await gql(

@@ -118,7 +118,7 @@ describe('restart', () => {
     const { id } = await api.trigger(flow.id);
     await waitFor(async () => held.length, (n) => n === 1);
     const restarting = t.restart();
-    held[0]!.writeHead(200).end('{}');
+    held[0].writeHead(200).end('{}');
     await restarting;
     const done = await api.settled(flow.id, id);
     expect(done.status).toBe('success');
@@ -142,7 +142,7 @@ describe('restart', () => {
     const caller = { scope: { companyId, userId: null }, em: t.app.orm.em.fork() };
     await t.app.services.flows.runStep(caller, { companyId, executionId: id, attempt: 1, step: 2 });
     const done = await api.settled(flow.id, id);
-    held[0]!.writeHead(200).end('{}');
+    held[0].writeHead(200).end('{}');
     await t.restart(); // waits for the first worker's handler to end
     expect(done.status).toBe('success');
     const final = await api.execution(flow.id, id);

@@ -66,10 +66,10 @@ describe('secrets at rest', () => {
       { name: 'api_token', value: '********', secret: true }, { name: 'hook', value: '********', secret: true }, { name: 'region', value: 'eu', secret: false },
     ]);
     const [received] = rx.at('/vault');
-    expect(received!.headers.authorization).toBe('Bearer tok_live_42');
-    expect(received!.headers['x-hook']).toBe('hook-secret-7');
-    expect(received!.query.get('h')).toBe('hook-secret-7');
-    expect(new Webhook(flow.secret).verify(received!.body, received!.headers as Record<string, string>)).toEqual({ hook: 'hook-secret-7', region: 'eu' });
+    expect(received.headers.authorization).toBe('Bearer tok_live_42');
+    expect(received.headers['x-hook']).toBe('hook-secret-7');
+    expect(received.query.get('h')).toBe('hook-secret-7');
+    expect(new Webhook(flow.secret).verify(received.body, received.headers as Record<string, string>)).toEqual({ hook: 'hook-secret-7', region: 'eu' });
   });
 
   it('a kept value stays secret: an update that sends the mask back unflagged does not reveal it', async () => {
@@ -103,7 +103,7 @@ describe('secrets at rest', () => {
 
     const api = flowApi(t, key);
     await api.settled(flow.id, (await api.trigger(flow.id)).id);
-    const resent = rx.at('/legacy')[1]!;
+    const resent = rx.at('/legacy')[1];
     expect(resent.headers.authorization).toBe('Bearer tok_old_9');
     expect(new Webhook(clearSecret).verify(resent.body, resent.headers as Record<string, string>)).toEqual({ hook: 'hook-old-3', region: 'eu' });
 

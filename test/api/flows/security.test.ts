@@ -31,9 +31,9 @@ describe('signing (Standard Webhooks)', () => {
     await api.settled(flow.id, (await api.trigger(flow.id, { who: 'world' })).id);
     const [post] = rx.at('/signed/post');
     const [get] = rx.at('/signed/get');
-    const headers = (r: typeof post) => r!.headers as Record<string, string>;
-    expect(new Webhook(flow.secret).verify(post!.body, headers(post))).toEqual({ hello: 'world' });
-    expect(() => new Webhook(flow.secret).verify(get!.body, headers(get))).not.toThrow();
+    const headers = (r: typeof post) => r.headers as Record<string, string>;
+    expect(new Webhook(flow.secret).verify(post.body, headers(post))).toEqual({ hello: 'world' });
+    expect(() => new Webhook(flow.secret).verify(get.body, headers(get))).not.toThrow();
     expect(headers(post)['webhook-id']).toMatch(/^msg_[0-9a-f-]{36}_1$/);
     expect(Math.abs(Number(headers(post)['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
 
@@ -43,7 +43,7 @@ describe('signing (Standard Webhooks)', () => {
     expect(rotated.id).toBe(flow.id);
     expect(okData(await t.request('GET', `/v1/webhooks/${flow.id}`, { token: key }))).not.toHaveProperty('secret');
     await api.settled(flow.id, (await api.trigger(flow.id, { who: 'again' })).id);
-    const resent = rx.at('/signed/post')[1]!;
+    const resent = rx.at('/signed/post')[1];
     expect(new Webhook(rotated.secret).verify(resent.body, headers(resent))).toEqual({ hello: 'again' });
     expect(() => new Webhook(flow.secret).verify(resent.body, headers(resent))).toThrow();
   });
@@ -76,8 +76,8 @@ describe('secret predefined variables', () => {
     expect(updated.predefinedVariables).toEqual([...masked.slice(0, 2), { name: 'region', value: 'us', secret: false }]);
     await api.settled(flow.id, (await api.trigger(flow.id)).id);
     const [received] = rx.at('/secret');
-    expect(received!.headers.authorization).toBe('Bearer tok_live_1');
-    expect(JSON.parse(received!.body)).toEqual({ hook: 'h-1', region: 'us' });
+    expect(received.headers.authorization).toBe('Bearer tok_live_1');
+    expect(JSON.parse(received.body)).toEqual({ hook: 'h-1', region: 'us' });
   });
 });
 
@@ -106,7 +106,7 @@ describe('SSRF guard (no allow-list)', () => {
     expect(done.status).toBe('failed');
     done.steps.forEach((step: any, i: number) => {
       expect(step).toMatchObject({ status: 'failed', tries: 1, response: null });
-      expect(step.error).toMatch(new RegExp(`^${targets[i]![1]!.replace(/[()[\].]/g, '\\$&')}`));
+      expect(step.error).toMatch(new RegExp(`^${targets[i][1].replace(/[()[\].]/g, '\\$&')}`));
       expect(step.error).toMatch(/WEBHOOK_ALLOWED_HOSTS/);
     });
     expect(rx.at('/ssrf')).toHaveLength(0);
@@ -125,7 +125,7 @@ describe('SSRF guard (no allow-list)', () => {
     const flow = await api.create({ max_retries: 3, retry_delay: 1, retry_delay_unit: 'seconds', steps });
     const done = await api.settled(flow.id, (await api.trigger(flow.id)).id);
     expect(done).toMatchObject({ status: 'failed', attempt_number: 1, next_retry_at: null });
-    expect(done.steps.map((s: any) => [s.status, s.tries, s.error])).toEqual(targets.map(([, error]) => ['failed', 1, expect.stringContaining(error!)]));
+    expect(done.steps.map((s: any) => [s.status, s.tries, s.error])).toEqual(targets.map(([, error]) => ['failed', 1, expect.stringContaining(error)]));
     expect(rx.at('/ssrf6')).toHaveLength(0);
   });
 });

@@ -74,7 +74,7 @@ export const answer =
 /** Answers the i-th request (0-based) with the i-th behaviour, the last one thereafter. */
 export const inTurn = (...behaviours: Behaviour[]): Behaviour => {
   let calls = 0;
-  return (req, res) => behaviours[Math.min(calls++, behaviours.length - 1)]!(req, res);
+  return (req, res) => behaviours[Math.min(calls++, behaviours.length - 1)](req, res);
 };
 
 /** Polls `read` until `done` holds of its value (at most `timeoutMs`), then returns the value. */

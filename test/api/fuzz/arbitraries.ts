@@ -220,5 +220,5 @@ const latin1 = (value: string): string => value.replace(/[^\t\x20-\x7e\x80-\xff]
 /** Fills a router path's `:params` with generated segments. */
 export function fillPath(path: string, seg: fc.Arbitrary<string>): fc.Arbitrary<string> {
   const names = path.match(/:\w+/g) ?? [];
-  return fc.tuple(...names.map(() => seg)).map((values) => names.reduce((p, name, i) => p.replace(name, values[i]!), path));
+  return fc.tuple(...names.map(() => seg)).map((values) => names.reduce((p, name, i) => p.replace(name, values[i]), path));
 }

@@ -48,7 +48,7 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 function literal(value: unknown, type: GraphQLInputType): string {
   const named = getNamedType(type);
   if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => literal(v, isListType(type) || isNonNullType(type) ? (type.ofType as GraphQLInputType) : type)).join(', ')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => literal(v, isListType(type) || isNonNullType(type) ? (type.ofType) : type)).join(', ')}]`;
   if (typeof value === 'object') {
     const fields = isInputObjectType(named) ? named.getFields() : {};
     const entries = Object.entries(value).filter(([k]) => NAME.test(k));

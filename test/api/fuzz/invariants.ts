@@ -25,7 +25,7 @@ const STACK_TRACE = /\bat .+\.(ts|js):\d+/;
 export function expectRestInvariants(res: RawResponse, path: string): void {
   expect(res.status).toBeLessThan(500);
   expect(res.text).not.toMatch(STACK_TRACE);
-  if (NOT_ENVELOPED.some((re) => re.test(path.split('?')[0]!))) return;
+  if (NOT_ENVELOPED.some((re) => re.test(path.split('?')[0]))) return;
   expect(res.contentType).toMatch(/^application\/json/);
   expect(res.body).toEqual({ status: expect.stringMatching(/^(ok|error)$/), message: expect.any(String), data: expect.anything() });
   const body = res.body as { status: string; data: unknown };

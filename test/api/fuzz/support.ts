@@ -29,7 +29,7 @@ export interface FuzzWorld {
 async function withRuns(t: TestApp, who: Tenant): Promise<FuzzWorld['a']> {
   const [call] = await insertCalls(t, who, 1);
   const [execution] = await insertExecutions(t, who, 1);
-  return { ...who, callId: call!.id, executionId: execution!.id };
+  return { ...who, callId: call.id, executionId: execution.id };
 }
 
 export async function fuzzWorld(): Promise<FuzzWorld> {

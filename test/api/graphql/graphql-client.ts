@@ -85,7 +85,7 @@ function listen<T>(client: Client, query: string, variables: Record<string, unkn
       next: (value) => {
         if (value.errors) failure = value.errors;
         received.push(value.data as T);
-        if (waiting.length > 0) waiting.shift()!.resolve(received[consumed++]!);
+        if (waiting.length > 0) waiting.shift()!.resolve(received[consumed++]);
       },
       error: (err) => {
         failure = err;
@@ -98,7 +98,7 @@ function listen<T>(client: Client, query: string, variables: Record<string, unkn
     received,
     next() {
       if (failure) return Promise.reject(failure);
-      if (consumed < received.length) return Promise.resolve(received[consumed++]!);
+      if (consumed < received.length) return Promise.resolve(received[consumed++]);
       return new Promise<T>((resolve, reject) => waiting.push({ resolve, reject }));
     },
     close: dispose,

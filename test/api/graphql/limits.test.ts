@@ -38,7 +38,7 @@ describe('hostile operations are refused quickly with a clear error', () => {
     const { res, ms } = await timed(deep(3));
     expect(res.status).toBe(400);
     expect(firstError(res)?.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(res.errors![0]!.message).toMatch(/exceeds maximum operation depth of 10/);
+    expect(res.errors![0].message).toMatch(/exceeds maximum operation depth of 10/);
     expect(ms).toBeLessThan(1000);
   });
 
@@ -46,7 +46,7 @@ describe('hostile operations are refused quickly with a clear error', () => {
     const { res, ms } = await timed(aliases(5000, 'aiAgentTemplates { id name prompt }'));
     expect(res.status).toBe(400);
     expect(firstError(res)?.code).toBe('GRAPHQL_PARSE_FAILED');
-    expect(res.errors![0]!.message).toMatch(/Document contains more tha. 5000 tokens/);
+    expect(res.errors![0].message).toMatch(/Document contains more tha. 5000 tokens/);
     expect(ms).toBeLessThan(1000);
   });
 
@@ -91,7 +91,7 @@ describe('hostile operations are refused quickly with a clear error', () => {
     const res = await gql(t, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`, {}, a.key);
     expect(res.status).toBe(400);
     expect(firstError(res)).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
-    expect(res.errors![0]!.message).toBe('Document is nested more than 32 levels deep');
+    expect(res.errors![0].message).toBe('Document is nested more than 32 levels deep');
     const client = wsClient(t, a.key);
     await expect(query(client, `${'{ a '.repeat(3000)}${'}'.repeat(3000)}`)).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
     expect(await query(client, '{ phoneNumbers { id } }')).toEqual({ data: { phoneNumbers: [{ id: a.number.id }] } });
@@ -115,7 +115,7 @@ describe('hostile operations are refused quickly with a clear error', () => {
     const res = await gql(t, 'mutation($i: CreateContactInput!) { createContact(input: $i) { id } }', { i: { phoneNumber: 0 } }, a.key);
     expect(res.status).toBe(400);
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT' });
-    expect(res.errors![0]!.message).toMatch(/String cannot represent a non string value: 0/);
+    expect(res.errors![0].message).toMatch(/String cannot represent a non string value: 0/);
   });
 
   it('text no service could store, and variables nested over 64 levels: BAD_USER_INPUT with HTTP 400, nothing written', async () => {
@@ -222,7 +222,7 @@ describe('GraphiQL', () => {
     const page = await t.request('GET', '/graphql', { headers: { accept: 'text/html,application/xhtml+xml' } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(sources).toEqual([
       '/graphql/ide/graphiql.css',
       '/graphql/ide/page.css',
@@ -264,10 +264,10 @@ describe('websocket limits', () => {
     const other = wsClient(small, small.jwtFor(companyId));
     expect(await query(other, PHONES)).toEqual({ data: { phoneNumbers: [] } });
     await other.dispose();
-    await open[0]!.dispose();
+    await open[0].dispose();
     const next = wsClient(small, key);
     await waitFor('a socket of the key to be taken again', async () => (await query(next, PHONES).catch(() => undefined))?.data);
-    await Promise.all([next.dispose(), open[1]!.dispose()]);
+    await Promise.all([next.dispose(), open[1].dispose()]);
   });
 
   it('refuse a subscription past the socket’s limit (TOO_MANY_SUBSCRIPTIONS), not the socket, and count only running ones', async () => {

@@ -46,7 +46,7 @@ describe('makeCall', () => {
     const res = await gql(t, MAKE_CALL, { input: { ...valid(), ...patch } }, a.key);
     const rest = await restFields('POST', '/v1/calls/make-call', { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123', ...restPatch });
     expect(res.data).toBeNull();
-    expect(res.errors![0]!.message).toBe('Validation failed');
+    expect(res.errors![0].message).toBe('Validation failed');
     expect(firstError(res)).toEqual({ code: 'BAD_USER_INPUT', fields: inGraphQL(rest) });
   });
 
@@ -113,7 +113,7 @@ describe('campaigns', () => {
     const created = await gqlData(t, 'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { retryDelayUnit } }', { input }, a.key);
     expect(created.createCampaign).toEqual({ retryDelayUnit: ['HOURS'] });
     const res = await gql(t, 'mutation($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }', { input: { ...input, retryDelayUnit: ['hours'] } }, a.key);
-    expect(res.errors![0]!.message).toContain('Value "hours" does not exist in "RetryDelayUnit" enum');
+    expect(res.errors![0].message).toContain('Value "hours" does not exist in "RetryDelayUnit" enum');
   });
 
   it('refuses dates PostgreSQL cannot store (no year 0) as bad input, like REST', async () => {

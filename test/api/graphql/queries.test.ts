@@ -42,11 +42,11 @@ describe('calls', () => {
       t,
       `query($id: ID!) { call(id: $id) { id callStatus callTo callFrom aiAgentId campaignId contactId isTest cost priceUnit
         agentDynamicVariables { name value } createdAt aiAgent { id name } campaign { id name } contact { id firstname } } }`,
-      { id: call!.id },
+      { id: call.id },
       a.key,
     );
     expect(data.call).toMatchObject({
-      id: call!.id,
+      id: call.id,
       callStatus: 'IN_PROGRESS',
       callTo: '+14155550199',
       aiAgentId: a.agent.id,

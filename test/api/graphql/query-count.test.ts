@@ -67,8 +67,8 @@ describe('a list of N records costs the same number of SQL queries whatever N', 
     const large = await queriesOf(t, async () => {
       data = await gqlData(t, query, {}, a.key);
     });
-    expect(JSON.stringify(data).length).toBeGreaterThan(3 * small[name]!.size);
-    expect(large).toBe(small[name]!.queries);
+    expect(JSON.stringify(data).length).toBeGreaterThan(3 * small[name].size);
+    expect(large).toBe(small[name].queries);
     expect(large).toBeLessThanOrEqual(8);
   });
 });

@@ -15,7 +15,7 @@ beforeAll(async () => {
   a = await tenant(t, 'A');
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   await t.close();
 });
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
   ({ t, a, b } = await twoTenants({ JOB_WORKERS: '0', CALL_SWEEP_MS: '3600000' }));
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   await t.close();
 });
 
@@ -42,24 +42,24 @@ describe('one event read once per company, whatever the number of subscribers', 
     const [bCall] = await insertCalls(t, b, 1, { callStatus: 'in-progress' });
 
     const reads = await queriesOf(t, async () => {
-      await t.app.events.publish('call.updated', { companyId: a.companyId, callId: aCall!.id, campaignId: a.campaign.id, workspace: 'default' });
-      for (const sub of ofA) expect(await sub.next()).toEqual({ callStatusChanged: { id: aCall!.id, callStatus: 'RINGING', aiAgent: { name: 'A agent' } } });
+      await t.app.events.publish('call.updated', { companyId: a.companyId, callId: aCall.id, campaignId: a.campaign.id, workspace: 'default' });
+      for (const sub of ofA) expect(await sub.next()).toEqual({ callStatusChanged: { id: aCall.id, callStatus: 'RINGING', aiAgent: { name: 'A agent' } } });
     });
     expect(reads).toBe(2); // the call, then its agent
 
     // B's subscribers never saw A's event: their first delivery is B's own call, read for B.
-    await t.app.events.publish('call.updated', { companyId: b.companyId, callId: bCall!.id, campaignId: b.campaign.id, workspace: 'default' });
-    for (const sub of ofB) expect(await sub.next()).toEqual({ callStatusChanged: { id: bCall!.id, callStatus: 'IN_PROGRESS', aiAgent: { name: 'B agent' } } });
+    await t.app.events.publish('call.updated', { companyId: b.companyId, callId: bCall.id, campaignId: b.campaign.id, workspace: 'default' });
+    for (const sub of ofB) expect(await sub.next()).toEqual({ callStatusChanged: { id: bCall.id, callStatus: 'IN_PROGRESS', aiAgent: { name: 'B agent' } } });
     for (const sub of [...ofA, ...ofB]) sub.close();
   });
 
   it('each event reads current state: a second event of the same call is read again', async () => {
     const [call] = await insertCalls(t, a, 1, { callStatus: 'ringing' });
     const subs = await subscribers<any>(a, 3, 'subscription { callStatusChanged { id callStatus } }');
-    const event = { companyId: a.companyId, callId: call!.id, campaignId: a.campaign.id, workspace: 'default' };
+    const event = { companyId: a.companyId, callId: call.id, campaignId: a.campaign.id, workspace: 'default' };
     await t.app.events.publish('call.updated', event);
     for (const sub of subs) expect((await sub.next()).callStatusChanged.callStatus).toBe('RINGING');
-    await t.app.orm.em.fork().nativeUpdate('Call', { id: call!.id }, { callStatus: 'completed' });
+    await t.app.orm.em.fork().nativeUpdate('Call', { id: call.id }, { callStatus: 'completed' });
     await t.app.events.publish('call.updated', event);
     for (const sub of subs) expect((await sub.next()).callStatusChanged.callStatus).toBe('COMPLETED');
     for (const sub of subs) sub.close();
@@ -68,7 +68,7 @@ describe('one event read once per company, whatever the number of subscribers', 
   it('a subscriber behind the stream gets each event with the state of its own transition', async () => {
     const [call] = await insertCalls(t, a, 1, { callStatus: 'ringing' });
     const [sub] = await subscribers<any>(a, 1, 'subscription { callStatusChanged { callStatus aiAgent { name } } }');
-    const event = { companyId: a.companyId, callId: call!.id, campaignId: a.campaign.id, workspace: 'default' };
+    const event = { companyId: a.companyId, callId: call.id, campaignId: a.campaign.id, workspace: 'default' };
     let callReads = 0;
     const stopListening = t.statements.listen((sql) => {
       if (/ from "calls" /i.test(sql)) callReads += 1;
@@ -82,7 +82,7 @@ describe('one event read once per company, whatever the number of subscribers', 
       await locker.query('LOCK TABLE ai_agents IN ACCESS EXCLUSIVE MODE');
       const transitions: [string | null, number][] = [[null, 1], ['in-progress', 2], ['completed', 3]];
       for (const [status, reads] of transitions) {
-        if (status) await t.app.orm.em.fork().nativeUpdate('Call', { id: call!.id }, { callStatus: status });
+        if (status) await t.app.orm.em.fork().nativeUpdate('Call', { id: call.id }, { callStatus: status });
         await t.app.events.publish('call.updated', event);
         await waitFor(`the read of event ${reads}`, async () => (callReads >= reads ? true : undefined));
       }
@@ -91,17 +91,17 @@ describe('one event read once per company, whatever the number of subscribers', 
       stopListening();
       await locker.end();
     }
-    const delivered = [await sub!.next(), await sub!.next(), await sub!.next()].map((d) => d.callStatusChanged.callStatus);
+    const delivered = [await sub.next(), await sub.next(), await sub.next()].map((d) => d.callStatusChanged.callStatus);
     expect(delivered).toEqual(['RINGING', 'IN_PROGRESS', 'COMPLETED']);
-    sub!.close();
+    sub.close();
   });
 
   it('webhookExecutionUpdated: N subscribers of a company cost one read of the execution', async () => {
     const [execution] = await insertExecutions(t, a, 1);
     const subs = await subscribers<any>(a, SUBSCRIBERS, 'subscription { webhookExecutionUpdated { id status } }');
     const reads = await queriesOf(t, async () => {
-      await t.app.events.publish('webhook.execution.updated', { companyId: a.companyId, flowId: a.flow.id, executionId: execution!.id });
-      for (const sub of subs) expect(await sub.next()).toEqual({ webhookExecutionUpdated: { id: execution!.id, status: 'SCHEDULED' } });
+      await t.app.events.publish('webhook.execution.updated', { companyId: a.companyId, flowId: a.flow.id, executionId: execution.id });
+      for (const sub of subs) expect(await sub.next()).toEqual({ webhookExecutionUpdated: { id: execution.id, status: 'SCHEDULED' } });
     });
     expect(reads).toBe(1);
     for (const sub of subs) sub.close();

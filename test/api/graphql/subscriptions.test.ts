@@ -18,7 +18,7 @@ beforeAll(async () => {
   b = await tenant(t, 'B', '+14155552672');
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   await t.close();
 });
 
@@ -73,15 +73,15 @@ describe('callStatusChanged', () => {
 
   it('filters by call, campaign and workspace', async () => {
     const [campaignCall, other] = await insertCalls(t, a, 2, { callStatus: 'ringing' });
-    await t.app.orm.em.fork().nativeUpdate(Call, { id: other!.id }, { campaign: null, workspaceId: 'sales' });
-    const byCall = await subscribe(connect(a.key), CALL_CHANGED, { callId: campaignCall!.id });
+    await t.app.orm.em.fork().nativeUpdate(Call, { id: other.id }, { campaign: null, workspaceId: 'sales' });
+    const byCall = await subscribe(connect(a.key), CALL_CHANGED, { callId: campaignCall.id });
     const byCampaign = await subscribe(connect(a.key), CALL_CHANGED, { campaignId: a.campaign.id });
     const byWorkspace = await subscribe(connect(a.key), CALL_CHANGED, { workspace: 'sales' });
-    await setStatus(other!, 'in-progress', a);
-    await setStatus(campaignCall!, 'in-progress', a);
-    expect((await byCall.next()).callStatusChanged.id).toBe(campaignCall!.id);
-    expect((await byCampaign.next()).callStatusChanged.id).toBe(campaignCall!.id);
-    expect((await byWorkspace.next()).callStatusChanged).toMatchObject({ id: other!.id, workspaceId: 'sales', callStatus: 'IN_PROGRESS' });
+    await setStatus(other, 'in-progress', a);
+    await setStatus(campaignCall, 'in-progress', a);
+    expect((await byCall.next()).callStatusChanged.id).toBe(campaignCall.id);
+    expect((await byCampaign.next()).callStatusChanged.id).toBe(campaignCall.id);
+    expect((await byWorkspace.next()).callStatusChanged).toMatchObject({ id: other.id, workspaceId: 'sales', callStatus: 'IN_PROGRESS' });
     for (const s of [byCall, byCampaign, byWorkspace]) s.close();
   });
 });
@@ -96,10 +96,10 @@ describe('webhookExecutionUpdated', () => {
     const [bExec] = await insertExecutions(t, b, 1);
     const subA = await subscribe(connect(a.key), EXECUTION, { webhookId: a.flow.id });
     const subB = await subscribe(connect(b.key), EXECUTION);
-    await t.app.events.publish('webhook.execution.updated', { companyId: a.companyId, flowId: a.flow.id, executionId: aExec!.id });
-    expect(await subA.next()).toEqual({ webhookExecutionUpdated: { id: aExec!.id, flowId: a.flow.id, status: 'SCHEDULED', attemptNumber: 1 } });
-    await t.app.events.publish('webhook.execution.updated', { companyId: b.companyId, flowId: b.flow.id, executionId: bExec!.id });
-    expect((await subB.next()).webhookExecutionUpdated.id).toBe(bExec!.id);
+    await t.app.events.publish('webhook.execution.updated', { companyId: a.companyId, flowId: a.flow.id, executionId: aExec.id });
+    expect(await subA.next()).toEqual({ webhookExecutionUpdated: { id: aExec.id, flowId: a.flow.id, status: 'SCHEDULED', attemptNumber: 1 } });
+    await t.app.events.publish('webhook.execution.updated', { companyId: b.companyId, flowId: b.flow.id, executionId: bExec.id });
+    expect((await subB.next()).webhookExecutionUpdated.id).toBe(bExec.id);
     subA.close();
     subB.close();
   });
@@ -115,7 +115,7 @@ describe.each([
 
   beforeAll(async () => {
     first = await startTestApp(env);
-    second = await startTestApp({ ...env, DATABASE_URL: first.app.orm.config.get('clientUrl')! });
+    second = await startTestApp({ ...env, DATABASE_URL: first.app.orm.config.get('clientUrl') });
     tenantA = await tenant(first, 'A');
   });
   afterAll(async () => {

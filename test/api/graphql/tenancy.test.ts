@@ -12,7 +12,7 @@ beforeAll(async () => {
   t = await startTestApp();
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
-  aCall = (await insertCalls(t, a, 1))[0]!.id;
+  aCall = (await insertCalls(t, a, 1))[0].id;
   await insertExecutions(t, a, 2);
 });
 afterAll(() => t.close());

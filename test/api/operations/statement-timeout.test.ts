@@ -56,7 +56,7 @@ describe('REQUEST_STATEMENT_TIMEOUT_MS', () => {
   });
 
   it('holds for the connections of requests only, not for the jobs, sweeps and engines', async () => {
-    const setting = async (em: { getConnection(): { execute(sql: string): Promise<{ statement_timeout: string }[]> } }) => (await em.getConnection().execute('SHOW statement_timeout'))[0]!.statement_timeout;
+    const setting = async (em: { getConnection(): { execute(sql: string): Promise<{ statement_timeout: string }[]> } }) => (await em.getConnection().execute('SHOW statement_timeout'))[0].statement_timeout;
     expect(await setting(t.app.orm.em.fork())).toBe('0');
   });
 });

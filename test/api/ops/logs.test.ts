@@ -133,8 +133,8 @@ describe('structured logs', () => {
       expect.objectContaining({ level: 30, operation: 'WsAgents', type: 'query', outcome: 'ok', company_id: a.companyId, user_id: 'user-ws', ms: expect.any(Number) }),
       expect.objectContaining({ operation: 'WsAgents', company_id: a.companyId }),
     ]);
-    expect(operations[0]!.request_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(operations[1]!.request_id).not.toBe(operations[0]!.request_id);
+    expect(operations[0].request_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(operations[1].request_id).not.toBe(operations[0].request_id);
   });
 
   it('tag the lines of a job with the job and its company', async () => {
@@ -165,7 +165,7 @@ describe('the logger', () => {
       },
       'line',
     );
-    const line = JSON.parse(out[0]!);
+    const line = JSON.parse(out[0]);
     expect(line.webhook).toEqual({ secret: '[redacted]', signing_secret: '[redacted]', name: 'kept' });
     for (const value of ['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten']) expect(out[0]).not.toContain(`"${value}"`);
   });
@@ -175,7 +175,7 @@ describe('the logger', () => {
     const logger = createLogger('info', { destination: { write: (line: string) => out.push(line) } });
     const err = Object.assign(new Error('upstream said no to Bearer abc.def and key sk_live0123456789'), { body: { password: 'hunter2' }, status: 502 });
     logger.error({ err }, 'failed');
-    const line = JSON.parse(out[0]!);
+    const line = JSON.parse(out[0]);
     expect(line.err).toEqual({ type: 'Error', message: 'upstream said no to Bearer [redacted] and key sk_[redacted]', stack: expect.any(String), status: 502 });
     expect(out[0]).not.toContain('hunter2');
   });

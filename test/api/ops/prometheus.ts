@@ -12,8 +12,8 @@ export function parseExposition(text: string): Sample[] {
     const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match) continue;
     const labels: Record<string, string> = {};
-    for (const [, key, value] of match[2]?.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g) ?? []) labels[key!] = value!;
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+    for (const [, key, value] of match[2]?.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g) ?? []) labels[key] = value!;
+    samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;
 }

@@ -85,7 +85,7 @@ describe('the credential cache', () => {
 describe('JWT lifetime, audience and issuer', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const status = async (app: TestApp, token: string) => (await app.request('GET', '/v1/ai-agent', { token })).status;
-  const signed = (claims: object) => jwt.sign({ company_id: a.companyId, sub: 'user-1', ...claims }, JWT_SECRET, { algorithm: 'HS256' });
+  const signed = (claims: object) => jwt.sign({ company_id: a.companyId, sub: 'user-1', ...claims } satisfies jwt.JwtPayload, JWT_SECRET, { algorithm: 'HS256' });
 
   it('refuses a JWT valid for longer than JWT_MAX_LIFETIME_S (a day by default), or without exp', async () => {
     // iat and exp from one reading of the clock: a second ticking between two readings would shift the lifetime.

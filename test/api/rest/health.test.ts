@@ -40,12 +40,12 @@ describe('a replica with job workers', () => {
   it('counts migrations the database lacks, as read at start', async () => {
     const em = t.app.orm.em.fork();
     const [last] = await em.getConnection().execute<{ name: string }[]>('SELECT name FROM mikro_orm_migrations ORDER BY name DESC LIMIT 1');
-    await em.getConnection().execute('DELETE FROM mikro_orm_migrations WHERE name = ?', [last!.name]);
+    await em.getConnection().execute('DELETE FROM mikro_orm_migrations WHERE name = ?', [last.name]);
     try {
       const health = await HealthService.start(t.app.orm, t.app.jobs, { workers: true, logger: createLogger('silent') });
       expect(await health.readiness()).toEqual({ ready: false, checks: { database: 'ok', migrations: '1 pending', workers: 'ok' } });
     } finally {
-      await em.getConnection().execute('INSERT INTO mikro_orm_migrations (name, executed_at) VALUES (?, now())', [last!.name]);
+      await em.getConnection().execute('INSERT INTO mikro_orm_migrations (name, executed_at) VALUES (?, now())', [last.name]);
     }
   });
 

@@ -77,9 +77,9 @@ describe('GET /openapi.json', () => {
     const param = (segment: string) => segment.startsWith('{');
     const ambiguous = paths.flatMap((a, i) =>
       paths.slice(i + 1).filter((b) => {
-        if (a.length !== b.length || a.some((seg, k) => seg !== b[k] && !param(seg) && !param(b[k]!))) return false;
-        const aConcreteFirst = a.some((seg, k) => !param(seg) && param(b[k]!));
-        const bConcreteFirst = b.some((seg, k) => !param(seg) && param(a[k]!));
+        if (a.length !== b.length || a.some((seg, k) => seg !== b[k] && !param(seg) && !param(b[k]))) return false;
+        const aConcreteFirst = a.some((seg, k) => !param(seg) && param(b[k]));
+        const bConcreteFirst = b.some((seg, k) => !param(seg) && param(a[k]));
         return aConcreteFirst && bConcreteFirst;
       }).map((b) => `${a.join('/')} ~ ${b.join('/')}`),
     );
@@ -290,7 +290,7 @@ describe('GET /docs', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("default-src 'none'");
     const html = await res.text();
-    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(assets.length).toBeGreaterThanOrEqual(4);
     expect(assets.every((a) => a.startsWith('/docs/assets/'))).toBe(true);
     for (const asset of assets) {

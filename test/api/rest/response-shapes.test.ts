@@ -50,7 +50,7 @@ it('phone numbers', async () => {
 it('agents and agent templates', async () => {
   expectShape(await call('GET', '/v1/ai-agent'), list(agentShape));
   const templates = expectShape(await call('GET', '/v1/ai-agent/templates'), list(agentShape));
-  expectShape(await call('GET', `/v1/ai-agent/${templates[0]!.id}`), agentShape);
+  expectShape(await call('GET', `/v1/ai-agent/${templates[0].id}`), agentShape);
   expectShape(await call('PATCH', `/v1/ai-agent/${a.agent.id}`, { responsiveness: 70, agent_flow: { states: [] } }), agentShape);
 });
 
@@ -94,7 +94,7 @@ it('webhook flows, templates, executions with their step log', async () => {
   expect(created.secret).toMatch(/^whsec_/);
   expectShape(await call('GET', '/v1/webhooks'), list(flowShape));
   const templates = expectShape(await call('GET', '/v1/integrations/templates'), list(flowShape));
-  expectShape(await call('POST', `/v1/integrations/templates/${templates[0]!.id}/use`, {}), flowWithSecretShape);
+  expectShape(await call('POST', `/v1/integrations/templates/${templates[0].id}/use`, {}), flowWithSecretShape);
   expectShape(await call('POST', `/v1/webhooks/${created.id}/rotate-secret`), flowWithSecretShape);
 
   const triggered = expectShape(await call('POST', `/v1/webhooks/${created.id}/trigger`, { variables: { n: 1 } }), executionDetailShape);

@@ -59,7 +59,7 @@ async function placedDuringOutage(s: TestServices, to: string) {
 }
 
 const callOf = async (s: TestServices, callId: string) =>
-  ((await s.orm.em.getConnection().execute('SELECT call_sid, call_status, disconnect_reason FROM calls WHERE id = ?', [callId])) as { call_sid: string; call_status: string; disconnect_reason: string }[])[0]!;
+  (await s.orm.em.getConnection().execute<{ call_sid: string; call_status: string; disconnect_reason: string }[]>('SELECT call_sid, call_status, disconnect_reason FROM calls WHERE id = ?', [callId]))[0];
 const sidOf = async (s: TestServices, callId: string) => (await callOf(s, callId)).call_sid;
 const dialsTo = (to: string) => fake.calls.filter((c) => c.to === to);
 
@@ -77,7 +77,7 @@ describe('a Twilio call placed while the database refuses its sid', () => {
       // What a call.place job the sweep may have queued does.
       await s.services.lifecycle.place(caller(), callId);
       expect(dialsTo(to)).toHaveLength(1);
-      expect(await sidOf(s, callId)).toBe(dialsTo(to)[0]!.sid);
+      expect(await sidOf(s, callId)).toBe(dialsTo(to)[0].sid);
     } finally {
       await s.close();
     }
@@ -95,7 +95,7 @@ describe('a Twilio call placed while the database refuses its sid', () => {
       await second.services.lifecycle.sweep();
       await second.services.lifecycle.place(second.caller(companyId), callId);
       expect(dialsTo(to)).toHaveLength(1);
-      const sid = dialsTo(to)[0]!.sid;
+      const sid = dialsTo(to)[0].sid;
       expect(await sidOf(second, callId)).toBe(sid);
       // With its sid stored, cancel hangs the call up at Twilio.
       const caller = second.caller(companyId);
@@ -141,7 +141,7 @@ describe('Twilio callbacks and an outage', () => {
     const { callId } = await placedDuringOutage(other, '+14155550104');
     await other.close();
     await outage(s, false);
-    const sid = dialsTo('+14155550104')[0]!.sid;
+    const sid = dialsTo('+14155550104')[0].sid;
     await statusCallback(s, callId, { CallSid: sid, AccountSid: TWILIO_SID, CallStatus: 'ringing' });
     expect(await callOf(s, callId)).toMatchObject({ call_sid: sid, call_status: 'ringing' });
   });

@@ -8,9 +8,9 @@ describe('migrations', () => {
     const db = await createTestDatabase();
     const orm = await MikroORM.init(ormOptions(db.url, 1));
     try {
-      const drift = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
+      const drift = await orm.schema.getUpdateSchemaSQL({ wrap: false });
       expect(drift.trim()).toBe('');
-      expect(await orm.getMigrator().getPendingMigrations()).toEqual([]);
+      expect(await orm.migrator.getPendingMigrations()).toEqual([]);
     } finally {
       await orm.close();
       await db.drop();
@@ -21,9 +21,9 @@ describe('migrations', () => {
     const db = await createTestDatabase();
     const orm = await MikroORM.init(ormOptions(db.url, 1));
     try {
-      const migrator = orm.getMigrator();
+      const migrator = orm.migrator;
       const holder = migrationsList.findIndex((m) => m.name === 'Migration20261127090000_phone_number_holder');
-      await migrator.down({ to: migrationsList[holder - 1]!.name });
+      await migrator.down({ to: migrationsList[holder - 1].name });
       const em = orm.em.fork();
       const [first, later, other] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b', '00000000-0000-4000-8000-00000000000c'];
       await em.execute(`insert into companies (id, created_at, updated_at, name) values (?, now(), now(), 'first'), (?, now(), now(), 'later'), (?, now(), now(), 'other')`, [first, later, other]);

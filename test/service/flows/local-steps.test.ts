@@ -1,4 +1,4 @@
-import type { FlowStepJob } from '../../../src/services/flows/flow-runner';
+import type { FlowStepJob } from '../../../src/services/platform/jobs/job-catalogue';
 import { FLOW_ENV, Receiver } from '../../api/flows/support';
 import { startTestServices, type TestServices } from '../../support/services';
 
@@ -47,7 +47,7 @@ describe('the flow step sweep', () => {
     expect(jobs).toEqual([{ companyId, executionId: id, attempt: 1, step: 1 }]);
     expect(await localOf(id)).toEqual({ local_step: null, local_until: null });
 
-    await s.services.flows.runStep(s.caller(companyId), jobs[0]!);
+    await s.services.flows.runStep(s.caller(companyId), jobs[0]);
     expect(rx.at('/lost')).toHaveLength(1);
     expect(await s.services.executions.getById(s.caller(companyId), id)).toMatchObject({ status: 'success' });
   });

@@ -54,8 +54,8 @@ describe('the job queue: jobs written in the caller transaction (jobSql), queue 
     const [row] = await orm.em
       .fork()
       .execute(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE name = ? AND data ->> 'campaignId' = 'delayed'`, [name]);
-    expect(row!.wait).toBeGreaterThan(55);
-    expect(row!.wait).toBeLessThanOrEqual(60);
+    expect(row.wait).toBeGreaterThan(55);
+    expect(row.wait).toBeLessThanOrEqual(60);
   });
 
   it('does not exist when the transaction rolls back', async () => {

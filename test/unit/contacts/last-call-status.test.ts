@@ -30,7 +30,7 @@ describe("a contact's last_call_status", () => {
     const writes = /last_call_status\s*=|\blastCallStatus\s*(?:=|:(?!\s*(?:d\(|Opt<)))/;
     const writers = sources().filter((file) => writes.test(readFileSync(file, 'utf8')));
     expect(writers.map((file) => path.relative(PROJECT_ROOT, file))).toEqual(['src/services/calls/call.store.ts']);
-    const store = readFileSync(writers[0]!, 'utf8');
+    const store = readFileSync(writers[0], 'utf8');
     expect(store).toMatch(/SET last_call_status = g\.contact_status/);
     // The value is the transition's `contactStatus`, which transitionFields takes from contactStatusOf.
     expect(store.match(/contact_status: .*/g)).toEqual(['contact_status: string;', 'contact_status: fields.contactStatus,']);

@@ -25,8 +25,8 @@ describe('the history sent to a model whose chat template is strict', () => {
     await engine.userSaid('Hello, fine thanks', true);
     expect(sink.ending()).toBeUndefined();
     expect(sink.turns()).toEqual(['Hi Ada, this is Ava.', 'Great, thanks.']);
-    expect(llm.requests[0]!.messages.slice(1)).toEqual([{ role: 'user', content: CALL_ANSWERED_NOTE }]);
-    expect(roles(llm.requests[1]!.messages)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(llm.requests[0].messages.slice(1)).toEqual([{ role: 'user', content: CALL_ANSWERED_NOTE }]);
+    expect(roles(llm.requests[1].messages)).toEqual(['system', 'user', 'assistant', 'user']);
   });
 
   it('reminds a silent callee with a user-side note, not a system message', async () => {
@@ -36,11 +36,11 @@ describe('the history sent to a model whose chat template is strict', () => {
     await waitFor('two reminders', async () => (llm.requests.length >= 3 ? true : undefined), 5000, 10);
     await engine.close('user_hangup');
     expect(sink.ending()).toBeUndefined();
-    const reminded = llm.requests[1]!.messages;
+    const reminded = llm.requests[1].messages;
     expect(roles(reminded)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(reminded.at(-1)).toEqual({ role: 'user', content: REMINDER });
     // The reminder is not kept: the next one follows the agent's two turns, merged.
-    expect(llm.requests[2]!.messages.slice(2)).toEqual([
+    expect(llm.requests[2].messages.slice(2)).toEqual([
       { role: 'assistant', content: 'Are you still there? Are you still there?' },
       { role: 'user', content: REMINDER },
     ]);
@@ -55,7 +55,7 @@ describe('the history sent to a model whose chat template is strict', () => {
     await engine.userSaid('Is anyone there?', true);
     await first;
     expect(sink.ending()).toBeUndefined();
-    expect(llm.requests[1]!.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi\nIs anyone there?' }]);
+    expect(llm.requests[1].messages.slice(1)).toEqual([{ role: 'user', content: 'Hi\nIs anyone there?' }]);
   });
 });
 

@@ -22,7 +22,7 @@ describe('the conversation engine', () => {
     const { engine, sink, transcript, turnsSpoken } = engineOn(llm);
     await engine.start();
     expect(await turnsSpoken(1)).toEqual(['Hi Ada, this is Ava from Acme about your Gold renewal.']);
-    const request = llm.requests[0]!;
+    const request = llm.requests[0];
     expect(request).toMatchObject({ model: 'fake-model', stream: true, temperature: 0.6 });
     expect(request.messages[0].role).toBe('system');
     expect(request.messages[0].content).toContain('You are Ava from Acme. Remind Ada about the Gold renewal.');
@@ -45,8 +45,8 @@ describe('the conversation engine', () => {
     const [user, reply] = transcript();
     expect(user).toMatchObject({ role: 'user', text: 'Hello, who is this?' });
     expect(reply).toMatchObject({ role: 'agent', text: 'Hi, this is Ava.' });
-    expect(reply!.latencyMs).toBeGreaterThanOrEqual(150);
-    expect(reply!.latencyMs).toBeLessThan(1500);
+    expect(reply.latencyMs).toBeGreaterThanOrEqual(150);
+    expect(reply.latencyMs).toBeLessThan(1500);
   });
 
   it('keeps only what the callee heard of a turn they interrupted', async () => {
@@ -57,7 +57,7 @@ describe('the conversation engine', () => {
     engine.interrupted('Hello Ada,');
     llm.reply({ text: 'Sure, go ahead.' });
     await engine.userSaid('Sorry, one question', true);
-    const history = llm.requests[1]!.messages;
+    const history = llm.requests[1].messages;
     expect(history.slice(2)).toEqual([
       { role: 'assistant', content: 'Hello Ada,' },
       { role: 'user', content: 'Sorry, one question' },
@@ -76,8 +76,8 @@ describe('the conversation engine', () => {
     engine.interrupted('Your renewal is due on Friday');
     llm.reply({ text: 'Of course.' });
     await engine.userSaid('Wait', true);
-    expect(llm.requests[1]!.messages[2]).toEqual({ role: 'assistant', content: 'Your renewal is due on Friday' });
-    expect(transcript()[0]!.text).toBe('Your renewal is due on Friday');
+    expect(llm.requests[1].messages[2]).toEqual({ role: 'assistant', content: 'Your renewal is due on Friday' });
+    expect(transcript()[0].text).toBe('Your renewal is due on Friday');
   });
 
   it('stores no agent turn, and sends no empty assistant message, when an interruption came before any word was heard', async () => {
@@ -96,7 +96,7 @@ describe('the conversation engine', () => {
       ['user', 'Who is this?'],
       ['agent', 'Sure.'],
     ]);
-    expect(llm.requests[2]!.messages.slice(1)).toEqual([{ role: 'user', content: 'Hello?\nWho is this?' }]);
+    expect(llm.requests[2].messages.slice(1)).toEqual([{ role: 'user', content: 'Hello?\nWho is this?' }]);
   });
 
   it('answers a burst of utterances with one model request, and newer input supersedes the request in flight', async () => {
@@ -106,14 +106,14 @@ describe('the conversation engine', () => {
     await Promise.all(['Hi.', 'I have a question.', 'About my bill.', 'And my plan.'].map((said) => engine.userSaid(said, true)));
     expect(llm.requests).toHaveLength(1);
     // Turns of one role reach the model merged (chat-history.ts).
-    expect(llm.requests[0]!.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi.\nI have a question.\nAbout my bill.\nAnd my plan.' }]);
+    expect(llm.requests[0].messages.slice(1)).toEqual([{ role: 'user', content: 'Hi.\nI have a question.\nAbout my bill.\nAnd my plan.' }]);
 
     llm.reply({ text: 'Let me look that up for you right away.', firstTokenDelayMs: 300 });
     const first = engine.userSaid('What do I owe?', true);
     await waitFor('the request in flight', async () => (llm.requests.length === 2 ? true : undefined));
     await Promise.all([first, engine.userSaid('And when is it due?', true)]);
     expect(llm.requests).toHaveLength(3);
-    expect(llm.requests[2]!.messages.at(-1)).toEqual({ role: 'user', content: 'What do I owe?\nAnd when is it due?' });
+    expect(llm.requests[2].messages.at(-1)).toEqual({ role: 'user', content: 'What do I owe?\nAnd when is it due?' });
     expect(await turnsSpoken(2)).toEqual(['Sure, I can help with all of that.', 'Sure, I can help with all of that.']);
     expect(transcript().filter((t) => t.role === 'agent')).toHaveLength(2);
   });
@@ -172,7 +172,7 @@ describe('the conversation engine', () => {
     const { engine, sink, optOut, transcript } = engineOn(llm);
     await engine.start();
     expect(optOut.asked).toBe(1);
-    const told = llm.requests[1]!.messages.at(-1);
+    const told = llm.requests[1].messages.at(-1);
     expect(told).toMatchObject({ role: 'tool', content: 'The number is on the do-not-call list: it will not be called again. Say a short goodbye; the call ends after it.' });
     expect(sink.turns()).toEqual(['Done, you will not hear from us again. Goodbye.']);
     expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'agent_hangup' });
@@ -184,7 +184,7 @@ describe('the conversation engine', () => {
     const { engine, sink, optOut } = engineOn(llm);
     optOut.outcome = new Error('database unavailable');
     await engine.start();
-    expect(llm.requests[1]!.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Error: the number could not be put on the do-not-call list just now.' });
+    expect(llm.requests[1].messages.at(-1)).toMatchObject({ role: 'tool', content: 'Error: the number could not be put on the do-not-call list just now.' });
     expect(sink.turns()).toEqual(['Sorry, I could not do that right now.']);
     expect(sink.ending()).toBeUndefined();
   });
@@ -194,8 +194,8 @@ describe('the conversation engine', () => {
     llm.reply({ toolCalls: [{ name: 'transfer_call', arguments: { number: '+19995550000' } }] }, { text: 'Let me get you to sales.', toolCalls: [{ name: 'transfer_call', arguments: { number: '+1 (415) 555-0199' } }] });
     const { engine, sink } = engineOn(llm, { agent: allowed });
     await engine.start();
-    expect(llm.requests[0]!.tools.find((t: any) => t.function.name === 'transfer_call').function.parameters.properties.number.enum).toEqual(['+14155550199']);
-    const refused = llm.requests[1]!.messages.at(-1);
+    expect(llm.requests[0].tools.find((t: any) => t.function.name === 'transfer_call').function.parameters.properties.number.enum).toEqual(['+14155550199']);
+    const refused = llm.requests[1].messages.at(-1);
     expect(refused).toMatchObject({ role: 'tool', tool_call_id: 'call_0_fake' });
     // The error says only "not allowed": the allowed numbers are not the caller's to learn.
     expect(refused.content).toBe('Error: transferring to that number is not allowed.');
@@ -211,7 +211,7 @@ describe('the conversation engine', () => {
     const { engine, sink } = engineOn(llm);
     await engine.start();
     expect(sink.events.filter((e) => e.type === 'digits')).toEqual([{ type: 'digits', digits: '1#' }]);
-    const messages = llm.requests[1]!.messages;
+    const messages = llm.requests[1].messages;
     expect(messages.at(-4)).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_0_fake', type: 'function', function: { name: 'press_digits', arguments: '{"digits":"1#"}' } }, {}, {}] });
     expect(messages.slice(-3).map((m: any) => [m.role, m.tool_call_id, m.content])).toEqual([
       ['tool', 'call_0_fake', 'Pressed 1#.'],
@@ -233,7 +233,7 @@ describe('the conversation engine', () => {
     await engine.start();
     const spoken = sink.turns();
     expect(spoken).toHaveLength(1);
-    expect(spoken[0]!.endsWith(APOLOGY)).toBe(true);
+    expect(spoken[0].endsWith(APOLOGY)).toBe(true);
     expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'llm_error' });
     expect(transcript().at(-1)).toMatchObject({ role: 'agent', text: spoken[0] });
   });
@@ -265,7 +265,7 @@ describe('a welcome greeting', () => {
     expect(transcript()).toEqual([{ role: 'agent', text: 'Hi Ada, this is Ava from Acme.', at: expect.any(Date) }]);
     llm.reply({ text: 'About your Gold renewal.' });
     await engine.userSaid('Who?', true);
-    expect(llm.requests[0]!.messages.slice(1)).toEqual([
+    expect(llm.requests[0].messages.slice(1)).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: 'Hi Ada, this is Ava from Acme.' },
       { role: 'user', content: 'Who?' },
@@ -311,12 +311,12 @@ describe('an agent with states', () => {
     const { engine, sink } = engineOn(llm, { agent: states });
     await engine.start();
     const [first, second, third] = llm.requests;
-    expect(first!.messages[0].content).toContain('Current state: greet.\nGreet Ada warmly.');
-    expect(first!.tools.find((t: any) => t.function.name === 'go_to_state').function.parameters.properties.state.enum).toEqual(['offer']);
-    expect(second!.messages.at(-1).content).toBe('Error: you cannot go to nowhere from here. Allowed: offer.');
-    expect(third!.messages[0].content).toContain('Current state: offer.\nOffer the Gold plan.');
+    expect(first.messages[0].content).toContain('Current state: greet.\nGreet Ada warmly.');
+    expect(first.tools.find((t: any) => t.function.name === 'go_to_state').function.parameters.properties.state.enum).toEqual(['offer']);
+    expect(second.messages.at(-1).content).toBe('Error: you cannot go to nowhere from here. Allowed: offer.');
+    expect(third.messages[0].content).toContain('Current state: offer.\nOffer the Gold plan.');
     // The last state goes nowhere: no go_to_state any more.
-    expect(third!.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits', 'do_not_call']);
+    expect(third.tools.map((t: any) => t.function.name)).toEqual(['end_call', 'press_digits', 'do_not_call']);
     expect(sink.turns()).toEqual(['Hello Ada!May I offer you Gold?']);
   });
 });

@@ -55,6 +55,6 @@ describe('a model that fails for a moment', () => {
     expect(sink.turns()).toEqual([EMPTY_ANSWER_LINE]);
     expect(transcript()).toEqual([expect.objectContaining({ role: 'agent', text: EMPTY_ANSWER_LINE })]);
     await engine.userSaid('Hello?', true);
-    expect(llm.requests[1]!.messages.slice(2, 3)).toEqual([{ role: 'assistant', content: EMPTY_ANSWER_LINE }]);
+    expect(llm.requests[1].messages.slice(2, 3)).toEqual([{ role: 'assistant', content: EMPTY_ANSWER_LINE }]);
   });
 });

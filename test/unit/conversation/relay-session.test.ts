@@ -29,16 +29,16 @@ class ScriptedConversation implements Conversation {
   async userSaid(text: string, final: boolean) {
     this.inputs.push(`said:${text}:${final}`);
     if (!final) return;
-    if (text === 'transfer me') return this.sink.transfer('+14155550100', null);
+    if (text === 'transfer me') { this.sink.transfer('+14155550100', null); return; }
     if (text === 'warm transfer') {
       this.sink.play('https://cdn.example.com/hold.mp3');
-      return this.sink.transfer('+14155550100', 'Ada wants to move her appointment.');
+      this.sink.transfer('+14155550100', 'Ada wants to move her appointment.'); return;
     }
     if (text === 'bye') {
       this.sink.text('Goodbye.', true);
-      return this.sink.end('agent_hangup');
+      this.sink.end('agent_hangup'); return;
     }
-    if (text === 'spanish') return this.sink.language('es-ES');
+    if (text === 'spanish') { this.sink.language('es-ES'); return; }
     this.sink.text('You said ', false);
     this.sink.text(text, true);
   }
@@ -236,7 +236,7 @@ describe('the ConversationRelay websocket', () => {
     fake.prompt('too early');
     fake.setup(CALL, SID);
     expect((await fake.turn()).text).toBe('Hello, Ada.');
-    expect(opened[0]!.conversation.inputs).toEqual(['start']);
+    expect(opened[0].conversation.inputs).toEqual(['start']);
     fake.close();
   });
 

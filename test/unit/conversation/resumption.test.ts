@@ -28,7 +28,7 @@ describe('a conversation taken up in a new session', () => {
     expect(await turnsSpoken(2)).toEqual([RESUMED_LINE, 'Of course, to which day?']);
     expect(sink.events.some((e) => e.type === 'say')).toBe(false);
     expect(llm.requests).toHaveLength(1);
-    expect(llm.requests[0]!.messages.slice(1)).toEqual([
+    expect(llm.requests[0].messages.slice(1)).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: 'Hello Ada, this is Ava.' },
       { role: 'user', content: 'Hi. Can you move my appointment?' },
@@ -41,7 +41,7 @@ describe('a conversation taken up in a new session', () => {
     ]);
     llm.reply({ text: 'Done.' });
     await engine.userSaid('Friday, please.', true);
-    expect(llm.requests[1]!.messages.slice(-2)).toEqual([
+    expect(llm.requests[1].messages.slice(-2)).toEqual([
       { role: 'assistant', content: `${RESUMED_LINE} Of course, to which day?` },
       { role: 'user', content: 'Friday, please.' },
     ]);
@@ -53,7 +53,7 @@ describe('a conversation taken up in a new session', () => {
     const { engine, turnsSpoken } = engineOn(llm, { resumption: resumptionOf('transfer_failed', STORED) });
     await engine.start();
     expect(await turnsSpoken(2)).toEqual([TRANSFER_FAILED_LINE, 'Can I take a message?']);
-    expect(llm.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: TRANSFER_FAILED_NOTE });
+    expect(llm.requests[0].messages.at(-1)).toEqual({ role: 'user', content: TRANSFER_FAILED_NOTE });
     await engine.close('user_hangup');
   });
 

@@ -27,7 +27,7 @@ describe('a transfer by the engine', () => {
       { type: 'play', url: 'https://cdn.example.com/hold.mp3' },
       { type: 'transfer', number: DESK, summary: 'Ada wants a person.' },
     ]);
-    const asked = llm.requests[2]!;
+    const asked = llm.requests[2];
     expect(asked.tools).toBeUndefined();
     expect(asked.messages[1]).toEqual({ role: 'user', content: 'Agent: Hello.\nCaller: A person, please.\nAgent: One moment.' });
     await engine.close('call_transfer');

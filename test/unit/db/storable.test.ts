@@ -1,4 +1,4 @@
-import { storableJson, storableText } from '../../../src/services/shared/storable';
+import { storableJson, storableText } from '../../../src/db/storable';
 
 // What PostgreSQL's text and jsonb cannot hold (a NUL, an unpaired surrogate) becomes U+FFFD
 // when it comes from outside and cannot be refused (docs/flows.md, "Reading executions").

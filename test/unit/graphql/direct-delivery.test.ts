@@ -58,8 +58,8 @@ it("runs each event once per operation, writes each socket its own id, and keeps
   const first = event('a');
   const second = event('b');
   // As the bus does: each event to every subscriber, one after the other.
-  for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, first, 'a', s!, run(`${key}:first`, slow), JSON.stringify);
-  for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, second, 'b', s!, run(`${key}:second`, Promise.resolve()), JSON.stringify);
+  for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, first, 'a', s, run(`${key}:first`, slow), JSON.stringify);
+  for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, second, 'b', s, run(`${key}:second`, Promise.resolve()), JSON.stringify);
 
   // The second event's executions end first; nothing is written before the first's: a
   // marker written to each socket after they ended arrives first, so nothing came before it.
@@ -71,9 +71,9 @@ it("runs each event once per operation, writes each socket its own id, and keeps
   release();
   await waitFor(() => t.clients.every((c) => c.received.length === 2));
   const next = (id: string, name: string) => ({ id, type: 'next', payload: { data: { name } } });
-  expect(t.clients[0]!.received).toEqual([next('op-0', 'k:first'), next('op-0', 'k:second')]);
-  expect(t.clients[1]!.received).toEqual([next('op-1', 'k:first'), next('op-1', 'k:second')]);
-  expect(t.clients[2]!.received).toEqual([next('op-2', 'other:first'), next('op-2', 'other:second')]);
+  expect(t.clients[0].received).toEqual([next('op-0', 'k:first'), next('op-0', 'k:second')]);
+  expect(t.clients[1].received).toEqual([next('op-1', 'k:first'), next('op-1', 'k:second')]);
+  expect(t.clients[2].received).toEqual([next('op-2', 'other:first'), next('op-2', 'other:second')]);
   // One execution per event and operation, not one per subscriber.
   expect(runs.sort()).toEqual(['k:first', 'k:second', 'other:first', 'other:second']);
   await t.close();
@@ -81,8 +81,8 @@ it("runs each event once per operation, writes each socket its own id, and keeps
 
 it("holds the messages of a client that stops reading, keeps each record's last one, and writes them in order when it reads again", async () => {
   const t = await sockets(1);
-  const subscription = new SocketSubscription(t.ends[0]!, 'op');
-  const { client, received } = t.clients[0]!;
+  const subscription = new SocketSubscription(t.ends[0], 'op');
+  const { client, received } = t.clients[0];
   client.pause();
   const pad = 'x'.repeat(16 * 1024);
   const total = 3000;
@@ -111,14 +111,14 @@ it("holds the messages of a client that stops reading, keeps each record's last 
 
 it('writes nothing once the subscription has ended', async () => {
   const t = await sockets(1);
-  const subscription = new SocketSubscription(t.ends[0]!, 'op');
+  const subscription = new SocketSubscription(t.ends[0], 'op');
   subscription.send({ record: 'a', payload: '{"n":1}' });
   subscription.end();
   subscription.send({ record: 'a', payload: '{"n":2}' });
   // Written to the socket after the ignored send, a marker arrives right after the first message.
-  t.ends[0]!.send(JSON.stringify(MARKER));
-  await waitFor(() => t.clients[0]!.received.length === 2);
-  expect(t.clients[0]!.received).toEqual([{ id: 'op', type: 'next', payload: { n: 1 } }, MARKER]);
+  t.ends[0].send(JSON.stringify(MARKER));
+  await waitFor(() => t.clients[0].received.length === 2);
+  expect(t.clients[0].received).toEqual([{ id: 'op', type: 'next', payload: { n: 1 } }, MARKER]);
   await t.close();
 });
 
@@ -126,17 +126,17 @@ it('closes the sockets of an event that fails (its execution or its encoding: 10
   const t = await sockets(3);
   const delivery = new DirectDelivery(createLogger('silent'));
   const [unread, unencoded, fine] = t.ends.map((socket, i) => new SocketSubscription(socket, `op-${i}`));
-  const closed = (i: number) => new Promise<number>((resolve) => t.clients[i]!.client.once('close', (code) => resolve(code)));
+  const closed = (i: number) => new Promise<number>((resolve) => t.clients[i].client.once('close', (code) => resolve(code)));
   const closes = [closed(0), closed(1)];
   const encode = (result: object) => {
     if ('data' in result && (result.data as { boom?: boolean }).boom) throw new Error('cannot encode');
     return JSON.stringify(result);
   };
-  delivery.deliver('k', event('a'), 'a', unread!, () => Promise.reject(new Error('read failed')), encode);
-  delivery.deliver('k', event('b'), 'b', unencoded!, () => ({ data: { boom: true } }), encode);
-  delivery.deliver('k', event('c'), 'c', fine!, () => ({ data: { ok: true } }), encode);
+  delivery.deliver('k', event('a'), 'a', unread, () => Promise.reject(new Error('read failed')), encode);
+  delivery.deliver('k', event('b'), 'b', unencoded, () => ({ data: { boom: true } }), encode);
+  delivery.deliver('k', event('c'), 'c', fine, () => ({ data: { ok: true } }), encode);
   expect(await Promise.all(closes)).toEqual([1011, 1011]);
-  await waitFor(() => t.clients[2]!.received.length === 1);
-  expect(t.clients[2]!.received).toEqual([{ id: 'op-2', type: 'next', payload: { data: { ok: true } } }]);
+  await waitFor(() => t.clients[2].received.length === 1);
+  expect(t.clients[2].received).toEqual([{ id: 'op-2', type: 'next', payload: { data: { ok: true } } }]);
   await t.close();
 });

@@ -5,7 +5,7 @@ import { PROJECT_ROOT } from '../../../src/project';
 const nginx = readFileSync(path.join(PROJECT_ROOT, 'deploy/nginx.conf'), 'utf8');
 
 /** The case-insensitive regex locations of the shipped nginx (`location ~* <regex> { ... }`), with their blocks. */
-const regexLocations = [...nginx.matchAll(/location ~\*\s+(\S+)\s*\{(.*?)\n\s*\}/gs)].map(([, pattern, block]) => ({ pattern: new RegExp(pattern!, 'i'), block: block! }));
+const regexLocations = [...nginx.matchAll(/location ~\*\s+(\S+)\s*\{(.*?)\n\s*\}/gs)].map(([, pattern, block]) => ({ pattern: new RegExp(pattern, 'i'), block: block }));
 
 describe('deploy/nginx.conf', () => {
   it('does not route /metrics to the replicas: it answers the 404 envelope itself, in any case, with or without a trailing slash', () => {

@@ -15,18 +15,11 @@ import { type CallView, toCallView } from '../call.contract';
 import type { Caller } from '../../shared/scope';
 import type { SimulatedTelephony } from '../../telephony/simulated.telephony';
 import type { TelephonyAdapter } from '../../telephony/telephony';
-import type { RelayAgentSettings } from '../../telephony/conversation-relay';
 import { verifiedTwilio } from '../../telephony/twilio-callback';
 import { parseInput } from '../../shared/validation';
 import { contactWithNumber } from './inbound-call.store';
-import { inboundTwiml } from './inbound-twiml';
+import { type InboundAnswer, inboundTwiml } from './inbound-twiml';
 import { usableAgents } from '../../agents/agent-ownership';
-
-/** How an incoming call was answered. */
-export type InboundAnswer =
-  | { kind: 'reject' }
-  | { kind: 'busy'; callId: string }
-  | { kind: 'connect'; callId: string; agent: RelayAgentSettings };
 
 /** An incoming call as the provider announces it. */
 interface Ring {

@@ -1,6 +1,12 @@
 import twilio from 'twilio';
 import type { TwilioTelephony } from '../../telephony/twilio.telephony';
-import type { InboundAnswer } from './inbound-call.service';
+import type { RelayAgentSettings } from '../../telephony/conversation-relay';
+
+/** How an incoming call was answered. */
+export type InboundAnswer =
+  | { kind: 'reject' }
+  | { kind: 'busy'; callId: string }
+  | { kind: 'connect'; callId: string; agent: RelayAgentSettings };
 
 /**
  * What Twilio is told to do with an incoming call: `<Reject/>` when no agent answers the

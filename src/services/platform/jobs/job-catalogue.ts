@@ -1,17 +1,38 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { CampaignTickJob } from '../../campaigns/campaign-dialer.service';
-import type { AgentTestRunJob } from '../../agent-tests/test-run.service';
-import type { AnalyzeCallJob } from '../../conversation/post-call-analysis.service';
-import type { FlowStepJob } from '../../flows/flow-runner';
-import type { Services } from '../../index';
 import type { Caller } from '../../shared/scope';
-import type { JobAttempt } from './job-queue';
+
+/** One step of one attempt of a flow execution, to send. */
+export interface FlowStepJob {
+  companyId: string;
+  executionId: string;
+  attempt: number;
+  step: number;
+}
+
+/** One tick of a campaign's dialer. */
+export interface CampaignTickJob {
+  companyId: string;
+  campaignId: string;
+}
+
+/** The post-call analysis of an ended call. */
+export interface AnalyzeCallJob {
+  companyId: string;
+  callId: string;
+}
+
+/** One run of an agent's test suite. */
+export interface AgentTestRunJob {
+  companyId: string;
+  runId: string;
+}
 
 /**
  * Every durable job of the product: its name, its payload, its queue policy and how its
  * workers run (docs/architecture.md, "Jobs"). A handler is an idempotent service method
  * (delivery is at-least-once), called with a `Caller` for the company the job belongs to:
- * every payload names its company.
+ * every payload names its company. The catalogue imports no service: the composition root
+ * (`jobHandlers` in src/services/index.ts) binds each job to the method that handles it.
  */
 export interface JobMap {
   /** Gives a company's waiting calls its free concurrent-call slots. */
@@ -83,25 +104,16 @@ export const JOB_POLICIES: { readonly [K in JobName]: JobPolicy } = {
   'agent.test-run': { coalesce: false, retryLimit: RETRY_LIMIT, batchSize: 4 },
 };
 
+/** Which delivery of a job a handler runs. */
+export interface JobAttempt {
+  /** No retry follows if this one throws: the handler records a failure it would otherwise leave to a retry. */
+  last: boolean;
+}
+
 export type JobHandler<K extends JobName> = (caller: Caller, data: JobMap[K], attempt: JobAttempt) => Promise<void>;
 
 /** Each job's handler on these services; null where this process has no such work (no model: no analysis). */
 export type JobHandlers = { readonly [K in JobName]: JobHandler<K> | null };
-
-/** The service method behind each job. */
-export function jobHandlers(services: Services): JobHandlers {
-  const { lifecycle, flows, flowEvents, dialer, analysis, recordings, testRuns, model } = services;
-  return {
-    'call.dispatch': (caller) => lifecycle.dispatch(caller),
-    'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
-    'flow.step': (caller, job) => flows.runStep(caller, job),
-    'flow.events': (caller) => flowEvents.deliver(caller),
-    'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
-    'call.analyze': analysis ? (caller, { callId }, attempt) => analysis.analyze(caller, callId, attempt) : null,
-    'recording.delete': (caller, { callId }) => recordings.delete(caller, callId),
-    'agent.test-run': model ? (caller, { runId }) => testRuns.run(caller, runId) : null,
-  };
-}
 
 /** A job's caller: the company its data names, no user, a fresh EntityManager. */
 export const jobCaller = (orm: MikroORM, companyId: string): Caller => ({ scope: { companyId, userId: null }, em: orm.em.fork() });

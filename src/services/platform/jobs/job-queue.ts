@@ -3,7 +3,7 @@ import PgBoss from 'pg-boss';
 import { withSessionLock } from '../../../db/side-pool';
 import { type Logger, withLogFields } from '../../../logger';
 import { SYSTEM_TIMERS, type Timers } from '../../shared/clock';
-import { JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
+import { type JobAttempt, JOB_POLICIES, type JobMap, type JobName } from './job-catalogue';
 
 /**
  * PostgreSQL ended the session because it is shutting down or an administrator terminated it
@@ -73,12 +73,6 @@ const COALESCE_MS = 20;
 interface CoalesceWindow {
   owed: (() => Promise<void>) | null;
   timer: unknown;
-}
-
-/** Which delivery of a job a handler runs. */
-export interface JobAttempt {
-  /** No retry follows if this one throws: the handler records a failure it would otherwise leave to a retry. */
-  last: boolean;
 }
 
 type Handler<K extends JobName> = (data: JobMap[K], attempt: JobAttempt) => Promise<void>;
@@ -187,7 +181,7 @@ export class JobQueue {
   private async insert<K extends JobName>(name: K, data: JobMap[K], options: SendOptions): Promise<void> {
     const delayMs = options.delayMs ?? (options.startAfter ? options.startAfter.getTime() - Date.now() : 0);
     const job = this.jobOptions(name, options);
-    if (options.db) await this.boss.insert([{ name, data: data as object, ...job }], { db: options.db });
+    if (options.db) await this.boss.insert([{ name, data: data, ...job }], { db: options.db });
     else {
       await this.ensureQueue(name);
       await this.boss.send(name, data as object, job);
@@ -199,7 +193,7 @@ export class JobQueue {
   async sendMany<K extends JobName>(name: K, data: JobMap[K][]): Promise<void> {
     if (data.length === 0) return;
     await this.ensureQueue(name);
-    await this.boss.insert(data.map((d) => ({ name, data: d as object, ...this.jobOptions(name, {}) })));
+    await this.boss.insert(data.map((d) => ({ name, data: d, ...this.jobOptions(name, {}) })));
     this.wake(name);
   }
 

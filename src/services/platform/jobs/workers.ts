@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../logger';
 import type { Services } from '../../index';
-import { jobCaller, type JobHandler, jobHandlers, type JobName, JOB_POLICIES } from './job-catalogue';
+import { jobCaller, type JobHandler, type JobHandlers, type JobName, JOB_POLICIES } from './job-catalogue';
 import type { JobQueue } from './job-queue';
 
 export interface WorkerOptions {
@@ -13,12 +13,11 @@ export interface WorkerOptions {
 }
 
 /**
- * Works on every job of the catalogue this process has a handler for, each handler called
- * with the caller of the job's company, and starts the periodic sweeps. Returns what stops
- * the sweeps; the queue's own stop() ends the workers.
+ * Works on every job of the catalogue this process has a handler for (`handlers`, bound by
+ * the composition root), each handler called with the caller of the job's company, and starts
+ * the periodic sweeps. Returns what stops the sweeps; the queue's own stop() ends the workers.
  */
-export async function startWorkers(jobs: JobQueue, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
-  const handlers = jobHandlers(services);
+export async function startWorkers(jobs: JobQueue, handlers: JobHandlers, services: Services, orm: MikroORM, options: WorkerOptions): Promise<() => void> {
   const work = async <K extends JobName>(name: K) => {
     const handler: JobHandler<K> | null = handlers[name];
     if (handler) await jobs.work(name, (data, attempt) => handler(jobCaller(orm, data.companyId), data, attempt));

@@ -1,0 +1,18 @@
+/**
+ * The tables the migrations make that no entity maps: plain SQL stores and a library's table.
+ * The ORM's schema generator skips them (`TABLES_WITHOUT_ENTITIES`); their stores name them from here.
+ */
+
+/** The counters rate-limiter-flexible reads and writes (migration Migration20261123100100_rate_limits). */
+export const RATE_LIMIT_TABLE = 'rate_limits';
+
+/** The outbox of flow events (migration Migration20261123230100_flow_events). */
+export const FLOW_EVENTS_TABLE = 'flow_events';
+
+/** Idempotency keys (migration Migration20261123230150_idempotency_keys). */
+export const IDEMPOTENCY_TABLE = 'idempotency_keys';
+
+/** Relay sessions (migration Migration20261127100000_relay_sessions). */
+export const RELAY_SESSIONS_TABLE = 'relay_sessions';
+
+export const TABLES_WITHOUT_ENTITIES = [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE, RELAY_SESSIONS_TABLE];
