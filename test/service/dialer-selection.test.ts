@@ -61,3 +61,15 @@ it('add contacts created or changed since the selection once the refresh interva
   await d.tick(campaign.id);
   expect((await d.stats(campaign.id)).contactsSelected).toBe(3);
 });
+
+it('start the pass again from the first contact when the campaign is edited while it runs', async () => {
+  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
+  const caller = () => sliced.s.caller(sliced.companyId);
+  await sliced.s.services.contacts.create(caller(), { phone_number: sliced.numbers(1)[0], tag_name: 'edit-target' });
+  const campaign = await sliced.running({}, sliced.numbers(2));
+  // Slices of two: after three ticks the pass has read past the contact the edit will select.
+  for (let tick = 0; tick < 3; tick += 1) await sliced.tick(campaign.id);
+  await sliced.s.services.campaigns.update(caller(), campaign.id, { contacts_list_tags: [['edit-target']] });
+  for (let tick = 0; tick < 6; tick += 1) await sliced.tick(campaign.id);
+  expect(await sliced.stats(campaign.id)).toMatchObject({ contactsSelected: 1, status: 'active' });
+});

@@ -115,8 +115,10 @@ export interface SelectionSlice {
  * and has not selected yet join, due now. A full pass (`selected_at` null) considers every
  * contact; a refresh only those changed since the previous pass began (`updated_at`, with a
  * margin). One statement reads the slice, adds its contacts and moves the cursor; the slice
- * that reads the last contact stamps `selected_at` with the pass's start. Each slice is
- * bounded, so a tick selects a slice and dials, however many contacts the company has.
+ * that reads the last contact stamps `selected_at` with the pass's start. The cursor moves only
+ * while the campaign's selection is as the tick read it: an edit committed meanwhile (which
+ * resets it) restarts the pass. Each slice is bounded, so a tick selects a slice and dials,
+ * however many contacts the company has.
  */
 export async function selectContacts(em: EntityManager, c: Campaign, now: Date, size: number): Promise<SelectionSlice> {
   const selected = selection(c);
@@ -139,22 +141,24 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
        ON CONFLICT (campaign_id, contact_id) DO NOTHING
        RETURNING 1
      ), moved AS (
-       UPDATE campaigns SET selection_started_at = ?, selection_after_created_at = last.created_at, selection_after_id = last.id
-       FROM (SELECT created_at, id FROM slice ORDER BY created_at DESC, id DESC LIMIT 1) last
+       UPDATE campaigns SET
+         selected_at = CASE WHEN pass.done THEN ?::timestamptz ELSE campaigns.selected_at END,
+         selection_started_at = CASE WHEN pass.done THEN NULL ELSE ?::timestamptz END,
+         selection_after_created_at = CASE WHEN pass.done THEN NULL ELSE last.created_at END,
+         selection_after_id = CASE WHEN pass.done THEN NULL ELSE last.id END
+       FROM (SELECT (SELECT count(*) FROM slice) < ? AS done) pass
+         LEFT JOIN (SELECT created_at, id FROM slice ORDER BY created_at DESC, id DESC LIMIT 1) last ON true
        WHERE campaigns.id = ? AND campaigns.company_id = ?
+         AND campaigns.selected_at IS NOT DISTINCT FROM ?::timestamptz AND campaigns.selection_started_at IS NOT DISTINCT FROM ?::timestamptz
        RETURNING 1
      ) SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM slice)::int AS read, (SELECT count(*) FROM moved)::int AS moved`,
-    [c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since, startedAt, c.id, c.company.id],
+    [
+      c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since,
+      startedAt, startedAt, size, c.id, c.company.id, c.selectedAt, c.selectionStartedAt,
+    ],
   );
-  const done = Number(row?.read ?? 0) < size;
-  if (done) {
-    await em.nativeUpdate(
-      Campaign,
-      { id: c.id, company: c.company.id },
-      { selectedAt: startedAt, selectionStartedAt: null, selectionAfterCreatedAt: null, selectionAfterId: null },
-    );
-  }
-  return { added: Number(row?.added ?? 0), done };
+  // A pass whose campaign changed meanwhile (an edit restarted it) is not done: the next tick starts it again.
+  return { added: Number(row?.added ?? 0), done: Number(row?.read ?? 0) < size && Number(row?.moved ?? 0) > 0 };
 }
 
 /** Who a campaign's selection matches now, and who of them the dialer would skip, by reason. */
