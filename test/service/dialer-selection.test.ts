@@ -25,8 +25,8 @@ async function endLive(dialer: Dialer, campaignId: string) {
 }
 
 it('select in slices, one a tick, dialing each slice at once; a pass outlasting the refresh interval goes on, and the campaign completes only once it has read every contact', async () => {
-  const campaign = await sliced.running({ max_concurrent_calls: 10 }, sliced.numbers(2));
-  await sliced.s.services.contacts.create(sliced.s.caller(sliced.companyId), sliced.numbers(3).map((phone_number) => ({ phone_number, tag_name: 'not-selected' })));
+  const campaign = await sliced.running({ maxConcurrentCalls: 10 }, sliced.numbers(2));
+  await sliced.s.services.contacts.create(sliced.s.caller(sliced.companyId), sliced.numbers(3).map((phoneNumber) => ({ phoneNumber, tagName: 'not-selected' })));
   // Five contacts, slices of two: the pass reads them in three ticks, the first two dialed at once.
   await sliced.tick(campaign.id);
   expect(await sliced.stats(campaign.id)).toMatchObject({ contactsSelected: 2, inProgress: 2 });
@@ -46,13 +46,13 @@ it('add contacts created or changed since the selection once the refresh interva
   d.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
   const caller = () => d.s.caller(d.companyId);
   const [later, changed] = d.numbers(2);
-  const existing = (await d.s.services.contacts.create(caller(), { phone_number: changed, tag_name: 'elsewhere' })) as { id: string };
+  const existing = (await d.s.services.contacts.create(caller(), { phoneNumber: changed!, tagName: 'elsewhere' })) as { id: string };
   const campaign = await d.running({}, d.numbers(1));
   await d.tick(campaign.id);
   expect((await d.stats(campaign.id)).contactsSelected).toBe(1);
 
-  await d.s.services.contacts.create(caller(), [{ phone_number: later, campaign_id: campaign.id }]);
-  await d.s.services.contacts.update(caller(), existing.id, { campaign_id: campaign.id });
+  await d.s.services.contacts.create(caller(), [{ phoneNumber: later!, campaignId: campaign.id }]);
+  await d.s.services.contacts.update(caller(), existing.id, { campaignId: campaign.id });
   d.clock.advance(59_000);
   await d.tick(campaign.id);
   expect((await d.stats(campaign.id)).contactsSelected).toBe(1);
@@ -65,11 +65,11 @@ it('add contacts created or changed since the selection once the refresh interva
 it('start the pass again from the first contact when the campaign is edited while it runs', async () => {
   sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
   const caller = () => sliced.s.caller(sliced.companyId);
-  await sliced.s.services.contacts.create(caller(), { phone_number: sliced.numbers(1)[0], tag_name: 'edit-target' });
+  await sliced.s.services.contacts.create(caller(), { phoneNumber: sliced.numbers(1)[0]!, tagName: 'edit-target' });
   const campaign = await sliced.running({}, sliced.numbers(2));
   // Slices of two: after three ticks the pass has read past the contact the edit will select.
   for (let tick = 0; tick < 3; tick += 1) await sliced.tick(campaign.id);
-  await sliced.s.services.campaigns.update(caller(), campaign.id, { contacts_list_tags: [['edit-target']] });
+  await sliced.s.services.campaigns.update(caller(), campaign.id, { contactsListTags: [['edit-target']] });
   for (let tick = 0; tick < 6; tick += 1) await sliced.tick(campaign.id);
   expect(await sliced.stats(campaign.id)).toMatchObject({ contactsSelected: 1, status: 'active' });
 });
