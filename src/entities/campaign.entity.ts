@@ -119,9 +119,23 @@ export class Campaign extends BaseEntity {
   @Property({ type: 'integer' })
   maxConcurrentCalls: Opt<number> = 5;
 
-  /** When the dialer last added newly matching contacts to the selection; null: due now. */
+  /**
+   * When the last complete pass of the dialer's selection began: every contact changed before
+   * it has been considered. Null: a full selection is due (activation, an edit).
+   */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   selectedAt: Opt<Date> | null = null;
+
+  /** When the selection pass under way began; null: none under way (docs/campaigns.md, "Which contacts"). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  selectionStartedAt: Opt<Date> | null = null;
+
+  /** The pass's keyset cursor: the last contact (`created_at`, `id`) it read. Written by SQL only (microseconds). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  selectionAfterCreatedAt: Opt<Date> | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  selectionAfterId: Opt<string> | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deletedAt: Opt<Date> | null = null;

@@ -25,6 +25,7 @@ import { Migration20261127170000_volume_indexes } from './Migration2026112717000
 import { Migration20261127175000_contact_search } from './Migration20261127175000_contact_search';
 import { Migration20261127176000_agent_versions } from './Migration20261127176000_agent_versions';
 import { Migration20261127180000_agent_tests } from './Migration20261127180000_agent_tests';
+import { Migration20261127190000_campaign_selection_pass } from './Migration20261127190000_campaign_selection_pass';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -55,4 +56,5 @@ export const migrationsList = [
   { name: 'Migration20261127175000_contact_search', class: Migration20261127175000_contact_search },
   { name: 'Migration20261127176000_agent_versions', class: Migration20261127176000_agent_versions },
   { name: 'Migration20261127180000_agent_tests', class: Migration20261127180000_agent_tests },
+  { name: 'Migration20261127190000_campaign_selection_pass', class: Migration20261127190000_campaign_selection_pass },
 ];

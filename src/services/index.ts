@@ -118,7 +118,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
   const dialer = new CampaignDialer(
     { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views, willBeAnalyzed: (call) => analysis !== null && analyzable(call) },
-    { selectionRefreshMs: config.campaigns.selectionRefreshMs },
+    { selectionRefreshMs: config.campaigns.selectionRefreshMs, selectionSlice: config.campaigns.selectionSlice },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   if (analysis) {

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
 import { Call } from '../../entities';
-import { callById, type CallServiceOptions, type CampaignCallBatch, insertCampaignCalls, makeCall, type NewCampaignCall, type StoredCampaignCall } from './call.store';
+import { callById, callsPage, type CallServiceOptions, type CampaignCallBatch, insertCampaignCalls, makeCall, type NewCampaignCall, type StoredCampaignCall } from './call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { NotFoundError, PreconditionError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { page as pageInput } from '../shared/common.input';
 import { type ListCallsInput, listCallsInput, makeCallInput, type MakeCallInput, makeCallWrite } from './call.input';
-import { countPerParent, newestFirst, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
+import { countPerParent, decodeCursor, encodeCursor, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
 import { viewOfStored } from '../shared/contract';
@@ -106,10 +106,19 @@ export class CallService {
     return toCallView(viewOfStored(callStoredView, call));
   }
 
-  async list({ scope, em }: Caller, input: ListCallsInput): Promise<Page<CallView>> {
-    const { limit, cursor, ...filters } = parseInput(listCallsInput, input);
-    const found = await newestFirst(em, Call, this.filters(scope, filters), { limit, cursor });
-    return { ...found, items: found.items.map(toCallView) };
+  /** A page of the company's calls, newest first: one prepared statement on the reads' pool, each row's view made from its columns (`callsPage`). */
+  async list({ scope }: Caller, input: ListCallsInput): Promise<Page<CallView>> {
+    const { limit, cursor, campaignId, workspace, status, createdAfter, createdBefore } = parseInput(listCallsInput, input);
+    const filters = {
+      campaignId,
+      workspace,
+      status,
+      createdAfter: createdAfter ? new Date(createdAfter) : undefined,
+      createdBefore: createdBefore ? new Date(createdBefore) : undefined,
+    };
+    const rows = await callsPage(this.reads, scope.companyId, filters, cursor ? decodeCursor(cursor) : undefined, limit + 1);
+    const items = rows.slice(0, limit).map((row) => toCallView(viewOfStored(callStoredView, row)));
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
   }
 
   /** How many calls `list` would page through with the same filters. */

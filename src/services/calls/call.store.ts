@@ -529,3 +529,48 @@ export async function callById(reads: ViewReads, companyId: string, id: string):
   const [found] = await byId(reads, [id, companyId]);
   return found ?? null;
 }
+
+/** The filters of a page of calls, each optional (`GET /v1/calls`, GraphQL `calls`). */
+export interface CallFilters {
+  campaignId?: string;
+  workspace?: string;
+  status?: CallStatus;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+/** The prepared read of each combination of filters used so far, by its condition. */
+const pageQueries = new Map<string, ReturnType<typeof viewQuery<CallStoredView>>>();
+
+/**
+ * Up to `limit` calls of the company matching `filters`, not soft-deleted, newest first after
+ * `after` (the row a cursor names) or from the newest, as stored views: one prepared statement
+ * on the reads' pool per combination of filters (each has the plan of its own indexes), no
+ * entity or identity map (docs/performance.md, "Volume").
+ */
+export async function callsPage(reads: ViewReads, companyId: string, filters: CallFilters, after: { createdAt: Date; id: string } | undefined, limit: number): Promise<StoredView<CallStoredView>[]> {
+  const values: unknown[] = [companyId];
+  const conditions = ['company_id = $1', 'deleted_at IS NULL'];
+  const where = (condition: (at: string) => string, value: unknown) => {
+    if (value === undefined) return;
+    values.push(value);
+    conditions.push(condition(`$${values.length}`));
+  };
+  where((at) => `campaign_id = ${at}::uuid`, filters.campaignId);
+  where((at) => `workspace_id = ${at}`, filters.workspace);
+  where((at) => `call_status = ${at}`, filters.status);
+  where((at) => `created_at >= ${at}::timestamptz`, filters.createdAfter);
+  where((at) => `created_at < ${at}::timestamptz`, filters.createdBefore);
+  if (after) {
+    values.push(after.createdAt, after.id);
+    conditions.push(`(created_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+  }
+  values.push(limit);
+  const text = `${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
+  let query = pageQueries.get(text);
+  if (!query) {
+    query = viewQuery<CallStoredView>(`calls-page-${pageQueries.size}`, Call, callStoredView, text);
+    pageQueries.set(text, query);
+  }
+  return query(reads, values);
+}

@@ -34,6 +34,8 @@ const BUSY_RETRY_MS = 100;
 export interface DialerOptions {
   /** How often newly matching contacts are added to a running campaign's selection. */
   selectionRefreshMs: number;
+  /** How many contacts a tick's slice of a selection pass reads. */
+  selectionSlice: number;
 }
 
 export interface DialerDeps {
@@ -66,6 +68,8 @@ interface TickResult {
   announcements: (() => void)[];
   /** This tick completed the campaign (its `campaign.completed` event is recorded). */
   completed: boolean;
+  /** A selection pass is under way: the next tick reads its next slice. */
+  selecting: boolean;
 }
 
 /** What a campaign that can call calls with: the shared settings of its calls and its number's country. */
@@ -161,6 +165,7 @@ export class CampaignDialer {
     for (const call of result.counted) {
       await this.deps.events.publish('call.updated', { companyId: result.companyId, callId: call.id, campaignId, workspace: call.workspace });
     }
+    if (result.selecting) await this.kick(companyId, campaignId);
   }
 
   private async work(tx: EntityManager, campaign: Campaign): Promise<TickResult> {
@@ -171,18 +176,27 @@ export class CampaignDialer {
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const dialing = this.dialingOf(campaign);
     let placed: string[] = [];
+    let selecting = false;
     // An inbound campaign answers calls to its number (src/services/calls/inbound); it never dials.
     if (campaign.status === 'active' && campaign.campaignType !== INBOUND_CAMPAIGN_TYPE) {
-      const stale = campaign.selectedAt === null || now.getTime() - campaign.selectedAt.getTime() >= this.options.selectionRefreshMs;
-      if (stale) await selectContacts(tx, campaign, now);
+      if (this.selectionDue(campaign, now)) selecting = !(await selectContacts(tx, campaign, now, this.options.selectionSlice)).done;
       const window = windowOf(campaign);
       if (isOver(now, window)) await expireQueued(tx, key, now);
       else if (dialing && isOpen(now, window)) placed = await this.dial(tx, campaign, dialing, now);
     }
-    const { completed } = await recordProgress(tx, campaign, now);
+    const { completed } = await recordProgress(tx, campaign, now, selecting);
     if (completed) await this.deps.flowEvents.record(tx, 'campaign.completed', key, now);
     const counted = ended.map((e) => ({ id: e.callId, workspace: e.workspace }));
-    return { companyId: key.companyId, batch: dialing?.batch ?? null, placed, counted, announcements, completed };
+    return { companyId: key.companyId, batch: dialing?.batch ?? null, placed, counted, announcements, completed, selecting };
+  }
+
+  /**
+   * Whether this tick reads a slice of the selection: a pass is under way, none has completed
+   * (activation, an edit), or the last complete one began at least the refresh interval ago.
+   */
+  private selectionDue(c: Campaign, now: Date): boolean {
+    if (c.selectionStartedAt !== null || c.selectedAt === null) return true;
+    return now.getTime() - c.selectedAt.getTime() >= this.options.selectionRefreshMs;
   }
 
   /**

@@ -94,24 +94,71 @@ export function outboundNumberOf(c: Campaign): PhoneNumber | null {
 }
 
 /**
- * Adds the contacts the campaign selects (`selection`), active ones, and has not selected
- * yet, due now. One statement; returns how many joined.
+ * How far back a refresh pass looks before the previous pass began: contacts written by a
+ * transaction still in flight when it began (stamped earlier, committed later), and replicas'
+ * clocks apart by less than this, are still considered.
  */
-export async function selectContacts(em: EntityManager, c: Campaign, now: Date): Promise<number> {
+const CHANGED_MARGIN_MS = 5 * 60_000;
+
+/** What one slice of a selection pass did. */
+export interface SelectionSlice {
+  /** Contacts that joined the selection. */
+  added: number;
+  /** The pass read the company's last contact: `selected_at` now holds its start. */
+  done: boolean;
+}
+
+/**
+ * One slice of the campaign's selection pass (docs/campaigns.md, "Which contacts"): the next
+ * `size` live contacts of the company after the pass's cursor, in `contacts_live_index`'s
+ * order (`created_at`, `id`), of which those the campaign selects (`selection`), active ones,
+ * and has not selected yet join, due now. A full pass (`selected_at` null) considers every
+ * contact; a refresh only those changed since the previous pass began (`updated_at`, with a
+ * margin). One statement reads the slice, adds its contacts and moves the cursor; the slice
+ * that reads the last contact stamps `selected_at` with the pass's start. The cursor moves only
+ * while the campaign's selection is as the tick read it: an edit committed meanwhile (which
+ * resets it) restarts the pass. Each slice is bounded, so a tick selects a slice and dials,
+ * however many contacts the company has.
+ */
+export async function selectContacts(em: EntityManager, c: Campaign, now: Date, size: number): Promise<SelectionSlice> {
   const selected = selection(c);
+  const since = c.selectedAt === null ? null : new Date(c.selectedAt.getTime() - CHANGED_MARGIN_MS);
+  const startedAt = c.selectionStartedAt ?? now;
+  const cursor = (column: string, none: string) => `COALESCE((SELECT ${column} FROM campaigns WHERE id = ? AND company_id = ?), ${none})`;
   const [row] = await em.execute(
-    `WITH added AS (
+    `WITH slice AS (
+       SELECT ct.id, ct.company_id, ct.created_at, ct.updated_at, ct.deleted_at, ct.status, ct.campaign_id, ct.source_name, ct.tag_name, ct.category_name
+       FROM contacts ct
+       WHERE ct.company_id = ? AND ct.deleted_at IS NULL
+         AND (ct.created_at, ct.id) > (${cursor('selection_after_created_at', "'-infinity'::timestamptz")}, ${cursor('selection_after_id', "'00000000-0000-0000-0000-000000000000'::uuid")})
+       ORDER BY ct.created_at, ct.id
+       LIMIT ?
+     ), added AS (
        INSERT INTO campaign_contacts (id, created_at, updated_at, company_id, campaign_id, contact_id, state, attempts, next_attempt_at)
        SELECT gen_random_uuid(), ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
-       FROM contacts ct
-       WHERE ${selected.sql} AND ${ACTIVE}
+       FROM slice ct
+       WHERE ${selected.sql} AND ${ACTIVE} AND ct.updated_at >= COALESCE(?::timestamptz, '-infinity')
        ON CONFLICT (campaign_id, contact_id) DO NOTHING
        RETURNING 1
-     ) SELECT count(*)::int AS n FROM added`,
-    [now, now, c.id, now, ...selected.params],
+     ), moved AS (
+       UPDATE campaigns SET
+         selected_at = CASE WHEN pass.done THEN ?::timestamptz ELSE campaigns.selected_at END,
+         selection_started_at = CASE WHEN pass.done THEN NULL ELSE ?::timestamptz END,
+         selection_after_created_at = CASE WHEN pass.done THEN NULL ELSE last.created_at END,
+         selection_after_id = CASE WHEN pass.done THEN NULL ELSE last.id END
+       FROM (SELECT (SELECT count(*) FROM slice) < ? AS done) pass
+         LEFT JOIN (SELECT created_at, id FROM slice ORDER BY created_at DESC, id DESC LIMIT 1) last ON true
+       WHERE campaigns.id = ? AND campaigns.company_id = ?
+         AND campaigns.selected_at IS NOT DISTINCT FROM ?::timestamptz AND campaigns.selection_started_at IS NOT DISTINCT FROM ?::timestamptz
+       RETURNING 1
+     ) SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM slice)::int AS read, (SELECT count(*) FROM moved)::int AS moved`,
+    [
+      c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since,
+      startedAt, startedAt, size, c.id, c.company.id, c.selectedAt, c.selectionStartedAt,
+    ],
   );
-  await em.nativeUpdate(Campaign, { id: c.id, company: c.company.id }, { selectedAt: now });
-  return Number(row?.n ?? 0);
+  // A pass whose campaign changed meanwhile (an edit restarted it) is not done: the next tick starts it again.
+  return { added: Number(row?.added ?? 0), done: Number(row?.read ?? 0) < size && Number(row?.moved ?? 0) > 0 };
 }
 
 /** Who a campaign's selection matches now, and who of them the dialer would skip, by reason. */
@@ -266,10 +313,11 @@ export async function expireQueued(em: EntityManager, campaign: RecordKey, now: 
 
 /**
  * Stores `call_progress` (percent of selected contacts settled, rounded down) and, once
- * every selected contact is settled, status `completed` with 100. A campaign with no
- * contact selected yet keeps waiting for some. Returns the progress and whether it completed.
+ * every selected contact is settled and no selection pass is under way (`selecting`), status
+ * `completed` with 100. A campaign with no contact selected yet keeps waiting for some.
+ * Returns the progress and whether it completed.
  */
-export async function recordProgress(em: EntityManager, c: Campaign, now: Date): Promise<{ progress: number; completed: boolean }> {
+export async function recordProgress(em: EntityManager, c: Campaign, now: Date, selecting: boolean): Promise<{ progress: number; completed: boolean }> {
   const [counts] = await em.execute(
     `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`,
     [c.id, c.company.id],
@@ -277,7 +325,7 @@ export async function recordProgress(em: EntityManager, c: Campaign, now: Date):
   const selected = Number(counts?.selected ?? 0);
   const settled = Number(counts?.settled ?? 0);
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);
-  const completed = selected > 0 && settled === selected && c.status === 'active';
+  const completed = selected > 0 && settled === selected && c.status === 'active' && !selecting;
   if (progress !== c.callProgress || completed) {
     await em.nativeUpdate(Campaign, { id: c.id, company: c.company.id }, { callProgress: progress, status: completed ? 'completed' : c.status, updatedAt: now });
   }
@@ -285,14 +333,14 @@ export async function recordProgress(em: EntityManager, c: Campaign, now: Date):
 }
 
 /**
- * Campaigns with work for the dialer at `now`: due contacts (active ones), or ended calls to
+ * Campaigns with work for the dialer at `now`: a selection to take or go on with, due contacts (active ones), or ended calls to
  * count (active or paused). A named sweep across companies (docs/scaling.md).
  */
 export async function campaignsWithWork(em: EntityManager, now: Date): Promise<RecordKey[]> {
   const rows = await em.execute(
     `/* sweep:campaigns.with-work */ SELECT c.id, c.company_id FROM campaigns c
      WHERE c.deleted_at IS NULL AND (
-       (c.status = 'active' AND (c.selected_at IS NULL
+       (c.status = 'active' AND (c.selected_at IS NULL OR c.selection_started_at IS NOT NULL
           OR EXISTS (SELECT 1 FROM campaign_contacts cc WHERE cc.campaign_id = c.id AND cc.state = 'queued' AND cc.next_attempt_at <= ?)))
        OR EXISTS (SELECT 1 FROM campaign_contacts cc JOIN calls k ON k.id = cc.last_call_id
                   WHERE cc.campaign_id = c.id AND cc.state = 'calling' AND k.call_status IN (?)))`,

@@ -15,7 +15,8 @@ interface Keyed {
   createdAt: Date;
 }
 
-function decode(cursor: string): { createdAt: Date; id: string } {
+/** The row a cursor names; an invalid one is a ValidationError on `cursor`. */
+export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
     const createdAt = new Date(at);
@@ -39,7 +40,7 @@ export const encodeCursor = (row: Keyed): string =>
  */
 const after = <T extends Keyed>(cursor: string | undefined): FilterQuery<T> => {
   if (!cursor) return {};
-  const { createdAt, id } = decode(cursor);
+  const { createdAt, id } = decodeCursor(cursor);
   return { [raw((alias: string) => `(${alias}.created_at, ${alias}.id) < (?, ?)`, [createdAt, id])]: [] } as FilterQuery<T>;
 };
 

@@ -20,7 +20,7 @@ const problems = (sql: string) => companyFilterProblems(sql, tables);
 describe('the tenant tables', () => {
   it('are the entities with a company relation, with their company column', () => {
     expect([...tables.keys()].sort()).toEqual([
-      'agent_scenarios', 'agent_test_runs', 'ai_agents', 'api_keys', 'calls', 'campaign_contacts', 'campaigns', 'contacts', 'do_not_call_numbers', 'phone_numbers', 'webhook_executions', 'webhook_flows',
+      'agent_scenarios', 'agent_test_runs', 'ai_agent_versions', 'ai_agents', 'api_keys', 'calls', 'campaign_contacts', 'campaigns', 'contacts', 'do_not_call_numbers', 'phone_numbers', 'webhook_executions', 'webhook_flows',
     ]);
     expect(tables.get('calls')).toEqual({ company: 'company_id', key: 'id' });
   });
