@@ -35,10 +35,16 @@ function insert(req: http.IncomingMessage, res: http.ServerResponse): void {
 }
 
 const server = http.createServer((req, res) => {
-  if (req.method === 'POST' && req.url === '/v1/calls/make-call') { insert(req, res); return; }
+  if (req.method === 'POST' && req.url === '/v1/calls/make-call') {
+    insert(req, res);
+    return;
+  }
   const byId = /^\/v1\/campaigns\/by-id\/([0-9a-f-]{36})$/.exec(req.url ?? '');
   const query = byId ? pool.query(BY_ID, [byId[1], companyId]) : req.url === '/v1/campaigns/list' ? pool.query(LIST, [companyId]) : null;
-  if (!query) { send(res, 404, ''); return; }
+  if (!query) {
+    send(res, 404, '');
+    return;
+  }
   query.then(
     ({ rows }) => (byId ? (rows[0] ? send(res, 200, rows[0]) : send(res, 404, '')) : send(res, 200, rows)),
     (err: unknown) => send(res, 500, String(err)),

@@ -41,9 +41,7 @@ export interface CallFigures {
 const WARM_UP = 500;
 
 type ClientCommand =
-  | { type: 'subscribe'; appUrl: string; key: string }
-  | { type: 'place'; appUrl: string; key: string; body: string; count: number; concurrency: number }
-  | { type: 'report'; transitions: number };
+  { type: 'subscribe'; appUrl: string; key: string } | { type: 'place'; appUrl: string; key: string; body: string; count: number; concurrency: number } | { type: 'report'; transitions: number };
 
 /**
  * The clients, in a child process: the graphql-ws subscriber of the `bench` workspace's

@@ -53,10 +53,7 @@ const insertContacts = (em: EntityManager, companyId: string, prefix: string, ta
  * PostgreSQL's active time, from pg_stat_database) and the statement profile; then
  * `selection`, if given, on the same service.
  */
-export async function measureCampaign(
-  { contacts, concurrency }: { contacts: number; concurrency: number },
-  selection?: (app: RunningApp, caller: Caller) => Promise<void>,
-): Promise<CampaignFigures> {
+export async function measureCampaign({ contacts, concurrency }: { contacts: number; concurrency: number }, selection?: (app: RunningApp, caller: Caller) => Promise<void>): Promise<CampaignFigures> {
   const db = await benchDatabase();
   const config = inProcessConfig(db.url, { CAMPAIGN_SWEEP_MS: '1000', MAX_CONCURRENT_CALLS_PER_COMPANY: String(concurrency) });
   const app = await startApp(config, createLogger(config.logLevel));
@@ -153,7 +150,9 @@ async function timeSelection(app: RunningApp, caller: Caller, count: number): Pr
     selected += step.added;
     done = step.done;
   }
-  console.log(`selection of a ${count}-contact campaign: ${selected} contacts in ${(performance.now() - selectStarted).toFixed(0)} ms, ${slices} slices of ${slice} (the first ${firstSliceMs.toFixed(0)} ms)`);
+  console.log(
+    `selection of a ${count}-contact campaign: ${selected} contacts in ${(performance.now() - selectStarted).toFixed(0)} ms, ${slices} slices of ${slice} (the first ${firstSliceMs.toFixed(0)} ms)`,
+  );
 }
 
 async function main(): Promise<void> {

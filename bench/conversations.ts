@@ -214,21 +214,26 @@ async function main(): Promise<void> {
     let live: { held: number; rss: number } | undefined;
     const cpu = process.cpuUsage();
     const started = Date.now();
-    const result = await profilePhase(PROFILE_DIR, 'conversations', () => {
-      loop.enable();
-      return new Promise<RunResult>((resolve) => {
-        const onMessage = (message: Live | RunResult) => {
-          if ('type' in message) {
-            live = memory();
-            return;
-          }
-          child.off('message', onMessage);
-          resolve(message);
-        };
-        child.on('message', onMessage);
-        child.send({ type: 'run', appUrl: app.url, publicBaseUrl, calls } satisfies Command);
-      });
-    }, (line) => console.error(line));
+    const result = await profilePhase(
+      PROFILE_DIR,
+      'conversations',
+      () => {
+        loop.enable();
+        return new Promise<RunResult>((resolve) => {
+          const onMessage = (message: Live | RunResult) => {
+            if ('type' in message) {
+              live = memory();
+              return;
+            }
+            child.off('message', onMessage);
+            resolve(message);
+          };
+          child.on('message', onMessage);
+          child.send({ type: 'run', appUrl: app.url, publicBaseUrl, calls } satisfies Command);
+        });
+      },
+      (line) => console.error(line),
+    );
     loop.disable();
     const idleDelay = await new Promise<LoopDelay>((resolve) => {
       idle.once('message', resolve as never);
@@ -254,14 +259,20 @@ async function main(): Promise<void> {
     console.log(`added latency:        ${latency(sortedAll)} (over the model's first token, the anchor); aim p99 < ${AIM.addedP99Ms} ms: ${met(addedP99 < AIM.addedP99Ms)}`);
     console.log(`  with info events:   ${latency(result.added.events)}`);
     console.log(`  without:            ${latency(result.added.none)}`);
-    console.log(`event-loop delay:     max ${ms(loopMaxMs)}, p99 ${ms(loop.percentile(99) / 1e6)}, mean ${ms(loop.mean / 1e6)} over the sessions (an idle process beside it, the anchor: max ${ms(idleDelay.maxMs)}, p99 ${ms(idleDelay.p99Ms)}); aim max <= ${AIM.loopDelayMaxMs} ms: ${met(loopMaxMs <= AIM.loopDelayMaxMs)}`);
-    console.log(`service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${((used.user + used.system) / 1000 / wallMs * 100).toFixed(0)}% of one core over the run)`);
+    console.log(
+      `event-loop delay:     max ${ms(loopMaxMs)}, p99 ${ms(loop.percentile(99) / 1e6)}, mean ${ms(loop.mean / 1e6)} over the sessions (an idle process beside it, the anchor: max ${ms(idleDelay.maxMs)}, p99 ${ms(idleDelay.p99Ms)}); aim max <= ${AIM.loopDelayMaxMs} ms: ${met(loopMaxMs <= AIM.loopDelayMaxMs)}`,
+    );
+    console.log(
+      `service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${(((used.user + used.system) / 1000 / wallMs) * 100).toFixed(0)}% of one core over the run)`,
+    );
     console.log(
       perSession
         ? `memory per session:   ${perSession.held.toFixed(0)} KiB held (heap in use and buffers; RSS grew ${perSession.rss.toFixed(0)} KiB a session), all ${SESSIONS} live, after a full GC${global.gc ? '' : ' (not run: start node with --expose-gc)'}; aim < ${AIM.sessionKiB} KiB: ${met(perSession.held < AIM.sessionKiB)}`
         : 'memory per session:   not measured (the sessions never were all live at once)',
     );
-    console.log(`turns stored:         ${stored.length} agent turns with their latency_ms, for ${turns} answered: ${met(stored.length >= turns && result.dropped === 0)} (every session's every turn, none dropped)`);
+    console.log(
+      `turns stored:         ${stored.length} agent turns with their latency_ms, for ${turns} answered: ${met(stored.length >= turns && result.dropped === 0)} (every session's every turn, none dropped)`,
+    );
     console.log(`stored latency_ms:    p50 ${ms(percentile(stored, 50))}, p99 ${ms(percentile(stored, 99))} (the engine's prompt -> first token, the model's ${FIRST_TOKEN_MS} ms included)`);
   } finally {
     child.kill();

@@ -21,7 +21,6 @@ import { percentile } from './report';
 import { type Statement, statementLines, statementProfile } from './statements';
 import { createLogger } from '../src/logger';
 
-
 /** Wall-clock milliseconds with sub-millisecond precision, comparable across processes. */
 const now = () => performance.timeOrigin + performance.now();
 
@@ -107,7 +106,6 @@ async function waitForSuccesses(app: RunningApp, flowId: string, count: number):
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
-
 
 export interface FlowFigures {
   executions: number;

@@ -41,14 +41,14 @@ export function text(run: Run): string {
   const cells = run.rows.map((r) => [r.figure, r.measured, r.anchor, r.aim ? `${r.aim.text}: ${r.aim.met ? 'met' : 'NOT MET'}` : '']);
   const header = ['Figure', 'Measured', 'Anchor (same run)', 'Aim'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => c.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
-  return [
-    `${run.date}, ${run.machine}, ${run.database}, load average ${run.load}`,
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...cells.map(line),
-    ...run.notes.map((n) => `* ${n}`),
-  ].join('\n');
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
+  return [`${run.date}, ${run.machine}, ${run.database}, load average ${run.load}`, line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), ...run.notes.map((n) => `* ${n}`)].join(
+    '\n',
+  );
 }
 
 /** The markers of `npm run bench`'s results block in docs/performance.md. */

@@ -98,7 +98,9 @@ async function compare(targets: Target[]): Promise<Map<string, Figures>> {
   for (let round = 1; round <= ROUNDS; round++) {
     for (const target of targets) {
       const f = await load(target, DURATION_S);
-      log(`  ${round}. ${target.name.padEnd(34)} ${fixed(f.reqPerS).padStart(6)} req/s  mean ${f.meanMs.toFixed(1)} ms  p99 ${f.p99Ms} ms  cpu ${f.cpuMsPerReq.toFixed(2)} ms/req${f.failed ? `  ${f.failed} FAILED` : ''}`);
+      log(
+        `  ${round}. ${target.name.padEnd(34)} ${fixed(f.reqPerS).padStart(6)} req/s  mean ${f.meanMs.toFixed(1)} ms  p99 ${f.p99Ms} ms  cpu ${f.cpuMsPerReq.toFixed(2)} ms/req${f.failed ? `  ${f.failed} FAILED` : ''}`,
+      );
       rounds.get(target.name)!.push(f);
     }
   }
@@ -107,7 +109,14 @@ async function compare(targets: Target[]): Promise<Map<string, Figures>> {
   return new Map(
     [...rounds].map(([name, fs]) => [
       name,
-      { reqPerS: mean(fs, 'reqPerS'), meanMs: mean(fs, 'meanMs'), p99Ms: Math.max(...fs.map((f) => f.p99Ms)), cpuMsPerReq: mean(fs, 'cpuMsPerReq'), requests: sum(fs, 'requests'), failed: sum(fs, 'failed') },
+      {
+        reqPerS: mean(fs, 'reqPerS'),
+        meanMs: mean(fs, 'meanMs'),
+        p99Ms: Math.max(...fs.map((f) => f.p99Ms)),
+        cpuMsPerReq: mean(fs, 'cpuMsPerReq'),
+        requests: sum(fs, 'requests'),
+        failed: sum(fs, 'failed'),
+      },
     ]),
   );
 }
@@ -149,7 +158,10 @@ function logServiceProfile(): void {
 
 /** The phases `BENCH_PHASES` names (all when unset); an unknown name fails the run before anything starts. */
 function selectedPhases(): Set<Phase> {
-  const names = (process.env.BENCH_PHASES ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const names = (process.env.BENCH_PHASES ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !(PHASES as readonly string[]).includes(n));
   if (unknown.length > 0) throw new Error(`BENCH_PHASES: unknown ${unknown.join(', ')} (phases: ${PHASES.join(', ')})`);
   return new Set(names.length > 0 ? (names as Phase[]) : PHASES);
@@ -193,7 +205,11 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
       rows.reads = readRows(reads.figures, CAMPAIGNS);
       failed ||= [...reads.figures.values()].some((f) => f.failed > 0);
       // The reads above alternate with the bare server on the same database: one more run alone, for its statements.
-      await profiled('GET by-id (per request)', (f) => f.requests, () => load({ name: 'by-id', process: service, options: { url: `${service.url}${reads.byId}`, headers } }, WARMUP_S));
+      await profiled(
+        'GET by-id (per request)',
+        (f) => f.requests,
+        () => load({ name: 'by-id', process: service, options: { url: `${service.url}${reads.byId}`, headers } }, WARMUP_S),
+      );
     }
 
     if (phases.has('make-call')) {
@@ -204,7 +220,11 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
       await load(makeCalls, WARMUP_S);
       const warm = await drain(sql, companyId, 120_000);
       await analyzeAfterWarmUp(db.url);
-      const calls = await profiled('POST make-call and the calls it places (per request)', (f) => f.requests, () => load(makeCalls, DURATION_S));
+      const calls = await profiled(
+        'POST make-call and the calls it places (per request)',
+        (f) => f.requests,
+        () => load(makeCalls, DURATION_S),
+      );
       const ended = await drain(sql, companyId, 120_000);
       const drained = { calls: ended.calls - warm.calls, seconds: ended.seconds };
       await load(inserts, WARMUP_S);
@@ -334,7 +354,9 @@ async function main(): Promise<void> {
       notes: [] as string[],
     };
     if (service?.failed) {
-      run.notes.push('Some requests failed (non-2xx, errors or timeouts; a 429 means a rate limit: set the RATE_LIMIT_* variables high in the environment of npm run bench, they are passed to the service).');
+      run.notes.push(
+        'Some requests failed (non-2xx, errors or timeouts; a 429 means a rate limit: set the RATE_LIMIT_* variables high in the environment of npm run bench, they are passed to the service).',
+      );
     }
     process.stdout.write(`\n${text(run)}\n`);
     // Only a run of every phase replaces the table: a partial one would drop the other rows.

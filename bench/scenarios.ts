@@ -100,7 +100,10 @@ async function main(): Promise<void> {
 
     // The anchor: the same requests through the model client alone, CONCURRENCY at once.
     const client = new OpenAiCompatibleModel(config.llm!, createLogger('silent'));
-    const messages = [{ role: 'system' as const, content: 'You renew subscriptions.' }, { role: 'user' as const, content: 'Hello, who is this?' }];
+    const messages = [
+      { role: 'system' as const, content: 'You renew subscriptions.' },
+      { role: 'user' as const, content: 'Hello, who is this?' },
+    ];
     let sent = 0;
     const anchorStarted = Date.now();
     await Promise.all(
@@ -117,7 +120,9 @@ async function main(): Promise<void> {
     const anchorPerMinute = (SCENARIOS / anchorMs) * 60_000;
     console.log(`scenarios run:               ${SCENARIOS} (${passed} passed), ${CONCURRENCY} at once, ${perScenario.toFixed(1)} model requests each`);
     console.log(`scenarios a minute:          ${perMinute.toFixed(0)} (${(ms / SCENARIOS).toFixed(1)} ms each, end to end: run asked for -> last result stored)`);
-    console.log(`anchor, model requests only: ${anchorPerMinute.toFixed(0)} scenarios a minute (${requests} requests through the model client, ${CONCURRENCY} at once, ${((requests / anchorMs) * 1000).toFixed(0)} requests/s)`);
+    console.log(
+      `anchor, model requests only: ${anchorPerMinute.toFixed(0)} scenarios a minute (${requests} requests through the model client, ${CONCURRENCY} at once, ${((requests / anchorMs) * 1000).toFixed(0)} requests/s)`,
+    );
     console.log(`figure / anchor:             ${((perMinute / anchorPerMinute) * 100).toFixed(0)}%`);
   } finally {
     await app.close();

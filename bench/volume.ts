@@ -132,7 +132,13 @@ async function load(options: autocannon.Options, seconds: number): Promise<Load>
   const cpu = await measured.cpuMs();
   const r = await autocannon({ ...options, connections: CONNECTIONS, duration: seconds });
   const requests = r.requests.total;
-  return { p99Ms: r.latency.p99, reqPerS: requests / (r.duration || seconds), requests, failed: r.non2xx + r.errors + r.timeouts, cpuMsPerReq: ((await measured.cpuMs()) - cpu) / Math.max(1, requests) };
+  return {
+    p99Ms: r.latency.p99,
+    reqPerS: requests / (r.duration || seconds),
+    requests,
+    failed: r.non2xx + r.errors + r.timeouts,
+    cpuMsPerReq: ((await measured.cpuMs()) - cpu) / Math.max(1, requests),
+  };
 }
 
 /** One read of the table: the request for a company, its aim, and the statement whose plan the docs show. */
@@ -144,13 +150,17 @@ interface Read {
   plan: { statement: RegExp; params(t: Tenant): unknown[] };
 }
 
-const get = (service: Measured, route: (t: Tenant) => string) => (t: Tenant): autocannon.Options => ({ url: `${service.url}${route(t)}`, headers: { authorization: `Bearer ${t.key}` } });
-const graphql = (service: Measured, query: string) => (t: Tenant): autocannon.Options => ({
-  url: `${service.url}/graphql`,
-  method: 'POST',
-  headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
-  body: JSON.stringify({ query }),
-});
+const get =
+  (service: Measured, route: (t: Tenant) => string) =>
+  (t: Tenant): autocannon.Options => ({ url: `${service.url}${route(t)}`, headers: { authorization: `Bearer ${t.key}` } });
+const graphql =
+  (service: Measured, query: string) =>
+  (t: Tenant): autocannon.Options => ({
+    url: `${service.url}/graphql`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
 
 /** A day 30 days ago: the date range of the calls read. */
 const dayAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
@@ -186,7 +196,10 @@ function reads(service: Measured): Read[] {
     {
       name: 'GraphQL calls(first: 50) { aiAgent, contact }',
       aimMs: READ_AIM_MS,
-      request: graphql(service, '{ calls(first: 50) { edges { node { id callStatus callDuration createdAt aiAgent { id name } contact { id firstname lastname phoneNumber } } } pageInfo { endCursor } } }'),
+      request: graphql(
+        service,
+        '{ calls(first: 50) { edges { node { id callStatus callDuration createdAt aiAgent { id name } contact { id firstname lastname phoneNumber } } } pageInfo { endCursor } } }',
+      ),
       plan: { statement: CALLS, params: (t) => [t.companyId, PAGE] },
     },
     {
@@ -365,7 +378,9 @@ async function main(): Promise<void> {
       await statements.start();
       const onLarge = await load(read.request(large), DURATION_S);
       const top = await statements.top(onLarge.requests, 5);
-      log(`  ${read.name}: p99 ${onLarge.p99Ms} ms (${fixed(onLarge.reqPerS)} req/s, CPU ${onLarge.cpuMsPerReq.toFixed(2)} ms/req), empty company p99 ${onEmpty.p99Ms} ms${onLarge.failed ? `, ${onLarge.failed} FAILED` : ''}`);
+      log(
+        `  ${read.name}: p99 ${onLarge.p99Ms} ms (${fixed(onLarge.reqPerS)} req/s, CPU ${onLarge.cpuMsPerReq.toFixed(2)} ms/req), empty company p99 ${onEmpty.p99Ms} ms${onLarge.failed ? `, ${onLarge.failed} FAILED` : ''}`,
+      );
       for (const s of top) log(`    ${(100 * s.share).toFixed(1).padStart(5)}%  ${(s.totalMs / Math.max(1, s.calls)).toFixed(2)} ms  ${s.query}`);
       rows.push({
         figure: read.name,
@@ -383,7 +398,12 @@ async function main(): Promise<void> {
     const expected = Number((await sql.query<{ n: string }>('SELECT count(*) AS n FROM contacts WHERE company_id = $1 AND deleted_at IS NULL', [large.companyId])).rows[0].n);
     const pageStatement = (await statements.top(Math.ceil(expected / 1000), 5)).find((st) => /\(created_at, id\) </.test(st.fullQuery));
     // A page from the middle of the listing: after the row half-way down.
-    const middle = (await sql.query<{ at: Date; id: string }>('SELECT created_at AS at, id FROM contacts WHERE company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [large.companyId, Math.floor(expected / 2)])).rows[0];
+    const middle = (
+      await sql.query<{ at: Date; id: string }>('SELECT created_at AS at, id FROM contacts WHERE company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [
+        large.companyId,
+        Math.floor(expected / 2),
+      ])
+    ).rows[0];
     plans.push(planSection('GET /compaign/v1/contact: a page of 1,000 half-way down', pageStatement, await explain(sql, pageStatement, [large.companyId, middle?.at, middle?.id, 1000])));
     const growth = listed.rssPeak - listed.rssBefore;
     rows.push({

@@ -26,7 +26,12 @@ async function filesUnder(dir) {
 
 async function hashOf(files) {
   const hash = createHash('sha256');
-  for (const file of [...files].sort()) hash.update(path.relative(root, file)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of [...files].sort())
+    hash
+      .update(path.relative(root, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   return hash.digest('hex');
 }
 

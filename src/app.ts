@@ -154,7 +154,9 @@ export async function startServices(config: Config, logger: Logger, options: Sta
   const { db, sidePool, orm, events, jobs } = await openStores(config, logger, secrets, options.onStatement);
   const metrics = new Metrics();
   const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, secrets, views: restRecordViews, onStatement: options.onStatement });
-  const stopWorkers = config.jobWorkers ? await startWorkers(jobs, jobHandlers(services), services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger }) : () => undefined;
+  const stopWorkers = config.jobWorkers
+    ? await startWorkers(jobs, jobHandlers(services), services, orm, { sweepMs: config.callSweepMs, campaignSweepMs: config.campaigns.sweepMs, logger })
+    : () => undefined;
   const stopWork = async () => {
     stopWorkers();
     services.dialer.stop();
@@ -190,7 +192,14 @@ export async function startApp(config: Config, logger: Logger, options: StartOpt
   // Requests fork an ORM of their own, whose statements are cut past REQUEST_STATEMENT_TIMEOUT_MS.
   const requests = await openRequestOrm(core.databaseUrl, config.pools.orm, config.requestStatementTimeoutMs, logger, options.onStatement);
   const graphql = await createGraphQL({
-    orm: requests, services, events, introspection: config.graphqlIntrospection, credentialCheckMs: config.authTrustMs, socketLimits: config.graphqlSockets, logger, metrics,
+    orm: requests,
+    services,
+    events,
+    introspection: config.graphqlIntrospection,
+    credentialCheckMs: config.authTrustMs,
+    socketLimits: config.graphqlSockets,
+    logger,
+    metrics,
   });
   // Koa's callback() captures the middleware list: build it only after every app.use().
   const koa = createKoa({ orm: requests, services, logger, metrics, graphql: graphql.middleware, health, config }).callback();

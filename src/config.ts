@@ -3,9 +3,7 @@ import { z } from 'zod';
 import type { JwtOptions } from './services/auth/auth.service';
 import type { CallPrices } from './services/calls/call-cost';
 
-const boolean = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no'])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const boolean = z.enum(['1', '0', 'true', 'false', 'yes', 'no']).transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -23,7 +21,12 @@ function isOrigin(value: string): boolean {
 const corsOrigins = z
   .string()
   .default('*')
-  .transform((s) => s.split(',').map((o) => o.trim()).filter((o) => o !== ''))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== ''),
+  )
   .refine((list) => (list.length === 1 && list[0] === '*') || (list.length > 0 && list.every(isOrigin)), {
     error: 'must be * or comma-separated origins such as https://app.example.com (scheme, host and port only, no path or trailing slash)',
   })
@@ -162,11 +165,7 @@ const schema = z.object({
   /** Subscriptions running on one GraphQL websocket; past it a new one is refused (TOO_MANY_SUBSCRIPTIONS). */
   GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_SOCKET: z.coerce.number().int().min(1).default(50),
   /** Bearer token GET /metrics requires. Unset: /metrics answers loopback clients only (docs/operations.md). */
-  METRICS_TOKEN: z
-    .string()
-    .min(16, 'must be at least 16 characters')
-    .regex(/^\S+$/, 'must not contain spaces')
-    .optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
   /** Browser origins allowed to call the API (CORS). `*`: any, since credentials are bearer tokens, never cookies. */
   CORS_ORIGINS: corsOrigins,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -176,7 +175,12 @@ const schema = z.object({
   WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .default('')
-    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '')),
+    .transform((s) =>
+      s
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter((h) => h !== ''),
+    ),
   /** First pause between the retries of a step; doubled at each retry, at most 30 s. */
   WEBHOOK_RETRY_BACKOFF_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Whether requests are counted against the limits below (0: off, no database round trip). */
@@ -324,9 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedPg: { dir: e.EMBEDDED_PG_DIR, port: e.EMBEDDED_PG_PORT },
     pools: { orm: e.DATABASE_POOL_MAX, jobs: e.JOB_POOL_MAX, side: e.DATABASE_SIDE_POOL_MAX },
     requestStatementTimeoutMs: e.REQUEST_STATEMENT_TIMEOUT_MS,
-    secrets: e.SECRETS_KEY
-      ? { key: e.SECRETS_KEY }
-      : { keyFile: path.join(path.dirname(e.EMBEDDED_PG_DIR), 'secrets.key'), sharedDatabase: e.DATABASE_URL !== undefined },
+    secrets: e.SECRETS_KEY ? { key: e.SECRETS_KEY } : { keyFile: path.join(path.dirname(e.EMBEDDED_PG_DIR), 'secrets.key'), sharedDatabase: e.DATABASE_URL !== undefined },
     jwt: { secret: e.JWT_SECRET, maxLifetimeS: e.JWT_MAX_LIFETIME_S, audience: e.JWT_AUDIENCE, issuer: e.JWT_ISSUER },
     authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,
@@ -349,10 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: e.JOB_POLL_MS,
     jobWorkers: e.JOB_WORKERS,
     jobRecovery: { expiryS: e.JOB_EXPIRY_S, maintenanceS: e.JOB_MAINTENANCE_S },
-    twilio:
-      e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN
-        ? { baseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''), accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN }
-        : null,
+    twilio: e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN ? { baseUrl: e.TWILIO_API_BASE_URL.replace(/\/$/, ''), accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN } : null,
     relayInfoEvents: e.RELAY_INFO_EVENTS,
     publicBaseUrl: (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ''),
     seedDemo: e.SEED_DEMO,
@@ -375,7 +374,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
     llm: e.LLM_MODEL
       ? {
-          baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''), apiKey: e.LLM_API_KEY, model: e.LLM_MODEL,
+          baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''),
+          apiKey: e.LLM_API_KEY,
+          model: e.LLM_MODEL,
           fallbackModel: e.LLM_FALLBACK_MODEL,
           timeoutMs: e.LLM_TIMEOUT_MS,
           interTokenTimeoutMs: e.LLM_INTER_TOKEN_TIMEOUT_MS,

@@ -18,7 +18,9 @@ const CLOCK: TimeAxis = {
     const days = ticks.at(-1)! - ticks[0] >= DAY_S;
     return (tick) => {
       const at = new Date(tick * 1000);
-      return days ? `${at.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}` : at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      return days
+        ? `${at.toLocaleDateString([], { month: 'short', day: 'numeric' })} ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`
+        : at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
     };
   },
 };
@@ -59,10 +61,7 @@ export function LineChart({ x, series, title, days = false }: { x: number[]; ser
     const opts: uPlot.Options = {
       width: el.clientWidth,
       height: 220,
-      series: [
-        { label: days ? 'Day' : 'Time', value: (_u, v) => (v == null ? '--' : axis.label([v, v])(v)) },
-        ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 })),
-      ],
+      series: [{ label: days ? 'Day' : 'Time', value: (_u, v) => (v == null ? '--' : axis.label([v, v])(v)) }, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2 }))],
       // A shortest span: points a few seconds apart still get ticks of whole seconds.
       scales: { x: { time: true, range: (_u, min, max) => padded(min, max, axis.minSpan) } },
       // uPlot's own ticks for a few seconds of data are fractions of a second, in milliseconds.
@@ -83,5 +82,9 @@ export function LineChart({ x, series, title, days = false }: { x: number[]; ser
     plot.current?.setData([x, ...series.map((s) => s.values)]);
   }, [x, series]);
 
-  return <figure className="chart" aria-label={title}><div ref={box} /></figure>;
+  return (
+    <figure className="chart" aria-label={title}>
+      <div ref={box} />
+    </figure>
+  );
 }

@@ -37,7 +37,11 @@ export function createClient(key: string, onRefused: () => void): { client: Clie
     // the key is checked once more over HTTP, whose 401 then signs out.
     on: {
       closed: (event) => {
-        if ((event as CloseEvent).code === (CloseCode.Forbidden as number)) void keyAccepted(key).then((accepted) => accepted || onRefused(), () => undefined);
+        if ((event as CloseEvent).code === (CloseCode.Forbidden as number))
+          void keyAccepted(key).then(
+            (accepted) => accepted || onRefused(),
+            () => undefined,
+          );
       },
     },
   });

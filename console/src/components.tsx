@@ -6,13 +6,21 @@ import { type FieldError, problemOf } from './errors';
 export function FieldMessage({ errors, field }: { errors: FieldError[]; field: string }) {
   const messages = errors.filter((e) => e.field === field || e.field.startsWith(`${field}.`));
   if (messages.length === 0) return null;
-  return <p className="error field-error" role="alert" data-field={field}>{messages.map((e) => e.message).join(' ')}</p>;
+  return (
+    <p className="error field-error" role="alert" data-field={field}>
+      {messages.map((e) => e.message).join(' ')}
+    </p>
+  );
 }
 
 /** An operation's failure that is not about one field. */
 export function Problem({ error }: { error: CombinedError | undefined }) {
   const message = problemOf(error);
-  return message ? <p className="error" role="alert">{message}</p> : null;
+  return message ? (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  ) : null;
 }
 
 /** A labelled progress bar of `value` out of 100. */
@@ -53,7 +61,13 @@ export function Table({ headers, caption, children }: { headers: string[]; capti
     <div className="table-wrap">
       <table>
         {caption && <caption>{caption}</caption>}
-        <thead><tr>{headers.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+        <thead>
+          <tr>
+            {headers.map((h) => (
+              <th key={h}>{h}</th>
+            ))}
+          </tr>
+        </thead>
         <tbody>{children}</tbody>
       </table>
     </div>
@@ -86,13 +100,19 @@ export function DeleteCard({ what, question, busy, error, onDelete }: { what: st
     <section className="card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Delete</h2>
       {!asked ? (
-        <button type="button" className="danger" ref={trigger} onClick={ask}>Delete this {what}</button>
+        <button type="button" className="danger" ref={trigger} onClick={ask}>
+          Delete this {what}
+        </button>
       ) : (
         <div className="confirm" role="alertdialog" aria-labelledby={`${id}-q`}>
           <p id={`${id}-q`}>{question}</p>
           <div className="actions">
-            <button type="button" className="danger" autoFocus onClick={onDelete} disabled={busy}>Delete</button>
-            <button type="button" className="secondary" onClick={close}>Keep it</button>
+            <button type="button" className="danger" autoFocus onClick={onDelete} disabled={busy}>
+              Delete
+            </button>
+            <button type="button" className="secondary" onClick={close}>
+              Keep it
+            </button>
           </div>
         </div>
       )}
@@ -105,14 +125,29 @@ export function DeleteCard({ what, question, busy, error, onDelete }: { what: st
 export function StatusButton({ text, busy, confirm, onGo }: { text: string; busy: boolean; confirm: string | null; onGo(): void }) {
   const { asked, ask, close, trigger } = useQuestion();
   if (!asked || !confirm) {
-    return <button type="button" ref={trigger} onClick={() => (confirm ? ask() : onGo())} disabled={busy}>{text}</button>;
+    return (
+      <button type="button" ref={trigger} onClick={() => (confirm ? ask() : onGo())} disabled={busy}>
+        {text}
+      </button>
+    );
   }
   return (
     <div className="confirm" role="alertdialog" aria-labelledby="confirm-activate">
       <p id="confirm-activate">{confirm} Activate it?</p>
       <div className="actions">
-        <button type="button" autoFocus onClick={() => { close(); onGo(); }}>Call them all</button>
-        <button type="button" className="secondary" onClick={close}>Not now</button>
+        <button
+          type="button"
+          autoFocus
+          onClick={() => {
+            close();
+            onGo();
+          }}
+        >
+          Call them all
+        </button>
+        <button type="button" className="secondary" onClick={close}>
+          Not now
+        </button>
       </div>
     </div>
   );

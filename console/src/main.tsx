@@ -86,13 +86,19 @@ function Console({ apiKey, signOut }: { apiKey: string; signOut(notice?: string)
     <Provider value={client}>
       <Authorization.Provider value={authorization}>
         <header className="top">
-          <a className="brand" href={href('analytics')}>Switchboard</a>
+          <a className="brand" href={href('analytics')}>
+            Switchboard
+          </a>
           <nav aria-label="Sections">
             {SECTIONS.map(([path, label]) => (
-              <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'analytics') ? 'page' : undefined}>{label}</a>
+              <a key={path} href={href(path)} aria-current={route[0] === path || (!route[0] && path === 'analytics') ? 'page' : undefined}>
+                {label}
+              </a>
             ))}
           </nav>
-          <button type="button" className="link" onClick={() => signOut()}>Sign out</button>
+          <button type="button" className="link" onClick={() => signOut()}>
+            Sign out
+          </button>
         </header>
         <main ref={main} tabIndex={-1}>
           <Page route={route} />
@@ -114,11 +120,22 @@ function App() {
   if (!apiKey) {
     return (
       <main>
-        <SignIn notice={notice} onKey={(key) => { sessionStorage.setItem(KEY_ITEM, key); setNotice(''); setApiKey(key); }} />
+        <SignIn
+          notice={notice}
+          onKey={(key) => {
+            sessionStorage.setItem(KEY_ITEM, key);
+            setNotice('');
+            setApiKey(key);
+          }}
+        />
       </main>
     );
   }
   return <Console apiKey={apiKey} signOut={signOut} />;
 }
 
-createRoot(document.getElementById('root')!).render(<StrictMode><App /></StrictMode>);
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

@@ -31,8 +31,7 @@ const USER = 'postgres';
 // Local-only cluster bound to 127.0.0.1; the password only keeps other local users out.
 const PASSWORD = 'switchboard-embedded';
 
-const urlFor = (port: number, database: string) =>
-  `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+const urlFor = (port: number, database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 
 async function accepts(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000 });

@@ -52,7 +52,9 @@ function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => stri
 export function viewColumns(reads: ViewReads, entity: EntityClass<object>, view: z.ZodObject): string {
   const meta = reads.metadata.get(entity.name);
   const quote = (id: string) => reads.platform.quoteIdentifier(id);
-  return Object.keys(view.shape).map((key) => columnOf(meta, key, quote)).join(', ');
+  return Object.keys(view.shape)
+    .map((key) => columnOf(meta, key, quote))
+    .join(', ');
 }
 
 /**
@@ -178,11 +180,7 @@ export interface SharedStatementOptions<Input> {
  * inputs were refused with a NUL or an unpaired surrogate before, and what comes from outside
  * (a receiver's answer, a model's words) gets U+FFFD in their place.
  */
-export function sharedStatement<Input extends object, Row extends object>(
-  name: string,
-  text: string | ((reads: ViewReads) => string),
-  options: SharedStatementOptions<Input> = {},
-) {
+export function sharedStatement<Input extends object, Row extends object>(name: string, text: string | ((reads: ViewReads) => string), options: SharedStatementOptions<Input> = {}) {
   const texts = statementTexts(text);
   const lanes = new WeakMap<ViewReads, Map<string, Lane<Input, Row>>>();
   const { params: paramsOf = (rows, companyId) => [rows, companyId], distinct } = options;

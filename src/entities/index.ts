@@ -15,6 +15,40 @@ import { WebhookFlow } from './webhook-flow.entity';
 import { WebhookStep } from './webhook-step.entity';
 import { WebhookStepRun } from './webhook-step-run.entity';
 
-export { AgentScenario, AgentTestRun, AiAgent, AiAgentVersion, ApiKey, Call, Campaign, CampaignContact, Company, Contact, DoNotCallNumber, PhoneNumber, WebhookExecution, WebhookFlow, WebhookStep, WebhookStepRun };
+export {
+  AgentScenario,
+  AgentTestRun,
+  AiAgent,
+  AiAgentVersion,
+  ApiKey,
+  Call,
+  Campaign,
+  CampaignContact,
+  Company,
+  Contact,
+  DoNotCallNumber,
+  PhoneNumber,
+  WebhookExecution,
+  WebhookFlow,
+  WebhookStep,
+  WebhookStepRun,
+};
 
-export const entities = [Company, ApiKey, PhoneNumber, AiAgent, AiAgentVersion, Contact, Campaign, CampaignContact, Call, WebhookFlow, WebhookStep, WebhookExecution, WebhookStepRun, DoNotCallNumber, AgentScenario, AgentTestRun];
+export const entities = [
+  Company,
+  ApiKey,
+  PhoneNumber,
+  AiAgent,
+  AiAgentVersion,
+  Contact,
+  Campaign,
+  CampaignContact,
+  Call,
+  WebhookFlow,
+  WebhookStep,
+  WebhookExecution,
+  WebhookStepRun,
+  DoNotCallNumber,
+  AgentScenario,
+  AgentTestRun,
+];

@@ -23,14 +23,20 @@ export class SocketSubscription {
   private ended = false;
   private readonly prefix: string;
 
-  constructor(private readonly socket: WebSocket, id: string) {
+  constructor(
+    private readonly socket: WebSocket,
+    id: string,
+  ) {
     // graphql-transport-ws's `next` message, as graphql-ws writes it: `{"id", "type", "payload"}`.
     this.prefix = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
   }
 
   send(message: Encoded): void {
     if (this.ended) return;
-    if (this.blocked || this.pending.size > 0) { this.pending.push(message); return; }
+    if (this.blocked || this.pending.size > 0) {
+      this.pending.push(message);
+      return;
+    }
     this.write(message);
   }
 
@@ -48,7 +54,10 @@ export class SocketSubscription {
   private write({ payload }: Encoded): void {
     if (this.socket.readyState !== WebSocket.OPEN) return;
     const data = `${this.prefix}${payload}}`;
-    if (this.socket.bufferedAmount < SEND_HIGH_WATER) { this.socket.send(data); return; }
+    if (this.socket.bufferedAmount < SEND_HIGH_WATER) {
+      this.socket.send(data);
+      return;
+    }
     this.blocked = true;
     this.socket.send(data, () => {
       this.blocked = false;

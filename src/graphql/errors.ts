@@ -74,5 +74,4 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 }
 
 /** Formats errors that were not formatted by Apollo (websocket operations). */
-export const formatErrors = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
-  errors.map((error) => formatError(error.toJSON(), error));
+export const formatErrors = (errors: readonly GraphQLError[]): GraphQLFormattedError[] => errors.map((error) => formatError(error.toJSON(), error));

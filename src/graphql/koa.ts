@@ -38,7 +38,10 @@ export function graphqlMiddleware(path: string, apollo: ApolloServer<GraphQLCont
       return;
     }
     ctx.state.route = path;
-    if (ide.wants(ctx)) { ide.servePage(ctx); return; }
+    if (ide.wants(ctx)) {
+      ide.servePage(ctx);
+      return;
+    }
     let body: unknown;
     try {
       body = await readBody(ctx);

@@ -1,5 +1,23 @@
 import depthLimit from 'graphql-depth-limit';
-import { type DocumentNode, type FieldNode, type FragmentDefinitionNode, GraphQLError, type GraphQLSchema, KnownFragmentNamesRule, Kind, Lexer, NoFragmentCyclesRule, NoSchemaIntrospectionCustomRule, type SelectionSetNode, Source, specifiedRules, TokenKind, type ValidationRule, validate, visit } from 'graphql';
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  type GraphQLSchema,
+  KnownFragmentNamesRule,
+  Kind,
+  Lexer,
+  NoFragmentCyclesRule,
+  NoSchemaIntrospectionCustomRule,
+  type SelectionSetNode,
+  Source,
+  specifiedRules,
+  TokenKind,
+  type ValidationRule,
+  validate,
+  visit,
+} from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type ComplexityEstimatorArgs } from 'graphql-query-complexity';
 import { textProblem } from '../db/storable';
 import { reservedKeys, unstorable } from '../services/shared/storable';
@@ -100,7 +118,12 @@ const depthRule: ValidationRule = (context) =>
  * they are spread.
  */
 const fieldAliasLimit: ValidationRule = (context) => {
-  const fragments = new Map(context.getDocument().definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    context
+      .getDocument()
+      .definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   return {
     SelectionSet(node, _key, parent) {
       if (parent && 'kind' in parent && (parent.kind === Kind.FRAGMENT_DEFINITION || parent.kind === Kind.INLINE_FRAGMENT)) return;

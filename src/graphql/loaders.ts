@@ -48,7 +48,10 @@ function pages<T>(load: (ids: readonly string[], page: { limit: number; cursor?:
       const results = new Map<PageKey, Page<T>>();
       for (const group of groups.values()) {
         const { limit, cursor } = group[0];
-        const found = await load(group.map((k) => k.parentId), cursor ? { limit, cursor } : { limit });
+        const found = await load(
+          group.map((k) => k.parentId),
+          cursor ? { limit, cursor } : { limit },
+        );
         for (const key of group) results.set(key, found.get(key.parentId)!);
       }
       return keys.map((key) => results.get(key)!);

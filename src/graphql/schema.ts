@@ -29,8 +29,7 @@ const ROOT_DESCRIPTIONS: Record<string, string> = {
 /** `schema` with its root types described (graphql-js's toConfig round trip keeps everything else). */
 function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
   const config = schema.toConfig();
-  const describe = (type: GraphQLObjectType | null | undefined) =>
-    type ? new GraphQLObjectType({ ...type.toConfig(), description: ROOT_DESCRIPTIONS[type.name] }) : type;
+  const describe = (type: GraphQLObjectType | null | undefined) => (type ? new GraphQLObjectType({ ...type.toConfig(), description: ROOT_DESCRIPTIONS[type.name] }) : type);
   return new GraphQLSchema({
     ...config,
     query: describe(config.query),

@@ -85,7 +85,10 @@ export function eventStream<T extends Topic>(
   const unsubscribe = bus.subscribe(topic, (payload) => {
     if (!keep(payload)) return;
     onKept(payload);
-    if (direct) { direct(payload, record(payload)); return; }
+    if (direct) {
+      direct(payload, record(payload));
+      return;
+    }
     pending.push(payload);
     wake?.();
   });

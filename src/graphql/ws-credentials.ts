@@ -10,7 +10,7 @@ import { UnauthenticatedError } from '../services/shared/errors';
  * A value that is not a string counts, and fails as a bad credential.
  */
 export function connectionAuthorization(params: Readonly<Record<string, unknown>> | undefined): AuthorizationValues {
-  return ['authorization', 'Authorization'].filter((key) => params && Object.hasOwn(params, key)).map((key) => (typeof params![key] === 'string' ? (params![key]) : ''));
+  return ['authorization', 'Authorization'].filter((key) => params && Object.hasOwn(params, key)).map((key) => (typeof params![key] === 'string' ? params![key] : ''));
 }
 
 /** Closes `socket` as graphql-ws closes one refused at `connection_init`. */
@@ -79,11 +79,17 @@ export class CredentialWatches {
   }
 
   private async recheck(key: string, watch: Watch): Promise<void> {
-    if (watch.expiresAt !== null && Date.now() >= watch.expiresAt) { this.refuse(key, watch); return; }
+    if (watch.expiresAt !== null && Date.now() >= watch.expiresAt) {
+      this.refuse(key, watch);
+      return;
+    }
     try {
       ({ expiresAt: watch.expiresAt } = await this.options.check(watch.authorization));
     } catch (err) {
-      if (err instanceof UnauthenticatedError) { this.refuse(key, watch); return; }
+      if (err instanceof UnauthenticatedError) {
+        this.refuse(key, watch);
+        return;
+      }
       this.options.logger.error({ err }, 'graphql websocket credential check failed');
     }
     if (this.watches.get(key) === watch) this.schedule(key, watch);

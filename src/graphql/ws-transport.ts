@@ -44,7 +44,10 @@ export function serveSockets<E extends SocketExtra>(
     let answered = true;
     socket.on('pong', () => (answered = true));
     const keepAlive = setInterval(() => {
-      if (!answered) { socket.terminate(); return; }
+      if (!answered) {
+        socket.terminate();
+        return;
+      }
       answered = false;
       socket.ping();
     }, keepAliveMs);
@@ -53,7 +56,10 @@ export function serveSockets<E extends SocketExtra>(
         protocol: socket.protocol,
         send: (data) => {
           if (socket.readyState !== WebSocket.OPEN) return;
-          if (socket.bufferedAmount < SEND_HIGH_WATER) { socket.send(data); return; }
+          if (socket.bufferedAmount < SEND_HIGH_WATER) {
+            socket.send(data);
+            return;
+          }
           return new Promise<void>((resolve, reject) => socket.send(data, (err) => (err ? reject(err) : resolve())));
         },
         close: (code, reason) => socket.close(code, reason),

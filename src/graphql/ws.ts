@@ -1,4 +1,16 @@
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult, getOperationAST, GraphQLError, OperationTypeNode, type GraphQLSchema, parse, validate } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  OperationTypeNode,
+  type GraphQLSchema,
+  parse,
+  validate,
+} from 'graphql';
 import { type Disposable, makeServer, type OperationResult } from 'graphql-ws';
 import type { Gauge } from 'prom-client';
 import { WebSocketServer } from 'ws';
@@ -132,7 +144,14 @@ function sharedSubscribe(keys: WeakMap<object, string>, subscriptions: WeakMap<o
     const release = slots.get(context)!;
     const fields = { company_id: context.caller.scope.companyId };
     context.direct = (event, record) =>
-      delivery.deliver(key, event, record, subscription, () => withLogFields(fields, () => execute({ ...args, rootValue: event })), (result) => JSON.stringify(formatted(result, fields, logger)));
+      delivery.deliver(
+        key,
+        event,
+        record,
+        subscription,
+        () => withLogFields(fields, () => execute({ ...args, rootValue: event })),
+        (result) => JSON.stringify(formatted(result, fields, logger)),
+      );
     const stream = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in stream)) {
       release();
@@ -181,62 +200,60 @@ export function graphqlWebSockets({ schema, contexts, introspection, credentialC
     maxSockets: limits.maxPerCredential,
     logger,
   });
-  const server = makeServer<Record<string, unknown>, ConnectionExtra>(
-    {
-      schema,
-      execute: observed(metrics, logger, execute),
-      subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, subscriptions, slots, metrics.activeSubscriptions, logger)),
-      onConnect: async (ctx) => {
-        const authorization = connectionAuthorization(ctx.connectionParams);
-        try {
-          const credential = await contexts.verifyConnection(authorization, ctx.extra.request);
-          Object.assign(ctx.extra, { scope: credential.scope, authorization });
-          if (watches.add(ctx.extra.socket, authorization, credential)) return true;
-          // Closed with our code first: graphql-ws's own close (4403) for `false` then finds it closing.
-          refuseSocket(ctx.extra.socket);
-          return false;
-        } catch (err) {
-          if (isInternal(err)) logger.error({ err }, 'graphql websocket authentication failed');
-          return false;
-        }
-      },
-      onSubscribe: async (ctx, id, payload) => {
-        const started = performance.now();
-        try {
-          await contexts.verify(ctx.extra.authorization);
-        } catch (err) {
-          if (!(err instanceof UnauthenticatedError)) throw err;
-          forbid(ctx.extra.socket);
-          return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
-        }
-        try {
-          await contexts.countRequest(ctx.extra.scope!);
-        } catch (err) {
-          if (err instanceof GraphQLError) return [err];
-          throw err;
-        }
-        const prepared = prepare(schema, introspection, payload);
-        if (Array.isArray(prepared)) {
-          metrics.observeGraphQL({ ...operationLabels(null), outcome: 'error', transport: 'ws' }, (performance.now() - started) / 1000);
-          return prepared;
-        }
-        const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
-        if (getOperationAST(prepared.document, prepared.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
-          const slot = subscriptionSlots.take(ctx.extra.socket);
-          if (slot instanceof GraphQLError) return [slot];
-          slots.set(contextValue, slot);
-        }
-        const { query, operationName, variables } = payload;
-        operationKeys.set(contextValue, JSON.stringify([ctx.extra.scope!.companyId, query, operationName ?? null, variables ?? null]));
-        subscriptions.set(contextValue, new SocketSubscription(ctx.extra.socket, id));
-        return { ...prepared, contextValue };
-      },
-      onNext: (_ctx, _id, _payload, args, result) => formatted(result, operationLogFields(args.contextValue as GraphQLContext), logger),
-      onError: (_ctx, _id, _payload, errors) => {
-        logInternal(logger, errors);
-        return formatErrors(errors);
-      },
+  const server = makeServer<Record<string, unknown>, ConnectionExtra>({
+    schema,
+    execute: observed(metrics, logger, execute),
+    subscribe: observed(metrics, logger, sharedSubscribe(operationKeys, subscriptions, slots, metrics.activeSubscriptions, logger)),
+    onConnect: async (ctx) => {
+      const authorization = connectionAuthorization(ctx.connectionParams);
+      try {
+        const credential = await contexts.verifyConnection(authorization, ctx.extra.request);
+        Object.assign(ctx.extra, { scope: credential.scope, authorization });
+        if (watches.add(ctx.extra.socket, authorization, credential)) return true;
+        // Closed with our code first: graphql-ws's own close (4403) for `false` then finds it closing.
+        refuseSocket(ctx.extra.socket);
+        return false;
+      } catch (err) {
+        if (isInternal(err)) logger.error({ err }, 'graphql websocket authentication failed');
+        return false;
+      }
     },
-  );
+    onSubscribe: async (ctx, id, payload) => {
+      const started = performance.now();
+      try {
+        await contexts.verify(ctx.extra.authorization);
+      } catch (err) {
+        if (!(err instanceof UnauthenticatedError)) throw err;
+        forbid(ctx.extra.socket);
+        return [new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED' } })];
+      }
+      try {
+        await contexts.countRequest(ctx.extra.scope!);
+      } catch (err) {
+        if (err instanceof GraphQLError) return [err];
+        throw err;
+      }
+      const prepared = prepare(schema, introspection, payload);
+      if (Array.isArray(prepared)) {
+        metrics.observeGraphQL({ ...operationLabels(null), outcome: 'error', transport: 'ws' }, (performance.now() - started) / 1000);
+        return prepared;
+      }
+      const contextValue: GraphQLContext = contexts.forScope(ctx.extra.scope!);
+      if (getOperationAST(prepared.document, prepared.operationName)?.operation === OperationTypeNode.SUBSCRIPTION) {
+        const slot = subscriptionSlots.take(ctx.extra.socket);
+        if (slot instanceof GraphQLError) return [slot];
+        slots.set(contextValue, slot);
+      }
+      const { query, operationName, variables } = payload;
+      operationKeys.set(contextValue, JSON.stringify([ctx.extra.scope!.companyId, query, operationName ?? null, variables ?? null]));
+      subscriptions.set(contextValue, new SocketSubscription(ctx.extra.socket, id));
+      return { ...prepared, contextValue };
+    },
+    onNext: (_ctx, _id, _payload, args, result) => formatted(result, operationLogFields(args.contextValue as GraphQLContext), logger),
+    onError: (_ctx, _id, _payload, errors) => {
+      logInternal(logger, errors);
+      return formatErrors(errors);
+    },
+  });
   return serveSockets(server, wss, (socket, request) => ({ socket, request }), logger);
 }

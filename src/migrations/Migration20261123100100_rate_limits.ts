@@ -8,7 +8,6 @@ import { Migration } from '@mikro-orm/migrations';
  * one-minute windows are not worth a WAL write per request; a crash only resets them.
  */
 export class Migration20261123100100_rate_limits extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create unlogged table "rate_limits" ("key" text not null, "points" integer not null default 0, "expire" bigint null, constraint "rate_limits_pkey" primary key ("key"));`);
   }
@@ -16,5 +15,4 @@ export class Migration20261123100100_rate_limits extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "rate_limits";`);
   }
-
 }

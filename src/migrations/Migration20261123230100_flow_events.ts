@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * (flow, event, record) one delivery, whoever writes it and however often.
  */
 export class Migration20261123230100_flow_events extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_flows" add column "events" jsonb not null default '[]', add column "event_filters" jsonb not null default '{}';`);
     // The defaults filled existing flows; new rows get theirs from the entity, as the other JSON columns do.
@@ -27,5 +26,4 @@ export class Migration20261123230100_flow_events extends Migration {
     this.addSql(`drop table if exists "flow_events";`);
     this.addSql(`alter table "webhook_flows" drop column "events", drop column "event_filters";`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * finished. Rows past `expires_at` count as absent and are deleted by the sweep.
  */
 export class Migration20261123230150_idempotency_keys extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`create table "idempotency_keys" (
       "company_id" uuid not null references "companies" ("id") on delete cascade,
@@ -20,5 +19,4 @@ export class Migration20261123230150_idempotency_keys extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop table if exists "idempotency_keys";`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * condition), so that the attempt that met one is the execution's last (docs/flows.md).
  */
 export class Migration20261123230200_step_run_retryable extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_step_runs" add column "retryable" boolean not null default true;`);
   }
@@ -14,5 +13,4 @@ export class Migration20261123230200_step_run_retryable extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "webhook_step_runs" drop column "retryable";`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * "Running it").
  */
 export class Migration20261126120000_local_flow_steps extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_executions" add column "local_step" int null, add column "local_until" timestamptz null;`);
     this.addSql(`create index "webhook_executions_local_index" on "webhook_executions" ("local_until") where "local_until" is not null;`);
@@ -16,5 +15,4 @@ export class Migration20261126120000_local_flow_steps extends Migration {
     this.addSql(`drop index "webhook_executions_local_index";`);
     this.addSql(`alter table "webhook_executions" drop column "local_step", drop column "local_until";`);
   }
-
 }

@@ -5,7 +5,6 @@ import { Migration } from '@mikro-orm/migrations';
  * they fill only step bodies, under names nothing else gives (docs/flows.md, "Flows as tools").
  */
 export class Migration20261126220000_flow_tool_arguments extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_executions" add column "arguments" jsonb null;`);
   }
@@ -13,5 +12,4 @@ export class Migration20261126220000_flow_tool_arguments extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "webhook_executions" drop column "arguments";`);
   }
-
 }

@@ -8,7 +8,6 @@ import { Migration } from '@mikro-orm/migrations';
  * as when a company removes a number itself (docs/calls.md, "Phone numbers").
  */
 export class Migration20261127090000_phone_number_holder extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`delete from "phone_numbers" later using "phone_numbers" first
       where later."phone_number" = first."phone_number" and (first."created_at", first."id") < (later."created_at", later."id");`);
@@ -20,5 +19,4 @@ export class Migration20261127090000_phone_number_holder extends Migration {
     this.addSql(`alter table "phone_numbers" drop constraint "phone_numbers_phone_number_unique";`);
     this.addSql(`alter table "phone_numbers" add constraint "phone_numbers_company_id_phone_number_unique" unique ("company_id", "phone_number");`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * encrypted by the service at start, not here: the key is not in the database.
  */
 export class Migration20261127110000_sealed_flow_secrets extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_flows" alter column "secret" type text;`);
   }
@@ -14,5 +13,4 @@ export class Migration20261127110000_sealed_flow_secrets extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "webhook_flows" alter column "secret" type varchar(100);`);
   }
-
 }

@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * those records, never run again (docs/rest.md, "Idempotent retries").
  */
 export class Migration20261127120000_idempotency_links extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "idempotency_keys" alter column "response_body" type text using "response_body"::text;`);
     this.addSql(`alter table "idempotency_keys" add column "resource_ids" uuid[] null;`);
@@ -17,5 +16,4 @@ export class Migration20261127120000_idempotency_links extends Migration {
     this.addSql(`alter table "idempotency_keys" drop column "resource_ids";`);
     this.addSql(`alter table "idempotency_keys" alter column "response_body" type jsonb using "response_body"::jsonb;`);
   }
-
 }

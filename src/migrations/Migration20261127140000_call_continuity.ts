@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * and the audio played to the caller meanwhile.
  */
 export class Migration20261127140000_call_continuity extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "calls" add column "resumes" int not null default 0, add column "transfer" jsonb null, add column "transfer_summary" text null;`);
     this.addSql(`alter table "ai_agents" add column "transfer_mode" varchar(10) not null default 'cold', add column "hold_audio_url" text null;`);
@@ -17,5 +16,4 @@ export class Migration20261127140000_call_continuity extends Migration {
     this.addSql(`alter table "ai_agents" drop column "transfer_mode", drop column "hold_audio_url";`);
     this.addSql(`alter table "calls" drop column "resumes", drop column "transfer", drop column "transfer_summary";`);
   }
-
 }

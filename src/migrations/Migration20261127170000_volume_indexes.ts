@@ -14,7 +14,6 @@ import { Migration } from '@mikro-orm/migrations';
  * present, so running the migration again finishes it.
  */
 export class Migration20261127170000_volume_indexes extends Migration {
-
   override isTransactional(): boolean {
     return false;
   }
@@ -30,5 +29,4 @@ export class Migration20261127170000_volume_indexes extends Migration {
     this.addSql(`drop index concurrently if exists "contacts_live_index";`);
     this.addSql(`drop index concurrently if exists "calls_company_id_call_status_created_at_id_index";`);
   }
-
 }

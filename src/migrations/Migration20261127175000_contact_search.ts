@@ -21,7 +21,6 @@ const INDEXES = [
  * that name: each is dropped first, so running the migration again starts it over.
  */
 export class Migration20261127175000_contact_search extends Migration {
-
   override isTransactional(): boolean {
     return false;
   }
@@ -38,5 +37,4 @@ export class Migration20261127175000_contact_search extends Migration {
   override async down(): Promise<void> {
     for (const [name] of INDEXES) this.addSql(`drop index concurrently if exists "${name}";`);
   }
-
 }

@@ -7,9 +7,10 @@ import { Migration } from '@mikro-orm/migrations';
  * weighted split.
  */
 export class Migration20261127176000_agent_versions extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "ai_agent_versions" ("id" uuid not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "company_id" uuid not null, "agent_id" uuid not null, "version" int not null, "note" text null, "settings" jsonb not null, constraint "ai_agent_versions_pkey" primary key ("id"));`);
+    this.addSql(
+      `create table "ai_agent_versions" ("id" uuid not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "company_id" uuid not null, "agent_id" uuid not null, "version" int not null, "note" text null, "settings" jsonb not null, constraint "ai_agent_versions_pkey" primary key ("id"));`,
+    );
     this.addSql(`create index "ai_agent_versions_agent_id_created_at_index" on "ai_agent_versions" ("agent_id", "created_at");`);
     this.addSql(`alter table "ai_agent_versions" add constraint "ai_agent_versions_agent_id_version_unique" unique ("agent_id", "version");`);
     this.addSql(`alter table "ai_agent_versions" add constraint "ai_agent_versions_company_id_foreign" foreign key ("company_id") references "companies" ("id") on update cascade on delete cascade;`);
@@ -23,5 +24,4 @@ export class Migration20261127176000_agent_versions extends Migration {
     this.addSql(`alter table "calls" drop column "ai_agent_version";`);
     this.addSql(`drop table if exists "ai_agent_versions" cascade;`);
   }
-
 }

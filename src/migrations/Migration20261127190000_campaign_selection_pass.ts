@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * Nullable columns with no default: instant on a live table.
  */
 export class Migration20261127190000_campaign_selection_pass extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "campaigns" add column "selection_started_at" timestamptz null, add column "selection_after_created_at" timestamptz null, add column "selection_after_id" uuid null;`);
   }
@@ -14,5 +13,4 @@ export class Migration20261127190000_campaign_selection_pass extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "campaigns" drop column "selection_started_at", drop column "selection_after_created_at", drop column "selection_after_id";`);
   }
-
 }

@@ -11,8 +11,7 @@ export interface RelayConversations {
 }
 
 /** The session's opening, from the `opening` custom parameter of its TwiML (none: the call's first session). */
-const openingOf = (value: string | undefined): ConversationOpening | null =>
-  value === undefined ? 'new' : (CONVERSATION_OPENINGS.find((o) => o === value) ?? null);
+const openingOf = (value: string | undefined): ConversationOpening | null => (value === undefined ? 'new' : (CONVERSATION_OPENINGS.find((o) => o === value) ?? null));
 
 export interface RelayLimits {
   /** Messages one session may receive; past it the socket is closed. */
@@ -98,7 +97,10 @@ export class RelaySession implements ConversationSink {
     this.endedWith = handoff.reason;
     const end = () => this.send({ type: 'end', handoffData: JSON.stringify(handoff) });
     const wait = this.sayings.end() - Date.now();
-    if (wait <= 0) { end(); return; }
+    if (wait <= 0) {
+      end();
+      return;
+    }
     this.endTimer = setTimeout(() => {
       this.endTimer = null;
       end();
@@ -110,7 +112,10 @@ export class RelaySession implements ConversationSink {
   }
 
   private receive(data: RawData, binary: boolean): void {
-    if (++this.received > this.limits.maxMessages) { this.refuse('too many messages'); return; }
+    if (++this.received > this.limits.maxMessages) {
+      this.refuse('too many messages');
+      return;
+    }
     let parsed;
     try {
       parsed = binary ? null : incomingMessage.safeParse(JSON.parse(data.toString()));
@@ -137,7 +142,10 @@ export class RelaySession implements ConversationSink {
   }
 
   private setup(parameters: Record<string, string>, callSid: string): void {
-    if (this.conversation) { this.logger.warn('second relay setup ignored'); return; }
+    if (this.conversation) {
+      this.logger.warn('second relay setup ignored');
+      return;
+    }
     clearTimeout(this.setupTimer);
     const callId = parameters.call_id;
     const opening = openingOf(parameters.opening);

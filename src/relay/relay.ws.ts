@@ -27,13 +27,17 @@ export function relayWebSockets(relay: RelayGate, logger: Logger, limits: RelayL
   let stopping = false;
   return {
     upgrade(req, socket, head) {
-      if (stopping) { refuseUpgrade(socket, 503); return; }
+      if (stopping) {
+        refuseUpgrade(socket, 503);
+        return;
+      }
       const signature = req.headers['x-twilio-signature'];
       void (typeof signature === 'string' ? relay.admit(req.url ?? '', signature) : Promise.resolve(null)).then(
         (admitted) => {
           if (!admitted) {
             logger.warn({ path: req.url?.split('?')[0] }, 'relay handshake refused: invalid signature, or its session URL used or expired');
-            refuseUpgrade(socket, 403); return;
+            refuseUpgrade(socket, 403);
+            return;
           }
           if (stopping) return void admitted.release().finally(() => refuseUpgrade(socket, 503));
           wss.handleUpgrade(req, socket, head, (ws) => {

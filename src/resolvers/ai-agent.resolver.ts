@@ -30,7 +30,10 @@ export class AiAgentResolver {
   }
 
   @Query(() => [AiAgentType], { complexity: unboundedList, description: 'Your agents of one workspace ("default" when left out).' })
-  async aiAgents(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<AiAgentType[]> {
+  async aiAgents(
+    @Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<AiAgentType[]> {
     return this.agentService.list(caller, { workspace });
   }
 

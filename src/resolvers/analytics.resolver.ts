@@ -10,7 +10,7 @@ export class AnalyticsResolver {
 
   @Query(() => AnalyticsType, {
     complexity: AUDIENCE_COST,
-    description: 'Call figures of your company from `from` to `to` (at most 366 days), grouped by day, campaign, agent or outcome, with the whole range\'s.',
+    description: "Call figures of your company from `from` to `to` (at most 366 days), grouped by day, campaign, agent or outcome, with the whole range's.",
   })
   async analytics(@Args() { timeZone, ...args }: AnalyticsArgs, @Ctx() { caller }: GraphQLContext): Promise<AnalyticsType> {
     return this.analyticsService.analytics(caller, { ...args, ...(timeZone ? { timeZone } : {}) });

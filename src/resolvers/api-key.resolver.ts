@@ -18,7 +18,9 @@ export class ApiKeyResolver {
     return this.authService.issueApiKey(caller);
   }
 
-  @Mutation(() => ApiKeyType, { description: 'Revokes one of your API keys: it stops working within AUTH_TRUST_S seconds (at once on the replica that answers). NOT_FOUND when it has no live key with this id.' })
+  @Mutation(() => ApiKeyType, {
+    description: 'Revokes one of your API keys: it stops working within AUTH_TRUST_S seconds (at once on the replica that answers). NOT_FOUND when it has no live key with this id.',
+  })
   async revokeApiKey(@Arg('id', () => ID, { description: 'Id of the key.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<ApiKeyType> {
     return this.authService.revokeApiKeyById(caller, id);
   }

@@ -22,8 +22,7 @@ import type { Topics } from '../services/platform/events';
 
 type CallEvent = Topics['call.updated'];
 
-const matches = (f: CallStatusChangedArgs, e: CallEvent): boolean =>
-  idFilter(f.callId, e.callId) && idFilter(f.campaignId, e.campaignId) && (!f.workspace || f.workspace === e.workspace);
+const matches = (f: CallStatusChangedArgs, e: CallEvent): boolean => idFilter(f.callId, e.callId) && idFilter(f.campaignId, e.campaignId) && (!f.workspace || f.workspace === e.workspace);
 
 @Resolver(() => CallType)
 export class CallResolver {
@@ -63,7 +62,7 @@ export class CallResolver {
   }
 
   @Mutation(() => CallType, {
-    description: "Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).",
+    description: 'Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).',
   })
   async simulateInboundCall(@Arg('input', { description: 'The numbers of the call.' }) input: SimulateInboundCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
     return this.inbound.simulate(caller, input);
@@ -76,8 +75,7 @@ export class CallResolver {
 
   @Subscription(() => CallType, {
     description: "A call of your company was created, changed status, or its conversation took a turn (transcript fields). Payload: the call's current state.",
-    subscribe: ({ args, context }: SubscribeResolverData<unknown, CallStatusChangedArgs, GraphQLContext>) =>
-      context.events('call.updated', (event) => matches(args, event)),
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, CallStatusChangedArgs, GraphQLContext>) => context.events('call.updated', (event) => matches(args, event)),
   })
   async callStatusChanged(@Root() event: CallEvent, @Args() _filters: CallStatusChangedArgs, @Ctx() context: GraphQLContext): Promise<CallType> {
     return context.readForEvent('call.updated', event);

@@ -35,16 +35,14 @@ export class ContactResolver {
   }
 
   @Mutation(() => [ContactType], { description: 'Imports up to 10,000 contacts, all or nothing; errors name rows by index ([3].phoneNumber).' })
-  async importContacts(
-    @Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: ContactCreateInput[],
-    @Ctx() { caller }: GraphQLContext,
-  ): Promise<ContactType[]> {
+  async importContacts(@Arg('input', () => [CreateContactInput], { description: 'The fields to write.' }) input: ContactCreateInput[], @Ctx() { caller }: GraphQLContext): Promise<ContactType[]> {
     const created = await this.contactService.create(caller, input);
     return Array.isArray(created) ? created : [created];
   }
 
   @Mutation(() => ContactCsvImportType, {
-    description: 'Imports contacts from CSV text, all or nothing; errors name rows by spreadsheet line ([14].phoneNumber, the header is line 1). Files over 5 MiB go through REST (POST /v1/contacts/import).',
+    description:
+      'Imports contacts from CSV text, all or nothing; errors name rows by spreadsheet line ([14].phoneNumber, the header is line 1). Files over 5 MiB go through REST (POST /v1/contacts/import).',
   })
   async importContactsCsv(
     @Arg('input', { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,

@@ -26,7 +26,10 @@ export class DoNotCallResolver {
   @Mutation(() => [DoNotCallNumberType], {
     description: 'Lists numbers; a number already listed is kept as it was. Answers the entries for the numbers given. Errors name numbers by index (numbers[3]).',
   })
-  async addDoNotCallNumbers(@Arg('input', () => AddDoNotCallNumbersInput, { description: 'The fields to write.' }) input: DoNotCallAddInput, @Ctx() { caller }: GraphQLContext): Promise<DoNotCallNumberType[]> {
+  async addDoNotCallNumbers(
+    @Arg('input', () => AddDoNotCallNumbersInput, { description: 'The fields to write.' }) input: DoNotCallAddInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<DoNotCallNumberType[]> {
     return this.doNotCallService.add(caller, input);
   }
 

@@ -16,11 +16,31 @@ function lookups(s: Pick<Services, 'calls' | 'campaigns' | 'contacts' | 'agents'
       return record === null ? null : { ...map(record), __typename };
     };
   return [
-    tagged('Call', (c, id) => s.calls.get(c, id), (view) => view),
-    tagged('Campaign', (c, id) => s.campaigns.get(c, id), (view) => view),
-    tagged('Contact', (c, id) => s.contacts.get(c, id), (view) => view),
-    tagged('AiAgent', (c, id) => s.agents.get(c, id), (view) => view),
-    tagged('WebhookFlow', (c, id) => s.webhooks.get(c, id), (view) => view),
+    tagged(
+      'Call',
+      (c, id) => s.calls.get(c, id),
+      (view) => view,
+    ),
+    tagged(
+      'Campaign',
+      (c, id) => s.campaigns.get(c, id),
+      (view) => view,
+    ),
+    tagged(
+      'Contact',
+      (c, id) => s.contacts.get(c, id),
+      (view) => view,
+    ),
+    tagged(
+      'AiAgent',
+      (c, id) => s.agents.get(c, id),
+      (view) => view,
+    ),
+    tagged(
+      'WebhookFlow',
+      (c, id) => s.webhooks.get(c, id),
+      (view) => view,
+    ),
   ];
 }
 

@@ -16,7 +16,10 @@ export class PhoneNumberResolver {
   }
 
   @Mutation(() => PhoneNumberType, { description: 'Adds a number; CONFLICT when the company already has it or another company holds it (a number belongs to one company at a time).' })
-  async createPhoneNumber(@Arg('input', () => CreatePhoneNumberInput, { description: 'The fields to write.' }) input: PhoneNumberCreateInput, @Ctx() { caller }: GraphQLContext): Promise<PhoneNumberType> {
+  async createPhoneNumber(
+    @Arg('input', () => CreatePhoneNumberInput, { description: 'The fields to write.' }) input: PhoneNumberCreateInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<PhoneNumberType> {
     return this.phoneNumberService.create(caller, input);
   }
 

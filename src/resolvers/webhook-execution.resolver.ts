@@ -14,8 +14,7 @@ import type { WebhookExecutionService } from '../services/flows/flow-execution.s
 
 type ExecutionEvent = Topics['webhook.execution.updated'];
 
-const matches = (f: WebhookExecutionUpdatedArgs, e: ExecutionEvent): boolean =>
-  idFilter(f.webhookId, e.flowId) && idFilter(f.executionId, e.executionId);
+const matches = (f: WebhookExecutionUpdatedArgs, e: ExecutionEvent): boolean => idFilter(f.webhookId, e.flowId) && idFilter(f.executionId, e.executionId);
 
 @Resolver(() => WebhookExecutionType)
 export class WebhookExecutionResolver {
@@ -26,7 +25,9 @@ export class WebhookExecutionResolver {
     private readonly idempotency: IdempotencyService,
   ) {}
 
-  @Mutation(() => WebhookExecutionType, { description: 'Starts an execution of one of your flows with these trigger variables; answers it as stored: IN_PROGRESS when this replica sends its first step at once, SCHEDULED when a job will.' })
+  @Mutation(() => WebhookExecutionType, {
+    description: 'Starts an execution of one of your flows with these trigger variables; answers it as stored: IN_PROGRESS when this replica sends its first step at once, SCHEDULED when a job will.',
+  })
   async triggerWebhook(
     @Arg('id', () => ID, { description: 'Id of the record.' }) id: string,
     @Arg('variables', () => GraphQLJSONObject, { nullable: true, description: 'Trigger variables: the first source of `{{name}}` placeholders.' }) variables: Record<string, unknown> | null,
@@ -49,14 +50,9 @@ export class WebhookExecutionResolver {
 
   @Subscription(() => WebhookExecutionType, {
     description: "An execution of one of your flows was created or changed status. Payload: the execution's current state.",
-    subscribe: ({ args, context }: SubscribeResolverData<unknown, WebhookExecutionUpdatedArgs, GraphQLContext>) =>
-      context.events('webhook.execution.updated', (event) => matches(args, event)),
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, WebhookExecutionUpdatedArgs, GraphQLContext>) => context.events('webhook.execution.updated', (event) => matches(args, event)),
   })
-  async webhookExecutionUpdated(
-    @Root() event: ExecutionEvent,
-    @Args() _filters: WebhookExecutionUpdatedArgs,
-    @Ctx() context: GraphQLContext,
-  ): Promise<WebhookExecutionType> {
+  async webhookExecutionUpdated(@Root() event: ExecutionEvent, @Args() _filters: WebhookExecutionUpdatedArgs, @Ctx() context: GraphQLContext): Promise<WebhookExecutionType> {
     return context.readForEvent('webhook.execution.updated', event);
   }
 }

@@ -22,7 +22,10 @@ export class WebhookResolver {
   }
 
   @Query(() => [WebhookFlowType], { complexity: unboundedList, description: 'Your flows of one workspace ("default" when left out).' })
-  async webhooks(@Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null, @Ctx() { caller }: GraphQLContext): Promise<WebhookFlowType[]> {
+  async webhooks(
+    @Arg('workspace', () => String, { nullable: true, description: 'Workspace slug; `default` when left out.' }) workspace: string | null,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<WebhookFlowType[]> {
     return this.webhookService.list(caller, { workspace });
   }
 
@@ -36,7 +39,9 @@ export class WebhookResolver {
     return this.webhookService.create(caller, input);
   }
 
-  @Mutation(() => WebhookFlowType, { description: "Copies an integration template into your flows, running; the answer is the only one that carries the new flow's signing `secret`. NOT_FOUND for an unknown template." })
+  @Mutation(() => WebhookFlowType, {
+    description: "Copies an integration template into your flows, running; the answer is the only one that carries the new flow's signing `secret`. NOT_FOUND for an unknown template.",
+  })
   async useIntegrationTemplate(
     @Arg('id', () => ID, { description: 'Id of the integration template.' }) id: string,
     @Arg('name', () => String, { nullable: true, description: "Name of the new flow; the template's when left out." }) name: string | null,
@@ -67,11 +72,7 @@ export class WebhookResolver {
   }
 
   @FieldResolver(() => WebhookExecutionConnection, { complexity: perNode, description: 'Runs of the flow, newest first.' })
-  async executions(
-    @Root() flow: WebhookFlowType,
-    @Args() { first, after }: PageArgs,
-    @Ctx() { loaders }: GraphQLContext,
-  ): Promise<Connection<WebhookExecutionType>> {
+  async executions(@Root() flow: WebhookFlowType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<WebhookExecutionType>> {
     const page = await loaders.flowExecutions.load({ parentId: flow.id, ...pageInput(first, after) });
     return connectionOf({ page, node: (execution) => execution, count: () => loaders.flowExecutionCount.load(flow.id), after });
   }

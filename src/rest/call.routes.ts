@@ -23,7 +23,7 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
       tag,
       summary: 'Simulate an incoming call to one of your numbers (a test call)',
       description:
-        'Runs the path of a real incoming call with the simulated provider: answered by the number\'s agent (or its active inbound campaign\'s), matched to your contact by `from`; `busy` over the concurrent-call limit (docs/calls.md).',
+        "Runs the path of a real incoming call with the simulated provider: answered by the number's agent (or its active inbound campaign's), matched to your contact by `from`; `busy` over the concurrent-call limit (docs/calls.md).",
       body: inbound.simulateInput,
       data: callShape,
     },
@@ -54,7 +54,17 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
   );
   api.route(
     router,
-    { id: 'listCalls', method: 'get', path: '/v1/calls', tag, summary: 'List calls, newest first, a page at a time', description: 'Calls of the company, newest first, filtered by campaign, workspace, status and creation time; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).', query: listCallsQuery, data: callPageShape },
+    {
+      id: 'listCalls',
+      method: 'get',
+      path: '/v1/calls',
+      tag,
+      summary: 'List calls, newest first, a page at a time',
+      description:
+        'Calls of the company, newest first, filtered by campaign, workspace, status and creation time; `data` is `{items, next_cursor}`: pass `next_cursor` as `cursor` for the next page (null on the last).',
+      query: listCallsQuery,
+      data: callPageShape,
+    },
     async (ctx) => {
       const page = await calls.list(ctx.state.caller, serviceInput(ctx, 'query'));
       ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
@@ -78,7 +88,16 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
   );
   api.route(
     router,
-    { id: 'getCall', method: 'get', path: '/v1/calls/:id', tag, summary: 'Get a call', description: 'One call record of the company, in the make-call shape (interface 2.1).', data: callShape, errors: { 404: notFound('call') } },
+    {
+      id: 'getCall',
+      method: 'get',
+      path: '/v1/calls/:id',
+      tag,
+      summary: 'Get a call',
+      description: 'One call record of the company, in the make-call shape (interface 2.1).',
+      data: callShape,
+      errors: { 404: notFound('call') },
+    },
     async (ctx) => {
       ok(ctx, serializeCall(await calls.get(ctx.state.caller, ctx.params.id)));
     },

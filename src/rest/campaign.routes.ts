@@ -32,9 +32,21 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       ok(ctx, 'Campaign updated');
     },
   );
-  api.route(router, { id: 'listCampaigns', method: 'get', path: '/v1/campaigns/list', tag, summary: 'List campaigns (interface 4.6)', description: 'Every campaign of the company, all workspaces, newest first; no pagination, as documented.', data: z.array(campaignShape) }, async (ctx) => {
-    ok(ctx, (await campaigns.listAll(ctx.state.caller)).map(serializeCampaign));
-  });
+  api.route(
+    router,
+    {
+      id: 'listCampaigns',
+      method: 'get',
+      path: '/v1/campaigns/list',
+      tag,
+      summary: 'List campaigns (interface 4.6)',
+      description: 'Every campaign of the company, all workspaces, newest first; no pagination, as documented.',
+      data: z.array(campaignShape),
+    },
+    async (ctx) => {
+      ok(ctx, (await campaigns.listAll(ctx.state.caller)).map(serializeCampaign));
+    },
+  );
   api.route(
     router,
     {
@@ -53,7 +65,16 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
   );
   api.route(
     router,
-    { id: 'getCampaign', method: 'get', path: '/v1/campaigns/by-id/:id', tag, summary: 'Get a campaign (interface 4.5)', description: 'One campaign of the company, with the related ids that update accepts.', data: campaignShape, errors: { 404: notFound('campaign') } },
+    {
+      id: 'getCampaign',
+      method: 'get',
+      path: '/v1/campaigns/by-id/:id',
+      tag,
+      summary: 'Get a campaign (interface 4.5)',
+      description: 'One campaign of the company, with the related ids that update accepts.',
+      data: campaignShape,
+      errors: { 404: notFound('campaign') },
+    },
     async (ctx) => {
       okJson(ctx, campaignJson(await campaigns.show(ctx.state.caller.scope, ctx.params.id)));
     },
@@ -83,7 +104,7 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       tag,
       summary: 'Who the campaign will call: contacts matched, callable, skipped by reason, and a sample',
       description:
-        "Counted with the dialer's own selection and skip rules, before or after activation; `limit` (0 to 100, default 10) callable contacts as a sample, newest first (docs/campaigns.md, \"Audience preview\").",
+        'Counted with the dialer\'s own selection and skip rules, before or after activation; `limit` (0 to 100, default 10) callable contacts as a sample, newest first (docs/campaigns.md, "Audience preview").',
       query: audienceInput,
       data: campaignAudienceShape,
       errors: { 404: notFound('campaign') },
@@ -92,12 +113,35 @@ export function campaignRoutes(api: RestApi, campaigns: CampaignService): Router
       ok(ctx, serializeCampaignAudience(await campaigns.audience(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'query'))));
     },
   );
-  api.route(router, { id: 'createCampaign', method: 'post', path: '/v1/campaigns', tag, summary: 'Create a campaign', idempotent: async (ctx, [id]) => ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, id))), description: 'Creates a campaign, `draft` unless a status is given; setting it `active` later starts the dialer.', body: createCampaignInput, data: campaignShape }, async (ctx) => {
-    ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, serviceInput(ctx, 'body'))));
-  });
   api.route(
     router,
-    { id: 'deleteCampaign', method: 'delete', path: '/v1/campaigns/:id', tag, summary: 'Delete a campaign (soft)', description: 'Soft-deletes the campaign: gone from reads and lists, still shown by the calls that name it.', data: z.literal('Campaign deleted'), errors: { 404: notFound('campaign') } },
+    {
+      id: 'createCampaign',
+      method: 'post',
+      path: '/v1/campaigns',
+      tag,
+      summary: 'Create a campaign',
+      idempotent: async (ctx, [id]) => ok(ctx, serializeCampaign(await campaigns.get(ctx.state.caller, id))),
+      description: 'Creates a campaign, `draft` unless a status is given; setting it `active` later starts the dialer.',
+      body: createCampaignInput,
+      data: campaignShape,
+    },
+    async (ctx) => {
+      ok(ctx, serializeCampaign(await campaigns.create(ctx.state.caller, serviceInput(ctx, 'body'))));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'deleteCampaign',
+      method: 'delete',
+      path: '/v1/campaigns/:id',
+      tag,
+      summary: 'Delete a campaign (soft)',
+      description: 'Soft-deletes the campaign: gone from reads and lists, still shown by the calls that name it.',
+      data: z.literal('Campaign deleted'),
+      errors: { 404: notFound('campaign') },
+    },
     async (ctx) => {
       await campaigns.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Campaign deleted');

@@ -107,19 +107,51 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       }
     },
   );
-  api.route(router, { id: 'getContact', method: 'get', path: '/v1/contacts/:id', tag, summary: 'Get a contact', description: 'One contact of the company, with the outcome of its latest call.', data: contactShape, errors: { 404: notFound('contact') } }, async (ctx) => {
-    ok(ctx, serializeContact(await contacts.get(ctx.state.caller, ctx.params.id)));
-  });
   api.route(
     router,
-    { id: 'updateContact', method: 'patch', path: '/v1/contacts/:id', tag, summary: 'Update a contact', description: 'Partial update: fields left out stay as they were; `phone_number` is normalised to E.164.', body: contacts.updateInput, data: contactShape, errors: { 404: notFound('contact') } },
+    {
+      id: 'getContact',
+      method: 'get',
+      path: '/v1/contacts/:id',
+      tag,
+      summary: 'Get a contact',
+      description: 'One contact of the company, with the outcome of its latest call.',
+      data: contactShape,
+      errors: { 404: notFound('contact') },
+    },
+    async (ctx) => {
+      ok(ctx, serializeContact(await contacts.get(ctx.state.caller, ctx.params.id)));
+    },
+  );
+  api.route(
+    router,
+    {
+      id: 'updateContact',
+      method: 'patch',
+      path: '/v1/contacts/:id',
+      tag,
+      summary: 'Update a contact',
+      description: 'Partial update: fields left out stay as they were; `phone_number` is normalised to E.164.',
+      body: contacts.updateInput,
+      data: contactShape,
+      errors: { 404: notFound('contact') },
+    },
     async (ctx) => {
       ok(ctx, serializeContact(await contacts.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
     router,
-    { id: 'deleteContact', method: 'delete', path: '/v1/contacts/:id', tag, summary: 'Delete a contact (soft)', description: 'Soft-deletes the contact: gone from reads and lists.', data: z.literal('Contact deleted'), errors: { 404: notFound('contact') } },
+    {
+      id: 'deleteContact',
+      method: 'delete',
+      path: '/v1/contacts/:id',
+      tag,
+      summary: 'Delete a contact (soft)',
+      description: 'Soft-deletes the contact: gone from reads and lists.',
+      data: z.literal('Contact deleted'),
+      errors: { 404: notFound('contact') },
+    },
     async (ctx) => {
       await contacts.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Contact deleted');

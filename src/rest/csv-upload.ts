@@ -103,12 +103,19 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
     try {
       parts = busboy({ headers: ctx.req.headers, limits: { files: 1, fields: 1, fieldSize: MAX_MAPPING_BYTES } });
     } catch {
-      reject(ValidationError.of('file', 'Malformed multipart body: no boundary')); return;
+      reject(ValidationError.of('file', 'Malformed multipart body: no boundary'));
+      return;
     }
     let mapping: unknown;
     parts.on('field', (name, value, info) => {
-      if (name !== 'mapping') { reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`')); return; }
-      if (info.valueTruncated) { reject(ValidationError.of('mapping', `Must be at most ${MAX_MAPPING_BYTES / 1024} KiB`)); return; }
+      if (name !== 'mapping') {
+        reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`'));
+        return;
+      }
+      if (info.valueTruncated) {
+        reject(ValidationError.of('mapping', `Must be at most ${MAX_MAPPING_BYTES / 1024} KiB`));
+        return;
+      }
       try {
         mapping = JSON.parse(value) as unknown;
       } catch {
@@ -116,7 +123,10 @@ function multipart(ctx: RestContext): Promise<CsvUpload> {
       }
     });
     parts.on('file', (name, file) => {
-      if (name !== 'file') { reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`')); return; }
+      if (name !== 'file') {
+        reject(ValidationError.of(name, 'Unknown part: send `mapping`, then `file`'));
+        return;
+      }
       // No mapping part: the header maps itself.
       if (mapping !== undefined) knownMappingKeys(mapping);
       resolve({ options: { ...options, ...(mapping === undefined ? {} : { mapping: asServiceInput(toServiceNames(contactCsvMapping, mapping)) }) }, file: chunksOf(file, 'Malformed multipart body') });

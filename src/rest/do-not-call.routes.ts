@@ -14,14 +14,32 @@ export function doNotCallRoutes(api: RestApi, doNotCall: DoNotCallService): Rout
   const router = new Router<RestState>();
   api.route(
     router,
-    { id: 'addDoNotCallNumbers', method: 'post', path: '/v1/do-not-call', tag, summary: 'Add numbers to the company’s do-not-call list (idempotent)', description: 'Lists up to 10,000 numbers in any format, stored in E.164; a number already listed keeps its entry. Errors name numbers by index.', body: doNotCall.addInput, data: z.array(doNotCallShape) },
+    {
+      id: 'addDoNotCallNumbers',
+      method: 'post',
+      path: '/v1/do-not-call',
+      tag,
+      summary: 'Add numbers to the company’s do-not-call list (idempotent)',
+      description: 'Lists up to 10,000 numbers in any format, stored in E.164; a number already listed keeps its entry. Errors name numbers by index.',
+      body: doNotCall.addInput,
+      data: z.array(doNotCallShape),
+    },
     async (ctx) => {
       ok(ctx, (await doNotCall.add(ctx.state.caller, serviceInput(ctx, 'body'))).map(serializeDoNotCallNumber));
     },
   );
   api.route(
     router,
-    { id: 'listDoNotCallNumbers', method: 'get', path: '/v1/do-not-call', tag, summary: 'The do-not-call list, newest first, a page at a time', description: 'The company\'s do-not-call list, newest first; `data` is `{items, next_cursor}` as for calls.', query: listDoNotCallInput, data: doNotCallPageShape },
+    {
+      id: 'listDoNotCallNumbers',
+      method: 'get',
+      path: '/v1/do-not-call',
+      tag,
+      summary: 'The do-not-call list, newest first, a page at a time',
+      description: "The company's do-not-call list, newest first; `data` is `{items, next_cursor}` as for calls.",
+      query: listDoNotCallInput,
+      data: doNotCallPageShape,
+    },
     async (ctx) => {
       const page = await doNotCall.list(ctx.state.caller, serviceInput(ctx, 'query'));
       ok(ctx, { items: page.items.map(serializeDoNotCallNumber), next_cursor: page.nextCursor });

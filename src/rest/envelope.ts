@@ -62,22 +62,16 @@ export function okJson(ctx: Context, data: string): void {
 export const fieldErrorShape = z.strictObject({ field: z.string(), message: z.string() }).meta({ id: 'FieldError' });
 
 /** The body of every failure: `data` is `""`, or the field list of a validation failure. */
-export const errorEnvelopeShape = z
-  .strictObject({ status: z.literal('error'), message: z.string(), data: z.union([z.literal(''), z.array(fieldErrorShape)]) })
-  .meta({ id: 'Error' });
+export const errorEnvelopeShape = z.strictObject({ status: z.literal('error'), message: z.string(), data: z.union([z.literal(''), z.array(fieldErrorShape)]) }).meta({ id: 'Error' });
 
 /** The documented failure of make-call (400) and of campaign update and contact listing (HTTP 200). */
-export const quirkErrorShape = z
-  .strictObject({ status: z.literal('error'), message: z.literal('error'), data: z.literal('') })
-  .meta({ id: 'QuirkError' });
+export const quirkErrorShape = z.strictObject({ status: z.literal('error'), message: z.literal('error'), data: z.literal('') }).meta({ id: 'QuirkError' });
 
 /** The message of a refusal over a rate limit. */
 const TOO_MANY_REQUESTS = 'Too many requests';
 
 /** A rate limit's refusal on a `legacy-200` operation: HTTP 200, with `Retry-After`. */
-export const legacyRateLimitedShape = z
-  .strictObject({ status: z.literal('error'), message: z.literal(TOO_MANY_REQUESTS), data: z.literal('') })
-  .meta({ id: 'LegacyRateLimited' });
+export const legacyRateLimitedShape = z.strictObject({ status: z.literal('error'), message: z.literal(TOO_MANY_REQUESTS), data: z.literal('') }).meta({ id: 'LegacyRateLimited' });
 
 /** The body of a success carrying `data`. */
 export const okEnvelopeShape = <T extends z.ZodType>(data: T) => z.strictObject({ status: z.literal('ok'), message: z.literal('ok'), data });
@@ -162,8 +156,7 @@ function mapStandard(err: unknown): Mapped {
  * Refusals before the operation runs: credentials, rate limits, idempotency keys. They
  * answer alike under every policy, as clients must tell them from the operation's failures.
  */
-const beforeOperation = (err: unknown, mapped: Mapped): boolean =>
-  mapped.status === 401 || mapped.status === 429 || err instanceof KeyInUseError || err instanceof KeyReusedError;
+const beforeOperation = (err: unknown, mapped: Mapped): boolean => mapped.status === 401 || mapped.status === 429 || err instanceof KeyInUseError || err instanceof KeyReusedError;
 
 /** Maps any thrown value to the answer the route's policy documents. */
 export function mapError(thrown: unknown, policy: ErrorPolicy): Mapped {

@@ -52,7 +52,10 @@ export function healthRoutes(api: RestApi, health: HealthService): Router<RestSt
     },
     async (ctx) => {
       const { ready, checks } = await health.readiness();
-      if (ready) { ok(ctx, { checks }); return; }
+      if (ready) {
+        ok(ctx, { checks });
+        return;
+      }
       ctx.status = 503;
       ctx.body = { status: 'error', message: 'Not ready', data: { checks } };
     },

@@ -43,7 +43,10 @@ export function answerHotReads(parts: HotReadParts, fallback: (req: http.Incomin
   return (req, res) => {
     const id = req.method === 'GET' && req.headers.origin === undefined ? BY_ID.exec(req.url ?? '')?.[1] : undefined;
     // Koa's callback answers its own failures: its promise never rejects.
-    if (id === undefined) { void fallback(req, res); return; }
+    if (id === undefined) {
+      void fallback(req, res);
+      return;
+    }
     // As Koa's callback does: a failure past the answer's own (a bug) is logged, never an unhandled rejection.
     answerCampaign(parts, id, req, res).catch((err: unknown) => {
       parts.logger.error({ err, method: req.method, path: req.url }, 'hot read failed');

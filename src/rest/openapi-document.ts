@@ -30,9 +30,7 @@ function tidy({ jsonSchema: s }: { jsonSchema: Json }): void {
 function relink(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(relink);
   if (!value || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : relink(v)]),
-  );
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace('#/$defs/', '#/components/schemas/') : relink(v)]));
 }
 
 /**
@@ -81,7 +79,7 @@ function badRequest(op: Operation, schemas: Schemas): Json {
   if (op.params || op.query || op.body || op.bodies || /:\w+/.test(op.path)) causes.unshift('`Validation failed`, with every offending field in `data`');
   if (op.body && (op.bodyType ?? 'application/json') === 'application/json') causes.push('`Malformed JSON body`');
   if (op.policy === 'make-call') {
-    causes.push("`error` with data `\"\"` when the service refuses the call (agent or `call_from` not the company's; documented, interface 4.1)");
+    causes.push('`error` with data `""` when the service refuses the call (agent or `call_from` not the company\'s; documented, interface 4.1)');
     return { description: `${causes.join('; ')}.`, content: json({ anyOf: [schemas.convert(errorEnvelopeShape), schemas.convert(quirkErrorShape)] }) };
   }
   return { description: `${causes.join('; ')}.`, content: json(schemas.convert(errorEnvelopeShape)) };
@@ -158,8 +156,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   name: IDEMPOTENCY_HEADER,
   in: 'header',
   required: false,
-  description:
-    'Makes a retry safe: a repeat with the same key and body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and does nothing else. Keys are per company.',
+  description: 'Makes a retry safe: a repeat with the same key and body within 24 hours answers the first answer (with `Idempotent-Replayed: true`) and does nothing else. Keys are per company.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
@@ -171,7 +168,10 @@ function idempotencyResponses(out: Json, schemas: Schemas): void {
   out[409] = conflict ? { ...conflict, description: `${conflict.description} Or: ${running}` } : { description: running, content: error };
   out[422] = { description: 'This Idempotency-Key was already used for a different request.', content: error };
   const ok = out[200] as Json;
-  out[200] = { ...ok, headers: { [REPLAYED_HEADER]: { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } } };
+  out[200] = {
+    ...ok,
+    headers: { [REPLAYED_HEADER]: { description: '`true` when this is the kept answer of an earlier request with the same Idempotency-Key.', schema: { type: 'string', enum: ['true'] } } },
+  };
 }
 
 /**

@@ -12,9 +12,21 @@ const tag = 'Phone numbers';
 
 export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Router<RestState> {
   const router = new Router<RestState>();
-  api.route(router, { id: 'listPhoneNumbers', method: 'get', path: '/v1/phone-numbers', tag, summary: 'List the numbers the company calls from', description: 'The numbers the company owns: the only allowed `call_from` of make-call.', data: z.array(phoneNumberShape) }, async (ctx) => {
-    ok(ctx, (await numbers.list(ctx.state.caller)).map(serializePhoneNumber));
-  });
+  api.route(
+    router,
+    {
+      id: 'listPhoneNumbers',
+      method: 'get',
+      path: '/v1/phone-numbers',
+      tag,
+      summary: 'List the numbers the company calls from',
+      description: 'The numbers the company owns: the only allowed `call_from` of make-call.',
+      data: z.array(phoneNumberShape),
+    },
+    async (ctx) => {
+      ok(ctx, (await numbers.list(ctx.state.caller)).map(serializePhoneNumber));
+    },
+  );
   api.route(
     router,
     {
@@ -52,7 +64,16 @@ export function phoneNumberRoutes(api: RestApi, numbers: PhoneNumberService): Ro
   );
   api.route(
     router,
-    { id: 'deletePhoneNumber', method: 'delete', path: '/v1/phone-numbers/:id', tag, summary: 'Remove a number', description: 'Removes a number: it can no longer be called from.', data: z.literal('Phone number deleted'), errors: { 404: notFound('phone number') } },
+    {
+      id: 'deletePhoneNumber',
+      method: 'delete',
+      path: '/v1/phone-numbers/:id',
+      tag,
+      summary: 'Remove a number',
+      description: 'Removes a number: it can no longer be called from.',
+      data: z.literal('Phone number deleted'),
+      errors: { 404: notFound('phone number') },
+    },
     async (ctx) => {
       await numbers.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Phone number deleted');

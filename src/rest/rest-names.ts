@@ -32,7 +32,7 @@ function optionFor(schema: z.ZodType | undefined, value: unknown): z.ZodType | u
 /** The schema of an object's fields, if `schema` holds one (past optional, nullable and piped wrappers) whose keys are renamed. */
 function fieldsOf(schema: z.ZodType | undefined): z.ZodRawShape | undefined {
   const inner = schema && holder(schema);
-  return inner instanceof z.ZodObject && !storedKeys.has(inner) ? (inner.shape) : undefined;
+  return inner instanceof z.ZodObject && !storedKeys.has(inner) ? inner.shape : undefined;
 }
 
 function elementOf(schema: z.ZodType | undefined): z.ZodType | undefined {
@@ -98,8 +98,7 @@ interface Sent {
 }
 
 /** Whether `key` names a field of `input`, sent or documented. */
-const holds = ({ schema, value }: Sent, key: PropertyKey): boolean =>
-  [...(isPlainObject(value) ? Object.keys(value) : []), ...Object.keys(fieldsOf(schema) ?? {})].some((k) => camelName(k) === key);
+const holds = ({ schema, value }: Sent, key: PropertyKey): boolean => [...(isPlainObject(value) ? Object.keys(value) : []), ...Object.keys(fieldsOf(schema) ?? {})].some((k) => camelName(k) === key);
 
 /** `field` as REST names it, by the input (body or query) that holds its first key, else the first. */
 function restField(field: string, inputs: readonly Sent[]): string {
@@ -110,7 +109,11 @@ function restField(field: string, inputs: readonly Sent[]): string {
 
 /** `err` with the fields it names renamed for REST. */
 function restNamed(err: unknown, inputs: readonly Sent[]): unknown {
-  if (err instanceof ValidationError) return new ValidationError(err.fields.map(({ field, message }) => ({ field: restField(field, inputs), message })), err.message);
+  if (err instanceof ValidationError)
+    return new ValidationError(
+      err.fields.map(({ field, message }) => ({ field: restField(field, inputs), message })),
+      err.message,
+    );
   if (err instanceof PreconditionError && err.field) return new PreconditionError(err.message, restField(err.field, inputs));
   return err;
 }

@@ -39,7 +39,7 @@ const form: Middleware = async (ctx, next) => {
 };
 const callIdQuery = z.object({ call_id: z.string().describe('The call, as put in the callback URL when the call was placed.') });
 const statusQuery = z.object({
-  call_id: z.string().optional().describe('The call, as put in the callback URL when the call was placed. Left out (incoming calls: the number\'s status callback), the posted CallSid names it.'),
+  call_id: z.string().optional().describe("The call, as put in the callback URL when the call was placed. Left out (incoming calls: the number's status callback), the posted CallSid names it."),
 });
 
 const signed = 'Called by Twilio, not by clients: authenticated by the `X-Twilio-Signature` header over PUBLIC_BASE_URL and the form (docs/calls.md).';
@@ -59,17 +59,10 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
   /** A callback Twilio signs, answered with an empty `ok` once `receive` has taken it. */
   type Receive = (url: string, params: Record<string, string>, signature: string) => Promise<unknown>;
   const signedCallback = (id: string, path: string, summary: string, description: string, query: z.ZodObject, receive: Receive) =>
-    api.route(
-      router,
-      { ...callback(id, path, summary, description, query), data: z.literal('') },
-      wellFormedUrl,
-      mediaType('application/x-www-form-urlencoded'),
-      form,
-      async (ctx) => {
-        await receive(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
-        ok(ctx, '');
-      },
-    );
+    api.route(router, { ...callback(id, path, summary, description, query), data: z.literal('') }, wellFormedUrl, mediaType('application/x-www-form-urlencoded'), form, async (ctx) => {
+      await receive(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      ok(ctx, '');
+    });
   signedCallback('twilioStatusCallback', TWILIO_STATUS_PATH, 'Twilio call status callback', signed, statusQuery, (...args) => lifecycle.receiveTwilioStatus(...args));
   signedCallback(
     'twilioAmdStatusCallback',
@@ -89,23 +82,17 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
   );
   /** A callback Twilio signs about one of our calls, answered with the TwiML `answer` makes of it. */
   const twimlCallback = (id: string, path: string, summary: string, description: string, data: string, answer: (...args: Parameters<Receive>) => Promise<string>) =>
-    api.route(
-      router,
-      { ...callback(id, path, summary, description, callIdQuery), data: z.string().describe(data), unwrapped: true, dataType: 'text/xml' },
-      wellFormedUrl,
-      form,
-      async (ctx) => {
-        const twiml = await answer(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
-        ctx.type = 'text/xml';
-        ctx.body = twiml;
-      },
-    );
+    api.route(router, { ...callback(id, path, summary, description, callIdQuery), data: z.string().describe(data), unwrapped: true, dataType: 'text/xml' }, wellFormedUrl, form, async (ctx) => {
+      const twiml = await answer(`${publicBaseUrl}${ctx.originalUrl}`, formParams(ctx.request.body), ctx.get('x-twilio-signature'));
+      ctx.type = 'text/xml';
+      ctx.body = twiml;
+    });
   twimlCallback(
     'twilioRelayEnded',
     RELAY_ENDED_PATH,
     'Twilio ConversationRelay action callback',
-    'Called by Twilio, not by clients, when a call\'s ConversationRelay session ends (the `<Connect action>`): authenticated by the ' +
-      '`X-Twilio-Signature` header like the status callback. Records the session\'s end reason and answers TwiML: the transfer\'s `<Dial>`, ' +
+    "Called by Twilio, not by clients, when a call's ConversationRelay session ends (the `<Connect action>`): authenticated by the " +
+      "`X-Twilio-Signature` header like the status callback. Records the session's end reason and answers TwiML: the transfer's `<Dial>`, " +
       'a new `<Connect><ConversationRelay>` for a session that dropped while the call is live (at most 3 times a call), else `<Hangup/>` (docs/calls.md).',
     'TwiML: `<Response><Dial action="...">...</Dial></Response>`, `<Response><Connect>...</Connect></Response>` or `<Response><Hangup/></Response>`.',
     (...args) => relay.sessionEnded(...args),
@@ -135,7 +122,7 @@ export function telephonyRoutes(api: RestApi, services: TelephonyServices, publi
       id: 'twilioIncomingCall',
       method: 'post',
       path: '/v1/telephony/twilio/voice',
-      summary: "Twilio incoming-call webhook (the number's \"A call comes in\" URL)",
+      summary: 'Twilio incoming-call webhook (the number\'s "A call comes in" URL)',
       description: `${signed} Answers TwiML: the ConversationRelay to the number's agent, \`<Reject/>\` when no agent answers the number, \`<Reject reason="busy"/>\` over the company's concurrent-call limit.`,
       data: z.string().describe('TwiML'),
       unwrapped: true,

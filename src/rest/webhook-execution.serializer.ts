@@ -16,9 +16,7 @@ export const stepRunShape = stepRun.schema;
 export const executionItemShape = executionShape.extend({ flow_id: shape.id() }).meta({ id: 'WebhookExecutionItem' });
 
 /** An execution with its trigger variables and step log. */
-export const executionDetailShape = executionItemShape
-  .extend({ variables: shape.json(), steps: z.array(stepRunShape) })
-  .meta({ id: 'WebhookExecutionDetail' });
+export const executionDetailShape = executionItemShape.extend({ variables: shape.json(), steps: z.array(stepRunShape) }).meta({ id: 'WebhookExecutionDetail' });
 
 export function serializeExecutionItem(view: ExecutionView) {
   return { ...execution.serialize(view), flow_id: view.flowId };

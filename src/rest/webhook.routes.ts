@@ -18,7 +18,15 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
   const flow = notFound('webhook flow');
   api.route(
     router,
-    { id: 'listIntegrationTemplates', method: 'get', path: '/v1/integrations/templates', tag, summary: 'List the integration templates (interface 4.10)', description: 'The built-in flow catalogue, readable by every company; use one to copy it into your flows.', data: z.array(flowShape) },
+    {
+      id: 'listIntegrationTemplates',
+      method: 'get',
+      path: '/v1/integrations/templates',
+      tag,
+      summary: 'List the integration templates (interface 4.10)',
+      description: 'The built-in flow catalogue, readable by every company; use one to copy it into your flows.',
+      data: z.array(flowShape),
+    },
     async (ctx) => {
       ok(ctx, (await webhooks.templates(ctx.state.caller)).map(serializeFlow));
     },
@@ -31,7 +39,7 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       path: '/v1/integrations/templates/:id/use',
       tag,
       summary: "Copy an integration template into the company's flows",
-      description: 'The answer carries the new flow\'s signing `secret`, shown only this once.',
+      description: "The answer carries the new flow's signing `secret`, shown only this once.",
       body: useTemplateInput,
       data: flowWithSecretShape,
       errors: { 404: 'Unknown template.' },
@@ -40,10 +48,23 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       ok(ctx, serializeFlowWithSecret(await webhooks.useTemplate(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
-  api.route(router, { id: 'listWebhooks', method: 'get', path: '/v1/webhooks', tag, summary: 'List the flows of a workspace (interface 4.11)', description: 'The flows of one workspace of the company (`default` when left out), without deleted ones, newest first; no `secret`.', query: listQuery, data: z.array(flowShape) }, async (ctx) => {
-    const { workspace, workspaceId } = serviceInput<{ workspace?: string; workspaceId?: string }>(ctx, 'query');
-    ok(ctx, (await webhooks.list(ctx.state.caller, { workspace: workspace || workspaceId })).map(serializeFlow));
-  });
+  api.route(
+    router,
+    {
+      id: 'listWebhooks',
+      method: 'get',
+      path: '/v1/webhooks',
+      tag,
+      summary: 'List the flows of a workspace (interface 4.11)',
+      description: 'The flows of one workspace of the company (`default` when left out), without deleted ones, newest first; no `secret`.',
+      query: listQuery,
+      data: z.array(flowShape),
+    },
+    async (ctx) => {
+      const { workspace, workspaceId } = serviceInput<{ workspace?: string; workspaceId?: string }>(ctx, 'query');
+      ok(ctx, (await webhooks.list(ctx.state.caller, { workspace: workspace || workspaceId })).map(serializeFlow));
+    },
+  );
   api.route(
     router,
     {
@@ -52,7 +73,7 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       path: '/v1/webhooks',
       tag,
       summary: 'Create a flow',
-      description: 'The answer carries the flow\'s signing `secret` (`whsec_...`), shown only this once.',
+      description: "The answer carries the flow's signing `secret` (`whsec_...`), shown only this once.",
       body: createWebhookInput,
       data: flowWithSecretShape,
     },
@@ -60,9 +81,22 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
       ok(ctx, serializeFlowWithSecret(await webhooks.create(ctx.state.caller, serviceInput(ctx, 'body'))));
     },
   );
-  api.route(router, { id: 'getWebhook', method: 'get', path: '/v1/webhooks/:id', tag, summary: 'Get a flow', description: 'One flow of the company with its steps and latest 20 executions; no `secret`.', data: flowShape, errors: { 404: flow } }, async (ctx) => {
-    ok(ctx, serializeFlow(await webhooks.get(ctx.state.caller, ctx.params.id)));
-  });
+  api.route(
+    router,
+    {
+      id: 'getWebhook',
+      method: 'get',
+      path: '/v1/webhooks/:id',
+      tag,
+      summary: 'Get a flow',
+      description: 'One flow of the company with its steps and latest 20 executions; no `secret`.',
+      data: flowShape,
+      errors: { 404: flow },
+    },
+    async (ctx) => {
+      ok(ctx, serializeFlow(await webhooks.get(ctx.state.caller, ctx.params.id)));
+    },
+  );
   api.route(
     router,
     {
@@ -82,14 +116,32 @@ export function webhookRoutes(api: RestApi, webhooks: WebhookService): Router<Re
   );
   api.route(
     router,
-    { id: 'rotateWebhookSecret', method: 'post', path: '/v1/webhooks/:id/rotate-secret', tag, summary: 'Replace the signing secret; the answer shows the new one once', description: 'Makes a new signing secret; requests are signed with it from now on. The answer is the only one that shows it.', data: flowWithSecretShape, errors: { 404: flow } },
+    {
+      id: 'rotateWebhookSecret',
+      method: 'post',
+      path: '/v1/webhooks/:id/rotate-secret',
+      tag,
+      summary: 'Replace the signing secret; the answer shows the new one once',
+      description: 'Makes a new signing secret; requests are signed with it from now on. The answer is the only one that shows it.',
+      data: flowWithSecretShape,
+      errors: { 404: flow },
+    },
     async (ctx) => {
       ok(ctx, serializeFlowWithSecret(await webhooks.rotateSecret(ctx.state.caller, ctx.params.id)));
     },
   );
   api.route(
     router,
-    { id: 'deleteWebhook', method: 'delete', path: '/v1/webhooks/:id', tag, summary: 'Delete a flow (status `deleted`)', description: 'Soft-deletes the flow: status `deleted`, hidden from lists, triggers refused.', data: z.literal('Webhook deleted'), errors: { 404: flow } },
+    {
+      id: 'deleteWebhook',
+      method: 'delete',
+      path: '/v1/webhooks/:id',
+      tag,
+      summary: 'Delete a flow (status `deleted`)',
+      description: 'Soft-deletes the flow: status `deleted`, hidden from lists, triggers refused.',
+      data: z.literal('Webhook deleted'),
+      errors: { 404: flow },
+    },
     async (ctx) => {
       await webhooks.delete(ctx.state.caller, ctx.params.id);
       ok(ctx, 'Webhook deleted');

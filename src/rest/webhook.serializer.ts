@@ -8,7 +8,12 @@ export const flowShape = flow.schema;
 
 /** A flow and its signing secret: the answers to create, rotate-secret and a template's use, never a read. */
 export const flowWithSecretShape = flowShape
-  .extend({ secret: z.string().startsWith('whsec_').meta({ examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) })
+  .extend({
+    secret: z
+      .string()
+      .startsWith('whsec_')
+      .meta({ examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }),
+  })
   .meta({ id: 'WebhookFlowWithSecret' });
 
 export const serializeFlow = (view: WebhookFlowView) => flow.serialize(view);

@@ -13,13 +13,13 @@ export class CallerTurnInput {
   @Field(() => String, { nullable: true, description: 'What the caller says.' })
   say?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'With say: the caller speaks over the agent\'s last turn this many ms into it.' })
+  @Field(() => Int, { nullable: true, description: "With say: the caller speaks over the agent's last turn this many ms into it." })
   interruptAfterMs?: number | null;
 
   @Field(() => String, { nullable: true, description: 'Keys the caller presses, in order (0-9, *, #, A-D).' })
   dtmf?: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'A silence of this many ms (it passes at once; the agent\'s reminders and silence hang-up come as they would).' })
+  @Field(() => Int, { nullable: true, description: "A silence of this many ms (it passes at once; the agent's reminders and silence hang-up come as they would)." })
   silenceMs?: number | null;
 }
 
@@ -28,7 +28,7 @@ export class CallerPersonaInput {
   @Field({ description: 'Who the caller is and what they want.' })
   prompt!: string;
 
-  @Field(() => Int, { nullable: true, description: 'The caller\'s turns before they hang up (1-50, default 6).' })
+  @Field(() => Int, { nullable: true, description: "The caller's turns before they hang up (1-50, default 6)." })
   maxTurns?: number | null;
 }
 
@@ -61,13 +61,13 @@ export class CreateAgentScenarioInput {
   @Field({ description: 'Name of the scenario.' })
   name!: string;
 
-  @Field(() => [CallerTurnInput], { nullable: true, description: 'The caller\'s script (or callerPersona).' })
+  @Field(() => [CallerTurnInput], { nullable: true, description: "The caller's script (or callerPersona)." })
   callerTurns?: CallerTurnInput[] | null;
 
   @Field(() => CallerPersonaInput, { nullable: true, description: 'The caller a model plays (or callerTurns).' })
   callerPersona?: CallerPersonaInput | null;
 
-  @Field(() => [DynamicVariableInput], { nullable: true, description: 'The call\'s dynamic variables.' })
+  @Field(() => [DynamicVariableInput], { nullable: true, description: "The call's dynamic variables." })
   dynamicVariables?: object[] | null;
 
   @Field(() => [ScenarioCriterionInput], { nullable: true, description: 'What the call must show.' })
@@ -79,13 +79,13 @@ export class UpdateAgentScenarioInput {
   @Field(() => String, { nullable: true, description: 'Name of the scenario.' })
   name?: string | null;
 
-  @Field(() => [CallerTurnInput], { nullable: true, description: 'The caller\'s script.' })
+  @Field(() => [CallerTurnInput], { nullable: true, description: "The caller's script." })
   callerTurns?: CallerTurnInput[] | null;
 
   @Field(() => CallerPersonaInput, { nullable: true, description: 'The caller a model plays.' })
   callerPersona?: CallerPersonaInput | null;
 
-  @Field(() => [DynamicVariableInput], { nullable: true, description: 'The call\'s dynamic variables.' })
+  @Field(() => [DynamicVariableInput], { nullable: true, description: "The call's dynamic variables." })
   dynamicVariables?: object[] | null;
 
   @Field(() => [ScenarioCriterionInput], { nullable: true, description: 'What the call must show.' })
@@ -97,7 +97,7 @@ export class RunAgentTestsInput {
   @Field(() => Int, { nullable: true, description: 'A published version; null: the draft.' })
   version?: number | null;
 
-  @Field(() => [ID], { nullable: true, description: 'Only these scenarios; null: all of the agent\'s.' })
+  @Field(() => [ID], { nullable: true, description: "Only these scenarios; null: all of the agent's." })
   scenarioIds?: string[] | null;
 }
 

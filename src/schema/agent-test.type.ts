@@ -32,7 +32,7 @@ export class CallerPersonaType {
   maxTurns!: number;
 }
 
-@ObjectType('AgentScenario', { description: "A test scenario of an agent: a simulated caller and what the call must show." })
+@ObjectType('AgentScenario', { description: 'A test scenario of an agent: a simulated caller and what the call must show.' })
 export class AgentScenarioType {
   @Field(() => ID, { description: 'Unique id (UUID).' })
   id!: string;
@@ -202,4 +202,3 @@ export class AgentTestRunType {
 
 /** The service's view is the GraphQL type, field for field. */
 export const toTestRunType = (run: TestRunView): AgentTestRunType => run;
-

@@ -19,7 +19,7 @@ export class TestAgentTurnInput {
   @Field(() => [TestChatMessageInput], { description: 'The conversation so far, oldest first.' })
   messages!: TestChatMessageInput[];
 
-  @Field(() => [DynamicVariableInput], { nullable: true, description: 'Fill the `{{name}}` placeholders of the prompt, as a call\'s dynamic variables do.' })
+  @Field(() => [DynamicVariableInput], { nullable: true, description: "Fill the `{{name}}` placeholders of the prompt, as a call's dynamic variables do." })
   dynamicVariables?: TestChatInput['dynamicVariables'] | null;
 
   @Field(() => String, { nullable: true, description: 'The agent_flow state to answer in; default its starting_state.' })

@@ -13,6 +13,6 @@ export const AiAgentVersionConnection = ConnectionType('AiAgentVersion', AiAgent
 
 export const PublishAiAgentInput = contractInputType(
   'PublishAiAgentInput',
-  "What to publish: the draft (with an optional note), or an older version again (`fromVersion`, a rollback).",
+  'What to publish: the draft (with an optional note), or an older version again (`fromVersion`, a rollback).',
   publishAgentInput.shape,
 );

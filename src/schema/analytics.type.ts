@@ -5,10 +5,10 @@ import { closedSet } from './closed-set';
 import { contractObjectType } from './contract.type';
 
 export const AnalyticsGroupBy = closedSet('AnalyticsGroupBy', ANALYTICS_GROUPS, 'What analytics groups calls by.', {
-  day: 'The day the call was made, in the query\'s time zone (key YYYY-MM-DD).',
-  campaign: 'The call\'s campaign (key: its id; null for calls without one, such as test calls).',
-  agent: 'The call\'s agent (key: its id).',
-  outcome: 'The call\'s status (key: the status, as REST writes it).',
+  day: "The day the call was made, in the query's time zone (key YYYY-MM-DD).",
+  campaign: "The call's campaign (key: its id; null for calls without one, such as test calls).",
+  agent: "The call's agent (key: its id).",
+  outcome: "The call's status (key: the status, as REST writes it).",
 });
 
 export const AnalyticsRowType = contractObjectType(analyticsRowContract, { description: 'The call figures of one group, or of the whole range.' });

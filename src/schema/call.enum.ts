@@ -51,7 +51,7 @@ export const VoicemailAction = closedSet('VoicemailAction', VOICEMAIL_ACTIONS, '
 });
 
 /** An agent's `call_recording`. */
-export const CallRecording = closedSet('CallRecording', CALL_RECORDINGS, 'Whether the agent\'s calls are recorded.', {
+export const CallRecording = closedSet('CallRecording', CALL_RECORDINGS, "Whether the agent's calls are recorded.", {
   off: 'Not recorded.',
   mono: 'Recorded, both parties on one channel.',
   dual: 'Recorded, one channel per party.',
@@ -65,7 +65,7 @@ export const TransferMode = closedSet('TransferMode', TRANSFER_MODES, 'How the a
 
 /** Where a call's transfer to a person is. */
 export const TransferStatus = closedSet('TransferStatus', TRANSFER_STATUSES, 'Where a transfer to a person is.', {
-  dialing: 'The person\'s number is being dialled.',
+  dialing: "The person's number is being dialled.",
   completed: 'The person answered and talked with the caller.',
   'no-answer': 'Nobody answered.',
   busy: 'The number was busy.',

@@ -56,7 +56,11 @@ export class ImportContactsCsvInput {
   @Field({ description: 'The CSV text, header row first. Requests are limited to 5 MiB: larger files go through REST (POST /v1/contacts/import).' })
   csv!: string;
 
-  @Field(() => ContactCsvMappingInput, { nullable: true, description: 'The header of the column feeding each field; left out (or naming no field), columns named as the contact fields (phone_number, firstname, lastname, tag_name, category_name, source_name, notes) map themselves.' })
+  @Field(() => ContactCsvMappingInput, {
+    nullable: true,
+    description:
+      'The header of the column feeding each field; left out (or naming no field), columns named as the contact fields (phone_number, firstname, lastname, tag_name, category_name, source_name, notes) map themselves.',
+  })
   mapping?: ContactCsvMappingInput | null;
 
   @Field(() => CsvOnDuplicate, { nullable: true, description: 'What a row does whose number a contact of your company already has: SKIP (the default) or UPDATE that contact.' })

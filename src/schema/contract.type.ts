@@ -48,10 +48,7 @@ function graphqlType(schema: z.ZodType, reading: Reading = {}): GraphQLType {
  * views as they are; fields the GraphQL surface omits are not exposed. Field resolvers
  * (`@Resolver(() => CampaignType)`) add related records after these fields.
  */
-export function contractObjectType<S extends z.ZodRawShape>(
-  contract: Contract<S>,
-  options: { description: string; implements?: ObjectTypeOptions['implements'] },
-): ClassType<ViewOf<Contract<S>>> {
+export function contractObjectType<S extends z.ZodRawShape>(contract: Contract<S>, options: { description: string; implements?: ObjectTypeOptions['implements'] }): ClassType<ViewOf<Contract<S>>> {
   return objectType(contract.name, surfaceFields(contract, 'graphql'), options, contract.graphql?.as) as ClassType<ViewOf<Contract<S>>>;
 }
 

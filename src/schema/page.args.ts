@@ -49,8 +49,7 @@ export class ContactsArgs extends PageArgs {
 
   @Field(() => String, {
     nullable: true,
-    description:
-      'A name or a number: every word part of the first or last name, in any order and case; without letters, a number in any format ((415) 555-2671), or part of one (its digits).',
+    description: 'A name or a number: every word part of the first or last name, in any order and case; without letters, a number in any format ((415) 555-2671), or part of one (its digits).',
   })
   search?: string | null;
 }

@@ -78,7 +78,10 @@ function telephony(config: Config): { provider: TelephonyAdapter; simulated: Sim
   const { ringMs, talkMs, calleeTurns, calleeTimeoutMs } = config.simulated;
   const simulated = new SimulatedTelephony({ ringMs, talkMs }, config.llm && calleeTurns > 0 ? { timeoutMs: calleeTimeoutMs } : null);
   if (config.telephonyProvider === 'twilio' && config.twilio) {
-    return { provider: new TwilioTelephony({ ...config.twilio, publicBaseUrl: config.publicBaseUrl, relayBaseUrl: config.llm ? config.publicBaseUrl : null, relayInfoEvents: config.relayInfoEvents }), simulated };
+    return {
+      provider: new TwilioTelephony({ ...config.twilio, publicBaseUrl: config.publicBaseUrl, relayBaseUrl: config.llm ? config.publicBaseUrl : null, relayInfoEvents: config.relayInfoEvents }),
+      simulated,
+    };
   }
   return { provider: simulated, simulated };
 }
@@ -94,30 +97,70 @@ export function createServices(config: Config, infra: Infrastructure) {
   const phoneNumbers = new PhoneNumberService(phones, agents, provider);
   const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
   const flows = new FlowRunner({
-    orm: infra.orm, reads, jobs: infra.jobs, clock: infra.clock, executor, events: busExecutionEvents(infra.events), logger: infra.logger, secrets: infra.secrets, localGraceS: config.jobRecovery.expiryS,
+    orm: infra.orm,
+    reads,
+    jobs: infra.jobs,
+    clock: infra.clock,
+    executor,
+    events: busExecutionEvents(infra.events),
+    logger: infra.logger,
+    secrets: infra.secrets,
+    localGraceS: config.jobRecovery.expiryS,
   });
   const flowEvents = new FlowEvents({ orm: infra.orm, jobs: infra.jobs, flows, views: infra.views, logger: infra.logger });
-  const lifecycle = new CallLifecycleService(infra.orm, reads, infra.jobs, provider, simulated, infra.events, infra.clock, {
-    prices: config.prices,
-    maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
-    maxConcurrentInboundPerCompany: config.maxConcurrentInboundCallsPerCompany,
-    maxCallDurationS: config.maxCallDurationS,
-    sweepMs: config.callSweepMs,
-  }, infra.logger, flowEvents);
+  const lifecycle = new CallLifecycleService(
+    infra.orm,
+    reads,
+    infra.jobs,
+    provider,
+    simulated,
+    infra.events,
+    infra.clock,
+    {
+      prices: config.prices,
+      maxConcurrentPerCompany: config.maxConcurrentCallsPerCompany,
+      maxConcurrentInboundPerCompany: config.maxConcurrentInboundCallsPerCompany,
+      maxCallDurationS: config.maxCallDurationS,
+      sweepMs: config.callSweepMs,
+    },
+    infra.logger,
+    flowEvents,
+  );
   const executions = new WebhookExecutionService();
   const calls = new CallService(phones, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
   const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows, config.prices) : null;
   conversations?.listen(infra.events);
-  const recordings = new RecordingService(infra.orm, provider, simulated, infra.events, infra.jobs, infra.clock, {
-    publicBaseUrl: config.publicBaseUrl,
-    retentionDays: config.recordingRetentionDays,
-    prices: config.prices,
-  }, infra.logger);
+  const recordings = new RecordingService(
+    infra.orm,
+    provider,
+    simulated,
+    infra.events,
+    infra.jobs,
+    infra.clock,
+    {
+      publicBaseUrl: config.publicBaseUrl,
+      retentionDays: config.recordingRetentionDays,
+      prices: config.prices,
+    },
+    infra.logger,
+  );
   lifecycle.onEnded((call) => recordings.callEnded(call));
   const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
   const dialer = new CampaignDialer(
-    { orm: infra.orm, jobs: infra.jobs, calls, flows, events: infra.events, clock: infra.clock, logger: infra.logger, dials: infra.metrics.campaignDials, flowEvents, views: infra.views, willBeAnalyzed: (call) => analysis !== null && analyzable(call) },
+    {
+      orm: infra.orm,
+      jobs: infra.jobs,
+      calls,
+      flows,
+      events: infra.events,
+      clock: infra.clock,
+      logger: infra.logger,
+      dials: infra.metrics.campaignDials,
+      flowEvents,
+      views: infra.views,
+      willBeAnalyzed: (call) => analysis !== null && analyzable(call),
+    },
     { selectionRefreshMs: config.campaigns.selectionRefreshMs, selectionSlice: config.campaigns.selectionSlice },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));

@@ -26,7 +26,10 @@ async function endLive(dialer: Dialer, campaignId: string) {
 
 it('select in slices, one a tick, dialing each slice at once; a pass outlasting the refresh interval goes on, and the campaign completes only once it has read every contact', async () => {
   const campaign = await sliced.running({ maxConcurrentCalls: 10 }, sliced.numbers(2));
-  await sliced.s.services.contacts.create(sliced.s.caller(sliced.companyId), sliced.numbers(3).map((phoneNumber) => ({ phoneNumber, tagName: 'not-selected' })));
+  await sliced.s.services.contacts.create(
+    sliced.s.caller(sliced.companyId),
+    sliced.numbers(3).map((phoneNumber) => ({ phoneNumber, tagName: 'not-selected' })),
+  );
   // Five contacts, slices of two: the pass reads them in three ticks, the first two dialed at once.
   await sliced.tick(campaign.id);
   expect(await sliced.stats(campaign.id)).toMatchObject({ contactsSelected: 2, inProgress: 2 });

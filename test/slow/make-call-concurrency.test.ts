@@ -19,10 +19,7 @@ describe('the per-company concurrency limit', () => {
     const b = await tenant(t, 'B', '+14155552672');
     const em = t.app.orm.em.fork();
     const liveOf = async (companyId: string) => {
-      const [row] = await em.execute(
-        `select count(*)::int as n from calls where company_id = ? and dispatched_at is not null and call_status in ('pstn-queued','ringing','in-progress')`,
-        [companyId],
-      );
+      const [row] = await em.execute(`select count(*)::int as n from calls where company_id = ? and dispatched_at is not null and call_status in ('pstn-queued','ringing','in-progress')`, [companyId]);
       return row.n as number;
     };
     let peak = 0;
@@ -34,21 +31,28 @@ describe('the per-company concurrency limit', () => {
       }
     })();
     const made = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123' } }),
-      ),
+      Array.from({ length: 100 }, () => t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123' } })),
     );
     expect(made.every((r) => r.status === 200)).toBe(true);
     // Another company is not held up by A's queue.
     const other = okData(await t.request('POST', '/v1/calls/make-call', { token: b.key, body: { ai_agent_id: b.agent.id, call_from: '+14155552672', call_to: '+14155550123' } }));
-    await waitFor('B\'s call to be dialed', async () => {
-      const c = okData(await t.request('GET', `/v1/calls/${other.id}`, { token: b.key }));
-      return c.call_status !== 'pstn-queued' ? true : undefined;
-    }, 5_000);
-    await waitFor('all 100 calls to complete', async () => {
-      const [row] = await em.execute(`select count(*)::int as n from calls where company_id = ? and call_status = 'completed'`, [a.companyId]);
-      return row.n === 100 ? true : undefined;
-    }, 60_000, 100);
+    await waitFor(
+      "B's call to be dialed",
+      async () => {
+        const c = okData(await t.request('GET', `/v1/calls/${other.id}`, { token: b.key }));
+        return c.call_status !== 'pstn-queued' ? true : undefined;
+      },
+      5_000,
+    );
+    await waitFor(
+      'all 100 calls to complete',
+      async () => {
+        const [row] = await em.execute(`select count(*)::int as n from calls where company_id = ? and call_status = 'completed'`, [a.companyId]);
+        return row.n === 100 ? true : undefined;
+      },
+      60_000,
+      100,
+    );
     sampling = false;
     await sampler;
     expect(peak).toBeGreaterThan(0);

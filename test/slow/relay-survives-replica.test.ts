@@ -86,7 +86,13 @@ describe('a Twilio call whose replica is killed mid-conversation', () => {
     const open = () => sql.query('select count(*)::int as n from relay_sessions where call_id = $1 and closed_at is null', [call.id]).then((r) => r.rows[0].n);
     expect(await open()).toBe(1);
 
-    const ended = await relayEnded(relayOn(b), call.id, { AccountSid: SID, CallSid: call.call_sid, CallStatus: 'in-progress', SessionId: 'VX00000000000000000000000000000001', SessionStatus: 'failed' });
+    const ended = await relayEnded(relayOn(b), call.id, {
+      AccountSid: SID,
+      CallSid: call.call_sid,
+      CallStatus: 'in-progress',
+      SessionId: 'VX00000000000000000000000000000001',
+      SessionStatus: 'failed',
+    });
     expect(ended.status).toBe(200);
     expect(parametersIn(ended.text)).toEqual({ call_id: call.id, opening: 'resumed' });
     const replayed = await FakeRelay.connect(relayOn(b), TOKEN, sessionTokenIn(twiml)).then(

@@ -88,10 +88,15 @@ describe('three replicas as separate processes on one database', () => {
     const ids = new Set(made);
     expect(ids.size).toBe(CALLS);
 
-    await waitFor('every call to complete', async () => {
-      const [row] = await rows<{ n: number }>(`select count(*)::int as n from calls where call_status = 'completed'`);
-      return row.n === CALLS ? true : undefined;
-    }, 60_000, 100);
+    await waitFor(
+      'every call to complete',
+      async () => {
+        const [row] = await rows<{ n: number }>(`select count(*)::int as n from calls where call_status = 'completed'`);
+        return row.n === CALLS ? true : undefined;
+      },
+      60_000,
+      100,
+    );
 
     // One terminal status and one provider sid per call.
     const calls = await rows<{ id: string; call_status: string; call_sid: string }>('select id, call_status, call_sid from calls');
@@ -105,9 +110,7 @@ describe('three replicas as separate processes on one database', () => {
 
     // Each call was placed by the dispatch that picked it: none was left for the sweep's
     // `call.place` job. Each transition is applied once: the events below, four per call.
-    const [placeJobs] = await rows<{ n: number }>(
-      `select count(*)::int as n from (select name from pgboss.job union all select name from pgboss.archive) j where name = 'call.place'`,
-    );
+    const [placeJobs] = await rows<{ n: number }>(`select count(*)::int as n from (select name from pgboss.job union all select name from pgboss.archive) j where name = 'call.place'`);
     expect(placeJobs.n).toBe(0);
 
     // Each replica's subscriber hears every call's events, wherever they happened: each

@@ -28,5 +28,4 @@ export async function chromiumPath(): Promise<string> {
  * locale is en-US whatever the machine's: under `LANG=C.UTF-8` the headless shell reports
  * `navigator.language` as `en-US@posix`, which `Intl` refuses (the console then fails to start).
  */
-export const launchBrowser = async (): Promise<Browser> =>
-  chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, env: { ...process.env, LANG: 'en_US.UTF-8' } });
+export const launchBrowser = async (): Promise<Browser> => chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, env: { ...process.env, LANG: 'en_US.UTF-8' } });

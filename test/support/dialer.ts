@@ -41,11 +41,19 @@ export async function startDialer(env: Record<string, string> = {}): Promise<Dia
   const { id: numberId } = await s.services.phoneNumbers.create(caller(), { phoneNumber: '+14155552671', label: 'main' });
   let unique = 0;
   return {
-    s, clock, companyId, agentId, numberId,
+    s,
+    clock,
+    companyId,
+    agentId,
+    numberId,
     async running(fields, numbers, contactFields = {}) {
       unique += 1;
       const tag = `dialer-${unique}`;
-      if (numbers.length > 0) await s.services.contacts.create(caller(), numbers.map((phoneNumber, i) => ({ firstname: `C${i}`, phoneNumber, tagName: tag, ...contactFields })));
+      if (numbers.length > 0)
+        await s.services.contacts.create(
+          caller(),
+          numbers.map((phoneNumber, i) => ({ firstname: `C${i}`, phoneNumber, tagName: tag, ...contactFields })),
+        );
       return s.services.campaigns.create(caller(), {
         name: 'Dialer',
         aiAgentId: agentId,

@@ -43,7 +43,7 @@ function chunksOf(reply: ScriptedReply, model: string): Record<string, unknown>[
   const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   if (reply.deltas) return [...reply.deltas.map((d) => choice(d)), choice({}, reply.finishReason ?? 'tool_calls')];
   const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? (reply.toolCalls ? '' : 'Hello there.'));
-  const pieces = reply.chunks ?? (reply.json !== undefined ? [text.slice(0, text.length >> 1), text.slice(text.length >> 1)] : text.match(/\S+\s*/g) ?? []);
+  const pieces = reply.chunks ?? (reply.json !== undefined ? [text.slice(0, text.length >> 1), text.slice(text.length >> 1)] : (text.match(/\S+\s*/g) ?? []));
   const out = [choice({ role: 'assistant', content: '' })];
   out.push(...pieces.filter((p) => p !== '').map((p) => choice({ content: p })));
   reply.toolCalls?.forEach((call, index) => {

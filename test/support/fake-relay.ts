@@ -180,7 +180,12 @@ export function sessionTokenIn(twiml: string): string {
 
 /** The `<Parameter>`s of a `<ConversationRelay>` TwiML, as Twilio hands them back in `setup.customParameters`. */
 export function parametersIn(twiml: string): Record<string, string> {
-  const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const unescape = (v: string) =>
+    v
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   return Object.fromEntries([...twiml.matchAll(/<Parameter name="([^"]*)" value="([^"]*)"\/>/g)].map((m) => [unescape(m[1]), unescape(m[2])]));
 }
 

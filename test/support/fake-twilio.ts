@@ -101,7 +101,12 @@ export interface DialRun {
   action: { status: number; twiml: string };
 }
 
-const unescapeXml = (v: string) => v.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeXml = (v: string) =>
+  v
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const attribute = (tag: string, name: string) => {
   const value = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
   return value === undefined ? null : unescapeXml(value);
@@ -127,7 +132,10 @@ function byteRange(header: string | undefined, size: number): [number, number] |
 function recordingResource(req: http.IncomingMessage, res: http.ServerResponse, sid: string, recordings: Map<string, Buffer>): void {
   if (req.headers.authorization !== `Basic ${Buffer.from(`${TWILIO_SID}:${TWILIO_TOKEN}`).toString('base64')}`) return void res.writeHead(401).end();
   const media = recordings.get(sid);
-  if (!media) { json(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 }); return; }
+  if (!media) {
+    json(res, 404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+    return;
+  }
   if (req.method === 'DELETE') {
     recordings.delete(sid);
     return void res.writeHead(204).end();
@@ -167,8 +175,14 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
       const form = new URLSearchParams(body);
       received.push({ method, path: req.url ?? '', auth: req.headers.authorization ?? '', form });
       const recording = /\/Recordings\/(RE\w+)\.(wav|mp3|json)$/.exec(url.pathname);
-      if (recording) { recordingResource(req, res, recording[1], recordings); return; }
-      if (method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) { json(res, 200, incomingPhoneNumbers(url, numbers)); return; }
+      if (recording) {
+        recordingResource(req, res, recording[1], recordings);
+        return;
+      }
+      if (method === 'GET' && url.pathname.endsWith('/IncomingPhoneNumbers.json')) {
+        json(res, 200, incomingPhoneNumbers(url, numbers));
+        return;
+      }
       if (url.pathname.endsWith('/Calls.json') && method === 'POST') {
         const call: FakeCall = {
           sid: `CA${String(calls.length + 1).padStart(32, '0')}`,
@@ -182,14 +196,24 @@ export function fakeTwilio({ numbers }: FakeTwilioOptions = {}): Promise<FakeTwi
           answered_by: null,
         };
         calls.push(call);
-        json(res, 201, call); return;
+        json(res, 201, call);
+        return;
       }
-      if (url.pathname.endsWith('/Calls.json')) { json(res, 200, callsPage(url, calls)); return; }
+      if (url.pathname.endsWith('/Calls.json')) {
+        json(res, 200, callsPage(url, calls));
+        return;
+      }
       const sid = decodeURIComponent(/\/Calls\/([^/]+)\.json$/.exec(url.pathname)?.[1] ?? '');
       const call = calls.find((c) => c.sid === sid);
       // Incoming calls of the suites never went through this fake: an update of one is answered as done.
-      if (!call && method === 'POST') { json(res, 200, { sid, status: form.get('Status') }); return; }
-      if (!call) { json(res, 404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 }); return; }
+      if (!call && method === 'POST') {
+        json(res, 200, { sid, status: form.get('Status') });
+        return;
+      }
+      if (!call) {
+        json(res, 404, { code: 20404, message: `The requested resource ${url.pathname} was not found`, more_info: 'https://www.twilio.com/docs/errors/20404', status: 404 });
+        return;
+      }
       if (method === 'POST' && form.has('Status')) call.status = form.get('Status')!;
       json(res, 200, call);
     });

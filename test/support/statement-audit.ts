@@ -22,9 +22,9 @@ export const CROSS_COMPANY: Record<string, string> = {
   'upgrade:sealed-secrets': 'the start-up upgrade encrypts the secrets of every company still stored in clear',
   'auth:api-key': 'an API key names its company only once found by its hash',
   'inbound:number': 'an incoming call names the number called; the number names the one company holding it',
-  'provider:call-by-sid': 'an incoming call\'s status callback names the call by the provider\'s sid only',
-  'provider:call-by-id': 'a provider callback, the relay\'s setup and the conversation it opens name the call by id only',
-  'test:check': 'a test\'s own check, which reads every row it may concern, whatever the company (it runs through the service\'s ORM too)',
+  'provider:call-by-sid': "an incoming call's status callback names the call by the provider's sid only",
+  'provider:call-by-id': "a provider callback, the relay's setup and the conversation it opens name the call by id only",
+  'test:check': "a test's own check, which reads every row it may concern, whatever the company (it runs through the service's ORM too)",
 };
 
 /** Tenant tables (entities with a company relation): the column holding their company, and their primary key. */
@@ -169,7 +169,7 @@ function levelProblems(type: string, level: Node, tables: TenantTables, ctes: Se
     joins.push(...found.joined);
   }
   // A co-located join carries a restriction from one side to the other.
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [a, b] of joins) {
       if (restricted.has(a) !== restricted.has(b)) {
@@ -192,10 +192,14 @@ function isWriteByPrimaryKey(statement: Node, tables: TenantTables): boolean {
   if ((type !== 'UpdateStmt' && type !== 'DeleteStmt') || level.fromClause || level.usingClause || level.withClause) return false;
   const key = tables.get(level.relation.relname)?.key;
   const conditions = conjuncts(level.whereClause);
-  return !!key && conditions.length > 0 && conditions.every((c) => {
-    const fields = c.A_Expr?.lexpr?.ColumnRef?.fields as Node[] | undefined;
-    return strings(c.A_Expr?.name)[0] === '=' && fields?.length === 1 && strings(fields)[0] === key && !!c.A_Expr.rexpr && !readsAnyColumn(c.A_Expr.rexpr);
-  });
+  return (
+    !!key &&
+    conditions.length > 0 &&
+    conditions.every((c) => {
+      const fields = c.A_Expr?.lexpr?.ColumnRef?.fields as Node[] | undefined;
+      return strings(c.A_Expr?.name)[0] === '=' && fields?.length === 1 && strings(fields)[0] === key && !!c.A_Expr.rexpr && !readsAnyColumn(c.A_Expr.rexpr);
+    })
+  );
 }
 
 function readsAnyColumn(expr: Node): boolean {

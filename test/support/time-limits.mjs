@@ -25,7 +25,10 @@ function limitedTest(original) {
   const wrap = (declare) => (name, fn, limitMs) => declare(name, fn && limited(fn, limitMs));
   return Object.assign(wrap(original), original, {
     only: wrap(original.only),
-    each: (...table) => (name, fn, limitMs) => original.each(...table)(name, limited(fn, limitMs)),
+    each:
+      (...table) =>
+      (name, fn, limitMs) =>
+        original.each(...table)(name, limited(fn, limitMs)),
   });
 }
 

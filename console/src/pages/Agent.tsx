@@ -13,23 +13,60 @@ import { Playground } from './Playground';
 
 graphql(`
   fragment AgentFields on AiAgent {
-    name description language status prompt startingState whoTalksFirst agentType backgroundAudioStatus
-    llmTemperature responsiveness interruptionSensitivity maxSilenceDuration voiceSpeed voiceTemperature reminderFrequencyFrom reminderFrequencyTo
-    voicemailAction voicemailMessage callRecording openingDisclosure welcomeGreeting transferMode holdAudioUrl
-    agentFlow agentDynamicVariables agentPostCallOutcomes
+    name
+    description
+    language
+    status
+    prompt
+    startingState
+    whoTalksFirst
+    agentType
+    backgroundAudioStatus
+    llmTemperature
+    responsiveness
+    interruptionSensitivity
+    maxSilenceDuration
+    voiceSpeed
+    voiceTemperature
+    reminderFrequencyFrom
+    reminderFrequencyTo
+    voicemailAction
+    voicemailMessage
+    callRecording
+    openingDisclosure
+    welcomeGreeting
+    transferMode
+    holdAudioUrl
+    agentFlow
+    agentDynamicVariables
+    agentPostCallOutcomes
   }
 `);
 
 const AGENT = graphql(`
-  query AgentPage($id: ID!) { aiAgent(id: $id) { id isTemplate ...AgentFields } }
+  query AgentPage($id: ID!) {
+    aiAgent(id: $id) {
+      id
+      isTemplate
+      ...AgentFields
+    }
+  }
 `);
 
 const UPDATE = graphql(`
-  mutation UpdateAgent($id: ID!, $input: UpdateAiAgentInput!) { updateAiAgent(id: $id, input: $input) { id isTemplate ...AgentFields } }
+  mutation UpdateAgent($id: ID!, $input: UpdateAiAgentInput!) {
+    updateAiAgent(id: $id, input: $input) {
+      id
+      isTemplate
+      ...AgentFields
+    }
+  }
 `);
 
 const DELETE = graphql(`
-  mutation DeleteAgent($id: ID!) { deleteAiAgent(id: $id) }
+  mutation DeleteAgent($id: ID!) {
+    deleteAiAgent(id: $id)
+  }
 `);
 
 type Agent = NonNullable<AgentPageQuery['aiAgent']>;
@@ -76,13 +113,18 @@ function AgentForm({ agent }: { agent: Agent }) {
       <h2 id="agent-settings">Prompt and settings</h2>
       {TEXTS.slice(0, 3).map((t) => (
         <div key={t.key} className="field">
-          <label>{t.text} <input name={t.key} defaultValue={agent[t.key]} /></label>
+          <label>
+            {t.text} <input name={t.key} defaultValue={agent[t.key]} />
+          </label>
           <FieldMessage errors={errors} field={t.field} />
         </div>
       ))}
-      <label>Prompt <textarea name="prompt" rows={8} defaultValue={agent.prompt} /></label>
+      <label>
+        Prompt <textarea name="prompt" rows={8} defaultValue={agent.prompt} />
+      </label>
       <FieldMessage errors={errors} field="prompt" />
-      <label>Who talks first
+      <label>
+        Who talks first
         <select name="whoTalksFirst" defaultValue={agent.whoTalksFirst}>
           <option value="agent">the agent</option>
           <option value="user">the person called</option>
@@ -94,7 +136,9 @@ function AgentForm({ agent }: { agent: Agent }) {
         <div className="row">
           {NUMBERS.map((n) => (
             <div key={n.key}>
-              <label>{n.text} <input name={n.key} inputMode="numeric" defaultValue={agent[n.key]} /></label>
+              <label>
+                {n.text} <input name={n.key} inputMode="numeric" defaultValue={agent[n.key]} />
+              </label>
               <FieldMessage errors={errors} field={n.field} />
             </div>
           ))}
@@ -105,18 +149,24 @@ function AgentForm({ agent }: { agent: Agent }) {
         <summary>More: status, kind, flow, variables, outcomes</summary>
         {TEXTS.slice(3).map((t) => (
           <div key={t.key} className="field">
-            <label>{t.text} <input name={t.key} defaultValue={agent[t.key]} /></label>
+            <label>
+              {t.text} <input name={t.key} defaultValue={agent[t.key]} />
+            </label>
             <FieldMessage errors={errors} field={t.field} />
           </div>
         ))}
         {OBJECTS.map((o) => (
           <div key={o.key} className="field">
-            <label>{o.text} <textarea name={o.key} rows={4} defaultValue={JSON.stringify(agent[o.key], null, 2)} /></label>
+            <label>
+              {o.text} <textarea name={o.key} rows={4} defaultValue={JSON.stringify(agent[o.key], null, 2)} />
+            </label>
             <FieldMessage errors={errors} field={o.field} />
           </div>
         ))}
       </details>
-      <button type="submit" disabled={result.fetching || agent.isTemplate}>Save</button>
+      <button type="submit" disabled={result.fetching || agent.isTemplate}>
+        Save
+      </button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>
     </form>
@@ -138,7 +188,9 @@ export function AgentPage({ id }: { id: string }) {
   if (!agent) return notYet(error, Boolean(data), 'agent');
   return (
     <>
-      <p><a href={href('agents')}>← Agents</a></p>
+      <p>
+        <a href={href('agents')}>← Agents</a>
+      </p>
       <h1>{agent.name}</h1>
       <div className="grid">
         <AgentForm agent={agent} key={agent.id} />

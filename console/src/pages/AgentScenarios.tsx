@@ -12,35 +12,70 @@ import { RunStatus, versionInput, VersionField } from './run-parts';
 
 graphql(`
   fragment ScenarioRow on AgentScenario {
-    id name
-    callerTurns { say interruptAfterMs dtmf silenceMs }
-    callerPersona { prompt maxTurns }
-    dynamicVariables { name value }
+    id
+    name
+    callerTurns {
+      say
+      interruptAfterMs
+      dtmf
+      silenceMs
+    }
+    callerPersona {
+      prompt
+      maxTurns
+    }
+    dynamicVariables {
+      name
+      value
+    }
     criteria
   }
 `);
 
 graphql(`
-  fragment RunRow on AgentTestRun { id status passed total done version replayOf createdAt }
+  fragment RunRow on AgentTestRun {
+    id
+    status
+    passed
+    total
+    done
+    version
+    replayOf
+    createdAt
+  }
 `);
 
 const SCENARIOS = graphql(`
   query AgentScenarios($agentId: ID!) {
-    agentScenarios(agentId: $agentId) { ...ScenarioRow }
-    agentTestRuns(agentId: $agentId) { ...RunRow }
+    agentScenarios(agentId: $agentId) {
+      ...ScenarioRow
+    }
+    agentTestRuns(agentId: $agentId) {
+      ...RunRow
+    }
   }
 `);
 
 const RUNS_LIVE = graphql(`
-  subscription AgentRunsLive($agentId: ID!) { agentTestRunUpdated(agentId: $agentId) { ...RunRow } }
+  subscription AgentRunsLive($agentId: ID!) {
+    agentTestRunUpdated(agentId: $agentId) {
+      ...RunRow
+    }
+  }
 `);
 
 const DELETE = graphql(`
-  mutation DeleteScenario($id: ID!) { deleteAgentScenario(id: $id) }
+  mutation DeleteScenario($id: ID!) {
+    deleteAgentScenario(id: $id)
+  }
 `);
 
 const RUN = graphql(`
-  mutation RunSuite($agentId: ID!, $input: RunAgentTestsInput) { runAgentTests(agentId: $agentId, input: $input) { id } }
+  mutation RunSuite($agentId: ID!, $input: RunAgentTestsInput) {
+    runAgentTests(agentId: $agentId, input: $input) {
+      id
+    }
+  }
 `);
 
 /** Who calls in a scenario, in a few words. */
@@ -57,11 +92,35 @@ function DeleteScenario({ scenario, onDeleted }: { scenario: ScenarioRowFragment
     kept.current = false;
     trigger.current?.focus();
   }, [asked]);
-  if (!asked) return <button type="button" className="link" ref={trigger} onClick={() => setAsked(true)}>Delete {scenario.name}</button>;
+  if (!asked)
+    return (
+      <button type="button" className="link" ref={trigger} onClick={() => setAsked(true)}>
+        Delete {scenario.name}
+      </button>
+    );
   return (
     <span role="alertdialog" aria-label={`Delete ${scenario.name}?`}>
-      Delete it? <button type="button" autoFocus disabled={result.fetching} onClick={async () => { if (!(await remove({ id: scenario.id })).error) onDeleted(); }}>Delete</button>{' '}
-      <button type="button" className="link" onClick={() => { kept.current = true; setAsked(false); }}>Keep it</button>
+      Delete it?{' '}
+      <button
+        type="button"
+        autoFocus
+        disabled={result.fetching}
+        onClick={async () => {
+          if (!(await remove({ id: scenario.id })).error) onDeleted();
+        }}
+      >
+        Delete
+      </button>{' '}
+      <button
+        type="button"
+        className="link"
+        onClick={() => {
+          kept.current = true;
+          setAsked(false);
+        }}
+      >
+        Keep it
+      </button>
       <Problem error={result.error} />
     </span>
   );
@@ -84,8 +143,12 @@ function RunSuite({ agentId, selected }: { agentId: string; selected: string[] }
   return (
     <form className="row" onSubmit={submit} aria-label="Run suite">
       <VersionField errors={errors} />
-      <button type="submit" value="all" disabled={result.fetching}>Run suite</button>
-      <button type="submit" value="selected" disabled={result.fetching || selected.length === 0}>Run selected ({selected.length})</button>
+      <button type="submit" value="all" disabled={result.fetching}>
+        Run suite
+      </button>
+      <button type="submit" value="selected" disabled={result.fetching || selected.length === 0}>
+        Run selected ({selected.length})
+      </button>
       {errors.length === 0 && <Problem error={result.error} />}
     </form>
   );
@@ -93,7 +156,9 @@ function RunSuite({ agentId, selected }: { agentId: string; selected: string[] }
 
 /** The agent's runs and replays, newest first, their status kept live. */
 function Runs({ agentId, runs }: { agentId: string; runs: RunRowFragment[] }) {
-  const [live] = useSubscription({ query: RUNS_LIVE, variables: { agentId } }, (seen: Map<string, RunRowFragment> = new Map(), e) => new Map(seen).set(e.agentTestRunUpdated.id, e.agentTestRunUpdated));
+  const [live] = useSubscription({ query: RUNS_LIVE, variables: { agentId } }, (seen: Map<string, RunRowFragment> = new Map(), e) =>
+    new Map(seen).set(e.agentTestRunUpdated.id, e.agentTestRunUpdated),
+  );
   const all = useMemo(() => {
     const byId = new Map(runs.map((r) => [r.id, r]));
     for (const [id, run] of live.data ?? []) byId.set(id, run);
@@ -104,9 +169,17 @@ function Runs({ agentId, runs }: { agentId: string; runs: RunRowFragment[] }) {
     <Table headers={['Run', 'Status', 'Scenarios', 'Version', 'Asked for']} caption="Runs and replays">
       {all.map((r) => (
         <tr key={r.id}>
-          <td><a href={href('test-runs', r.id)}>{r.replayOf ? 'Replay' : 'Run'} {r.id.slice(0, 8)}</a></td>
-          <td><RunStatus status={r.status} /></td>
-          <td>{r.done} of {r.total}</td>
+          <td>
+            <a href={href('test-runs', r.id)}>
+              {r.replayOf ? 'Replay' : 'Run'} {r.id.slice(0, 8)}
+            </a>
+          </td>
+          <td>
+            <RunStatus status={r.status} />
+          </td>
+          <td>
+            {r.done} of {r.total}
+          </td>
           <td>{r.version ?? 'draft'}</td>
           <td>{dateTime(r.createdAt)}</td>
         </tr>
@@ -127,25 +200,47 @@ export function AgentScenarios({ agentId, isTemplate }: { agentId: string; isTem
     heading.current?.focus();
   };
   const scenarios = data?.agentScenarios ?? [];
-  const done = () => { setEditing(null); reread(); };
+  const done = () => {
+    setEditing(null);
+    reread();
+  };
   return (
     <section className="card" aria-labelledby="agent-scenarios">
-      <h2 id="agent-scenarios" ref={heading} tabIndex={-1}>Test scenarios</h2>
+      <h2 id="agent-scenarios" ref={heading} tabIndex={-1}>
+        Test scenarios
+      </h2>
       <Problem error={error} />
-      {isTemplate ? <p>A template has no scenarios: copy it into an agent of your own to test it.</p> : (
+      {isTemplate ? (
+        <p>A template has no scenarios: copy it into an agent of your own to test it.</p>
+      ) : (
         <>
           {data && scenarios.length === 0 && <p>No scenarios yet: each is a simulated caller and what its call must show.</p>}
           {scenarios.length > 0 && (
             <Table headers={['Run', 'Scenario', 'Caller', 'Criteria', 'Actions']} caption="Scenarios">
               {scenarios.map((s) => (
                 <tr key={s.id}>
-                  <td><input type="checkbox" aria-label={`Select ${s.name}`} checked={selected.includes(s.id)} onChange={(e) => setSelected((all) => (e.target.checked ? [...all, s.id] : all.filter((x) => x !== s.id)))} /></td>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${s.name}`}
+                      checked={selected.includes(s.id)}
+                      onChange={(e) => setSelected((all) => (e.target.checked ? [...all, s.id] : all.filter((x) => x !== s.id)))}
+                    />
+                  </td>
                   <td>{s.name}</td>
                   <td>{callerText(s)}</td>
                   <td className="wrap">{s.criteria.map(criterionLabel).join(', ') || 'none'}</td>
                   <td>
-                    <button type="button" className="link" onClick={() => setEditing(s)}>Edit {s.name}</button>{' '}
-                    <DeleteScenario scenario={s} onDeleted={() => { setSelected((all) => all.filter((x) => x !== s.id)); reread(); }} />
+                    <button type="button" className="link" onClick={() => setEditing(s)}>
+                      Edit {s.name}
+                    </button>{' '}
+                    <DeleteScenario
+                      scenario={s}
+                      onDeleted={() => {
+                        setSelected((all) => all.filter((x) => x !== s.id));
+                        reread();
+                      }}
+                    />
                   </td>
                 </tr>
               ))}
@@ -154,7 +249,9 @@ export function AgentScenarios({ agentId, isTemplate }: { agentId: string; isTem
           {editing ? (
             <ScenarioForm key={editing === 'new' ? 'new' : editing.id} agentId={agentId} scenario={editing === 'new' ? undefined : editing} onDone={done} />
           ) : (
-            <button type="button" onClick={() => setEditing('new')}>New scenario</button>
+            <button type="button" onClick={() => setEditing('new')}>
+              New scenario
+            </button>
           )}
           {scenarios.length > 0 && <RunSuite agentId={agentId} selected={selected.filter((id) => scenarios.some((s) => s.id === id))} />}
           <h3>Runs</h3>

@@ -13,11 +13,37 @@ const VERSIONS = graphql(`
       versions(first: 100) {
         edges {
           node {
-            id version publishedAt note
-            name description language status prompt startingState whoTalksFirst reminderFrequencyFrom reminderFrequencyTo
-            maxSilenceDuration responsiveness voiceSpeed voiceTemperature interruptionSensitivity llmTemperature agentType
-            backgroundAudioStatus voicemailAction voicemailMessage callRecording openingDisclosure welcomeGreeting transferMode
-            holdAudioUrl agentFlow agentDynamicVariables agentPostCallOutcomes
+            id
+            version
+            publishedAt
+            note
+            name
+            description
+            language
+            status
+            prompt
+            startingState
+            whoTalksFirst
+            reminderFrequencyFrom
+            reminderFrequencyTo
+            maxSilenceDuration
+            responsiveness
+            voiceSpeed
+            voiceTemperature
+            interruptionSensitivity
+            llmTemperature
+            agentType
+            backgroundAudioStatus
+            voicemailAction
+            voicemailMessage
+            callRecording
+            openingDisclosure
+            welcomeGreeting
+            transferMode
+            holdAudioUrl
+            agentFlow
+            agentDynamicVariables
+            agentPostCallOutcomes
           }
         }
       }
@@ -27,7 +53,10 @@ const VERSIONS = graphql(`
 
 const PUBLISH = graphql(`
   mutation PublishAgent($id: ID!, $input: PublishAiAgentInput) {
-    publishAiAgent(id: $id, input: $input) { id version }
+    publishAiAgent(id: $id, input: $input) {
+      id
+      version
+    }
   }
 `);
 
@@ -57,7 +86,11 @@ function VersionDiff({ versions }: { versions: Version[] }) {
     <label>
       {label}{' '}
       <select value={value} onChange={(e) => set(Number(e.target.value))}>
-        {versions.map((v) => <option key={v.id} value={v.version}>Version {v.version}</option>)}
+        {versions.map((v) => (
+          <option key={v.id} value={v.version}>
+            Version {v.version}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -75,8 +108,12 @@ function VersionDiff({ versions }: { versions: Version[] }) {
           {rows.map((r) => (
             <tr key={r.field} data-field={r.field}>
               <th scope="row">{r.field}</th>
-              <td><pre>{r.from}</pre></td>
-              <td><pre>{r.to}</pre></td>
+              <td>
+                <pre>{r.from}</pre>
+              </td>
+              <td>
+                <pre>{r.to}</pre>
+              </td>
             </tr>
           ))}
         </Table>
@@ -117,9 +154,13 @@ export function AgentVersions({ agentId, isTemplate }: { agentId: string; isTemp
       <h2 id="agent-versions">Versions</h2>
       <p>Calls run the latest published version unless their campaign or make-call names another; never published, they run the draft.</p>
       <form onSubmit={submit} noValidate>
-        <label>Note <input name="note" placeholder="What changed" /></label>
+        <label>
+          Note <input name="note" placeholder="What changed" />
+        </label>
         <FieldMessage errors={errors} field="note" />
-        <button type="submit" disabled={result.fetching || isTemplate}>Publish the draft</button>
+        <button type="submit" disabled={result.fetching || isTemplate}>
+          Publish the draft
+        </button>
       </form>
       {errors.length === 0 && <Problem error={result.error ?? error} />}
       <FieldMessage errors={errors} field="from_version" />
@@ -131,7 +172,10 @@ export function AgentVersions({ agentId, isTemplate }: { agentId: string; isTemp
           <Table headers={['Version', 'Published', 'Note', '']} caption="Published versions, newest first">
             {versions.map((v, i) => (
               <tr key={v.id}>
-                <td>{v.version}{i === 0 ? ' (live)' : ''}</td>
+                <td>
+                  {v.version}
+                  {i === 0 ? ' (live)' : ''}
+                </td>
                 <td>{dateTime(v.publishedAt)}</td>
                 <td>{v.note ?? '—'}</td>
                 <td>

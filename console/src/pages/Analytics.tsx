@@ -10,17 +10,53 @@ import { href } from '../router';
 
 graphql(`
   fragment AnalyticsFigures on AnalyticsRow {
-    key calls answered answerRate averageDurationSeconds cost latencyMedianMs latencyP90Ms outcomes { outcome calls }
+    key
+    calls
+    answered
+    answerRate
+    averageDurationSeconds
+    cost
+    latencyMedianMs
+    latencyP90Ms
+    outcomes {
+      outcome
+      calls
+    }
   }
 `);
 
 const ANALYTICS = graphql(`
   query AnalyticsPage($from: String!, $to: String!, $timeZone: String!) {
-    byDay: analytics(from: $from, to: $to, groupBy: DAY, timeZone: $timeZone) { total { ...AnalyticsFigures } rows { ...AnalyticsFigures } }
-    byCampaign: analytics(from: $from, to: $to, groupBy: CAMPAIGN, timeZone: $timeZone) { rows { ...AnalyticsFigures } }
-    byAgent: analytics(from: $from, to: $to, groupBy: AGENT, timeZone: $timeZone) { rows { ...AnalyticsFigures } }
-    campaigns(first: 100) { edges { node { id name } } }
-    aiAgents { id name }
+    byDay: analytics(from: $from, to: $to, groupBy: DAY, timeZone: $timeZone) {
+      total {
+        ...AnalyticsFigures
+      }
+      rows {
+        ...AnalyticsFigures
+      }
+    }
+    byCampaign: analytics(from: $from, to: $to, groupBy: CAMPAIGN, timeZone: $timeZone) {
+      rows {
+        ...AnalyticsFigures
+      }
+    }
+    byAgent: analytics(from: $from, to: $to, groupBy: AGENT, timeZone: $timeZone) {
+      rows {
+        ...AnalyticsFigures
+      }
+    }
+    campaigns(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+    aiAgents {
+      id
+      name
+    }
   }
 `);
 
@@ -68,7 +104,9 @@ function Breakdown({ what, rows, name }: { what: string; rows: AnalyticsFiguresF
         return (
           <tr key={r.key ?? 'none'}>
             <td>{link ? <a href={link}>{text}</a> : text}</td>
-            {figures(r).map((v, i) => <td key={i}>{v}</td>)}
+            {figures(r).map((v, i) => (
+              <td key={i}>{v}</td>
+            ))}
           </tr>
         );
       })}
@@ -115,9 +153,15 @@ export function AnalyticsPage() {
     <>
       <h1>Analytics</h1>
       <form className="filters" onSubmit={submit} aria-label="Range">
-        <label>First day <input type="date" name="first" defaultValue={range.first} max={today} required /></label>
-        <label>Last day <input type="date" name="last" defaultValue={range.last} required /></label>
-        <button type="submit" disabled={fetching}>Show</button>
+        <label>
+          First day <input type="date" name="first" defaultValue={range.first} max={today} required />
+        </label>
+        <label>
+          Last day <input type="date" name="last" defaultValue={range.last} required />
+        </label>
+        <button type="submit" disabled={fetching}>
+          Show
+        </button>
         <p className="hint">Days in {TIME_ZONE}.</p>
       </form>
       <FieldMessage errors={errors} field="to" />
@@ -126,12 +170,30 @@ export function AnalyticsPage() {
       <section className="card" aria-labelledby="totals">
         <h2 id="totals">{range.first === range.last ? range.first : `${range.first} to ${range.last}`}</h2>
         <dl className="stats" data-testid="totals">
-          <div><dt>calls</dt><dd>{total?.calls ?? '…'}</dd></div>
-          <div><dt>answer rate</dt><dd>{total ? rate(total.answerRate) : '…'}</dd></div>
-          <div><dt>average duration</dt><dd>{total ? seconds(total.averageDurationSeconds) : '…'}</dd></div>
-          <div><dt>cost</dt><dd>{total ? total.cost.toFixed(4) : '…'}</dd></div>
-          <div><dt>median latency</dt><dd>{total ? ms(total.latencyMedianMs) : '…'}</dd></div>
-          <div><dt>p90 latency</dt><dd>{total ? ms(total.latencyP90Ms) : '…'}</dd></div>
+          <div>
+            <dt>calls</dt>
+            <dd>{total?.calls ?? '…'}</dd>
+          </div>
+          <div>
+            <dt>answer rate</dt>
+            <dd>{total ? rate(total.answerRate) : '…'}</dd>
+          </div>
+          <div>
+            <dt>average duration</dt>
+            <dd>{total ? seconds(total.averageDurationSeconds) : '…'}</dd>
+          </div>
+          <div>
+            <dt>cost</dt>
+            <dd>{total ? total.cost.toFixed(4) : '…'}</dd>
+          </div>
+          <div>
+            <dt>median latency</dt>
+            <dd>{total ? ms(total.latencyMedianMs) : '…'}</dd>
+          </div>
+          <div>
+            <dt>p90 latency</dt>
+            <dd>{total ? ms(total.latencyP90Ms) : '…'}</dd>
+          </div>
         </dl>
       </section>
       <section className="card" aria-labelledby="per-day">
@@ -141,7 +203,12 @@ export function AnalyticsPage() {
       {data && (
         <>
           <Table caption="Per outcome" headers={['Outcome', 'Calls']}>
-            {data.byDay.total.outcomes.map((o) => <tr key={o.outcome}><td>{label(o.outcome)}</td><td>{o.calls}</td></tr>)}
+            {data.byDay.total.outcomes.map((o) => (
+              <tr key={o.outcome}>
+                <td>{label(o.outcome)}</td>
+                <td>{o.calls}</td>
+              </tr>
+            ))}
           </Table>
           <Breakdown what="Campaign" rows={data.byCampaign.rows} name={(key) => (key ? { text: campaigns.get(key) ?? key, link: href('campaigns', key) } : { text: 'no campaign (test calls)' })} />
           <Breakdown what="Agent" rows={data.byAgent.rows} name={(key) => ({ text: (key && agents.get(key)) ?? key ?? '—', link: key ? href('agents', key) : undefined })} />

@@ -4,15 +4,35 @@ import { dateTime } from '../format';
 import { graphql } from '../gql';
 
 const KEYS = graphql(`
-  query ApiKeys { apiKeys { id prefix createdAt revokedAt } }
+  query ApiKeys {
+    apiKeys {
+      id
+      prefix
+      createdAt
+      revokedAt
+    }
+  }
 `);
 
 const CREATE = graphql(`
-  mutation CreateApiKey { createApiKey { id prefix createdAt revokedAt secret } }
+  mutation CreateApiKey {
+    createApiKey {
+      id
+      prefix
+      createdAt
+      revokedAt
+      secret
+    }
+  }
 `);
 
 const REVOKE = graphql(`
-  mutation RevokeApiKey($id: ID!) { revokeApiKey(id: $id) { id revokedAt } }
+  mutation RevokeApiKey($id: ID!) {
+    revokeApiKey(id: $id) {
+      id
+      revokedAt
+    }
+  }
 `);
 
 /** The company's API keys: create one (the key shown once, here), revoke one. */
@@ -28,12 +48,16 @@ export function ApiKeysPage() {
       <section className="card" aria-labelledby="new-key">
         <h2 id="new-key">New key</h2>
         <p className="hint">A key acts for the whole company, on the API and in this console. It is shown once, when it is created: only a hash of it is kept.</p>
-        <button type="button" onClick={() => void create({}).then(after)} disabled={created.fetching}>Create a key</button>
+        <button type="button" onClick={() => void create({}).then(after)} disabled={created.fetching}>
+          Create a key
+        </button>
         <Problem error={created.error} />
         {secret && (
           <div role="status">
             <p>Your new key (copy it now: it is not shown again):</p>
-            <p className="secret" data-testid="new-key">{secret}</p>
+            <p className="secret" data-testid="new-key">
+              {secret}
+            </p>
           </div>
         )}
       </section>
@@ -41,12 +65,16 @@ export function ApiKeysPage() {
       <Table headers={['Key', 'Created', 'Revoked', '']}>
         {data?.apiKeys.map((k) => (
           <tr key={k.id}>
-            <td><code>{k.prefix}…</code></td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
             <td>{dateTime(k.createdAt)}</td>
             <td>{k.revokedAt ? dateTime(k.revokedAt) : '—'}</td>
             <td>
               {!k.revokedAt && (
-                <button type="button" className="link" aria-label={`Revoke ${k.prefix}…`} disabled={revoked.fetching} onClick={() => void revoke({ id: k.id }).then(after)}>Revoke</button>
+                <button type="button" className="link" aria-label={`Revoke ${k.prefix}…`} disabled={revoked.fetching} onClick={() => void revoke({ id: k.id }).then(after)}>
+                  Revoke
+                </button>
               )}
             </td>
           </tr>

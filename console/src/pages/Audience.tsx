@@ -5,9 +5,20 @@ import { href } from '../router';
 
 graphql(`
   fragment AudienceFields on CampaignAudience {
-    matched callable
-    skipped { doNotCall nonLocal inactive }
-    sample { id firstname lastname phoneNumber tagName }
+    matched
+    callable
+    skipped {
+      doNotCall
+      nonLocal
+      inactive
+    }
+    sample {
+      id
+      firstname
+      lastname
+      phoneNumber
+      tagName
+    }
   }
 `);
 
@@ -45,19 +56,30 @@ export function AudienceSummary({ audience, selection }: { audience: AudienceFie
   ].flatMap(([name, values]) => (values.length > 0 ? [`${name as string} ${(values as string[]).join(', ')}`] : []));
   return (
     <div className="audience">
-      <p>
-        {selectsEveryone(selection) ? <strong>No contact filter: every contact of the company matches.</strong> : `Contacts with ${filters.join(' and ')}, and those added to the campaign.`}
-      </p>
+      <p>{selectsEveryone(selection) ? <strong>No contact filter: every contact of the company matches.</strong> : `Contacts with ${filters.join(' and ')}, and those added to the campaign.`}</p>
       <dl className="stats audience-stats" data-testid="audience">
-        <div><dt>matched</dt><dd>{audience.matched}</dd></div>
-        <div><dt>will be called</dt><dd>{audience.callable}</dd></div>
-        {reasons.map(([n, short, why]) => <div key={short} title={`Skipped: ${why}`}><dt>skipped, {short}</dt><dd>{n}</dd></div>)}
+        <div>
+          <dt>matched</dt>
+          <dd>{audience.matched}</dd>
+        </div>
+        <div>
+          <dt>will be called</dt>
+          <dd>{audience.callable}</dd>
+        </div>
+        {reasons.map(([n, short, why]) => (
+          <div key={short} title={`Skipped: ${why}`}>
+            <dt>skipped, {short}</dt>
+            <dd>{n}</dd>
+          </div>
+        ))}
       </dl>
       {audience.sample.length > 0 && (
         <Table caption={`${plural(audience.sample.length, 'contact', 'contacts')} it will call (the newest)`} headers={['Name', 'Phone', 'Tag']}>
           {audience.sample.map((c) => (
             <tr key={c.id}>
-              <td><a href={href('contacts', c.id)}>{`${c.firstname} ${c.lastname}`.trim() || c.phoneNumber}</a></td>
+              <td>
+                <a href={href('contacts', c.id)}>{`${c.firstname} ${c.lastname}`.trim() || c.phoneNumber}</a>
+              </td>
               <td>{c.phoneNumber}</td>
               <td>{c.tagName}</td>
             </tr>

@@ -10,30 +10,94 @@ import { Transcript } from './Transcript';
 
 graphql(`
   fragment CallDetail on Call {
-    id callStatus callTo callFrom callDirection callProvider isTest workspaceId
-    createdAt startedAt endedAt retryAt updatedAt
-    callDuration cost priceUnit answeredBy recordUrl disconnectReason analysisSentiment agentTaskStatus agentTaskFeedback
+    id
+    callStatus
+    callTo
+    callFrom
+    callDirection
+    callProvider
+    isTest
+    workspaceId
+    createdAt
+    startedAt
+    endedAt
+    retryAt
+    updatedAt
+    callDuration
+    cost
+    priceUnit
+    answeredBy
+    recordUrl
+    disconnectReason
+    analysisSentiment
+    agentTaskStatus
+    agentTaskFeedback
     agentPostCallOutcomes
-    agentDynamicVariables { name value }
-    transcriptTurns { role text at latencyMs latency { llmFirstTokenMs firstTextMs voiceToVoiceMs } }
-    costBreakdown { telephony llm recording total }
-    transfer { to mode status startedAt }
-    aiAgent { id name }
-    campaign { id name }
-    contact { id firstname lastname }
+    agentDynamicVariables {
+      name
+      value
+    }
+    transcriptTurns {
+      role
+      text
+      at
+      latencyMs
+      latency {
+        llmFirstTokenMs
+        firstTextMs
+        voiceToVoiceMs
+      }
+    }
+    costBreakdown {
+      telephony
+      llm
+      recording
+      total
+    }
+    transfer {
+      to
+      mode
+      status
+      startedAt
+    }
+    aiAgent {
+      id
+      name
+    }
+    campaign {
+      id
+      name
+    }
+    contact {
+      id
+      firstname
+      lastname
+    }
   }
 `);
 
 const CALL = graphql(`
-  query CallPage($id: ID!) { call(id: $id) { ...CallDetail } }
+  query CallPage($id: ID!) {
+    call(id: $id) {
+      ...CallDetail
+    }
+  }
 `);
 
 const CALL_LIVE = graphql(`
-  subscription CallLive($id: ID!) { callStatusChanged(callId: $id) { ...CallDetail } }
+  subscription CallLive($id: ID!) {
+    callStatusChanged(callId: $id) {
+      ...CallDetail
+    }
+  }
 `);
 
 const CANCEL = graphql(`
-  mutation CancelCall($id: ID!) { cancelCall(id: $id) { ...CallDetail } }
+  mutation CancelCall($id: ID!) {
+    cancelCall(id: $id) {
+      ...CallDetail
+    }
+  }
 `);
 
 /** The status steps a call went through, from its timestamps (a transfer between the answer and the end). */
@@ -55,7 +119,12 @@ function Cost({ call }: { call: CallDetailFragment }) {
   return (
     <>
       {money(call.cost, call.priceUnit)}
-      {parts && <small className="cost-parts"> (telephony {part(parts.telephony)}, model {part(parts.llm)}, recording {part(parts.recording)})</small>}
+      {parts && (
+        <small className="cost-parts">
+          {' '}
+          (telephony {part(parts.telephony)}, model {part(parts.llm)}, recording {part(parts.recording)})
+        </small>
+      )}
     </>
   );
 }
@@ -71,36 +140,80 @@ export function CallPage({ id }: { id: string }) {
   const outcomes = Object.entries(call.agentPostCallOutcomes ?? {});
   return (
     <>
-      <p><a href={href('calls')}>← Calls</a></p>
+      <p>
+        <a href={href('calls')}>← Calls</a>
+      </p>
       <h1>Call to {call.callTo}</h1>
       <div className="grid">
         <section className="card" aria-labelledby="call-facts">
           <h2 id="call-facts">Details</h2>
           <dl className="facts">
-            <dt>Status</dt><dd><span className={`badge s-${call.callStatus}`} data-testid="call-status">{label(call.callStatus)}</span></dd>
-            <dt>From</dt><dd>{call.callFrom}</dd>
-            <dt>Direction</dt><dd>{label(call.callDirection)}{call.isTest ? ' (test)' : ''}</dd>
-            <dt>Agent</dt><dd><a href={href('agents', call.aiAgent.id)}>{call.aiAgent.name}</a></dd>
-            <dt>Campaign</dt><dd>{call.campaign ? <a href={href('campaigns', call.campaign.id)}>{call.campaign.name}</a> : '—'}</dd>
-            <dt>Contact</dt><dd>{call.contact ? `${call.contact.firstname} ${call.contact.lastname}` : '—'}</dd>
-            <dt>Answered by</dt><dd data-testid="answered-by">{label(call.answeredBy)}</dd>
-            <dt>Duration</dt><dd>{duration(call.callDuration)}</dd>
-            <dt>Cost</dt><dd><Cost call={call} /></dd>
-            <dt>Ended because</dt><dd>{call.disconnectReason || '—'}</dd>
-            <dt>Sentiment</dt><dd>{call.analysisSentiment || '—'}</dd>
-            <dt>Task</dt><dd>{call.agentTaskStatus || '—'} {call.agentTaskFeedback}</dd>
+            <dt>Status</dt>
+            <dd>
+              <span className={`badge s-${call.callStatus}`} data-testid="call-status">
+                {label(call.callStatus)}
+              </span>
+            </dd>
+            <dt>From</dt>
+            <dd>{call.callFrom}</dd>
+            <dt>Direction</dt>
+            <dd>
+              {label(call.callDirection)}
+              {call.isTest ? ' (test)' : ''}
+            </dd>
+            <dt>Agent</dt>
+            <dd>
+              <a href={href('agents', call.aiAgent.id)}>{call.aiAgent.name}</a>
+            </dd>
+            <dt>Campaign</dt>
+            <dd>{call.campaign ? <a href={href('campaigns', call.campaign.id)}>{call.campaign.name}</a> : '—'}</dd>
+            <dt>Contact</dt>
+            <dd>{call.contact ? `${call.contact.firstname} ${call.contact.lastname}` : '—'}</dd>
+            <dt>Answered by</dt>
+            <dd data-testid="answered-by">{label(call.answeredBy)}</dd>
+            <dt>Duration</dt>
+            <dd>{duration(call.callDuration)}</dd>
+            <dt>Cost</dt>
+            <dd>
+              <Cost call={call} />
+            </dd>
+            <dt>Ended because</dt>
+            <dd>{call.disconnectReason || '—'}</dd>
+            <dt>Sentiment</dt>
+            <dd>{call.analysisSentiment || '—'}</dd>
+            <dt>Task</dt>
+            <dd>
+              {call.agentTaskStatus || '—'} {call.agentTaskFeedback}
+            </dd>
           </dl>
-          {!ended && <button type="button" onClick={() => cancel({ id })} disabled={cancelled.fetching}>Cancel call</button>}
+          {!ended && (
+            <button type="button" onClick={() => cancel({ id })} disabled={cancelled.fetching}>
+              Cancel call
+            </button>
+          )}
           <Problem error={cancelled.error} />
         </section>
         <section className="card" aria-labelledby="call-timeline">
           <h2 id="call-timeline">Timeline</h2>
           <ol className="timeline">
-            {timeline(call).map((s) => <li key={s.step}><strong>{s.step}</strong> <time dateTime={s.at ?? undefined}>{dateTime(s.at)}</time></li>)}
+            {timeline(call).map((s) => (
+              <li key={s.step}>
+                <strong>{s.step}</strong> <time dateTime={s.at ?? undefined}>{dateTime(s.at)}</time>
+              </li>
+            ))}
           </ol>
           <h2>Outcomes</h2>
-          {outcomes.length === 0 ? <p>{ended ? 'None recorded.' : 'After the call ends.'}</p> : (
-            <dl className="facts">{outcomes.map(([k, v]) => <div key={k}><dt>{k}</dt><dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd></div>)}</dl>
+          {outcomes.length === 0 ? (
+            <p>{ended ? 'None recorded.' : 'After the call ends.'}</p>
+          ) : (
+            <dl className="facts">
+              {outcomes.map(([k, v]) => (
+                <div key={k}>
+                  <dt>{k}</dt>
+                  <dd>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+                </div>
+              ))}
+            </dl>
           )}
         </section>
       </div>

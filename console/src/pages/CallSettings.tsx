@@ -38,7 +38,7 @@ const TEXTS = [
   {
     key: 'welcomeGreeting',
     text: 'Welcome greeting',
-    hint: 'The agent\'s first words when it talks first, said without asking the model; {{variables}} are filled as in the prompt. Empty: the model greets.',
+    hint: "The agent's first words when it talks first, said without asking the model; {{variables}} are filled as in the prompt. Empty: the model greets.",
     /** Saved as null when left empty (the API's "none"). */
     nullable: true,
   },
@@ -69,9 +69,14 @@ export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldErr
       <legend>Answering machines, recording and transfers</legend>
       {CHOICES.map((c) => (
         <div key={c.key} className="field">
-          <label>{c.text}
+          <label>
+            {c.text}
             <select name={c.key} defaultValue={agent[c.key]}>
-              {Object.entries(c.options).map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+              {Object.entries(c.options).map(([value, text]) => (
+                <option key={value} value={value}>
+                  {text}
+                </option>
+              ))}
             </select>
           </label>
           <FieldMessage errors={errors} field={c.key} />
@@ -79,8 +84,12 @@ export function CallSettings({ agent, errors }: { agent: Agent; errors: FieldErr
       ))}
       {TEXTS.map((t) => (
         <div key={t.key} className="field">
-          <label>{t.text} <textarea name={t.key} rows={2} defaultValue={agent[t.key] ?? ''} aria-describedby={`${t.key}-hint`} /></label>
-          <small id={`${t.key}-hint`} className="hint">{t.hint}</small>
+          <label>
+            {t.text} <textarea name={t.key} rows={2} defaultValue={agent[t.key] ?? ''} aria-describedby={`${t.key}-hint`} />
+          </label>
+          <small id={`${t.key}-hint`} className="hint">
+            {t.hint}
+          </small>
           <FieldMessage errors={errors} field={t.key} />
         </div>
       ))}

@@ -12,13 +12,49 @@ import { CampaignSettings } from './CampaignSettings';
 const CAMPAIGN = graphql(`
   query CampaignPage($id: ID!) {
     campaign(id: $id) {
-      id name status callProgress workspaceId timeZone
-      callTimeOfDayFrom callTimeOfDayTo daysOfWeek startedAt endedAt
-      numberOfCallAttempts retryDelay retryDelayUnit
-      contactsListTags contactsListCategories contactsListSource
-      aiAgent { id name }
-      stats { contactsSelected settled pickedUp failed inProgress queued skipped skippedReasons nextAttemptAt }
-      calls(first: 100) { edges { node { id callStatus callTo createdAt endedAt } } }
+      id
+      name
+      status
+      callProgress
+      workspaceId
+      timeZone
+      callTimeOfDayFrom
+      callTimeOfDayTo
+      daysOfWeek
+      startedAt
+      endedAt
+      numberOfCallAttempts
+      retryDelay
+      retryDelayUnit
+      contactsListTags
+      contactsListCategories
+      contactsListSource
+      aiAgent {
+        id
+        name
+      }
+      stats {
+        contactsSelected
+        settled
+        pickedUp
+        failed
+        inProgress
+        queued
+        skipped
+        skippedReasons
+        nextAttemptAt
+      }
+      calls(first: 100) {
+        edges {
+          node {
+            id
+            callStatus
+            callTo
+            createdAt
+            endedAt
+          }
+        }
+      }
     }
   }
 `);
@@ -29,19 +65,38 @@ const CAMPAIGN = graphql(`
  * with each live refresh of the stats.
  */
 const AUDIENCE = graphql(`
-  query CampaignAudience($id: ID!) { campaign(id: $id) { id audience(limit: 10) { ...AudienceFields } } }
+  query CampaignAudience($id: ID!) {
+    campaign(id: $id) {
+      id
+      audience(limit: 10) {
+        ...AudienceFields
+      }
+    }
+  }
 `);
 
 const DELETE = graphql(`
-  mutation DeleteCampaign($id: ID!) { deleteCampaign(id: $id) }
+  mutation DeleteCampaign($id: ID!) {
+    deleteCampaign(id: $id)
+  }
 `);
 
 const CAMPAIGN_CALLS_LIVE = graphql(`
-  subscription CampaignCallsLive($campaignId: ID!) { callStatusChanged(campaignId: $campaignId) { id callStatus } }
+  subscription CampaignCallsLive($campaignId: ID!) {
+    callStatusChanged(campaignId: $campaignId) {
+      id
+      callStatus
+    }
+  }
 `);
 
 const SET_STATUS = graphql(`
-  mutation SetCampaignStatus($id: ID!, $status: String!) { updateCampaign(id: $id, input: { status: $status }) { id status } }
+  mutation SetCampaignStatus($id: ID!, $status: String!) {
+    updateCampaign(id: $id, input: { status: $status }) {
+      id
+      status
+    }
+  }
 `);
 
 /** How often, at most, live news re-reads the campaign's stats. */
@@ -57,12 +112,17 @@ const OUTCOMES = [
 
 /** Cumulative outcomes of the campaign's ended calls, one point per ended call. */
 function outcomesOverTime(calls: Calls) {
-  const ended = calls.map((e) => e.node).filter((c) => c.endedAt).sort((a, b) => a.endedAt!.localeCompare(b.endedAt!));
+  const ended = calls
+    .map((e) => e.node)
+    .filter((c) => c.endedAt)
+    .sort((a, b) => a.endedAt!.localeCompare(b.endedAt!));
   const counts = OUTCOMES.map(() => 0);
   const x: number[] = [];
   const values: number[][] = OUTCOMES.map(() => []);
   for (const call of ended) {
-    OUTCOMES.forEach((o, i) => { if (o.statuses.includes(call.callStatus)) counts[i]++; });
+    OUTCOMES.forEach((o, i) => {
+      if (o.statuses.includes(call.callStatus)) counts[i]++;
+    });
     x.push(Date.parse(call.endedAt!) / 1000);
     counts.forEach((n, i) => values[i].push(n));
   }
@@ -75,9 +135,17 @@ function useLiveRefresh(id: string, refresh: () => void) {
   const [live] = useSubscription({ query: CAMPAIGN_CALLS_LIVE, variables: { campaignId: id } }, (n: number = 0) => n + 1);
   useEffect(() => {
     if (!live.data || pending.current) return;
-    pending.current = setTimeout(() => { pending.current = null; refresh(); }, REFRESH_MS);
+    pending.current = setTimeout(() => {
+      pending.current = null;
+      refresh();
+    }, REFRESH_MS);
   }, [live.data, refresh]);
-  useEffect(() => () => { if (pending.current) clearTimeout(pending.current); }, []);
+  useEffect(
+    () => () => {
+      if (pending.current) clearTimeout(pending.current);
+    },
+    [],
+  );
 }
 
 /** One campaign: live progress, outcomes over time, activate/pause/resume, and its calling window and retries. */
@@ -92,25 +160,66 @@ export function CampaignPage({ id }: { id: string }) {
   const chart = useMemo(() => outcomesOverTime(campaign?.calls.edges ?? []), [campaign]);
   if (!campaign) return notYet(error, Boolean(data), 'campaign');
   const { stats } = campaign;
-  const action = campaign.status === 'active' ? { to: 'paused', text: 'Pause' } : campaign.status === 'paused' ? { to: 'active', text: 'Resume' } : campaign.status === 'completed' ? null : { to: 'active', text: 'Activate' };
+  const action =
+    campaign.status === 'active'
+      ? { to: 'paused', text: 'Pause' }
+      : campaign.status === 'paused'
+        ? { to: 'active', text: 'Resume' }
+        : campaign.status === 'completed'
+          ? null
+          : { to: 'active', text: 'Activate' };
   const skippedReasons = Object.entries(stats.skippedReasons);
   const why = skippedReasons.map(([r, n]) => `${label(r)}: ${String(n)}`).join(', ');
   return (
     <>
-      <p><a href={href('campaigns')}>← Campaigns</a></p>
+      <p>
+        <a href={href('campaigns')}>← Campaigns</a>
+      </p>
       <h1>{campaign.name}</h1>
       <section className="card" aria-labelledby="progress">
-        <h2 id="progress">Progress <span className="badge" data-testid="campaign-status">{label(campaign.status)}</span></h2>
+        <h2 id="progress">
+          Progress{' '}
+          <span className="badge" data-testid="campaign-status">
+            {label(campaign.status)}
+          </span>
+        </h2>
         <ProgressBar value={campaign.callProgress} label="Campaign progress" />
         <dl className="stats">
-          <div><dt>selected</dt><dd>{stats.contactsSelected}</dd></div>
-          <div><dt>settled</dt><dd>{stats.settled}</dd></div>
-          <div><dt>picked up</dt><dd>{stats.pickedUp}</dd></div>
-          <div><dt>failed</dt><dd>{stats.failed}</dd></div>
-          <div><dt>in progress</dt><dd>{stats.inProgress}</dd></div>
-          <div><dt>queued</dt><dd>{stats.queued}</dd></div>
-          <div><dt>skipped</dt><dd>{stats.skipped}{skippedReasons.length > 0 && <small title={why}> ({why})</small>}</dd></div>
-          <div><dt>next attempt</dt><dd title={dateTime(stats.nextAttemptAt)}>{dateTime(stats.nextAttemptAt)}</dd></div>
+          <div>
+            <dt>selected</dt>
+            <dd>{stats.contactsSelected}</dd>
+          </div>
+          <div>
+            <dt>settled</dt>
+            <dd>{stats.settled}</dd>
+          </div>
+          <div>
+            <dt>picked up</dt>
+            <dd>{stats.pickedUp}</dd>
+          </div>
+          <div>
+            <dt>failed</dt>
+            <dd>{stats.failed}</dd>
+          </div>
+          <div>
+            <dt>in progress</dt>
+            <dd>{stats.inProgress}</dd>
+          </div>
+          <div>
+            <dt>queued</dt>
+            <dd>{stats.queued}</dd>
+          </div>
+          <div>
+            <dt>skipped</dt>
+            <dd>
+              {stats.skipped}
+              {skippedReasons.length > 0 && <small title={why}> ({why})</small>}
+            </dd>
+          </div>
+          <div>
+            <dt>next attempt</dt>
+            <dd title={dateTime(stats.nextAttemptAt)}>{dateTime(stats.nextAttemptAt)}</dd>
+          </div>
         </dl>
         {action && (
           <StatusButton
@@ -136,7 +245,9 @@ export function CampaignPage({ id }: { id: string }) {
         <h2 id="campaign-calls">Calls</h2>
         <ul className="plain">
           {campaign.calls.edges.map(({ node: c }) => (
-            <li key={c.id}><a href={href('calls', c.id)}>{c.callTo}</a> <span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span> {dateTime(c.createdAt)}</li>
+            <li key={c.id}>
+              <a href={href('calls', c.id)}>{c.callTo}</a> <span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span> {dateTime(c.createdAt)}
+            </li>
           ))}
         </ul>
       </section>

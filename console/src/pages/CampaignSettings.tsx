@@ -7,7 +7,16 @@ import type { RetryDelayUnit } from '../gql/graphql';
 
 const UPDATE = graphql(`
   mutation UpdateCampaignSchedule($id: ID!, $input: UpdateCampaignInput!) {
-    updateCampaign(id: $id, input: $input) { id callTimeOfDayFrom callTimeOfDayTo daysOfWeek timeZone numberOfCallAttempts retryDelay retryDelayUnit }
+    updateCampaign(id: $id, input: $input) {
+      id
+      callTimeOfDayFrom
+      callTimeOfDayTo
+      daysOfWeek
+      timeZone
+      numberOfCallAttempts
+      retryDelay
+      retryDelayUnit
+    }
   }
 `);
 
@@ -55,9 +64,15 @@ export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: 
   return (
     <>
       <div className="row">
-        <label>From (HH:MM:SS) <input name="from" defaultValue={initial.callTimeOfDayFrom} /></label>
-        <label>To (HH:MM:SS) <input name="to" defaultValue={initial.callTimeOfDayTo} /></label>
-        <label>Time zone <input name="timeZone" defaultValue={initial.timeZone} /></label>
+        <label>
+          From (HH:MM:SS) <input name="from" defaultValue={initial.callTimeOfDayFrom} />
+        </label>
+        <label>
+          To (HH:MM:SS) <input name="to" defaultValue={initial.callTimeOfDayTo} />
+        </label>
+        <label>
+          Time zone <input name="timeZone" defaultValue={initial.timeZone} />
+        </label>
       </div>
       <FieldMessage errors={errors} field="callTimeOfDayFrom" />
       <FieldMessage errors={errors} field="callTimeOfDayTo" />
@@ -65,7 +80,9 @@ export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: 
       <fieldset className="choices">
         <legend>Days</legend>
         {DAYS.map((day, i) => (
-          <label key={day} className="inline"><input type="checkbox" name="day" value={i + 1} defaultChecked={initial.daysOfWeek.includes(i + 1)} /> {day}</label>
+          <label key={day} className="inline">
+            <input type="checkbox" name="day" value={i + 1} defaultChecked={initial.daysOfWeek.includes(i + 1)} /> {day}
+          </label>
         ))}
       </fieldset>
       <FieldMessage errors={errors} field="daysOfWeek" />
@@ -73,18 +90,33 @@ export function ScheduleFields({ initial, tiers, setTiers, errors }: { initial: 
         <legend>Retry tiers (in order)</legend>
         {tiers.map((tier, i) => (
           <div className="row" key={i}>
-            <label>Attempts <input inputMode="numeric" value={tier.attempts} onChange={(e) => setTier(i, { attempts: e.target.value })} /></label>
-            <label>Wait <input inputMode="numeric" value={tier.delay} onChange={(e) => setTier(i, { delay: e.target.value })} /></label>
-            <label>Unit
-              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value as RetryDelayUnit })}>{UNITS.map((u) => <option key={u} value={u}>{u.toLowerCase()}</option>)}</select>
+            <label>
+              Attempts <input inputMode="numeric" value={tier.attempts} onChange={(e) => setTier(i, { attempts: e.target.value })} />
             </label>
-            <button type="button" className="link" onClick={() => setTiers((all) => all.filter((_, j) => j !== i))}>Remove tier {i + 1}</button>
+            <label>
+              Wait <input inputMode="numeric" value={tier.delay} onChange={(e) => setTier(i, { delay: e.target.value })} />
+            </label>
+            <label>
+              Unit
+              <select value={tier.unit} onChange={(e) => setTier(i, { unit: e.target.value as RetryDelayUnit })}>
+                {UNITS.map((u) => (
+                  <option key={u} value={u}>
+                    {u.toLowerCase()}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="link" onClick={() => setTiers((all) => all.filter((_, j) => j !== i))}>
+              Remove tier {i + 1}
+            </button>
             <FieldMessage errors={errors} field={`numberOfCallAttempts[${i}]`} />
             <FieldMessage errors={errors} field={`retryDelay[${i}]`} />
             <FieldMessage errors={errors} field={`retryDelayUnit[${i}]`} />
           </div>
         ))}
-        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'MINUTES' }])}>Add a tier</button>
+        <button type="button" className="link" onClick={() => setTiers((all) => [...all, { attempts: '1', delay: '30', unit: 'MINUTES' }])}>
+          Add a tier
+        </button>
       </fieldset>
       <FieldMessage errors={errors} field="numberOfCallAttempts" />
       <FieldMessage errors={errors} field="retryDelay" />
@@ -110,7 +142,9 @@ export function CampaignSettings({ campaign }: { campaign: Schedule & { id: stri
     <form className="card" onSubmit={submit} aria-labelledby="schedule" noValidate>
       <h2 id="schedule">Calling window and retries</h2>
       <ScheduleFields initial={campaign} tiers={tiers} setTiers={setTiers} errors={errors} />
-      <button type="submit" disabled={result.fetching}>Save</button>
+      <button type="submit" disabled={result.fetching}>
+        Save
+      </button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>
     </form>

@@ -10,32 +10,88 @@ import { href, navigate } from '../router';
 const CONTACT = graphql(`
   query ContactPage($id: ID!) {
     contact(id: $id) {
-      id firstname lastname phoneNumber tagName categoryName sourceName notes status metadata
-      lastCallStatus lastCallAt lastCallDuration lastCallFeedback
-      campaign { id name }
+      id
+      firstname
+      lastname
+      phoneNumber
+      tagName
+      categoryName
+      sourceName
+      notes
+      status
+      metadata
+      lastCallStatus
+      lastCallAt
+      lastCallDuration
+      lastCallFeedback
+      campaign {
+        id
+        name
+      }
     }
-    campaigns(first: 100) { edges { node { id name } } }
+    campaigns(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
   }
 `);
 
 const CAMPAIGN_CALLS = graphql(`
   query ContactCalls($campaignId: ID!) {
-    calls(first: 100, campaignId: $campaignId) { edges { node { id callStatus createdAt callDuration contact { id } } } }
+    calls(first: 100, campaignId: $campaignId) {
+      edges {
+        node {
+          id
+          callStatus
+          createdAt
+          callDuration
+          contact {
+            id
+          }
+        }
+      }
+    }
   }
 `);
 
 const UPDATE = graphql(`
   mutation UpdateContact($id: ID!, $input: UpdateContactInput!) {
-    updateContact(id: $id, input: $input) { id firstname lastname phoneNumber tagName categoryName sourceName notes status metadata campaign { id name } }
+    updateContact(id: $id, input: $input) {
+      id
+      firstname
+      lastname
+      phoneNumber
+      tagName
+      categoryName
+      sourceName
+      notes
+      status
+      metadata
+      campaign {
+        id
+        name
+      }
+    }
   }
 `);
 
 const DELETE = graphql(`
-  mutation DeleteContact($id: ID!) { deleteContact(id: $id) }
+  mutation DeleteContact($id: ID!) {
+    deleteContact(id: $id)
+  }
 `);
 
 const DO_NOT_CALL = graphql(`
-  mutation ContactDoNotCall($input: AddDoNotCallNumbersInput!) { addDoNotCallNumbers(input: $input) { id phoneNumber } }
+  mutation ContactDoNotCall($input: AddDoNotCallNumbersInput!) {
+    addDoNotCallNumbers(input: $input) {
+      id
+      phoneNumber
+    }
+  }
 `);
 
 type Contact = NonNullable<ContactPageQuery['contact']>;
@@ -77,27 +133,39 @@ function ContactForm({ contact, campaigns }: { contact: Contact; campaigns: { id
       <h2 id="contact-edit">Edit</h2>
       {TEXTS.map((t) => (
         <div key={t.key} className="field">
-          <label>{t.text} <input name={t.key} defaultValue={contact[t.key]} /></label>
+          <label>
+            {t.text} <input name={t.key} defaultValue={contact[t.key]} />
+          </label>
           <FieldMessage errors={errors} field={t.field} />
         </div>
       ))}
-      <label>Status
+      <label>
+        Status
         <select name="status" defaultValue={contact.status}>
           <option value="active">active (campaigns call it)</option>
           <option value="inactive">inactive (campaigns skip it)</option>
         </select>
       </label>
       <FieldMessage errors={errors} field="status" />
-      <label>Campaign
+      <label>
+        Campaign
         <select name="campaignId" defaultValue={contact.campaign?.id ?? ''}>
           <option value="">none</option>
-          {campaigns.map((c) => <option key={c.id} value={c.id}>{c.name}</option>)}
+          {campaigns.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
         </select>
       </label>
       <FieldMessage errors={errors} field="campaignId" />
-      <label>Metadata (JSON) <textarea name="metadata" rows={3} defaultValue={JSON.stringify(contact.metadata, null, 2)} /></label>
+      <label>
+        Metadata (JSON) <textarea name="metadata" rows={3} defaultValue={JSON.stringify(contact.metadata, null, 2)} />
+      </label>
       <FieldMessage errors={errors} field="metadata" />
-      <button type="submit" disabled={result.fetching}>Save</button>
+      <button type="submit" disabled={result.fetching}>
+        Save
+      </button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>
     </form>
@@ -113,17 +181,28 @@ function CampaignCalls({ contact }: { contact: Contact }) {
     <section className="card" aria-labelledby="contact-calls">
       <h2 id="contact-calls">Calls</h2>
       <dl className="facts">
-        <dt>Last call</dt><dd>{label(contact.lastCallStatus)} {contact.lastCallAt && dateTime(contact.lastCallAt)}</dd>
-        <dt>Duration</dt><dd>{contact.lastCallDuration == null ? '—' : duration(contact.lastCallDuration)}</dd>
-        <dt>Feedback</dt><dd>{contact.lastCallFeedback || '—'}</dd>
+        <dt>Last call</dt>
+        <dd>
+          {label(contact.lastCallStatus)} {contact.lastCallAt && dateTime(contact.lastCallAt)}
+        </dd>
+        <dt>Duration</dt>
+        <dd>{contact.lastCallDuration == null ? '—' : duration(contact.lastCallDuration)}</dd>
+        <dt>Feedback</dt>
+        <dd>{contact.lastCallFeedback || '—'}</dd>
       </dl>
       <Problem error={error} />
       {campaignId && (
         <>
           <h3>By its campaign</h3>
-          {calls.length === 0 ? <p>None yet.</p> : (
+          {calls.length === 0 ? (
+            <p>None yet.</p>
+          ) : (
             <ul className="plain">
-              {calls.map((c) => <li key={c.id}><a href={href('calls', c.id)}>{dateTime(c.createdAt)}</a> <span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span> {duration(c.callDuration)}</li>)}
+              {calls.map((c) => (
+                <li key={c.id}>
+                  <a href={href('calls', c.id)}>{dateTime(c.createdAt)}</a> <span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span> {duration(c.callDuration)}
+                </li>
+              ))}
             </ul>
           )}
         </>
@@ -143,17 +222,27 @@ export function ContactPage({ id }: { id: string }) {
   const onDelete = () => void remove({ id }).then((res) => res.error || navigate('contacts'));
   return (
     <>
-      <p><a href={href('contacts')}>← Contacts</a></p>
+      <p>
+        <a href={href('contacts')}>← Contacts</a>
+      </p>
       <h1>{name}</h1>
       <div className="grid">
         <section className="card" aria-labelledby="contact-facts">
           <h2 id="contact-facts">Details</h2>
           <dl className="facts">
-            <dt>Phone</dt><dd>{contact.phoneNumber}</dd>
-            <dt>Campaign</dt><dd>{contact.campaign ? <a href={href('campaigns', contact.campaign.id)}>{contact.campaign.name}</a> : '—'}</dd>
-            <dt>Status</dt><dd>{contact.status}</dd>
+            <dt>Phone</dt>
+            <dd>{contact.phoneNumber}</dd>
+            <dt>Campaign</dt>
+            <dd>{contact.campaign ? <a href={href('campaigns', contact.campaign.id)}>{contact.campaign.name}</a> : '—'}</dd>
+            <dt>Status</dt>
+            <dd>{contact.status}</dd>
           </dl>
-          <button type="button" className="secondary" disabled={listed.fetching || Boolean(listed.data)} onClick={() => void list({ input: { numbers: [contact.phoneNumber], reason: `contact ${name}` } })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={listed.fetching || Boolean(listed.data)}
+            onClick={() => void list({ input: { numbers: [contact.phoneNumber], reason: `contact ${name}` } })}
+          >
             Add {contact.phoneNumber} to the do-not-call list
           </button>
           <p role="status">{listed.data ? `${contact.phoneNumber} is on the do-not-call list: no call reaches it.` : ''}</p>

@@ -10,18 +10,34 @@ const LIST = graphql(`
   query DoNotCallList($after: String) {
     doNotCallNumbers(first: 50, after: $after) {
       totalCount
-      pageInfo { hasNextPage endCursor }
-      edges { node { id phoneNumber reason createdAt } }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+      edges {
+        node {
+          id
+          phoneNumber
+          reason
+          createdAt
+        }
+      }
     }
   }
 `);
 
 const ADD = graphql(`
-  mutation AddDoNotCall($input: AddDoNotCallNumbersInput!) { addDoNotCallNumbers(input: $input) { id } }
+  mutation AddDoNotCall($input: AddDoNotCallNumbersInput!) {
+    addDoNotCallNumbers(input: $input) {
+      id
+    }
+  }
 `);
 
 const REMOVE = graphql(`
-  mutation RemoveDoNotCall($number: String!) { removeDoNotCallNumber(number: $number) }
+  mutation RemoveDoNotCall($number: String!) {
+    removeDoNotCallNumber(number: $number)
+  }
 `);
 
 /** The first cell of each row of a file (a CSV or one number a line), a header without digits left out. */
@@ -55,7 +71,10 @@ export function DoNotCallPage() {
     event.preventDefault();
     const form = event.currentTarget;
     const fields = new FormData(form);
-    const numbers = String(fields.get('numbers')).split('\n').map((n) => n.trim()).filter(Boolean);
+    const numbers = String(fields.get('numbers'))
+      .split('\n')
+      .map((n) => n.trim())
+      .filter(Boolean);
     if (await addNumbers(numbers, String(fields.get('reason')).trim())) form.reset();
   }
 
@@ -72,10 +91,18 @@ export function DoNotCallPage() {
       <p className="hint">No call reaches a number on this list: a test call to it is refused, campaigns skip it.</p>
       <form className="card" onSubmit={submit} aria-labelledby="add-dnc" noValidate>
         <h2 id="add-dnc">Add numbers</h2>
-        <label>Numbers, one a line (any format) <textarea name="numbers" rows={3} required /></label>
-        <label>Reason <input name="reason" /></label>
-        <button type="submit" disabled={added.fetching}>Add to the list</button>
-        <label>Or import a file (CSV or text: the first column of each line) <input type="file" accept=".csv,.txt,text/csv,text/plain" onChange={load} /></label>
+        <label>
+          Numbers, one a line (any format) <textarea name="numbers" rows={3} required />
+        </label>
+        <label>
+          Reason <input name="reason" />
+        </label>
+        <button type="submit" disabled={added.fetching}>
+          Add to the list
+        </button>
+        <label>
+          Or import a file (CSV or text: the first column of each line) <input type="file" accept=".csv,.txt,text/csv,text/plain" onChange={load} />
+        </label>
         <FieldMessage errors={errors} field="numbers" />
         {errors.length === 0 && <Problem error={added.error} />}
         <p role="status">{done}</p>
@@ -87,14 +114,24 @@ export function DoNotCallPage() {
             <td>{n.phoneNumber}</td>
             <td>{n.reason ?? '—'}</td>
             <td>{dateTime(n.createdAt)}</td>
-            <td><button type="button" className="link" aria-label={`Remove ${n.phoneNumber}`} onClick={() => void remove({ number: n.phoneNumber }).then(after)}>Remove</button></td>
+            <td>
+              <button type="button" className="link" aria-label={`Remove ${n.phoneNumber}`} onClick={() => void remove({ number: n.phoneNumber }).then(after)}>
+                Remove
+              </button>
+            </td>
           </tr>
         ))}
       </Table>
       <nav className="pager" aria-label="Pages">
-        <button type="button" disabled={cursors.length === 1 || fetching} onClick={() => setCursors((c) => c.slice(0, -1))}>Previous</button>
-        <span>Page {cursors.length} · {page?.totalCount ?? '…'} numbers</span>
-        <button type="button" disabled={!page?.pageInfo.hasNextPage || fetching} onClick={() => setCursors((c) => [...c, page!.pageInfo.endCursor ?? null])}>Next</button>
+        <button type="button" disabled={cursors.length === 1 || fetching} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Previous
+        </button>
+        <span>
+          Page {cursors.length} · {page?.totalCount ?? '…'} numbers
+        </span>
+        <button type="button" disabled={!page?.pageInfo.hasNextPage || fetching} onClick={() => setCursors((c) => [...c, page!.pageInfo.endCursor ?? null])}>
+          Next
+        </button>
       </nav>
     </>
   );

@@ -10,46 +10,101 @@ import { draftOf, EventsFields, StepsEditor, stepsInput } from './FlowSteps';
 
 graphql(`
   fragment ExecutionRow on WebhookExecution {
-    id status attemptNumber variables createdAt finishedAt nextRetryAt errorMessage
-    stepLog { attemptNumber stepNumber status tries durationMs error request response unresolvedVariables }
+    id
+    status
+    attemptNumber
+    variables
+    createdAt
+    finishedAt
+    nextRetryAt
+    errorMessage
+    stepLog {
+      attemptNumber
+      stepNumber
+      status
+      tries
+      durationMs
+      error
+      request
+      response
+      unresolvedVariables
+    }
   }
 `);
 
 graphql(`
   fragment FlowStepFields on WebhookStep {
-    id stepNumber webhookMethod webhookUrl dependsOnStep retryLimit timeout webhookTimeout webhookUrlParams webhookHeaders webhookBody successCondition
+    id
+    stepNumber
+    webhookMethod
+    webhookUrl
+    dependsOnStep
+    retryLimit
+    timeout
+    webhookTimeout
+    webhookUrlParams
+    webhookHeaders
+    webhookBody
+    successCondition
   }
 `);
 
 const FLOW = graphql(`
   query FlowPage($id: ID!) {
     webhook(id: $id) {
-      id name status events isTemplate
-      steps { ...FlowStepFields }
-      executions(first: 20) { edges { node { ...ExecutionRow } } }
+      id
+      name
+      status
+      events
+      isTemplate
+      steps {
+        ...FlowStepFields
+      }
+      executions(first: 20) {
+        edges {
+          node {
+            ...ExecutionRow
+          }
+        }
+      }
     }
   }
 `);
 
 const EXECUTIONS_LIVE = graphql(`
-  subscription FlowExecutionsLive($id: ID!) { webhookExecutionUpdated(webhookId: $id) { ...ExecutionRow } }
+  subscription FlowExecutionsLive($id: ID!) {
+    webhookExecutionUpdated(webhookId: $id) {
+      ...ExecutionRow
+    }
+  }
 `);
 
 const UPDATE = graphql(`
   mutation UpdateFlow($id: ID!, $input: UpdateWebhookInput!) {
     updateWebhook(id: $id, input: $input) {
-      id name status events
-      steps { ...FlowStepFields }
+      id
+      name
+      status
+      events
+      steps {
+        ...FlowStepFields
+      }
     }
   }
 `);
 
 const DELETE = graphql(`
-  mutation DeleteFlow($id: ID!) { deleteWebhook(id: $id) }
+  mutation DeleteFlow($id: ID!) {
+    deleteWebhook(id: $id)
+  }
 `);
 
 const TRIGGER = graphql(`
-  mutation TriggerFlow($id: ID!, $variables: JSONObject) { triggerWebhook(id: $id, variables: $variables) { ...ExecutionRow } }
+  mutation TriggerFlow($id: ID!, $variables: JSONObject) {
+    triggerWebhook(id: $id, variables: $variables) {
+      ...ExecutionRow
+    }
+  }
 `);
 
 /** The start of a body, as the step log shows it. */
@@ -72,7 +127,10 @@ function Execution({ run }: { run: ExecutionRowFragment }) {
         <span className={`badge x-${run.status}`}>{label(run.status)}</span> attempt {run.attemptNumber} · {dateTime(run.createdAt)}
         {run.errorMessage && <span className="error"> {run.errorMessage}</span>}
       </summary>
-      <p>Variables: <code>{JSON.stringify(run.variables)}</code>{run.nextRetryAt && ` · next retry ${dateTime(run.nextRetryAt)}`}</p>
+      <p>
+        Variables: <code>{JSON.stringify(run.variables)}</code>
+        {run.nextRetryAt && ` · next retry ${dateTime(run.nextRetryAt)}`}
+      </p>
       <ol className="plain">
         {run.stepLog.map((s) => (
           <li key={`${s.attemptNumber}-${s.stepNumber}`} className="step-run">
@@ -97,7 +155,9 @@ function OnOff({ flow }: { flow: Flow }) {
     <section className="card" aria-labelledby="on-off">
       <h2 id="on-off">Switched {on ? 'on' : 'off'}</h2>
       <p>{on ? 'The flow runs when triggered and on the events it subscribes to.' : 'A stopped flow refuses triggers and hears no events (those that happen meanwhile are not kept).'}</p>
-      <button type="button" onClick={() => update({ id: flow.id, input: { status: on ? 'stopped' : 'running' } })} disabled={result.fetching}>{on ? 'Switch off' : 'Switch on'}</button>
+      <button type="button" onClick={() => update({ id: flow.id, input: { status: on ? 'stopped' : 'running' } })} disabled={result.fetching}>
+        {on ? 'Switch off' : 'Switch on'}
+      </button>
       <Problem error={result.error} />
     </section>
   );
@@ -143,11 +203,15 @@ function FlowForm({ flow }: { flow: Flow }) {
   return (
     <form className="card" onSubmit={submit} aria-labelledby="flow-settings" noValidate>
       <h2 id="flow-settings">Steps and events</h2>
-      <label>Name <input name="name" defaultValue={flow.name} /></label>
+      <label>
+        Name <input name="name" defaultValue={flow.name} />
+      </label>
       <FieldMessage errors={errors} field="name" />
       <EventsFields events={flow.events} errors={errors} />
       <StepsEditor drafts={drafts} setDrafts={setDrafts} errors={errors} />
-      <button type="submit" disabled={result.fetching || flow.isTemplate}>Save</button>
+      <button type="submit" disabled={result.fetching || flow.isTemplate}>
+        Save
+      </button>
       {errors.length === 0 && <Problem error={result.error} />}
       <p role="status">{saved ? 'Saved.' : ''}</p>
     </form>
@@ -174,11 +238,17 @@ function TriggerForm({ id, onRun }: { id: string; onRun(run: ExecutionRowFragmen
   return (
     <form className="card" onSubmit={submit} aria-labelledby="trigger">
       <h2 id="trigger">Trigger</h2>
-      <label>Variables (JSON) <textarea name="variables" rows={3} placeholder='{"call_id": "abc"}' /></label>
-      <p className="error" role="alert">{problem}</p>
+      <label>
+        Variables (JSON) <textarea name="variables" rows={3} placeholder='{"call_id": "abc"}' />
+      </label>
+      <p className="error" role="alert">
+        {problem}
+      </p>
       <FieldMessage errors={fieldErrors(result.error)} field="variables" />
       <Problem error={result.error} />
-      <button type="submit" disabled={result.fetching}>Trigger</button>
+      <button type="submit" disabled={result.fetching}>
+        Trigger
+      </button>
     </form>
   );
 }
@@ -202,8 +272,15 @@ export function FlowPage({ id }: { id: string }) {
   const onDelete = () => void remove({ id }).then((res) => res.error || navigate('flows'));
   return (
     <>
-      <p><a href={href('flows')}>← Flows</a></p>
-      <h1>{flow.name} <span className="badge" data-testid="flow-status">{label(flow.status)}</span></h1>
+      <p>
+        <a href={href('flows')}>← Flows</a>
+      </p>
+      <h1>
+        {flow.name}{' '}
+        <span className="badge" data-testid="flow-status">
+          {label(flow.status)}
+        </span>
+      </h1>
       <div className="grid">
         <OnOff flow={flow} />
         {flow.status === 'RUNNING' ? (
@@ -219,9 +296,19 @@ export function FlowPage({ id }: { id: string }) {
       <section className="card" aria-labelledby="executions">
         <h2 id="executions">Executions</h2>
         {runs.length === 0 && <p>None yet.</p>}
-        {runs.map((run) => <Execution key={run.id} run={run} />)}
+        {runs.map((run) => (
+          <Execution key={run.id} run={run} />
+        ))}
       </section>
-      {!flow.isTemplate && <DeleteCard what="flow" question={`Delete ${flow.name}? Its executions stop; campaigns using it run no flow after their calls.`} busy={deleted.fetching} error={deleted.error} onDelete={onDelete} />}
+      {!flow.isTemplate && (
+        <DeleteCard
+          what="flow"
+          question={`Delete ${flow.name}? Its executions stop; campaigns using it run no flow after their calls.`}
+          busy={deleted.fetching}
+          error={deleted.error}
+          onDelete={onDelete}
+        />
+      )}
     </>
   );
 }

@@ -48,38 +48,58 @@ export function stepsInput(drafts: StepDraft[]): { steps: WebhookStepInput[]; er
 /** The flow's HTTP requests, in order: each one's method, URL, headers, body, dependency, retries and timeout. */
 export function StepsEditor({ drafts, setDrafts, errors }: { drafts: StepDraft[]; setDrafts(update: (all: StepDraft[]) => StepDraft[]): void; errors: FieldError[] }) {
   const set = (i: number, patch: Partial<StepDraft> | Partial<WebhookStepInput>) =>
-    setDrafts((all) => all.map((d, j) => (j !== i ? d : 'body' in patch || 'headers' in patch ? { ...d, ...(patch) } : { ...d, input: { ...d.input, ...(patch as Partial<WebhookStepInput>) } })));
+    setDrafts((all) => all.map((d, j) => (j !== i ? d : 'body' in patch || 'headers' in patch ? { ...d, ...patch } : { ...d, input: { ...d.input, ...(patch as Partial<WebhookStepInput>) } })));
   return (
     <>
       {drafts.map((d, i) => (
         <fieldset key={i}>
           <legend>Step {i + 1}</legend>
           <div className="row">
-            <label>Method
-              <select value={d.input.webhookMethod ?? 'POST'} onChange={(e) => set(i, { webhookMethod: e.target.value })}>{METHODS.map((m) => <option key={m}>{m}</option>)}</select>
+            <label>
+              Method
+              <select value={d.input.webhookMethod ?? 'POST'} onChange={(e) => set(i, { webhookMethod: e.target.value })}>
+                {METHODS.map((m) => (
+                  <option key={m}>{m}</option>
+                ))}
+              </select>
             </label>
-            <label className="grow">URL <input type="url" value={d.input.webhookUrl} onChange={(e) => set(i, { webhookUrl: e.target.value })} placeholder="https://example.com/hook" /></label>
+            <label className="grow">
+              URL <input type="url" value={d.input.webhookUrl} onChange={(e) => set(i, { webhookUrl: e.target.value })} placeholder="https://example.com/hook" />
+            </label>
           </div>
           <FieldMessage errors={errors} field={`steps[${i}].webhook_url`} />
           <FieldMessage errors={errors} field={`steps[${i}].webhook_method`} />
-          <label>Body (JSON; {'{{placeholders}}'} allowed; empty: none) <textarea rows={3} value={d.body} onChange={(e) => set(i, { body: e.target.value })} /></label>
+          <label>
+            Body (JSON; {'{{placeholders}}'} allowed; empty: none) <textarea rows={3} value={d.body} onChange={(e) => set(i, { body: e.target.value })} />
+          </label>
           <FieldMessage errors={errors} field={`steps[${i}].webhook_body`} />
-          <label>Headers (JSON) <textarea rows={2} value={d.headers} onChange={(e) => set(i, { headers: e.target.value })} /></label>
+          <label>
+            Headers (JSON) <textarea rows={2} value={d.headers} onChange={(e) => set(i, { headers: e.target.value })} />
+          </label>
           <FieldMessage errors={errors} field={`steps[${i}].webhook_headers`} />
           <div className="row">
-            <label>After step (empty: none)
+            <label>
+              After step (empty: none)
               <input inputMode="numeric" value={d.input.dependsOnStep ?? ''} onChange={(e) => set(i, { dependsOnStep: e.target.value === '' ? null : Number(e.target.value) })} />
             </label>
-            <label>Retries (0-10) <input inputMode="numeric" value={d.input.retryLimit ?? ''} onChange={(e) => set(i, { retryLimit: e.target.value === '' ? undefined : Number(e.target.value) })} /></label>
-            <label>Timeout (seconds) <input inputMode="numeric" value={d.input.timeout ?? ''} onChange={(e) => set(i, { timeout: e.target.value === '' ? undefined : Number(e.target.value) })} /></label>
+            <label>
+              Retries (0-10) <input inputMode="numeric" value={d.input.retryLimit ?? ''} onChange={(e) => set(i, { retryLimit: e.target.value === '' ? undefined : Number(e.target.value) })} />
+            </label>
+            <label>
+              Timeout (seconds) <input inputMode="numeric" value={d.input.timeout ?? ''} onChange={(e) => set(i, { timeout: e.target.value === '' ? undefined : Number(e.target.value) })} />
+            </label>
           </div>
           <FieldMessage errors={errors} field={`steps[${i}].depends_on_step`} />
           <FieldMessage errors={errors} field={`steps[${i}].retry_limit`} />
           <FieldMessage errors={errors} field={`steps[${i}].timeout`} />
-          <button type="button" className="link" onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}>Remove step {i + 1}</button>
+          <button type="button" className="link" onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}>
+            Remove step {i + 1}
+          </button>
         </fieldset>
       ))}
-      <button type="button" className="link" onClick={() => setDrafts((all) => [...all, newStep(all.length + 1)])}>Add a step</button>
+      <button type="button" className="link" onClick={() => setDrafts((all) => [...all, newStep(all.length + 1)])}>
+        Add a step
+      </button>
       <FieldMessage errors={errors} field="steps" />
     </>
   );
@@ -91,7 +111,9 @@ export function EventsFields({ events, errors }: { events: string[]; errors: Fie
     <fieldset className="choices">
       <legend>Run by itself when (event subscriptions)</legend>
       {EVENTS.map(([name, text]) => (
-        <label key={name} className="inline"><input type="checkbox" name="event" value={name} defaultChecked={events.includes(name)} /> {text} (<code>{name}</code>)</label>
+        <label key={name} className="inline">
+          <input type="checkbox" name="event" value={name} defaultChecked={events.includes(name)} /> {text} (<code>{name}</code>)
+        </label>
       ))}
       <FieldMessage errors={errors} field="events" />
     </fieldset>

@@ -8,11 +8,25 @@ import type { ContactCsvMappingInput } from '../gql/graphql';
 import { href } from '../router';
 
 const IMPORT = graphql(`
-  mutation ImportContactsCsv($input: ImportContactsCsvInput!) { importContactsCsv(input: $input) { imported dryRun } }
+  mutation ImportContactsCsv($input: ImportContactsCsvInput!) {
+    importContactsCsv(input: $input) {
+      imported
+      dryRun
+    }
+  }
 `);
 
 const CAMPAIGN_OPTIONS = graphql(`
-  query ImportCampaigns { campaigns(first: 100) { edges { node { id name } } } }
+  query ImportCampaigns {
+    campaigns(first: 100) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
 `);
 
 /** The contact fields a column can fill, and header names that suggest each. */
@@ -49,10 +63,13 @@ function parse(name: string, text: string): Parsed {
 }
 
 /** `First Name` and `first-name` read as `first_name`. */
-const normalised = (header: string) => header.trim().toLowerCase().replace(/[\s-]+/g, '_');
+const normalised = (header: string) =>
+  header
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 
-const guessMapping = (headers: string[]): Single =>
-  Object.fromEntries(TARGETS.map((t) => [t.key, headers.find((h) => t.guess.test(normalised(h))) ?? '']));
+const guessMapping = (headers: string[]): Single => Object.fromEntries(TARGETS.map((t) => [t.key, headers.find((h) => t.guess.test(normalised(h))) ?? '']));
 
 /** CSV import: a preview, the column mapping, a check without writing (dry run), then the import; per-row errors from the API. */
 export function ImportPage() {
@@ -91,14 +108,20 @@ export function ImportPage() {
   const mapped = TARGETS.filter((t) => mapping[t.key]);
   return (
     <>
-      <p><a href={href('contacts')}>← Contacts</a></p>
+      <p>
+        <a href={href('contacts')}>← Contacts</a>
+      </p>
       <h1>Import contacts from a CSV file</h1>
       <form className="card" onSubmit={submit(false)} aria-labelledby="import-form">
         <h2 id="import-form">File and columns</h2>
-        <label>CSV file (first line: column names) <input type="file" accept=".csv,text/csv" onChange={choose} /></label>
+        <label>
+          CSV file (first line: column names) <input type="file" accept=".csv,text/csv" onChange={choose} />
+        </label>
         {file && (
           <>
-            <p>{file.name}: {file.rows.length} rows, columns {file.headers.join(', ')}.</p>
+            <p>
+              {file.name}: {file.rows.length} rows, columns {file.headers.join(', ')}.
+            </p>
             <div className="row">
               {TARGETS.map((t) => (
                 // Labelled by id, not by wrapping: a wrapped select's name would include its chosen column.
@@ -106,7 +129,11 @@ export function ImportPage() {
                   <label htmlFor={`map-${t.key}`}>{t.text}</label>
                   <select id={`map-${t.key}`} value={mapping[t.key] ?? ''} required={t.key === 'phoneNumber'} onChange={(e) => setMapping((m) => ({ ...m, [t.key]: e.target.value }))}>
                     <option value="">{t.key === 'phoneNumber' ? 'choose a column' : 'none'}</option>
-                    {file.headers.map((h) => <option key={h} value={h}>{h}</option>)}
+                    {file.headers.map((h) => (
+                      <option key={h} value={h}>
+                        {h}
+                      </option>
+                    ))}
                   </select>
                 </div>
               ))}
@@ -119,20 +146,40 @@ export function ImportPage() {
                 </label>
               ))}
             </fieldset>
-            <label>Add to campaign
+            <label>
+              Add to campaign
               <select value={campaignId} onChange={(e) => setCampaignId(e.target.value)}>
                 <option value="">none</option>
-                {campaigns?.campaigns.edges.map(({ node }) => <option key={node.id} value={node.id}>{node.name}</option>)}
+                {campaigns?.campaigns.edges.map(({ node }) => (
+                  <option key={node.id} value={node.id}>
+                    {node.name}
+                  </option>
+                ))}
               </select>
             </label>
-            <Table caption={`Preview: the first ${Math.min(PREVIEW_ROWS, file.rows.length)} rows as they will be read`} headers={['Line', ...mapped.map((t) => t.text), ...metadata.map((h) => `${h} (metadata)`)]}>
+            <Table
+              caption={`Preview: the first ${Math.min(PREVIEW_ROWS, file.rows.length)} rows as they will be read`}
+              headers={['Line', ...mapped.map((t) => t.text), ...metadata.map((h) => `${h} (metadata)`)]}
+            >
               {file.rows.slice(0, PREVIEW_ROWS).map((row, i) => (
-                <tr key={i}><td>{i + 2}</td>{mapped.map((t) => <td key={t.key}>{row[mapping[t.key]!]}</td>)}{metadata.map((h) => <td key={h}>{row[h]}</td>)}</tr>
+                <tr key={i}>
+                  <td>{i + 2}</td>
+                  {mapped.map((t) => (
+                    <td key={t.key}>{row[mapping[t.key]!]}</td>
+                  ))}
+                  {metadata.map((h) => (
+                    <td key={h}>{row[h]}</td>
+                  ))}
+                </tr>
               ))}
             </Table>
             <div className="row">
-              <button type="button" onClick={submit(true)} disabled={outcome.fetching || !mapping.phoneNumber}>Check without importing</button>
-              <button type="submit" disabled={outcome.fetching || !mapping.phoneNumber}>Import</button>
+              <button type="button" onClick={submit(true)} disabled={outcome.fetching || !mapping.phoneNumber}>
+                Check without importing
+              </button>
+              <button type="submit" disabled={outcome.fetching || !mapping.phoneNumber}>
+                Import
+              </button>
             </div>
           </>
         )}
@@ -141,15 +188,26 @@ export function ImportPage() {
         <h2 id="import-result">Result</h2>
         {result.fetching && <p>Working…</p>}
         {result.data && (
-          <p role="status">{result.data.importContactsCsv.dryRun ? `All ${result.data.importContactsCsv.imported} rows are valid: nothing was written yet.` : `${result.data.importContactsCsv.imported} contacts imported.`}</p>
+          <p role="status">
+            {result.data.importContactsCsv.dryRun
+              ? `All ${result.data.importContactsCsv.imported} rows are valid: nothing was written yet.`
+              : `${result.data.importContactsCsv.imported} contacts imported.`}
+          </p>
         )}
         {errors.length > 0 && (
           <>
-            <p className="error" role="alert">{badLines === 1 ? '1 row has' : `${badLines} rows have`} problems: nothing was imported.</p>
+            <p className="error" role="alert">
+              {badLines === 1 ? '1 row has' : `${badLines} rows have`} problems: nothing was imported.
+            </p>
             <ul className="plain row-errors">
               {errors.slice(0, SHOWN_ERRORS).map((e) => {
                 const where = rowError(e.field);
-                return <li key={e.field}>Line {where.line}{where.field && ` (${where.field})`}: {e.message}</li>;
+                return (
+                  <li key={e.field}>
+                    Line {where.line}
+                    {where.field && ` (${where.field})`}: {e.message}
+                  </li>
+                );
               })}
             </ul>
             {errors.length > SHOWN_ERRORS && <p>and {errors.length - SHOWN_ERRORS} more.</p>}

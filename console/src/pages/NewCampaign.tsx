@@ -9,25 +9,57 @@ import { SCHEDULE_FIELDS, type Schedule, ScheduleFields, scheduleInput, type Tie
 
 const OPTIONS = graphql(`
   query NewCampaignOptions {
-    aiAgents { id name }
-    phoneNumbers { id phoneNumber label }
-    webhooks { id name status }
-    contacts(status: "active", first: 1) { totalCount }
+    aiAgents {
+      id
+      name
+    }
+    phoneNumbers {
+      id
+      phoneNumber
+      label
+    }
+    webhooks {
+      id
+      name
+      status
+    }
+    contacts(status: "active", first: 1) {
+      totalCount
+    }
   }
 `);
 
 const CREATE = graphql(`
-  mutation CreateCampaign($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }
+  mutation CreateCampaign($input: CreateCampaignInput!) {
+    createCampaign(input: $input) {
+      id
+    }
+  }
 `);
 
 const CREATED = graphql(`
   query CreatedCampaign($id: ID!) {
-    campaign(id: $id) { id name status contactsListTags contactsListCategories contactsListSource audience(limit: 10) { ...AudienceFields } }
+    campaign(id: $id) {
+      id
+      name
+      status
+      contactsListTags
+      contactsListCategories
+      contactsListSource
+      audience(limit: 10) {
+        ...AudienceFields
+      }
+    }
   }
 `);
 
 const ACTIVATE = graphql(`
-  mutation ActivateNewCampaign($id: ID!) { updateCampaign(id: $id, input: { status: "active" }) { id status } }
+  mutation ActivateNewCampaign($id: ID!) {
+    updateCampaign(id: $id, input: { status: "active" }) {
+      id
+      status
+    }
+  }
 `);
 
 /** The form's steps, and the API fields each step's inputs write (an error opens its step). */
@@ -58,7 +90,9 @@ function Review({ id }: { id: string }) {
   const campaign = data?.campaign;
   return (
     <section className="card" aria-labelledby="review">
-      <h2 id="review" ref={heading} tabIndex={-1}>Step {STEPS.length + 1} of {STEPS.length + 1}: Who it will call</h2>
+      <h2 id="review" ref={heading} tabIndex={-1}>
+        Step {STEPS.length + 1} of {STEPS.length + 1}: Who it will call
+      </h2>
       <Problem error={error ?? activated.error} />
       {campaign ? (
         <>
@@ -93,7 +127,11 @@ const DEFAULT_SCHEDULE: Schedule = {
 };
 
 /** `vip, gold` -> ['vip', 'gold']. */
-const listOf = (value: FormDataEntryValue | null) => String(value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+const listOf = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 
 /**
  * A new campaign, a step at a time (agent, numbers, contacts, window and retries, flow), created
@@ -118,7 +156,10 @@ export function NewCampaignPage() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!last) { setStep(step + 1); return; }
+    if (!last) {
+      setStep(step + 1);
+      return;
+    }
     const form = new FormData(event.currentTarget);
     const id = (name: string) => String(form.get(name) ?? '') || null;
     const res = await create({
@@ -135,7 +176,10 @@ export function NewCampaignPage() {
         webhookId: id('webhookId'),
       },
     });
-    if (res.data) { setCreatedId(res.data.createCampaign.id); return; }
+    if (res.data) {
+      setCreatedId(res.data.createCampaign.id);
+      return;
+    }
     const wrong = fieldErrors(res.error).map((e) => STEPS.findIndex((s) => (s.fields as readonly string[]).some((f) => e.field === f || e.field.startsWith(`${f}[`) || e.field.startsWith(`${f}.`))));
     const first = Math.min(...wrong.filter((i) => i >= 0));
     if (Number.isFinite(first)) setStep(first);
@@ -144,76 +188,128 @@ export function NewCampaignPage() {
   const shown = (i: number) => ({ hidden: step !== i });
   return (
     <>
-      <p><a href={href('campaigns')}>← Campaigns</a></p>
+      <p>
+        <a href={href('campaigns')}>← Campaigns</a>
+      </p>
       <h1>New campaign</h1>
       <ol className="steps-nav" aria-label="Steps">
         {[...STEPS.map((s) => s.title), 'Who it will call'].map((title, i) => (
-          <li key={title} aria-current={(createdId ? STEPS.length : step) === i ? 'step' : undefined}>{i + 1}. {title}</li>
+          <li key={title} aria-current={(createdId ? STEPS.length : step) === i ? 'step' : undefined}>
+            {i + 1}. {title}
+          </li>
         ))}
       </ol>
       <Problem error={error} />
-      {createdId ? <Review id={createdId} /> : <form className="card" onSubmit={submit} aria-labelledby="step-title" noValidate>
-        <h2 id="step-title" ref={heading} tabIndex={-1}>Step {step + 1} of {STEPS.length + 1}: {STEPS[step].title}</h2>
-        <div {...shown(0)}>
-          <label>Name <input name="name" required /></label>
-          <FieldMessage errors={errors} field="name" />
-          <label>Notes <input name="notes" /></label>
-          <label>Agent
-            <select name="aiAgentId">
-              <option value="">none yet</option>
-              {data?.aiAgents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
-            </select>
-          </label>
-          <FieldMessage errors={errors} field="aiAgentId" />
-          <p className="hint">No agent yet? <a href={href('agents', 'new')}>Create one</a> (this form is lost).</p>
-        </div>
-        <div {...shown(1)}>
-          <label>Calls from
-            <select name="outboundPhoneNumberId">
-              <option value="">none yet</option>
-              {data?.phoneNumbers.map((n) => <option key={n.id} value={n.id}>{n.phoneNumber} {n.label}</option>)}
-            </select>
-          </label>
-          <FieldMessage errors={errors} field="outboundPhoneNumberId" />
-          <label>Calls back arrive on
-            <select name="inboundPhoneNumberId">
-              <option value="">none</option>
-              {data?.phoneNumbers.map((n) => <option key={n.id} value={n.id}>{n.phoneNumber} {n.label}</option>)}
-            </select>
-          </label>
-          <label className="inline"><input type="checkbox" name="allowNonLocalCalls" /> Call contacts whose country code differs from the calling number</label>
-          <label>Most calls at once <input name="maxConcurrentCalls" inputMode="numeric" defaultValue="10" /></label>
-          <FieldMessage errors={errors} field="maxConcurrentCalls" />
-        </div>
-        <div {...shown(2)} onChange={(e) => setEveryone(FILTERS.every((f) => !listOf(new FormData(e.currentTarget.closest('form')!).get(f.key)).length))}>
-          <p className="hint">Contacts matching every filter given (each a list separated by commas) are called, plus those added to the campaign itself.</p>
-          {FILTERS.map((f) => (
-            <div key={f.key} className="field">
-              <label>{f.text} <input name={f.key} /></label>
-              <FieldMessage errors={errors} field={f.field} />
-            </div>
-          ))}
-          {everyone && <p className="notice" role="status">No filter: the campaign selects every contact of the company ({data?.contacts.totalCount ?? '…'} active). The last step shows who it will call.</p>}
-        </div>
-        <div {...shown(3)}>
-          <ScheduleFields initial={DEFAULT_SCHEDULE} tiers={tiers} setTiers={setTiers} errors={errors} />
-        </div>
-        <div {...shown(4)}>
-          <label>Flow run after each call
-            <select name="webhookId">
-              <option value="">none</option>
-              {data?.webhooks.map((w) => <option key={w.id} value={w.id}>{w.name} ({w.status.toLowerCase()})</option>)}
-            </select>
-          </label>
-          <FieldMessage errors={errors} field="webhookId" />
-          <p className="hint">The campaign is created as a draft; the next step shows who it will call, and activates it.</p>
-        </div>
-        <div className="actions">
-          {step > 0 && <button type="button" className="secondary" onClick={() => setStep(step - 1)}>Back</button>}
-          <button type="submit" disabled={result.fetching}>{last ? 'Create the campaign' : 'Next'}</button>
-        </div>
-        {errors.length === 0 && <Problem error={result.error} />}
-      </form>}
+      {createdId ? (
+        <Review id={createdId} />
+      ) : (
+        <form className="card" onSubmit={submit} aria-labelledby="step-title" noValidate>
+          <h2 id="step-title" ref={heading} tabIndex={-1}>
+            Step {step + 1} of {STEPS.length + 1}: {STEPS[step].title}
+          </h2>
+          <div {...shown(0)}>
+            <label>
+              Name <input name="name" required />
+            </label>
+            <FieldMessage errors={errors} field="name" />
+            <label>
+              Notes <input name="notes" />
+            </label>
+            <label>
+              Agent
+              <select name="aiAgentId">
+                <option value="">none yet</option>
+                {data?.aiAgents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <FieldMessage errors={errors} field="aiAgentId" />
+            <p className="hint">
+              No agent yet? <a href={href('agents', 'new')}>Create one</a> (this form is lost).
+            </p>
+          </div>
+          <div {...shown(1)}>
+            <label>
+              Calls from
+              <select name="outboundPhoneNumberId">
+                <option value="">none yet</option>
+                {data?.phoneNumbers.map((n) => (
+                  <option key={n.id} value={n.id}>
+                    {n.phoneNumber} {n.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <FieldMessage errors={errors} field="outboundPhoneNumberId" />
+            <label>
+              Calls back arrive on
+              <select name="inboundPhoneNumberId">
+                <option value="">none</option>
+                {data?.phoneNumbers.map((n) => (
+                  <option key={n.id} value={n.id}>
+                    {n.phoneNumber} {n.label}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="inline">
+              <input type="checkbox" name="allowNonLocalCalls" /> Call contacts whose country code differs from the calling number
+            </label>
+            <label>
+              Most calls at once <input name="maxConcurrentCalls" inputMode="numeric" defaultValue="10" />
+            </label>
+            <FieldMessage errors={errors} field="maxConcurrentCalls" />
+          </div>
+          <div {...shown(2)} onChange={(e) => setEveryone(FILTERS.every((f) => !listOf(new FormData(e.currentTarget.closest('form')!).get(f.key)).length))}>
+            <p className="hint">Contacts matching every filter given (each a list separated by commas) are called, plus those added to the campaign itself.</p>
+            {FILTERS.map((f) => (
+              <div key={f.key} className="field">
+                <label>
+                  {f.text} <input name={f.key} />
+                </label>
+                <FieldMessage errors={errors} field={f.field} />
+              </div>
+            ))}
+            {everyone && (
+              <p className="notice" role="status">
+                No filter: the campaign selects every contact of the company ({data?.contacts.totalCount ?? '…'} active). The last step shows who it will call.
+              </p>
+            )}
+          </div>
+          <div {...shown(3)}>
+            <ScheduleFields initial={DEFAULT_SCHEDULE} tiers={tiers} setTiers={setTiers} errors={errors} />
+          </div>
+          <div {...shown(4)}>
+            <label>
+              Flow run after each call
+              <select name="webhookId">
+                <option value="">none</option>
+                {data?.webhooks.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.name} ({w.status.toLowerCase()})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <FieldMessage errors={errors} field="webhookId" />
+            <p className="hint">The campaign is created as a draft; the next step shows who it will call, and activates it.</p>
+          </div>
+          <div className="actions">
+            {step > 0 && (
+              <button type="button" className="secondary" onClick={() => setStep(step - 1)}>
+                Back
+              </button>
+            )}
+            <button type="submit" disabled={result.fetching}>
+              {last ? 'Create the campaign' : 'Next'}
+            </button>
+          </div>
+          {errors.length === 0 && <Problem error={result.error} />}
+        </form>
+      )}
     </>
   );
 }

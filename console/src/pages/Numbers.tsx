@@ -5,19 +5,43 @@ import { fieldErrors } from '../errors';
 import { graphql } from '../gql';
 
 const NUMBERS = graphql(`
-  query PhoneNumbers { phoneNumbers { id phoneNumber countryCode label inboundAgentId } aiAgents { id name } }
+  query PhoneNumbers {
+    phoneNumbers {
+      id
+      phoneNumber
+      countryCode
+      label
+      inboundAgentId
+    }
+    aiAgents {
+      id
+      name
+    }
+  }
 `);
 
 const CREATE = graphql(`
-  mutation CreatePhoneNumber($input: CreatePhoneNumberInput!) { createPhoneNumber(input: $input) { id } }
+  mutation CreatePhoneNumber($input: CreatePhoneNumberInput!) {
+    createPhoneNumber(input: $input) {
+      id
+    }
+  }
 `);
 
 const UPDATE = graphql(`
-  mutation UpdatePhoneNumber($id: ID!, $input: UpdatePhoneNumberInput!) { updatePhoneNumber(id: $id, input: $input) { id label inboundAgentId } }
+  mutation UpdatePhoneNumber($id: ID!, $input: UpdatePhoneNumberInput!) {
+    updatePhoneNumber(id: $id, input: $input) {
+      id
+      label
+      inboundAgentId
+    }
+  }
 `);
 
 const DELETE = graphql(`
-  mutation DeletePhoneNumber($id: ID!) { deletePhoneNumber(id: $id) }
+  mutation DeletePhoneNumber($id: ID!) {
+    deletePhoneNumber(id: $id)
+  }
 `);
 
 /** The company's numbers: add one, choose the agent answering each, remove one. */
@@ -48,9 +72,15 @@ export function NumbersPage() {
       <form className="card" onSubmit={add} aria-labelledby="add-number" noValidate>
         <h2 id="add-number">Add a number</h2>
         <div className="row">
-          <label>Number (any format) <input name="phoneNumber" type="tel" autoComplete="off" required /></label>
-          <label>Label <input name="label" /></label>
-          <button type="submit" disabled={created.fetching}>Add</button>
+          <label>
+            Number (any format) <input name="phoneNumber" type="tel" autoComplete="off" required />
+          </label>
+          <label>
+            Label <input name="label" />
+          </label>
+          <button type="submit" disabled={created.fetching}>
+            Add
+          </button>
         </div>
         <FieldMessage errors={errors} field="phoneNumber" />
         <FieldMessage errors={errors} field="label" />
@@ -70,10 +100,18 @@ export function NumbersPage() {
                 onChange={(e) => void update({ id: n.id, input: { inboundAgentId: e.target.value || null } }).then(after)}
               >
                 <option value="">nobody (calls are rejected)</option>
-                {data.aiAgents.map((a) => <option key={a.id} value={a.id}>{a.name}</option>)}
+                {data.aiAgents.map((a) => (
+                  <option key={a.id} value={a.id}>
+                    {a.name}
+                  </option>
+                ))}
               </select>
             </td>
-            <td><button type="button" className="link" aria-label={`Remove ${n.phoneNumber}`} onClick={() => void remove({ id: n.id }).then(after)}>Remove</button></td>
+            <td>
+              <button type="button" className="link" aria-label={`Remove ${n.phoneNumber}`} onClick={() => void remove({ id: n.id }).then(after)}>
+                Remove
+              </button>
+            </td>
           </tr>
         ))}
       </Table>

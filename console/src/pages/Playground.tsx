@@ -7,7 +7,16 @@ import type { AgentPageQuery, PlaygroundTurnMutation } from '../gql/graphql';
 
 const TURN = graphql(`
   mutation PlaygroundTurn($id: ID!, $input: TestAgentTurnInput!) {
-    testAgentTurn(id: $id, input: $input) { reply state endReason error toolCalls { name arguments } }
+    testAgentTurn(id: $id, input: $input) {
+      reply
+      state
+      endReason
+      error
+      toolCalls {
+        name
+        arguments
+      }
+    }
   }
 `);
 
@@ -58,28 +67,64 @@ export function Playground({ agent }: { agent: Agent }) {
         <legend>Dynamic variables</legend>
         {variables.map((v, i) => (
           <div className="row" key={i}>
-            <label>Name <input value={v.name} onChange={(e) => setVariables((all) => all.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} /></label>
-            <label>Value <input value={v.value} onChange={(e) => setVariables((all) => all.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} /></label>
+            <label>
+              Name <input value={v.name} onChange={(e) => setVariables((all) => all.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)))} />
+            </label>
+            <label>
+              Value <input value={v.value} onChange={(e) => setVariables((all) => all.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))} />
+            </label>
           </div>
         ))}
-        <button type="button" className="link" onClick={() => setVariables((all) => [...all, { name: '', value: '' }])}>Add a variable</button>
+        <button type="button" className="link" onClick={() => setVariables((all) => [...all, { name: '', value: '' }])}>
+          Add a variable
+        </button>
       </fieldset>
       <ol className="transcript" aria-live="polite" aria-label="Conversation">
         {messages.map((m, i) => (
           <li key={i} className={`turn turn-${m.role}`}>
             <span className="who">{m.role}</span> {m.content}
-            {m.toolCalls?.map((call, j) => <code key={j} className="tool-call">{call.name}({JSON.stringify(call.arguments)})</code>)}
-            {m.endReason && <small className="hint">The call ends here: {m.endReason}{m.error ? ` (${m.error})` : ''}</small>}
+            {m.toolCalls?.map((call, j) => (
+              <code key={j} className="tool-call">
+                {call.name}({JSON.stringify(call.arguments)})
+              </code>
+            ))}
+            {m.endReason && (
+              <small className="hint">
+                The call ends here: {m.endReason}
+                {m.error ? ` (${m.error})` : ''}
+              </small>
+            )}
           </li>
         ))}
       </ol>
-      {state && <p>State: <strong>{state}</strong></p>}
+      {state && (
+        <p>
+          State: <strong>{state}</strong>
+        </p>
+      )}
       <form onSubmit={send} className="row">
-        <label className="grow">You say <input name="message" autoComplete="off" /></label>
-        <button type="submit" disabled={result.fetching}>{messages.length ? 'Send' : 'Start'}</button>
-        <button type="button" className="link" onClick={() => { setMessages([]); setState(null); }}>Restart</button>
+        <label className="grow">
+          You say <input name="message" autoComplete="off" />
+        </label>
+        <button type="submit" disabled={result.fetching}>
+          {messages.length ? 'Send' : 'Start'}
+        </button>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            setMessages([]);
+            setState(null);
+          }}
+        >
+          Restart
+        </button>
       </form>
-      {errors.map((e) => <p key={e.field} className="error" role="alert">{e.field}: {e.message}</p>)}
+      {errors.map((e) => (
+        <p key={e.field} className="error" role="alert">
+          {e.field}: {e.message}
+        </p>
+      ))}
       {errors.length === 0 && <Problem error={result.error} />}
     </section>
   );

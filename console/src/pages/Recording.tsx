@@ -14,16 +14,22 @@ function useRecording(callId: string): [Audio, () => Promise<void>] {
   const [audio, setAudio] = useState<Audio>({ state: 'idle' });
   const loading = useRef<AbortController | null>(null);
   useEffect(() => () => loading.current?.abort(), []);
-  useEffect(() => () => {
-    if (audio.state === 'ready') URL.revokeObjectURL(audio.url);
-  }, [audio]);
+  useEffect(
+    () => () => {
+      if (audio.state === 'ready') URL.revokeObjectURL(audio.url);
+    },
+    [audio],
+  );
   async function load() {
     const controller = new AbortController();
     loading.current = controller;
     setAudio({ state: 'loading' });
     try {
       const res = await fetch(`/v1/calls/${encodeURIComponent(callId)}/recording`, { headers: { authorization }, signal: controller.signal });
-      if (!res.ok) { setAudio({ state: 'failed', message: `The recording could not be read (HTTP ${res.status}).` }); return; }
+      if (!res.ok) {
+        setAudio({ state: 'failed', message: `The recording could not be read (HTTP ${res.status}).` });
+        return;
+      }
       const blob = await res.blob();
       if (!controller.signal.aborted) setAudio({ state: 'ready', url: URL.createObjectURL(blob) });
     } catch {
@@ -44,15 +50,23 @@ export function RecordingPlayer({ callId }: { callId: string }) {
     return (
       <div className="recording">
         <audio ref={player} controls src={audio.url} tabIndex={-1} aria-label="Recording of the call" />
-        <a href={audio.url} download={`call-${callId}.wav`}>Download (WAV)</a>
+        <a href={audio.url} download={`call-${callId}.wav`}>
+          Download (WAV)
+        </a>
       </div>
     );
   }
   const busy = audio.state === 'loading';
   return (
     <div className="recording">
-      <button type="button" onClick={load} disabled={busy} aria-busy={busy}>{busy ? 'Loading the recording…' : 'Load the recording'}</button>
-      {audio.state === 'failed' && <p className="error" role="alert">{audio.message}</p>}
+      <button type="button" onClick={load} disabled={busy} aria-busy={busy}>
+        {busy ? 'Loading the recording…' : 'Load the recording'}
+      </button>
+      {audio.state === 'failed' && (
+        <p className="error" role="alert">
+          {audio.message}
+        </p>
+      )}
     </div>
   );
 }

@@ -7,7 +7,11 @@ import { navigate } from '../router';
 import { versionInput, VersionField } from './run-parts';
 
 const REPLAY = graphql(`
-  mutation ReplayCall($id: ID!, $input: ReplayCallInput) { replayCall(id: $id, input: $input) { id } }
+  mutation ReplayCall($id: ID!, $input: ReplayCallInput) {
+    replayCall(id: $id, input: $input) {
+      id
+    }
+  }
 `);
 
 /**
@@ -32,7 +36,9 @@ export function ReplayCall({ callId }: { callId: string }) {
       <p className="hint">Says this call's caller side again to the agent, in a simulated call (not billed, no carrier), and shows where the two transcripts part.</p>
       <form className="row" onSubmit={submit} aria-label="Replay the call">
         <VersionField errors={errors} />
-        <button type="submit" disabled={result.fetching}>Replay</button>
+        <button type="submit" disabled={result.fetching}>
+          Replay
+        </button>
       </form>
       {errors.length === 0 && <Problem error={result.error} />}
     </section>

@@ -4,21 +4,47 @@ import { Problem } from '../components';
 import { type FieldError, fieldErrors } from '../errors';
 import { graphql } from '../gql';
 import type { ScenarioRowFragment } from '../gql/graphql';
-import { CRITERIA, type CriterionDraft, type CriterionType, draftOf, emptyDraft, errorsOf, inputOf, newCriterion, newStep, type ScenarioDraft, STEP_KINDS, type StepDraft, type StepKind } from './scenario-draft';
+import {
+  CRITERIA,
+  type CriterionDraft,
+  type CriterionType,
+  draftOf,
+  emptyDraft,
+  errorsOf,
+  inputOf,
+  newCriterion,
+  newStep,
+  type ScenarioDraft,
+  STEP_KINDS,
+  type StepDraft,
+  type StepKind,
+} from './scenario-draft';
 
 const CREATE = graphql(`
-  mutation CreateScenario($agentId: ID!, $input: CreateAgentScenarioInput!) { createAgentScenario(agentId: $agentId, input: $input) { ...ScenarioRow } }
+  mutation CreateScenario($agentId: ID!, $input: CreateAgentScenarioInput!) {
+    createAgentScenario(agentId: $agentId, input: $input) {
+      ...ScenarioRow
+    }
+  }
 `);
 
 const UPDATE = graphql(`
-  mutation UpdateScenario($id: ID!, $input: UpdateAgentScenarioInput!) { updateAgentScenario(id: $id, input: $input) { ...ScenarioRow } }
+  mutation UpdateScenario($id: ID!, $input: UpdateAgentScenarioInput!) {
+    updateAgentScenario(id: $id, input: $input) {
+      ...ScenarioRow
+    }
+  }
 `);
 
 /** The messages of `field` and what it holds, beside it (announced). */
 function Errors({ errors, field, exact = false }: { errors: FieldError[]; field: string; exact?: boolean }) {
   const mine = exact ? errors.filter((e) => e.field === field) : errorsOf(errors, field);
   if (mine.length === 0) return null;
-  return <p className="error field-error" role="alert" data-field={field}>{mine.map((e) => e.message).join(' ')}</p>;
+  return (
+    <p className="error field-error" role="alert" data-field={field}>
+      {mine.map((e) => e.message).join(' ')}
+    </p>
+  );
 }
 
 /** Replaces item `i` of a list with `change` applied. */
@@ -33,26 +59,39 @@ function Steps({ steps, errors, onChange }: { steps: StepDraft[]; errors: FieldE
         return (
           <li key={i} className="scenario-item">
             <div className="row">
-              <label>Step {n}
+              <label>
+                Step {n}
                 <select value={s.kind} onChange={(e) => onChange(edit(steps, i, { kind: e.target.value as StepKind }))}>
-                  {Object.entries(STEP_KINDS).map(([kind, text]) => <option key={kind} value={kind}>{text}</option>)}
+                  {Object.entries(STEP_KINDS).map(([kind, text]) => (
+                    <option key={kind} value={kind}>
+                      {text}
+                    </option>
+                  ))}
                 </select>
               </label>
-              <label className="grow">{s.kind === 'say' ? `Step ${n}: what the caller says` : s.kind === 'dtmf' ? `Step ${n}: keys (0-9, *, #, A-D)` : `Step ${n}: silence in ms`}
+              <label className="grow">
+                {s.kind === 'say' ? `Step ${n}: what the caller says` : s.kind === 'dtmf' ? `Step ${n}: keys (0-9, *, #, A-D)` : `Step ${n}: silence in ms`}
                 <input value={s.value} inputMode={s.kind === 'silence' ? 'numeric' : undefined} onChange={(e) => onChange(edit(steps, i, { value: e.target.value }))} />
               </label>
               {s.kind === 'say' && (
-                <label>Step {n}: speaks over the agent after (ms, optional)
+                <label>
+                  Step {n}: speaks over the agent after (ms, optional)
                   <input value={s.interruptAfterMs} inputMode="numeric" onChange={(e) => onChange(edit(steps, i, { interruptAfterMs: e.target.value }))} />
                 </label>
               )}
-              <button type="button" className="link" onClick={() => onChange(without(steps, i))} disabled={steps.length === 1}>Remove step {n}</button>
+              <button type="button" className="link" onClick={() => onChange(without(steps, i))} disabled={steps.length === 1}>
+                Remove step {n}
+              </button>
             </div>
             <Errors errors={errors} field={`caller_turns[${i}]`} />
           </li>
         );
       })}
-      <li><button type="button" className="link" onClick={() => onChange([...steps, newStep()])}>Add a step</button></li>
+      <li>
+        <button type="button" className="link" onClick={() => onChange([...steps, newStep()])}>
+          Add a step
+        </button>
+      </li>
     </ol>
   );
 }
@@ -60,19 +99,24 @@ function Steps({ steps, errors, onChange }: { steps: StepDraft[]; errors: FieldE
 /** The inputs a criterion of this type takes. */
 function CriterionFields({ c, n, onChange }: { c: CriterionDraft; n: number; onChange(change: Partial<CriterionDraft>): void }) {
   const input = (key: 'name' | 'key' | 'text' | 'value', label: string, numeric = false) => (
-    <label className="grow">Criterion {n}: {label} <input value={c[key]} inputMode={numeric ? 'numeric' : undefined} onChange={(e) => onChange({ [key]: e.target.value })} /></label>
+    <label className="grow">
+      Criterion {n}: {label} <input value={c[key]} inputMode={numeric ? 'numeric' : undefined} onChange={(e) => onChange({ [key]: e.target.value })} />
+    </label>
   );
   switch (c.type) {
     case 'tool_called':
       return (
         <>
           {input('name', 'tool')}
-          <label className="grow">Criterion {n}: with arguments (JSON, optional) <input value={c.arguments} placeholder='{"day": "Friday"}' onChange={(e) => onChange({ arguments: e.target.value })} /></label>
+          <label className="grow">
+            Criterion {n}: with arguments (JSON, optional) <input value={c.arguments} placeholder='{"day": "Friday"}' onChange={(e) => onChange({ arguments: e.target.value })} />
+          </label>
         </>
       );
     case 'ended_by':
       return (
-        <label>Criterion {n}: who ends the call
+        <label>
+          Criterion {n}: who ends the call
           <select value={c.value} onChange={(e) => onChange({ value: e.target.value })}>
             <option value="agent">The agent</option>
             <option value="caller">The caller</option>
@@ -83,12 +127,21 @@ function CriterionFields({ c, n, onChange }: { c: CriterionDraft; n: number; onC
     case 'transcript_not_contains':
       return input('text', 'text (any case)');
     case 'outcome':
-      return <>{input('key', 'outcome')}{input('value', 'value (text, a number, true or false)')}</>;
+      return (
+        <>
+          {input('key', 'outcome')}
+          {input('value', 'value (text, a number, true or false)')}
+        </>
+      );
     case 'max_turns':
     case 'max_latency_ms':
       return input('value', 'limit', true);
     case 'judge':
-      return <label className="grow">Criterion {n}: rubric the model grades the call by <textarea rows={2} value={c.rubric} onChange={(e) => onChange({ rubric: e.target.value })} /></label>;
+      return (
+        <label className="grow">
+          Criterion {n}: rubric the model grades the call by <textarea rows={2} value={c.rubric} onChange={(e) => onChange({ rubric: e.target.value })} />
+        </label>
+      );
   }
 }
 
@@ -98,18 +151,29 @@ function Criteria({ criteria, errors, onChange }: { criteria: CriterionDraft[]; 
       {criteria.map((c, i) => (
         <li key={i} className="scenario-item">
           <div className="row">
-            <label>Criterion {i + 1}
+            <label>
+              Criterion {i + 1}
               <select value={c.type} onChange={(e) => onChange(criteria.map((x, j) => (j === i ? newCriterion(e.target.value as CriterionType) : x)))}>
-                {Object.entries(CRITERIA).map(([type, { text }]) => <option key={type} value={type}>{text}</option>)}
+                {Object.entries(CRITERIA).map(([type, { text }]) => (
+                  <option key={type} value={type}>
+                    {text}
+                  </option>
+                ))}
               </select>
             </label>
             <CriterionFields c={c} n={i + 1} onChange={(change) => onChange(edit(criteria, i, change))} />
-            <button type="button" className="link" onClick={() => onChange(without(criteria, i))}>Remove criterion {i + 1}</button>
+            <button type="button" className="link" onClick={() => onChange(without(criteria, i))}>
+              Remove criterion {i + 1}
+            </button>
           </div>
           <Errors errors={errors} field={`criteria[${i}]`} />
         </li>
       ))}
-      <li><button type="button" className="link" onClick={() => onChange([...criteria, newCriterion()])}>Add a criterion</button></li>
+      <li>
+        <button type="button" className="link" onClick={() => onChange([...criteria, newCriterion()])}>
+          Add a criterion
+        </button>
+      </li>
     </ol>
   );
 }
@@ -141,20 +205,30 @@ export function ScenarioForm({ agentId, scenario, onDone }: { agentId: string; s
   return (
     <form className="card" onSubmit={submit} aria-label={title} noValidate>
       <h3>{title}</h3>
-      <label>Scenario name <input value={draft.name} onChange={(e) => set({ name: e.target.value })} autoFocus /></label>
+      <label>
+        Scenario name <input value={draft.name} onChange={(e) => set({ name: e.target.value })} autoFocus />
+      </label>
       <Errors errors={errors} field="name" />
       <fieldset className="choices">
         <legend>The caller</legend>
-        <label className="inline"><input type="radio" name="caller" checked={draft.caller === 'script'} onChange={() => set({ caller: 'script' })} /> A script</label>
-        <label className="inline"><input type="radio" name="caller" checked={draft.caller === 'persona'} onChange={() => set({ caller: 'persona' })} /> A persona the model plays</label>
+        <label className="inline">
+          <input type="radio" name="caller" checked={draft.caller === 'script'} onChange={() => set({ caller: 'script' })} /> A script
+        </label>
+        <label className="inline">
+          <input type="radio" name="caller" checked={draft.caller === 'persona'} onChange={() => set({ caller: 'persona' })} /> A persona the model plays
+        </label>
       </fieldset>
       <Errors errors={errors} field="caller_turns" exact />
       {draft.caller === 'script' ? (
         <Steps steps={draft.steps} errors={errors} onChange={(steps) => set({ steps })} />
       ) : (
         <div className="field">
-          <label>Persona: who the caller is and what they want <textarea rows={3} value={draft.persona} onChange={(e) => set({ persona: e.target.value })} /></label>
-          <label>Persona: turns before hanging up (1-50) <input value={draft.maxTurns} inputMode="numeric" onChange={(e) => set({ maxTurns: e.target.value })} /></label>
+          <label>
+            Persona: who the caller is and what they want <textarea rows={3} value={draft.persona} onChange={(e) => set({ persona: e.target.value })} />
+          </label>
+          <label>
+            Persona: turns before hanging up (1-50) <input value={draft.maxTurns} inputMode="numeric" onChange={(e) => set({ maxTurns: e.target.value })} />
+          </label>
         </div>
       )}
       <Errors errors={errors} field="caller_persona" />
@@ -162,12 +236,20 @@ export function ScenarioForm({ agentId, scenario, onDone }: { agentId: string; s
         <legend>Dynamic variables</legend>
         {draft.variables.map((v, i) => (
           <div className="row" key={i}>
-            <label>Variable {i + 1} name <input value={v.name} onChange={(e) => set({ variables: edit(draft.variables, i, { name: e.target.value }) })} /></label>
-            <label>Variable {i + 1} value <input value={v.value} onChange={(e) => set({ variables: edit(draft.variables, i, { value: e.target.value }) })} /></label>
-            <button type="button" className="link" onClick={() => set({ variables: without(draft.variables, i) })}>Remove variable {i + 1}</button>
+            <label>
+              Variable {i + 1} name <input value={v.name} onChange={(e) => set({ variables: edit(draft.variables, i, { name: e.target.value }) })} />
+            </label>
+            <label>
+              Variable {i + 1} value <input value={v.value} onChange={(e) => set({ variables: edit(draft.variables, i, { value: e.target.value }) })} />
+            </label>
+            <button type="button" className="link" onClick={() => set({ variables: without(draft.variables, i) })}>
+              Remove variable {i + 1}
+            </button>
           </div>
         ))}
-        <button type="button" className="link" onClick={() => set({ variables: [...draft.variables, { name: '', value: '' }] })}>Add a variable</button>
+        <button type="button" className="link" onClick={() => set({ variables: [...draft.variables, { name: '', value: '' }] })}>
+          Add a variable
+        </button>
         <Errors errors={errors} field="dynamic_variables" />
       </fieldset>
       <fieldset>
@@ -176,8 +258,12 @@ export function ScenarioForm({ agentId, scenario, onDone }: { agentId: string; s
         <Errors errors={errors} field="criteria" exact />
       </fieldset>
       <div className="row">
-        <button type="submit" disabled={result.fetching}>{scenario ? 'Save scenario' : 'Create scenario'}</button>
-        <button type="button" className="link" onClick={onDone}>Cancel</button>
+        <button type="submit" disabled={result.fetching}>
+          {scenario ? 'Save scenario' : 'Create scenario'}
+        </button>
+        <button type="button" className="link" onClick={onDone}>
+          Cancel
+        </button>
       </div>
       {errors.length === 0 && <Problem error={result.error} />}
     </form>

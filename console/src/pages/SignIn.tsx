@@ -22,12 +22,22 @@ export function SignIn({ onKey, notice }: { onKey(key: string): void; notice: st
   return (
     <form className="card signin" onSubmit={submit}>
       <h1>Switchboard console</h1>
-      {notice && <p className="notice" role="alert">{notice}</p>}
+      {notice && (
+        <p className="notice" role="alert">
+          {notice}
+        </p>
+      )}
       <label htmlFor="key">API key or JWT</label>
       <input id="key" name="key" type="password" autoComplete="off" required autoFocus />
-      <p className="hint">An API key starts with <code>sk_</code>. The <code>npm start</code> output shows the demo company's key (<code>demo_api_key</code>). It is kept in this tab only.</p>
-      <button type="submit" disabled={busy}>Sign in</button>
-      <p role="alert" className="error">{problem}</p>
+      <p className="hint">
+        An API key starts with <code>sk_</code>. The <code>npm start</code> output shows the demo company's key (<code>demo_api_key</code>). It is kept in this tab only.
+      </p>
+      <button type="submit" disabled={busy}>
+        Sign in
+      </button>
+      <p role="alert" className="error">
+        {problem}
+      </p>
     </form>
   );
 }

@@ -10,23 +10,73 @@ import { latencyText } from './Transcript';
 
 graphql(`
   fragment RunDetail on AgentTestRun {
-    id agentId version replayOf status passed total done createdAt finishedAt
+    id
+    agentId
+    version
+    replayOf
+    status
+    passed
+    total
+    done
+    createdAt
+    finishedAt
     scenarios {
-      scenarioId name status passed error durationMs endReason endedBy transcript
-      criteria { criterion passed reason }
-      toolCalls { name arguments }
-      latencies { answersMs medianMs maxMs }
-      replay { callId divergedAt turns { same original { role text } replayed { role text } } }
+      scenarioId
+      name
+      status
+      passed
+      error
+      durationMs
+      endReason
+      endedBy
+      transcript
+      criteria {
+        criterion
+        passed
+        reason
+      }
+      toolCalls {
+        name
+        arguments
+      }
+      latencies {
+        answersMs
+        medianMs
+        maxMs
+      }
+      replay {
+        callId
+        divergedAt
+        turns {
+          same
+          original {
+            role
+            text
+          }
+          replayed {
+            role
+            text
+          }
+        }
+      }
     }
   }
 `);
 
 const RUN = graphql(`
-  query TestRunPage($id: ID!) { agentTestRun(id: $id) { ...RunDetail } }
+  query TestRunPage($id: ID!) {
+    agentTestRun(id: $id) {
+      ...RunDetail
+    }
+  }
 `);
 
 const RUN_LIVE = graphql(`
-  subscription TestRunLive($id: ID!) { agentTestRunUpdated(runId: $id) { ...RunDetail } }
+  subscription TestRunLive($id: ID!) {
+    agentTestRunUpdated(runId: $id) {
+      ...RunDetail
+    }
+  }
 `);
 
 type ScenarioRun = RunDetailFragment['scenarios'][number];
@@ -63,7 +113,14 @@ function Turns({ turns }: { turns: StoredTurn[] }) {
   );
 }
 
-const side = (s: Replay['turns'][number]['original']) => (s ? <><span className="who">{s.role}</span> {s.text}</> : <span className="hint">(past its end)</span>);
+const side = (s: Replay['turns'][number]['original']) =>
+  s ? (
+    <>
+      <span className="who">{s.role}</span> {s.text}
+    </>
+  ) : (
+    <span className="hint">(past its end)</span>
+  );
 
 /** Both transcripts of a replay, turn by turn, the first turn that differs marked. */
 function ReplayComparison({ replay }: { replay: Replay }) {
@@ -93,7 +150,9 @@ function Scenario({ s, n }: { s: ScenarioRun; n: number }) {
   const latencies = s.latencies.answersMs.length > 0 ? s.latencies : null;
   return (
     <section className="card" aria-labelledby={id} data-testid="scenario-run">
-      <h2 id={id}>{s.name} <RunStatus status={s.status} /></h2>
+      <h2 id={id}>
+        {s.name} <RunStatus status={s.status} />
+      </h2>
       {s.error && <p className="error">{s.error}</p>}
       {s.status !== 'pending' && (
         <p className="hint">
@@ -106,13 +165,24 @@ function Scenario({ s, n }: { s: ScenarioRun; n: number }) {
           {s.criteria.map((c, i) => (
             <tr key={i} data-testid="criterion" className={c.passed ? '' : 'differs'}>
               <td className="wrap">{criterionText(c.criterion)}</td>
-              <td><RunStatus status={c.passed ? 'passed' : 'failed'} /></td>
+              <td>
+                <RunStatus status={c.passed ? 'passed' : 'failed'} />
+              </td>
               <td className="wrap">{c.reason}</td>
             </tr>
           ))}
         </Table>
       )}
-      {s.toolCalls.length > 0 && <p>Tools called: {s.toolCalls.map((t, i) => <code key={i} className="tool-call">{t.name}({JSON.stringify(t.arguments)})</code>)}</p>}
+      {s.toolCalls.length > 0 && (
+        <p>
+          Tools called:{' '}
+          {s.toolCalls.map((t, i) => (
+            <code key={i} className="tool-call">
+              {t.name}({JSON.stringify(t.arguments)})
+            </code>
+          ))}
+        </p>
+      )}
       {s.replay && <ReplayComparison replay={s.replay} />}
       {s.status !== 'pending' && (
         <details open={!s.passed && !s.replay}>
@@ -140,8 +210,12 @@ export function TestRunPage({ id }: { id: string }) {
   const title = run.replayOf ? 'Replay of a call' : 'Test run';
   return (
     <>
-      <p><a href={href('agents', run.agentId)}>← The agent</a></p>
-      <h1>{title} <RunStatus status={run.status} /></h1>
+      <p>
+        <a href={href('agents', run.agentId)}>← The agent</a>
+      </p>
+      <h1>
+        {title} <RunStatus status={run.status} />
+      </h1>
       <section className="card" aria-labelledby="run-progress">
         <h2 id="run-progress">Progress</h2>
         <ProgressBar value={percent(run.done, run.total)} label="Scenarios run" />
@@ -150,12 +224,17 @@ export function TestRunPage({ id }: { id: string }) {
           {run.passed != null && `: ${run.scenarios.filter((s) => s.passed).length} passed, ${run.scenarios.filter((s) => s.passed === false).length} did not`}
         </p>
         <dl className="facts">
-          <dt>Version</dt><dd>{run.version ?? 'the draft'}</dd>
-          <dt>Asked for</dt><dd>{dateTime(run.createdAt)}</dd>
-          <dt>Finished</dt><dd>{dateTime(run.finishedAt)}</dd>
+          <dt>Version</dt>
+          <dd>{run.version ?? 'the draft'}</dd>
+          <dt>Asked for</dt>
+          <dd>{dateTime(run.createdAt)}</dd>
+          <dt>Finished</dt>
+          <dd>{dateTime(run.finishedAt)}</dd>
         </dl>
       </section>
-      {run.scenarios.map((s, i) => <Scenario key={i} s={s} n={i} />)}
+      {run.scenarios.map((s, i) => (
+        <Scenario key={i} s={s} n={i} />
+      ))}
     </>
   );
 }

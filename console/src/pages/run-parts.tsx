@@ -4,7 +4,11 @@ import type { FieldError } from '../errors';
 
 /** A run's or a scenario's status (queued, running, pending, passed, failed, error) as a badge. */
 export function RunStatus({ status }: { status: string }) {
-  return <span className={`badge t-${status}`} data-testid="run-status">{status}</span>;
+  return (
+    <span className={`badge t-${status}`} data-testid="run-status">
+      {status}
+    </span>
+  );
 }
 
 /**
@@ -15,8 +19,12 @@ export function VersionField({ errors }: { errors: FieldError[] }) {
   const hint = useId();
   return (
     <div className="field">
-      <label>Against version <input name="version" inputMode="numeric" placeholder="draft" size={8} aria-describedby={hint} /></label>
-      <small id={hint} className="hint">A published version's number; empty: the draft.</small>
+      <label>
+        Against version <input name="version" inputMode="numeric" placeholder="draft" size={8} aria-describedby={hint} />
+      </label>
+      <small id={hint} className="hint">
+        A published version's number; empty: the draft.
+      </small>
       <FieldMessage errors={errors} field="version" />
     </div>
   );

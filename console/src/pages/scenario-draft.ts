@@ -53,7 +53,15 @@ export interface ScenarioDraft {
 }
 
 export const newStep = (): StepDraft => ({ kind: 'say', value: '', interruptAfterMs: '' });
-export const newCriterion = (type: CriterionType = 'transcript_contains'): CriterionDraft => ({ type, name: '', arguments: '', value: type === 'ended_by' ? 'agent' : '', text: '', key: '', rubric: '' });
+export const newCriterion = (type: CriterionType = 'transcript_contains'): CriterionDraft => ({
+  type,
+  name: '',
+  arguments: '',
+  value: type === 'ended_by' ? 'agent' : '',
+  text: '',
+  key: '',
+  rubric: '',
+});
 export const emptyDraft = (): ScenarioDraft => ({ name: '', caller: 'script', steps: [newStep()], persona: '', maxTurns: '6', variables: [], criteria: [newCriterion()] });
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
@@ -64,12 +72,24 @@ export function draftOf(s: ScenarioRowFragment): ScenarioDraft {
     name: s.name,
     caller: s.callerPersona ? 'persona' : 'script',
     steps: (s.callerTurns ?? []).map((t) =>
-      t.dtmf != null ? { kind: 'dtmf', value: t.dtmf, interruptAfterMs: '' } : t.silenceMs != null ? { kind: 'silence', value: String(t.silenceMs), interruptAfterMs: '' } : { kind: 'say', value: t.say ?? '', interruptAfterMs: text(t.interruptAfterMs) },
+      t.dtmf != null
+        ? { kind: 'dtmf', value: t.dtmf, interruptAfterMs: '' }
+        : t.silenceMs != null
+          ? { kind: 'silence', value: String(t.silenceMs), interruptAfterMs: '' }
+          : { kind: 'say', value: t.say ?? '', interruptAfterMs: text(t.interruptAfterMs) },
     ),
     persona: s.callerPersona?.prompt ?? '',
     maxTurns: String(s.callerPersona?.maxTurns ?? 6),
     variables: s.dynamicVariables.map(({ name, value }) => ({ name, value })),
-    criteria: s.criteria.map((c) => ({ ...newCriterion(c.type as CriterionType), name: text(c.name), arguments: c.arguments ? JSON.stringify(c.arguments) : '', value: text(c.value), text: text(c.text), key: text(c.key), rubric: text(c.rubric) })),
+    criteria: s.criteria.map((c) => ({
+      ...newCriterion(c.type as CriterionType),
+      name: text(c.name),
+      arguments: c.arguments ? JSON.stringify(c.arguments) : '',
+      value: text(c.value),
+      text: text(c.text),
+      key: text(c.key),
+      rubric: text(c.rubric),
+    })),
   };
 }
 

@@ -51,7 +51,12 @@ export interface ReplayComparison {
   divergedAt: number | null;
 }
 
-const words = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, '').replace(/\s+/g, ' ').trim();
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 const side = (turn: StoredTurn | undefined) => (turn ? { role: turn.role, text: turn.text } : null);
 
 export function compareReplay(callId: string, original: readonly StoredTurn[], replayed: readonly StoredTurn[]): ReplayComparison {

@@ -50,16 +50,20 @@ export interface CallerPersona {
 const limit = () => intBetween(1, 1_000_000);
 
 /** What a scenario's call must show; `judge` is graded by the model, the others are checked as they are. */
-export const criterionInput = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('tool_called'), name: requiredText(64), arguments: jsonObject().optional() }),
-  z.strictObject({ type: z.literal('ended_by'), value: z.enum(['agent', 'caller'], { error: 'Must be agent or caller' }) }),
-  z.strictObject({ type: z.literal('transcript_contains'), text: requiredText(2000) }),
-  z.strictObject({ type: z.literal('transcript_not_contains'), text: requiredText(2000) }),
-  z.strictObject({ type: z.literal('outcome'), key: requiredText(64), value: z.union([z.string(), z.number(), z.boolean()], { error: 'Must be a string, number or boolean' }) }),
-  z.strictObject({ type: z.literal('max_turns'), value: limit() }),
-  z.strictObject({ type: z.literal('max_latency_ms'), value: limit() }),
-  z.strictObject({ type: z.literal('judge'), rubric: requiredText(5000) }),
-], { error: 'Must be one of tool_called, ended_by, transcript_contains, transcript_not_contains, outcome, max_turns, max_latency_ms, judge' });
+export const criterionInput = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('tool_called'), name: requiredText(64), arguments: jsonObject().optional() }),
+    z.strictObject({ type: z.literal('ended_by'), value: z.enum(['agent', 'caller'], { error: 'Must be agent or caller' }) }),
+    z.strictObject({ type: z.literal('transcript_contains'), text: requiredText(2000) }),
+    z.strictObject({ type: z.literal('transcript_not_contains'), text: requiredText(2000) }),
+    z.strictObject({ type: z.literal('outcome'), key: requiredText(64), value: z.union([z.string(), z.number(), z.boolean()], { error: 'Must be a string, number or boolean' }) }),
+    z.strictObject({ type: z.literal('max_turns'), value: limit() }),
+    z.strictObject({ type: z.literal('max_latency_ms'), value: limit() }),
+    z.strictObject({ type: z.literal('judge'), rubric: requiredText(5000) }),
+  ],
+  { error: 'Must be one of tool_called, ended_by, transcript_contains, transcript_not_contains, outcome, max_turns, max_latency_ms, judge' },
+);
 
 export type Criterion = z.output<typeof criterionInput>;
 export const CRITERION_TYPES = criterionInput.options.map((o) => o.shape.type.value);
@@ -99,7 +103,13 @@ const toWrite = (s: ScenarioFieldsIn): ScenarioWrite => ({
 
 /** `POST /v1/ai-agent/{id}/scenarios`, GraphQL `createAgentScenario`. */
 export const createScenarioInput = z
-  .strictObject({ ...scenarioFields, caller_turns: scenarioFields.caller_turns.optional(), caller_persona: scenarioFields.caller_persona.optional(), dynamic_variables: scenarioFields.dynamic_variables.default([]), criteria: scenarioFields.criteria.default([]) })
+  .strictObject({
+    ...scenarioFields,
+    caller_turns: scenarioFields.caller_turns.optional(),
+    caller_persona: scenarioFields.caller_persona.optional(),
+    dynamic_variables: scenarioFields.dynamic_variables.default([]),
+    criteria: scenarioFields.criteria.default([]),
+  })
   .refine(oneCaller, ONE_CALLER)
   .refine((s) => s.caller_turns || s.caller_persona, { error: 'Give caller_turns or caller_persona', path: ['caller_turns'] })
   .transform((s) => toWrite(s) as ScenarioWrite & Required<Pick<ScenarioWrite, 'name' | 'dynamicVariables' | 'criteria'>>);
@@ -110,7 +120,12 @@ export const updateScenarioInput = z.strictObject(scenarioFields).partial().refi
 export type UpdateScenario = z.output<typeof updateScenarioInput>;
 
 /** An agent version to run: a published one's number; null or left out, the draft. */
-const versionInput = () => z.int('Must be an integer').min(1, 'Must be at least 1').nullish().transform((v) => v ?? null);
+const versionInput = () =>
+  z
+    .int('Must be an integer')
+    .min(1, 'Must be at least 1')
+    .nullish()
+    .transform((v) => v ?? null);
 
 /** `POST /v1/ai-agent/{id}/test-runs`, GraphQL `runAgentTests`: every scenario of the agent unless `scenario_ids` names some. */
 export const startTestRunInput = z
@@ -128,4 +143,3 @@ export type Replay = z.output<typeof replayInput>;
 /** The REST shape of a script step (snake_case, as sent). */
 export const callerTurnView = (t: CallerTurn): Record<string, unknown> =>
   'say' in t ? { say: t.say, ...(t.interruptAfterMs === undefined ? {} : { interrupt_after_ms: t.interruptAfterMs }) } : 'dtmf' in t ? { dtmf: t.dtmf } : { silence_ms: t.silenceMs };
-

@@ -88,7 +88,12 @@ export class SimulatedTestCall {
     await engine.start();
     for (const turn of turns) {
       if (sink.ended) break;
-      if ('silenceMs' in turn) await clock.advance(turn.silenceMs, () => engine.idle(), () => sink.ended !== null);
+      if ('silenceMs' in turn)
+        await clock.advance(
+          turn.silenceMs,
+          () => engine.idle(),
+          () => sink.ended !== null,
+        );
       else if ('dtmf' in turn) for (const key of turn.dtmf) await engine.dtmf(key);
       else {
         if (turn.interruptAfterMs !== undefined) engine.interrupted(heardWithin(sink.agentTurns.at(-1) ?? '', turn.interruptAfterMs, voiceSpeed));

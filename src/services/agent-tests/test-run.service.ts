@@ -81,7 +81,11 @@ export class TestRunService {
     const { scope, em } = caller;
     const settings = await settingsForRun(caller, agent, input.version);
     const ids = input.scenarioIds;
-    const scenarios = await em.find(AgentScenario, { company: scope.companyId, aiAgent: agent.id, ...(ids ? { id: { $in: ids } } : {}) }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit: MAX_SCENARIOS_PER_AGENT });
+    const scenarios = await em.find(
+      AgentScenario,
+      { company: scope.companyId, aiAgent: agent.id, ...(ids ? { id: { $in: ids } } : {}) },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: MAX_SCENARIOS_PER_AGENT },
+    );
     if (ids) {
       const found = new Set(scenarios.map((s) => s.id));
       const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `scenario_ids[${i}]`, message: 'Must name a scenario of this agent' }]));

@@ -11,7 +11,7 @@ const VOICEMAIL_ACTION = 'What the agent does when an answering machine answers:
 const VOICEMAIL_MESSAGE = 'Left on an answering machine under leave_message; {{variables}} are filled as in the prompt.';
 const CALL_RECORDING = 'Whether calls are recorded: off (default), mono or dual (one channel per party).';
 const OPENING_DISCLOSURE = 'Spoken first on every call and not interruptible (e.g. "This call is recorded."); empty: none.';
-const WELCOME_GREETING = 'Said as the agent\'s first turn when it talks first, instead of a generated greeting; {{variables}} are filled as in the prompt; null (default): the model greets.';
+const WELCOME_GREETING = "Said as the agent's first turn when it talks first, instead of a generated greeting; {{variables}} are filled as in the prompt; null (default): the model greets.";
 const TRANSFER_MODE = 'How transfer_call puts the caller through: cold (default: dialled at once) or warm (the person hears a summary first; nobody answering, the agent comes back).';
 const HOLD_AUDIO_URL = 'An https URL of audio played to the caller while a warm transfer is prepared; null: none.';
 
@@ -85,7 +85,10 @@ export const agentFields = {
   prompt: d(text(100_000), 'Instructions for the language model.'),
   starting_state: d(text(200), 'State of the agent flow the conversation starts in.'),
   // `agent` or `user`; still a string in the contract (interface 2.4), checked here.
-  who_talks_first: d(requiredText(50).refine((v) => v === 'agent' || v === 'user', 'Must be agent or user'), 'Who speaks first: the agent or the user.'),
+  who_talks_first: d(
+    requiredText(50).refine((v) => v === 'agent' || v === 'user', 'Must be agent or user'),
+    'Who speaks first: the agent or the user.',
+  ),
   reminder_frequency_from: d(intBetween(0, 86_400), 'Seconds, 0 to 86400: shortest wait before a reminder.'),
   reminder_frequency_to: d(intBetween(0, 86_400), 'Seconds, 0 to 86400: longest wait before a reminder.'),
   max_silence_duration: d(intBetween(1, 3600), 'Seconds, 1 to 3600, of silence before the agent ends the call.'),
@@ -122,5 +125,3 @@ export const AGENT_SETTINGS = Object.keys(camelKeys(agentFields)) as (keyof Agen
 
 /** The workspace create and update accept beside the settings. */
 export const agentWorkspaceFields = { workspace: d(workspace(), 'Workspace slug (`default` when left out).') };
-
-

@@ -24,5 +24,4 @@ export function chooseVersion(pin: VersionPin, latest: number | null, random: ()
 }
 
 /** An agent's draft settings: what it is edited to now. */
-export const draftSettings = (agent: AgentSettings): AgentSettings =>
-  Object.fromEntries(AGENT_SETTINGS.map((k) => [k, agent[k]])) as AgentSettings;
+export const draftSettings = (agent: AgentSettings): AgentSettings => Object.fromEntries(AGENT_SETTINGS.map((k) => [k, agent[k]])) as AgentSettings;

@@ -21,7 +21,7 @@ export const analyticsRowContract = defineContract({
     answered: d(z.int(), 'Calls answered (by a person or a machine).'),
     answerRate: d(z.number(), 'Answered calls / calls, from 0 to 1.'),
     averageDurationSeconds: d(z.number().nullable(), 'Mean seconds answered, over the answered calls; null when none was.'),
-    cost: d(z.number(), 'Sum of the calls\' cost, in their price unit.'),
+    cost: d(z.number(), "Sum of the calls' cost, in their price unit."),
     latencyMedianMs: d(z.number().nullable(), "Median of the agent's answer latency over every answering turn of these calls (transcript latency_ms); null when none was measured."),
     latencyP90Ms: d(z.number().nullable(), '90th percentile of the same latencies; null when none was measured.'),
     outcomes: d(z.array(outcomeCount), 'The calls by status, most first; statuses without calls are left out.'),

@@ -3,7 +3,19 @@ import { Call } from '../../entities';
 import { type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { PREDECESSORS, type Transitioned, transitionFields } from './call-transitions';
 import { alone, type ViewReads, within, type Within } from '../../db/statements';
-import { applyTransition, type CallToPlace, companiesWithUndispatchedCalls, dispatchedCallToPlace, dispatchWaitingCalls, lockCompanyCalls, overdueSimulatedCalls, sidsInUse, simulatedCall, slotsTaken, storeCallSid } from './call.store';
+import {
+  applyTransition,
+  type CallToPlace,
+  companiesWithUndispatchedCalls,
+  dispatchedCallToPlace,
+  dispatchWaitingCalls,
+  lockCompanyCalls,
+  overdueSimulatedCalls,
+  sidsInUse,
+  simulatedCall,
+  slotsTaken,
+  storeCallSid,
+} from './call.store';
 import type { FlowEventName } from '../../entities/webhook-flow.entity';
 import type { Logger } from '../../logger';
 import type { Clock } from '../shared/clock';
@@ -14,7 +26,15 @@ import type { FlowEvents } from '../flows/flow-outbox';
 import type { JobQueue } from '../platform/jobs/job-queue';
 import type { Caller, RecordKey } from '../shared/scope';
 import type { SimulatedCallee } from '../conversation/simulated-callee';
-import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus, type SimulatedStepRun, type SimulatedTelephony, simulatedTransferStatus, talksWithCallee } from '../telephony/simulated.telephony';
+import {
+  NEXT_STEP,
+  type SimulatedCallRecord,
+  type SimulatedLiveStatus,
+  type SimulatedStepRun,
+  type SimulatedTelephony,
+  simulatedTransferStatus,
+  talksWithCallee,
+} from '../telephony/simulated.telephony';
 import { startTransfer } from './call-transfer.store';
 import type { StatusUpdate, TelephonyAdapter } from '../telephony/telephony';
 import { forgetRelaySessions } from '../telephony/relay-session.store';
@@ -410,16 +430,13 @@ export class CallLifecycleService {
     if (update) await this.applyUpdate(key, update);
   }
 
-
   /** Cancels a call not yet ended: hung up when answered, else canceled. */
   async cancel(caller: Caller, call: Call): Promise<Call> {
     if (!LIVE_STATUSES.includes(call.callStatus)) throw new ConflictError(`Call already ended (${call.callStatus})`);
     const live = call.callStatus === 'in-progress';
     // A simulated inbound call on a Twilio deployment has nothing to hang up at Twilio.
     if (call.callSid && call.callProvider === this.provider.name) await this.provider.cancel(call.callSid, live);
-    const update: StatusUpdate = live
-      ? { status: 'completed', at: this.clock.now(), disconnectReason: 'canceled' }
-      : { status: 'canceled', at: this.clock.now(), disconnectReason: 'canceled' };
+    const update: StatusUpdate = live ? { status: 'completed', at: this.clock.now(), disconnectReason: 'canceled' } : { status: 'canceled', at: this.clock.now(), disconnectReason: 'canceled' };
     if (!(await this.applyUpdate({ id: call.id, companyId: call.company.id }, update))) throw new ConflictError('Call already ended');
     // Reloads the managed entity (as em.refresh would, but naming its company: docs/scaling.md).
     await caller.em.findOneOrFail(Call, { id: call.id, company: call.company.id }, { refresh: true });

@@ -21,7 +21,7 @@ const turnLatency = namedObject(
     voiceToVoiceMs: d(z.int().nullable(), "Milliseconds from the callee's end of speech to the agent's voice, as Twilio reported them; null when not reported."),
   }),
   'TurnLatency',
-  "Where an agent turn's latency went (docs/calls.md, \"Latency\").",
+  'Where an agent turn\'s latency went (docs/calls.md, "Latency").',
 );
 
 const transcriptTurn = namedObject(
@@ -39,12 +39,12 @@ const transcriptTurn = namedObject(
 const callTransfer = namedObject(
   z.object({
     to: d(field.phone(), 'The number the caller was transferred to, E.164.'),
-    mode: d(z.enum(TRANSFER_MODES), 'Cold or warm: the agent\'s transfer_mode when it transferred.'),
+    mode: d(z.enum(TRANSFER_MODES), "Cold or warm: the agent's transfer_mode when it transferred."),
     status: d(z.enum(TRANSFER_STATUSES), 'Dialing, then completed, no-answer, busy, failed or canceled.'),
     started_at: d(z.string(), 'When the transfer began (ISO 8601).'),
   }),
   'CallTransfer',
-  "A call's latest transfer to a person (docs/calls.md, \"Transfers\").",
+  'A call\'s latest transfer to a person (docs/calls.md, "Transfers").',
 );
 
 const costBreakdown = namedObject(
@@ -52,10 +52,10 @@ const costBreakdown = namedObject(
     telephony: d(z.number(), 'The minutes answered, at CALL_PRICE_PER_MINUTE.'),
     llm: d(z.number(), "The conversation's model tokens, at the input and output prices per million."),
     recording: d(z.number(), 'The minutes recorded, at RECORDING_PRICE_PER_MINUTE.'),
-    total: d(z.number(), 'The sum of the parts: the call\'s `cost`.'),
+    total: d(z.number(), "The sum of the parts: the call's `cost`."),
   }),
   'CostBreakdown',
-  "What a call cost, by part, in its `priceUnit` (docs/calls.md, \"Cost\").",
+  'What a call cost, by part, in its `priceUnit` (docs/calls.md, "Cost").',
 );
 
 /**
@@ -70,7 +70,7 @@ export const callContract = defineContract({
     callSid: d(z.string().meta({ examples: ['CA5d9e0c2b7f4a4e1c8b3a6d0f9e2c1b7a'] }), "Provider's identifier; empty until the provider has accepted the call."),
     companyId: d(field.id(), 'Id of the company.'),
     aiAgentId: d(field.id(), 'Id of the agent on the call.'),
-    aiAgentVersion: d(z.int().nullable(), "The agent's published version the call runs (docs/agents.md, \"Versions\"); null: its draft."),
+    aiAgentVersion: d(z.int().nullable(), 'The agent\'s published version the call runs (docs/agents.md, "Versions"); null: its draft.'),
     campaignId: d(field.id().nullable(), 'Id of the campaign that placed the call; null for test calls.'),
     contactId: d(field.id().nullable(), 'Id of the contact called; null for test calls.'),
     callProvider: d(z.string().meta({ examples: ['simulated'] }), 'Telephony provider (simulated or twilio).'),
@@ -93,7 +93,7 @@ export const callContract = defineContract({
     latency: d(z.int(), 'Agent response latency, milliseconds.'),
     answeredBy: d(z.enum(ANSWERED_BY).nullable(), 'Who answered, as answering-machine detection tells: human, machine, fax or unknown; null when not answered or not detected.'),
     disconnectReason: d(z.string(), 'Why the call ended (e.g. voicemail_reached, timeout); empty while live.'),
-    resumes: d(z.int(), 'Times the agent\'s session was resumed after it dropped (at most 3; docs/calls.md).'),
+    resumes: d(z.int(), "Times the agent's session was resumed after it dropped (at most 3; docs/calls.md)."),
     transfer: d(callTransfer.nullable(), 'The latest transfer to a person; null when the agent transferred none.'),
     analysisSentiment: d(z.string(), 'Sentiment found by post-call analysis; empty until then.'),
     agentTaskStatus: d(z.string(), 'Whether the agent did its task; empty until known.'),
@@ -134,9 +134,7 @@ function transcriptTurnsOf(object: Record<string, unknown> | null): CallView['tr
 }
 
 /** A call's view as stored: every field but those computed (the turns, from `transcriptObject`; the cost's parts, from their columns). */
-export const callStoredView = callContract.view
-  .omit({ transcriptTurns: true, costBreakdown: true })
-  .extend({ costTelephony: z.number(), costLlm: z.number(), costRecording: z.number() });
+export const callStoredView = callContract.view.omit({ transcriptTurns: true, costBreakdown: true }).extend({ costTelephony: z.number(), costLlm: z.number(), costRecording: z.number() });
 export type CallStoredView = z.output<typeof callStoredView>;
 
 /** The view of a stored call: its entity, or its stored view (`callById`). */
@@ -164,7 +162,13 @@ export const dynamicVariableInput = namedObject(
         .meta({ examples: ['first_name'] }),
       'No spaces.',
     ),
-    value: d(z.string().regex(/\S/, 'Dynamic variable value must not be empty').meta({ examples: ['Ada'] }), 'Value: not empty.'),
+    value: d(
+      z
+        .string()
+        .regex(/\S/, 'Dynamic variable value must not be empty')
+        .meta({ examples: ['Ada'] }),
+      'Value: not empty.',
+    ),
   }),
   'DynamicVariableInput',
   'A variable handed to the agent for this call.',
@@ -177,12 +181,14 @@ export const dynamicVariableInput = namedObject(
  */
 export const makeCallFields = (parser: PhoneParser) => ({
   ai_agent_id: d(uuid(), 'Id of one of your agents, which makes the call (a template is refused).'),
-  ai_agent_version: d(versionNumber().meta({ examples: [1] }).nullish(), "A published version of the agent to run; left out: its latest published version, or its draft when it has none."),
+  ai_agent_version: d(
+    versionNumber()
+      .meta({ examples: [1] })
+      .nullish(),
+    'A published version of the agent to run; left out: its latest published version, or its draft when it has none.',
+  ),
   call_from: d(phone(parser), 'A number the company owns, in any format (normalised to E.164).'),
   call_to: d(phone(parser), 'Any valid number, in any format (normalised to E.164).'),
-  dynamic_variables: d(
-    z.array(dynamicVariableInput).max(100, 'At most 100 dynamic variables').nullish(),
-    'Variables handed to the agent: name without spaces, value not empty.',
-  ),
+  dynamic_variables: d(z.array(dynamicVariableInput).max(100, 'At most 100 dynamic variables').nullish(), 'Variables handed to the agent: name without spaces, value not empty.'),
   workspace: d(workspace(), 'Defaults to "default".'),
 });

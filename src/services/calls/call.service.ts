@@ -91,7 +91,10 @@ export class CallService {
 
   /** Queues campaign calls for dialing once the transaction that stored them has committed. */
   async queueCampaignCalls(batch: CampaignCallBatch, callIds: string[]): Promise<void> {
-    await this.lifecycle.enqueueMany(batch.companyId, callIds.map((id) => ({ id, campaignId: batch.campaignId, workspace: batch.workspace })));
+    await this.lifecycle.enqueueMany(
+      batch.companyId,
+      callIds.map((id) => ({ id, campaignId: batch.campaignId, workspace: batch.workspace })),
+    );
   }
 
   /** Ends a call not yet ended; a call already ended is a ConflictError. */
@@ -147,9 +150,7 @@ export class CallService {
       ...(campaignId ? { campaign: campaignId } : {}),
       ...(workspace ? { workspaceId: workspace } : {}),
       ...(status ? { callStatus: status } : {}),
-      ...(createdAfter || createdBefore
-        ? { createdAt: { ...(createdAfter ? { $gte: new Date(createdAfter) } : {}), ...(createdBefore ? { $lt: new Date(createdBefore) } : {}) } }
-        : {}),
+      ...(createdAfter || createdBefore ? { createdAt: { ...(createdAfter ? { $gte: new Date(createdAfter) } : {}), ...(createdBefore ? { $lt: new Date(createdBefore) } : {}) } } : {}),
     };
   }
 

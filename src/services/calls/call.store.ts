@@ -205,8 +205,25 @@ export async function makeCall(
 ): Promise<MadeCall> {
   const now = new Date();
   const [row] = await MAKE_CALL(on, reads, [
-    call.version, call.agentId, companyId, call.agentId, companyId, companyId, call.from, companyId, call.to,
-    randomUUID(), now, now, companyId, call.agentId, call.workspace, options.provider, call.to, options.priceUnit, JSON.stringify(call.dynamicVariables),
+    call.version,
+    call.agentId,
+    companyId,
+    call.agentId,
+    companyId,
+    companyId,
+    call.from,
+    companyId,
+    call.to,
+    randomUUID(),
+    now,
+    now,
+    companyId,
+    call.agentId,
+    call.workspace,
+    options.provider,
+    call.to,
+    options.priceUnit,
+    JSON.stringify(call.dynamicVariables),
   ]);
   const { agentUsable, versionFound, fromOwned, toSuppressed, ...stored } = row;
   return stored.id === null ? { call: null, checks: { agentUsable, versionFound, fromOwned, toSuppressed } } : { call: stored };
@@ -237,15 +254,9 @@ export async function sidsInUse(em: EntityManager, companyId: string, sids: stri
  * one statement. The unique key on (campaign, contact, attempt) makes it idempotent: an
  * attempt stored before is not stored again but answered with its call (`created` false).
  */
-export async function insertCampaignCalls(
-  em: EntityManager,
-  batch: CampaignCallBatch,
-  calls: NewCampaignCall[],
-  now: Date,
-  options: CallServiceOptions,
-): Promise<StoredCampaignCall[]> {
-    const rows = await em.execute(
-      `WITH r AS (
+export async function insertCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[], now: Date, options: CallServiceOptions): Promise<StoredCampaignCall[]> {
+  const rows = await em.execute(
+    `WITH r AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb, version int)
        ), ins AS (
          INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, ai_agent_version, campaign_id, contact_id, campaign_attempt, workspace_id,
@@ -258,14 +269,22 @@ export async function insertCampaignCalls(
        UNION ALL
        SELECT k.id, k.contact_id, k.campaign_attempt, false FROM calls k JOIN r ON k.contact_id = r.contact_id AND k.campaign_attempt = r.attempt
        WHERE k.campaign_id = ? AND k.company_id = ?`,
-      [
-        JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables, version: c.aiAgentVersion }))),
-        now, now, batch.companyId, batch.aiAgentId, batch.campaignId, batch.workspace,
-        options.provider, batch.from, options.priceUnit,
-        batch.campaignId, batch.companyId,
-      ],
-    );
-    return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
+    [
+      JSON.stringify(calls.map((c) => ({ contact_id: c.contactId, attempt: c.attempt, call_to: c.to, vars: c.dynamicVariables, version: c.aiAgentVersion }))),
+      now,
+      now,
+      batch.companyId,
+      batch.aiAgentId,
+      batch.campaignId,
+      batch.workspace,
+      options.provider,
+      batch.from,
+      options.priceUnit,
+      batch.campaignId,
+      batch.companyId,
+    ],
+  );
+  return rows.map((r) => ({ id: r.id, contactId: r.contact_id, attempt: r.campaign_attempt, created: r.created }));
 }
 
 /** A transition stored: what it tells the rest of the system, and whether it wrote flow events to deliver. */
@@ -274,10 +293,7 @@ export interface StoredTransition extends Transitioned {
 }
 
 /** A transition's cost: the rule over the call's duration as the transition sets it (docs/calls.md, "Cost"). */
-const TRANSITION_COSTS = costAssignments(
-  { durationS: 't.duration', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL' },
-  't',
-);
+const TRANSITION_COSTS = costAssignments({ durationS: 't.duration', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL' }, 't');
 
 /** One transition as the statement reads it (`transitionFields`, and the values the update carries). */
 interface TransitionRow extends ReturnType<typeof priceRecord> {
@@ -324,9 +340,7 @@ const TRANSITIONS = new Map<FlowEventName | null, TransitionStatement>();
 function transitionStatement(event: FlowEventName | null): TransitionStatement {
   let statement = TRANSITIONS.get(event);
   if (statement) return statement;
-  const events = event
-    ? flowEventsInsertSql(event, 'updated', '(SELECT g.at FROM given g WHERE g.id = r.id)')
-    : 'SELECT NULL::uuid AS company_id, NULL::uuid AS subject_id WHERE false';
+  const events = event ? flowEventsInsertSql(event, 'updated', '(SELECT g.at FROM given g WHERE g.id = r.id)') : 'SELECT NULL::uuid AS company_id, NULL::uuid AS subject_id WHERE false';
   statement = sharedStatement<TransitionRow, TransitionAnswer>(
     `call-transitions${event ? `-${event}` : ''}`,
     `WITH given AS (
@@ -417,9 +431,7 @@ export async function applyTransition(
     contact_status: fields.contactStatus,
     answered_by: values.answeredBy ?? null,
   });
-  return row
-    ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events }
-    : null;
+  return row ? { id: row.id, companyId: row.company_id, campaignId: row.campaign_id, workspace: row.workspace_id, status: row.call_status, flowEvents: row.flow_events } : null;
 }
 
 /** A simulated call's row: the call, its agent and its contact (null columns without one). */

@@ -37,7 +37,10 @@ export class KeptWrites {
       await write();
     } catch (err) {
       if (final(err)) throw err;
-      if (this.kept.size >= MAX_KEPT) { this.logger.error({ err, ...context }, `${this.what} not stored and not kept: too many kept`); return; }
+      if (this.kept.size >= MAX_KEPT) {
+        this.logger.error({ err, ...context }, `${this.what} not stored and not kept: too many kept`);
+        return;
+      }
       this.logger.warn({ err, ...context }, `${this.what} not stored; kept and stored again`);
       this.kept.set(key, { write, timer: null, waitMs: RETRY_MS.first });
       this.schedule(key);

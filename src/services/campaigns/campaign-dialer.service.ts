@@ -18,8 +18,20 @@ import { isOpen, isOver, windowOf } from './calling-window';
 import { afterAnalysis, triggerCampaignWebhook } from './campaign-webhook';
 import { dynamicVariables, type RecordViews } from './contact-mapping';
 import {
-  applyChanges, campaignsWithWork, dueEntries, type EndedAttempt, endedAttempts, type EntryChange, expireQueued, liveAttempts, loadCampaign,
-  markCalling, outboundNumberOf, recordProgress, selectContacts, tryLockCampaign,
+  applyChanges,
+  campaignsWithWork,
+  dueEntries,
+  type EndedAttempt,
+  endedAttempts,
+  type EntryChange,
+  expireQueued,
+  liveAttempts,
+  loadCampaign,
+  markCalling,
+  outboundNumberOf,
+  recordProgress,
+  selectContacts,
+  tryLockCampaign,
 } from './campaign.store';
 import { delayBefore, tiersOf } from './retry-tiers';
 
@@ -172,7 +184,12 @@ export class CampaignDialer {
     const now = this.deps.clock.now();
     const key = { id: campaign.id, companyId: campaign.company.id };
     const ended = await endedAttempts(tx, key);
-    await applyChanges(tx, key, ended.map((attempt) => this.afterCall(campaign, attempt, now)), now);
+    await applyChanges(
+      tx,
+      key,
+      ended.map((attempt) => this.afterCall(campaign, attempt, now)),
+      now,
+    );
     const announcements = await triggerCampaignWebhook(this.deps, tx, campaign, ended);
     const dialing = this.dialingOf(campaign);
     let placed: string[] = [];

@@ -21,10 +21,7 @@ export const campaignStatsContract = defineContract({
     queued: d(z.int(), 'Contacts waiting for their next attempt.'),
     skipped: d(z.int(), 'Contacts never called: on the do-not-call list, non-local, or made inactive.'),
     skippedReasons: d(z.record(z.string(), z.int()), 'Skipped contacts by reason: do_not_call, non_local, contact_inactive.'),
-    nextAttemptAt: d(
-      z.date().nullable(),
-      'When the next attempt is due, window permitting; null when none waits or the campaign is not active.',
-    ),
+    nextAttemptAt: d(z.date().nullable(), 'When the next attempt is due, window permitting; null when none waits or the campaign is not active.'),
   }),
   graphql: { omit: ['campaignId', 'status', 'callProgress'] },
 });

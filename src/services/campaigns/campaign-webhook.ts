@@ -24,8 +24,7 @@ export interface EndedCall {
 }
 
 /** A JSON value that should be an object (a call's post-call outcomes), as one: {} otherwise. */
-const asObject = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+const asObject = (value: unknown): Record<string, unknown> => (value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 
 /**
  * Triggers the campaign's flow for each ended call, in the tick's transaction (so exactly
@@ -39,7 +38,14 @@ export async function triggerCampaignWebhook(deps: CampaignWebhookDeps, tx: Enti
   const waits = readsOutcomes(c.webhookMappingVariables, c.webhookMappingVariablesSources);
   const entities = await tx.find(Call, { id: ended.map((e) => e.callId), company: c.company.id });
   const due = new Set(entities.filter((k) => !(waits && deps.willBeAnalyzed(k))).map((k) => k.id));
-  return triggerFor(deps, tx, c, c.webhook.id, entities.filter((k) => due.has(k.id)), ended);
+  return triggerFor(
+    deps,
+    tx,
+    c,
+    c.webhook.id,
+    entities.filter((k) => due.has(k.id)),
+    ended,
+  );
 }
 
 /**

@@ -41,7 +41,7 @@ export const campaignContract = defineContract({
     companyId: d(field.id(), 'Id of the company.'),
     ownerUserId: d(field.id().nullable(), 'Id of the user who owns the campaign.'),
     aiAgentId: d(field.id().nullable(), 'Id of the agent that makes the calls.'),
-    aiAgentVersion: d(z.int().nullable(), "The agent's published version every call runs; null: the latest published (docs/agents.md, \"Versions\")."),
+    aiAgentVersion: d(z.int().nullable(), 'The agent\'s published version every call runs; null: the latest published (docs/agents.md, "Versions").'),
     aiAgentVersions: d(z.array(versionWeight).nullable(), 'Versions the calls are split between by weight (an A/B test), instead of one; null: none.'),
     inboundPhoneNumberId: d(field.id().nullable(), 'Id of the number inbound calls arrive on.'),
     outboundPhoneNumberId: d(field.id().nullable(), 'Id of the number the calls are made from.'),
@@ -70,7 +70,7 @@ export const campaignFields = {
   company_id: uuid(),
   owner_user_id: d(uuid().nullable(), 'Id of the user who owns the campaign.'),
   ai_agent_id: d(uuid().nullable(), 'Id of the AI agent.'),
-  ai_agent_version: d(versionNumber().nullable(), "A published version of the agent every call runs; null: the latest published, else the draft."),
+  ai_agent_version: d(versionNumber().nullable(), 'A published version of the agent every call runs; null: the latest published, else the draft.'),
   ai_agent_versions: d(versionWeights().nullable(), 'Split the calls between published versions by weight (an A/B test) instead of one version; each call records which it ran.'),
   inbound_phone_number_id: d(uuid().nullable(), 'Id of the number inbound calls arrive on.'),
   outbound_phone_number_id: d(uuid().nullable(), 'Id of the number the calls are made from.'),
@@ -87,10 +87,7 @@ export const campaignFields = {
   call_time_of_day_to: d(timeOfDay(), 'HH:MM:SS.'),
   number_of_call_attempts: d(z.array(intBetween(1, 100)).max(20), 'Attempts per retry tier.'),
   retry_delay: d(z.array(intBetween(0, 1_000_000)).max(20), 'Delay before a retry, per tier.'),
-  retry_delay_unit: d(
-    z.array(z.enum(RETRY_UNITS, { error: rule(`Must be one of ${RETRY_UNITS.join(', ')}`) })).max(20),
-    'seconds, minutes, hours or days, one per tier.',
-  ),
+  retry_delay_unit: d(z.array(z.enum(RETRY_UNITS, { error: rule(`Must be one of ${RETRY_UNITS.join(', ')}`) })).max(20), 'seconds, minutes, hours or days, one per tier.'),
   days_of_week: d(
     z
       .array(intBetween(1, 7))
@@ -144,5 +141,4 @@ export type CampaignCreateInput = z.input<typeof createCampaignWrite>;
 export type CampaignWrite = z.output<typeof updateCampaignWrite>;
 
 /** The view of a stored campaign. */
-export const toCampaignView = (campaign: Campaign): CampaignView =>
-  viewOf(campaignContract, campaign, { workspaceId: (c) => c.workspace });
+export const toCampaignView = (campaign: Campaign): CampaignView => viewOf(campaignContract, campaign, { workspaceId: (c) => c.workspace });

@@ -17,7 +17,10 @@ export const timeZone = () =>
 
 /** Documented as arrays of arrays of strings; flat arrays are accepted too. Stored flat. */
 export const nestedStrings = () =>
-  z.array(z.union([text(200), z.array(text(200))])).max(1000).transform((items) => items.flat());
+  z
+    .array(z.union([text(200), z.array(text(200))]))
+    .max(1000)
+    .transform((items) => items.flat());
 
 export const byWorkspaceInput = z.object({
   workspace: z.string().min(1, 'Workspace must not be empty').max(100, 'Workspace must be at most 100 characters'),

@@ -5,7 +5,16 @@ import { createUnderKey } from '../platform/idempotency.service';
 import { missingVersions } from '../agents/agent-version.store';
 import { type AudienceInput, audienceInput, byWorkspaceInput, pageCampaignsInput } from './campaign.input';
 import { isValidTimeZone, nextOpening, windowOf } from './calling-window';
-import { campaignContract, type CampaignCreateInput, type CampaignUpdateInput, type CampaignView, type CampaignWrite, createCampaignWrite, toCampaignView, updateCampaignWrite } from './campaign.contract';
+import {
+  campaignContract,
+  type CampaignCreateInput,
+  type CampaignUpdateInput,
+  type CampaignView,
+  type CampaignWrite,
+  createCampaignWrite,
+  toCampaignView,
+  updateCampaignWrite,
+} from './campaign.contract';
 import { viewOfStored } from '../shared/contract';
 import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
@@ -48,11 +57,7 @@ export class CampaignService {
 
   async listByWorkspace({ scope, em }: Caller, workspace: unknown): Promise<CampaignView[]> {
     const input = parseInput(byWorkspaceInput, { workspace });
-    const campaigns = await em.find(
-      Campaign,
-      { company: scope.companyId, workspace: input.workspace, deletedAt: null },
-      { orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
+    const campaigns = await em.find(Campaign, { company: scope.companyId, workspace: input.workspace, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
     return campaigns.map(toCampaignView);
   }
 
@@ -97,7 +102,14 @@ export class CampaignService {
     const { workspace, ...fields } = parseInput(createCampaignWrite, input);
     const campaign = caller.em.create(Campaign, { company: caller.scope.companyId, workspace, name: fields.name });
     await this.apply(caller, campaign, fields);
-    await this.save(caller, campaign, () => createUnderKey(caller, alone, () => caller.em.flush(), () => [campaign.id]));
+    await this.save(caller, campaign, () =>
+      createUnderKey(
+        caller,
+        alone,
+        () => caller.em.flush(),
+        () => [campaign.id],
+      ),
+    );
     return toCampaignView(campaign);
   }
 
@@ -141,7 +153,11 @@ export class CampaignService {
   }
 
   private async statsOfCampaigns({ scope, em }: Caller, campaigns: Campaign[]): Promise<Map<string, CampaignStatsView>> {
-    const rows = await countsOf(em, scope.companyId, campaigns.map((c) => c.id));
+    const rows = await countsOf(
+      em,
+      scope.companyId,
+      campaigns.map((c) => c.id),
+    );
     const now = this.clock.now();
     return new Map(campaigns.map((c) => [c.id, toStats(c, rows.get(c.id), now)]));
   }
@@ -229,23 +245,27 @@ export class CampaignService {
     if (errors.length > 0) throw new ValidationError(errors);
   }
 
-  private async owns(
-    { scope, em }: Caller,
-    rel: (typeof RELATIONS)[number],
-    id: string,
-  ): Promise<boolean> {
+  private async owns({ scope, em }: Caller, rel: (typeof RELATIONS)[number], id: string): Promise<boolean> {
     const where = { id, company: scope.companyId, ...(rel.softDeleted ? { deletedAt: null } : {}) };
     return (await em.count(rel.entity, where)) > 0;
   }
 
   /** The versions a campaign pins or splits between are published versions of its agent (docs/agents.md, "Versions"). */
   private async checkVersions({ scope, em }: Caller, c: Campaign): Promise<void> {
-    const named = c.aiAgentVersion !== null ? [{ field: 'aiAgentVersion', version: c.aiAgentVersion }] : (c.aiAgentVersions ?? []).map((w, i) => ({ field: `aiAgentVersions[${i}].version`, version: w.version }));
+    const named =
+      c.aiAgentVersion !== null ? [{ field: 'aiAgentVersion', version: c.aiAgentVersion }] : (c.aiAgentVersions ?? []).map((w, i) => ({ field: `aiAgentVersions[${i}].version`, version: w.version }));
     if (named.length === 0) return;
     const agentId = c.aiAgent?.id;
-    if (!agentId) throw ValidationError.of(named[0].field, 'A version needs the campaign\'s ai_agent_id');
-    const missing = new Set(await missingVersions(em, scope.companyId, agentId, named.map((n) => n.version)));
-    const errors = named.filter((n) => missing.has(n.version)).map((n) => ({ field: n.field, message: 'No such version of the campaign\'s agent' }));
+    if (!agentId) throw ValidationError.of(named[0].field, "A version needs the campaign's ai_agent_id");
+    const missing = new Set(
+      await missingVersions(
+        em,
+        scope.companyId,
+        agentId,
+        named.map((n) => n.version),
+      ),
+    );
+    const errors = named.filter((n) => missing.has(n.version)).map((n) => ({ field: n.field, message: "No such version of the campaign's agent" }));
     if (errors.length > 0) throw new ValidationError(errors);
   }
 

@@ -152,10 +152,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
          AND campaigns.selected_at IS NOT DISTINCT FROM ?::timestamptz AND campaigns.selection_started_at IS NOT DISTINCT FROM ?::timestamptz
        RETURNING 1
      ) SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM slice)::int AS read, (SELECT count(*) FROM moved)::int AS moved`,
-    [
-      c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since,
-      startedAt, startedAt, size, c.id, c.company.id, c.selectedAt, c.selectionStartedAt,
-    ],
+    [c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since, startedAt, startedAt, size, c.id, c.company.id, c.selectedAt, c.selectionStartedAt],
   );
   // A pass whose campaign changed meanwhile (an edit restarted it) is not done: the next tick starts it again.
   return { added: Number(row?.added ?? 0), done: Number(row?.read ?? 0) < size && Number(row?.moved ?? 0) > 0 };
@@ -196,10 +193,11 @@ export async function audienceSample(em: EntityManager, c: Campaign, rules: Skip
   if (limit === 0) return [];
   const selected = selection(c);
   const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
-  const rows = await em.execute(
-    `SELECT to_jsonb(ct) AS contact FROM contacts ct WHERE ${selected.sql} AND (${skip.sql}) IS NULL ORDER BY ct.created_at DESC, ct.id DESC LIMIT ?`,
-    [...selected.params, ...skip.params, limit],
-  );
+  const rows = await em.execute(`SELECT to_jsonb(ct) AS contact FROM contacts ct WHERE ${selected.sql} AND (${skip.sql}) IS NULL ORDER BY ct.created_at DESC, ct.id DESC LIMIT ?`, [
+    ...selected.params,
+    ...skip.params,
+    limit,
+  ]);
   return rows.map((r) => em.map(Contact, r.contact));
 }
 
@@ -235,9 +233,7 @@ export async function endedAttempts(em: EntityManager, campaign: RecordKey): Pro
 }
 
 /** What becomes of an entry: queued again for a later attempt, or settled. */
-export type EntryChange =
-  | { id: string; state: 'queued'; nextAttemptAt: Date }
-  | { id: string; state: 'settled'; outcome: string; reason: string | null };
+export type EntryChange = { id: string; state: 'queued'; nextAttemptAt: Date } | { id: string; state: 'settled'; outcome: string; reason: string | null };
 
 /** Writes many entry changes in one statement: a settled entry is stamped settled at `now`. */
 export async function applyChanges(em: EntityManager, campaign: RecordKey, changes: EntryChange[], now: Date): Promise<void> {
@@ -318,10 +314,10 @@ export async function expireQueued(em: EntityManager, campaign: RecordKey, now: 
  * Returns the progress and whether it completed.
  */
 export async function recordProgress(em: EntityManager, c: Campaign, now: Date, selecting: boolean): Promise<{ progress: number; completed: boolean }> {
-  const [counts] = await em.execute(
-    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`,
-    [c.id, c.company.id],
-  );
+  const [counts] = await em.execute(`SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`, [
+    c.id,
+    c.company.id,
+  ]);
   const selected = Number(counts?.selected ?? 0);
   const settled = Number(counts?.settled ?? 0);
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);

@@ -75,11 +75,7 @@ function readSource(records: WebhookSources, source: WebhookSource, path: string
  * Values keep their JSON types. A path that leads nowhere gives no variable (so the flow's
  * own fallbacks apply) and is answered in `unresolved`.
  */
-export function webhookVariables(
-  mapping: Record<string, unknown>,
-  sources: Record<string, unknown>,
-  records: WebhookSources,
-): { variables: Record<string, unknown>; unresolved: UnresolvedMapping[] } {
+export function webhookVariables(mapping: Record<string, unknown>, sources: Record<string, unknown>, records: WebhookSources): { variables: Record<string, unknown>; unresolved: UnresolvedMapping[] } {
   const variables: Record<string, unknown> = {};
   const unresolved: UnresolvedMapping[] = [];
   for (const [name, path] of Object.entries(mapping)) {
@@ -99,8 +95,5 @@ export function webhookVariables(
  * Such a flow waits for the call's analysis (docs/campaigns.md).
  */
 export function readsOutcomes(mapping: Record<string, unknown>, sources: Record<string, unknown>): boolean {
-  return (
-    Object.values(sources).includes('agent_post_call_outcomes') ||
-    Object.values(mapping).some((path) => typeof path === 'string' && path.split('.').includes('agent_post_call_outcomes'))
-  );
+  return Object.values(sources).includes('agent_post_call_outcomes') || Object.values(mapping).some((path) => typeof path === 'string' && path.split('.').includes('agent_post_call_outcomes'));
 }

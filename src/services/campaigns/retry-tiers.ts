@@ -21,9 +21,12 @@ export const tiersOf = (c: Pick<Campaign, 'numberOfCallAttempts' | 'retryDelay' 
   units: c.retryDelayUnit,
 });
 
-
 /** How many attempts a contact gets in all. */
-export const totalAttempts = (t: RetryTiers): number => Math.max(1, t.attempts.reduce((sum, n) => sum + n, 0));
+export const totalAttempts = (t: RetryTiers): number =>
+  Math.max(
+    1,
+    t.attempts.reduce((sum, n) => sum + n, 0),
+  );
 
 /** Milliseconds to wait after attempt `n - 1` before attempt `n`; null when `n` is past the last tier. */
 export function delayBefore(t: RetryTiers, n: number): number | null {

@@ -84,7 +84,8 @@ async function* records(source: CsvSource): AsyncGenerator<string[]> {
   try {
     for await (const record of parser as AsyncIterable<string[]>) yield record;
   } catch (err) {
-    if (err instanceof CsvError) // `records` (records read so far) is part of the error's documented context.
+    if (err instanceof CsvError)
+      // `records` (records read so far) is part of the error's documented context.
       throw fileError(`Not valid CSV at line ${Number(err.records) + 1}: ${err.message.split(':')[0]}`);
     throw err;
   }

@@ -10,8 +10,7 @@ export const MAX_CONTACTS_PER_IMPORT = 10_000;
 export const createContactInput = (parser: PhoneParser) => z.strictObject(contactFields(parser)).partial().required({ phone_number: true });
 
 /** An array of 1 to 10,000 contacts for a bulk import. */
-const importOf = <Row extends z.ZodType>(row: Row) =>
-  z.array(row).min(1, 'Must hold at least one contact').max(MAX_CONTACTS_PER_IMPORT, `At most ${MAX_CONTACTS_PER_IMPORT} contacts per import`);
+const importOf = <Row extends z.ZodType>(row: Row) => z.array(row).min(1, 'Must hold at least one contact').max(MAX_CONTACTS_PER_IMPORT, `At most ${MAX_CONTACTS_PER_IMPORT} contacts per import`);
 
 export const importContactsInput = (parser: PhoneParser) => importOf(createContactInput(parser));
 

@@ -6,7 +6,19 @@ import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
 import { alone } from '../../db/statements';
-import { type ContactCreateInput, type ContactCsvImportInput, type ContactUpdateInput, contactWrites, type ContactWrite, createContactInput, importContactsCsvInput, importContactsInput, type PageContactsInput, pageContactsInput, updateContactInput } from './contact.input';
+import {
+  type ContactCreateInput,
+  type ContactCsvImportInput,
+  type ContactUpdateInput,
+  contactWrites,
+  type ContactWrite,
+  createContactInput,
+  importContactsCsvInput,
+  importContactsInput,
+  type PageContactsInput,
+  pageContactsInput,
+  updateContactInput,
+} from './contact.input';
 import { newestFirst, type Page } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
@@ -44,7 +56,10 @@ export class ContactService {
   readonly importInput;
   readonly updateInput;
 
-  constructor(private readonly phones: PhoneParser, private readonly reads: ViewReads) {
+  constructor(
+    private readonly phones: PhoneParser,
+    private readonly reads: ViewReads,
+  ) {
     this.writes = contactWrites(phones);
     this.createInput = createContactInput(phones);
     this.importInput = importContactsInput(phones);
@@ -99,7 +114,12 @@ export class ContactService {
     const rows = bulk ? parseInput(this.writes.import, input) : [parseInput(this.writes.create, input)];
     await this.checkCampaigns(caller, rows, bulk);
     const contacts = rows.map((row) => caller.em.create<Contact>(Contact, { company: caller.scope.companyId, ...this.toEntity(row) } as never));
-    await createUnderKey(caller, alone, () => caller.em.flush(), () => contacts.map((c) => c.id));
+    await createUnderKey(
+      caller,
+      alone,
+      () => caller.em.flush(),
+      () => contacts.map((c) => c.id),
+    );
     if (bulk) await refreshContactStatistics(caller.em, rows.length);
     return bulk ? contacts.map(toContactView) : toContactView(contacts[0]);
   }
@@ -130,7 +150,12 @@ export class ContactService {
           const batch = created.slice(start, start + INSERT_BATCH);
           await em.insertMany(batch.map((row) => em.create<Contact>(Contact, { company, ...this.toEntity(row) } as never, { persist: false })));
         }
-        await updateByNumber(em, company, updated.map(({ phoneNumber, ...row }) => ({ ...row, phoneNumber: phoneNumber.e164 })), new Date());
+        await updateByNumber(
+          em,
+          company,
+          updated.map(({ phoneNumber, ...row }) => ({ ...row, phoneNumber: phoneNumber.e164 })),
+          new Date(),
+        );
       });
       await refreshContactStatistics(caller.em, created.length);
     }
@@ -183,9 +208,7 @@ export class ContactService {
     const found = await em.find(Campaign, { id: wanted, company: scope.companyId, deletedAt: null }, { fields: ['id'] });
     const known = new Set(found.map((c) => c.id));
     const errors: FieldError[] = rows.flatMap((row, i) =>
-      row.campaignId && !known.has(row.campaignId)
-        ? [{ field: indexed ? `[${i}].campaignId` : 'campaignId', message: 'Campaign not found' }]
-        : [],
+      row.campaignId && !known.has(row.campaignId) ? [{ field: indexed ? `[${i}].campaignId` : 'campaignId', message: 'Campaign not found' }] : [],
     );
     if (errors.length > 0) throw new ValidationError(errors);
   }

@@ -75,10 +75,10 @@ const IMPORT_BATCH = 10_000;
 export async function numbersInCompany(em: EntityManager, companyId: string, numbers: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let start = 0; start < numbers.length; start += IMPORT_BATCH) {
-    const rows = await em.execute(
-      `SELECT DISTINCT phone_number FROM contacts WHERE company_id = ? AND deleted_at IS NULL AND phone_number IN (SELECT jsonb_array_elements_text(?::jsonb))`,
-      [companyId, JSON.stringify(numbers.slice(start, start + IMPORT_BATCH))],
-    );
+    const rows = await em.execute(`SELECT DISTINCT phone_number FROM contacts WHERE company_id = ? AND deleted_at IS NULL AND phone_number IN (SELECT jsonb_array_elements_text(?::jsonb))`, [
+      companyId,
+      JSON.stringify(numbers.slice(start, start + IMPORT_BATCH)),
+    ]);
     for (const row of rows) found.add(row.phone_number as string);
   }
   return found;
@@ -105,8 +105,16 @@ export interface ImportedFields {
 export async function updateByNumber(em: EntityManager, companyId: string, rows: readonly ImportedFields[], now: Date): Promise<void> {
   for (let start = 0; start < rows.length; start += IMPORT_BATCH) {
     const batch = rows.slice(start, start + IMPORT_BATCH).map((r) => ({
-      phone_number: r.phoneNumber, firstname: r.firstname, lastname: r.lastname, tag_name: r.tagName, category_name: r.categoryName,
-      source_name: r.sourceName, notes: r.notes, status: r.status, metadata: r.metadata, campaign_id: r.campaignId ?? undefined,
+      phone_number: r.phoneNumber,
+      firstname: r.firstname,
+      lastname: r.lastname,
+      tag_name: r.tagName,
+      category_name: r.categoryName,
+      source_name: r.sourceName,
+      notes: r.notes,
+      status: r.status,
+      metadata: r.metadata,
+      campaign_id: r.campaignId ?? undefined,
     }));
     await em.execute(
       `UPDATE contacts c SET firstname = COALESCE(r.firstname, c.firstname), lastname = COALESCE(r.lastname, c.lastname),

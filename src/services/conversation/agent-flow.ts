@@ -45,7 +45,10 @@ export const agentFlowSchema = z
   .looseObject({
     states: z.array(state).max(100, 'At most 100 states').superRefine(uniqueNames).optional(),
     tools: z.array(flowTool).max(50, 'At most 50 tools').superRefine(uniqueNames).optional(),
-    transfer_numbers: z.array(z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number such as +14155550100')).max(50).optional(),
+    transfer_numbers: z
+      .array(z.string().regex(/^\+[1-9]\d{6,14}$/, 'Must be an E.164 number such as +14155550100'))
+      .max(50)
+      .optional(),
   })
   .superRefine((flow, ctx) => {
     const names = new Set(flow.states?.map((s) => s.name));

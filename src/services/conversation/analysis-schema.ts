@@ -11,7 +11,10 @@ const typeAlone = (value: unknown): unknown => (typeof value === 'string' ? { ty
 const outcomeFields = {
   type: z.enum(OUTCOME_TYPES),
   description: z.string().default(''),
-  enum: z.array(z.union([z.string(), z.number()])).min(1).optional(),
+  enum: z
+    .array(z.union([z.string(), z.number()]))
+    .min(1)
+    .optional(),
 };
 const outcomeDefinition = z.preprocess(typeAlone, z.object(outcomeFields));
 type OutcomeDefinition = z.output<typeof outcomeDefinition>;
@@ -20,10 +23,7 @@ type OutcomeDefinition = z.output<typeof outcomeDefinition>;
 const OUTCOME_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** `agent_post_call_outcomes` as an agent is saved with it: every entry of the supported shape. */
-export const outcomeDefinitionsSchema = z.record(
-  z.string().regex(OUTCOME_NAME, 'Names are 1-64 letters, digits, _ or -'),
-  z.preprocess(typeAlone, z.strictObject(outcomeFields)),
-);
+export const outcomeDefinitionsSchema = z.record(z.string().regex(OUTCOME_NAME, 'Names are 1-64 letters, digits, _ or -'), z.preprocess(typeAlone, z.strictObject(outcomeFields)));
 
 /** The agent's outcomes that can be asked for; an entry that does not fit the shape (stored before it was checked) is left out. */
 export function outcomeDefinitions(stored: Record<string, unknown>): Map<string, OutcomeDefinition> {
@@ -38,9 +38,7 @@ export function outcomeDefinitions(stored: Record<string, unknown>): Map<string,
 /** The JSON Schema of `response_format` (strict mode: every property required, no others). */
 export function analysisJsonSchema(outcomes: Map<string, OutcomeDefinition>): Record<string, unknown> {
   const object = (properties: Record<string, unknown>) => ({ type: 'object', properties, required: Object.keys(properties), additionalProperties: false });
-  const outcomeProperties = Object.fromEntries(
-    [...outcomes].map(([name, d]) => [name, { type: d.type, description: d.description, ...(d.enum ? { enum: d.enum } : {}) }]),
-  );
+  const outcomeProperties = Object.fromEntries([...outcomes].map(([name, d]) => [name, { type: d.type, description: d.description, ...(d.enum ? { enum: d.enum } : {}) }]));
   return object({
     summary: { type: 'string', description: 'Two or three sentences on what happened in the call' },
     sentiment: { type: 'string', enum: [...SENTIMENTS], description: "The callee's sentiment" },

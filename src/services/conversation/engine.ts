@@ -134,7 +134,10 @@ export class ConversationEngine implements Conversation {
   }
 
   speech(event: SpeechEvent): void {
-    if (event.kind === 'tokensPlayed') { this.played.played(event.text); return; }
+    if (event.kind === 'tokensPlayed') {
+      this.played.played(event.text);
+      return;
+    }
     if (this.ended || this.machine) return;
     if (event.kind === 'agentSpeaking') {
       if (event.on) this.agentVoice(event.at);
@@ -219,7 +222,11 @@ export class ConversationEngine implements Conversation {
     await this.queue;
     const tail = this.transcript.agentTail();
     const heard = this.played.heard(tail.map((t) => t.text));
-    if (heard) this.transcript.keepHeard(tail.map((t) => t.index), heard);
+    if (heard)
+      this.transcript.keepHeard(
+        tail.map((t) => t.index),
+        heard,
+      );
     this.transcript.flush();
     await this.transcript.settled();
   }
@@ -361,7 +368,10 @@ export class ConversationEngine implements Conversation {
   /** A warm transfer plays the hold audio while the model summarises the conversation for the person; a cold one goes at once. */
   private async transfer(number: string): Promise<void> {
     const { mode, holdAudioUrl } = this.settings.transfer;
-    if (mode === 'cold') { this.finish({ kind: 'transfer', number }, 'call_transfer'); return; }
+    if (mode === 'cold') {
+      this.finish({ kind: 'transfer', number }, 'call_transfer');
+      return;
+    }
     this.ended = true;
     this.silenceWatch.reset();
     if (holdAudioUrl) this.deps.sink.play(holdAudioUrl);

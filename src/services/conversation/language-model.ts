@@ -11,10 +11,7 @@ export interface ToolCall {
 }
 
 /** One message of the history, in the Chat Completions roles. */
-export type ChatMessage =
-  | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
-  | { role: 'tool'; toolCallId: string; content: string };
+export type ChatMessage = { role: 'system' | 'user'; content: string } | { role: 'assistant'; content: string; toolCalls?: ToolCall[] } | { role: 'tool'; toolCallId: string; content: string };
 
 /** A tool offered to the model; `parameters` is a JSON Schema object. */
 export interface ToolSpec {
@@ -243,11 +240,7 @@ export class OpenAiCompatibleModel implements LanguageModel {
    * 502, 503, 504) after its `Retry-After` or a short pause, then the fallback model the same
    * way, as long as the first token's time limit allows the wait (docs/agents.md, "Failures").
    */
-  private async complete(
-    request: { messages: ChatMessage[]; signal?: AbortSignal; onFirstToken?: () => void },
-    params: RequestParams,
-    onToken: (token: string) => void,
-  ): Promise<ModelAnswer> {
+  private async complete(request: { messages: ChatMessage[]; signal?: AbortSignal; onFirstToken?: () => void }, params: RequestParams, onToken: (token: string) => void): Promise<ModelAnswer> {
     const deadline = this.deadline(request.signal);
     const models = [this.config.model, ...(this.config.fallbackModel ? [this.config.fallbackModel] : [])];
     let failure: unknown;

@@ -4,15 +4,11 @@ import { text } from '../shared/common.input';
 
 /** Values for the `{{name}}` placeholders of the prompt, as a call's dynamic variables give them. */
 export const dynamicVariablesInput = () =>
-  z
-    .array(z.strictObject({ name: z.string().regex(/^[\w.-]{1,100}$/, 'Must be 1 to 100 letters, digits, _, . or -'), value: text(10_000) }))
-    .max(200, 'At most 200 variables');
+  z.array(z.strictObject({ name: z.string().regex(/^[\w.-]{1,100}$/, 'Must be 1 to 100 letters, digits, _, . or -'), value: text(10_000) })).max(200, 'At most 200 variables');
 
 /** The fields of a turn, as REST documents them. */
 const testChatFields = {
-  messages: z
-    .array(z.strictObject({ role: z.enum(['user', 'agent'], { error: 'Must be user or agent' }), content: text(10_000) }))
-    .max(100, 'At most 100 messages'),
+  messages: z.array(z.strictObject({ role: z.enum(['user', 'agent'], { error: 'Must be user or agent' }), content: text(10_000) })).max(100, 'At most 100 messages'),
   dynamic_variables: dynamicVariablesInput().default([]),
   state: text(200).nullish(),
 };

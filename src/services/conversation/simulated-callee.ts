@@ -141,7 +141,11 @@ export class SimulatedCallee {
   private async reply(state: CalleeState, signal: AbortSignal | undefined): Promise<string> {
     const prompt: ChatMessage[] = state.history.length === 0 ? [{ role: 'user', content: PICKED_UP }] : state.history;
     const answer = await this.model.stream(
-      { messages: [{ role: 'system', content: this.options.persona ?? calleePersona(state.contact, state.language) }, ...prompt], temperature: this.options.temperature, ...(signal ? { signal } : {}) },
+      {
+        messages: [{ role: 'system', content: this.options.persona ?? calleePersona(state.contact, state.language) }, ...prompt],
+        temperature: this.options.temperature,
+        ...(signal ? { signal } : {}),
+      },
       () => undefined,
     );
     return answer.text.trim();

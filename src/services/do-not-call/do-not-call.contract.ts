@@ -33,10 +33,7 @@ const MAX_DO_NOT_CALL_PER_REQUEST = 10_000;
  */
 export const doNotCallAddFields = (parser: PhoneParser) => ({
   numbers: d(
-    z
-      .array(phone(parser))
-      .min(1, 'Must hold at least one number')
-      .max(MAX_DO_NOT_CALL_PER_REQUEST, `At most ${MAX_DO_NOT_CALL_PER_REQUEST} numbers per request`),
+    z.array(phone(parser)).min(1, 'Must hold at least one number').max(MAX_DO_NOT_CALL_PER_REQUEST, `At most ${MAX_DO_NOT_CALL_PER_REQUEST} numbers per request`),
     '1 to 10,000 numbers, any format; stored in E.164.',
   ),
   reason: d(text(1000).nullish(), 'Why the numbers are listed, free text.'),

@@ -72,7 +72,10 @@ export class AddressGuard {
     const guarded = buildConnector({ lookup: this.lookup });
     return (options, callback) => {
       const host = bare(options.hostname);
-      if (this.policy.allowPrivate || this.hosts.has(host)) { open(options, callback); return; }
+      if (this.policy.allowPrivate || this.hosts.has(host)) {
+        open(options, callback);
+        return;
+      }
       if (net.isIP(host)) {
         const reason = this.refusal(host);
         if (reason) callback(new BlockedAddressError(host, host, reason), null);
@@ -85,12 +88,16 @@ export class AddressGuard {
 
   private readonly lookup: net.LookupFunction = (hostname, options, callback) => {
     dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) { callback(err, '', 0); return; }
+      if (err) {
+        callback(err, '', 0);
+        return;
+      }
       const usable = addresses.filter((a) => this.refusal(a.address) === null);
       const first = usable[0];
       if (!first) {
         const sample = addresses[0].address;
-        callback(new BlockedAddressError(hostname, sample, this.refusal(sample)!), '', 0); return;
+        callback(new BlockedAddressError(hostname, sample, this.refusal(sample)!), '', 0);
+        return;
       }
       if (options.all) callback(null, usable);
       else callback(null, first.address, first.family);

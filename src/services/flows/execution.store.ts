@@ -144,16 +144,33 @@ export async function insertExecution(
 ): Promise<StartedExecution | null> {
   const sendsFirst = fields.localGraceS !== null;
   const [row] = await INSERT_EXECUTIONS(on, reads, fields.companyId, {
-    id: randomUUID(), flow_id: fields.flowId, created_at: new Date(), variables: fields.variables, arguments: fields.args,
-    status: sendsFirst ? 'in_progress' : 'scheduled', grace: fields.localGraceS, started_at: startedAt, executed_at: sendsFirst ? startedAt : null, run_id: randomUUID(),
+    id: randomUUID(),
+    flow_id: fields.flowId,
+    created_at: new Date(),
+    variables: fields.variables,
+    arguments: fields.args,
+    status: sendsFirst ? 'in_progress' : 'scheduled',
+    grace: fields.localGraceS,
+    started_at: startedAt,
+    executed_at: sendsFirst ? startedAt : null,
+    run_id: randomUUID(),
   });
   if (!row) return null;
   const view = viewOfStored(executionContract.view, row);
   const local: LocalClaim | null = row.run_id
     ? {
         state: {
-          id: view.id, companyId: fields.companyId, flowId: fields.flowId, status: 'in_progress', attemptNumber: 1,
-          variables: fields.variables, arguments: fields.args, definition: row.definition, secret: row.secret, flowDeleted: false, runs: [],
+          id: view.id,
+          companyId: fields.companyId,
+          flowId: fields.flowId,
+          status: 'in_progress',
+          attemptNumber: 1,
+          variables: fields.variables,
+          arguments: fields.args,
+          definition: row.definition,
+          secret: row.secret,
+          flowDeleted: false,
+          runs: [],
         },
         run: { id: row.run_id, version: 1, attemptNumber: 1, stepNumber: row.local_step!, status: 'running', extracted: {}, error: null, retryable: true },
         // The trigger announces the execution's status itself.
@@ -201,7 +218,9 @@ interface ClaimRow {
   runs: StoredRun[];
 }
 
-const CLAIM = hotStatement<ClaimRow>('flow-step-claim', `WITH execution AS (
+const CLAIM = hotStatement<ClaimRow>(
+  'flow-step-claim',
+  `WITH execution AS (
     SELECT e.id, e.company_id, e.flow_id, e.status, e.attempt_number, e.variables, e.arguments, e.definition,
            f.secret, f.deleted_at IS NOT NULL AS flow_deleted
     FROM webhook_executions e JOIN webhook_flows f ON f.id = e.flow_id AND f.company_id = e.company_id
@@ -225,7 +244,8 @@ const CLAIM = hotStatement<ClaimRow>('flow-step-claim', `WITH execution AS (
     COALESCE((SELECT json_agg(json_build_object('id', r.id, 'attemptNumber', r.attempt_number, 'stepNumber', r.step_number,
         'status', r.status, 'extracted', r.extracted, 'version', r.version, 'error', r.error, 'retryable', r.retryable))
       FROM webhook_step_runs r WHERE r.execution_id = execution.id), '[]'::json) AS runs
-  FROM execution LEFT JOIN run ON true`);
+  FROM execution LEFT JOIN run ON true`,
+);
 
 /**
  * Loads the execution (with its flow's secret and every step run so far) and claims the
@@ -237,11 +257,7 @@ const CLAIM = hotStatement<ClaimRow>('flow-step-claim', `WITH execution AS (
  * deleted. Null when the execution does not exist for this company.
  */
 export async function claimStep(on: Within, reads: ViewReads, job: { companyId: string; executionId: string; attempt: number; step: number }, now: Date): Promise<Claim | null> {
-  const [row] = await CLAIM(
-    on,
-    reads,
-    [job.executionId, job.companyId, job.attempt, job.step, now, now, job.companyId, randomUUID(), now, now, job.attempt, job.step, now],
-  );
+  const [row] = await CLAIM(on, reads, [job.executionId, job.companyId, job.attempt, job.step, now, now, job.companyId, randomUUID(), now, now, job.attempt, job.step, now]);
   if (!row) return null;
   const state: ExecutionState = {
     id: row.id,
@@ -294,7 +310,9 @@ interface FinishRow {
  * version moved on (another worker took it over) is not written, nor is its execution; the
  * statement answers the rows it wrote.
  */
-const FINISH = sharedStatement<FinishRow, { ord: number }>('flow-steps-finish', `WITH given AS (
+const FINISH = sharedStatement<FinishRow, { ord: number }>(
+  'flow-steps-finish',
+  `WITH given AS (
     SELECT * FROM jsonb_to_recordset(?::jsonb) AS x(ord int, run_id uuid, run_version int, execution_id uuid, updated_at timestamptz,
       status text, tries int, try_errors jsonb, error text, request jsonb, response jsonb, duration_ms int, finished_at timestamptz,
       extracted jsonb, unresolved_variables jsonb, retryable boolean, execution_status text, attempt_number int, next_retry_at timestamptz,
@@ -310,7 +328,8 @@ const FINISH = sharedStatement<FinishRow, { ord: number }>('flow-steps-finish', 
       local_step = g.local_step, local_until = now() + make_interval(secs => g.local_deadline_s)
     FROM given g JOIN run ON run.ord = g.ord WHERE e.id = g.execution_id AND e.company_id = ?::uuid RETURNING e.id
   )
-  SELECT ord FROM run`);
+  SELECT ord FROM run`,
+);
 
 /**
  * Stores a finished step and the execution's new state in one statement. False when the
@@ -318,11 +337,28 @@ const FINISH = sharedStatement<FinishRow, { ord: number }>('flow-steps-finish', 
  */
 export async function finishStep(on: Within, reads: ViewReads, execution: RecordKey, run: StoredRun, done: FinishedRun, change: ExecutionChange): Promise<boolean> {
   const written = await FINISH(on, reads, execution.companyId, {
-    run_id: run.id, run_version: run.version, execution_id: execution.id, updated_at: new Date(),
-    status: done.status, tries: done.tries, try_errors: done.tryErrors, error: done.error, request: done.request, response: done.response,
-    duration_ms: done.durationMs, finished_at: done.finishedAt, extracted: done.extracted, unresolved_variables: done.unresolvedVariables, retryable: done.retryable,
-    execution_status: change.status, attempt_number: change.attemptNumber, next_retry_at: change.nextRetryAt, execution_finished_at: change.finishedAt,
-    error_message: change.errorMessage, local_step: change.local?.stepNumber ?? null, local_deadline_s: change.local?.deadlineS ?? null,
+    run_id: run.id,
+    run_version: run.version,
+    execution_id: execution.id,
+    updated_at: new Date(),
+    status: done.status,
+    tries: done.tries,
+    try_errors: done.tryErrors,
+    error: done.error,
+    request: done.request,
+    response: done.response,
+    duration_ms: done.durationMs,
+    finished_at: done.finishedAt,
+    extracted: done.extracted,
+    unresolved_variables: done.unresolvedVariables,
+    retryable: done.retryable,
+    execution_status: change.status,
+    attempt_number: change.attemptNumber,
+    next_retry_at: change.nextRetryAt,
+    execution_finished_at: change.finishedAt,
+    error_message: change.errorMessage,
+    local_step: change.local?.stepNumber ?? null,
+    local_deadline_s: change.local?.deadlineS ?? null,
   });
   return written.length === 1;
 }
@@ -340,10 +376,12 @@ export async function insertSkipped(em: EntityManager, executionId: string, atte
 
 /** Ends an execution without running its step (its flow was deleted). */
 export async function failExecution(em: EntityManager, executionId: string, errorMessage: string, now: Date): Promise<void> {
-  await em.execute(
-    `UPDATE webhook_executions SET status = 'failed', finished_at = ?, error_message = ?, updated_at = ?, local_step = NULL, local_until = NULL WHERE id = ?`,
-    [now, errorMessage, new Date(), executionId],
-  );
+  await em.execute(`UPDATE webhook_executions SET status = 'failed', finished_at = ?, error_message = ?, updated_at = ?, local_step = NULL, local_until = NULL WHERE id = ?`, [
+    now,
+    errorMessage,
+    new Date(),
+    executionId,
+  ]);
 }
 
 /**

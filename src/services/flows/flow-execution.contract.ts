@@ -49,10 +49,7 @@ export const stepRunContract = defineContract({
     durationMs: d(z.int().nullable(), 'Milliseconds the step took; null while running.'),
     error: d(z.string().nullable(), 'Why the step failed; null when it did not.'),
     tryErrors: d(z.array(z.string()), 'The errors of the tries before the last.'),
-    request: d(
-      z.strictObject({ method: z.string(), url: z.string(), headers: headers(), body: z.string().nullable() }).nullable(),
-      'Method, URL, headers (redacted), body excerpt.',
-    ),
+    request: d(z.strictObject({ method: z.string(), url: z.string(), headers: headers(), body: z.string().nullable() }).nullable(), 'Method, URL, headers (redacted), body excerpt.'),
     response: d(z.strictObject({ status: z.int(), headers: headers(), body: z.string().nullable(), truncated: z.boolean() }).nullable(), 'Status, headers and body excerpts.'),
     variables: d(field.json(), 'Flow variables the response produced.'),
     // /openapi.json documents the REST field with its own description (zod's global registry).

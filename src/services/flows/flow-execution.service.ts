@@ -51,11 +51,7 @@ export class WebhookExecutionService {
 
   /** The step logs of several executions of the caller's company, in one query. */
   async stepLogsOf({ scope, em }: Caller, executionIds: readonly string[]): Promise<Map<string, StepRunView[]>> {
-    const runs = await em.find(
-      WebhookStepRun,
-      { execution: { id: [...executionIds], company: scope.companyId } },
-      { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } },
-    );
+    const runs = await em.find(WebhookStepRun, { execution: { id: [...executionIds], company: scope.companyId } }, { orderBy: { attemptNumber: 'asc', stepNumber: 'asc' } });
     const byExecution = new Map<string, StepRunView[]>(executionIds.map((id) => [id, []]));
     for (const run of runs) byExecution.get(run.execution.id)?.push(toStepRunView(run));
     return byExecution;

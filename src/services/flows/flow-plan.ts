@@ -26,9 +26,7 @@ export interface Skip {
   error: string;
 }
 
-export type NextAction =
-  | { kind: 'run'; step: StepDefinition; skipped: Skip[] }
-  | { kind: 'done'; skipped: Skip[]; failedStep: number | null };
+export type NextAction = { kind: 'run'; step: StepDefinition; skipped: Skip[] } | { kind: 'done'; skipped: Skip[]; failedStep: number | null };
 
 const succeeded = (runs: RunRecord[], step: number) => runs.some((r) => r.stepNumber === step && r.status === 'success');
 
@@ -118,11 +116,7 @@ export function eventBody(variables: Record<string, unknown>): Record<string, un
 }
 
 /** The flow variables a step's response yields (those naming this step), converted to their `dataType`. */
-export function extractVariables(
-  definition: FlowDefinition,
-  stepNumber: number,
-  response: { status: number; headers: Record<string, string>; body: unknown },
-): Record<string, unknown> {
+export function extractVariables(definition: FlowDefinition, stepNumber: number, response: { status: number; headers: Record<string, string>; body: unknown }): Record<string, unknown> {
   const found: Record<string, unknown> = {};
   for (const v of definition.variables.filter((x) => x.stepId === stepNumber)) {
     const value = coerce(readPath(response, v.location), v.dataType);

@@ -16,8 +16,19 @@ import { parseInput } from '../shared/validation';
 import type { ExecutionView } from './flow-execution.contract';
 import type { ExecutionEvents } from './execution-events';
 import {
-  type Claim, claimStep, type ExecutionChange, type ExecutionState, failExecution, finishStep, insertExecution, insertSkipped, type LocalStep, type StartedExecution, type StoredRun,
-  takeOverdueLocalSteps, triggerRefusal,
+  type Claim,
+  claimStep,
+  type ExecutionChange,
+  type ExecutionState,
+  failExecution,
+  finishStep,
+  insertExecution,
+  insertSkipped,
+  type LocalStep,
+  type StartedExecution,
+  type StoredRun,
+  takeOverdueLocalSteps,
+  triggerRefusal,
 } from './execution.store';
 import { allSucceeded, bodyScope, eventBody, extractVariables, nextAction, retryPlan, variableScope } from './flow-plan';
 import type { StepExecutor, StepOutcome } from './step-executor';
@@ -112,12 +123,17 @@ export class FlowRunner {
     const { view, local: claim } = local
       ? await createUnderKey(caller, on, insert, ids)
       : await inTransaction(em, on, (tx) =>
-          createUnderKey(caller, tx, async (keyed) => {
-            const created = await insert(keyed);
-            const first = created.definition.steps[0];
-            await this.enqueue(tx.tx, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
-            return created;
-          }, ids),
+          createUnderKey(
+            caller,
+            tx,
+            async (keyed) => {
+              const created = await insert(keyed);
+              const first = created.definition.steps[0];
+              await this.enqueue(tx.tx, { companyId: scope.companyId, executionId: created.view.id, attempt: 1, step: first.stepNumber }, first, 0);
+              return created;
+            },
+            ids,
+          ),
         );
     const announce = () => {
       this.publish({ companyId: scope.companyId, flowId: id, id: view.id }, view.status);
@@ -158,7 +174,8 @@ export class FlowRunner {
     const { state, run } = claim;
     if (state.flowDeleted && (state.status === 'scheduled' || state.status === 'in_progress')) {
       await failExecution(em, state.id, 'Webhook flow was deleted', this.deps.clock.now());
-      this.publish(state, 'failed'); return;
+      this.publish(state, 'failed');
+      return;
     }
     if (!run) return;
     if (claim.started) this.publish(state, 'in_progress');
@@ -167,8 +184,13 @@ export class FlowRunner {
     const step = definition.steps.find((s) => s.stepNumber === job.step)!;
     const scope = variableScope(definition, state.variables, state.runs);
     const outcome = await this.deps.executor.run({
-      executionId: state.id, step, scope, bodyScope: bodyScope(definition, scope, state.arguments), defaultBody: eventBody(state.variables),
-      secret: secrets.open(state.secret), masked: secretValues(definition.predefinedVariables),
+      executionId: state.id,
+      step,
+      scope,
+      bodyScope: bodyScope(definition, scope, state.arguments),
+      defaultBody: eventBody(state.variables),
+      secret: secrets.open(state.secret),
+      masked: secretValues(definition.predefinedVariables),
     });
     await this.finish(em, state, run, outcome);
   }

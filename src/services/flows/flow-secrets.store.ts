@@ -66,20 +66,21 @@ async function sealFlows(em: EntityManager, box: SecretBox): Promise<number> {
 async function sealExecutions(em: EntityManager, box: SecretBox): Promise<number> {
   let sealed = 0;
   for (;;) {
-    const rows = await em.execute(
-      `/* upgrade:sealed-secrets */ SELECT id, definition FROM webhook_executions WHERE ${clearVariablesIn(`definition -> 'predefinedVariables'`)} LIMIT ?`,
-      [CREDENTIAL_NAME.source, BATCH],
-    );
+    const rows = await em.execute(`/* upgrade:sealed-secrets */ SELECT id, definition FROM webhook_executions WHERE ${clearVariablesIn(`definition -> 'predefinedVariables'`)} LIMIT ?`, [
+      CREDENTIAL_NAME.source,
+      BATCH,
+    ]);
     if (rows.length === 0) return sealed;
     for (const row of rows) {
       const definition = row.definition as FlowDefinition;
       const clear: PredefinedVariable[] = definition.predefinedVariables;
       const next = JSON.stringify({ ...definition, predefinedVariables: sealPredefined(clear, box) });
       sealed += await em.transactional(async (tx) => {
-        const result = await tx.execute(
-          `/* upgrade:sealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`,
-          [next, row.id, JSON.stringify(definition)],
-        );
+        const result = await tx.execute(`/* upgrade:sealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`, [
+          next,
+          row.id,
+          JSON.stringify(definition),
+        ]);
         if (result.length === 1) await maskStepLogs(tx, row.id, secretValues(clear));
         return result.length;
       });
@@ -101,9 +102,12 @@ const json = (value: unknown) => (value === null ? null : JSON.stringify(value))
 async function maskStepLogs(em: EntityManager, executionId: string, secrets: string[]): Promise<void> {
   const runs = await em.execute(`SELECT id, request, response, error, try_errors FROM webhook_step_runs WHERE execution_id = ?`, [executionId]);
   for (const run of runs) {
-    await em.execute(
-      `UPDATE webhook_step_runs SET request = ?::jsonb, response = ?::jsonb, error = ?, try_errors = ?::jsonb WHERE id = ?`,
-      [json(maskDeep(run.request, secrets)), json(maskDeep(run.response, secrets)), maskDeep(run.error, secrets), json(maskDeep(run.try_errors, secrets)), run.id],
-    );
+    await em.execute(`UPDATE webhook_step_runs SET request = ?::jsonb, response = ?::jsonb, error = ?, try_errors = ?::jsonb WHERE id = ?`, [
+      json(maskDeep(run.request, secrets)),
+      json(maskDeep(run.response, secrets)),
+      maskDeep(run.error, secrets),
+      json(maskDeep(run.try_errors, secrets)),
+      run.id,
+    ]);
   }
 }

@@ -123,8 +123,7 @@ export const flowContract = defineContract({
 export type WebhookFlowView = ViewOf<typeof flowContract>;
 
 /** The view of a stored step. */
-export const toStepView = (step: WebhookStep): WebhookStepView =>
-  viewOf(stepContract, step, { webhookBody: (s) => s.webhookBody ?? null, successCondition: (s) => s.successCondition ?? null });
+export const toStepView = (step: WebhookStep): WebhookStepView => viewOf(stepContract, step, { webhookBody: (s) => s.webhookBody ?? null, successCondition: (s) => s.successCondition ?? null });
 
 /** A predefined variable as every read shows it: a secret one's value masked. */
 const predefinedView = (v: PredefinedVariable) => {

@@ -2,7 +2,17 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AiAgent, Campaign, WebhookFlow, WebhookStep } from '../../entities';
 import { NotFoundError, ValidationError } from '../shared/errors';
-import { createWebhookWrite, listWebhooksInput, type StepWrite, updateWebhookWrite, type UseTemplateInput, useTemplateInput, type WebhookCreateInput, type WebhookListInput, type WebhookUpdateInput } from './flow.input';
+import {
+  createWebhookWrite,
+  listWebhooksInput,
+  type StepWrite,
+  updateWebhookWrite,
+  type UseTemplateInput,
+  useTemplateInput,
+  type WebhookCreateInput,
+  type WebhookListInput,
+  type WebhookUpdateInput,
+} from './flow.input';
 import { findOwned, parseId } from '../shared/records';
 import { type Caller, recordedUser } from '../shared/scope';
 import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowView } from './flow.contract';
@@ -17,7 +27,19 @@ const INLINE_EXECUTIONS = 20;
 
 /** What a copy of an integration template takes from it (a new flow gets its own id, status and secret). */
 const COPIED_FLOW_FIELDS = ['logo', 'retryDelay', 'retryDelayUnit', 'maxRetries', 'flowDirection', 'flowMapping', 'tagName', 'categoryName', 'predefinedVariables', 'variables'] as const;
-const COPIED_STEP_FIELDS = ['stepNumber', 'webhookUrl', 'webhookMethod', 'webhookTimeout', 'retryLimit', 'timeout', 'webhookUrlParams', 'webhookHeaders', 'webhookBody', 'dependsOnStep', 'successCondition'] as const;
+const COPIED_STEP_FIELDS = [
+  'stepNumber',
+  'webhookUrl',
+  'webhookMethod',
+  'webhookTimeout',
+  'retryLimit',
+  'timeout',
+  'webhookUrlParams',
+  'webhookHeaders',
+  'webhookBody',
+  'dependsOnStep',
+  'successCondition',
+] as const;
 
 function pick<T, K extends keyof T>(source: T, keys: readonly K[]): Pick<T, K> {
   return Object.fromEntries(keys.map((k) => [k, source[k]])) as Pick<T, K>;
@@ -50,11 +72,7 @@ export class WebhookService {
 
   async list(caller: Caller, input: WebhookListInput): Promise<WebhookFlowView[]> {
     const { workspace } = parseInput(listWebhooksInput, input);
-    const flows = await caller.em.find(
-      WebhookFlow,
-      { company: caller.scope.companyId, workspaceId: workspace, deletedAt: null },
-      { populate: ['steps'], orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
+    const flows = await caller.em.find(WebhookFlow, { company: caller.scope.companyId, workspaceId: workspace, deletedAt: null }, { populate: ['steps'], orderBy: { createdAt: 'desc', id: 'desc' } });
     return this.withExecutions(caller, flows);
   }
 
@@ -177,7 +195,11 @@ export class WebhookService {
 
   /** The views of flows with their latest executions, in one query whatever the number of flows (and a secret just made). */
   private async withExecutions(caller: Caller, flows: WebhookFlow[], secret?: string): Promise<WebhookFlowView[]> {
-    const latest = await this.executions.pageByFlows(caller, flows.map((f) => f.id), { limit: INLINE_EXECUTIONS });
+    const latest = await this.executions.pageByFlows(
+      caller,
+      flows.map((f) => f.id),
+      { limit: INLINE_EXECUTIONS },
+    );
     return flows.map((flow) => toFlowView({ flow, executions: latest.get(flow.id)!.items, ...(secret ? { secret } : {}) }));
   }
 }

@@ -91,7 +91,10 @@ export function unresolvedNames(templates: unknown[], scope: Scope): string[] {
  * or `body.items[0].id`. Undefined when the path leads nowhere.
  */
 export function readPath(source: { status: number; headers: Record<string, string>; body: unknown }, location: string): unknown {
-  const parts = location.replace(/\[(\d+)\]/g, '.$1').split('.').filter((p) => p !== '');
+  const parts = location
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p !== '');
   const [root, ...rest] = parts;
   if (root === 'headers') return rest.length === 0 ? source.headers : source.headers[rest.join('.').toLowerCase()];
   const value = root === 'status' ? source.status : root === 'body' ? source.body : undefined;

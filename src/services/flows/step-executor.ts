@@ -86,7 +86,18 @@ export class StepExecutor {
       request = buildRequest(step, task.scope, task.bodyScope, defaultBody);
     } catch (err) {
       const retryable = !(err instanceof DeliveryError) || err.retryable;
-      return { status: 'failed', retryable, tries: 0, tryErrors: [], error: maskSecrets((err as Error).message, task.masked), request: null, response: null, durationMs: 0, unresolvedVariables, view: null };
+      return {
+        status: 'failed',
+        retryable,
+        tries: 0,
+        tryErrors: [],
+        error: maskSecrets((err as Error).message, task.masked),
+        request: null,
+        response: null,
+        durationMs: 0,
+        unresolvedVariables,
+        view: null,
+      };
     }
     const tryErrors: string[] = [];
     for (let tries = 1; ; tries++) {

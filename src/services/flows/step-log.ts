@@ -16,7 +16,10 @@ const SECRET_NAME = /auth|token|secret|password|passwd|api[-_]?key|signature|coo
 export function maskSecrets(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0) return text;
   const forms = new Set(secrets.flatMap((v) => [v, JSON.stringify(v).slice(1, -1), encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2)]));
-  return [...forms].filter((f) => f !== '').sort((a, b) => b.length - a.length).reduce((t, form) => t.split(form).join(REDACTED), text);
+  return [...forms]
+    .filter((f) => f !== '')
+    .sort((a, b) => b.length - a.length)
+    .reduce((t, form) => t.split(form).join(REDACTED), text);
 }
 
 /** Cuts `text` to the excerpt limit; null stays null. */

@@ -91,7 +91,9 @@ export class IdempotencyService {
   async execute<T>(caller: Caller, keyed: KeyedRequest<T>): Promise<{ ok: T } | { replayed: StoredAnswer }> {
     const { em, scope } = caller;
     const db = em.fork();
-    const fingerprint = createHash('sha256').update(stringify(keyed.request) ?? '').digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(stringify(keyed.request) ?? '')
+      .digest('hex');
     const held = await claimKey(db, scope.companyId, keyed.key, fingerprint, this.times);
     if (held) {
       if (held.fingerprint !== fingerprint) throw new KeyReusedError();

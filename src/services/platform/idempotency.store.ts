@@ -71,12 +71,7 @@ export async function linkKey(em: EntityManager, companyId: string, key: string,
 
 /** Stores the answer of `key`, unless it has one already (a replay answered it from its records first). */
 export async function storeAnswer(em: EntityManager, companyId: string, key: string, answer: StoredAnswer): Promise<void> {
-  await em.execute(`UPDATE ${IDEMPOTENCY_TABLE} SET response_status = ?, response_body = ? WHERE company_id = ? AND key = ? AND response_status IS NULL`, [
-    answer.status,
-    answer.body,
-    companyId,
-    key,
-  ]);
+  await em.execute(`UPDATE ${IDEMPOTENCY_TABLE} SET response_status = ?, response_body = ? WHERE company_id = ? AND key = ? AND response_status IS NULL`, [answer.status, answer.body, companyId, key]);
 }
 
 /** Frees an unfinished claim that created nothing: the request's answer is not kept (failed validation, our failure). */

@@ -14,7 +14,11 @@ export const EXAMPLE_ID = '0b8f5a3e-6c1d-4f2a-9e7b-3d4c5a6b7c8d';
  * comes in is parsed here once, so ids compared in code (a caller's company, a filter, a
  * cache key) compare equal whatever case the client wrote them in.
  */
-export const uuid = () => z.guid({ error: rule('Must be a UUID') }).toLowerCase().meta({ examples: [EXAMPLE_ID] });
+export const uuid = () =>
+  z
+    .guid({ error: rule('Must be a UUID') })
+    .toLowerCase()
+    .meta({ examples: [EXAMPLE_ID] });
 
 /** Workspace slug: optional, null means `default`; when given, 1 to 100 characters. */
 export const workspace = () =>
@@ -57,21 +61,19 @@ export const requiredText = (max: number) => text(max).refine((s) => s.trim() !=
 export const jsonObject = () => z.record(z.string(), z.unknown());
 
 /** An integer between `min` and `max`, both included. */
-export const intBetween = (min: number, max: number) =>
-  z
-    .number()
-    .int('Must be an integer')
-    .min(min, `Must be between ${min} and ${max}`)
-    .max(max, `Must be between ${min} and ${max}`);
+export const intBetween = (min: number, max: number) => z.number().int('Must be an integer').min(min, `Must be between ${min} and ${max}`).max(max, `Must be between ${min} and ${max}`);
 
 /** A phone number in any accepted format, parsed to E.164 with its country calling code. */
 export const phone = (parser: PhoneParser) =>
-  z.string().meta({ examples: ['+14155552671'] }).transform((value, ctx): ParsedPhone => {
-    const parsed = parser.parse(value);
-    if (parsed) return parsed;
-    ctx.addIssue({ code: 'custom', message: 'Invalid phone number format' });
-    return z.NEVER;
-  });
+  z
+    .string()
+    .meta({ examples: ['+14155552671'] })
+    .transform((value, ctx): ParsedPhone => {
+      const parsed = parser.parse(value);
+      if (parsed) return parsed;
+      ctx.addIssue({ code: 'custom', message: 'Invalid phone number format' });
+      return z.NEVER;
+    });
 
 /**
  * Instants the service stores and writes back: years 0001 to 9999, in UTC. PostgreSQL has

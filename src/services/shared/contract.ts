@@ -115,11 +115,7 @@ export const field = {
  * The view of `entity`: each field read from the entity property of the same name; a
  * field `xId` from the relation `x` (its id, or null); `computed` for the others.
  */
-export function viewOf<S extends z.ZodRawShape, E extends object>(
-  contract: Contract<S>,
-  entity: E,
-  computed: Partial<Record<keyof S, (entity: E) => unknown>> = {},
-): z.output<z.ZodObject<S>> {
+export function viewOf<S extends z.ZodRawShape, E extends object>(contract: Contract<S>, entity: E, computed: Partial<Record<keyof S, (entity: E) => unknown>> = {}): z.output<z.ZodObject<S>> {
   const record = entity as Record<string, unknown>;
   const view = Object.fromEntries(
     Object.keys(contract.view.shape).map((key) => {
@@ -139,8 +135,6 @@ export const isInstant = (schema: z.ZodType): boolean => schema instanceof z.Zod
 /** The view (`view`, a contract's or part of one) of a stored view (`StoredView`, instants as ISO text): the same fields, instants as Dates. */
 export function viewOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stored: object): z.output<z.ZodObject<S>> {
   const record = stored as Record<string, unknown>;
-  const fields = Object.fromEntries(
-    Object.entries(view.shape).map(([key, schema]) => [key, isInstant(schema as z.ZodType) && record[key] !== null ? new Date(record[key] as string) : record[key]]),
-  );
+  const fields = Object.fromEntries(Object.entries(view.shape).map(([key, schema]) => [key, isInstant(schema as z.ZodType) && record[key] !== null ? new Date(record[key] as string) : record[key]]));
   return fields as z.output<z.ZodObject<S>>;
 }

@@ -7,16 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export type ErrorCode =
-  | 'BAD_USER_INPUT'
-  | 'NOT_FOUND'
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'CONFLICT'
-  | 'UNPROCESSABLE'
-  | 'FAILED_PRECONDITION'
-  | 'RATE_LIMITED'
-  | 'TIMEOUT';
+export type ErrorCode = 'BAD_USER_INPUT' | 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN' | 'CONFLICT' | 'UNPROCESSABLE' | 'FAILED_PRECONDITION' | 'RATE_LIMITED' | 'TIMEOUT';
 
 export abstract class AppError extends Error {
   abstract readonly code: ErrorCode;

@@ -28,8 +28,7 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-export const encodeCursor = (row: Keyed): string =>
-  Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+export const encodeCursor = (row: Keyed): string => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
 
 /**
  * Rows after the cursor in newest-first order on (created_at, id), as one row comparison:
@@ -50,12 +49,7 @@ const NEWEST_FIRST = { createdAt: 'desc', id: 'desc' } as const;
  * Newest-first keyset pagination on (created_at, id): stable under concurrent inserts and
  * as fast on page 1,000 as on page 1. `cursor` is opaque to callers.
  */
-export async function newestFirst<T extends Keyed>(
-  em: EntityManager,
-  entity: EntityClass<T>,
-  where: FilterQuery<T>,
-  { limit, cursor }: { limit: number; cursor?: string },
-): Promise<Page<T>> {
+export async function newestFirst<T extends Keyed>(em: EntityManager, entity: EntityClass<T>, where: FilterQuery<T>, { limit, cursor }: { limit: number; cursor?: string }): Promise<Page<T>> {
   const rows = await em.find(entity, { $and: [where, after<T>(cursor)] } as FilterQuery<T>, { orderBy: NEWEST_FIRST as never, limit: limit + 1 });
   const items = rows.slice(0, limit);
   return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };

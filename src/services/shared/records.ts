@@ -15,13 +15,7 @@ export const parseId = (id: unknown): string => parseInput(idInput, { id }).id;
  * Loads one record of the caller's company by id. Missing, soft-deleted and foreign
  * records all answer NotFoundError, so that no company learns of another's records.
  */
-export async function findOwned<T extends { id: string }>(
-  em: EntityManager,
-  entity: EntityClass<T>,
-  name: string,
-  where: FilterQuery<T>,
-  populate: readonly string[] = [],
-): Promise<T> {
+export async function findOwned<T extends { id: string }>(em: EntityManager, entity: EntityClass<T>, name: string, where: FilterQuery<T>, populate: readonly string[] = []): Promise<T> {
   const found = await em.findOne(entity, where, { populate: populate as never });
   if (!found) throw new NotFoundError(name);
   return found;

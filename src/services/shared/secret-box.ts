@@ -41,7 +41,10 @@ export class SecretBox {
    */
   open(stored: string): string {
     if (!isSealed(stored)) return stored;
-    const [iv, tag, ciphertext] = stored.slice(SEALED_PREFIX.length).split(':').map((part) => Buffer.from(part, 'base64'));
+    const [iv, tag, ciphertext] = stored
+      .slice(SEALED_PREFIX.length)
+      .split(':')
+      .map((part) => Buffer.from(part, 'base64'));
     if (!iv || !tag || !ciphertext || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretKeyError();
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, iv);

@@ -3,9 +3,7 @@ import { type FieldError, ValidationError } from './errors';
 
 /** `['dynamic_variables', 0, 'name']` -> `dynamic_variables[0].name`; `[]` -> `body`. */
 export function fieldPath(path: readonly PropertyKey[]): string {
-  const text = path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
-    .join('');
+  const text = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
   return text === '' ? 'body' : text;
 }
 

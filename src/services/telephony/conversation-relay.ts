@@ -53,14 +53,7 @@ export const RELAY_INFO_EVENTS = 'speaker-events tokens-played';
  * DTMF detection is on: the callee's keys reach the agent. With `infoEvents`, Twilio reports
  * playback (`events`: docs/calls.md, "Playback"). Escaping is twilio's builder's.
  */
-export function conversationRelayTwiml(
-  publicBaseUrl: string,
-  callId: string,
-  agent: RelayAgentSettings,
-  token: string,
-  opening: ConversationOpening = 'new',
-  infoEvents = false,
-): string {
+export function conversationRelayTwiml(publicBaseUrl: string, callId: string, agent: RelayAgentSettings, token: string, opening: ConversationOpening = 'new', infoEvents = false): string {
   const response = new twilio.twiml.VoiceResponse();
   const connect = response.connect({ action: `${publicBaseUrl}${RELAY_ENDED_PATH}?call_id=${encodeURIComponent(callId)}` });
   const interruptible = agent.interruptionSensitivity > 0;

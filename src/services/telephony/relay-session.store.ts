@@ -16,10 +16,7 @@ export interface RelaySessionClaim {
  * has the row of the session it replaces closed (`makeWayForSession`), then claims here.
  */
 export async function claimRelaySession(em: EntityManager, claim: RelaySessionClaim): Promise<boolean> {
-  const rows = await em.execute(
-    `INSERT INTO ${RELAY_SESSIONS_TABLE} (nonce, call_id, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1`,
-    [claim.nonce, claim.callId, claim.expiresAt],
-  );
+  const rows = await em.execute(`INSERT INTO ${RELAY_SESSIONS_TABLE} (nonce, call_id, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1`, [claim.nonce, claim.callId, claim.expiresAt]);
   return rows.length > 0;
 }
 

@@ -68,11 +68,13 @@ describe('npx switchboard test-agent', () => {
     expect(out.stdout).toContain('1 of 2 scenarios passed');
     const xml = await readFile(file, 'utf8');
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="switchboard test-agent" tests="2" failures="1" errors="0" time="[\d.]+">/);
-    expect(xml).toMatch(/<testcase name="Quotes &lt;the&gt; &quot;price&quot;" classname="agent [0-9a-f-]{36}" time="[\d.]+">\n {6}<system-out>Agent: Hello &lt;there&gt;\.\nUser: What is the price\?\nAgent: It costs 10 dollars &amp; no more\.<\/system-out>/);
+    expect(xml).toMatch(
+      /<testcase name="Quotes &lt;the&gt; &quot;price&quot;" classname="agent [0-9a-f-]{36}" time="[\d.]+">\n {6}<system-out>Agent: Hello &lt;there&gt;\.\nUser: What is the price\?\nAgent: It costs 10 dollars &amp; no more\.<\/system-out>/,
+    );
     expect(xml).toContain('<failure message="transcript_not_contains {&quot;text&quot;:&quot;dollars &amp; no&quot;}: The transcript contains &quot;dollars &amp; no&quot;" type="criteria">');
   });
 
-  it('exits 2 with the service\'s reason when the run cannot be asked for, or on bad usage', async () => {
+  it("exits 2 with the service's reason when the run cannot be asked for, or on bad usage", async () => {
     const refused = await testAgent('--url', t.url, '--key', a.key, '--agent', a.agent.id, '--version', '3');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('HTTP 400, Validation failed (version:');

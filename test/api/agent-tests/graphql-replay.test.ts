@@ -26,11 +26,14 @@ afterAll(async () => {
   await llm.close();
 });
 
-const RUN_FIELDS = 'id agentId status passed total done scenarios { name status passed endedBy criteria { criterion passed reason } transcript toolCalls { name } latencies { answersMs } replay { callId divergedAt turns { original { role text } replayed { role text } same } } }';
+const RUN_FIELDS =
+  'id agentId status passed total done scenarios { name status passed endedBy criteria { criterion passed reason } transcript toolCalls { name } latencies { answersMs } replay { callId divergedAt turns { original { role text } replayed { role text } same } } }';
 
 describe('agent tests over GraphQL', () => {
   it('creates a scenario, runs it, and follows the run to its end over the subscription', async () => {
-    scriptModel(llm, { agent: (lastUser) => (lastUser.includes('pressed 2') ? { text: 'Transferring you to billing.', toolCalls: [{ name: 'end_call', arguments: {} }] } : { text: 'Hi, press 2 for billing.' }) });
+    scriptModel(llm, {
+      agent: (lastUser) => (lastUser.includes('pressed 2') ? { text: 'Transferring you to billing.', toolCalls: [{ name: 'end_call', arguments: {} }] } : { text: 'Hi, press 2 for billing.' }),
+    });
     const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Router', prompt: 'You route calls.' } }));
     const { createAgentScenario: scenario } = await gqlData(
       t,
@@ -40,12 +43,21 @@ describe('agent tests over GraphQL', () => {
         input: {
           name: 'Billing',
           callerTurns: [{ say: 'Billing please.' }, { silenceMs: 1500 }, { dtmf: '2' }],
-          criteria: [{ type: 'ended_by', value: 'agent' }, { type: 'transcript_contains', text: 'billing' }, { type: 'tool_called', name: 'end_call' }],
+          criteria: [
+            { type: 'ended_by', value: 'agent' },
+            { type: 'transcript_contains', text: 'billing' },
+            { type: 'tool_called', name: 'end_call' },
+          ],
         },
       },
       a.key,
     );
-    expect(scenario).toMatchObject({ agentId: agent.id, name: 'Billing', callerPersona: null, callerTurns: [{ say: 'Billing please.', dtmf: null, silenceMs: null }, { silenceMs: 1500 }, { dtmf: '2' }] });
+    expect(scenario).toMatchObject({
+      agentId: agent.id,
+      name: 'Billing',
+      callerPersona: null,
+      callerTurns: [{ say: 'Billing please.', dtmf: null, silenceMs: null }, { silenceMs: 1500 }, { dtmf: '2' }],
+    });
     expect(scenario.criteria[0]).toEqual({ type: 'ended_by', value: 'agent' });
 
     const events = await subscribe(ws, `subscription($agentId: ID) { agentTestRunUpdated(agentId: $agentId) { ${RUN_FIELDS} } }`, { agentId: agent.id });
@@ -62,20 +74,35 @@ describe('agent tests over GraphQL', () => {
     expect(statuses).toContain('running');
     expect(last).toMatchObject({ id: started.id, status: 'passed', passed: true, done: 1 });
     expect(last.scenarios[0]).toMatchObject({ name: 'Billing', status: 'passed', endedBy: 'agent', toolCalls: [{ name: 'end_call' }] });
-    expect(last.scenarios[0].transcript.map((turn: any) => turn.text)).toEqual(['Hi, press 2 for billing.', 'Billing please.', 'Hi, press 2 for billing.', '[pressed 2]', 'Transferring you to billing.']);
+    expect(last.scenarios[0].transcript.map((turn: any) => turn.text)).toEqual([
+      'Hi, press 2 for billing.',
+      'Billing please.',
+      'Hi, press 2 for billing.',
+      '[pressed 2]',
+      'Transferring you to billing.',
+    ]);
 
     const read = await gqlData(t, `query($id: ID!) { agentTestRun(id: $id) { ${RUN_FIELDS} } }`, { id: started.id }, a.key);
     expect(read.agentTestRun).toEqual(last);
     expect((await gql(t, 'query($id: ID!) { agentTestRun(id: $id) { id } }', { id: started.id }, b.key)).data).toEqual({ agentTestRun: null });
   });
 
-  it('names the fields of bad input as REST does, and refuses another company\'s agent', async () => {
-    const bad = await gql(t, 'mutation($agentId: ID!, $input: CreateAgentScenarioInput!) { createAgentScenario(agentId: $agentId, input: $input) { id } }', {
-      agentId: a.agent.id,
-      input: { name: 'Bad', callerTurns: [{ silenceMs: 0 }], criteria: [{ type: 'max_turns', value: 'many' }] },
-    }, a.key);
+  it("names the fields of bad input as REST does, and refuses another company's agent", async () => {
+    const bad = await gql(
+      t,
+      'mutation($agentId: ID!, $input: CreateAgentScenarioInput!) { createAgentScenario(agentId: $agentId, input: $input) { id } }',
+      {
+        agentId: a.agent.id,
+        input: { name: 'Bad', callerTurns: [{ silenceMs: 0 }], criteria: [{ type: 'max_turns', value: 'many' }] },
+      },
+      a.key,
+    );
     expect(firstError(bad)).toMatchObject({ code: 'BAD_USER_INPUT' });
-    expect(firstError(bad)!.fields.map((f: any) => f.field).sort()).toEqual(['caller_turns[0].silence_ms', 'criteria[0].value']);
+    expect(
+      firstError(bad)!
+        .fields.map((f: any) => f.field)
+        .sort(),
+    ).toEqual(['caller_turns[0].silence_ms', 'criteria[0].value']);
     const foreign = await gql(t, 'mutation($agentId: ID!) { runAgentTests(agentId: $agentId) { id } }', { agentId: a.agent.id }, b.key);
     expect(firstError(foreign)).toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -83,7 +83,14 @@ describe('a test run', () => {
       }),
     );
     const failing = okData(
-      await post(`/v1/ai-agent/${agentId}/scenarios`, { name: 'Offers a refund', ...scripted, criteria: [{ type: 'ended_by', value: 'agent' }, { type: 'tool_called', name: 'refund' }] }),
+      await post(`/v1/ai-agent/${agentId}/scenarios`, {
+        name: 'Offers a refund',
+        ...scripted,
+        criteria: [
+          { type: 'ended_by', value: 'agent' },
+          { type: 'tool_called', name: 'refund' },
+        ],
+      }),
     );
     const started = okData(await post(`/v1/ai-agent/${agentId}/test-runs`, { scenario_ids: [passing.id, failing.id] }));
     expect(started).toMatchObject({ ai_agent_id: agentId, version: null, replay_of: null, total: 2, passed: null });
@@ -102,7 +109,10 @@ describe('a test run', () => {
       ['agent', 'You are booked for Friday. Goodbye!'],
     ]);
     expect(good.transcript[3].dtmf).toBe('1');
-    expect(good.tool_calls).toEqual([{ name: 'book', arguments: { day: 'Friday', hour: 10 } }, { name: 'end_call', arguments: {} }]);
+    expect(good.tool_calls).toEqual([
+      { name: 'book', arguments: { day: 'Friday', hour: 10 } },
+      { name: 'end_call', arguments: {} },
+    ]);
     expect(good.latencies.answers_ms).toHaveLength(2);
     expect(good.latencies.max_ms).toBeGreaterThanOrEqual(0);
 
@@ -119,7 +129,10 @@ describe('a test run', () => {
       await post(`/v1/ai-agent/${agentId}/scenarios`, {
         name: 'Impatient caller',
         caller_persona: { prompt: 'You are Bob, in a hurry, wanting a haircut.', max_turns: 2 },
-        criteria: [{ type: 'ended_by', value: 'caller' }, { type: 'judge', rubric: 'The agent offers a time.' }],
+        criteria: [
+          { type: 'ended_by', value: 'caller' },
+          { type: 'judge', rubric: 'The agent offers a time.' },
+        ],
       }),
     );
     const started = okData(await post(`/v1/ai-agent/${agentId}/test-runs`, { scenario_ids: [persona.id] }));

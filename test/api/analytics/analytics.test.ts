@@ -29,9 +29,20 @@ async function store(tenant: Tenant, calls: Known[]): Promise<void> {
     const call = em.create(
       Call,
       {
-        company: tenant.companyId, aiAgent: tenant.agent.id, campaign: k.campaign ? tenant.campaign.id : null, callProvider: 'simulated', callFrom: FROM, callTo: '+14155550123',
-        priceUnit: 'USD', callStatus: k.status, createdAt: new Date(k.at), startedAt: answered ? new Date(k.at) : null, endedAt: new Date(k.at),
-        callDuration: k.duration ?? 0, cost: k.cost ?? 0, transcriptObject: { turns },
+        company: tenant.companyId,
+        aiAgent: tenant.agent.id,
+        campaign: k.campaign ? tenant.campaign.id : null,
+        callProvider: 'simulated',
+        callFrom: FROM,
+        callTo: '+14155550123',
+        priceUnit: 'USD',
+        callStatus: k.status,
+        createdAt: new Date(k.at),
+        startedAt: answered ? new Date(k.at) : null,
+        endedAt: new Date(k.at),
+        callDuration: k.duration ?? 0,
+        cost: k.cost ?? 0,
+        transcriptObject: { turns },
       },
       { persist: false },
     );
@@ -71,15 +82,35 @@ describe('analytics', () => {
     expect(found).toMatchObject({ from: '2026-03-01T00:00:00.000Z', to: '2026-04-01T00:00:00.000Z', groupBy: 'DAY', timeZone: 'UTC' });
     expect(found.rows).toEqual([
       {
-        key: '2026-03-01', calls: 2, answered: 1, answerRate: 0.5, averageDurationSeconds: 60, cost: 0.5, latencyMedianMs: 200, latencyP90Ms: 280,
-        outcomes: [{ outcome: 'COMPLETED', calls: 1 }, { outcome: 'BUSY', calls: 1 }],
+        key: '2026-03-01',
+        calls: 2,
+        answered: 1,
+        answerRate: 0.5,
+        averageDurationSeconds: 60,
+        cost: 0.5,
+        latencyMedianMs: 200,
+        latencyP90Ms: 280,
+        outcomes: [
+          { outcome: 'COMPLETED', calls: 1 },
+          { outcome: 'BUSY', calls: 1 },
+        ],
       },
       { key: '2026-03-02', calls: 1, answered: 1, answerRate: 1, averageDurationSeconds: 30, cost: 0.25, latencyMedianMs: 400, latencyP90Ms: 400, outcomes: [{ outcome: 'COMPLETED', calls: 1 }] },
     ]);
     // Percentiles of the range are over every turn, not of the days' percentiles.
     expect(found.total).toEqual({
-      key: null, calls: 3, answered: 2, answerRate: 2 / 3, averageDurationSeconds: 45, cost: 0.75, latencyMedianMs: 250, latencyP90Ms: 370,
-      outcomes: [{ outcome: 'COMPLETED', calls: 2 }, { outcome: 'BUSY', calls: 1 }],
+      key: null,
+      calls: 3,
+      answered: 2,
+      answerRate: 2 / 3,
+      averageDurationSeconds: 45,
+      cost: 0.75,
+      latencyMedianMs: 250,
+      latencyP90Ms: 370,
+      outcomes: [
+        { outcome: 'COMPLETED', calls: 2 },
+        { outcome: 'BUSY', calls: 1 },
+      ],
     });
   });
 
@@ -90,11 +121,17 @@ describe('analytics', () => {
 
   it('groups by campaign (calls without one last), agent and outcome', async () => {
     const byCampaign = await analytics({ groupBy: 'CAMPAIGN' });
-    expect(byCampaign.rows.map((r: any) => [r.key, r.calls, r.latencyMedianMs])).toEqual([[a.campaign.id, 2, 200], [null, 1, 400]]);
+    expect(byCampaign.rows.map((r: any) => [r.key, r.calls, r.latencyMedianMs])).toEqual([
+      [a.campaign.id, 2, 200],
+      [null, 1, 400],
+    ]);
     const byAgent = await analytics({ groupBy: 'AGENT' });
     expect(byAgent.rows.map((r: any) => [r.key, r.calls])).toEqual([[a.agent.id, 3]]);
     const byOutcome = await analytics({ groupBy: 'OUTCOME' });
-    expect(byOutcome.rows.map((r: any) => [r.key, r.calls, r.answerRate])).toEqual([['busy', 1, 0], ['completed', 2, 1]]);
+    expect(byOutcome.rows.map((r: any) => [r.key, r.calls, r.answerRate])).toEqual([
+      ['busy', 1, 0],
+      ['completed', 2, 1],
+    ]);
   });
 
   it("counts only the caller's company, and answers zeros for a range without calls", async () => {

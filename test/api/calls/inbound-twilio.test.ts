@@ -187,7 +187,12 @@ describe('POST /v1/telephony/twilio/voice', () => {
     expect(res.text).toContain('language="fr-FR"');
     expect(call).toMatchObject({ ai_agent_id: agent.id, campaign_id: campaign.id, contact_id: a.contact.id });
     // The mapping reads the contact as GET /v1/contacts/{id} answers it, dates included (docs/campaigns.md).
-    expect(call.agent_dynamic_variables).toEqual(expect.arrayContaining([{ name: 'first', value: 'Ada' }, { name: 'added', value: a.contact.created_at }]));
+    expect(call.agent_dynamic_variables).toEqual(
+      expect.arrayContaining([
+        { name: 'first', value: 'Ada' },
+        { name: 'added', value: a.contact.created_at },
+      ]),
+    );
   });
 
   it("never answers with another company's records: B's number rejects while B has no agent", async () => {

@@ -117,7 +117,7 @@ describe('cancel', () => {
     expect(res.body.errors[0].extensions.code).toBe('CONFLICT');
   });
 
-  it('answers 404 for another company\'s call', async () => {
+  it("answers 404 for another company's call", async () => {
     const b = await tenant(t, 'B', '+14155552672');
     const call = await makeCall('+14155550123');
     expect((await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: b.key })).status).toBe(404);
@@ -134,8 +134,7 @@ describe('a live call interrupted', () => {
   });
   afterAll(() => slow.close());
 
-  const place = async () =>
-    okData(await slow.request('POST', '/v1/calls/make-call', { token: s.key, body: { ai_agent_id: s.agent.id, call_from: FROM, call_to: '+14155550123' } }));
+  const place = async () => okData(await slow.request('POST', '/v1/calls/make-call', { token: s.key, body: { ai_agent_id: s.agent.id, call_from: FROM, call_to: '+14155550123' } }));
   const status = async (id: string) => okData(await slow.request('GET', `/v1/calls/${id}`, { token: s.key }));
 
   it('is canceled while ringing, through GraphQL', async () => {

@@ -6,7 +6,6 @@ import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
-
 let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let t: TestApp;
 let a: Tenant;
@@ -93,7 +92,7 @@ describe('the relay action callback', () => {
     expect(await read(call.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'completed' });
   });
 
-  it('records the reason when Twilio\'s completed status came first', async () => {
+  it("records the reason when Twilio's completed status came first", async () => {
     const call = await answered();
     await status(call, 'completed', { CallDuration: '20' });
     expect((await read(call.id)).disconnect_reason).toBe('completed');
@@ -130,7 +129,7 @@ describe('the relay action callback', () => {
     expect(await read(actionFirst.id)).toMatchObject({ call_status: 'completed', disconnect_reason: 'user_hangup', call_duration: 6 });
   });
 
-  it('keeps the reason of an end of ours when the session\'s callback says the call completed', async () => {
+  it("keeps the reason of an end of ours when the session's callback says the call completed", async () => {
     const call = await answered();
     okData(await t.request('POST', `/v1/calls/${call.id}/cancel`, { token: a.key }));
     await relayEnded(target, call.id, { ...ended(call), CallStatus: 'completed', SessionStatus: 'ended' });
@@ -144,7 +143,7 @@ describe('the relay action callback', () => {
     expect((await read(call.id)).disconnect_reason).toBe('voicemail_reached');
   });
 
-  it('refuses forged callbacks and another call\'s sid, and changes nothing', async () => {
+  it("refuses forged callbacks and another call's sid, and changes nothing", async () => {
     const call = await answered();
     const other = await answered();
     const forged = await relayEnded(target, call.id, ended(call, { reason: 'agent_hangup' }), 'not-the-token');

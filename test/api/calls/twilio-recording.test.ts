@@ -50,7 +50,7 @@ describe('call recordings on Twilio', () => {
     expect(fake.created((await placed('off')).id).form.get('Record')).toBeNull();
   });
 
-  it('serves the completed recording to the call\'s company only, fetched with the platform\'s credentials, ranges included', async () => {
+  it("serves the completed recording to the call's company only, fetched with the platform's credentials, ranges included", async () => {
     const call = await placed('mono');
     const media = silentWav(3);
     const { sid, res } = await fake.completeRecording(t.url, call.id, media, 3);

@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const read = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
-const agentWith = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Voicemail agent', prompt: 'Call {{firstname}}.', ...fields } }));
+const agentWith = async (fields: Record<string, unknown>) =>
+  okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Voicemail agent', prompt: 'Call {{firstname}}.', ...fields } }));
 
 /** Posts a status callback as Twilio would, signed for the public URL. */
 async function status(call: { id: string; call_sid: string }, params: Record<string, string>) {
@@ -37,10 +38,12 @@ async function status(call: { id: string; call_sid: string }, params: Record<str
 
 /** A call of `agentId` placed at the fake Twilio, answered, its relay connected and its greeting read. */
 async function answered(agentId: string, greeting = 'Hello, this is Acme.') {
-  const made = okData(await t.request('POST', '/v1/calls/make-call', {
-    token: a.key,
-    body: { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] },
-  }));
+  const made = okData(
+    await t.request('POST', '/v1/calls/make-call', {
+      token: a.key,
+      body: { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] },
+    }),
+  );
   const call = (await waitFor('the call to reach Twilio', async () => {
     const c = await read(made.id);
     return c.call_sid ? c : undefined;

@@ -4,7 +4,6 @@ import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
-
 let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let t: TestApp;
 let a: Tenant;
@@ -81,7 +80,7 @@ describe('the Twilio-compatible provider', () => {
     expect((await read(call.id)).call_status).toBe('pstn-queued');
   });
 
-  it('refuses a signed callback naming another call\'s sid', async () => {
+  it("refuses a signed callback naming another call's sid", async () => {
     const one = await placed();
     const two = await placed();
     const res = await callback(one.id, { CallSid: two.call_sid, CallStatus: 'busy' });

@@ -16,7 +16,9 @@ afterAll(() => t.close());
 
 const agentWith = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Sim agent', ...fields } }));
 const ended = async (agentId: string, to: string) => {
-  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agentId, call_from: FROM, call_to: to, dynamic_variables: [{ name: 'firstname', value: 'Ada' }] } }));
+  const made = okData(
+    await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agentId, call_from: FROM, call_to: to, dynamic_variables: [{ name: 'firstname', value: 'Ada' }] } }),
+  );
   return waitFor('the call to end', async () => {
     const c = okData(await t.request('GET', `/v1/calls/${made.id}`, { token: a.key }));
     return c.call_status === 'completed' ? c : undefined;
@@ -32,7 +34,12 @@ describe('the simulated provider on answering machines and recordings', () => {
     expect(JSON.stringify(bad.body)).toMatch(/call_recording/);
     const agent = await agentWith({ voicemail_action: 'leave_message', voicemail_message: 'Call us back.', call_recording: 'dual', opening_disclosure: 'This call is recorded.' });
     expect(agent).toMatchObject({ voicemail_action: 'leave_message', voicemail_message: 'Call us back.', call_recording: 'dual', opening_disclosure: 'This call is recorded.' });
-    expect(okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Defaults' } }))).toMatchObject({ voicemail_action: 'hangup', voicemail_message: '', call_recording: 'off', opening_disclosure: '' });
+    expect(okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Defaults' } }))).toMatchObject({
+      voicemail_action: 'hangup',
+      voicemail_message: '',
+      call_recording: 'off',
+      opening_disclosure: '',
+    });
     const res = await gqlData(t, `query ($id: ID!) { aiAgent(id: $id) { voicemailAction voicemailMessage callRecording openingDisclosure } }`, { id: agent.id }, a.key);
     expect(res.aiAgent).toEqual({ voicemailAction: 'LEAVE_MESSAGE', voicemailMessage: 'Call us back.', callRecording: 'DUAL', openingDisclosure: 'This call is recorded.' });
   });

@@ -79,7 +79,10 @@ describe('GraphQL Campaign.audience', () => {
       matched: 6,
       callable: 3,
       skipped: { doNotCall: 1, nonLocal: 1, inactive: 1 },
-      sample: [{ firstname: 'Other', campaign: null }, { firstname: 'Vip', campaign: null }],
+      sample: [
+        { firstname: 'Other', campaign: null },
+        { firstname: 'Vip', campaign: null },
+      ],
     });
     expect((await gqlData(t, QUERY, { id: b.campaign.id }, a.key)).campaign).toBeNull();
     expect(firstError(await gql(t, QUERY, { id: b.campaign.id, limit: 500 }, b.key))).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'limit' }] });

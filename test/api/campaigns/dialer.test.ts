@@ -48,10 +48,15 @@ afterAll(async () => {
 
 describe('each call of a campaign', () => {
   it('is placed with the agent, the outbound number, the contact and its mapped variables', async () => {
-    const { campaign, contacts } = await running(1, { agent_variables_contact_metadata_mapping: { firstname: 'firstname', plan: 'metadata.plan', missing: 'metadata.none', since: 'created_at', gone: 'deleted_at' } }, '', {
-      firstname: 'Grace',
-      metadata: { plan: 'gold' },
-    });
+    const { campaign, contacts } = await running(
+      1,
+      { agent_variables_contact_metadata_mapping: { firstname: 'firstname', plan: 'metadata.plan', missing: 'metadata.none', since: 'created_at', gone: 'deleted_at' } },
+      '',
+      {
+        firstname: 'Grace',
+        metadata: { plan: 'gold' },
+      },
+    );
     await statsWhen(api, campaign.id, 'the contact to be picked up', (s) => s.picked_up === 1);
     const [call] = await api.calls(campaign.id);
     expect(call).toMatchObject({
@@ -66,7 +71,11 @@ describe('each call of a campaign', () => {
     // Read from the contact's REST shape: its dates as the API writes them.
     expect(call.agent_dynamic_variables).toHaveLength(3);
     expect(call.agent_dynamic_variables).toEqual(
-      expect.arrayContaining([{ name: 'firstname', value: 'Grace' }, { name: 'plan', value: 'gold' }, { name: 'since', value: contacts[0].created_at }]),
+      expect.arrayContaining([
+        { name: 'firstname', value: 'Grace' },
+        { name: 'plan', value: 'gold' },
+        { name: 'since', value: contacts[0].created_at },
+      ]),
     );
     expect(call.transcript).toContain('Hello Grace');
   });
@@ -77,14 +86,24 @@ describe('the campaign webhook', () => {
     const flow = okData(
       await t.request('POST', '/v1/webhooks', {
         token: a.key,
-        body: { name: 'After call', steps: [{ step_number: 1, webhook_url: `${receiver.url}/after-call`, webhook_method: 'POST', webhook_body: { status: '{{status}}', who: '{{who}}', campaign: '{{campaign}}', plan: '{{plan}}' } }] },
+        body: {
+          name: 'After call',
+          steps: [
+            { step_number: 1, webhook_url: `${receiver.url}/after-call`, webhook_method: 'POST', webhook_body: { status: '{{status}}', who: '{{who}}', campaign: '{{campaign}}', plan: '{{plan}}' } },
+          ],
+        },
       }),
     );
-    const { campaign } = await running(2, {
-      webhook_id: flow.id,
-      webhook_mapping_variables: { status: 'call_status', who: 'firstname', campaign: 'name', plan: 'metadata.plan' },
-      webhook_mapping_variables_sources: { status: 'call', who: 'contact', campaign: 'campaign', plan: 'contact' },
-    }, '', { firstname: 'Lin', metadata: { plan: 'pro' } });
+    const { campaign } = await running(
+      2,
+      {
+        webhook_id: flow.id,
+        webhook_mapping_variables: { status: 'call_status', who: 'firstname', campaign: 'name', plan: 'metadata.plan' },
+        webhook_mapping_variables_sources: { status: 'call', who: 'contact', campaign: 'campaign', plan: 'contact' },
+      },
+      '',
+      { firstname: 'Lin', metadata: { plan: 'pro' } },
+    );
     await waitFor('both deliveries', async () => (receiver.at('/after-call').length >= 2 ? true : undefined));
     await statsWhen(api, campaign.id, 'both contacts to settle', (s) => s.settled === 2);
     const bodies = receiver.at('/after-call').map((r) => JSON.parse(r.body));
@@ -100,17 +119,61 @@ describe('the campaign webhook', () => {
     const flow = okData(
       await t.request('POST', '/v1/webhooks', {
         token: a.key,
-        body: { name: 'Shapes', steps: [{ step_number: 1, webhook_url: `${receiver.url}/shapes`, webhook_method: 'POST',
-          webhook_body: { call: '{{call}}', who: '{{who}}', ended: '{{ended}}', since: '{{since}}', zone: '{{zone}}', attempt: '{{attempt}}', dispatched: '{{dispatched}}', selected: '{{selected}}', usable: '{{usable}}' } }] },
+        body: {
+          name: 'Shapes',
+          steps: [
+            {
+              step_number: 1,
+              webhook_url: `${receiver.url}/shapes`,
+              webhook_method: 'POST',
+              webhook_body: {
+                call: '{{call}}',
+                who: '{{who}}',
+                ended: '{{ended}}',
+                since: '{{since}}',
+                zone: '{{zone}}',
+                attempt: '{{attempt}}',
+                dispatched: '{{dispatched}}',
+                selected: '{{selected}}',
+                usable: '{{usable}}',
+              },
+            },
+          ],
+        },
       }),
     );
     // Internal columns of calls (campaign_attempt, dispatched_at) and campaigns (selected_at,
     // and agent_usable, which the dialer computes) are not part of any REST shape.
-    const { campaign, contacts } = await running(1, {
-      webhook_id: flow.id,
-      webhook_mapping_variables: { call: 'call.id', who: 'contact.firstname', ended: 'ended_at', since: 'contact.created_at', zone: 'campaign.time_zone', attempt: 'campaign_attempt', dispatched: 'call.dispatched_at', selected: 'selected_at', usable: 'campaign.agent_usable' },
-      webhook_mapping_variables_sources: { call: 'call', who: 'contact', ended: 'call', since: 'contact', zone: 'campaign', attempt: 'call', dispatched: 'call', selected: 'campaign', usable: 'campaign' },
-    }, '', { firstname: 'Mae' });
+    const { campaign, contacts } = await running(
+      1,
+      {
+        webhook_id: flow.id,
+        webhook_mapping_variables: {
+          call: 'call.id',
+          who: 'contact.firstname',
+          ended: 'ended_at',
+          since: 'contact.created_at',
+          zone: 'campaign.time_zone',
+          attempt: 'campaign_attempt',
+          dispatched: 'call.dispatched_at',
+          selected: 'selected_at',
+          usable: 'campaign.agent_usable',
+        },
+        webhook_mapping_variables_sources: {
+          call: 'call',
+          who: 'contact',
+          ended: 'call',
+          since: 'contact',
+          zone: 'campaign',
+          attempt: 'call',
+          dispatched: 'call',
+          selected: 'campaign',
+          usable: 'campaign',
+        },
+      },
+      '',
+      { firstname: 'Mae' },
+    );
     await waitFor('the delivery', async () => (receiver.at('/shapes').length >= 1 ? true : undefined));
     const sent = JSON.parse(receiver.at('/shapes')[0].body);
     const call = okData(await t.request('GET', `/v1/calls/${sent.call}`, { token: a.key }));
@@ -150,7 +213,12 @@ describe('progress, live and in GraphQL', () => {
   it('answers Campaign.stats for one campaign and for a list, and refuses another company’s stats', async () => {
     const { campaign } = await running(2);
     await statsWhen(api, campaign.id, 'the contacts to settle', (s) => s.settled === 2);
-    const one = await gqlData(t, `query($id: ID!) { campaign(id: $id) { stats { contactsSelected settled pickedUp failed inProgress queued skipped skippedReasons nextAttemptAt } } }`, { id: campaign.id }, a.key);
+    const one = await gqlData(
+      t,
+      `query($id: ID!) { campaign(id: $id) { stats { contactsSelected settled pickedUp failed inProgress queued skipped skippedReasons nextAttemptAt } } }`,
+      { id: campaign.id },
+      a.key,
+    );
     expect(one.campaign.stats).toEqual({ contactsSelected: 2, settled: 2, pickedUp: 2, failed: 0, inProgress: 0, queued: 0, skipped: 0, skippedReasons: {}, nextAttemptAt: null });
     const list = await gqlData(t, `{ campaigns(first: 100) { edges { node { id stats { contactsSelected } } } } }`, {}, a.key);
     expect(list.campaigns.edges.find((e: any) => e.node.id === campaign.id).node.stats.contactsSelected).toBe(2);

@@ -11,7 +11,10 @@ export function campaignApi(t: TestApp, a: Tenant) {
   return {
     /** Contacts made in bulk; `fields` applied to each. */
     contacts: async (numbers: string[], fields: Record<string, unknown> = {}) =>
-      post('/v1/contacts', numbers.map((phone_number, i) => ({ firstname: `C${i}`, phone_number, ...fields }))) as Promise<any[]>,
+      post(
+        '/v1/contacts',
+        numbers.map((phone_number, i) => ({ firstname: `C${i}`, phone_number, ...fields })),
+      ) as Promise<any[]>,
     /** A campaign of this tenant's agent and number, every day 09:00 to 17:00 New York unless told otherwise. */
     campaign: async (fields: Record<string, unknown> = {}) =>
       post('/v1/campaigns', {

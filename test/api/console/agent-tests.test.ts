@@ -77,7 +77,7 @@ describe("the console's agent tests", () => {
     await form.getByLabel('Criterion 2: tool').fill('refund');
     await form.getByRole('button', { name: 'Add a criterion' }).click();
     await form.getByRole('combobox', { name: /^Criterion 3(?!:)/ }).selectOption('judge');
-    await form.getByLabel("Criterion 3: rubric the model grades the call by").fill('The agent confirms the day.');
+    await form.getByLabel('Criterion 3: rubric the model grades the call by').fill('The agent confirms the day.');
     await form.getByRole('button', { name: 'Create scenario' }).click();
     await form.locator('[data-field="caller_turns[1]"]').getByText(/0-9/).waitFor();
     expect(okData(await t.request('GET', `/v1/ai-agent/${agentId}/scenarios`, { token: a.key }))).toEqual([]);
@@ -91,13 +91,20 @@ describe("the console's agent tests", () => {
     expect(stored).toMatchObject({
       name: 'Books Friday',
       caller_turns: [{ say: 'I would like an appointment.' }, { dtmf: '1' }],
-      criteria: [{ type: 'transcript_contains', text: 'booked for friday' }, { type: 'tool_called', name: 'refund' }, { type: 'judge', rubric: 'The agent confirms the day.' }],
+      criteria: [
+        { type: 'transcript_contains', text: 'booked for friday' },
+        { type: 'tool_called', name: 'refund' },
+        { type: 'judge', rubric: 'The agent confirms the day.' },
+      ],
     });
 
     await scenarios.getByRole('button', { name: 'Run suite' }).click();
     await page.getByRole('heading', { name: /Test run/ }).waitFor();
     const runId = decodeURIComponent(new URL(page.url()).hash.split('/').at(-1)!);
-    await page.getByRole('heading', { name: /Test run/ }).getByText('failed').waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('heading', { name: /Test run/ })
+      .getByText('failed')
+      .waitFor({ timeout: 20_000 });
     await page.getByTestId('run-summary').getByText('1 of 1 scenarios run: 0 passed, 1 did not').waitFor();
     const criteria = page.getByTestId('criterion');
     await expect(criteria.allInnerTexts()).resolves.toEqual([
@@ -174,10 +181,16 @@ describe("the console's agent tests", () => {
     await replay.locator('[data-field="version"]').getByText('Must be a whole number, or empty for the draft').waitFor();
     await replay.getByLabel('Against version').fill('3');
     await replay.getByRole('button', { name: 'Replay' }).click();
-    await replay.locator('[data-field="version"]').getByText(/version/i).waitFor();
+    await replay
+      .locator('[data-field="version"]')
+      .getByText(/version/i)
+      .waitFor();
     await replay.getByLabel('Against version').fill('');
     await replay.getByRole('button', { name: 'Replay' }).click();
-    await page.getByRole('heading', { name: /Replay of a call/ }).getByText('passed').waitFor({ timeout: 20_000 });
+    await page
+      .getByRole('heading', { name: /Replay of a call/ })
+      .getByText('passed')
+      .waitFor({ timeout: 20_000 });
     await page.getByTestId('diverged').getByText('The replay parts from the call at turn 5.').waitFor();
     const rows = page.getByRole('table', { name: 'Both transcripts, turn by turn' }).locator('tbody tr');
     await expect(rows.nth(4).innerText()).resolves.toMatch(/^5\s+agent You said: Caller line 2\.\s+agent A different answer\.\s+diverges here$/i);

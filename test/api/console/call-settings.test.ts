@@ -102,7 +102,13 @@ describe("the console's call settings and call page", () => {
     await settings.getByRole('button', { name: 'Save' }).click();
     await settings.getByRole('status').getByText('Saved.').waitFor();
     expect(await settings.locator('.field-error').count()).toBe(0);
-    expect(await getAgent(agentId)).toMatchObject({ voicemail_action: 'leave_message', voicemail_message: VOICEMAIL_MESSAGE, call_recording: 'mono', opening_disclosure: 'This call is recorded.', welcome_greeting: 'Hi {{firstname}}, this is Ava.' });
+    expect(await getAgent(agentId)).toMatchObject({
+      voicemail_action: 'leave_message',
+      voicemail_message: VOICEMAIL_MESSAGE,
+      call_recording: 'mono',
+      opening_disclosure: 'This call is recorded.',
+      welcome_greeting: 'Hi {{firstname}}, this is Ava.',
+    });
     await page.reload();
     await expect(settings.getByLabel('When an answering machine answers').inputValue()).resolves.toBe('LEAVE_MESSAGE');
     await expect(settings.getByLabel('Recording').inputValue()).resolves.toBe('MONO');
@@ -136,7 +142,10 @@ describe("the console's call settings and call page", () => {
       latency?.first_text_ms === undefined ? [] : [`latency: model's first token ${latency.llm_first_token_ms} ms, first text sent ${latency.first_text_ms} ms`],
     );
     expect(latencies.length).toBeGreaterThan(0);
-    await page.locator('.transcript .latency').nth(latencies.length - 1).waitFor();
+    await page
+      .locator('.transcript .latency')
+      .nth(latencies.length - 1)
+      .waitFor();
     expect(await page.locator('.transcript .latency').allTextContents()).toEqual(latencies);
     await page.getByText(`${call.cost.toFixed(4)} ${call.price_unit}`).waitFor();
     const { telephony, llm, recording } = call.cost_breakdown;
@@ -145,7 +154,9 @@ describe("the console's call settings and call page", () => {
   }, 30_000);
 
   it("edits an agent's transfer settings, with the API's field error, and shows a warm transfer nobody took in the call's timeline", async () => {
-    const transferring = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Transferring agent', prompt: 'Transfer at once.', agent_flow: { transfer_numbers: [NOBODY] } } })).id;
+    const transferring = okData(
+      await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Transferring agent', prompt: 'Transfer at once.', agent_flow: { transfer_numbers: [NOBODY] } } }),
+    ).id;
     await page.goto(`${t.url}/console/#/agents/${transferring}`);
     const settings = page.getByRole('form', { name: 'Prompt and settings' });
     await settings.getByLabel('Transfers').selectOption('WARM');

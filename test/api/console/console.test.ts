@@ -65,7 +65,10 @@ describe('the web console, in a headless browser', () => {
     expect(new URL(page.url()).pathname).toBe('/console/');
     await page.getByLabel(/API key/).fill('sk_wrong');
     await page.keyboard.press('Enter');
-    await page.getByRole('alert').getByText(/refused/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/refused/)
+      .waitFor();
     await shot('sign-in');
 
     await page.getByLabel(/API key/).fill(key);
@@ -110,7 +113,13 @@ describe('the web console, in a headless browser', () => {
     await page.getByTestId('campaign-status').getByText('completed').waitFor();
     const stats = page.locator('.stats');
     await expect(stats.getByText('picked up').locator('..').locator('dd').textContent()).resolves.toBe('2');
-    await expect(stats.getByText(/^skipped$/).locator('..').locator('dd').textContent()).resolves.toMatch(/^1 \(non local/);
+    await expect(
+      stats
+        .getByText(/^skipped$/)
+        .locator('..')
+        .locator('dd')
+        .textContent(),
+    ).resolves.toMatch(/^1 \(non local/);
     expect(await page.locator('.chart canvas').count()).toBe(1);
     // The stat boxes keep one size whatever they hold (a reason under a number does not grow its box).
     const heights = await stats.locator('div').evaluateAll((boxes) => boxes.map((b) => b.getBoundingClientRect().height));

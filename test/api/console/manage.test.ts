@@ -71,7 +71,7 @@ describe('creating and managing everything from the web console', () => {
     expect(await page.content()).not.toContain(secret);
   });
 
-  it('adds a phone number, with the API\'s error beside the field first', async () => {
+  it("adds a phone number, with the API's error beside the field first", async () => {
     await section('Numbers');
     await heading('Phone numbers');
     await page.getByLabel('Number (any format)').fill('not a number');
@@ -102,7 +102,10 @@ describe('creating and managing everything from the web console', () => {
     await settings.getByLabel('Outcomes recorded after a call (JSON)').fill('{"interested": "yes"}');
     await settings.getByRole('button', { name: 'Save' }).click();
     // Beside its field: an outcome's value is its type.
-    await settings.locator('[data-field="agentPostCallOutcomes"]').getByText(/expected one of/).waitFor();
+    await settings
+      .locator('[data-field="agentPostCallOutcomes"]')
+      .getByText(/expected one of/)
+      .waitFor();
     await settings.getByLabel('Outcomes recorded after a call (JSON)').fill('{"interested": "boolean"}');
     await settings.getByRole('button', { name: 'Save' }).click();
     await settings.getByRole('status').getByText('Saved.').waitFor();
@@ -247,7 +250,7 @@ describe('creating and managing everything from the web console', () => {
     await shot('do-not-call');
   });
 
-  it("opens a contact: its campaign, edits it, lists its number as do-not-call; deletes another", async () => {
+  it('opens a contact: its campaign, edits it, lists its number as do-not-call; deletes another', async () => {
     await section('Contacts');
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await heading('Ada Lovelace');
@@ -267,7 +270,7 @@ describe('creating and managing everything from the web console', () => {
     expect(okData(await t.request('GET', '/v1/do-not-call', { token: key })).items.map((e: any) => e.phone_number)).toContain('+14155552671');
   });
 
-  it('forgets the previous file\'s errors when another file is chosen for import', async () => {
+  it("forgets the previous file's errors when another file is chosen for import", async () => {
     await section('Contacts');
     await page.getByRole('link', { name: 'Import a CSV' }).click();
     await page.getByLabel(/CSV file/).setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\nnope\n') });
@@ -295,7 +298,11 @@ describe('creating and managing everything from the web console', () => {
 
   it('fits a narrow screen on the new pages', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
-    for (const [name, title] of [['Numbers', 'Phone numbers'], ['Do not call', 'Do not call'], ['API keys', 'API keys']]) {
+    for (const [name, title] of [
+      ['Numbers', 'Phone numbers'],
+      ['Do not call', 'Do not call'],
+      ['API keys', 'API keys'],
+    ]) {
       await section(name);
       await heading(title);
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);

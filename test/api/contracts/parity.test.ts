@@ -140,13 +140,23 @@ it('Contact, with every optional field set', async () => {
 });
 
 it('Call, ended, with its transcript and dynamic variables', async () => {
-  const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] } }));
+  const made = okData(
+    await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] } }),
+  );
   await waitFor('the call to end', async () => TERMINAL_STATUSES.includes(okData(await t.request('GET', `/v1/calls/${made.id}`, { token: a.key })).call_status) || undefined);
   await expectSameData(callContract, `/v1/calls/${made.id}`, 'call', made.id, (c) => t.app.services.calls.get(c, made.id));
 });
 
 it('AiAgent, with its flow, variables and outcomes set', async () => {
-  const update = { description: 'd', status: 'paused', agent_type: 'sales', background_audio_status: 'office', agent_flow: { states: [{ name: 'intro' }] }, agent_dynamic_variables: { plan: 'gold' }, agent_post_call_outcomes: { booked: 'boolean' } };
+  const update = {
+    description: 'd',
+    status: 'paused',
+    agent_type: 'sales',
+    background_audio_status: 'office',
+    agent_flow: { states: [{ name: 'intro' }] },
+    agent_dynamic_variables: { plan: 'gold' },
+    agent_post_call_outcomes: { booked: 'boolean' },
+  };
   expect((await t.request('PATCH', `/v1/ai-agent/${a.agent.id}`, { token: a.key, body: update })).status).toBe(200);
   await expectSameData(agentContract, `/v1/ai-agent/${a.agent.id}`, 'aiAgent', a.agent.id, (c) => t.app.services.agents.get(c, a.agent.id));
 });
@@ -185,7 +195,14 @@ it('WebhookFlow and its steps, with every optional field set', async () => {
     events: ['call.ended'],
     event_filters: { workspace: 'default', ai_agent_id: a.agent.id, campaign_id: a.campaign.id },
     steps: [
-      { step_number: 1, webhook_url: `${receiver.url}/hook`, webhook_method: 'POST', webhook_headers: { 'x-a': 'b' }, webhook_body: { n: '{{n}}' }, success_condition: { '==': [{ var: 'status' }, 200] } },
+      {
+        step_number: 1,
+        webhook_url: `${receiver.url}/hook`,
+        webhook_method: 'POST',
+        webhook_headers: { 'x-a': 'b' },
+        webhook_body: { n: '{{n}}' },
+        success_condition: { '==': [{ var: 'status' }, 200] },
+      },
       { step_number: 2, webhook_url: `${receiver.url}/hook`, webhook_method: 'GET', depends_on_step: 1, webhook_url_params: { id: '{{rid}}' } },
     ],
   };

@@ -89,7 +89,12 @@ describe('post-call analysis', () => {
 
   it('triggers the flows subscribed to call.analyzed once the analysis is stored, with the analysed call', async () => {
     llm.fallback = { json: fits };
-    const step = { step_number: 1, webhook_url: `${receiver.url}/analyzed`, webhook_method: 'POST', webhook_body: { event: '{{event}}', id: '{{call.id}}', plan: '{{call.agent_post_call_outcomes.plan}}', notes: '{{call.notes}}' } };
+    const step = {
+      step_number: 1,
+      webhook_url: `${receiver.url}/analyzed`,
+      webhook_method: 'POST',
+      webhook_body: { event: '{{event}}', id: '{{call.id}}', plan: '{{call.agent_post_call_outcomes.plan}}', notes: '{{call.notes}}' },
+    };
     okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'analyzed', events: ['call.analyzed'], steps: [step] } }));
     const id = await endedCall();
     await analysedCall(id);
@@ -102,14 +107,23 @@ describe('post-call analysis', () => {
     const step = { step_number: 1, webhook_url: `${receiver.url}/campaign`, webhook_method: 'POST', webhook_body: { plan: '{{plan}}', who: '{{who}}' } };
     const flow = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'outcomes', steps: [step] } }));
     okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { firstname: 'Ada', phone_number: '+14155550177' } }));
-    const campaign = okData(await t.request('POST', '/v1/campaigns', {
-      token: a.key,
-      body: {
-        name: 'Outcomes', ai_agent_id: agentId, outbound_phone_number_id: a.number.id, time_zone: 'UTC', days_of_week: [1, 2, 3, 4, 5, 6, 7],
-        call_time_of_day_from: '00:00:00', call_time_of_day_to: '00:00:00', webhook_id: flow.id,
-        webhook_mapping_variables: { plan: 'plan', who: 'firstname' }, webhook_mapping_variables_sources: { plan: 'agent_post_call_outcomes', who: 'contact' },
-      },
-    }));
+    const campaign = okData(
+      await t.request('POST', '/v1/campaigns', {
+        token: a.key,
+        body: {
+          name: 'Outcomes',
+          ai_agent_id: agentId,
+          outbound_phone_number_id: a.number.id,
+          time_zone: 'UTC',
+          days_of_week: [1, 2, 3, 4, 5, 6, 7],
+          call_time_of_day_from: '00:00:00',
+          call_time_of_day_to: '00:00:00',
+          webhook_id: flow.id,
+          webhook_mapping_variables: { plan: 'plan', who: 'firstname' },
+          webhook_mapping_variables_sources: { plan: 'agent_post_call_outcomes', who: 'contact' },
+        },
+      }),
+    );
     const activated = await t.request('POST', `/compaign/v1/campaign/update/${campaign.id}`, { token: a.key, body: { status: 'active' } });
     expect(activated.body).toMatchObject({ status: 'ok' });
     // The campaign calls every contact of the company (empty filters): the fixture's and Ada.
@@ -138,13 +152,15 @@ describe('post-call analysis', () => {
     expect(failed.agent_task_feedback).toBe('The answer did not fit the schema: outcomes.plan: Must be one of gold, silver');
   });
 
-  it('leaves a model answering 429 to the job\'s retries, minutes apart, and lands the answer once it recovers', async () => {
+  it("leaves a model answering 429 to the job's retries, minutes apart, and lands the answer once it recovers", async () => {
     const analysing = (r: Record<string, any>) => r.response_format !== undefined;
     llm.fallback = (r) => (analysing(r) ? { status: 429, headers: { 'retry-after': '0' } } : {});
     const id = await endedCall();
     const sql = (query: string) => t.app.orm.em.fork().execute(query, [id]);
     const job = await waitFor('the analysis to wait for its retry', async () => {
-      const [row] = await sql(`select id, state, retry_count, retry_limit, retry_delay, retry_backoff, start_after > now() + interval '5 seconds' as later from pgboss.job where name = 'call.analyze' and singleton_key = ?`);
+      const [row] = await sql(
+        `select id, state, retry_count, retry_limit, retry_delay, retry_backoff, start_after > now() + interval '5 seconds' as later from pgboss.job where name = 'call.analyze' and singleton_key = ?`,
+      );
       return row?.state === 'retry' ? row : undefined;
     });
     expect(job).toMatchObject({ retry_limit: 5, retry_delay: 15, retry_backoff: true, later: true });

@@ -79,12 +79,19 @@ describe('flows as tools', () => {
   it("refuse arguments that do not fit the tool's parameters, and never let them set the flow's variables, URL, headers or the call's context", async () => {
     rx.on('/crm/lookup', answer(200, { ok: true }));
     const flow = await flowApi(t, a.key).create({
-      predefinedVariables: [{ name: 'crm', value: `${rx.url}/crm` }, { name: 'api_token', value: 'tok_live_1' }],
-      steps: [{
-        step_number: 1, webhook_url: '{{crm}}/lookup{{suffix}}', webhook_method: 'POST',
-        webhook_headers: { Authorization: 'Bearer {{api_token}}', 'X-Note': '{{note}}' },
-        webhook_body: { call_id: '{{call_id}}', contact_id: '{{contact_id}}', to: '{{call_to}}', note: '{{note}}', token: '{{api_token}}' },
-      }],
+      predefinedVariables: [
+        { name: 'crm', value: `${rx.url}/crm` },
+        { name: 'api_token', value: 'tok_live_1' },
+      ],
+      steps: [
+        {
+          step_number: 1,
+          webhook_url: '{{crm}}/lookup{{suffix}}',
+          webhook_method: 'POST',
+          webhook_headers: { Authorization: 'Bearer {{api_token}}', 'X-Note': '{{note}}' },
+          webhook_body: { call_id: '{{call_id}}', contact_id: '{{contact_id}}', to: '{{call_to}}', note: '{{note}}', token: '{{api_token}}' },
+        },
+      ],
     });
     // An author's schema that declares names it should not: the flow still keeps them.
     const parameters = { type: 'object', properties: { note: { type: 'string' }, api_token: { type: 'string' }, call_id: { type: 'string' }, crm: { type: 'string' }, suffix: { type: 'string' } } };

@@ -18,7 +18,12 @@ beforeAll(async () => {
   t = await startTestApp({ ...FLOW_ENV, LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', RATE_LIMIT_MAKE_CALL: '8' });
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
-  const agentFlow = { states: [{ name: 'greet', prompt: 'Greet {{firstname}}.', next: ['offer'] }, { name: 'offer', prompt: 'Offer Gold.' }] };
+  const agentFlow = {
+    states: [
+      { name: 'greet', prompt: 'Greet {{firstname}}.', next: ['offer'] },
+      { name: 'offer', prompt: 'Offer Gold.' },
+    ],
+  };
   agentId = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Player', prompt: 'You are Ava.', starting_state: 'greet', agent_flow: agentFlow } })).id;
 });
 afterAll(async () => {
@@ -31,29 +36,54 @@ const testChat = (body: unknown, id = agentId, key = a.key) => t.request('POST',
 
 describe('the agent playground', () => {
   it("answers the agent's next turn with its tool calls and state, placing no call", async () => {
-    llm.reply({ text: 'Hello Ada!', toolCalls: [{ name: 'go_to_state', arguments: { state: 'offer' } }, { name: 'end_call', arguments: {} }] });
-    const res = await testChat({ messages: [{ role: 'user', content: 'Hi' }, { role: 'agent', content: 'Hello?' }, { role: 'user', content: 'Yes?' }], dynamic_variables: [{ name: 'firstname', value: 'Ada' }] });
+    llm.reply({
+      text: 'Hello Ada!',
+      toolCalls: [
+        { name: 'go_to_state', arguments: { state: 'offer' } },
+        { name: 'end_call', arguments: {} },
+      ],
+    });
+    const res = await testChat({
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'agent', content: 'Hello?' },
+        { role: 'user', content: 'Yes?' },
+      ],
+      dynamic_variables: [{ name: 'firstname', value: 'Ada' }],
+    });
     expect(okData(res)).toEqual({
       reply: 'Hello Ada!',
-      tool_calls: [{ name: 'go_to_state', arguments: { state: 'offer' } }, { name: 'end_call', arguments: {} }],
+      tool_calls: [
+        { name: 'go_to_state', arguments: { state: 'offer' } },
+        { name: 'end_call', arguments: {} },
+      ],
       state: 'offer',
       end_reason: 'agent_hangup',
       error: null,
     });
     const sent = llm.requests.at(-1)!;
     expect(sent.messages[0].content).toContain('Current state: greet.\nGreet Ada.');
-    expect(sent.messages.slice(1)).toEqual([{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello?' }, { role: 'user', content: 'Yes?' }]);
+    expect(sent.messages.slice(1)).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Hello?' },
+      { role: 'user', content: 'Yes?' },
+    ]);
     expect(okData(await t.request('GET', '/v1/calls', { token: a.key })).items).toHaveLength(0);
   });
 
   it('answers in the state asked for, over GraphQL too', async () => {
     llm.reply({ text: 'Gold is great.' });
-    const res = await gql(t, 'mutation($id: ID!, $input: TestAgentTurnInput!) { testAgentTurn(id: $id, input: $input) { reply toolCalls { name arguments } state } }', { id: agentId, input: { messages: [{ role: 'user', content: 'Tell me' }], state: 'offer' } }, a.key);
+    const res = await gql(
+      t,
+      'mutation($id: ID!, $input: TestAgentTurnInput!) { testAgentTurn(id: $id, input: $input) { reply toolCalls { name arguments } state } }',
+      { id: agentId, input: { messages: [{ role: 'user', content: 'Tell me' }], state: 'offer' } },
+      a.key,
+    );
     expect(res.data).toEqual({ testAgentTurn: { reply: 'Gold is great.', toolCalls: [], state: 'offer' } });
     expect(llm.requests.at(-1)!.messages[0].content).toContain('Current state: offer.\nOffer Gold.');
   });
 
-  it('refuses bad input with field errors, and another company\'s agent with 404', async () => {
+  it("refuses bad input with field errors, and another company's agent with 404", async () => {
     const bad = await testChat({ messages: [{ role: 'bot', content: 1 }], state: 'nowhere', extra: true });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ status: 'error', message: 'Validation failed' });
@@ -88,7 +118,8 @@ describe('the playground runs what a call runs', () => {
     c = await tenant(t, 'C', '+14155552673');
   });
 
-  const agentOfC = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: c.key, body: { name: 'Runner', prompt: 'You are Ava.', ...fields } })).id as string;
+  const agentOfC = async (fields: Record<string, unknown>) =>
+    okData(await t.request('POST', '/v1/ai-agent', { token: c.key, body: { name: 'Runner', prompt: 'You are Ava.', ...fields } })).id as string;
   const turnOfC = async (id: string, body: unknown) => okData(await testChat(body, id, c.key));
 
   it("triggers the company's flow tools for real, over several tool rounds, and answers with the flow's result", async () => {
@@ -97,7 +128,9 @@ describe('the playground runs what a call runs', () => {
       variables: [{ name: 'eta', location: 'body.eta', stepId: 1, dataType: 'string' }],
       steps: [{ step_number: 1, webhook_url: `${rx.url}/orders`, webhook_method: 'POST', webhook_body: { order: '{{order}}' } }],
     });
-    const id = await agentOfC({ agent_flow: { tools: [{ name: 'order_status', description: 'Looks an order up', parameters: { type: 'object', properties: { order: { type: 'string' } } }, webhook_id: flow.id }] } });
+    const id = await agentOfC({
+      agent_flow: { tools: [{ name: 'order_status', description: 'Looks an order up', parameters: { type: 'object', properties: { order: { type: 'string' } } }, webhook_id: flow.id }] },
+    });
     llm.reply({ text: 'Let me check.', toolCalls: [{ name: 'order_status', arguments: { order: 'A7' } }] }, { chunks: [' It ships', ' on Friday.'] });
     const turn = await turnOfC(id, { messages: [{ role: 'user', content: 'Where is order A7?' }] });
     expect(turn).toEqual({ reply: 'Let me check. It ships on Friday.', tool_calls: [{ name: 'order_status', arguments: { order: 'A7' } }], state: null, end_reason: null, error: null });

@@ -45,7 +45,11 @@ const twimlOf = (call: { id: string }) => twilio.created(call.id).form.get('Twim
 const dropped = (call: { id: string; call_sid: string }) =>
   relayEnded(target, call.id, { AccountSid: SID, CallSid: call.call_sid, CallStatus: 'in-progress', SessionId: 'VX00000000000000000000000000000001', SessionStatus: 'failed', SessionDuration: '9' });
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => 0, (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 0,
+    (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1),
+  );
 
 const turnsOf = async (id: string) => ((await read(id)).transcript_object?.turns ?? []).map((turn: { role: string; text: string }) => [turn.role, turn.text]);
 
@@ -94,11 +98,11 @@ describe('a Twilio call whose relay session drops', () => {
     llm.reply({ text: 'You are welcome.' });
     second.prompt('Thanks.');
     expect((await second.turn()).text).toBe('You are welcome.');
-    await waitFor('the next turns stored after the first session\'s', async () => ((await turnsOf(call.id)).length === 7 ? true : undefined));
+    await waitFor("the next turns stored after the first session's", async () => ((await turnsOf(call.id)).length === 7 ? true : undefined));
     second.close();
   });
 
-  it('refuses a replay of the dropped session\'s URL, and opens only one new session', async () => {
+  it("refuses a replay of the dropped session's URL, and opens only one new session", async () => {
     const call = await answered();
     llm.reply({ text: 'Hello, this is Acme.' });
     const first = await FakeRelay.ofTwiml(target, twimlOf(call), call.call_sid);

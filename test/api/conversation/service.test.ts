@@ -36,7 +36,9 @@ describe('a live call with its agent', () => {
   it('stores each turn on the call as it happens and publishes it to subscribers', async () => {
     const callId = await liveCall('user');
     const client = wsClient(t, a.key);
-    const sub = await subscribe(client, `subscription($id: ID!) { callStatusChanged(callId: $id) { transcript transcriptTurns { role text at latencyMs } latency transcriptLanguage } }`, { id: callId });
+    const sub = await subscribe(client, `subscription($id: ID!) { callStatusChanged(callId: $id) { transcript transcriptTurns { role text at latencyMs } latency transcriptLanguage } }`, {
+      id: callId,
+    });
     const sink = new RecordingSink();
     const conversation = (await t.app.services.conversations!.open(callId, sink))!;
     await conversation.start();
@@ -65,7 +67,12 @@ describe('a live call with its agent', () => {
     expect(call.transcript).toBe('User: Hello?\nAgent: Hi Ada, this is Ava.\nUser: All good, thanks.\nAgent: Great, goodbye!');
     expect(call.transcript_language).toBe('en-GB');
     const turns = call.transcript_object.turns;
-    expect(turns.map((turn: any) => Object.keys(turn).sort())).toEqual([['at', 'role', 'text'], ['at', 'latency', 'latency_ms', 'role', 'text'], ['at', 'role', 'text'], ['at', 'latency', 'latency_ms', 'role', 'text']]);
+    expect(turns.map((turn: any) => Object.keys(turn).sort())).toEqual([
+      ['at', 'role', 'text'],
+      ['at', 'latency', 'latency_ms', 'role', 'text'],
+      ['at', 'role', 'text'],
+      ['at', 'latency', 'latency_ms', 'role', 'text'],
+    ]);
     expect(turns[1].latency).toEqual({ llm_first_token_ms: expect.any(Number), first_text_ms: turns[1].latency_ms });
     expect(turns[1].latency_ms).toBeGreaterThanOrEqual(120);
     expect(turns[3].latency_ms).toBeGreaterThanOrEqual(60);

@@ -102,7 +102,7 @@ describe('a simulated call with a language model', () => {
     ]);
   });
 
-  it('prices the tokens of the agent\'s model, not those of the simulated callee', async () => {
+  it("prices the tokens of the agent's model, not those of the simulated callee", async () => {
     const usage = { prompt_tokens: 1000, completion_tokens: 100 };
     llm.fallback = (request) => (isCallee(request) ? { text: 'Callee line.', usage: { prompt_tokens: 50_000, completion_tokens: 5000 } } : { text: 'Agent line.', usage });
     const call = await simulatedCall('Cy');
@@ -213,7 +213,15 @@ describe('a simulated conversation that outlives SIM_CALLEE_TIMEOUT_MS (or its w
 
   beforeAll(async () => {
     slow = await FakeLlm.start();
-    s = await startTestApp({ SIM_RING_MS: '0', SIM_TALK_MS: '600000', LLM_BASE_URL: slow.baseUrl, LLM_MODEL: 'fake-model', LLM_TIMEOUT_MS: '5000', SIM_CALLEE_TURNS: '3', SIM_CALLEE_TIMEOUT_MS: '1000' });
+    s = await startTestApp({
+      SIM_RING_MS: '0',
+      SIM_TALK_MS: '600000',
+      LLM_BASE_URL: slow.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_TIMEOUT_MS: '5000',
+      SIM_CALLEE_TURNS: '3',
+      SIM_CALLEE_TIMEOUT_MS: '1000',
+    });
     b = await tenant(s, 'B');
   });
   afterAll(async () => {
@@ -297,7 +305,11 @@ describe('a simulated incoming call with a language model', () => {
     });
     expect(ended.call_direction).toBe('incoming');
     expect(ended.disconnect_reason).toBe('user_hangup');
-    expect(turnsOf(ended).filter(([role]) => role === 'user')).toEqual([['user', 'Callee line 1.'], ['user', 'Callee line 2.'], ['user', 'Callee line 3.']]);
+    expect(turnsOf(ended).filter(([role]) => role === 'user')).toEqual([
+      ['user', 'Callee line 1.'],
+      ['user', 'Callee line 2.'],
+      ['user', 'Callee line 3.'],
+    ]);
     const personas = llm.requests.filter(isCallee).map((r) => String(r.messages[0].content));
     expect(personas).toContainEqual(expect.stringContaining('Your name is Linus Torvalds.'));
   });

@@ -110,7 +110,10 @@ export const CALL: CallFacts = {
   callFrom: '+14155552671',
   callTo: '+14155550123',
   callDirection: 'outgoing',
-  agentDynamicVariables: [{ name: 'firstname', value: 'Ada' }, { name: 'plan', value: 'Gold' }],
+  agentDynamicVariables: [
+    { name: 'firstname', value: 'Ada' },
+    { name: 'plan', value: 'Gold' },
+  ],
 };
 
 export function engineOn(
@@ -133,7 +136,15 @@ export function engineOn(
   let saves = 0;
   const optOut = new CountingOptOut();
   const settings = engineSettingsOf(options.agent ?? agent(), { ...CALL, ...options.call }, { optOut });
-  const model = new OpenAiCompatibleModel({ baseUrl: llm.baseUrl, apiKey: undefined, model: 'fake-model', fallbackModel: options.fallbackModel, timeoutMs: options.timeoutMs ?? 10_000, interTokenTimeoutMs: options.interTokenTimeoutMs, streamUsage: true });
+  const model = new OpenAiCompatibleModel({
+    baseUrl: llm.baseUrl,
+    apiKey: undefined,
+    model: 'fake-model',
+    fallbackModel: options.fallbackModel,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    interTokenTimeoutMs: options.interTokenTimeoutMs,
+    streamUsage: true,
+  });
   const recorder = {
     save: (turns: readonly TurnRecord[], used: TokenUsage) => {
       transcript = turns.map((t) => ({ ...t }));
@@ -175,9 +186,7 @@ export async function answeredOnTwilio(t: TestApp, twilio: FakeTwilio, key: stri
 }
 
 /** An app on the fake Twilio with its agents on the fake model, and where its relay is reached: what the relay suites run. */
-export async function twilioConversations(
-  env: Record<string, string> = {},
-): Promise<{ twilio: FakeTwilio; llm: FakeLlm; t: TestApp; target: RelayTarget; close(): Promise<void> }> {
+export async function twilioConversations(env: Record<string, string> = {}): Promise<{ twilio: FakeTwilio; llm: FakeLlm; t: TestApp; target: RelayTarget; close(): Promise<void> }> {
   const twilio = await fakeTwilio();
   const llm = await FakeLlm.start();
   const t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', ...env });

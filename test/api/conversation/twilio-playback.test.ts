@@ -39,7 +39,7 @@ async function connected(greeting: string) {
 const ANSWER = 'Your Gold plan renews on Friday at the same price, and there are two new options that could save you money.';
 
 describe('a Twilio call with playback events', () => {
-  it('stores what the callee heard, each answer\'s latency breakdown with its voice-to-voice latency, and the cost by part', async () => {
+  it("stores what the callee heard, each answer's latency breakdown with its voice-to-voice latency, and the cost by part", async () => {
     const { call, relay } = await connected('Hello, this is Ava from Acme.');
     relay.speaking('agent', true);
     relay.played('Hello, this is Ava from Acme.');

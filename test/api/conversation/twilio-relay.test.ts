@@ -59,7 +59,11 @@ const twimlOf = (call: { id: string }) => calls.received.find((r) => r.path.ends
 /** The session token of `call`'s relay URL, as Twilio reads it from the TwiML. */
 const tokenOf = (call: { id: string }) => sessionTokenIn(twimlOf(call));
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => 0, (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 0,
+    (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1),
+  );
 
 /** A relay connected as Twilio would for `call`, with the agent's greeting read. */
 async function relayFor(call: { id: string; call_sid: string }, greeting = 'Hello, this is Acme.') {
@@ -73,7 +77,7 @@ async function relayFor(call: { id: string; call_sid: string }, greeting = 'Hell
 const ended = (call: { call_sid: string }, handoffData: string) => ({ AccountSid: SID, CallSid: call.call_sid, CallStatus: 'in-progress', SessionStatus: 'completed', HandoffData: handoffData });
 
 describe('a Twilio call with its agent on ConversationRelay', () => {
-  it('is placed with the relay TwiML, carrying the agent\'s settings and a session token of its own', async () => {
+  it("is placed with the relay TwiML, carrying the agent's settings and a session token of its own", async () => {
     const call = await answered();
     const token = tokenOf(call);
     // Twilio's `info` events are asked for by default (RELAY_INFO_EVENTS).
@@ -99,7 +103,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     expect(await refusal(FakeRelay.connect(target, TOKEN, tokenOf(call)))).toBe(403);
   });
 
-  it('refuses a second concurrent session for a call, which leaves the first one\'s transcript alone', async () => {
+  it("refuses a second concurrent session for a call, which leaves the first one's transcript alone", async () => {
     const call = await answered();
     const relay = await relayFor(call, 'Hello, this is Acme.');
     expect(await refusal(FakeRelay.connect(target, TOKEN, mintRelayToken(TOKEN, call.id, new Date())))).toBe(403);
@@ -110,7 +114,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     relay.close();
   });
 
-  it('closes a session whose setup names a call with another sid, another call than its token\'s, or an ended call', async () => {
+  it("closes a session whose setup names a call with another sid, another call than its token's, or an ended call", async () => {
     const call = await answered();
     const wrongSid = await FakeRelay.connect(target, TOKEN, tokenOf(call));
     wrongSid.setup(call.id, 'CA99999999999999999999999999999999');
@@ -129,11 +133,7 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
   it('stores the transcript turn by turn, each reaching a graphql-ws subscriber, and ignores malformed messages', async () => {
     const call = await answered();
     const client = wsClient(t, a.key);
-    const updates = await subscribe<{ callStatusChanged: { transcript: string | null } }>(
-      client,
-      'subscription ($id: ID) { callStatusChanged(callId: $id) { transcript } }',
-      { id: call.id },
-    );
+    const updates = await subscribe<{ callStatusChanged: { transcript: string | null } }>(client, 'subscription ($id: ID) { callStatusChanged(callId: $id) { transcript } }', { id: call.id });
     const transcriptReaching = async (expected: string) => {
       for (;;) if ((await updates.next()).callStatusChanged.transcript === expected) return;
     };
@@ -204,7 +204,9 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
   });
 
   it('transfers to an allowed number: end with the number as handoff, then <Dial>', async () => {
-    const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Transferring agent', prompt: 'Transfer when asked.', agent_flow: { transfer_numbers: ['+14155550100'] } } }));
+    const agent = okData(
+      await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Transferring agent', prompt: 'Transfer when asked.', agent_flow: { transfer_numbers: ['+14155550100'] } } }),
+    );
     const call = await answered(agent.id);
     const relay = await relayFor(call);
     llm.reply({ toolCalls: [{ name: 'transfer_call', arguments: { number: '+14155550100' } }] }, { text: 'Transferring you now.' });

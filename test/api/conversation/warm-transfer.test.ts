@@ -63,13 +63,22 @@ async function askForAPerson(relay: FakeRelay, summary: ScriptedReply | null = {
   return after;
 }
 
-const handedOff = (call: { call_sid: string }, end: RelayOut) => ({ AccountSid: SID, CallSid: call.call_sid, CallStatus: 'in-progress', SessionStatus: 'completed', HandoffData: end.handoffData as string });
+const handedOff = (call: { call_sid: string }, end: RelayOut) => ({
+  AccountSid: SID,
+  CallSid: call.call_sid,
+  CallStatus: 'in-progress',
+  SessionStatus: 'completed',
+  HandoffData: end.handoffData as string,
+});
 
 describe('a warm transfer on Twilio', () => {
   it('plays the hold audio while the model summarises, rings the person with a whisper of the summary, and ends call_transfer once taken', async () => {
     const { call, relay } = await answered(warm.id);
     const after = await askForAPerson(relay);
-    expect(after).toEqual([{ type: 'play', source: HOLD, loop: 1, interruptible: false }, { type: 'end', handoffData: expect.any(String) }]);
+    expect(after).toEqual([
+      { type: 'play', source: HOLD, loop: 1, interruptible: false },
+      { type: 'end', handoffData: expect.any(String) },
+    ]);
     expect(JSON.parse(after[1].handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: DESK, summary: SUMMARY });
     const asked = llm.requests.at(-1)!.messages;
     expect(asked[0].content).toContain('You prepare a phone transfer.');
@@ -146,11 +155,14 @@ describe('a warm transfer on Twilio', () => {
     expect((await twilio.dial(t.url, call.id, dial.text, 'completed')).whisper!.twiml).toContain(`<Say language="en-US">${summary}</Say>`);
   });
 
-  it('refuses forged whisper and dial callbacks, and another call\'s sids, and changes nothing', async () => {
+  it("refuses forged whisper and dial callbacks, and another call's sids, and changes nothing", async () => {
     const { call, relay } = await answered(warm.id);
     const dial = await relayEnded(target, call.id, handedOff(call, (await askForAPerson(relay)).at(-1)!));
     const post = (path: string, params: Record<string, string>) =>
-      t.request('POST', `${path}?call_id=${call.id}`, { raw: new URLSearchParams(params).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'forged' } });
+      t.request('POST', `${path}?call_id=${call.id}`, {
+        raw: new URLSearchParams(params).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'forged' },
+      });
     expect((await post('/v1/telephony/twilio/whisper', { CallSid: 'CA1', ParentCallSid: call.call_sid })).status).toBe(403);
     expect((await post('/v1/telephony/twilio/dial-ended', { CallSid: call.call_sid, DialCallStatus: 'completed' })).status).toBe(403);
     const other = await answered(warm.id);

@@ -33,8 +33,7 @@ describe('welcome_greeting on a Twilio call', () => {
   const agentWith = async (fields: Record<string, unknown>) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Greeter', prompt: 'You are Ava.', ...fields } }));
 
   /** A call of `agentId` placed at the fake Twilio and answered. */
-  const answered = (agentId: string) =>
-    answeredOnTwilio(t, calls, a.key, { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] });
+  const answered = (agentId: string) => answeredOnTwilio(t, calls, a.key, { ai_agent_id: agentId, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] });
 
   /** The relay as Twilio opens it for `twiml`, its setup carrying the TwiML's parameters. */
   async function relayOf(call: { id: string; call_sid: string; twiml: string }) {
@@ -67,7 +66,12 @@ describe('welcome_greeting on a Twilio call', () => {
     relay.prompt('What is this about?');
     // The service sent nothing before this answer: Twilio said the greeting.
     expect(await relay.turn()).toMatchObject({ text: 'It is about your renewal.', others: [] });
-    expect(relay.received.filter((m) => m.type === 'text').map((m) => m.token).join('')).toBe('It is about your renewal.');
+    expect(
+      relay.received
+        .filter((m) => m.type === 'text')
+        .map((m) => m.token)
+        .join(''),
+    ).toBe('It is about your renewal.');
     expect(llm.requests.at(-1)!.messages.slice(1)).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: SAID },
@@ -108,7 +112,12 @@ describe('welcome_greeting on a simulated call', () => {
   it('is the first agent turn the simulated callee hears, and the model answers only after it', async () => {
     llm.fallback = (r) => (r.response_format ? { json: {} } : isCallee(r) ? { text: 'Who is this?' } : { text: 'About your renewal.' });
     const agent = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Ava', prompt: 'You are Ava, greeting Ada.', welcome_greeting: GREETING } }));
-    const made = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] } }));
+    const made = okData(
+      await t.request('POST', '/v1/calls/make-call', {
+        token: a.key,
+        body: { ai_agent_id: agent.id, call_from: FROM, call_to: '+14155550123', dynamic_variables: [{ name: 'firstname', value: 'Ada' }] },
+      }),
+    );
     const call = await waitFor('the simulated call to end', async () => {
       const got = okData(await t.request('GET', `/v1/calls/${made.id}`, { token: a.key }));
       return got.call_status === 'completed' ? got : undefined;

@@ -76,9 +76,7 @@ describe('executions', () => {
     expect(rest.next_cursor).toBeNull();
     const shown = okData(await t.request('GET', `/v1/webhooks/${flow.id}`, { token: a.key }));
     expect(shown.executions.map((e: any) => e.id)).toEqual([...ids].reverse());
-    expect(Object.keys(shown.executions[0]).sort()).toEqual(
-      ['id', 'status', 'attempt_number', 'executed_at', 'created_at', 'updated_at', 'next_retry_at', 'finished_at', 'error_message'].sort(),
-    );
+    expect(Object.keys(shown.executions[0]).sort()).toEqual(['id', 'status', 'attempt_number', 'executed_at', 'created_at', 'updated_at', 'next_retry_at', 'finished_at', 'error_message'].sort());
   });
 
   it('answers 400 on a bad limit or cursor, 404 on an execution of another flow', async () => {
@@ -94,7 +92,7 @@ describe('executions', () => {
 });
 
 describe('integration templates', () => {
-  it('copies a template into the caller\'s workspace as a new running flow with its own secret, leaving the template as it was', async () => {
+  it("copies a template into the caller's workspace as a new running flow with its own secret, leaving the template as it was", async () => {
     const before = okData<any[]>(await t.request('GET', '/v1/integrations/templates', { token: a.key }));
     const template = before.find((f) => f.id === SLACK_TEMPLATE)!;
     const copy = okData(await t.request('POST', `/v1/integrations/templates/${SLACK_TEMPLATE}/use`, { token: a.key, body: { workspace: 'ops', name: 'Our Slack' } }));
@@ -121,7 +119,7 @@ describe('integration templates', () => {
 });
 
 describe('tenancy', () => {
-  it('company B cannot trigger, read executions of, rotate or use as a template A\'s flows', async () => {
+  it("company B cannot trigger, read executions of, rotate or use as a template A's flows", async () => {
     const flow = await a.api.create(oneStep());
     const { id } = await a.api.trigger(flow.id);
     await a.api.settled(flow.id, id);

@@ -23,7 +23,11 @@ describe('flow execution', () => {
   it('runs steps in order, feeding variables extracted from responses into later steps', async () => {
     rx.on('/contacts', answer(201, { id: 'crm-42', score: '17' }, { 'x-request-id': 'req-9' }));
     const flow = await api.create({
-      predefinedVariables: [{ name: 'base', value: rx.url }, { name: 'plan', value: 'basic' }, { name: 'who', value: 'predefined' }],
+      predefinedVariables: [
+        { name: 'base', value: rx.url },
+        { name: 'plan', value: 'basic' },
+        { name: 'who', value: 'predefined' },
+      ],
       variables: [
         { name: 'crm_id', location: 'body.id', stepId: 1, dataType: 'string' },
         { name: 'score', location: 'body.score', stepId: 1, dataType: 'number' },
@@ -31,10 +35,15 @@ describe('flow execution', () => {
         { name: 'missing', location: 'body.nope', stepId: 1, customValue: 'fallback' },
       ],
       steps: [
-        { step_number: 2, webhook_url: '{{base}}/notes/{{crm_id}}', webhook_method: 'PUT', depends_on_step: 1,
+        {
+          step_number: 2,
+          webhook_url: '{{base}}/notes/{{crm_id}}',
+          webhook_method: 'PUT',
+          depends_on_step: 1,
           webhook_url_params: { trace: '{{trace}}', plan: '{{plan}}' },
           webhook_headers: { 'X-Who': '{{who}}' },
-          webhook_body: { score: '{{score}}', text: 'Score {{score}} for {{name}}', fallback: '{{missing}}', unknown: 'x{{nothing}}y' } },
+          webhook_body: { score: '{{score}}', text: 'Score {{score}} for {{name}}', fallback: '{{missing}}', unknown: 'x{{nothing}}y' },
+        },
         { step_number: 1, webhook_url: '{{base}}/contacts', webhook_method: 'POST', webhook_body: { name: '{{name}}' } },
       ],
     });
@@ -45,7 +54,10 @@ describe('flow execution', () => {
     expect(done).toMatchObject({ status: 'success', attempt_number: 1, error_message: null });
     expect(done.finished_at).not.toBeNull();
     expect(done.executed_at).not.toBeNull();
-    expect(done.steps.map((s: any) => [s.step_number, s.status])).toEqual([[1, 'success'], [2, 'success']]);
+    expect(done.steps.map((s: any) => [s.step_number, s.status])).toEqual([
+      [1, 'success'],
+      [2, 'success'],
+    ]);
     expect(done.steps[0].variables).toEqual({ crm_id: 'crm-42', score: 17, trace: 'req-9' });
     expect(JSON.parse(rx.at('/contacts')[0].body)).toEqual({ name });
     const note = rx.at('/notes/crm-42')[0];
@@ -59,7 +71,12 @@ describe('flow execution', () => {
   });
 
   it('sends the steps due now from the process that stored them, without a job, and keeps no local step once done', async () => {
-    const flow = await api.create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/local-1` }, { step_number: 2, webhook_url: `${rx.url}/local-2`, depends_on_step: 1 }] });
+    const flow = await api.create({
+      steps: [
+        { step_number: 1, webhook_url: `${rx.url}/local-1` },
+        { step_number: 2, webhook_url: `${rx.url}/local-2`, depends_on_step: 1 },
+      ],
+    });
     const started = await api.trigger(flow.id);
     // Its first step is claimed by the trigger's own statement: the answer is the execution as stored.
     expect(started).toMatchObject({ status: 'in_progress', attempt_number: 1 });
@@ -97,9 +114,16 @@ describe('flow execution', () => {
   it('names in the step log the placeholders of URL, parameters, headers and body that no source gave', async () => {
     const flow = await api.create({
       predefinedVariables: [{ name: 'base', value: rx.url }],
-      steps: [{ step_number: 1, webhook_url: '{{base}}/named/{{id}}', webhook_method: 'POST',
-        webhook_url_params: { q: '{{query}}' }, webhook_headers: { 'X-{{hname}}': '{{hvalue}}' },
-        webhook_body: { who: '{{who}}', given: '{{given}}', nil: '{{nil}}' } }],
+      steps: [
+        {
+          step_number: 1,
+          webhook_url: '{{base}}/named/{{id}}',
+          webhook_method: 'POST',
+          webhook_url_params: { q: '{{query}}' },
+          webhook_headers: { 'X-{{hname}}': '{{hvalue}}' },
+          webhook_body: { who: '{{who}}', given: '{{given}}', nil: '{{nil}}' },
+        },
+      ],
     });
     const done = await api.settled(flow.id, (await api.trigger(flow.id, { given: 'yes', nil: null, id: 7 })).id);
     expect(done.steps[0]).toMatchObject({ status: 'success', unresolved_variables: ['hname', 'hvalue', 'query', 'who'] });
@@ -197,7 +221,7 @@ describe('flow execution', () => {
     expect(rx.at('/down')).toHaveLength(3);
   });
 
-  it('stores a receiver\'s NUL characters and unpaired surrogates, which PostgreSQL refuses, as U+FFFD, and runs on', async () => {
+  it("stores a receiver's NUL characters and unpaired surrogates, which PostgreSQL refuses, as U+FFFD, and runs on", async () => {
     rx.on('/escapes', answer(200, { note: 'a\u0000b', lone: '\ud800', ['k\u0000']: 1 }));
     rx.on('/raw', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -223,12 +247,14 @@ describe('flow execution', () => {
 
   it('logs the request with credentials redacted', async () => {
     const flow = await api.create({
-      steps: [{
-        step_number: 1,
-        webhook_url: `${rx.url}/secretive?api_key=k-123&page=2`,
-        webhook_headers: { Authorization: 'Bearer live-token', 'X-Api-Key': 'k-456', 'X-Plain': 'visible' },
-        webhook_body: { hello: 'world' },
-      }],
+      steps: [
+        {
+          step_number: 1,
+          webhook_url: `${rx.url}/secretive?api_key=k-123&page=2`,
+          webhook_headers: { Authorization: 'Bearer live-token', 'X-Api-Key': 'k-456', 'X-Plain': 'visible' },
+          webhook_body: { hello: 'world' },
+        },
+      ],
     });
     const done = await api.settled(flow.id, (await api.trigger(flow.id)).id);
     const { request } = done.steps[0];

@@ -17,8 +17,7 @@ const reportTo = (receiver: Receiver, path: string) => [
   },
 ];
 
-const makeCall = (t: TestApp, a: Tenant, to: string) =>
-  t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: a.number.phone_number, call_to: to } });
+const makeCall = (t: TestApp, a: Tenant, to: string) => t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: a.number.phone_number, call_to: to } });
 
 const bodies = (receiver: Receiver, path: string) => receiver.at(path).map((r) => JSON.parse(r.body));
 
@@ -162,7 +161,7 @@ describe('event filters', () => {
     expect(receiver.at('/analyzed')).toHaveLength(1);
   });
 
-  it('refuse unknown events and filters naming another company\'s records, naming the field', async () => {
+  it("refuse unknown events and filters naming another company's records, naming the field", async () => {
     const post = (body: Record<string, unknown>) => t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'bad', ...body } });
     const fields = (res: { status: number; body: any }) => {
       expect(res.status).toBe(400);
@@ -205,7 +204,14 @@ describe('a flow subscribed to campaign.completed', () => {
             name: 'done',
             events: ['campaign.completed'],
             event_filters: { campaign_id: a.campaign.id },
-            steps: [{ step_number: 1, webhook_url: `${receiver.url}/done`, webhook_method: 'POST', webhook_body: { event: '{{event}}', id: '{{campaign.id}}', status: '{{campaign.status}}', progress: '{{campaign.call_progress}}', campaign: '{{campaign}}' } }],
+            steps: [
+              {
+                step_number: 1,
+                webhook_url: `${receiver.url}/done`,
+                webhook_method: 'POST',
+                webhook_body: { event: '{{event}}', id: '{{campaign.id}}', status: '{{campaign.status}}', progress: '{{campaign.call_progress}}', campaign: '{{campaign}}' },
+              },
+            ],
           },
         }),
       );

@@ -18,7 +18,7 @@ const TRIGGER = 'mutation($id: ID!, $variables: JSONObject) { triggerWebhook(id:
 const UPDATED = 'subscription($webhookId: ID) { webhookExecutionUpdated(webhookId: $webhookId) { id flowId status } }';
 
 describe('flows over GraphQL', () => {
-  it('triggerWebhook starts an execution whose every status reaches its own company\'s subscribers only', async () => {
+  it("triggerWebhook starts an execution whose every status reaches its own company's subscribers only", async () => {
     const a = await t.company('A');
     const b = await t.company('B');
     const flow = await flowApi(t, a.apiKey).create({ steps: [{ step_number: 1, webhook_url: `${rx.url}/gql`, webhook_body: { who: '{{name}}' } }] });

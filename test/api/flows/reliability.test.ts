@@ -78,7 +78,10 @@ describe('attempts', () => {
       ],
     });
     const { id } = await api.trigger(flow.id);
-    const waiting = await waitFor(() => api.execution(flow.id, id), (e) => e.attempt_number === 2);
+    const waiting = await waitFor(
+      () => api.execution(flow.id, id),
+      (e) => e.attempt_number === 2,
+    );
     expect(waiting).toMatchObject({ status: 'scheduled', next_retry_at: '2031-03-04T05:06:08.000Z', error_message: 'Step 2 failed: HTTP 500 (expected 2xx)' });
     expect(waiting.executed_at).toBe(T0.toISOString());
     clock.set(new Date(T0.getTime() + 60_000));
@@ -116,19 +119,29 @@ describe('restart', () => {
       ],
     });
     const { id } = await api.trigger(flow.id);
-    await waitFor(async () => held.length, (n) => n === 1);
+    await waitFor(
+      async () => held.length,
+      (n) => n === 1,
+    );
     const restarting = t.restart();
     held[0].writeHead(200).end('{}');
     await restarting;
     const done = await api.settled(flow.id, id);
     expect(done.status).toBe('success');
-    expect(done.steps.map((s: any) => [s.step_number, s.status])).toEqual([[1, 'success'], [2, 'success'], [3, 'success']]);
+    expect(done.steps.map((s: any) => [s.step_number, s.status])).toEqual([
+      [1, 'success'],
+      [2, 'success'],
+      [3, 'success'],
+    ]);
     expect([rx.at('/restart/one').length, rx.at('/restart/two').length, rx.at('/restart/three').length]).toEqual([1, 1, 1]);
   });
 
   it('after a crash mid-step, the redelivered job resends that step only, and the dead worker cannot record twice', async () => {
     held.length = 0;
-    rx.on('/crash/two', inTurn((_req, res) => held.push(res), answer(200, {})));
+    rx.on(
+      '/crash/two',
+      inTurn((_req, res) => held.push(res), answer(200, {})),
+    );
     const flow = await api.create({
       steps: [
         { step_number: 1, webhook_url: `${rx.url}/crash/one` },
@@ -137,7 +150,10 @@ describe('restart', () => {
       ],
     });
     const { id } = await api.trigger(flow.id);
-    await waitFor(async () => held.length, (n) => n === 1);
+    await waitFor(
+      async () => held.length,
+      (n) => n === 1,
+    );
     // What pg-boss does once the job of a worker that died outlives its expiry: deliver it again.
     const caller = { scope: { companyId, userId: null }, em: t.app.orm.em.fork() };
     await t.app.services.flows.runStep(caller, { companyId, executionId: id, attempt: 1, step: 2 });
@@ -146,7 +162,11 @@ describe('restart', () => {
     await t.restart(); // waits for the first worker's handler to end
     expect(done.status).toBe('success');
     const final = await api.execution(flow.id, id);
-    expect(final.steps.map((s: any) => [s.step_number, s.status])).toEqual([[1, 'success'], [2, 'success'], [3, 'success']]);
+    expect(final.steps.map((s: any) => [s.step_number, s.status])).toEqual([
+      [1, 'success'],
+      [2, 'success'],
+      [3, 'success'],
+    ]);
     expect([rx.at('/crash/one').length, rx.at('/crash/two').length, rx.at('/crash/three').length]).toEqual([1, 2, 1]);
   });
 });

@@ -34,11 +34,20 @@ const ENVELOPE = /^enc:v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/;
 async function flowWithSecrets(path: string) {
   const api = flowApi(t, key);
   const flow = await api.create({
-    predefinedVariables: [{ name: 'api_token', value: 'tok_live_42' }, { name: 'hook', value: 'hook-secret-7', secret: true }, { name: 'region', value: 'eu' }],
-    steps: [{
-      step_number: 1, webhook_url: `${rx.url}${path}`, webhook_url_params: { h: '{{hook}}' },
-      webhook_headers: { Authorization: 'Bearer {{api_token}}', 'X-Hook': '{{hook}}' }, webhook_body: { hook: '{{hook}}', region: '{{region}}' },
-    }],
+    predefinedVariables: [
+      { name: 'api_token', value: 'tok_live_42' },
+      { name: 'hook', value: 'hook-secret-7', secret: true },
+      { name: 'region', value: 'eu' },
+    ],
+    steps: [
+      {
+        step_number: 1,
+        webhook_url: `${rx.url}${path}`,
+        webhook_url_params: { h: '{{hook}}' },
+        webhook_headers: { Authorization: 'Bearer {{api_token}}', 'X-Hook': '{{hook}}' },
+        webhook_body: { hook: '{{hook}}', region: '{{region}}' },
+      },
+    ],
   });
   const execution = await api.settled(flow.id, (await api.trigger(flow.id)).id);
   return { flow, execution };
@@ -63,7 +72,9 @@ describe('secrets at rest', () => {
     expect(log.request).not.toMatch(/tok_live_42|hook-secret-7/);
 
     expect(okData(await t.request('GET', `/v1/webhooks/${flow.id}`, { token: key })).predefinedVariables).toEqual([
-      { name: 'api_token', value: '********', secret: true }, { name: 'hook', value: '********', secret: true }, { name: 'region', value: 'eu', secret: false },
+      { name: 'api_token', value: '********', secret: true },
+      { name: 'hook', value: '********', secret: true },
+      { name: 'region', value: 'eu', secret: false },
     ]);
     const [received] = rx.at('/vault');
     expect(received.headers.authorization).toBe('Bearer tok_live_42');
@@ -85,10 +96,18 @@ describe('secrets at rest', () => {
     const { flow, execution } = await flowWithSecrets('/legacy');
     // As an earlier release left them: everything in clear.
     const clearSecret = 'whsec_bGVnYWN5LXNpZ25pbmctc2VjcmV0LTMyLWJ5dGVzISE=';
-    const clearVariables = [{ name: 'api_token', value: 'tok_old_9' }, { name: 'hook', value: 'hook-old-3', secret: true }, { name: 'region', value: 'eu' }];
+    const clearVariables = [
+      { name: 'api_token', value: 'tok_old_9' },
+      { name: 'hook', value: 'hook-old-3', secret: true },
+      { name: 'region', value: 'eu' },
+    ];
     await db.query('UPDATE webhook_flows SET secret = $2, predefined_variables = $3 WHERE id = $1', [flow.id, clearSecret, JSON.stringify(clearVariables)]);
     await db.query(`UPDATE webhook_executions SET definition = jsonb_set(definition, '{predefinedVariables}', $2::jsonb) WHERE id = $1`, [execution.id, JSON.stringify(clearVariables)]);
-    await db.query(`UPDATE webhook_step_runs SET request = jsonb_set(request, '{body}', to_jsonb($2::text)), error = $3 WHERE execution_id = $1`, [execution.id, '{"hook":"hook-old-3"}', 'sent tok_old_9']);
+    await db.query(`UPDATE webhook_step_runs SET request = jsonb_set(request, '{body}', to_jsonb($2::text)), error = $3 WHERE execution_id = $1`, [
+      execution.id,
+      '{"hook":"hook-old-3"}',
+      'sent tok_old_9',
+    ]);
 
     await t.restart();
 
@@ -98,7 +117,7 @@ describe('secrets at rest', () => {
     expect(stored.variables).toContain('"eu"');
     const snapshot = await row('SELECT definition::text AS definition FROM webhook_executions WHERE id = $1', [execution.id]);
     expect(snapshot.definition).not.toMatch(/tok_old_9|hook-old-3/);
-    const log = await row('SELECT request->>\'body\' AS body, error FROM webhook_step_runs WHERE execution_id = $1', [execution.id]);
+    const log = await row("SELECT request->>'body' AS body, error FROM webhook_step_runs WHERE execution_id = $1", [execution.id]);
     expect(log).toEqual({ body: '{"hook":"[redacted]"}', error: 'sent [redacted]' });
 
     const api = flowApi(t, key);

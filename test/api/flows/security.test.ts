@@ -61,10 +61,18 @@ describe('secret predefined variables', () => {
   it('read back masked (REST and GraphQL), still fill steps, and keep their value when an update sends the mask back', async () => {
     const api = flowApi(t, key);
     const flow = await api.create({
-      predefinedVariables: [{ name: 'api_token', value: 'tok_live_1' }, { name: 'hook', value: 'h-1', secret: true }, { name: 'region', value: 'eu' }],
+      predefinedVariables: [
+        { name: 'api_token', value: 'tok_live_1' },
+        { name: 'hook', value: 'h-1', secret: true },
+        { name: 'region', value: 'eu' },
+      ],
       steps: [{ step_number: 1, webhook_url: `${rx.url}/secret`, webhook_headers: { Authorization: 'Bearer {{api_token}}' }, webhook_body: { hook: '{{hook}}', region: '{{region}}' } }],
     });
-    const masked = [{ name: 'api_token', value: '********', secret: true }, { name: 'hook', value: '********', secret: true }, { name: 'region', value: 'eu', secret: false }];
+    const masked = [
+      { name: 'api_token', value: '********', secret: true },
+      { name: 'hook', value: '********', secret: true },
+      { name: 'region', value: 'eu', secret: false },
+    ];
     expect(flow.predefinedVariables).toEqual(masked);
     expect(okData(await t.request('GET', `/v1/webhooks/${flow.id}`, { token: key })).predefinedVariables).toEqual(masked);
     const read = await gql(t, 'query($id: ID!) { webhook(id: $id) { predefinedVariables { name value secret } } }', { id: flow.id }, key);

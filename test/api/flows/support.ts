@@ -122,7 +122,11 @@ export function flowApi(t: TestApp, key: string) {
     execution,
     /** Waits until the execution is `success` or `failed`, and returns it with its step log. */
     async settled(flowId: string, id: string, timeoutMs?: number) {
-      return waitFor(() => execution(flowId, id), (e) => e.status === 'success' || e.status === 'failed', timeoutMs);
+      return waitFor(
+        () => execution(flowId, id),
+        (e) => e.status === 'success' || e.status === 'failed',
+        timeoutMs,
+      );
     },
   };
 }

@@ -61,15 +61,68 @@ function plausibleStrings(w: FuzzWorld): string[] {
 
 /** Field names the API knows, so that generated objects hit real validation paths. */
 const FIELD_NAMES = [
-  'name', 'notes', 'status', 'workspace', 'workspace_id', 'phone_number', 'label', 'firstname', 'lastname', 'metadata',
-  'campaign_id', 'ai_agent_id', 'call_from', 'call_to', 'dynamic_variables', 'value', 'company_id', 'owner_user_id',
-  'inbound_phone_number_id', 'outbound_phone_number_id', 'webhook_id', 'campaign_type', 'contacts_list_source',
-  'contacts_list_tags', 'call_progress', 'call_time_of_day_from', 'call_time_of_day_to', 'number_of_call_attempts',
-  'retry_delay', 'retry_delay_unit', 'days_of_week', 'time_zone', 'allow_non_local_calls', 'deleted_at', 'started_at',
-  'ended_at', 'max_concurrent_calls', 'prompt', 'language', 'responsiveness', 'voice_speed', 'max_silence_duration',
-  'reminder_frequency_from', 'agent_flow', 'agent_dynamic_variables', 'steps', 'step_number', 'webhook_url',
-  'webhook_method', 'webhook_timeout', 'webhook_body', 'webhook_headers', 'depends_on_step', 'success_condition',
-  'retry_limit', 'timeout', 'max_retries', 'variables', 'predefinedVariables', 'stepId', 'is_template', 'flow_mapping',
+  'name',
+  'notes',
+  'status',
+  'workspace',
+  'workspace_id',
+  'phone_number',
+  'label',
+  'firstname',
+  'lastname',
+  'metadata',
+  'campaign_id',
+  'ai_agent_id',
+  'call_from',
+  'call_to',
+  'dynamic_variables',
+  'value',
+  'company_id',
+  'owner_user_id',
+  'inbound_phone_number_id',
+  'outbound_phone_number_id',
+  'webhook_id',
+  'campaign_type',
+  'contacts_list_source',
+  'contacts_list_tags',
+  'call_progress',
+  'call_time_of_day_from',
+  'call_time_of_day_to',
+  'number_of_call_attempts',
+  'retry_delay',
+  'retry_delay_unit',
+  'days_of_week',
+  'time_zone',
+  'allow_non_local_calls',
+  'deleted_at',
+  'started_at',
+  'ended_at',
+  'max_concurrent_calls',
+  'prompt',
+  'language',
+  'responsiveness',
+  'voice_speed',
+  'max_silence_duration',
+  'reminder_frequency_from',
+  'agent_flow',
+  'agent_dynamic_variables',
+  'steps',
+  'step_number',
+  'webhook_url',
+  'webhook_method',
+  'webhook_timeout',
+  'webhook_body',
+  'webhook_headers',
+  'depends_on_step',
+  'success_condition',
+  'retry_limit',
+  'timeout',
+  'max_retries',
+  'variables',
+  'predefinedVariables',
+  'stepId',
+  'is_template',
+  'flow_mapping',
 ];
 
 /** Keys that poison a naive merge into an object. */
@@ -162,10 +215,7 @@ const QUERY_KEYS = ['workspace', 'workspace_id', 'limit', 'cursor', 'status', 'c
 
 /** A query string: known keys and junk, repeated keys, raw and broken percent-encoding. */
 export function queryString(w: FuzzWorld): fc.Arbitrary<string> {
-  const value = fc.oneof(
-    segment(w),
-    fc.constantFrom('0', '-1', '201', '1e3', '99999999999999999999', 'ten', '', 'eyJ9', 'not-a-cursor', 'completed', 'ringing'),
-  );
+  const value = fc.oneof(segment(w), fc.constantFrom('0', '-1', '201', '1e3', '99999999999999999999', 'ten', '', 'eyJ9', 'not-a-cursor', 'completed', 'ringing'));
   const pair = fc.tuple(fc.constantFrom(...QUERY_KEYS), value).map(([k, v]) => `${k}=${v}`);
   return fc.oneof(
     { weight: 2, arbitrary: fc.constant('') },
@@ -210,7 +260,11 @@ export function headers(w: FuzzWorld): fc.Arbitrary<Record<string, string>> {
   const contentType = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...JSON_TYPES.slice(0, 2)) }, { weight: 2, arbitrary: fc.constantFrom(...JSON_TYPES, ...OTHER_TYPES) }, fc.constant(undefined));
   const requestId = fc.oneof(fc.constant(undefined), fc.string({ unit: 'grapheme-ascii', maxLength: 200 }), fc.constantFrom('abc-123', '../../x', 'a'.repeat(129), ' ', 'é'));
   return fc.record({ 'content-type': contentType, authorization: authorization(w), 'x-request-id': requestId }).map((h) =>
-    Object.fromEntries(Object.entries(h).filter((e): e is [string, string] => e[1] !== undefined).map(([k, v]) => [k, latin1(v)])),
+    Object.fromEntries(
+      Object.entries(h)
+        .filter((e): e is [string, string] => e[1] !== undefined)
+        .map(([k, v]) => [k, latin1(v)]),
+    ),
   );
 }
 

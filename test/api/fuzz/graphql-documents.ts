@@ -48,7 +48,7 @@ const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 function literal(value: unknown, type: GraphQLInputType): string {
   const named = getNamedType(type);
   if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => literal(v, isListType(type) || isNonNullType(type) ? (type.ofType) : type)).join(', ')}]`;
+  if (Array.isArray(value)) return `[${value.map((v) => literal(v, isListType(type) || isNonNullType(type) ? type.ofType : type)).join(', ')}]`;
   if (typeof value === 'object') {
     const fields = isInputObjectType(named) ? named.getFields() : {};
     const entries = Object.entries(value).filter(([k]) => NAME.test(k));
@@ -100,7 +100,10 @@ export class DocumentArbitraries {
       case 'JSONObject':
         return jsonObject(this.w);
       case 'DateTimeISO':
-        return fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('2026-02-30T00:00:00Z', 'yesterday'));
+        return fc.oneof(
+          fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+          fc.constantFrom('2026-02-30T00:00:00Z', 'yesterday'),
+        );
       default:
         return this.strings;
     }
@@ -119,7 +122,10 @@ export class DocumentArbitraries {
       });
     };
     return fc.tuple(...field.args.map(one)).map((parts) => {
-      const given = join(parts.filter((p): p is Piece => p !== null), ', ');
+      const given = join(
+        parts.filter((p): p is Piece => p !== null),
+        ', ',
+      );
       return { ...given, text: given.text ? `(${given.text})` : '' };
     });
   }
@@ -173,7 +179,18 @@ export class DocumentArbitraries {
       fc.string({ unit: 'binary', maxLength: 60 }),
       fc.integer({ min: 11, max: 3000 }).map((n) => `{ ${'campaigns { edges { node { calls { edges { node { campaign '.repeat(Math.ceil(n / 7))}id${' } } } } } } }'.repeat(Math.ceil(n / 7))} }`),
       fc.integer({ min: 1, max: 8000 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: phoneNumbers { id }`).join(' ')} }`),
-      fc.constantFrom('', '{', '}', 'query', 'mutation { }', 'subscription', '{ __schema { types { name } } }', 'query A { phoneNumbers { id } } query A { phoneNumbers { id } }', '{ phoneNumbers { id } } { x }', '# only a comment'),
+      fc.constantFrom(
+        '',
+        '{',
+        '}',
+        'query',
+        'mutation { }',
+        'subscription',
+        '{ __schema { types { name } } }',
+        'query A { phoneNumbers { id } } query A { phoneNumbers { id } }',
+        '{ phoneNumbers { id } } { x }',
+        '# only a comment',
+      ),
     );
   }
 }

@@ -23,8 +23,7 @@ afterAll(async () => {
 });
 
 /** A mutation refused (its one root field null, with errors) must have written nothing. */
-const refusedMutation = (op: Operation | null, result: GraphQLResult) =>
-  op?.kind === 'mutation' && (result.errors?.length ?? 0) > 0 && (result.data ?? null)?.[op.fields[0]] == null;
+const refusedMutation = (op: Operation | null, result: GraphQLResult) => op?.kind === 'mutation' && (result.errors?.length ?? 0) > 0 && (result.data ?? null)?.[op.fields[0]] == null;
 
 async function overHttp(body: string | Uint8Array, hdrs: Record<string, string>, op: Operation | null): Promise<void> {
   const before = await snapshots.take();

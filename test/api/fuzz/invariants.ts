@@ -6,15 +6,7 @@ import type { RawResponse } from './support';
  * and `/`, which redirects to it. The one list to extend when such a route is added; every
  * other response is checked for the envelope.
  */
-export const NOT_ENVELOPED: readonly RegExp[] = [
-  /^\/metrics$/,
-  /^\/openapi\.json$/,
-  /^\/docs(\/.*)?$/,
-  /^\/healthz$/,
-  /^\/readyz$/,
-  /^\/$/,
-  /^\/console(\/.*)?$/,
-];
+export const NOT_ENVELOPED: readonly RegExp[] = [/^\/metrics$/, /^\/openapi\.json$/, /^\/docs(\/.*)?$/, /^\/healthz$/, /^\/readyz$/, /^\/$/, /^\/console(\/.*)?$/];
 
 const STACK_TRACE = /\bat .+\.(ts|js):\d+/;
 

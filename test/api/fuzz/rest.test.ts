@@ -15,9 +15,7 @@ beforeAll(async () => {
   // The operations come from the router itself: a route added later is fuzzed too.
   const health = await HealthService.start(w.t.app.orm, w.t.app.jobs, { workers: false, logger: createLogger('silent') });
   const router = restRouter(w.t.app.orm, w.t.app.services, { publicBaseUrl: w.t.url, health });
-  operations = router.stack.flatMap((layer) =>
-    typeof layer.path === 'string' ? layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: layer.path as string })) : [],
-  );
+  operations = router.stack.flatMap((layer) => (typeof layer.path === 'string' ? layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: layer.path as string })) : []));
 }, 60_000);
 afterAll(async () => {
   await snapshots?.close();

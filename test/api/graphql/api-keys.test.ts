@@ -14,7 +14,7 @@ const LIST = '{ apiKeys { id prefix revokedAt secret } }';
 const REVOKE = 'mutation($id: ID!) { revokeApiKey(id: $id) { id revokedAt secret } }';
 
 describe('API keys over GraphQL', () => {
-  it('creates a key of the caller\'s company, shown once: the list never carries it', async () => {
+  it("creates a key of the caller's company, shown once: the list never carries it", async () => {
     const made = (await gqlData(t, CREATE, {}, a.key)).createApiKey;
     expect(made.secret).toMatch(/^sk_/);
     expect(made.prefix).toBe(made.secret.slice(0, 10));
@@ -27,7 +27,7 @@ describe('API keys over GraphQL', () => {
     expect((await gqlData(t, LIST, {}, b.key)).apiKeys.map((k: any) => k.id)).not.toContain(made.id);
   });
 
-  it('revokes a key by id: refused at once (401), listed as revoked; another company\'s key is NOT_FOUND', async () => {
+  it("revokes a key by id: refused at once (401), listed as revoked; another company's key is NOT_FOUND", async () => {
     const made = (await gqlData(t, CREATE, {}, a.key)).createApiKey;
     expect(firstError(await gql(t, REVOKE, { id: made.id }, b.key))).toMatchObject({ code: 'NOT_FOUND' });
     expect((await gql(t, '{ __typename }', {}, made.secret)).errors).toBeUndefined();

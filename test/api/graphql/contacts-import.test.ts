@@ -51,7 +51,7 @@ describe('importContactsCsv', () => {
     expect(await stored(['+14155550701'])).toEqual([]);
   });
 
-  it('answers bad rows as BAD_USER_INPUT with the fields REST names, in GraphQL\'s names, writing nothing', async () => {
+  it("answers bad rows as BAD_USER_INPUT with the fields REST names, in GraphQL's names, writing nothing", async () => {
     const csv = 'p,f\n+14155550801,Ada\nnope,Grace\n+14155550803,\n,Alan\n';
     const res = await importCsv({ csv, mapping: { phoneNumber: 'p', firstName: 'f' } });
     const rest = await t.request('POST', '/v1/contacts/import?phone_number=p&first_name=f', { token: a.key, raw: csv, headers: { 'content-type': 'text/csv' } });
@@ -70,11 +70,20 @@ describe('importContactsCsv', () => {
     expect(await stored(['+14155550801', '+14155550803'])).toEqual([]);
   });
 
-  it('names a missing header, an empty file and another company\'s campaign', async () => {
+  it("names a missing header, an empty file and another company's campaign", async () => {
     const cases: [Record<string, unknown>, { field: string; message: string }][] = [
-      [{ csv: 'Phone\n+14155550901\n', mapping: { phoneNumber: 'Mobile' } }, { field: 'mapping.phoneNumber', message: 'No column "Mobile" in the header row' }],
-      [{ csv: '', mapping: { phoneNumber: 'Phone' } }, { field: 'file', message: 'Is empty: expected a header row, then one row per contact' }],
-      [{ csv: 'Phone\n+14155550902\n', mapping: { phoneNumber: 'Phone' }, campaignId: b.campaign.id }, { field: 'campaignId', message: 'Campaign not found' }],
+      [
+        { csv: 'Phone\n+14155550901\n', mapping: { phoneNumber: 'Mobile' } },
+        { field: 'mapping.phoneNumber', message: 'No column "Mobile" in the header row' },
+      ],
+      [
+        { csv: '', mapping: { phoneNumber: 'Phone' } },
+        { field: 'file', message: 'Is empty: expected a header row, then one row per contact' },
+      ],
+      [
+        { csv: 'Phone\n+14155550902\n', mapping: { phoneNumber: 'Phone' }, campaignId: b.campaign.id },
+        { field: 'campaignId', message: 'Campaign not found' },
+      ],
     ];
     for (const [input, field] of cases) expect(firstError(await importCsv(input))).toEqual({ code: 'BAD_USER_INPUT', fields: [field] });
     expect(await stored(['+14155550901', '+14155550902'])).toEqual([]);

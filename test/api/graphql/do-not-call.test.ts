@@ -15,8 +15,7 @@ const LIST = 'query($first: Int, $after: String) { doNotCallNumbers(first: $firs
 const MAKE_CALL = 'mutation($input: MakeCallInput!) { makeCall(input: $input) { id callTo } }';
 
 const add = (numbers: unknown[], reason?: string, token = a.key) => gql(t, ADD, { input: { numbers, reason } }, token);
-const makeCall = (tenant: Tenant, callTo: string, callFrom = FROM) =>
-  gql(t, MAKE_CALL, { input: { aiAgentId: tenant.agent.id, callFrom, callTo } }, tenant.key);
+const makeCall = (tenant: Tenant, callTo: string, callFrom = FROM) => gql(t, MAKE_CALL, { input: { aiAgentId: tenant.agent.id, callFrom, callTo } }, tenant.key);
 
 /** Every number on a company's list, following the connection's cursor. */
 async function listed(token: string): Promise<string[]> {
@@ -33,7 +32,10 @@ async function listed(token: string): Promise<string[]> {
 describe('addDoNotCallNumbers', () => {
   it('lists numbers given in any format in E.164, idempotently', async () => {
     const first = (await gqlData(t, ADD, { input: { numbers: ['(415) 555-0201', '+1 415 555 0202'], reason: 'customer asked' } }, a.key)).addDoNotCallNumbers;
-    expect(first.map((e: any) => [e.phoneNumber, e.reason])).toEqual([['+14155550201', 'customer asked'], ['+14155550202', 'customer asked']]);
+    expect(first.map((e: any) => [e.phoneNumber, e.reason])).toEqual([
+      ['+14155550201', 'customer asked'],
+      ['+14155550202', 'customer asked'],
+    ]);
     const again = (await gqlData(t, ADD, { input: { numbers: ['415.555.0201'] } }, a.key)).addDoNotCallNumbers;
     expect(again).toEqual([first[0]]);
   });

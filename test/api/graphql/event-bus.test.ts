@@ -85,17 +85,13 @@ it('PostgreSQL: listens again after its connection was dropped', async () => {
   });
   const admin = new pg.Client({ connectionString: db.url });
   await admin.connect();
-  await admin.query(
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
-  );
+  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()");
   await admin.end();
   await dropped;
   // Events published while the listener is away are missed by design: publish once the
   // listener's new session has run its LISTEN (the only bus of this database).
   await waitFor('the listener to be back', async () => {
-    const { rows } = await sidePool.query(
-      "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle' AND pid <> pg_backend_pid()",
-    );
+    const { rows } = await sidePool.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND state = 'idle' AND pid <> pg_backend_pid()");
     return rows.length > 0 ? true : undefined;
   });
   const received = nextEvent(bus, 'call-2');

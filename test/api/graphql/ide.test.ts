@@ -75,7 +75,10 @@ describe('GraphiQL at GET /graphql, in a headless browser', () => {
   it('keeps asking, with the reason, when the key is refused, and loads no schema with it', async () => {
     const { page, exchanges } = await openPage();
     await page.goto(`${t.url}/graphql#key=sk_not_a_real_key`);
-    await page.getByRole('alert').getByText(/refused/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/refused/)
+      .waitFor();
     await page.waitForLoadState('networkidle');
 
     expect(await page.getByLabel(/API key/).isVisible()).toBe(true);

@@ -56,7 +56,9 @@ describe('hostile operations are refused quickly with a clear error', () => {
     expect(res.status).toBe(400);
     expect(res.errors).toEqual([expect.objectContaining({ message: 'Field "contacts" is selected under 300 aliases; at most 20 are allowed', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
     expect(ms).toBeLessThan(1000);
-    const spread = `{ ...A ...B } fragment A on Query { ${aliases(15, 'phoneNumbers { id }').slice(2, -2)} } fragment B on Query { ${aliases(15, 'phoneNumbers { id }').slice(2, -2).replace(/a(\d+):/g, 'b$1:')} }`;
+    const spread = `{ ...A ...B } fragment A on Query { ${aliases(15, 'phoneNumbers { id }').slice(2, -2)} } fragment B on Query { ${aliases(15, 'phoneNumbers { id }')
+      .slice(2, -2)
+      .replace(/a(\d+):/g, 'b$1:')} }`;
     expect((await gql(t, spread, {}, a.key)).errors).toEqual([expect.objectContaining({ message: 'Field "phoneNumbers" is selected under 30 aliases; at most 20 are allowed' })]);
     expect((await gql(t, aliases(20, 'phoneNumbers { id }'), {}, a.key)).errors).toBeUndefined();
   });
@@ -71,12 +73,7 @@ describe('hostile operations are refused quickly with a clear error', () => {
   });
 
   it('nested pages multiplying each other, sizes given as variables', async () => {
-    const res = await gql(
-      t,
-      'query($n: Int!) { campaigns(first: $n) { edges { node { calls(first: $n) { edges { node { id callStatus aiAgent { name } } } } } } } }',
-      { n: 100 },
-      a.key,
-    );
+    const res = await gql(t, 'query($n: Int!) { campaigns(first: $n) { edges { node { calls(first: $n) { edges { node { id callStatus aiAgent { name } } } } } } } }', { n: 100 }, a.key);
     expect(firstError(res)).toMatchObject({ code: 'QUERY_TOO_COMPLEX' });
     const small = await gql(t, 'query($n: Int!) { campaigns(first: $n) { edges { node { calls(first: $n) { edges { node { id } } } } } } }', { n: 5 }, a.key);
     expect(small.errors).toBeUndefined();
@@ -142,12 +139,8 @@ describe('hostile operations are refused quickly with a clear error', () => {
   it('the same limits on websockets', async () => {
     const client = wsClient(t, a.key);
     await expect(query(client, deep(3))).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
-    await expect(query(client, aliases(5000, 'phoneNumbers { id }'))).rejects.toEqual([
-      expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } }),
-    ]);
-    await expect(query(client, aliases(600, 'phoneNumbers { id }'))).rejects.toEqual([
-      expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
-    ]);
+    await expect(query(client, aliases(5000, 'phoneNumbers { id }'))).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_PARSE_FAILED' } })]);
+    await expect(query(client, aliases(600, 'phoneNumbers { id }'))).rejects.toEqual([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]);
     await expect(query(client, aliases(10, 'contacts(first: 1, search: "i") { totalCount }'))).rejects.toEqual([
       expect.objectContaining({ extensions: expect.objectContaining({ code: 'QUERY_TOO_COMPLEX' }) }),
     ]);
@@ -191,9 +184,7 @@ describe('introspection', () => {
       const res = await gql(prod, INTROSPECT, {}, key);
       expect(firstError(res)?.code).toBe('GRAPHQL_VALIDATION_FAILED');
       const client = wsClient(prod, key);
-      await expect(query(client, INTROSPECT)).rejects.toEqual(
-        expect.arrayContaining([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]),
-      );
+      await expect(query(client, INTROSPECT)).rejects.toEqual(expect.arrayContaining([expect.objectContaining({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })]));
       await client.dispose();
     });
 
@@ -223,14 +214,7 @@ describe('GraphiQL', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(sources).toEqual([
-      '/graphql/ide/graphiql.css',
-      '/graphql/ide/page.css',
-      '/graphql/ide/react.js',
-      '/graphql/ide/react-dom.js',
-      '/graphql/ide/graphiql.js',
-      '/graphql/ide/init.js',
-    ]);
+    expect(sources).toEqual(['/graphql/ide/graphiql.css', '/graphql/ide/page.css', '/graphql/ide/react.js', '/graphql/ide/react-dom.js', '/graphql/ide/graphiql.js', '/graphql/ide/init.js']);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(page.text).not.toMatch(/<script>/);
     for (const source of sources) {
@@ -274,14 +258,18 @@ describe('websocket limits', () => {
     const client = wsClient(small, key);
     const [first, second] = [await subscribe(client, SUB), await subscribe(client, SUB)];
     const third = await subscribe(client, SUB);
-    await expect(third.next()).rejects.toEqual([
-      { message: 'Too many subscriptions on this socket: at most 2', extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maxSubscriptions: 2 } },
-    ]);
+    await expect(third.next()).rejects.toEqual([{ message: 'Too many subscriptions on this socket: at most 2', extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', maxSubscriptions: 2 } }]);
     expect(await query(client, PHONES)).toEqual({ data: { phoneNumbers: [] } });
     first.close();
     const again = await waitFor('a slot to be given back', async () => {
       const attempt = await subscribe(client, SUB);
-      const refused = await Promise.race([attempt.next().then(() => false, () => true), query(client, PHONES).then(() => false)]);
+      const refused = await Promise.race([
+        attempt.next().then(
+          () => false,
+          () => true,
+        ),
+        query(client, PHONES).then(() => false),
+      ]);
       if (!refused) return attempt;
       return undefined;
     });

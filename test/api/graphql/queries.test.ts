@@ -138,11 +138,7 @@ describe('contacts', () => {
   it('pages through contacts with status and campaign filters, each with its campaign', async () => {
     await t.request('POST', '/v1/contacts', {
       token: a.key,
-      body: [
-        { phone_number: '+14155550201', status: 'inactive' },
-        { phone_number: '+14155550202', campaign_id: a.campaign.id },
-        { phone_number: '+14155550203' },
-      ],
+      body: [{ phone_number: '+14155550201', status: 'inactive' }, { phone_number: '+14155550202', campaign_id: a.campaign.id }, { phone_number: '+14155550203' }],
     });
     const all = await walk('contacts', '', 2);
     expect(all.ids).toHaveLength(4);
@@ -155,7 +151,13 @@ describe('contacts', () => {
   });
 
   it('searches first names, last names and phone numbers, in any case, wildcards taken literally', async () => {
-    await t.request('POST', '/v1/contacts', { token: a.key, body: [{ firstname: 'Grace', lastname: 'Hopper', phone_number: '+14155550301' }, { firstname: 'Alan', lastname: 'Turing_', phone_number: '+14155550302' }] });
+    await t.request('POST', '/v1/contacts', {
+      token: a.key,
+      body: [
+        { firstname: 'Grace', lastname: 'Hopper', phone_number: '+14155550301' },
+        { firstname: 'Alan', lastname: 'Turing_', phone_number: '+14155550302' },
+      ],
+    });
     const search = async (text: string) => {
       const data = await gqlData(t, 'query($s: String) { contacts(search: $s) { totalCount edges { node { firstname } } } }', { s: text }, a.key);
       // The two contacts are created in one request, at the same instant: their order is the ids'.

@@ -36,9 +36,7 @@ export async function insertCalls(
 
 export async function insertExecutions(t: TestApp, tenant: Tenant, count: number, flowId = tenant.flow.id): Promise<WebhookExecution[]> {
   const em = t.app.orm.em.fork();
-  const executions = Array.from({ length: count }, (_, i) =>
-    em.create(WebhookExecution, { company: tenant.companyId, flow: flowId, createdAt: new Date(Date.now() + i) }),
-  );
+  const executions = Array.from({ length: count }, (_, i) => em.create(WebhookExecution, { company: tenant.companyId, flow: flowId, createdAt: new Date(Date.now() + i) }));
   await em.flush();
   return executions;
 }

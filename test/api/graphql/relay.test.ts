@@ -121,13 +121,7 @@ describe('one vocabulary', () => {
       const field = fields.find((f) => f.name === name);
       return field && (field.type.name ?? field.type.ofType?.name);
     };
-    expect(['workspace', 'workspaceId', 'startedAt', 'endedAt', 'ownerUserId'].map((f) => typeOf(types.campaign.fields, f))).toEqual([
-      undefined,
-      'String',
-      'LocalDate',
-      'LocalDate',
-      'ID',
-    ]);
+    expect(['workspace', 'workspaceId', 'startedAt', 'endedAt', 'ownerUserId'].map((f) => typeOf(types.campaign.fields, f))).toEqual([undefined, 'String', 'LocalDate', 'LocalDate', 'ID']);
     expect(typeOf(types.flow.fields, 'createdBy')).toBe('ID');
     expect(typeOf(types.run.fields, 'status')).toBe('StepRunStatus');
     expect(types.node.possibleTypes.map((p: { name: string }) => p.name).sort()).toEqual(['AiAgent', 'Call', 'Campaign', 'Contact', 'WebhookFlow']);

@@ -31,8 +31,7 @@ const closed = (client: Client) => new Promise<number>((resolve) => client.on('c
 const CALL_CHANGED = 'subscription($callId: ID) { callStatusChanged(callId: $callId) { id } }';
 
 const makeCall = async (token: string) =>
-  (await t.request('POST', '/v1/calls/make-call', { token, body: { ai_agent_id: a.agent.id, call_from: a.number.phone_number, call_to: '+14155550123' } })).body.data
-    .id as string;
+  (await t.request('POST', '/v1/calls/make-call', { token, body: { ai_agent_id: a.agent.id, call_from: a.number.phone_number, call_to: '+14155550123' } })).body.data.id as string;
 
 describe('a socket outliving its credential', () => {
   it('is closed with 4403 when its JWT expires, ending its subscription', async () => {

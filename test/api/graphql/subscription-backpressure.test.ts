@@ -32,7 +32,12 @@ const drain = async (stream: AsyncIterableIterator<Topics['call.updated']>, n: n
 
 it('delivers every event, in order, to a subscriber less than 1,000 events behind', async () => {
   const bus = memoryBus();
-  const stream = eventStream(bus, 'call.updated', () => true, () => undefined);
+  const stream = eventStream(
+    bus,
+    'call.updated',
+    () => true,
+    () => undefined,
+  );
   const sent = [call('a', 1), call('b', 1), call('a', 2), call('a', 3), call('c', 1)];
   for (const event of sent) bus.send(event);
   expect(await drain(stream, sent.length)).toEqual(sent);
@@ -42,7 +47,12 @@ it('delivers every event, in order, to a subscriber less than 1,000 events behin
 
 it('past 1,000 pending, drops the oldest event of a record that has a newer one pending, never a last one', async () => {
   const bus = memoryBus();
-  const stream = eventStream(bus, 'call.updated', () => true, () => undefined);
+  const stream = eventStream(
+    bus,
+    'call.updated',
+    () => true,
+    () => undefined,
+  );
   const others = Array.from({ length: 999 }, (_, i) => call(`r${i}`, 1));
   bus.send(call('a', 1));
   for (const event of others) bus.send(event);

@@ -80,7 +80,11 @@ describe('one event read once per company, whatever the number of subscribers', 
     try {
       await locker.query('BEGIN');
       await locker.query('LOCK TABLE ai_agents IN ACCESS EXCLUSIVE MODE');
-      const transitions: [string | null, number][] = [[null, 1], ['in-progress', 2], ['completed', 3]];
+      const transitions: [string | null, number][] = [
+        [null, 1],
+        ['in-progress', 2],
+        ['completed', 3],
+      ];
       for (const [status, reads] of transitions) {
         if (status) await t.app.orm.em.fork().nativeUpdate('Call', { id: call.id }, { callStatus: status });
         await t.app.events.publish('call.updated', event);

@@ -106,7 +106,7 @@ describe('browser dashboards on another origin (CORS)', () => {
       expect(doc).toMatchObject({ status: 200, body: { openapi: expect.stringMatching(/^3\.1/) } });
     });
 
-    it('answers a preflight 204 with the allowed methods and headers, tracing and Apollo Client\'s included', async () => {
+    it("answers a preflight 204 with the allowed methods and headers, tracing and Apollo Client's included", async () => {
       const tracing = ['traceparent', 'tracestate', 'baggage', 'sentry-trace', 'apollo-require-preflight', 'x-apollo-operation-name'];
       const res = await fetch(`${t.url}/graphql`, {
         method: 'OPTIONS',
@@ -121,13 +121,22 @@ describe('browser dashboards on another origin (CORS)', () => {
     it('lets the page send the tracing headers a browser SDK adds, and read Allow on a 405', async () => {
       const seen = await browserFetch(page, `${t.url}/v1/phone-numbers`, {
         method: 'PUT',
-        headers: { ...bearer(key), traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', tracestate: 'a=1', baggage: 'k=v', 'sentry-trace': '0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1' },
+        headers: {
+          ...bearer(key),
+          traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+          tracestate: 'a=1',
+          baggage: 'k=v',
+          'sentry-trace': '0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1',
+        },
       });
       expect(seen).toMatchObject({ status: 405, body: { status: 'error', message: 'Method not allowed', data: '' }, headers: expect.objectContaining({ allow: expect.stringContaining('GET') }) });
     });
 
     it('keeps the envelope of unknown routes (404) and methods (405), with CORS headers on it', async () => {
-      const cases = [['GET', '/v1/nothing-here', 404, 'Not found'], ['DELETE', '/openapi.json', 405, 'Method not allowed']] as const;
+      const cases = [
+        ['GET', '/v1/nothing-here', 404, 'Not found'],
+        ['DELETE', '/openapi.json', 405, 'Method not allowed'],
+      ] as const;
       for (const [method, path, status, message] of cases) {
         const res = await t.request(method, path, { headers: { origin: 'https://dash.example.com' } });
         expect(res.status).toBe(status);

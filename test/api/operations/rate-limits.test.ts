@@ -136,16 +136,13 @@ describe('GraphQL', () => {
 
   it('refuses an address that failed authentication AUTH_FAILURES_PER_MINUTE times with 429 RATE_LIMITED, a valid key too', async () => {
     const a = await company();
-    const post = (token: string) =>
-      t.request('POST', '/graphql', { token, headers: { 'x-forwarded-for': '203.0.113.3' }, body: { query: '{ phoneNumbers { id } }' } });
+    const post = (token: string) => t.request('POST', '/graphql', { token, headers: { 'x-forwarded-for': '203.0.113.3' }, body: { query: '{ phoneNumbers { id } }' } });
     expect(await statuses(3, () => post('sk_not-a-key'))).toEqual([401, 401, 401]);
     for (const token of ['sk_not-a-key', a.key]) {
       const res = await post(token);
       expect(res.status).toBe(429);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect((res.body as { errors: unknown }).errors).toEqual([
-        { message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: Number(res.headers.get('retry-after')) } },
-      ]);
+      expect((res.body as { errors: unknown }).errors).toEqual([{ message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: Number(res.headers.get('retry-after')) } }]);
     }
   });
 
@@ -187,9 +184,7 @@ describe('GraphQL', () => {
     try {
       await query(client, '{ phoneNumbers { id } }');
       await query(client, '{ phoneNumbers { id } }');
-      await expect(query(client, '{ phoneNumbers { id } }')).rejects.toEqual([
-        { message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } },
-      ]);
+      await expect(query(client, '{ phoneNumbers { id } }')).rejects.toEqual([{ message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } }]);
     } finally {
       await client.dispose();
     }
@@ -219,10 +214,14 @@ describe('across replicas and windows', () => {
         return res.status === 429 ? res : undefined;
       });
       expectRefused(refused, 1);
-      const served = await waitFor('the window to end', async () => {
-        const res = await list(a.key, short);
-        return res.status === 200 ? res : undefined;
-      }, 5_000);
+      const served = await waitFor(
+        'the window to end',
+        async () => {
+          const res = await list(a.key, short);
+          return res.status === 200 ? res : undefined;
+        },
+        5_000,
+      );
       okData(served);
     } finally {
       await short.close();

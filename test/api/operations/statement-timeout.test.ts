@@ -41,10 +41,7 @@ async function whileContactsHeld<T>(requests: () => Promise<T>): Promise<T> {
 describe('REQUEST_STATEMENT_TIMEOUT_MS', () => {
   it('cuts a request statement that runs too long and answers it cleanly, on REST and GraphQL', async () => {
     const [rest, graphql] = await whileContactsHeld(() =>
-      Promise.all([
-        t.request('GET', `/v1/contacts/${a.contact.id}`, { token: a.key }),
-        gql(t, '{ contacts(search: "ada") { totalCount } }', {}, a.key),
-      ]),
+      Promise.all([t.request('GET', `/v1/contacts/${a.contact.id}`, { token: a.key }), gql(t, '{ contacts(search: "ada") { totalCount } }', {}, a.key)]),
     );
     expect([rest.status, rest.body]).toEqual([503, { status: 'error', message: 'The request took too long', data: '' }]);
     expect(graphql.status).toBe(200);
@@ -56,7 +53,8 @@ describe('REQUEST_STATEMENT_TIMEOUT_MS', () => {
   });
 
   it('holds for the connections of requests only, not for the jobs, sweeps and engines', async () => {
-    const setting = async (em: { getConnection(): { execute(sql: string): Promise<{ statement_timeout: string }[]> } }) => (await em.getConnection().execute('SHOW statement_timeout'))[0].statement_timeout;
+    const setting = async (em: { getConnection(): { execute(sql: string): Promise<{ statement_timeout: string }[]> } }) =>
+      (await em.getConnection().execute('SHOW statement_timeout'))[0].statement_timeout;
     expect(await setting(t.app.orm.em.fork())).toBe('0');
   });
 });

@@ -96,8 +96,7 @@ describe('structured logs', () => {
   it('give the reason of every documented `error` answer at info, by request id', async () => {
     const reasonOf = (id: string) => ofRequest(id).find((line) => line.msg === 'documented error answer: its reason');
     const quirk = { status: 'error', message: 'error', data: '' };
-    const update = (id: string, campaignId: string, body: unknown) =>
-      t.request('POST', `/compaign/v1/campaign/update/${campaignId}`, { token: a.key, headers: { 'x-request-id': id }, body });
+    const update = (id: string, campaignId: string, body: unknown) => t.request('POST', `/compaign/v1/campaign/update/${campaignId}`, { token: a.key, headers: { 'x-request-id': id }, body });
 
     const invalid = await update('req-legacy-invalid', a.campaign.id, { time_zone: 'Mars/Olympus' });
     expect([invalid.status, invalid.body]).toEqual([200, quirk]);

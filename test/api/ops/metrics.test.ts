@@ -155,7 +155,7 @@ describe('who may scrape', () => {
     }
   });
 
-  it('takes the socket\'s peer for the client, never what forwarding headers claim', () => {
+  it("takes the socket's peer for the client, never what forwarding headers claim", () => {
     expect(fromLoopback(requestFrom('127.0.0.1'))).toBe(true);
     expect(fromLoopback(requestFrom('::1'))).toBe(true);
     expect(fromLoopback(requestFrom('::ffff:127.0.0.1'))).toBe(true);

@@ -44,7 +44,9 @@ describe('process output', () => {
   it('is JSON lines only: demo banner, malformed requests, lost database connections, shutdown', async () => {
     replica = await spawnReplica('output', db.url, { SEED_DEMO: '1', LOG_LEVEL: 'debug', JOB_POLL_MS: '50' });
     await listening(replica);
-    const banner = linesOf(replica.output.stdout).map((line) => JSON.parse(line)).find((line) => /^Demo company created/.test(line.msg));
+    const banner = linesOf(replica.output.stdout)
+      .map((line) => JSON.parse(line))
+      .find((line) => /^Demo company created/.test(line.msg));
     expect(banner.demo_api_key).toMatch(/^sk_/);
     expect(banner.console).toBe(`${replica.url}/console/`);
 

@@ -29,11 +29,7 @@ const linesOf = (r: Replica): { level: number; msg: string }[] =>
 
 /** Starts the service on an embedded PostgreSQL of its own, in a process group of its own, with jobs being worked. */
 async function startEmbedded(name: string): Promise<Replica> {
-  const service = await spawnService(
-    name,
-    { EMBEDDED_PG_DIR: path.join(dir, name), EMBEDDED_PG_PORT: String(await freePort()), SEED_DEMO: '1', JOB_POLL_MS: '50' },
-    { ownProcessGroup: true },
-  );
+  const service = await spawnService(name, { EMBEDDED_PG_DIR: path.join(dir, name), EMBEDDED_PG_PORT: String(await freePort()), SEED_DEMO: '1', JOB_POLL_MS: '50' }, { ownProcessGroup: true });
   started.push(service);
   await listening(service);
   return service;
@@ -42,13 +38,17 @@ async function startEmbedded(name: string): Promise<Replica> {
 describe('stopping the service on its embedded PostgreSQL', () => {
   it.each([
     ['SIGTERM', 'as an orchestrator does'],
-    ['SIGINT', "as Ctrl-C in a terminal does: the service and its PostgreSQL both get it"],
-  ] as const)('on %s (%s) exits 0 and logs no error', async (signal, _how) => {
-    const service = await startEmbedded(signal.toLowerCase());
-    signalGroup(service, signal);
-    expect(await service.exited).toBe(0);
-    const errors = linesOf(service).filter((line) => line.level >= 50);
-    expect(errors).toEqual([]);
-    expect(linesOf(service).map((line) => line.msg)).toContain('shutting down');
-  }, 90_000);
+    ['SIGINT', 'as Ctrl-C in a terminal does: the service and its PostgreSQL both get it'],
+  ] as const)(
+    'on %s (%s) exits 0 and logs no error',
+    async (signal, _how) => {
+      const service = await startEmbedded(signal.toLowerCase());
+      signalGroup(service, signal);
+      expect(await service.exited).toBe(0);
+      const errors = linesOf(service).filter((line) => line.level >= 50);
+      expect(errors).toEqual([]);
+      expect(linesOf(service).map((line) => line.msg)).toContain('shutting down');
+    },
+    90_000,
+  );
 });

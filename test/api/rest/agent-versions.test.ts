@@ -75,7 +75,7 @@ describe('publishing an agent', () => {
     expect(listed.items.map((v: any) => v.version)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
   });
 
-  it('refuses bad input with a field error, and other companies\' agents and templates with 404', async () => {
+  it("refuses bad input with a field error, and other companies' agents and templates with 404", async () => {
     const agent = await newAgent();
     const bad = await post(a, `/v1/ai-agent/${agent.id}/publish`, { note: 'x'.repeat(1001), from_version: 0, other: 1 });
     expect(bad.status).toBe(400);
@@ -121,7 +121,14 @@ describe('the version a call runs', () => {
     expect(bad.body.data).toEqual([{ field: 'ai_agent_version', message: "No such version of the campaign's agent" }]);
     const both = await post(a, '/v1/campaigns', { name: 'x', ai_agent_id: agent.id, ai_agent_version: 1, ai_agent_versions: [{ version: 2, weight: 1 }] });
     expect(both.body.data).toEqual([{ field: 'ai_agent_versions', message: 'Give ai_agent_version or ai_agent_versions, not both' }]);
-    const split = await post(a, '/v1/campaigns', { name: 'x', ai_agent_id: agent.id, ai_agent_versions: [{ version: 1, weight: 1 }, { version: 7, weight: 1 }] });
+    const split = await post(a, '/v1/campaigns', {
+      name: 'x',
+      ai_agent_id: agent.id,
+      ai_agent_versions: [
+        { version: 1, weight: 1 },
+        { version: 7, weight: 1 },
+      ],
+    });
     expect(split.body.data).toEqual([{ field: 'ai_agent_versions[1].version', message: "No such version of the campaign's agent" }]);
 
     const contacts = await api.contacts(people(3, 4100), { tag_name: 'pinned' });
@@ -140,12 +147,18 @@ describe('the version a call runs', () => {
     const contacts = await api.contacts(people(40, 4200), { tag_name: 'split' });
     const campaign = await api.campaign({
       ai_agent_id: agent.id,
-      ai_agent_versions: [{ version: 1, weight: 1 }, { version: 3, weight: 1 }],
+      ai_agent_versions: [
+        { version: 1, weight: 1 },
+        { version: 3, weight: 1 },
+      ],
       contacts_list_tags: [['split']],
       max_concurrent_calls: 40,
       status: 'active',
     });
-    expect(campaign.ai_agent_versions).toEqual([{ version: 1, weight: 1 }, { version: 3, weight: 1 }]);
+    expect(campaign.ai_agent_versions).toEqual([
+      { version: 1, weight: 1 },
+      { version: 3, weight: 1 },
+    ]);
     const calls: any[] = await waitFor('every contact called', async () => {
       const found = await api.calls(campaign.id);
       return found.length === contacts.length ? found : undefined;

@@ -10,12 +10,35 @@ beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
 const AGENT_FIELDS = [
-  'id', 'name', 'description', 'language', 'status', 'prompt', 'starting_state', 'who_talks_first', 'reminder_frequency_from',
-  'reminder_frequency_to', 'max_silence_duration', 'responsiveness', 'voice_speed', 'voice_temperature',
-  'interruption_sensitivity', 'llm_temperature', 'agent_type', 'background_audio_status', 'workspace_id', 'agent_flow',
-  'agent_dynamic_variables', 'agent_post_call_outcomes', 'voicemail_action', 'voicemail_message', 'call_recording', 'opening_disclosure',
+  'id',
+  'name',
+  'description',
+  'language',
+  'status',
+  'prompt',
+  'starting_state',
+  'who_talks_first',
+  'reminder_frequency_from',
+  'reminder_frequency_to',
+  'max_silence_duration',
+  'responsiveness',
+  'voice_speed',
+  'voice_temperature',
+  'interruption_sensitivity',
+  'llm_temperature',
+  'agent_type',
+  'background_audio_status',
+  'workspace_id',
+  'agent_flow',
+  'agent_dynamic_variables',
+  'agent_post_call_outcomes',
+  'voicemail_action',
+  'voicemail_message',
+  'call_recording',
+  'opening_disclosure',
   'welcome_greeting',
-  'transfer_mode', 'hold_audio_url',
+  'transfer_mode',
+  'hold_audio_url',
 ];
 
 describe('GET /v1/ai-agent/{id}', () => {
@@ -28,7 +51,7 @@ describe('GET /v1/ai-agent/{id}', () => {
     }
   });
 
-  it('answers 404 for another company\'s agent and for an unknown id', async () => {
+  it("answers 404 for another company's agent and for an unknown id", async () => {
     for (const id of [b.agent.id, '00000000-0000-4000-8000-000000000000']) {
       const res = await t.request('GET', `/v1/ai-agent/${id}`, { token: a.key });
       expect(res.status).toBe(404);
@@ -54,7 +77,7 @@ describe('GET /v1/ai-agent/templates', () => {
 });
 
 describe('GET /v1/ai-agent', () => {
-  it('lists the company\'s agents of the default workspace unless told another', async () => {
+  it("lists the company's agents of the default workspace unless told another", async () => {
     const sales = okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name: 'Sales bot', workspace: 'sales' } }));
     expect(sales.workspace_id).toBe('sales');
     const byDefault = okData<any[]>(await t.request('GET', '/v1/ai-agent', { token: a.key }));

@@ -8,8 +8,7 @@ let b: Tenant;
 beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
-const makeCall = (workspace = 'default') =>
-  t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123', workspace } });
+const makeCall = (workspace = 'default') => t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550123', workspace } });
 
 describe('phone numbers', () => {
   it('adds numbers in E.164 with their country code, refuses duplicates and bad numbers', async () => {
@@ -41,7 +40,7 @@ describe('phone numbers', () => {
     expect(lost.map((r) => r.body.message)).toEqual(['Phone number is in use', 'Phone number is in use']);
   });
 
-  it('lists and deletes only the company\'s numbers; a deleted number can no longer place calls', async () => {
+  it("lists and deletes only the company's numbers; a deleted number can no longer place calls", async () => {
     const list = okData<any[]>(await t.request('GET', '/v1/phone-numbers', { token: a.key }));
     expect(list.every((n) => n.company_id === a.companyId)).toBe(true);
     const extra = okData(await t.request('POST', '/v1/phone-numbers', { token: a.key, body: { phone_number: '+14155550178' } }));

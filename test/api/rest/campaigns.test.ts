@@ -9,15 +9,35 @@ beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
 const CAMPAIGN_FIELDS = [
-  'id', 'name', 'notes', 'status', 'campaign_type', 'call_progress', 'days_of_week', 'time_zone', 'created_at', 'updated_at',
-  'workspace', 'contacts_list_source', 'contacts_list_tags', 'contacts_list_categories', 'contacts_list_source_metadata',
-  'agent_variables_contact_metadata_mapping', 'call_time_of_day_from', 'call_time_of_day_to', 'number_of_call_attempts',
-  'retry_delay', 'retry_delay_unit', 'deleted_at', 'started_at', 'ended_at', 'webhook_mapping_variables',
+  'id',
+  'name',
+  'notes',
+  'status',
+  'campaign_type',
+  'call_progress',
+  'days_of_week',
+  'time_zone',
+  'created_at',
+  'updated_at',
+  'workspace',
+  'contacts_list_source',
+  'contacts_list_tags',
+  'contacts_list_categories',
+  'contacts_list_source_metadata',
+  'agent_variables_contact_metadata_mapping',
+  'call_time_of_day_from',
+  'call_time_of_day_to',
+  'number_of_call_attempts',
+  'retry_delay',
+  'retry_delay_unit',
+  'deleted_at',
+  'started_at',
+  'ended_at',
+  'webhook_mapping_variables',
   'webhook_mapping_variables_sources',
 ];
 
-const update = (id: string, body: unknown, token = a.key) =>
-  t.request('POST', `/compaign/v1/campaign/update/${id}`, { token, body });
+const update = (id: string, body: unknown, token = a.key) => t.request('POST', `/compaign/v1/campaign/update/${id}`, { token, body });
 const byId = (id: string, token = a.key) => t.request('GET', `/v1/campaigns/by-id/${id}`, { token });
 
 describe('GET /v1/campaigns/by-id/{id}', () => {
@@ -50,7 +70,7 @@ describe('GET /v1/campaigns/by-id/{id}', () => {
     expect(new Date(c.created_at).toISOString()).toBe(c.created_at);
   });
 
-  it('answers 404 Not found for an unknown id and for another company\'s campaign', async () => {
+  it("answers 404 Not found for an unknown id and for another company's campaign", async () => {
     for (const id of ['00000000-0000-4000-8000-000000000000', b.campaign.id]) {
       const res = await byId(id);
       expect(res.status).toBe(404);
@@ -143,7 +163,7 @@ describe('POST /compaign/v1/campaign/update/{id}', () => {
     ['an unknown time zone', () => a.campaign.id, { time_zone: 'Mars/Olympus' }],
     ['a bad date', () => a.campaign.id, { started_at: '2026-02-30' }],
     ['a wrong type', () => a.campaign.id, { call_progress: 'half' }],
-    ['another company\'s agent', () => a.campaign.id, () => ({ ai_agent_id: b.agent.id })],
+    ["another company's agent", () => a.campaign.id, () => ({ ai_agent_id: b.agent.id })],
     ['another company id', () => a.campaign.id, () => ({ company_id: b.companyId })],
     ['retry arrays of different lengths', () => a.campaign.id, { number_of_call_attempts: [1, 2], retry_delay: [1], retry_delay_unit: ['seconds'] }],
   ])('answers HTTP 200 with status error for %s, changing nothing', async (_name, id, body) => {
@@ -154,7 +174,7 @@ describe('POST /compaign/v1/campaign/update/{id}', () => {
     expect(okData(await byId(a.campaign.id))).toEqual(before);
   });
 
-  it('leaves the other company\'s campaign untouched', async () => {
+  it("leaves the other company's campaign untouched", async () => {
     await update(b.campaign.id, { name: 'hijacked' });
     expect(okData(await byId(b.campaign.id, b.key)).name).toBe('B campaign');
   });
@@ -172,7 +192,7 @@ describe('POST /compaign/v1/campaign/update/{id}', () => {
 });
 
 describe('campaign lists', () => {
-  it('lists the company\'s campaigns, newest first, and only its own', async () => {
+  it("lists the company's campaigns, newest first, and only its own", async () => {
     const list = okData<any[]>(await t.request('GET', '/v1/campaigns/list', { token: a.key }));
     expect(list.length).toBeGreaterThan(0);
     expect(list.every((c) => c.company_id === a.companyId)).toBe(true);

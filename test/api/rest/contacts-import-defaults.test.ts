@@ -13,8 +13,7 @@ let b: Tenant;
 beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
-const importCsv = (csv: string, query = '', token = a.key) =>
-  t.request('POST', `/v1/contacts/import${query ? `?${query}` : ''}`, { token, raw: csv, headers: { 'content-type': 'text/csv' } });
+const importCsv = (csv: string, query = '', token = a.key) => t.request('POST', `/v1/contacts/import${query ? `?${query}` : ''}`, { token, raw: csv, headers: { 'content-type': 'text/csv' } });
 
 /** The same as bytes (a file in another encoding). */
 async function importBytes(bytes: Buffer, query: string): Promise<{ status: number; body: any }> {
@@ -25,7 +24,10 @@ async function importBytes(bytes: Buffer, query: string): Promise<{ status: numb
 async function stored(companyId: string, phones: string[]): Promise<any[]> {
   return t.app.orm.em
     .fork()
-    .execute(`select phone_number, firstname, lastname, tag_name, source_name, notes, metadata from contacts where company_id = ? and phone_number in (?) and deleted_at is null order by phone_number, created_at`, [companyId, phones]);
+    .execute(
+      `select phone_number, firstname, lastname, tag_name, source_name, notes, metadata from contacts where company_id = ? and phone_number in (?) and deleted_at is null order by phone_number, created_at`,
+      [companyId, phones],
+    );
 }
 
 describe('POST /v1/contacts/import without a mapping', () => {
@@ -33,8 +35,15 @@ describe('POST /v1/contacts/import without a mapping', () => {
     const csv = 'firstname;lastname;phone_number;tag_name;category_name;source_name;notes;ignored\nAda;Lovelace;(415) 555-0901;vip;lead;fair;"met; twice";x\n';
     const preview = okData(await importCsv(csv, 'dry_run=true'));
     expect(preview).toEqual({
-      rows: 1, imported: 1, updated: 0, duplicates: 0, dry_run: true,
-      columns: { mapped: { firstname: 'firstname', lastname: 'lastname', phone_number: 'phone_number', tag_name: 'tag_name', category_name: 'category_name', source_name: 'source_name', notes: 'notes' }, metadata: [] },
+      rows: 1,
+      imported: 1,
+      updated: 0,
+      duplicates: 0,
+      dry_run: true,
+      columns: {
+        mapped: { firstname: 'firstname', lastname: 'lastname', phone_number: 'phone_number', tag_name: 'tag_name', category_name: 'category_name', source_name: 'source_name', notes: 'notes' },
+        metadata: [],
+      },
     });
     expect(await stored(a.companyId, ['+14155550901'])).toEqual([]);
     expect(okData(await importCsv(csv))).toEqual({ ...preview, dry_run: false });
@@ -52,7 +61,9 @@ describe('POST /v1/contacts/import without a mapping', () => {
   it('refuses a header with no phone_number column, and a Windows-1252 file the same way in a dry run', async () => {
     const none = await importCsv('name,number\nAda,+14155550921\n');
     expect(none.status).toBe(400);
-    expect(none.body.data).toEqual([{ field: 'mapping', message: expect.stringMatching(/^No mapping given and no column named phone_number: name the columns as the contact fields \(phone_number, firstname/) }]);
+    expect(none.body.data).toEqual([
+      { field: 'mapping', message: expect.stringMatching(/^No mapping given and no column named phone_number: name the columns as the contact fields \(phone_number, firstname/) },
+    ]);
     const latin = Buffer.concat([Buffer.from('phone_number,firstname\n+14155550922,J'), Buffer.from([0xfc]), Buffer.from('rgen\n')]);
     for (const query of ['dry_run=true', '']) {
       const res = await importBytes(latin, query);

@@ -7,12 +7,10 @@ let a: Tenant;
 beforeAll(async () => ({ t, a } = await oneTenant()));
 afterAll(() => t.close());
 
-const countOf = async (companyId: string): Promise<number> =>
-  (await t.app.orm.em.fork().execute(`select count(*)::int as n from contacts where company_id = ?`, [companyId]))[0].n;
+const countOf = async (companyId: string): Promise<number> => (await t.app.orm.em.fork().execute(`select count(*)::int as n from contacts where company_id = ?`, [companyId]))[0].n;
 
 /** A CSV file of `rows` distinct valid contacts with two metadata columns. */
-const file = (rows: number): string =>
-  `phone,first,plan,city\n${Array.from({ length: rows }, (_, i) => `+1415${String(2_000_000 + i).padStart(7, '0')},Name ${i},gold,"Paris, FR"`).join('\n')}\n`;
+const file = (rows: number): string => `phone,first,plan,city\n${Array.from({ length: rows }, (_, i) => `+1415${String(2_000_000 + i).padStart(7, '0')},Name ${i},gold,"Paris, FR"`).join('\n')}\n`;
 
 const importCsv = (csv: string) =>
   t.request('POST', `/v1/contacts/import?phone_number=phone&first_name=first&metadata=plan,city&campaign_id=${a.campaign.id}`, {

@@ -33,8 +33,7 @@ async function stored(companyId: string, phones: string[]): Promise<any[]> {
     );
 }
 
-const countOf = async (companyId: string): Promise<number> =>
-  (await t.app.orm.em.fork().execute(`select count(*)::int as n from contacts where company_id = ?`, [companyId]))[0].n;
+const countOf = async (companyId: string): Promise<number> => (await t.app.orm.em.fork().execute(`select count(*)::int as n from contacts where company_id = ?`, [companyId]))[0].n;
 
 const failure = (fields: { field: string; message: string }[], message = 'Validation failed') => ({ status: 'error', message, data: fields });
 
@@ -48,10 +47,35 @@ describe('POST /v1/contacts/import (text/csv)', () => {
       '+442079460303,"Multi\r\nline",Turing,vip,,,,z\r\n';
     const query = `phone_number=Phone&first_name=First&last_name=Last&tag=Segment&category=Kind&metadata=Plan,City&campaign_id=${a.campaign.id}`;
     const data = okData(await importCsv(csv, query));
-    expect(data).toEqual({ rows: 3, imported: 3, updated: 0, duplicates: 0, columns: { mapped: { phone_number: 'Phone', first_name: 'First', last_name: 'Last', tag: 'Segment', category: 'Kind' }, metadata: ['Plan', 'City'] }, dry_run: false });
+    expect(data).toEqual({
+      rows: 3,
+      imported: 3,
+      updated: 0,
+      duplicates: 0,
+      columns: { mapped: { phone_number: 'Phone', first_name: 'First', last_name: 'Last', tag: 'Segment', category: 'Kind' }, metadata: ['Plan', 'City'] },
+      dry_run: false,
+    });
     expect(await stored(a.companyId, ['+14155550301', '+14155550302', '+442079460303'])).toEqual([
-      { phone_number: '+14155550301', firstname: 'Ada', lastname: 'Lovelace', tag_name: 'vip', category_name: 'lead', metadata: { Plan: 'gold', City: 'London, UK' }, campaign_id: a.campaign.id, number_country_code: '1' },
-      { phone_number: '+14155550302', firstname: 'Grace "Amazing"', lastname: 'Hopper', tag_name: '', category_name: 'customer', metadata: { Plan: 'silver' }, campaign_id: a.campaign.id, number_country_code: '1' },
+      {
+        phone_number: '+14155550301',
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+        tag_name: 'vip',
+        category_name: 'lead',
+        metadata: { Plan: 'gold', City: 'London, UK' },
+        campaign_id: a.campaign.id,
+        number_country_code: '1',
+      },
+      {
+        phone_number: '+14155550302',
+        firstname: 'Grace "Amazing"',
+        lastname: 'Hopper',
+        tag_name: '',
+        category_name: 'customer',
+        metadata: { Plan: 'silver' },
+        campaign_id: a.campaign.id,
+        number_country_code: '1',
+      },
       { phone_number: '+442079460303', firstname: 'Multi\r\nline', lastname: 'Turing', tag_name: 'vip', category_name: '', metadata: {}, campaign_id: a.campaign.id, number_country_code: '44' },
     ]);
     const listed = okData<any[]>(await t.request('GET', '/compaign/v1/contact', { token: a.key }));
@@ -139,7 +163,10 @@ describe('POST /v1/contacts/import (text/csv)', () => {
     expect(res.body.data).toEqual([{ field: 'mapping.phone_number', message: 'Required: the header of the phone number column' }]);
     const unknown = await importCsv('Phone\n+14155550341\n', 'phone_number=Phone&first=Phone');
     expect(unknown.body.data).toEqual([
-      { field: 'mapping.first', message: 'Unknown mapping key; valid keys: phone_number, firstname, first_name, lastname, last_name, tag_name, tag, category_name, category, source_name, notes, metadata' },
+      {
+        field: 'mapping.first',
+        message: 'Unknown mapping key; valid keys: phone_number, firstname, first_name, lastname, last_name, tag_name, tag, category_name, category, source_name, notes, metadata',
+      },
     ]);
     const proto = await importCsv('Phone,__proto__\n+14155550343,x\n', 'phone_number=Phone&metadata=__proto__');
     expect(proto.body).toEqual(failure([{ field: 'mapping.metadata[0]', message: 'Not allowed as a metadata key (it would set an object prototype)' }]));
@@ -183,11 +210,17 @@ describe('POST /v1/contacts/import (text/csv)', () => {
 describe('POST /v1/contacts/import (multipart/form-data)', () => {
   it('imports the file part with the mapping part, metadata columns included', async () => {
     const mapping = { phone_number: 'Phone, mobile', first_name: 'First', metadata: ['Plan, yearly'] };
-    const res = await importMultipart([
-      ['mapping', JSON.stringify(mapping)],
-      ['file', '"Phone, mobile",First,"Plan, yearly"\n+14155550401,Ada,gold\n+14155550402,Grace,\n'],
-    ], 'dry_run=false');
-    expect(res).toMatchObject({ status: 200, body: { status: 'ok', message: 'ok', data: { imported: 2, columns: { mapped: { phone_number: 'Phone, mobile', first_name: 'First' }, metadata: ['Plan, yearly'] }, dry_run: false } } });
+    const res = await importMultipart(
+      [
+        ['mapping', JSON.stringify(mapping)],
+        ['file', '"Phone, mobile",First,"Plan, yearly"\n+14155550401,Ada,gold\n+14155550402,Grace,\n'],
+      ],
+      'dry_run=false',
+    );
+    expect(res).toMatchObject({
+      status: 200,
+      body: { status: 'ok', message: 'ok', data: { imported: 2, columns: { mapped: { phone_number: 'Phone, mobile', first_name: 'First' }, metadata: ['Plan, yearly'] }, dry_run: false } },
+    });
     expect(await stored(a.companyId, ['+14155550401', '+14155550402'])).toMatchObject([
       { firstname: 'Ada', metadata: { 'Plan, yearly': 'gold' }, campaign_id: null },
       { firstname: 'Grace', metadata: {} },
@@ -195,9 +228,18 @@ describe('POST /v1/contacts/import (multipart/form-data)', () => {
   });
 
   it('reads the mapping part only before the file part (after it, the header maps itself), as JSON', async () => {
-    const late = await importMultipart([['file', 'phone\n+14155550411\n'], ['mapping', '{"phone_number":"phone"}']]);
-    expect(late).toMatchObject({ status: 400, body: { message: 'Validation failed', data: [{ field: 'mapping', message: expect.stringMatching(/^No mapping given and no column named phone_number/) }] } });
-    const notJson = await importMultipart([['mapping', 'phone'], ['file', 'phone\n+14155550412\n']]);
+    const late = await importMultipart([
+      ['file', 'phone\n+14155550411\n'],
+      ['mapping', '{"phone_number":"phone"}'],
+    ]);
+    expect(late).toMatchObject({
+      status: 400,
+      body: { message: 'Validation failed', data: [{ field: 'mapping', message: expect.stringMatching(/^No mapping given and no column named phone_number/) }] },
+    });
+    const notJson = await importMultipart([
+      ['mapping', 'phone'],
+      ['file', 'phone\n+14155550412\n'],
+    ]);
     expect(notJson.body).toEqual(failure([{ field: 'mapping', message: 'Must be a JSON object' }]));
     const noFile = await importMultipart([['mapping', '{"phone_number":"phone"}']]);
     expect(noFile.body).toEqual(failure([{ field: 'file', message: 'Required: a part named file' }]));
@@ -205,7 +247,10 @@ describe('POST /v1/contacts/import (multipart/form-data)', () => {
   });
 
   it('names a row error the same way as a text/csv upload', async () => {
-    const res = await importMultipart([['mapping', '{"phone_number":"phone"}'], ['file', 'phone\n+14155550421\nnope\n']]);
+    const res = await importMultipart([
+      ['mapping', '{"phone_number":"phone"}'],
+      ['file', 'phone\n+14155550421\nnope\n'],
+    ]);
     expect(res).toEqual({ status: 400, body: failure([{ field: '[3].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file') });
   });
 });

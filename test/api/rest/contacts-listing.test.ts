@@ -29,11 +29,16 @@ const numbers = (from: number, count: number) => Array.from({ length: count }, (
 
 describe('GET /compaign/v1/contact, streamed', () => {
   it('answers the same bytes as the whole list serialized at once', async () => {
-    const made = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: [
-      { firstname: 'Zoë "Z"', lastname: 'Łukasz\n', phone_number: '+14155550101', metadata: { plan: 'gold', nested: { a: [1, null, 'x'] } }, tag_name: 'vip', notes: '</script>' },
-      { phone_number: '+442079460958', source_name: 'csv', category_name: 'lead' },
-      { firstname: 'Doomed', phone_number: '+14155550102' },
-    ] }));
+    const made = okData(
+      await t.request('POST', '/v1/contacts', {
+        token: a.key,
+        body: [
+          { firstname: 'Zoë "Z"', lastname: 'Łukasz\n', phone_number: '+14155550101', metadata: { plan: 'gold', nested: { a: [1, null, 'x'] } }, tag_name: 'vip', notes: '</script>' },
+          { phone_number: '+442079460958', source_name: 'csv', category_name: 'lead' },
+          { firstname: 'Doomed', phone_number: '+14155550102' },
+        ],
+      }),
+    );
     okData(await t.request('DELETE', `/v1/contacts/${made[2].id}`, { token: a.key }));
     const res = await list();
     expect(res.status).toBe(200);

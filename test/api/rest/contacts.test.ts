@@ -9,15 +9,31 @@ beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
 const CONTACT_FIELDS = [
-  'id', 'company_id', 'firstname', 'lastname', 'phone_number', 'metadata', 'number_country_code', 'last_call_status',
-  'last_call_at', 'last_call_duration', 'last_call_feedback', 'source_name', 'tag_name', 'category_name', 'notes',
-  'created_at', 'updated_at', 'campaign_id', 'status',
+  'id',
+  'company_id',
+  'firstname',
+  'lastname',
+  'phone_number',
+  'metadata',
+  'number_country_code',
+  'last_call_status',
+  'last_call_at',
+  'last_call_duration',
+  'last_call_feedback',
+  'source_name',
+  'tag_name',
+  'category_name',
+  'notes',
+  'created_at',
+  'updated_at',
+  'campaign_id',
+  'status',
 ];
 
 const list = (token = a.key) => t.request('GET', '/compaign/v1/contact', { token });
 
 describe('GET /compaign/v1/contact', () => {
-  it('lists the company\'s contacts with exactly the documented fields', async () => {
+  it("lists the company's contacts with exactly the documented fields", async () => {
     const contacts = okData<any[]>(await list());
     expect(contacts).toHaveLength(1);
     expect(Object.keys(contacts[0]).sort()).toEqual([...CONTACT_FIELDS].sort());
@@ -34,7 +50,7 @@ describe('GET /compaign/v1/contact', () => {
     });
   });
 
-  it('never shows another company\'s contacts', async () => {
+  it("never shows another company's contacts", async () => {
     const ids = okData<any[]>(await list(b.key)).map((c) => c.id);
     expect(ids).toEqual([b.contact.id]);
   });

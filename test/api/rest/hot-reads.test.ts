@@ -80,7 +80,7 @@ describe('GET /v1/campaigns/by-id/{id} before the Koa chain', () => {
     }
   });
 
-  it('keeps tenancy: another company\'s campaign, an unknown and a deleted one answer the 404 envelope', async () => {
+  it("keeps tenancy: another company's campaign, an unknown and a deleted one answer the 404 envelope", async () => {
     expect(okData(await byId(b.campaign.id, { token: b.key })).id).toBe(b.campaign.id);
     expect(await byId(b.campaign.id, { token: a.key })).toMatchObject({ status: 404, body: NOT_FOUND });
     expect(await byId('00000000-0000-4000-8000-000000000000', { token: a.key })).toMatchObject({ status: 404, body: NOT_FOUND });

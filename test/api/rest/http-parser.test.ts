@@ -34,7 +34,12 @@ describe('requests the HTTP parser refuses', () => {
     ['headers over 16 KiB', `GET /v1/campaigns/list HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(17_000)}\r\n\r\n`, 431, 'Request line and headers too large (limit 16 KiB)'],
     ['a malformed request line', 'GET /v1/campaigns/list HTTP/1.1 extra\r\nHost: x\r\n\r\n', 400, 'Malformed HTTP request'],
     ['a bad Content-Length', 'POST /v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n', 400, 'Malformed HTTP request'],
-    ['both Content-Length and Transfer-Encoding', 'POST /v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 400, 'Malformed HTTP request'],
+    [
+      'both Content-Length and Transfer-Encoding',
+      'POST /v1/contacts HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      400,
+      'Malformed HTTP request',
+    ],
   ])('answers %s in the envelope with its status', async (_name, raw, status, message) => {
     const answer = parse(await rawRequest(raw));
     expect(answer.status).toBe(status);

@@ -29,8 +29,7 @@ describe('Idempotency-Key', () => {
   });
 
   const callBody = (tenantOf: Tenant, to = '+14155550123') => ({ ai_agent_id: tenantOf.agent.id, call_from: tenantOf.number.phone_number, call_to: to });
-  const makeCall = (app: TestApp, who: Tenant, key: string, body: unknown = callBody(who)) =>
-    app.request('POST', '/v1/calls/make-call', { token: who.key, body, headers: { 'Idempotency-Key': key } });
+  const makeCall = (app: TestApp, who: Tenant, key: string, body: unknown = callBody(who)) => app.request('POST', '/v1/calls/make-call', { token: who.key, body, headers: { 'Idempotency-Key': key } });
   const count = async (sql: string, params: unknown[]) => {
     const [row] = await t.app.orm.em.fork().execute(`select count(*)::int as n from ${sql}`, params);
     return row.n as number;
@@ -176,8 +175,27 @@ describe('Idempotency-Key', () => {
   it('answers a died flow trigger, contact import or campaign creation from what it created', async () => {
     const { flows, contacts, campaigns } = t.app.services;
     const cases: [string, unknown, (keyed: Caller) => Promise<unknown>, string, unknown[]][] = [
-      [`/v1/webhooks/${a.flow.id}/trigger`, { variables: { died: 1 } }, (k) => flows.trigger(k, a.flow.id, { variables: { died: 1 } }), 'webhook_executions where company_id = ? and flow_id = ?', [a.companyId, a.flow.id]],
-      ['/v1/contacts', [{ firstname: 'Died', phone_number: '+14155550315' }, { firstname: 'Died', phone_number: '+14155550316' }], (k) => contacts.create(k, [{ firstname: 'Died', phoneNumber: '+14155550315' }, { firstname: 'Died', phoneNumber: '+14155550316' }]), "contacts where company_id = ? and firstname = 'Died'", [a.companyId]],
+      [
+        `/v1/webhooks/${a.flow.id}/trigger`,
+        { variables: { died: 1 } },
+        (k) => flows.trigger(k, a.flow.id, { variables: { died: 1 } }),
+        'webhook_executions where company_id = ? and flow_id = ?',
+        [a.companyId, a.flow.id],
+      ],
+      [
+        '/v1/contacts',
+        [
+          { firstname: 'Died', phone_number: '+14155550315' },
+          { firstname: 'Died', phone_number: '+14155550316' },
+        ],
+        (k) =>
+          contacts.create(k, [
+            { firstname: 'Died', phoneNumber: '+14155550315' },
+            { firstname: 'Died', phoneNumber: '+14155550316' },
+          ]),
+        "contacts where company_id = ? and firstname = 'Died'",
+        [a.companyId],
+      ],
       ['/v1/campaigns', { name: 'Died campaign' }, (k) => campaigns.create(k, { name: 'Died campaign' }), "campaigns where company_id = ? and name = 'Died campaign'", [a.companyId]],
     ];
     for (const [path, body, create, table, params] of cases) {

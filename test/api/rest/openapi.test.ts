@@ -76,12 +76,15 @@ describe('GET /openapi.json', () => {
     const paths = Object.keys(doc.paths as Json).map((p) => p.split('/'));
     const param = (segment: string) => segment.startsWith('{');
     const ambiguous = paths.flatMap((a, i) =>
-      paths.slice(i + 1).filter((b) => {
-        if (a.length !== b.length || a.some((seg, k) => seg !== b[k] && !param(seg) && !param(b[k]))) return false;
-        const aConcreteFirst = a.some((seg, k) => !param(seg) && param(b[k]));
-        const bConcreteFirst = b.some((seg, k) => !param(seg) && param(a[k]));
-        return aConcreteFirst && bConcreteFirst;
-      }).map((b) => `${a.join('/')} ~ ${b.join('/')}`),
+      paths
+        .slice(i + 1)
+        .filter((b) => {
+          if (a.length !== b.length || a.some((seg, k) => seg !== b[k] && !param(seg) && !param(b[k]))) return false;
+          const aConcreteFirst = a.some((seg, k) => !param(seg) && param(b[k]));
+          const bConcreteFirst = b.some((seg, k) => !param(seg) && param(a[k]));
+          return aConcreteFirst && bConcreteFirst;
+        })
+        .map((b) => `${a.join('/')} ~ ${b.join('/')}`),
     );
     expect(ambiguous).toEqual([]);
   });
@@ -134,7 +137,7 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it('describes inputs with the services\' zod schemas: transforms as what is sent, ranges, unknown fields', () => {
+  it("describes inputs with the services' zod schemas: transforms as what is sent, ranges, unknown fields", () => {
     const makeCall = doc.paths['/v1/calls/make-call'].post;
     const body = makeCall.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['ai_agent_id', 'call_from', 'call_to']);
@@ -159,7 +162,7 @@ describe('GET /openapi.json', () => {
     expect(matches(body.properties.workspace.anyOf[0], '   ')).toBe(false);
   });
 
-  it('uses only formats OpenAPI tools know (none of zod\'s own, such as `starts_with`)', () => {
+  it("uses only formats OpenAPI tools know (none of zod's own, such as `starts_with`)", () => {
     const formats = new Set<string>();
     JSON.stringify(doc, (key, value) => {
       if (key === 'format' && typeof value === 'string') formats.add(value);
@@ -196,7 +199,7 @@ describe('GET /openapi.json', () => {
     expect(Campaign.properties.retry_delay_unit.items.enum).toEqual(['seconds', 'minutes', 'hours', 'days']);
   });
 
-  it('shows `secret` only in the answers that carry it: create, rotate-secret and a template\'s use', () => {
+  it("shows `secret` only in the answers that carry it: create, rotate-secret and a template's use", () => {
     const data = (path: string, method: string) => doc.paths[path][method].responses['200'].content['application/json'].schema.properties.data;
     const withSecret = { $ref: '#/components/schemas/WebhookFlowWithSecret' };
     expect(data('/v1/webhooks', 'post')).toEqual(withSecret);
@@ -211,8 +214,14 @@ describe('GET /openapi.json', () => {
     const op = doc.paths['/v1/contacts'].post;
     const sent = op.requestBody.content['application/json'].schema.oneOf as Json[];
     const answered = op.responses['200'].content['application/json'].schema.properties.data.oneOf as Json[];
-    expect(sent.map((s) => [s.title, s.type])).toEqual([['One contact', 'object'], ['An import', 'array']]);
-    expect(answered.map((s) => [s.title, s.$ref ?? s.type])).toEqual([['One contact', '#/components/schemas/Contact'], ['An import', 'array']]);
+    expect(sent.map((s) => [s.title, s.type])).toEqual([
+      ['One contact', 'object'],
+      ['An import', 'array'],
+    ]);
+    expect(answered.map((s) => [s.title, s.$ref ?? s.type])).toEqual([
+      ['One contact', '#/components/schemas/Contact'],
+      ['An import', 'array'],
+    ]);
   });
 
   it('documents the quirks: HTTP 200 `error` on campaign update and contact listing, 400 `error` on make-call', () => {
@@ -226,9 +235,7 @@ describe('GET /openapi.json', () => {
       expect(op.responses['500']).toBeUndefined();
       expect(op.responses['400']).toBeUndefined();
     }
-    expect(refsIn(doc.paths['/v1/calls/make-call'].post.responses['400'])).toEqual(
-      expect.arrayContaining(['#/components/schemas/Error', '#/components/schemas/QuirkError']),
-    );
+    expect(refsIn(doc.paths['/v1/calls/make-call'].post.responses['400'])).toEqual(expect.arrayContaining(['#/components/schemas/Error', '#/components/schemas/QuirkError']));
     expect(doc.components.schemas.QuirkError.properties).toEqual({
       status: { type: 'string', const: 'error' },
       message: { type: 'string', const: 'error' },
@@ -267,9 +274,7 @@ describe('routes and the document', () => {
   async function routes(): Promise<string[]> {
     const health = await HealthService.start(t.app.orm, t.app.jobs, { workers: true, logger: createLogger('silent') });
     const router = restRouter(t.app.orm, t.app.services, { publicBaseUrl: t.url, health });
-    return router.stack.flatMap((layer) =>
-      layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${openApiPath(String(layer.path))}`),
-    );
+    return router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${openApiPath(String(layer.path))}`));
   }
 
   it('documents every route, and documents no route that does not exist', async () => {

@@ -81,7 +81,7 @@ describe('?workspace= (empty)', () => {
 });
 
 describe('a JWT `sub`', () => {
-  it('is stored as the flow\'s created_by only when it is a UUID (the interface\'s type); otherwise created_by is null', async () => {
+  it("is stored as the flow's created_by only when it is a UUID (the interface's type); otherwise created_by is null", async () => {
     const user = randomUUID();
     const create = (sub: string) => t.request('POST', '/v1/webhooks', { token: t.jwtFor(a.companyId, { sub }), body: { name: `By ${sub}`, steps: [] } });
     expect(okData(await create(user.toUpperCase())).created_by).toBe(user);

@@ -70,10 +70,7 @@ it('contacts: one, a bulk import, the legacy listing', async () => {
 });
 
 it('calls: make-call, get, list, cancel', async () => {
-  const made = expectShape(
-    await call('POST', '/v1/calls/make-call', { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] }),
-    callShape,
-  );
+  const made = expectShape(await call('POST', '/v1/calls/make-call', { ai_agent_id: a.agent.id, call_from: FROM, call_to: '+14155550100', dynamic_variables: [{ name: 'x', value: 'y' }] }), callShape);
   expectShape(await call('GET', `/v1/calls/${made.id}`), callShape);
   expectShape(await call('GET', '/v1/calls?limit=5'), callPageShape);
   const canceled = expectShape(await call('POST', `/v1/calls/${made.id}/cancel`), callShape);
@@ -104,7 +101,10 @@ it('webhook flows, templates, executions with their step log', async () => {
   });
   expect(done).toMatchObject({ steps: [{ status: 'success', response: { status: 200 } }] });
   expectShape(await call('GET', `/v1/webhooks/${created.id}/executions`), z.strictObject({ items: list(executionItemShape), next_cursor: z.string().nullable() }));
-  expectShape(await call('GET', `/v1/webhooks/${created.id}`), flowShape.refine((f) => Array.isArray(f.executions) && f.executions.length === 1));
+  expectShape(
+    await call('GET', `/v1/webhooks/${created.id}`),
+    flowShape.refine((f) => Array.isArray(f.executions) && f.executions.length === 1),
+  );
 });
 
 it('failures: the error envelope, and the documented quirks', async () => {

@@ -10,9 +10,7 @@ beforeAll(async () => {
   t = await startTestApp();
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
-  call = okData(
-    await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: a.number.phone_number, call_to: '+14155550123' } }),
-  );
+  call = okData(await t.request('POST', '/v1/calls/make-call', { token: a.key, body: { ai_agent_id: a.agent.id, call_from: a.number.phone_number, call_to: '+14155550123' } }));
 });
 afterAll(() => t.close());
 
@@ -34,19 +32,19 @@ const foreignOps: [string, string, () => string, unknown][] = [
   ['GET', 'call', () => `/v1/calls/${call.id}`, undefined],
 ];
 
-describe('company B against company A\'s records', () => {
+describe("company B against company A's records", () => {
   it.each(foreignOps)('%s %s answers 404 Not found', async (method, _what, path, body) => {
     const res = await t.request(method, path(), { token: b.key, body });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ status: 'error', message: 'Not found', data: '' });
   });
 
-  it('cannot update A\'s campaign through the documented route', async () => {
+  it("cannot update A's campaign through the documented route", async () => {
     const res = await t.request('POST', `/compaign/v1/campaign/update/${a.campaign.id}`, { token: b.key, body: { name: 'stolen' } });
     expect(res.body).toEqual({ status: 'error', message: 'error', data: '' });
   });
 
-  it('cannot place a call with A\'s agent, nor from A\'s number', async () => {
+  it("cannot place a call with A's agent, nor from A's number", async () => {
     for (const body of [
       { ai_agent_id: a.agent.id, call_from: b.number.phone_number, call_to: '+14155550123' },
       { ai_agent_id: b.agent.id, call_from: a.number.phone_number, call_to: '+14155550123' },
@@ -57,20 +55,13 @@ describe('company B against company A\'s records', () => {
     }
   });
 
-  it('cannot attach a contact to A\'s campaign', async () => {
+  it("cannot attach a contact to A's campaign", async () => {
     const res = await t.request('POST', '/v1/contacts', { token: b.key, body: { phone_number: '+14155550155', campaign_id: a.campaign.id } });
     expect(res.body.data).toEqual([{ field: 'campaign_id', message: 'Campaign not found' }]);
   });
 
-  it('sees none of A\'s records in any list', async () => {
-    const lists = [
-      '/v1/campaigns/list',
-      '/v1/campaigns/by-workspace/default',
-      '/compaign/v1/contact',
-      '/v1/ai-agent',
-      '/v1/webhooks',
-      '/v1/phone-numbers',
-    ];
+  it("sees none of A's records in any list", async () => {
+    const lists = ['/v1/campaigns/list', '/v1/campaigns/by-workspace/default', '/compaign/v1/contact', '/v1/ai-agent', '/v1/webhooks', '/v1/phone-numbers'];
     const aIds = [a.campaign.id, a.contact.id, a.agent.id, a.flow.id, a.number.id];
     for (const path of lists) {
       const data = okData<any[]>(await t.request('GET', path, { token: b.key }));

@@ -9,15 +9,48 @@ beforeAll(async () => ({ t, a, b } = await twoTenants()));
 afterAll(() => t.close());
 
 const FLOW_FIELDS = [
-  'id', 'created_by', 'company_id', 'workspace_id', 'name', 'logo', 'retry_delay', 'retry_delay_unit', 'max_retries',
-  'status', 'created_at', 'updated_at', 'executions', 'steps', 'is_template', 'flow_direction', 'flow_mapping', 'tag_name',
-  'category_name', 'deleted_at', 'predefinedVariables', 'variables',
+  'id',
+  'created_by',
+  'company_id',
+  'workspace_id',
+  'name',
+  'logo',
+  'retry_delay',
+  'retry_delay_unit',
+  'max_retries',
+  'status',
+  'created_at',
+  'updated_at',
+  'executions',
+  'steps',
+  'is_template',
+  'flow_direction',
+  'flow_mapping',
+  'tag_name',
+  'category_name',
+  'deleted_at',
+  'predefinedVariables',
+  'variables',
   // Event subscriptions (issue 13, docs/flows.md): beyond the interface's fields.
-  'events', 'event_filters',
+  'events',
+  'event_filters',
 ];
 const STEP_FIELDS = [
-  'id', 'step_number', 'webhook_url', 'webhook_method', 'webhook_timeout', 'retry_limit', 'timeout', 'created_at',
-  'updated_at', 'deleted_at', 'webhook_url_params', 'webhook_headers', 'webhook_body', 'depends_on_step', 'success_condition',
+  'id',
+  'step_number',
+  'webhook_url',
+  'webhook_method',
+  'webhook_timeout',
+  'retry_limit',
+  'timeout',
+  'created_at',
+  'updated_at',
+  'deleted_at',
+  'webhook_url_params',
+  'webhook_headers',
+  'webhook_body',
+  'depends_on_step',
+  'success_condition',
 ];
 
 const flow = {
@@ -50,9 +83,34 @@ describe('webhook flows', () => {
   });
 
   it.each([
-    ['a duplicate step number', { steps: [{ step_number: 1, webhook_url: 'https://x.io' }, { step_number: 1, webhook_url: 'https://y.io' }] }, 'steps[1].step_number', 'Step numbers must be unique'],
-    ['a dependency on a later step', { steps: [{ step_number: 1, webhook_url: 'https://x.io', depends_on_step: 2 }, { step_number: 2, webhook_url: 'https://y.io' }] }, 'steps[0].depends_on_step', 'Must name an earlier step of this flow'],
-    ['an unknown method', { steps: [{ step_number: 1, webhook_url: 'https://x.io', webhook_method: 'FETCH' }] }, 'steps[0].webhook_method', 'Must be one of GET, POST, PUT, DELETE, PATCH, OPTIONS, HEAD'],
+    [
+      'a duplicate step number',
+      {
+        steps: [
+          { step_number: 1, webhook_url: 'https://x.io' },
+          { step_number: 1, webhook_url: 'https://y.io' },
+        ],
+      },
+      'steps[1].step_number',
+      'Step numbers must be unique',
+    ],
+    [
+      'a dependency on a later step',
+      {
+        steps: [
+          { step_number: 1, webhook_url: 'https://x.io', depends_on_step: 2 },
+          { step_number: 2, webhook_url: 'https://y.io' },
+        ],
+      },
+      'steps[0].depends_on_step',
+      'Must name an earlier step of this flow',
+    ],
+    [
+      'an unknown method',
+      { steps: [{ step_number: 1, webhook_url: 'https://x.io', webhook_method: 'FETCH' }] },
+      'steps[0].webhook_method',
+      'Must be one of GET, POST, PUT, DELETE, PATCH, OPTIONS, HEAD',
+    ],
     ['a non-http URL', { steps: [{ step_number: 1, webhook_url: 'ftp://x.io' }] }, 'steps[0].webhook_url', 'Must be an http or https URL'],
     ['a bad retry unit', { retry_delay_unit: 'weeks' }, 'retry_delay_unit', 'Must be one of seconds, minutes, hours, days'],
     ['a variable of no step', { variables: [{ name: 'v', location: 'body.id', stepId: 9 }] }, 'variables[0].stepId', 'Must name a step of this flow'],
@@ -62,7 +120,7 @@ describe('webhook flows', () => {
     expect(res.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field, message }] });
   });
 
-  it('lists a workspace\'s flows (workspace or workspace_id parameter), only the company\'s', async () => {
+  it("lists a workspace's flows (workspace or workspace_id parameter), only the company's", async () => {
     const ops = okData(await t.request('POST', '/v1/webhooks', { token: a.key, body: { name: 'Ops', workspace: 'ops' } }));
     const byDefault = okData<any[]>(await t.request('GET', '/v1/webhooks', { token: a.key }));
     expect(byDefault.map((f) => f.id)).not.toContain(ops.id);
@@ -82,9 +140,7 @@ describe('webhook flows', () => {
     expect(renamed.steps).toHaveLength(2);
     const orphan = await t.request('PATCH', `/v1/webhooks/${made.id}`, { token: a.key, body: { steps: [{ step_number: 5, webhook_url: 'https://x.io' }] } });
     expect(orphan.body.data).toEqual([{ field: 'variables[0].stepId', message: 'Must name a step of this flow' }]);
-    const replaced = okData(
-      await t.request('PATCH', `/v1/webhooks/${made.id}`, { token: a.key, body: { variables: [], steps: [{ step_number: 5, webhook_url: 'https://x.io' }] } }),
-    );
+    const replaced = okData(await t.request('PATCH', `/v1/webhooks/${made.id}`, { token: a.key, body: { variables: [], steps: [{ step_number: 5, webhook_url: 'https://x.io' }] } }));
     expect(replaced.steps.map((s: any) => s.step_number)).toEqual([5]);
   });
 

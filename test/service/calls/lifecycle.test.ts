@@ -53,8 +53,13 @@ describe('a call answered and completed', () => {
     after(125);
     expect(await update(id, 'completed')).toBe(true);
     expect(await read(id)).toMatchObject({
-      callStatus: 'completed', startedAt: answeredAt, endedAt: clock.now(), callDuration: 125, disconnectReason: 'completed',
-      cost: 1.25, costBreakdown: { telephony: 1.25, llm: 0, recording: 0, total: 1.25 },
+      callStatus: 'completed',
+      startedAt: answeredAt,
+      endedAt: clock.now(),
+      callDuration: 125,
+      disconnectReason: 'completed',
+      cost: 1.25,
+      costBreakdown: { telephony: 1.25, llm: 0, recording: 0, total: 1.25 },
     });
   });
 

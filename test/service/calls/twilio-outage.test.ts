@@ -17,8 +17,13 @@ let fake: Awaited<ReturnType<typeof fakeTwilio>>;
 let llm: FakeLlm;
 const clock = new ManualClock(new Date());
 const env = () => ({
-  TELEPHONY_PROVIDER: 'twilio', TWILIO_API_BASE_URL: fake.url, TWILIO_ACCOUNT_SID: TWILIO_SID, TWILIO_AUTH_TOKEN: TWILIO_TOKEN, PUBLIC_BASE_URL: TWILIO_PUBLIC,
-  LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model',
+  TELEPHONY_PROVIDER: 'twilio',
+  TWILIO_API_BASE_URL: fake.url,
+  TWILIO_ACCOUNT_SID: TWILIO_SID,
+  TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+  PUBLIC_BASE_URL: TWILIO_PUBLIC,
+  LLM_BASE_URL: llm.baseUrl,
+  LLM_MODEL: 'fake-model',
 });
 
 beforeAll(async () => {
@@ -59,7 +64,9 @@ async function placedDuringOutage(s: TestServices, to: string) {
 }
 
 const callOf = async (s: TestServices, callId: string) =>
-  (await s.orm.em.getConnection().execute<{ call_sid: string; call_status: string; disconnect_reason: string }[]>('SELECT call_sid, call_status, disconnect_reason FROM calls WHERE id = ?', [callId]))[0];
+  (
+    await s.orm.em.getConnection().execute<{ call_sid: string; call_status: string; disconnect_reason: string }[]>('SELECT call_sid, call_status, disconnect_reason FROM calls WHERE id = ?', [callId])
+  )[0];
 const sidOf = async (s: TestServices, callId: string) => (await callOf(s, callId)).call_sid;
 const dialsTo = (to: string) => fake.calls.filter((c) => c.to === to);
 
@@ -149,7 +156,10 @@ describe('Twilio callbacks and an outage', () => {
   it('reconciles a quiet live call with Twilio, whose lost completion ends it and has it analysed', async () => {
     const { callId, sid } = await placed('+14155550105');
     await statusCallback(s, callId, { CallSid: sid, AccountSid: TWILIO_SID, CallStatus: 'in-progress' });
-    Object.assign(fake.calls.find((c) => c.sid === sid)!, { status: 'completed', duration: '42' });
+    Object.assign(
+      fake.calls.find((c) => c.sid === sid)!,
+      { status: 'completed', duration: '42' },
+    );
     await s.services.lifecycle.sweep();
     expect((await callOf(s, callId)).call_status).toBe('in-progress');
     clock.advance(61_000);

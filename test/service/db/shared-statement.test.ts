@@ -65,7 +65,7 @@ describe('a shared statement', () => {
     expect(rows.filter((r) => r.tx === rows[0].tx).map((r) => r.id)).toEqual([1]);
   });
 
-  it('never carries two companies\' rows in one statement', async () => {
+  it("never carries two companies' rows in one statement", async () => {
     const [a, b] = [randomUUID(), randomUUID()];
     await Promise.all(Array.from({ length: 10 }, (_, i) => [insert(a, i + 1), insert(b, i + 101)]).flat());
 
@@ -78,7 +78,7 @@ describe('a shared statement', () => {
     expect(statements).toHaveLength(4);
   });
 
-  it('fails only the failing row\'s call: the rows it went with are tried again alone and stored', async () => {
+  it("fails only the failing row's call: the rows it went with are tried again alone and stored", async () => {
     const company = randomUUID();
     const calls = [insert(company, 1), insert(company, 2), insert(company, 3, 'bad'), insert(company, 4), insert(company, 5)];
     const settled = await Promise.allSettled(calls);

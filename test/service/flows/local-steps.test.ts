@@ -35,8 +35,7 @@ async function lostLocalStep(path: string): Promise<string> {
 const stepJobs = async (executionId: string) =>
   (await s.orm.em.fork().execute(`SELECT data FROM pgboss.job WHERE name = 'flow.step' AND data ->> 'executionId' = ?`, [executionId])).map((r) => r.data as FlowStepJob);
 
-const localOf = async (executionId: string) =>
-  (await s.orm.em.fork().execute(`SELECT local_step, local_until FROM webhook_executions WHERE id = ?`, [executionId]))[0];
+const localOf = async (executionId: string) => (await s.orm.em.fork().execute(`SELECT local_step, local_until FROM webhook_executions WHERE id = ?`, [executionId]))[0];
 
 describe('the flow step sweep', () => {
   it('queues a local step past its deadline as a job, once, and the job sends it', async () => {

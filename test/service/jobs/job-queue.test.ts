@@ -51,9 +51,7 @@ describe('the job queue: jobs written in the caller transaction (jobSql), queue 
     await orm.em.fork().transactional(async (tx) => {
       await jobs.send(name, { companyId: 'c1', campaignId: 'delayed' }, { db: jobSql(tx), delayMs: 60_000 });
     });
-    const [row] = await orm.em
-      .fork()
-      .execute(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE name = ? AND data ->> 'campaignId' = 'delayed'`, [name]);
+    const [row] = await orm.em.fork().execute(`SELECT extract(epoch FROM start_after - now())::float AS wait FROM pgboss.job WHERE name = ? AND data ->> 'campaignId' = 'delayed'`, [name]);
     expect(row.wait).toBeGreaterThan(55);
     expect(row.wait).toBeLessThanOrEqual(60);
   });
@@ -81,8 +79,7 @@ describe('the job queue: jobs written in the caller transaction (jobSql), queue 
   });
 
   it('makes the sends of one key on a coalescing queue within 20 ms one trailing send: a job still waits after the last', async () => {
-    const waiting = async () =>
-      (await orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ? AND singleton_key = 'burst' AND state = 'created'`, [name]))[0].n as number;
+    const waiting = async () => (await orm.em.fork().execute(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ? AND singleton_key = 'burst' AND state = 'created'`, [name]))[0].n as number;
     await jobs.send(name, { companyId: 'c1', campaignId: 'burst' }, { singletonKey: 'burst' });
     expect(await waiting()).toBe(1);
     // A worker takes the job (it no longer waits); the next sends come while it runs.

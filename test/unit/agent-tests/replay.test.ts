@@ -36,7 +36,7 @@ describe("a call's caller side as a replay script", () => {
 });
 
 describe('what a caller hears before speaking over the agent', () => {
-  it('is the words said within that time at the agent\'s voice speed, cut at a word', () => {
+  it("is the words said within that time at the agent's voice speed, cut at a word", () => {
     const text = 'I am calling about your renewal next month.';
     expect(heardWithin(text, 400, 50)).toBe('');
     expect(heardWithin(text, 1500, 50)).toBe('I am calling');
@@ -54,10 +54,18 @@ describe('the clock of a simulated test call', () => {
     clock.setTimeout(() => fired.push('early'), 1000);
     const cleared = clock.setTimeout(() => fired.push('cleared'), 500);
     clock.clearTimeout(cleared);
-    await clock.advance(3000, async () => void fired.push('settled'), () => false);
+    await clock.advance(
+      3000,
+      async () => void fired.push('settled'),
+      () => false,
+    );
     expect(fired).toEqual(['early', 'settled']);
     expect(clock.now() - start).toBeGreaterThanOrEqual(3000);
-    await clock.advance(3000, async () => undefined, () => false);
+    await clock.advance(
+      3000,
+      async () => undefined,
+      () => false,
+    );
     expect(fired).toEqual(['early', 'settled', 'late']);
   });
 });

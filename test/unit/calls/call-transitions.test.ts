@@ -8,9 +8,17 @@ const at = new Date('2026-11-23T15:00:00Z');
 describe('transitionFields', () => {
   it('keeps a live call’s timing and reason: ringing writes its status alone', () => {
     expect(transitionFields({ status: 'ringing', at, disconnectReason: 'ignored while live' })).toEqual({
-      status: 'ringing', predecessors: ['pstn-queued'], at,
-      startedAt: null, answeredAt: null, endedAt: null, durationS: null, unansweredDurationS: null,
-      disconnectReason: null, fallbackReason: null, contactStatus: 'in-progress',
+      status: 'ringing',
+      predecessors: ['pstn-queued'],
+      at,
+      startedAt: null,
+      answeredAt: null,
+      endedAt: null,
+      durationS: null,
+      unansweredDurationS: null,
+      disconnectReason: null,
+      fallbackReason: null,
+      contactStatus: 'in-progress',
     });
   });
 
@@ -19,7 +27,15 @@ describe('transitionFields', () => {
   });
 
   it('ends a completed call: its start is the stored one, else now; its duration the provider’s, else measured, else 0', () => {
-    expect(transitionFields({ status: 'completed', at })).toMatchObject({ startedAt: null, answeredAt: at, endedAt: at, durationS: null, unansweredDurationS: 0, fallbackReason: 'completed', contactStatus: 'picked-up' });
+    expect(transitionFields({ status: 'completed', at })).toMatchObject({
+      startedAt: null,
+      answeredAt: at,
+      endedAt: at,
+      durationS: null,
+      unansweredDurationS: 0,
+      fallbackReason: 'completed',
+      contactStatus: 'picked-up',
+    });
     expect(transitionFields({ status: 'completed', at, durationS: 42 })).toMatchObject({ durationS: 42, unansweredDurationS: 0 });
   });
 
@@ -28,7 +44,11 @@ describe('transitionFields', () => {
   });
 
   it('gives an ending call the update’s reason over any recorded one, and its status when there is none', () => {
-    expect(transitionFields({ status: 'failed', at, disconnectReason: 'provider_error' })).toMatchObject({ disconnectReason: 'provider_error', fallbackReason: 'failed', contactStatus: 'unreachable' });
+    expect(transitionFields({ status: 'failed', at, disconnectReason: 'provider_error' })).toMatchObject({
+      disconnectReason: 'provider_error',
+      fallbackReason: 'failed',
+      contactStatus: 'unreachable',
+    });
     expect(transitionFields({ status: 'busy', at })).toMatchObject({ disconnectReason: null, fallbackReason: 'busy' });
   });
 

@@ -10,7 +10,7 @@ describe('retry tiers', () => {
     expect(delayBefore({ attempts: [], delays: [], units: [] }, 2)).toBeNull();
   });
 
-  it("wait the delay of the tier the next attempt belongs to, in order", () => {
+  it('wait the delay of the tier the next attempt belongs to, in order', () => {
     expect(delayBefore(tiers, 2)).toBe(10 * 60_000);
     expect(delayBefore(tiers, 3)).toBe(86_400_000);
     expect(delayBefore(tiers, 5)).toBe(86_400_000);
@@ -24,7 +24,10 @@ describe('contact mapping', () => {
   const contact = { firstname: 'Ada', lastname: '', metadata: { plan: 'gold', visits: 3, tags: ['a'] }, last_call_at: null };
 
   it('builds dynamic variables from paths into the contact, leaving out missing and empty values', () => {
-    const vars = dynamicVariables({ first_name: 'firstname', plan: 'metadata.plan', visits: 'metadata.visits', tags: 'metadata.tags', last: 'lastname', nope: 'metadata.x.y', when: 'last_call_at', bad: 3 }, contact);
+    const vars = dynamicVariables(
+      { first_name: 'firstname', plan: 'metadata.plan', visits: 'metadata.visits', tags: 'metadata.tags', last: 'lastname', nope: 'metadata.x.y', when: 'last_call_at', bad: 3 },
+      contact,
+    );
     expect(vars).toEqual([
       { name: 'first_name', value: 'Ada' },
       { name: 'plan', value: 'gold' },

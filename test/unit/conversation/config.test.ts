@@ -6,8 +6,24 @@ describe('language-model settings', () => {
   });
 
   it('read an OpenAI-compatible server, with OpenAI and a 10 s timeout by default', () => {
-    expect(loadConfig({ LLM_MODEL: 'gpt-4o-mini' }).llm).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: undefined, model: 'gpt-4o-mini', fallbackModel: undefined, timeoutMs: 10_000, interTokenTimeoutMs: 5000, streamUsage: true });
-    const local = loadConfig({ LLM_MODEL: 'llama3', LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_TIMEOUT_MS: '2500', LLM_API_KEY: 'k', LLM_FALLBACK_MODEL: 'llama3-small', LLM_INTER_TOKEN_TIMEOUT_MS: '800', LLM_STREAM_USAGE: '0' }).llm;
+    expect(loadConfig({ LLM_MODEL: 'gpt-4o-mini' }).llm).toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: undefined,
+      model: 'gpt-4o-mini',
+      fallbackModel: undefined,
+      timeoutMs: 10_000,
+      interTokenTimeoutMs: 5000,
+      streamUsage: true,
+    });
+    const local = loadConfig({
+      LLM_MODEL: 'llama3',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1/',
+      LLM_TIMEOUT_MS: '2500',
+      LLM_API_KEY: 'k',
+      LLM_FALLBACK_MODEL: 'llama3-small',
+      LLM_INTER_TOKEN_TIMEOUT_MS: '800',
+      LLM_STREAM_USAGE: '0',
+    }).llm;
     expect(local).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'llama3', fallbackModel: 'llama3-small', timeoutMs: 2500, interTokenTimeoutMs: 800, streamUsage: false });
   });
 
@@ -19,7 +35,7 @@ describe('language-model settings', () => {
 });
 
 describe('playback events and prices', () => {
-  it('ask for Twilio\'s info events unless RELAY_INFO_EVENTS is off', () => {
+  it("ask for Twilio's info events unless RELAY_INFO_EVENTS is off", () => {
     expect(loadConfig({}).relayInfoEvents).toBe(true);
     expect(loadConfig({ RELAY_INFO_EVENTS: '0' }).relayInfoEvents).toBe(false);
     expect(() => loadConfig({ RELAY_INFO_EVENTS: 'maybe' })).toThrow(/RELAY_INFO_EVENTS/);
@@ -33,6 +49,8 @@ describe('playback events and prices', () => {
       llmInputPerMTok: 0.15,
       llmOutputPerMTok: 0.6,
     });
-    expect(() => loadConfig({ LLM_PRICE_INPUT_PER_MTOK: '-1', RECORDING_PRICE_PER_MINUTE: 'free' })).toThrow(/LLM_PRICE_INPUT_PER_MTOK.*RECORDING_PRICE_PER_MINUTE|RECORDING_PRICE_PER_MINUTE.*LLM_PRICE_INPUT_PER_MTOK/);
+    expect(() => loadConfig({ LLM_PRICE_INPUT_PER_MTOK: '-1', RECORDING_PRICE_PER_MINUTE: 'free' })).toThrow(
+      /LLM_PRICE_INPUT_PER_MTOK.*RECORDING_PRICE_PER_MINUTE|RECORDING_PRICE_PER_MINUTE.*LLM_PRICE_INPUT_PER_MTOK/,
+    );
   });
 });

@@ -191,7 +191,10 @@ describe('the conversation engine', () => {
 
   it('transfers only to a number the agent allows, telling the model when it may not', async () => {
     const allowed = agent({ agentFlow: { transfer_numbers: ['+14155550199'] } });
-    llm.reply({ toolCalls: [{ name: 'transfer_call', arguments: { number: '+19995550000' } }] }, { text: 'Let me get you to sales.', toolCalls: [{ name: 'transfer_call', arguments: { number: '+1 (415) 555-0199' } }] });
+    llm.reply(
+      { toolCalls: [{ name: 'transfer_call', arguments: { number: '+19995550000' } }] },
+      { text: 'Let me get you to sales.', toolCalls: [{ name: 'transfer_call', arguments: { number: '+1 (415) 555-0199' } }] },
+    );
     const { engine, sink } = engineOn(llm, { agent: allowed });
     await engine.start();
     expect(llm.requests[0].tools.find((t: any) => t.function.name === 'transfer_call').function.parameters.properties.number.enum).toEqual(['+14155550199']);
@@ -205,7 +208,13 @@ describe('the conversation engine', () => {
 
   it('presses digits for a phone menu and answers every tool call, unknown ones included', async () => {
     llm.reply(
-      { toolCalls: [{ name: 'press_digits', arguments: { digits: '1#' } }, { name: 'fly', arguments: {} }, { name: 'press_digits', arguments: '{"digits":' }] },
+      {
+        toolCalls: [
+          { name: 'press_digits', arguments: { digits: '1#' } },
+          { name: 'fly', arguments: {} },
+          { name: 'press_digits', arguments: '{"digits":' },
+        ],
+      },
       { text: 'Waiting for the menu.' },
     );
     const { engine, sink } = engineOn(llm);
@@ -307,7 +316,11 @@ describe('an agent with states', () => {
   });
 
   it('adds the current state to the system prompt and moves along next with go_to_state', async () => {
-    llm.reply({ text: 'Hello Ada!', toolCalls: [{ name: 'go_to_state', arguments: { state: 'nowhere' } }] }, { toolCalls: [{ name: 'go_to_state', arguments: { state: 'offer' } }] }, { text: 'May I offer you Gold?' });
+    llm.reply(
+      { text: 'Hello Ada!', toolCalls: [{ name: 'go_to_state', arguments: { state: 'nowhere' } }] },
+      { toolCalls: [{ name: 'go_to_state', arguments: { state: 'offer' } }] },
+      { text: 'May I offer you Gold?' },
+    );
     const { engine, sink } = engineOn(llm, { agent: states });
     await engine.start();
     const [first, second, third] = llm.requests;

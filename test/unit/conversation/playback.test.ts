@@ -24,7 +24,7 @@ const SILENCE = { reminderMs: { from: 3000, to: 3000 }, maxMs: 6000 };
 const reminders = () => llm.requests.filter((r) => r.messages.at(-1)?.content === REMINDER).length;
 const reminded = (n: number) => waitFor(`${n} reminders`, async () => (reminders() >= n ? true : undefined), 5000, 5);
 
-describe('silence, timed from the end of the agent\'s voice', () => {
+describe("silence, timed from the end of the agent's voice", () => {
   it('counts from the estimated end of a long answer, not from the end of its stream', async () => {
     const clock = new FakeTimers();
     llm.reply({ text: LONG });
@@ -63,7 +63,7 @@ describe('silence, timed from the end of the agent\'s voice', () => {
     await reminded(1);
   });
 
-  it('with Twilio\'s events, waits while the agent speaks and counts from agentSpeaking off', async () => {
+  it("with Twilio's events, waits while the agent speaks and counts from agentSpeaking off", async () => {
     const clock = new FakeTimers();
     llm.reply({ text: LONG });
     llm.fallback = { text: 'Are you still there?' };
@@ -80,7 +80,7 @@ describe('silence, timed from the end of the agent\'s voice', () => {
     await reminded(1);
   });
 
-  it('with Twilio\'s events, counts from the end of a grace past the estimate when agentSpeaking off never comes', async () => {
+  it("with Twilio's events, counts from the end of a grace past the estimate when agentSpeaking off never comes", async () => {
     const clock = new FakeTimers();
     llm.reply({ text: LONG });
     llm.fallback = { text: 'Are you still there?' };
@@ -100,7 +100,7 @@ describe('silence, timed from the end of the agent\'s voice', () => {
     expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'max_silence' });
   });
 
-  it('with Twilio\'s events, counts from a playback that ended before the estimate', async () => {
+  it("with Twilio's events, counts from a playback that ended before the estimate", async () => {
     const clock = new FakeTimers();
     llm.reply({ text: LONG });
     const { engine } = engineOn(llm, { clock, silence: SILENCE });
@@ -129,7 +129,7 @@ describe('silence, timed from the end of the agent\'s voice', () => {
 });
 
 describe('what the callee heard (tokensPlayed)', () => {
-  it('keeps, when the session ends, only what was played of the agent\'s last turn', async () => {
+  it("keeps, when the session ends, only what was played of the agent's last turn", async () => {
     llm.reply({ text: LONG });
     const { engine, transcript } = engineOn(llm);
     await engine.start();
@@ -181,7 +181,7 @@ describe('what the callee heard (tokensPlayed)', () => {
 });
 
 describe('the latency of a turn, and the tokens of the model', () => {
-  it('breaks an answer\'s latency down and adds the voice-to-voice latency Twilio reports, stored with the next write', async () => {
+  it("breaks an answer's latency down and adds the voice-to-voice latency Twilio reports, stored with the next write", async () => {
     llm.reply({ text: 'Hi, this is Ava.', firstTokenDelayMs: 150, usage: { prompt_tokens: 120, completion_tokens: 6 } });
     const { engine, transcript, usage, saves } = engineOn(llm, { agent: agent({ whoTalksFirst: 'user' }) });
     await engine.start();

@@ -29,16 +29,24 @@ class ScriptedConversation implements Conversation {
   async userSaid(text: string, final: boolean) {
     this.inputs.push(`said:${text}:${final}`);
     if (!final) return;
-    if (text === 'transfer me') { this.sink.transfer('+14155550100', null); return; }
+    if (text === 'transfer me') {
+      this.sink.transfer('+14155550100', null);
+      return;
+    }
     if (text === 'warm transfer') {
       this.sink.play('https://cdn.example.com/hold.mp3');
-      this.sink.transfer('+14155550100', 'Ada wants to move her appointment.'); return;
+      this.sink.transfer('+14155550100', 'Ada wants to move her appointment.');
+      return;
     }
     if (text === 'bye') {
       this.sink.text('Goodbye.', true);
-      this.sink.end('agent_hangup'); return;
+      this.sink.end('agent_hangup');
+      return;
     }
-    if (text === 'spanish') { this.sink.language('es-ES'); return; }
+    if (text === 'spanish') {
+      this.sink.language('es-ES');
+      return;
+    }
     this.sink.text('You said ', false);
     this.sink.text(text, true);
   }
@@ -109,7 +117,11 @@ async function started(): Promise<{ fake: FakeRelay; conversation: ScriptedConve
   return { fake, conversation: opened.at(-1)!.conversation };
 }
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => 0, (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1));
+const refusal = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 0,
+    (err: unknown) => (err instanceof RefusedHandshake ? err.status : -1),
+  );
 
 describe('the ConversationRelay websocket', () => {
   it('refuses unsigned and wrongly signed handshakes with 403, before any message', async () => {
@@ -122,7 +134,7 @@ describe('the ConversationRelay websocket', () => {
     expect(await refusal(FakeRelay.connect({ ...target, url: `${target.url}/elsewhere` }))).toBe(404);
   });
 
-  it('opens the call named by setup and streams the agent\'s turns as text tokens', async () => {
+  it("opens the call named by setup and streams the agent's turns as text tokens", async () => {
     const { fake, conversation } = await started();
     expect(opened[0]).toMatchObject({ callId: CALL, callSid: SID });
     fake.prompt('I am', false);
@@ -137,7 +149,7 @@ describe('the ConversationRelay websocket', () => {
     fake.close();
   });
 
-  it('passes Twilio\'s info events on as speech events, each timed by its ts or on arrival, and ignores other info', async () => {
+  it("passes Twilio's info events on as speech events, each timed by its ts or on arrival, and ignores other info", async () => {
     const { fake, conversation } = await started();
     fake.speaking('client', true, 1_000);
     fake.speaking('client', false, 2_500);
@@ -219,7 +231,7 @@ describe('the ConversationRelay websocket', () => {
     expect(opened).toHaveLength(0);
   });
 
-  it('opens the session its TwiML\'s opening names, and closes one naming an opening it does not know', async () => {
+  it("opens the session its TwiML's opening names, and closes one naming an opening it does not know", async () => {
     const resumed = await FakeRelay.connect(target);
     resumed.send({ type: 'setup', callSid: SID, customParameters: { call_id: CALL, opening: 'resumed' } });
     await resumed.turn();
@@ -266,4 +278,3 @@ describe('stopping the relay', () => {
     expect(await refusal(FakeRelay.connect(target))).toBe(503);
   });
 });
-

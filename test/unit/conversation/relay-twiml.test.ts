@@ -20,7 +20,7 @@ describe('the ConversationRelay TwiML', () => {
     expect(twiml).toContain(`<Parameter name="call_id" value="${CALL}"/><Parameter name="welcome_greeting" value="spoken"/>`);
   });
 
-  it('asks for Twilio\'s info events (who speaks, what was played) when told to', () => {
+  it("asks for Twilio's info events (who speaks, what was played) when told to", () => {
     const twiml = conversationRelayTwiml('https://sb.example.com', CALL, { language: 'fr-FR', interruptionSensitivity: 50, welcomeGreeting: '' }, TOKEN, 'new', true);
     expect(twiml).toContain('interruptSensitivity="medium" events="speaker-events tokens-played">');
   });
@@ -44,7 +44,7 @@ describe('the ConversationRelay TwiML', () => {
     expect(twiml).not.toContain(absent);
   });
 
-  it('names the opening of a session that is not the call\'s first, after the call id, and has Twilio say no welcome greeting in it', () => {
+  it("names the opening of a session that is not the call's first, after the call id, and has Twilio say no welcome greeting in it", () => {
     for (const opening of ['resumed', 'transfer_failed'] as const) {
       const twiml = conversationRelayTwiml('https://sb.example.com', CALL, { language: 'en-US', interruptionSensitivity: 50, welcomeGreeting: 'Hi.' }, TOKEN, opening);
       expect(twiml).toContain(`<Parameter name="call_id" value="${CALL}"/><Parameter name="opening" value="${opening}"/></ConversationRelay>`);

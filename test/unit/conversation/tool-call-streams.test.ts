@@ -46,7 +46,13 @@ const shapes: [string, Record<string, unknown>[], string][] = [
   [
     "Gemini's OpenAI-compatible API: no index, two calls in one chunk, arguments split without index, finish_reason stop",
     [
-      { role: 'assistant', tool_calls: [{ id: 'function-call-a', type: 'function', function: fn('press_digits', '{"digits":') }, { id: 'function-call-b', type: 'function', function: fn('end_call', '{}') }] },
+      {
+        role: 'assistant',
+        tool_calls: [
+          { id: 'function-call-a', type: 'function', function: fn('press_digits', '{"digits":') },
+          { id: 'function-call-b', type: 'function', function: fn('end_call', '{}') },
+        ],
+      },
       { tool_calls: [{ id: 'function-call-a', function: fn(undefined, '"1#"}') }] },
     ],
     'stop',

@@ -13,12 +13,11 @@ beforeEach(() => {
 });
 
 const DESK = '+14155550199';
-const transferring = (mode: 'cold' | 'warm', holdAudioUrl: string | null = null) =>
-  agent({ transferMode: mode, holdAudioUrl, agentFlow: { transfer_numbers: [DESK] } });
+const transferring = (mode: 'cold' | 'warm', holdAudioUrl: string | null = null) => agent({ transferMode: mode, holdAudioUrl, agentFlow: { transfer_numbers: [DESK] } });
 const transferReply = { text: 'One moment.', toolCalls: [{ name: 'transfer_call', arguments: { number: DESK } }] };
 
 describe('a transfer by the engine', () => {
-  it('warm: plays the hold audio, then hands over with the model\'s summary of the spoken turns', async () => {
+  it("warm: plays the hold audio, then hands over with the model's summary of the spoken turns", async () => {
     llm.reply({ text: 'Hello.' }, transferReply, { text: '  Ada wants\na person.  ' });
     const { engine, sink } = engineOn(llm, { agent: transferring('warm', 'https://cdn.example.com/hold.mp3') });
     await engine.start();
@@ -69,9 +68,17 @@ describe('the transfer TwiML', () => {
     );
   });
 
-  it('reads DialCallStatus as the transfer\'s status', () => {
+  it("reads DialCallStatus as the transfer's status", () => {
     expect(['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled', 'dialing', 'teleported', undefined].map(transferStatusOf)).toEqual([
-      'completed', 'completed', 'busy', 'no-answer', 'failed', 'canceled', 'failed', 'failed', 'failed',
+      'completed',
+      'completed',
+      'busy',
+      'no-answer',
+      'failed',
+      'canceled',
+      'failed',
+      'failed',
+      'failed',
     ]);
   });
 

@@ -20,7 +20,19 @@ const problems = (sql: string) => companyFilterProblems(sql, tables);
 describe('the tenant tables', () => {
   it('are the entities with a company relation, with their company column', () => {
     expect([...tables.keys()].sort()).toEqual([
-      'agent_scenarios', 'agent_test_runs', 'ai_agent_versions', 'ai_agents', 'api_keys', 'calls', 'campaign_contacts', 'campaigns', 'contacts', 'do_not_call_numbers', 'phone_numbers', 'webhook_executions', 'webhook_flows',
+      'agent_scenarios',
+      'agent_test_runs',
+      'ai_agent_versions',
+      'ai_agents',
+      'api_keys',
+      'calls',
+      'campaign_contacts',
+      'campaigns',
+      'contacts',
+      'do_not_call_numbers',
+      'phone_numbers',
+      'webhook_executions',
+      'webhook_flows',
     ]);
     expect(tables.get('calls')).toEqual({ company: 'company_id', key: 'id' });
   });
@@ -48,9 +60,7 @@ describe('a statement on tenant tables', () => {
   });
 
   it('checks every level: CTEs, subqueries and the rows an INSERT ... SELECT reads', () => {
-    expect(problems('with x as (select id from calls where id = $1) update calls c set call_status = $2 from x where c.id = x.id and c.company_id = $3')).toEqual([
-      'calls has no company_id filter',
-    ]);
+    expect(problems('with x as (select id from calls where id = $1) update calls c set call_status = $2 from x where c.id = x.id and c.company_id = $3')).toEqual(['calls has no company_id filter']);
     expect(problems('select * from campaigns c where c.company_id = $1 and exists (select 1 from campaign_contacts cc where cc.campaign_id = c.id)')).toEqual([
       'campaign_contacts (as cc) has no company_id filter',
     ]);
@@ -63,19 +73,19 @@ describe('a statement on tenant tables', () => {
     expect(problems('select * from ai_agents where company_id = $1 or is_template')).toEqual(['ai_agents has no company_id filter']);
   });
 
-  it('fails an INSERT that does not say the row\'s company', () => {
+  it("fails an INSERT that does not say the row's company", () => {
     expect(problems('insert into contacts (id, phone_number) values ($1, $2)')).toEqual(['INSERT INTO contacts sets no company_id']);
     expect(problems('insert into contacts (id, company_id, phone_number) values ($1, $2, $3)')).toEqual([]);
   });
 
-  it('passes the unit of work\'s writes by primary key, and no other write without the filter', () => {
+  it("passes the unit of work's writes by primary key, and no other write without the filter", () => {
     expect(problems('update "campaigns" set "notes" = $1, "updated_at" = $2 where "id" = $3')).toEqual([]);
     expect(problems('delete from "phone_numbers" where "id" in ($1, $2)')).toEqual([]);
     expect(problems('update campaigns set status = $1 where id = $2 and status = $3')).toEqual(['campaigns has no company_id filter']);
     expect(problems('update campaigns set status = $1 where status = $2')).toEqual(['campaigns has no company_id filter']);
   });
 
-  it('leaves tables without a company alone (child rows, jobs, the template catalogue\'s own tables)', () => {
+  it("leaves tables without a company alone (child rows, jobs, the template catalogue's own tables)", () => {
     expect(problems('select * from webhook_steps where flow_id = $1')).toEqual([]);
     expect(problems('select * from pgboss.job where id = $1')).toEqual([]);
   });

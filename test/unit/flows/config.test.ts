@@ -17,7 +17,7 @@ describe('flow settings', () => {
 });
 
 describe('job recovery settings', () => {
-  it('by default bring a killed worker\'s flow step back within its timeout plus a minute (docs/flows.md)', () => {
+  it("by default bring a killed worker's flow step back within its timeout plus a minute (docs/flows.md)", () => {
     const { jobRecovery } = loadConfig({});
     expect(jobRecovery).toEqual({ expiryS: 30, maintenanceS: 10 });
     // Expiry, two maintenance intervals at worst, pg-boss's retry pause of at most 2 s.

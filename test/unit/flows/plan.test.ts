@@ -3,13 +3,33 @@ import { nextAction, retryPlan, type RunRecord, variableScope } from '../../../s
 import { coerce, fillJson, fillText, readPath, unresolvedNames } from '../../../src/services/flows/placeholders';
 
 const step = (stepNumber: number, dependsOnStep: number | null = null): StepDefinition => ({
-  stepNumber, url: 'https://x.io', method: 'POST', webhookTimeout: 10, retryLimit: 0, timeout: 30, urlParams: {}, headers: {}, body: null, dependsOnStep, successCondition: null,
+  stepNumber,
+  url: 'https://x.io',
+  method: 'POST',
+  webhookTimeout: 10,
+  retryLimit: 0,
+  timeout: 30,
+  urlParams: {},
+  headers: {},
+  body: null,
+  dependsOnStep,
+  successCondition: null,
 });
 const flow = (steps: StepDefinition[], extra: Partial<FlowDefinition> = {}): FlowDefinition => ({
-  steps, variables: [], predefinedVariables: [], maxRetries: 2, retryDelay: 5, retryDelayUnit: 'minutes', ...extra,
+  steps,
+  variables: [],
+  predefinedVariables: [],
+  maxRetries: 2,
+  retryDelay: 5,
+  retryDelayUnit: 'minutes',
+  ...extra,
 });
 const run = (attemptNumber: number, stepNumber: number, status: RunRecord['status'], extracted = {}, retryable = true): RunRecord => ({
-  attemptNumber, stepNumber, status, extracted, retryable,
+  attemptNumber,
+  stepNumber,
+  status,
+  extracted,
+  retryable,
 });
 
 describe('placeholders', () => {
@@ -36,8 +56,21 @@ describe('placeholders', () => {
 
   it('read response paths and convert data types', () => {
     const res = { status: 201, headers: { 'x-id': 'h1' }, body: { items: [{ id: 'i1' }], n: '42' } };
-    expect([readPath(res, 'status'), readPath(res, 'headers.X-Id'), readPath(res, 'body.items[0].id'), readPath(res, 'body.items.0.id'), readPath(res, 'body.nope.x')]).toEqual([201, 'h1', 'i1', 'i1', undefined]);
-    expect([coerce('42', 'number'), coerce('4.7', 'integer'), coerce('yes', 'boolean'), coerce({ a: 1 }, 'string'), coerce('abc', 'number'), coerce(null, 'string')]).toEqual([42, 4, true, '{"a":1}', undefined, undefined]);
+    expect([readPath(res, 'status'), readPath(res, 'headers.X-Id'), readPath(res, 'body.items[0].id'), readPath(res, 'body.items.0.id'), readPath(res, 'body.nope.x')]).toEqual([
+      201,
+      'h1',
+      'i1',
+      'i1',
+      undefined,
+    ]);
+    expect([coerce('42', 'number'), coerce('4.7', 'integer'), coerce('yes', 'boolean'), coerce({ a: 1 }, 'string'), coerce('abc', 'number'), coerce(null, 'string')]).toEqual([
+      42,
+      4,
+      true,
+      '{"a":1}',
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -65,7 +98,12 @@ describe('planning', () => {
 
   it('takes values from the trigger, then extracted variables (or their custom value), then predefined ones', () => {
     const definition = flow(steps, {
-      predefinedVariables: [{ name: 'a', value: 'pre' }, { name: 'b', value: 'pre' }, { name: 'c', value: 'pre' }, { name: 'd', value: 'pre' }],
+      predefinedVariables: [
+        { name: 'a', value: 'pre' },
+        { name: 'b', value: 'pre' },
+        { name: 'c', value: 'pre' },
+        { name: 'd', value: 'pre' },
+      ],
       variables: [
         { name: 'b', stepId: 1, location: 'body.b', type: '', dataType: '', customValue: '' },
         { name: 'c', stepId: 2, location: 'body.c', type: '', dataType: '', customValue: 'custom' },

@@ -58,8 +58,18 @@ it("runs each event once per operation, writes each socket its own id, and keeps
   const first = event('a');
   const second = event('b');
   // As the bus does: each event to every subscriber, one after the other.
-  for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, first, 'a', s, run(`${key}:first`, slow), JSON.stringify);
-  for (const [s, key] of [[a, 'k'], [b, 'k'], [other, 'other']] as const) delivery.deliver(key, second, 'b', s, run(`${key}:second`, Promise.resolve()), JSON.stringify);
+  for (const [s, key] of [
+    [a, 'k'],
+    [b, 'k'],
+    [other, 'other'],
+  ] as const)
+    delivery.deliver(key, first, 'a', s, run(`${key}:first`, slow), JSON.stringify);
+  for (const [s, key] of [
+    [a, 'k'],
+    [b, 'k'],
+    [other, 'other'],
+  ] as const)
+    delivery.deliver(key, second, 'b', s, run(`${key}:second`, Promise.resolve()), JSON.stringify);
 
   // The second event's executions end first; nothing is written before the first's: a
   // marker written to each socket after they ended arrives first, so nothing came before it.

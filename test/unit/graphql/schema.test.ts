@@ -15,16 +15,27 @@ describe('schema.graphql', () => {
     const schema = buildGraphQLSchema();
     const names = (type: 'Query' | 'Mutation' | 'Subscription') => Object.keys((schema.getType(type) as GraphQLObjectType).getFields());
     expect(names('Query')).toEqual(
-      expect.arrayContaining([
-        'call', 'calls', 'campaign', 'campaigns', 'contacts', 'aiAgent', 'aiAgents', 'aiAgentTemplates',
-        'webhook', 'webhooks', 'integrationTemplates', 'phoneNumbers',
-      ]),
+      expect.arrayContaining(['call', 'calls', 'campaign', 'campaigns', 'contacts', 'aiAgent', 'aiAgents', 'aiAgentTemplates', 'webhook', 'webhooks', 'integrationTemplates', 'phoneNumbers']),
     );
     expect(names('Mutation')).toEqual(
       expect.arrayContaining([
-        'makeCall', 'createCampaign', 'updateCampaign', 'deleteCampaign', 'createContact', 'importContacts', 'updateContact',
-        'deleteContact', 'createAiAgent', 'updateAiAgent', 'deleteAiAgent', 'createPhoneNumber', 'updatePhoneNumber',
-        'deletePhoneNumber', 'createWebhook', 'updateWebhook', 'deleteWebhook',
+        'makeCall',
+        'createCampaign',
+        'updateCampaign',
+        'deleteCampaign',
+        'createContact',
+        'importContacts',
+        'updateContact',
+        'deleteContact',
+        'createAiAgent',
+        'updateAiAgent',
+        'deleteAiAgent',
+        'createPhoneNumber',
+        'updatePhoneNumber',
+        'deletePhoneNumber',
+        'createWebhook',
+        'updateWebhook',
+        'deleteWebhook',
       ]),
     );
     expect(names('Subscription')).toEqual(['agentTestRunUpdated', 'callStatusChanged', 'webhookExecutionUpdated']);

@@ -17,7 +17,7 @@ describe('deploy/nginx.conf', () => {
     expect(regexLocations.filter((l) => ['/metricsx', '/v1/metrics', '/graphql'].some((p) => l.pattern.test(p)))).toEqual([]);
   });
 
-  it('replaces the client\'s X-Forwarded-For with the peer\'s address: the per-address limits key on its first entry', () => {
+  it("replaces the client's X-Forwarded-For with the peer's address: the per-address limits key on its first entry", () => {
     const forwarded = [...nginx.matchAll(/proxy_set_header\s+X-Forwarded-For\s+(\S+);/gi)].map(([, value]) => value);
     expect(forwarded.length).toBeGreaterThan(0);
     expect(new Set(forwarded)).toEqual(new Set(['$remote_addr']));

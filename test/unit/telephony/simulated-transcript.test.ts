@@ -6,7 +6,14 @@ import { SimulatedTelephony } from '../../../src/services/telephony/simulated.te
 const provider = new SimulatedTelephony({ ringMs: 0, talkMs: 10_000 });
 const agent = { name: 'Ava', language: 'en-US', whoTalksFirst: 'agent', welcomeGreeting: null, voicemailAction: 'hangup' as const, voicemailMessage: '', agentDynamicVariables: {} };
 const answeredAt = new Date('2026-11-26T10:00:00Z');
-const call = (vars: { name: string; value: string }[]) => ({ id: '0b6f9c1e-3a52-4d7e-9a57-2f1d0c8e4b11', callFrom: '+14155552671', callTo: '+14155550123', callDirection: 'outgoing', agentDynamicVariables: vars, startedAt: answeredAt });
+const call = (vars: { name: string; value: string }[]) => ({
+  id: '0b6f9c1e-3a52-4d7e-9a57-2f1d0c8e4b11',
+  callFrom: '+14155552671',
+  callTo: '+14155550123',
+  callDirection: 'outgoing',
+  agentDynamicVariables: vars,
+  startedAt: answeredAt,
+});
 
 describe('the canned transcript of a simulated call', () => {
   it.each([

@@ -3,10 +3,7 @@ import type { TwilioTelephony } from '../../telephony/twilio.telephony';
 import type { RelayAgentSettings } from '../../telephony/conversation-relay';
 
 /** How an incoming call was answered. */
-export type InboundAnswer =
-  | { kind: 'reject' }
-  | { kind: 'busy'; callId: string }
-  | { kind: 'connect'; callId: string; agent: RelayAgentSettings };
+export type InboundAnswer = { kind: 'reject' } | { kind: 'busy'; callId: string } | { kind: 'connect'; callId: string; agent: RelayAgentSettings };
 
 /**
  * What Twilio is told to do with an incoming call: `<Reject/>` when no agent answers the

@@ -16,13 +16,7 @@ const KEEP = `recording_sid = ?, recording_at = ?, record_url = ?, ${storedCostA
  * off), in one statement: every ended call asks, and most do not record. A call's agent is of
  * its company (as placing it requires). True when it was kept.
  */
-export async function keepRecordingIfRecorded(
-  em: EntityManager,
-  call: { id: string; companyId: string },
-  provider: string,
-  recording: KeptRecording,
-  prices: CallPrices,
-): Promise<boolean> {
+export async function keepRecordingIfRecorded(em: EntityManager, call: { id: string; companyId: string }, provider: string, recording: KeptRecording, prices: CallPrices): Promise<boolean> {
   const rows = await em.execute(
     `UPDATE calls c SET ${KEEP}
      FROM ai_agents a, ${PRICES_ROW}
@@ -37,7 +31,5 @@ export async function keepRecordingIfRecorded(
 
 /** Keeps the recording the provider reported for a call (Twilio's `RecordingStatusCallback`). */
 export async function keepRecording(em: EntityManager, call: { id: string; companyId: string }, recording: KeptRecording, prices: CallPrices): Promise<void> {
-  await em.execute(`UPDATE calls c SET ${KEEP} FROM ${PRICES_ROW} WHERE c.id = ? AND c.company_id = ?`, [
-    recording.sid, recording.at, recording.url, ...priceParams(prices), call.id, call.companyId,
-  ]);
+  await em.execute(`UPDATE calls c SET ${KEEP} FROM ${PRICES_ROW} WHERE c.id = ? AND c.company_id = ?`, [recording.sid, recording.at, recording.url, ...priceParams(prices), call.id, call.companyId]);
 }

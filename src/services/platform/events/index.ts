@@ -11,7 +11,5 @@ export type { Topic, Topics } from './topics';
  * LISTEN/NOTIFY on the service's own database, publishing through `sidePool`.
  */
 export function startEventBus(options: { databaseUrl: string; sidePool: pg.Pool; redisUrl?: string; onError: BusErrorHandler }): Promise<EventBus> {
-  return options.redisUrl
-    ? RedisEventBus.start(options.redisUrl, options.onError)
-    : PgEventBus.start(options.databaseUrl, options.sidePool, options.onError);
+  return options.redisUrl ? RedisEventBus.start(options.redisUrl, options.onError) : PgEventBus.start(options.databaseUrl, options.sidePool, options.onError);
 }

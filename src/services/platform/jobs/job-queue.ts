@@ -265,9 +265,7 @@ export class JobQueue {
    * exists, create_queue changes nothing, so only first creations need it.
    */
   private async createQueue(name: JobName): Promise<void> {
-    await withSessionLock(this.sidePool, QUEUE_CREATION_LOCK, () =>
-      this.boss.createQueue(name, { name, policy: JOB_POLICIES[name].coalesce ? 'short' : 'standard' }),
-    );
+    await withSessionLock(this.sidePool, QUEUE_CREATION_LOCK, () => this.boss.createQueue(name, { name, policy: JOB_POLICIES[name].coalesce ? 'short' : 'standard' }));
   }
 
   private async loop<K extends JobName>(name: K, batchSize: number, concurrency: number, handler: Handler<K>): Promise<void> {
