@@ -186,3 +186,24 @@ describe('a test run', () => {
     expect((await post(`/v1/ai-agent/${agentId}/test-runs`, {}, b.key)).status).toBe(404);
   });
 });
+
+describe('a test run of a published version', () => {
+  it("runs the version's settings, not the draft edited since", async () => {
+    scriptModel(llm, { agent: booker });
+    const id = okData(await post('/v1/ai-agent', { name: 'Versioned', prompt: 'You are Ava, version one.', who_talks_first: 'agent' })).id as string;
+    expect(okData(await post(`/v1/ai-agent/${id}/publish`, { note: 'first' }))).toMatchObject({ version: 1, prompt: 'You are Ava, version one.' });
+    okData(await t.request('PATCH', `/v1/ai-agent/${id}`, { token: a.key, body: { prompt: 'You are Ava, the draft.' } }));
+    const scenario = okData(await post(`/v1/ai-agent/${id}/scenarios`, { name: 'Greets', caller_turns: [{ say: 'Hello?' }], criteria: [{ type: 'transcript_contains', text: 'Ava' }] }));
+    const seen = llm.requests.length;
+
+    const started = okData(await post(`/v1/ai-agent/${id}/test-runs`, { version: 1, scenario_ids: [scenario.id] }));
+    expect(started).toMatchObject({ version: 1, total: 1 });
+    expect(await finishedRun(t, a.key, started.id)).toMatchObject({ status: 'passed', version: 1 });
+    const prompts = llm.requests
+      .slice(seen)
+      .filter((r) => !isCaller(r) && !r.response_format)
+      .map((r) => String(r.messages[0].content));
+    expect(prompts.length).toBeGreaterThan(0);
+    expect(prompts.every((p) => p.includes('version one') && !p.includes('the draft'))).toBe(true);
+  });
+});
