@@ -41,16 +41,14 @@ export async function statementProfile(databaseUrl: string) {
            FROM pg_stat_statements WHERE dbid = (${dbid}) AND query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC`,
       );
       const all = rows.reduce((s, r) => s + r.total, 0);
-      return rows
-        .slice(0, count)
-        .map((r) => ({
-          query: r.query.slice(0, 160),
-          fullQuery: r.full,
-          perUnit: Number(r.calls) / Math.max(1, units),
-          calls: Number(r.calls),
-          totalMs: r.total,
-          share: r.total / Math.max(all, 1e-9),
-        }));
+      return rows.slice(0, count).map((r) => ({
+        query: r.query.slice(0, 160),
+        fullQuery: r.full,
+        perUnit: Number(r.calls) / Math.max(1, units),
+        calls: Number(r.calls),
+        totalMs: r.total,
+        share: r.total / Math.max(all, 1e-9),
+      }));
     },
     close: () => sql.end(),
   };
