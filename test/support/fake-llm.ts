@@ -126,6 +126,12 @@ export class FakeLlm {
    */
   strictTemplate = false;
   fallback: ScriptedReply | ((request: RecordedRequest) => ScriptedReply) = {};
+  /**
+   * When set, what the post-call analysis' requests (JSON schema `post_call_analysis`) get,
+   * leaving the queue to the conversation: an analysis of an earlier call, asked for while a
+   * test queues a turn's reply, would otherwise take that reply.
+   */
+  analysis: ScriptedReply | null = null;
   private readonly queue: ScriptedReply[] = [];
   private readonly server: Server;
 
@@ -170,7 +176,8 @@ export class FakeLlm {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'error', message: refused, type: 'BadRequestError', param: null, code: 400 }));
       return;
     }
-    const reply = this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(body) : this.fallback);
+    const analysis = this.analysis && body.response_format?.json_schema?.name === 'post_call_analysis' ? this.analysis : null;
+    const reply = analysis ?? this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(body) : this.fallback);
     if (reply.firstTokenDelayMs) await sleep(reply.firstTokenDelayMs);
     if (reply.status) {
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(JSON.stringify({ error: { message: 'The server had an error', type: 'server_error', code: null } }));

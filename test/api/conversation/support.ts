@@ -189,6 +189,8 @@ export async function answeredOnTwilio(t: TestApp, twilio: FakeTwilio, key: stri
 export async function twilioConversations(env: Record<string, string> = {}): Promise<{ twilio: FakeTwilio; llm: FakeLlm; t: TestApp; target: RelayTarget; close(): Promise<void> }> {
   const twilio = await fakeTwilio();
   const llm = await FakeLlm.start();
+  // The relay suites script the conversation's replies; the analyses of their ended calls are answered apart.
+  llm.analysis = { json: { summary: 'A call.', sentiment: 'neutral', task_status: 'completed', task_feedback: 'Done.', outcomes: {} } };
   const t = await startTestApp({ ...twilioProviderEnv(twilio), LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model', ...env });
   const close = async () => {
     await t.close();
