@@ -104,9 +104,9 @@ it('PostgreSQL: events published together reach the other replicas all, in order
   const statements: string[] = [];
   const counted = new pg.Pool({ connectionString: db.url, max: 2 });
   const query = counted.query.bind(counted);
-  counted.query = ((...args: Parameters<typeof query>) => {
-    statements.push(args[0]);
-    query(...args);
+  counted.query = ((text: string, values?: unknown[]) => {
+    statements.push(text);
+    return query(text, values);
   }) as typeof counted.query;
   const [a, b] = await Promise.all([PgEventBus.start(db.url, counted, () => undefined), PgEventBus.start(db.url, sidePool, () => undefined)]);
   const heard: string[] = [];
