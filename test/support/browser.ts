@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import sparticuzChromium from '@sparticuz/chromium';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** A Chromium installed by the system (Debian's `chromium` package), used when present. */
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -29,3 +29,15 @@ export async function chromiumPath(): Promise<string> {
  * `navigator.language` as `en-US@posix`, which `Intl` refuses (the console then fails to start).
  */
 export const launchBrowser = async (): Promise<Browser> => chromium.launch({ executablePath: await chromiumPath(), args: FLAGS, env: { ...process.env, LANG: 'en_US.UTF-8' } });
+
+/** A desktop-sized page of the console at `baseUrl`, signed in with `key`, once `home`'s heading shows; page errors are printed. */
+export async function signedInConsole(browser: Browser, baseUrl: string, key: string, home = 'Analytics'): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.setDefaultTimeout(10_000);
+  page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message}\n`));
+  await page.goto(`${baseUrl}/console/`);
+  await page.getByLabel(/API key/).fill(key);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: home }).waitFor();
+  return page;
+}

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../../support/browser';
+import { launchBrowser, signedInConsole } from '../../support/browser';
 import { okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 
@@ -18,13 +18,7 @@ beforeAll(async () => {
   t = await startTestApp();
   a = await tenant(t, 'A');
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.setDefaultTimeout(10_000);
-  page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message}\n`));
-  await page.goto(`${t.url}/console/`);
-  await page.getByLabel(/API key/).fill(a.key);
-  await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Calls' }).waitFor();
+  page = await signedInConsole(browser, t.url, a.key, 'Calls');
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { TRANSFER_FAILED_LINE } from '../../../src/services/conversation/resumption';
 import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulated-callee';
-import { launchBrowser } from '../../support/browser';
+import { launchBrowser, signedInConsole } from '../../support/browser';
 import { FakeLlm, type RecordedRequest } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
@@ -52,13 +52,7 @@ beforeAll(async () => {
   t = await startTestApp({ SIM_RING_MS: '100', SIM_TALK_MS: '1500', SIM_CALLEE_TURNS: '2', LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'fake-model' });
   a = await tenant(t, 'A');
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.setDefaultTimeout(10_000);
-  page.on('pageerror', (err) => process.stdout.write(`page error: ${err.message}\n`));
-  await page.goto(`${t.url}/console/`);
-  await page.getByLabel(/API key/).fill(a.key);
-  await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Analytics' }).waitFor();
+  page = await signedInConsole(browser, t.url, a.key);
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
