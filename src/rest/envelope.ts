@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, asServiceError, type ConflictError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/shared/errors';
@@ -22,16 +23,41 @@ const OK_OPENING = '{"status":"ok","message":"ok","data":';
 /** The text of the `ok` envelope around `data`, already JSON: the bytes `ok` answers for the same data. */
 export const okText = (data: string): string => `${OK_OPENING}${data}}`;
 
-/** The text `ok` answers for the array of every item of `pages`, a page at a time, each item's JSON written by `json`. */
+/**
+ * Most characters of one chunk of a streamed array (`okArrayText`), about 32 KiB: V8 allocates a
+ * string over 128 KiB in its large-object space, part of the old generation, which only a full
+ * collection frees; chunks under it die young, in the scavenged new space (docs/performance.md,
+ * "Volume").
+ */
+const CHUNK_CHARS = 32 * 1024;
+
+/**
+ * The text `ok` answers for the array of every item of `pages`, each item's JSON written by
+ * `json`, in chunks of about CHUNK_CHARS characters (one item's JSON may be longer), never a
+ * page's text at once, one chunk a turn of the event loop.
+ */
 async function* okArrayText<T>(pages: AsyncIterable<readonly T[]>, json: (item: T) => string): AsyncGenerator<string> {
   yield `${OK_OPENING}[`;
   let separator = '';
+  let items: string[] = [];
+  let chars = 0;
   for await (const page of pages) {
-    if (page.length === 0) continue;
-    yield separator + page.map(json).join(',');
-    separator = ',';
+    for (const item of page) {
+      const text = json(item);
+      items.push(text);
+      chars += text.length + 1;
+      if (chars >= CHUNK_CHARS) {
+        yield separator + items.join(',');
+        separator = ',';
+        items = [];
+        chars = 0;
+        // A socket that takes each chunk at once asks for the next in the same turn of the event
+        // loop: each chunk waits for a turn of its own, so other requests wait behind one chunk.
+        await nextTurn();
+      }
+    }
   }
-  yield ']}';
+  yield `${items.length > 0 ? separator + items.join(',') : ''}]}`;
 }
 
 /**
@@ -46,8 +72,8 @@ async function* okArrayText<T>(pages: AsyncIterable<readonly T[]>, json: (item: 
 export function okArrayStream<T>(ctx: Context, pages: AsyncIterable<readonly T[]>, json: (item: T) => string = JSON.stringify): void {
   ctx.status = 200;
   ctx.type = 'application/json';
-  // One page read ahead at most (Readable.from's object-mode default is 16): each page waits
-  // for the socket to drain the one before, so few pages live long enough to reach V8's old space.
+  // One chunk read ahead at most (Readable.from's object-mode default is 16): each chunk waits
+  // for the socket to drain the one before.
   ctx.body = Readable.from(okArrayText(pages, json), { highWaterMark: 1 });
 }
 
