@@ -111,20 +111,32 @@ export const field = {
   phone: () => z.string().meta({ examples: ['+14155552671'] }),
 };
 
+/** A view's field names, and which of them hold instants (`isInstant`): read once per view, not once per record (docs/performance.md, "Volume"). */
+const viewFields = new WeakMap<z.ZodObject, { keys: string[]; instants: boolean[] }>();
+
+function fieldsOf(view: z.ZodObject): { keys: string[]; instants: boolean[] } {
+  let fields = viewFields.get(view);
+  if (!fields) {
+    const entries = Object.entries(view.shape);
+    fields = { keys: entries.map(([key]) => key), instants: entries.map(([, schema]) => isInstant(schema as z.ZodType)) };
+    viewFields.set(view, fields);
+  }
+  return fields;
+}
+
 /**
  * The view of `entity`: each field read from the entity property of the same name; a
  * field `xId` from the relation `x` (its id, or null); `computed` for the others.
  */
 export function viewOf<S extends z.ZodRawShape, E extends object>(contract: Contract<S>, entity: E, computed: Partial<Record<keyof S, (entity: E) => unknown>> = {}): z.output<z.ZodObject<S>> {
   const record = entity as Record<string, unknown>;
-  const view = Object.fromEntries(
-    Object.keys(contract.view.shape).map((key) => {
-      const compute = computed[key as keyof S];
-      if (compute) return [key, compute(entity)];
-      if (key in record || !key.endsWith('Id')) return [key, record[key]];
-      return [key, (record[key.slice(0, -2)] as { id: string } | null | undefined)?.id ?? null];
-    }),
-  );
+  const view: Record<string, unknown> = {};
+  for (const key of fieldsOf(contract.view).keys) {
+    const compute = computed[key as keyof S];
+    if (compute) view[key] = compute(entity);
+    else if (key in record || !key.endsWith('Id')) view[key] = record[key];
+    else view[key] = (record[key.slice(0, -2)] as { id: string } | null | undefined)?.id ?? null;
+  }
   // The view's types are the entity's: test/api/contracts/parity.test.ts parses views with their contract.
   return view as z.output<z.ZodObject<S>>;
 }
@@ -135,6 +147,11 @@ export const isInstant = (schema: z.ZodType): boolean => schema instanceof z.Zod
 /** The view (`view`, a contract's or part of one) of a stored view (`StoredView`, instants as ISO text): the same fields, instants as Dates. */
 export function viewOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stored: object): z.output<z.ZodObject<S>> {
   const record = stored as Record<string, unknown>;
-  const fields = Object.fromEntries(Object.entries(view.shape).map(([key, schema]) => [key, isInstant(schema as z.ZodType) && record[key] !== null ? new Date(record[key] as string) : record[key]]));
+  const { keys, instants } = fieldsOf(view);
+  const fields: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const value = record[keys[i]];
+    fields[keys[i]] = instants[i] && value !== null ? new Date(value as string) : value;
+  }
   return fields as z.output<z.ZodObject<S>>;
 }
