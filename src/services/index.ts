@@ -91,11 +91,11 @@ export function createServices(config: Config, infra: Infrastructure) {
   const phones = new PhoneParser(config.defaultPhoneRegion);
   const outbound = new OutboundHttp(config.webhooks);
   const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
-  const agents = new AgentService();
+  const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
+  const agents = new AgentService(reads);
   const doNotCall = new DoNotCallService(phones);
   const { provider, simulated } = telephony(config);
   const phoneNumbers = new PhoneNumberService(phones, agents, provider);
-  const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
   const flows = new FlowRunner({
     orm: infra.orm,
     reads,

@@ -1,5 +1,8 @@
 import { AiAgent, WebhookFlow } from '../../entities';
-import { type AgentView, toAgentView } from './agent.contract';
+import { agentContract, type AgentView, toAgentView } from './agent.contract';
+import { agentsByIds } from './agent.store';
+import type { ViewReads } from '../../db/statements';
+import { viewOfStored } from '../shared/contract';
 import { type AgentCreateInput, type AgentListInput, type AgentUpdateInput, createAgentWrite, listAgentsInput, updateAgentWrite } from './agent.input';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
@@ -23,6 +26,11 @@ async function checkFlowTools({ scope, em }: Caller, agentFlow: { tools?: { webh
 
 /** AI agents of a company, and the built-in template catalogue every company can read. */
 export class AgentService {
+  constructor(
+    /** Where `getMany` reads: the side pool (docs/performance.md, "Volume"). */
+    private readonly reads: ViewReads,
+  ) {}
+
   async list({ scope, em }: Caller, input: AgentListInput): Promise<AgentView[]> {
     const { workspace } = parseInput(listAgentsInput, input);
     const agents = await em.find(AiAgent, { company: scope.companyId, workspaceId: workspace, deletedAt: null }, { orderBy: { createdAt: 'desc', id: 'desc' } });
@@ -47,8 +55,8 @@ export class AgentService {
    * The company's agents and templates by id, soft-deleted ones included: for records that
    * link to an agent (calls keep theirs). Ids of other companies are left out.
    */
-  async getMany({ scope, em }: Caller, ids: readonly string[]): Promise<AgentView[]> {
-    return (await em.find(AiAgent, { id: [...ids], ...readableAgents(scope.companyId) })).map(toAgentView);
+  async getMany({ scope }: Caller, ids: readonly string[]): Promise<AgentView[]> {
+    return (await agentsByIds(this.reads, scope.companyId, ids)).map((row) => viewOfStored(agentContract.view, row));
   }
 
   /** An agent the company may place calls with: its own, not deleted. */
