@@ -50,26 +50,6 @@ export default defineConfig(
     },
   },
   {
-    // These stores still read em.execute()'s rows as MikroORM types them (any); the others name their row types
-    // (issue 28 §4, "every store answers typed values"). A store that types its rows leaves this list.
-    files: [
-      'src/db/statements.ts',
-      'src/services/calls/call.store.ts',
-      'src/services/campaigns/campaign.store.ts',
-      'src/services/flows/execution.store.ts',
-      'src/services/flows/flow-secrets.store.ts',
-      'src/services/platform/system-state.store.ts',
-    ],
-    rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-    },
-  },
-  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       // Tests and benchmarks read the API's JSON bodies (typed any by fetch and the harness) and let `expect` assert their shape.

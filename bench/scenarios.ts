@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
 import { OpenAiCompatibleModel } from '../src/services/conversation/language-model';
-import { createScenarioInput, startTestRunInput } from '../src/services/agent-tests/scenario.input';
-import { parseInput } from '../src/services/shared/validation';
+import type { ScenarioCreateInput } from '../src/services/agent-tests/scenario.input';
 import { forkChild } from './child';
 import { benchDatabase, inProcessConfig } from './database';
 
@@ -55,18 +54,17 @@ async function modelProcess(): Promise<void> {
   process.send!({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` });
 }
 
-const scenario = (i: number) =>
-  parseInput(createScenarioInput, {
-    name: `Scenario ${i}`,
-    caller_turns: [{ say: 'Hello, who is this?' }, { say: 'I would like to renew.' }, { dtmf: '1' }],
-    criteria: [
-      { type: 'ended_by', value: 'caller' },
-      { type: 'transcript_contains', text: 'noted' },
-      { type: 'transcript_not_contains', text: 'refund' },
-      { type: 'max_turns', value: 10 },
-      { type: 'max_latency_ms', value: 5000 },
-    ],
-  });
+const scenario = (i: number): ScenarioCreateInput => ({
+  name: `Scenario ${i}`,
+  callerTurns: [{ say: 'Hello, who is this?' }, { say: 'I would like to renew.' }, { dtmf: '1' }],
+  criteria: [
+    { type: 'ended_by', value: 'caller' },
+    { type: 'transcript_contains', text: 'noted' },
+    { type: 'transcript_not_contains', text: 'refund' },
+    { type: 'max_turns', value: 10 },
+    { type: 'max_latency_ms', value: 5000 },
+  ],
+});
 
 async function main(): Promise<void> {
   const model = await forkChild<{ url: string }>(__filename, 'model');
@@ -83,7 +81,7 @@ async function main(): Promise<void> {
 
     const runScenarios = async (scenarioIds: string[]) => {
       const started = Date.now();
-      const run = await app.services.testRuns.start(caller(), agent.id, parseInput(startTestRunInput, { scenario_ids: scenarioIds }));
+      const run = await app.services.testRuns.start(caller(), agent.id, { scenarioIds });
       for (;;) {
         const now = await app.services.testRuns.get(caller(), run.id);
         if (now.status === 'passed' || now.status === 'failed') return { ms: Date.now() - started, run: now };

@@ -230,7 +230,7 @@ export function sharedStatement<Input extends object, Row extends object>(name: 
   return async (on: Within, reads: ViewReads, companyId: string, row: Input): Promise<Row[]> => {
     if (on.tx) return byRow([row], await on.tx.execute<Answered<Row>[]>(texts(reads).plain, params([row], companyId)))[0];
     let ofReads = lanes.get(reads);
-    if (!ofReads) lanes.set(reads, (ofReads = new Map()));
+    if (!ofReads) lanes.set(reads, (ofReads = new Map<string, Lane<Input, Row>>()));
     let lane = ofReads.get(companyId);
     if (!lane) ofReads.set(companyId, (lane = { waiting: [], busy: false }));
     const answer = new Promise<Row[]>((resolve, reject) => lane.waiting.push({ row, resolve, reject }));

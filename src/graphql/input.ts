@@ -19,13 +19,11 @@ function convert(value: unknown): unknown {
 }
 
 /**
- * A GraphQL input (camelCase) under REST's snake_case names, for two uses only. Make-call's
- * replay fingerprint: services take GraphQL's input as it arrives, but the make-call keys
+ * A GraphQL input (camelCase) under REST's snake_case names, for one use only: make-call's
+ * replay fingerprint. Services take GraphQL's input as it arrives, but the make-call keys
  * kept before they did were fingerprinted by the input so named, and another naming would
- * refuse their clients' retries (422). And the agent test inputs (scenarios, runs, replays),
- * which both edges still validate in REST's naming before their services take the typed,
- * camelCase result. Nested input objects and lists are converted too; JSON scalar values are
- * passed as sent.
+ * refuse their clients' retries (422). Nested input objects and lists are converted too;
+ * JSON scalar values are passed as sent.
  */
 export function restNamedInput(input: object): Record<string, unknown> {
   return Object.fromEntries(

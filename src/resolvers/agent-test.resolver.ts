@@ -1,16 +1,14 @@
 import { Arg, Args, ArgsType, Ctx, Field, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
-import { restNamedInput } from '../graphql/input';
 import { unboundedList } from '../graphql/limits';
 import { idFilter } from '../graphql/subscriptions';
 import { CreateAgentScenarioInput, ReplayCallInput, RunAgentTestsInput, UpdateAgentScenarioInput } from '../schema/agent-test.input';
 import { AgentScenarioType, AgentTestRunType, toScenarioType, toTestRunType } from '../schema/agent-test.type';
-import { createScenarioInput, replayInput, startTestRunInput, updateScenarioInput } from '../services/agent-tests/scenario.input';
+import type { ReplayInput, ScenarioCreateInput, ScenarioUpdateInput, StartTestRunInput } from '../services/agent-tests/scenario.input';
 import type { ScenarioService } from '../services/agent-tests/scenario.service';
 import type { TestRunService } from '../services/agent-tests/test-run.service';
 import type { Topics } from '../services/platform/events';
 import type { RateLimitService } from '../services/platform/rate-limit.service';
-import { parseInput } from '../services/shared/validation';
 import { foundOrNull } from '../graphql/lookup';
 
 type RunEvent = Topics['agent.test-run.updated'];
@@ -46,19 +44,19 @@ export class AgentTestResolver {
   @Mutation(() => AgentScenarioType, { description: 'Adds a test scenario to one of your agents.' })
   async createAgentScenario(
     @Arg('agentId', () => ID, { description: 'The agent.' }) agentId: string,
-    @Arg('input', () => CreateAgentScenarioInput, { description: 'The scenario.' }) input: object,
+    @Arg('input', () => CreateAgentScenarioInput, { description: 'The scenario.' }) input: ScenarioCreateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentScenarioType> {
-    return toScenarioType(await this.scenarios.create(caller, agentId, parseInput(createScenarioInput, restNamedInput(input))));
+    return toScenarioType(await this.scenarios.create(caller, agentId, input));
   }
 
   @Mutation(() => AgentScenarioType, { description: 'Replaces the fields given of a test scenario.' })
   async updateAgentScenario(
     @Arg('id', () => ID, { description: 'The scenario id.' }) id: string,
-    @Arg('input', () => UpdateAgentScenarioInput, { description: 'The fields to replace.' }) input: object,
+    @Arg('input', () => UpdateAgentScenarioInput, { description: 'The fields to replace.' }) input: ScenarioUpdateInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentScenarioType> {
-    return toScenarioType(await this.scenarios.update(caller, id, parseInput(updateScenarioInput, restNamedInput(input))));
+    return toScenarioType(await this.scenarios.update(caller, id, input));
   }
 
   @Mutation(() => ID, { description: 'Deletes a test scenario (runs keep their results). Answers the id.' })
@@ -70,21 +68,21 @@ export class AgentTestResolver {
   @Mutation(() => AgentTestRunType, { description: "Runs an agent's scenarios as simulated calls; answers the queued run (follow it with agentTestRunUpdated). Rate limited like makeCall." })
   async runAgentTests(
     @Arg('agentId', () => ID, { description: 'The agent.' }) agentId: string,
-    @Arg('input', () => RunAgentTestsInput, { nullable: true, description: 'Which scenarios, which version; all of the draft when left out.' }) input: object | null,
+    @Arg('input', () => RunAgentTestsInput, { nullable: true, description: 'Which scenarios, which version; all of the draft when left out.' }) input: StartTestRunInput | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTestRunType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
-    return toTestRunType(await this.runs.start(caller, agentId, parseInput(startTestRunInput, restNamedInput(input ?? {}))));
+    return toTestRunType(await this.runs.start(caller, agentId, input));
   }
 
   @Mutation(() => AgentTestRunType, { description: "Replays a finished call's caller against an agent version in a simulated call; answers the queued run. Rate limited like makeCall." })
   async replayCall(
     @Arg('id', () => ID, { description: 'The call.' }) id: string,
-    @Arg('input', () => ReplayCallInput, { nullable: true, description: 'The version; the draft when left out.' }) input: object | null,
+    @Arg('input', () => ReplayCallInput, { nullable: true, description: 'The version; the draft when left out.' }) input: ReplayInput | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTestRunType> {
     await this.rateLimits.consume(caller.scope, ['make-call']);
-    return toTestRunType(await this.runs.replay(caller, id, parseInput(replayInput, restNamedInput(input ?? {}))));
+    return toTestRunType(await this.runs.replay(caller, id, input));
   }
 
   @Query(() => AgentTestRunType, { nullable: true, description: 'One test run; null when there is none with this id.' })

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { foundOrNull } from '../graphql/lookup';
-import { pageInput, restNamedInput } from '../graphql/input';
+import { pageInput } from '../graphql/input';
 import { perNode, unboundedList } from '../graphql/limits';
 import { AiAgentVersionConnection, AiAgentVersionType, PublishAiAgentInput } from '../schema/ai-agent-version.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
@@ -12,6 +12,7 @@ import { AiAgentType } from '../schema/ai-agent.type';
 import { AgentTurnType, TestAgentTurnInput, toAgentTurnType } from '../schema/agent-turn.type';
 import type { AgentService } from '../services/agents/agent.service';
 import type { AgentCreateInput, AgentUpdateInput } from '../services/agents/agent.input';
+import type { PublishAgentInput } from '../services/agents/agent-version.input';
 import { PlaygroundService } from '../services/conversation/playground.service';
 import type { RateLimitService } from '../services/platform/rate-limit.service';
 
@@ -69,10 +70,10 @@ export class AiAgentResolver {
   @Mutation(() => AiAgentVersionType, { description: "Publishes the agent's draft as its next version, or an older version again (a rollback); answers the new version." })
   async publishAiAgent(
     @Arg('id', () => ID, { description: 'Id of the agent.' }) id: string,
-    @Arg('input', () => PublishAiAgentInput, { nullable: true, description: 'A note, or the version to publish again.' }) input: object | null,
+    @Arg('input', () => PublishAiAgentInput, { nullable: true, description: 'A note, or the version to publish again.' }) input: PublishAgentInput | null,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AiAgentVersionType> {
-    return this.agentVersions.publish(caller, id, restNamedInput(input ?? {}));
+    return this.agentVersions.publish(caller, id, input);
   }
 
   @FieldResolver(() => AiAgentVersionConnection, { complexity: perNode, description: "The agent's published versions, newest first; batched across a list of agents." })

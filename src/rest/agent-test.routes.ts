@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { createScenarioInput, replayInput, startTestRunInput, updateScenarioInput } from '../services/agent-tests/scenario.input';
 import type { ScenarioService } from '../services/agent-tests/scenario.service';
 import type { TestRunService } from '../services/agent-tests/test-run.service';
-import { parseInput } from '../services/shared/validation';
 import { scenarioShape, serializeScenario, serializeTestRun, testRunShape } from './agent-test.serializer';
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 
 const tag = 'AI agents';
 const NO_MODEL = '400 when no language model is configured, or the agent has no scenarios.';
@@ -29,7 +29,7 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
       errors: { 404: notFound('agent') },
     },
     async (ctx) => {
-      ok(ctx, serializeScenario(await scenarios.create(ctx.state.caller, ctx.params.id, parseInput(createScenarioInput, ctx.request.body))));
+      ok(ctx, serializeScenario(await scenarios.create(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
@@ -78,7 +78,7 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
       errors: { 404: notFound('scenario') },
     },
     async (ctx) => {
-      ok(ctx, serializeScenario(await scenarios.update(ctx.state.caller, ctx.params.id, parseInput(updateScenarioInput, ctx.request.body))));
+      ok(ctx, serializeScenario(await scenarios.update(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
@@ -113,7 +113,7 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
       errors: { 404: notFound('agent') },
     },
     async (ctx) => {
-      ok(ctx, serializeTestRun(await runs.start(ctx.state.caller, ctx.params.id, parseInput(startTestRunInput, ctx.request.body ?? {}))));
+      ok(ctx, serializeTestRun(await runs.start(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(
@@ -164,7 +164,7 @@ export function agentTestRoutes(api: RestApi, scenarios: ScenarioService, runs: 
       errors: { 404: notFound('call') },
     },
     async (ctx) => {
-      ok(ctx, serializeTestRun(await runs.replay(ctx.state.caller, ctx.params.id, parseInput(replayInput, ctx.request.body ?? {}))));
+      ok(ctx, serializeTestRun(await runs.replay(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   return router;

@@ -6,6 +6,7 @@ import { agentVersionShape, serializeAgentVersion } from './agent-version.serial
 import { ok } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
+import { serviceInput } from './rest-names';
 
 const tag = 'AI agents';
 
@@ -27,7 +28,7 @@ export function agentVersionRoutes(api: RestApi, versions: AgentVersionService):
       errors: { 404: notFound('agent') + ' Templates cannot be published: they answer 404 too.' },
     },
     async (ctx) => {
-      ok(ctx, serializeAgentVersion(await versions.publish(ctx.state.caller, ctx.params.id, ctx.request.body)));
+      ok(ctx, serializeAgentVersion(await versions.publish(ctx.state.caller, ctx.params.id, serviceInput(ctx, 'body'))));
     },
   );
   api.route(

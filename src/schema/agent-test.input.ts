@@ -4,8 +4,8 @@ import { DynamicVariableInput } from './call.input';
 
 /**
  * GraphQL inputs of agent test scenarios and runs (docs/agents.md, "Test suites"): the REST
- * bodies' fields camelCased; the services validate them with the same schemas
- * (`services/agent-tests/scenario.input.ts`), and errors name the same fields.
+ * bodies' fields camelCased, as the services validate them
+ * (`services/agent-tests/scenario.input.ts`), so errors name these fields (`callerTurns[0].say`).
  */
 
 @InputType('CallerTurnInput', { description: 'One step of a scripted caller: exactly one of say, dtmf or silenceMs.' })

@@ -163,7 +163,7 @@ export function AgentVersions({ agentId, isTemplate }: { agentId: string; isTemp
         </button>
       </form>
       {errors.length === 0 && <Problem error={result.error ?? error} />}
-      <FieldMessage errors={errors} field="from_version" />
+      <FieldMessage errors={errors} field="fromVersion" />
       <p role="status">{published !== null ? `Published version ${published}.` : ''}</p>
       {versions.length === 0 ? (
         <p>Never published.</p>

@@ -40,7 +40,7 @@ export function stepsInput(drafts: StepDraft[]): { steps: WebhookStepInput[]; er
         return empty;
       }
     };
-    return { ...d.input, stepNumber: i + 1, webhookBody: parse(d.body, 'webhook_body', null), webhookHeaders: parse(d.headers, 'webhook_headers', {}) as Record<string, unknown> };
+    return { ...d.input, stepNumber: i + 1, webhookBody: parse(d.body, 'webhookBody', null), webhookHeaders: parse(d.headers, 'webhookHeaders', {}) as Record<string, unknown> };
   });
   return { steps, errors };
 }
@@ -67,16 +67,16 @@ export function StepsEditor({ drafts, setDrafts, errors }: { drafts: StepDraft[]
               URL <input type="url" value={d.input.webhookUrl} onChange={(e) => set(i, { webhookUrl: e.target.value })} placeholder="https://example.com/hook" />
             </label>
           </div>
-          <FieldMessage errors={errors} field={`steps[${i}].webhook_url`} />
-          <FieldMessage errors={errors} field={`steps[${i}].webhook_method`} />
+          <FieldMessage errors={errors} field={`steps[${i}].webhookUrl`} />
+          <FieldMessage errors={errors} field={`steps[${i}].webhookMethod`} />
           <label>
             Body (JSON; {'{{placeholders}}'} allowed; empty: none) <textarea rows={3} value={d.body} onChange={(e) => set(i, { body: e.target.value })} />
           </label>
-          <FieldMessage errors={errors} field={`steps[${i}].webhook_body`} />
+          <FieldMessage errors={errors} field={`steps[${i}].webhookBody`} />
           <label>
             Headers (JSON) <textarea rows={2} value={d.headers} onChange={(e) => set(i, { headers: e.target.value })} />
           </label>
-          <FieldMessage errors={errors} field={`steps[${i}].webhook_headers`} />
+          <FieldMessage errors={errors} field={`steps[${i}].webhookHeaders`} />
           <div className="row">
             <label>
               After step (empty: none)
@@ -89,8 +89,8 @@ export function StepsEditor({ drafts, setDrafts, errors }: { drafts: StepDraft[]
               Timeout (seconds) <input inputMode="numeric" value={d.input.timeout ?? ''} onChange={(e) => set(i, { timeout: e.target.value === '' ? undefined : Number(e.target.value) })} />
             </label>
           </div>
-          <FieldMessage errors={errors} field={`steps[${i}].depends_on_step`} />
-          <FieldMessage errors={errors} field={`steps[${i}].retry_limit`} />
+          <FieldMessage errors={errors} field={`steps[${i}].dependsOnStep`} />
+          <FieldMessage errors={errors} field={`steps[${i}].retryLimit`} />
           <FieldMessage errors={errors} field={`steps[${i}].timeout`} />
           <button type="button" className="link" onClick={() => setDrafts((all) => all.filter((_, j) => j !== i))}>
             Remove step {i + 1}

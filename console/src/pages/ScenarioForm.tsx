@@ -83,7 +83,7 @@ function Steps({ steps, errors, onChange }: { steps: StepDraft[]; errors: FieldE
                 Remove step {n}
               </button>
             </div>
-            <Errors errors={errors} field={`caller_turns[${i}]`} />
+            <Errors errors={errors} field={`callerTurns[${i}]`} />
           </li>
         );
       })}
@@ -218,7 +218,7 @@ export function ScenarioForm({ agentId, scenario, onDone }: { agentId: string; s
           <input type="radio" name="caller" checked={draft.caller === 'persona'} onChange={() => set({ caller: 'persona' })} /> A persona the model plays
         </label>
       </fieldset>
-      <Errors errors={errors} field="caller_turns" exact />
+      <Errors errors={errors} field="callerTurns" exact />
       {draft.caller === 'script' ? (
         <Steps steps={draft.steps} errors={errors} onChange={(steps) => set({ steps })} />
       ) : (
@@ -231,7 +231,7 @@ export function ScenarioForm({ agentId, scenario, onDone }: { agentId: string; s
           </label>
         </div>
       )}
-      <Errors errors={errors} field="caller_persona" />
+      <Errors errors={errors} field="callerPersona" />
       <fieldset>
         <legend>Dynamic variables</legend>
         {draft.variables.map((v, i) => (
@@ -250,7 +250,7 @@ export function ScenarioForm({ agentId, scenario, onDone }: { agentId: string; s
         <button type="button" className="link" onClick={() => set({ variables: [...draft.variables, { name: '', value: '' }] })}>
           Add a variable
         </button>
-        <Errors errors={errors} field="dynamic_variables" />
+        <Errors errors={errors} field="dynamicVariables" />
       </fieldset>
       <fieldset>
         <legend>Criteria (the scenario passes when every one does)</legend>

@@ -142,12 +142,12 @@ export function inputOf(d: ScenarioDraft): { input: CreateAgentScenarioInput; er
   const errors: FieldError[] = [];
   const caller =
     d.caller === 'persona'
-      ? { callerPersona: { prompt: d.persona, maxTurns: integer(d.maxTurns, 'caller_persona.max_turns', errors) } }
+      ? { callerPersona: { prompt: d.persona, maxTurns: integer(d.maxTurns, 'callerPersona.maxTurns', errors) } }
       : {
           callerTurns: d.steps.map((s, i) => {
             if (s.kind === 'dtmf') return { dtmf: s.value };
-            if (s.kind === 'silence') return { silenceMs: integer(s.value, `caller_turns[${i}].silence_ms`, errors) ?? 0 };
-            return { say: s.value, interruptAfterMs: integer(s.interruptAfterMs, `caller_turns[${i}].interrupt_after_ms`, errors) };
+            if (s.kind === 'silence') return { silenceMs: integer(s.value, `callerTurns[${i}].silenceMs`, errors) ?? 0 };
+            return { say: s.value, interruptAfterMs: integer(s.interruptAfterMs, `callerTurns[${i}].interruptAfterMs`, errors) };
           }),
         };
   const input = {

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { intBetween, jsonObject, requiredText, uuid } from '../shared/common.input';
 import { dynamicVariablesInput } from '../conversation/playground.input';
+import { camelKeys } from '../shared/naming';
 
 /**
- * The inputs of agent test scenarios and runs (docs/agents.md, "Test suites"): validated in
- * REST's snake_case (GraphQL's inputs arrive converted to it, so errors name the same
- * fields), and handed to the services typed, in camelCase.
+ * The inputs of agent test scenarios and runs (docs/agents.md, "Test suites"): REST's
+ * documented bodies in snake_case, and the same fields camelCased as the services validate
+ * them (GraphQL's inputs send them so, REST's body is renamed at its edge), so that errors
+ * name the field of the surface that sent it.
  */
 
 const DIGITS = /^[0-9*#A-D]{1,20}$/;
@@ -14,31 +16,31 @@ const DIGITS = /^[0-9*#A-D]{1,20}$/;
  * One step of a scripted caller: `say` (with `interrupt_after_ms`: spoken over the agent's
  * last turn that many ms into it), `dtmf` (keys pressed, in order) or `silence_ms`.
  */
-const callerTurnInput = z
-  .strictObject({
-    say: requiredText(2000).optional(),
-    interrupt_after_ms: intBetween(0, 600_000).optional(),
-    dtmf: z.string().regex(DIGITS, 'Must be 1 to 20 of 0-9, *, #, A-D').optional(),
-    silence_ms: intBetween(1, 600_000).optional(),
-  })
-  .superRefine((t, ctx) => {
-    const given = [t.say, t.dtmf, t.silence_ms].filter((v) => v !== undefined).length;
-    if (given !== 1) ctx.addIssue({ code: 'custom', message: 'Give exactly one of say, dtmf or silence_ms', path: [] });
-    else if (t.interrupt_after_ms !== undefined && t.say === undefined) ctx.addIssue({ code: 'custom', message: 'Only with say', path: ['interrupt_after_ms'] });
-  });
+const callerTurnFields = {
+  say: requiredText(2000).optional(),
+  interrupt_after_ms: intBetween(0, 600_000).optional(),
+  dtmf: z.string().regex(DIGITS, 'Must be 1 to 20 of 0-9, *, #, A-D').optional(),
+  silence_ms: intBetween(1, 600_000).optional(),
+};
+
+const callerTurnWrite = z.strictObject(camelKeys(callerTurnFields)).superRefine((t, ctx) => {
+  const given = [t.say, t.dtmf, t.silenceMs].filter((v) => v !== undefined).length;
+  if (given !== 1) ctx.addIssue({ code: 'custom', message: 'Give exactly one of say, dtmf or silence_ms', path: [] });
+  else if (t.interruptAfterMs !== undefined && t.say === undefined) ctx.addIssue({ code: 'custom', message: 'Only with say', path: ['interruptAfterMs'] });
+});
 
 export type CallerTurn = { say: string; interruptAfterMs?: number } | { dtmf: string } | { silenceMs: number };
 
-const callerTurnOf = (t: z.output<typeof callerTurnInput>): CallerTurn => {
+const callerTurnOf = (t: z.output<typeof callerTurnWrite>): CallerTurn => {
   if (t.dtmf !== undefined) return { dtmf: t.dtmf };
-  if (t.silence_ms !== undefined) return { silenceMs: t.silence_ms };
-  return { say: t.say!, ...(t.interrupt_after_ms === undefined ? {} : { interruptAfterMs: t.interrupt_after_ms }) };
+  if (t.silenceMs !== undefined) return { silenceMs: t.silenceMs };
+  return { say: t.say!, ...(t.interruptAfterMs === undefined ? {} : { interruptAfterMs: t.interruptAfterMs }) };
 };
 
-const callerPersonaInput = z.strictObject({
+const callerPersonaFields = {
   prompt: requiredText(10_000),
   max_turns: intBetween(1, 50).default(6),
-});
+};
 
 export interface CallerPersona {
   /** Who the caller is and what they want, for the model that plays them. */
@@ -68,19 +70,42 @@ export const criterionInput = z.discriminatedUnion(
 export type Criterion = z.output<typeof criterionInput>;
 export const CRITERION_TYPES = criterionInput.options.map((o) => o.shape.type.value);
 
+/** A caller's script: a list of `turn`. */
+const turnList = <T extends z.ZodType>(turn: T) => z.array(turn).min(1, 'At least one turn').max(200, 'At most 200 turns');
+
+/** A scenario's fields, as REST documents them. */
 const scenarioFields = {
   name: requiredText(200),
-  caller_turns: z.array(callerTurnInput).min(1, 'At least one turn').max(200, 'At most 200 turns'),
-  caller_persona: callerPersonaInput,
+  caller_turns: turnList(z.strictObject(callerTurnFields)),
+  caller_persona: z.strictObject(callerPersonaFields),
   dynamic_variables: dynamicVariablesInput(),
   criteria: z.array(criterionInput).max(50, 'At most 50 criteria'),
 };
 
-type ScenarioFieldsIn = Partial<{ [K in keyof typeof scenarioFields]: z.output<(typeof scenarioFields)[K]> }>;
+/** `POST /v1/ai-agent/{id}/scenarios`: REST's documented body. */
+export const createScenarioInput = z.strictObject({
+  ...scenarioFields,
+  caller_turns: scenarioFields.caller_turns.optional(),
+  caller_persona: scenarioFields.caller_persona.optional(),
+  dynamic_variables: scenarioFields.dynamic_variables.default([]),
+  criteria: scenarioFields.criteria.default([]),
+});
+
+/** `PATCH /v1/agent-scenarios/{id}`: REST's documented body. */
+export const updateScenarioInput = z.strictObject(scenarioFields).partial();
+
+/** A scenario's fields as the services validate them: camelCased, the script's steps and the persona's too. */
+const scenarioWriteFields = {
+  ...camelKeys(scenarioFields),
+  callerTurns: turnList(callerTurnWrite),
+  callerPersona: z.strictObject(camelKeys(callerPersonaFields)),
+};
+
+type ScenarioFieldsIn = Partial<{ [K in keyof typeof scenarioWriteFields]: z.output<(typeof scenarioWriteFields)[K]> }>;
 
 /** A scenario's caller is a script or a persona, never both. */
-const oneCaller = (s: ScenarioFieldsIn) => !(s.caller_turns && s.caller_persona);
-const ONE_CALLER = { message: 'Give caller_turns or caller_persona, not both', path: ['caller_persona'] };
+const oneCaller = (s: ScenarioFieldsIn) => !(s.callerTurns && s.callerPersona);
+const ONE_CALLER = { message: 'Give caller_turns or caller_persona, not both', path: ['callerPersona'] };
 
 /** A scenario as the services take it: typed, camelCase. */
 export interface ScenarioWrite {
@@ -95,29 +120,29 @@ export interface ScenarioWrite {
 
 const toWrite = (s: ScenarioFieldsIn): ScenarioWrite => ({
   ...(s.name === undefined ? {} : { name: s.name }),
-  ...(s.caller_turns ? { callerTurns: s.caller_turns.map(callerTurnOf) } : {}),
-  ...(s.caller_persona ? { callerPersona: { prompt: s.caller_persona.prompt, maxTurns: s.caller_persona.max_turns } } : {}),
-  ...(s.dynamic_variables ? { dynamicVariables: s.dynamic_variables } : {}),
+  ...(s.callerTurns ? { callerTurns: s.callerTurns.map(callerTurnOf) } : {}),
+  ...(s.callerPersona ? { callerPersona: s.callerPersona } : {}),
+  ...(s.dynamicVariables ? { dynamicVariables: s.dynamicVariables } : {}),
   ...(s.criteria ? { criteria: s.criteria } : {}),
 });
 
-/** `POST /v1/ai-agent/{id}/scenarios`, GraphQL `createAgentScenario`. */
-export const createScenarioInput = z
+/** A new scenario, as `ScenarioService.create` validates it (GraphQL `createAgentScenario`, REST's body renamed). */
+export const createScenarioWrite = z
   .strictObject({
-    ...scenarioFields,
-    caller_turns: scenarioFields.caller_turns.optional(),
-    caller_persona: scenarioFields.caller_persona.optional(),
-    dynamic_variables: scenarioFields.dynamic_variables.default([]),
-    criteria: scenarioFields.criteria.default([]),
+    ...scenarioWriteFields,
+    callerTurns: scenarioWriteFields.callerTurns.optional(),
+    callerPersona: scenarioWriteFields.callerPersona.optional(),
+    dynamicVariables: scenarioWriteFields.dynamicVariables.default([]),
+    criteria: scenarioWriteFields.criteria.default([]),
   })
   .refine(oneCaller, ONE_CALLER)
-  .refine((s) => s.caller_turns || s.caller_persona, { error: 'Give caller_turns or caller_persona', path: ['caller_turns'] })
+  .refine((s) => s.callerTurns || s.callerPersona, { error: 'Give caller_turns or caller_persona', path: ['callerTurns'] })
   .transform((s) => toWrite(s) as ScenarioWrite & Required<Pick<ScenarioWrite, 'name' | 'dynamicVariables' | 'criteria'>>);
-export type CreateScenario = z.output<typeof createScenarioInput>;
+export type ScenarioCreateInput = z.input<typeof createScenarioWrite>;
 
-/** `PATCH /v1/agent-scenarios/{id}`, GraphQL `updateAgentScenario`: the fields given replace the stored ones. */
-export const updateScenarioInput = z.strictObject(scenarioFields).partial().refine(oneCaller, ONE_CALLER).transform(toWrite);
-export type UpdateScenario = z.output<typeof updateScenarioInput>;
+/** The fields given replace the stored ones, as `ScenarioService.update` validates them (GraphQL `updateAgentScenario`, REST's body renamed). */
+export const updateScenarioWrite = z.strictObject(scenarioWriteFields).partial().refine(oneCaller, ONE_CALLER).transform(toWrite);
+export type ScenarioUpdateInput = z.input<typeof updateScenarioWrite>;
 
 /** An agent version to run: a published one's number; null or left out, the draft. */
 const versionInput = () =>
@@ -127,18 +152,20 @@ const versionInput = () =>
     .nullish()
     .transform((v) => v ?? null);
 
-/** `POST /v1/ai-agent/{id}/test-runs`, GraphQL `runAgentTests`: every scenario of the agent unless `scenario_ids` names some. */
-export const startTestRunInput = z
-  .strictObject({
-    version: versionInput(),
-    scenario_ids: z.array(uuid()).min(1, 'At least one id').max(200, 'At most 200 ids').optional(),
-  })
-  .transform((r) => ({ version: r.version, ...(r.scenario_ids ? { scenarioIds: [...new Set(r.scenario_ids)] } : {}) }));
-export type StartTestRun = z.output<typeof startTestRunInput>;
+/** `POST /v1/ai-agent/{id}/test-runs`: every scenario of the agent unless `scenario_ids` names some. */
+const startTestRunFields = {
+  version: versionInput(),
+  scenario_ids: z.array(uuid()).min(1, 'At least one id').max(200, 'At most 200 ids').optional(),
+};
+export const startTestRunInput = z.strictObject(startTestRunFields);
 
-/** `POST /v1/calls/{id}/replay`, GraphQL `replayCall`. */
-export const replayInput = z.strictObject({ version: versionInput() }).transform((r) => ({ version: r.version }));
-export type Replay = z.output<typeof replayInput>;
+/** A run as `TestRunService.start` validates it (GraphQL `runAgentTests`, REST's body renamed). */
+export const startTestRunWrite = z.strictObject(camelKeys(startTestRunFields)).transform((r) => ({ version: r.version, ...(r.scenarioIds ? { scenarioIds: [...new Set(r.scenarioIds)] } : {}) }));
+export type StartTestRunInput = z.input<typeof startTestRunWrite>;
+
+/** `POST /v1/calls/{id}/replay`, GraphQL `replayCall`: the same names on both surfaces. */
+export const replayInput = z.strictObject({ version: versionInput() });
+export type ReplayInput = z.input<typeof replayInput>;
 
 /** The REST shape of a script step (snake_case, as sent). */
 export const callerTurnView = (t: CallerTurn): Record<string, unknown> =>

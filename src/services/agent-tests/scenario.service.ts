@@ -3,7 +3,8 @@ import type { AgentService } from '../agents/agent.service';
 import { PreconditionError } from '../shared/errors';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
-import type { CallerPersona, CallerTurn, CreateScenario, Criterion, UpdateScenario } from './scenario.input';
+import { parseInput } from '../shared/validation';
+import { type CallerPersona, type CallerTurn, type Criterion, createScenarioWrite, type ScenarioCreateInput, type ScenarioUpdateInput, updateScenarioWrite } from './scenario.input';
 
 /** A scenario as the services return it. */
 export interface ScenarioView {
@@ -42,18 +43,19 @@ export const MAX_SCENARIOS_PER_AGENT = 200;
 export class ScenarioService {
   constructor(private readonly agents: AgentService) {}
 
-  async create(caller: Caller, agentId: unknown, input: CreateScenario): Promise<ScenarioView> {
+  async create(caller: Caller, agentId: unknown, input: ScenarioCreateInput): Promise<ScenarioView> {
+    const scenarioWrite = parseInput(createScenarioWrite, input);
     const agent = await this.agents.getOwn(caller, parseId(agentId));
     const held = await caller.em.count(AgentScenario, { company: caller.scope.companyId, aiAgent: agent.id });
     if (held >= MAX_SCENARIOS_PER_AGENT) throw new PreconditionError(`An agent holds at most ${MAX_SCENARIOS_PER_AGENT} scenarios: delete one first`);
     const scenario = caller.em.create(AgentScenario, {
       company: caller.scope.companyId,
       aiAgent: agent,
-      name: input.name,
-      callerTurns: input.callerTurns ?? null,
-      callerPersona: input.callerPersona ? { ...input.callerPersona } : null,
-      dynamicVariables: input.dynamicVariables,
-      criteria: input.criteria,
+      name: scenarioWrite.name,
+      callerTurns: scenarioWrite.callerTurns ?? null,
+      callerPersona: scenarioWrite.callerPersona ? { ...scenarioWrite.callerPersona } : null,
+      dynamicVariables: scenarioWrite.dynamicVariables,
+      criteria: scenarioWrite.criteria,
     });
     await caller.em.flush();
     return toScenarioView(scenario);
@@ -71,9 +73,9 @@ export class ScenarioService {
   }
 
   /** The fields given replace the stored ones; a script given drops the persona, and the other way round. */
-  async update(caller: Caller, id: unknown, input: UpdateScenario): Promise<ScenarioView> {
+  async update(caller: Caller, id: unknown, input: ScenarioUpdateInput): Promise<ScenarioView> {
+    const { callerTurns, callerPersona, ...rest } = parseInput(updateScenarioWrite, input);
     const scenario = await this.own(caller, id);
-    const { callerTurns, callerPersona, ...rest } = input;
     caller.em.assign(scenario, {
       ...rest,
       ...(callerTurns ? { callerTurns, callerPersona: null } : {}),

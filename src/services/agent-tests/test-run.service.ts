@@ -15,10 +15,11 @@ import type { Clock } from '../shared/clock';
 import { describeError, NotFoundError, PreconditionError, ValidationError } from '../shared/errors';
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
+import { parseInput } from '../shared/validation';
 import { CriteriaGrader } from './criteria';
 import { compareReplay, replayScript } from './replay';
 import { settingsForRun } from './run-agent';
-import type { Replay, StartTestRun } from './scenario.input';
+import { replayInput, type ReplayInput, startTestRunWrite, type StartTestRunInput } from './scenario.input';
 import { MAX_SCENARIOS_PER_AGENT, toScenarioView } from './scenario.service';
 import { SimulatedTestCall, type RunAgent } from './simulated-test-call';
 import { pendingRun, type RunLatencies, type ScenarioDefinition, type ScenarioRun, type TestRunView, toTestRunView } from './test-run.contract';
@@ -75,8 +76,9 @@ export class TestRunService {
     this.grader = deps.model ? new CriteriaGrader(deps.model) : null;
   }
 
-  /** Runs the agent's scenarios (`scenarioIds`: only those) against `version` (null: the draft); answers the queued run. */
-  async start(caller: Caller, agentId: unknown, input: StartTestRun): Promise<TestRunView> {
+  /** Runs the agent's scenarios (`scenarioIds`: only those) against `version` (null: the draft); answers the queued run. No input: every scenario, the draft. */
+  async start(caller: Caller, agentId: unknown, given: StartTestRunInput | null): Promise<TestRunView> {
+    const input = parseInput(startTestRunWrite, given ?? {});
     const agent = await this.deps.agents.getOwn(caller, parseId(agentId));
     const { scope, em } = caller;
     const settings = await settingsForRun(caller, agent, input.version);
@@ -88,7 +90,7 @@ export class TestRunService {
     );
     if (ids) {
       const found = new Set(scenarios.map((s) => s.id));
-      const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `scenario_ids[${i}]`, message: 'Must name a scenario of this agent' }]));
+      const missing = ids.flatMap((id, i) => (found.has(id) ? [] : [{ field: `scenarioIds[${i}]`, message: 'Must name a scenario of this agent' }]));
       if (missing.length) throw new ValidationError(missing);
     }
     if (scenarios.length === 0) throw new PreconditionError('The agent has no scenarios to run: create one first (POST /v1/ai-agent/{id}/scenarios)');
@@ -102,9 +104,10 @@ export class TestRunService {
 
   /**
    * Replays the caller's side of a finished call against `version` (null: the draft) in a
-   * simulated call; answers the queued run, whose one scenario compares both transcripts.
+   * simulated call; answers the queued run, whose one scenario compares both transcripts. No input: the draft.
    */
-  async replay(caller: Caller, callId: unknown, input: Replay): Promise<TestRunView> {
+  async replay(caller: Caller, callId: unknown, given: ReplayInput | null): Promise<TestRunView> {
+    const input = parseInput(replayInput, given ?? {});
     const { scope, em } = caller;
     const call = await findOwned(em, Call, 'Call', { id: parseId(callId), company: scope.companyId, deletedAt: null });
     if (!TERMINAL_STATUSES.includes(call.callStatus)) throw new PreconditionError('Only a finished call can be replayed');

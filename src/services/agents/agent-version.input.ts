@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { described as d, namedObject } from '../shared/contract';
 import { intBetween, page, text } from '../shared/common.input';
+import { camelKeys } from '../shared/naming';
 
 /** A version number: a positive integer (whether the agent has it is checked against the store). */
 export const versionNumber = () => intBetween(1, 2_147_483_647);
 
-/** publish (docs/agents.md, "Versions"): the draft with a note, or an older version again (a rollback). */
+/** publish (docs/agents.md, "Versions"): the draft with a note, or an older version again (a rollback). REST's documented body. */
 export const publishAgentInput = z.strictObject({
   note: d(text(1000).nullish(), 'What changed, up to 1000 characters.'),
   from_version: d(versionNumber().nullish(), 'Publish this older version again (a rollback) instead of the draft: a new number, its content.'),
 });
-export type PublishAgentInput = z.output<typeof publishAgentInput>;
+
+/** Publish as `AgentVersionService.publish` validates it: the same fields camelCased (GraphQL `publishAiAgent`, REST's body renamed at its edge). */
+export const publishAgentWrite = z.strictObject(camelKeys(publishAgentInput.shape));
+export type PublishAgentInput = z.input<typeof publishAgentWrite>;
 
 export const listAgentVersionsInput = page();
 

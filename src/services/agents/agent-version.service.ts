@@ -1,7 +1,7 @@
 import { AiAgent, AiAgentVersion } from '../../entities';
 import type { AgentSettings } from './agent.contract';
 import { type AgentVersionView, toAgentVersionView } from './agent-version.contract';
-import { agentVersionParam, listAgentVersionsInput, publishAgentInput } from './agent-version.input';
+import { agentVersionParam, listAgentVersionsInput, type PublishAgentInput, publishAgentWrite } from './agent-version.input';
 import { insertAgentVersion, latestVersions, settingsOfVersion } from './agent-version.store';
 import { draftSettings } from './version-choice';
 import { NotFoundError, ValidationError } from '../shared/errors';
@@ -32,13 +32,13 @@ export async function settingsOfAgent({ scope, em }: Caller, agent: AiAgent, ver
  * another company (nobody publishes a template: it answers 404 like its updates).
  */
 export class AgentVersionService {
-  /** Publishes the draft (`{note}`), or an older version again (`{from_version}`: a rollback, a new number with its content). */
-  async publish(caller: Caller, agentId: unknown, input: unknown): Promise<AgentVersionView> {
+  /** Publishes the draft (`{note}`), or an older version again (`{fromVersion}`: a rollback, a new number with its content). No input: the draft without a note. */
+  async publish(caller: Caller, agentId: unknown, input: PublishAgentInput | null): Promise<AgentVersionView> {
     const { scope, em } = caller;
     const agent = await findOwned(em, AiAgent, 'Agent', { id: parseId(agentId), company: scope.companyId, deletedAt: null });
-    const { note, from_version: from } = parseInput(publishAgentInput, input);
+    const { note, fromVersion: from } = parseInput(publishAgentWrite, input ?? {});
     const settings = from == null ? draftSettings(agent) : await settingsOfVersion(em, scope.companyId, agent.id, from);
-    if (!settings) throw ValidationError.of('from_version', 'No such version of this agent');
+    if (!settings) throw ValidationError.of('fromVersion', 'No such version of this agent');
     return toAgentVersionView(await insertAgentVersion(em, { companyId: scope.companyId, agentId: agent.id, note: note ?? null, settings }));
   }
 

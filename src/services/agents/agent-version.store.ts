@@ -34,8 +34,11 @@ export async function insertAgentVersion(em: EntityManager, v: NewAgentVersion):
 /** The agent's latest version number per agent of the company, in one query; agents never published are left out. */
 export async function latestVersions(em: EntityManager, companyId: string, agentIds: readonly string[]): Promise<Map<string, number>> {
   if (agentIds.length === 0) return new Map();
-  const rows = await em.execute(`SELECT agent_id, MAX(version) AS version FROM ai_agent_versions WHERE company_id = ? AND agent_id IN (?) GROUP BY agent_id`, [companyId, [...agentIds]]);
-  return new Map(rows.map((r) => [r.agent_id as string, r.version as number]));
+  const rows = await em.execute<{ agent_id: string; version: number }[]>(`SELECT agent_id, MAX(version) AS version FROM ai_agent_versions WHERE company_id = ? AND agent_id IN (?) GROUP BY agent_id`, [
+    companyId,
+    [...agentIds],
+  ]);
+  return new Map(rows.map((r) => [r.agent_id, r.version]));
 }
 
 /** The latest version number of the company's agent; null when never published. */

@@ -17,11 +17,11 @@ export async function startTransfer(em: EntityManager, call: RecordKey, transfer
  * twice).
  */
 export async function endTransfer(em: EntityManager, call: RecordKey, status: Exclude<TransferStatus, 'dialing'>): Promise<CallTransfer | null> {
-  const rows = await em.execute(
+  const rows = await em.execute<{ transfer: CallTransfer }[]>(
     `UPDATE calls SET transfer = jsonb_set(transfer, '{status}', to_jsonb(?::text))
      WHERE id = ? AND company_id = ? AND transfer ->> 'status' = 'dialing'
      RETURNING transfer`,
     [status, call.id, call.companyId],
   );
-  return (rows[0]?.transfer as CallTransfer | undefined) ?? null;
+  return rows[0]?.transfer ?? null;
 }

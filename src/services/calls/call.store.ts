@@ -82,33 +82,51 @@ const TO_PLACE_COLUMNS = `c.id, c.call_from, c.call_to, c.call_direction, c.agen
   a.language, a.interruption_sensitivity, a.call_recording, a.who_talks_first, a.opening_disclosure, a.welcome_greeting, a.agent_dynamic_variables AS agent_variables,
   (SELECT v.settings FROM ai_agent_versions v WHERE v.agent_id = c.ai_agent_id AND v.company_id = c.company_id AND v.version = c.ai_agent_version) AS version_settings`;
 
+/** A row of `TO_PLACE_COLUMNS` (`dispatched_at` as PostgreSQL writes a timestamptz). */
+interface ToPlaceRow {
+  id: string;
+  call_from: string;
+  call_to: string;
+  call_direction: CallDirection;
+  agent_dynamic_variables: DynamicVariable[];
+  dispatched_at: string;
+  language: RelayAgent['language'];
+  interruption_sensitivity: RelayAgent['interruptionSensitivity'];
+  call_recording: CallRecording;
+  who_talks_first: RelayAgent['whoTalksFirst'];
+  opening_disclosure: RelayAgent['openingDisclosure'];
+  welcome_greeting: RelayAgent['welcomeGreeting'];
+  agent_variables: RelayAgent['agentDynamicVariables'];
+  /** The settings of the version the call runs; null: the agent's draft. */
+  version_settings: AgentSettings | null;
+}
+
 /** The agent settings placing a call reads: its version's, else its agent's draft columns. */
-function placingAgentOf(row: Record<string, unknown>): RelayAgent & Pick<AgentSettings, 'callRecording'> {
-  const version = row.version_settings as AgentSettings | null;
-  if (version) return version;
+function placingAgentOf(row: ToPlaceRow): RelayAgent & Pick<AgentSettings, 'callRecording'> {
+  if (row.version_settings) return row.version_settings;
   return {
-    language: row.language as string,
-    interruptionSensitivity: row.interruption_sensitivity as number,
-    whoTalksFirst: row.who_talks_first as string,
-    openingDisclosure: row.opening_disclosure as string,
-    welcomeGreeting: row.welcome_greeting as string | null,
-    agentDynamicVariables: row.agent_variables as Record<string, unknown>,
-    callRecording: row.call_recording as CallRecording,
+    language: row.language,
+    interruptionSensitivity: row.interruption_sensitivity,
+    whoTalksFirst: row.who_talks_first,
+    openingDisclosure: row.opening_disclosure,
+    welcomeGreeting: row.welcome_greeting,
+    agentDynamicVariables: row.agent_variables,
+    callRecording: row.call_recording,
   };
 }
 
-const callToPlace = (row: Record<string, unknown>): CallToPlace => {
+const callToPlace = (row: ToPlaceRow): CallToPlace => {
   const agent = placingAgentOf(row);
   return {
-    id: row.id as string,
-    dispatchedAt: new Date(row.dispatched_at as string),
-    from: row.call_from as string,
-    to: row.call_to as string,
+    id: row.id,
+    dispatchedAt: new Date(row.dispatched_at),
+    from: row.call_from,
+    to: row.call_to,
     agent: relayAgentOf(agent, {
-      callFrom: row.call_from as string,
-      callTo: row.call_to as string,
-      callDirection: row.call_direction as string,
-      agentDynamicVariables: row.agent_dynamic_variables as DynamicVariable[],
+      callFrom: row.call_from,
+      callTo: row.call_to,
+      callDirection: row.call_direction,
+      agentDynamicVariables: row.agent_dynamic_variables,
     }),
     recording: agent.callRecording,
   };
@@ -126,8 +144,8 @@ const SLOTS_TAKEN = `SELECT count(*)::int AS n FROM calls WHERE company_id = ? A
  * replicas agree on.
  */
 export async function slotsTaken(em: EntityManager, companyId: string, direction: CallDirection): Promise<number> {
-  const [row] = await em.execute(SLOTS_TAKEN, [companyId, [...LIVE_STATUSES], direction]);
-  return row.n as number;
+  const [row] = await em.execute<{ n: number }[]>(SLOTS_TAKEN, [companyId, [...LIVE_STATUSES], direction]);
+  return row.n;
 }
 
 /**
@@ -136,7 +154,7 @@ export async function slotsTaken(em: EntityManager, companyId: string, direction
  * company's calls lock (`lockCompanyCalls`), so that two replicas count the same slots.
  */
 export async function dispatchWaitingCalls(em: EntityManager, companyId: string, maxLive: number, now: Date): Promise<CallToPlace[]> {
-  const rows = await em.execute(
+  const rows = await em.execute<ToPlaceRow[]>(
     `WITH live AS (${SLOTS_TAKEN}), picked AS (
        SELECT id FROM calls WHERE company_id = ? AND call_status = 'pstn-queued' AND dispatched_at IS NULL
        ORDER BY created_at, id LIMIT GREATEST(0, ? - (SELECT n FROM live))
@@ -151,7 +169,7 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
 
 /** A dispatched call still to place (`pstn-queued`, no provider sid), with what placing it needs; null for any other. */
 export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey): Promise<CallToPlace | null> {
-  const [row] = await em.execute(
+  const [row] = await em.execute<ToPlaceRow[]>(
     `SELECT ${TO_PLACE_COLUMNS}
      FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
      WHERE c.id = ? AND c.company_id = ? AND c.call_status = 'pstn-queued' AND c.call_sid = '' AND c.dispatched_at IS NOT NULL`,
@@ -245,8 +263,8 @@ export async function storeCallSid(on: Within, reads: ViewReads, call: RecordKey
 /** Which of `sids` a call of the company already holds (the calls adopted from the provider are placed from its own numbers). */
 export async function sidsInUse(em: EntityManager, companyId: string, sids: string[]): Promise<Set<string>> {
   if (sids.length === 0) return new Set();
-  const rows = await em.execute(`SELECT call_sid FROM calls WHERE company_id = ? AND call_sid IN (?)`, [companyId, sids]);
-  return new Set(rows.map((r) => r.call_sid as string));
+  const rows = await em.execute<{ call_sid: string }[]>(`SELECT call_sid FROM calls WHERE company_id = ? AND call_sid IN (?)`, [companyId, sids]);
+  return new Set(rows.map((r) => r.call_sid));
 }
 
 /**
@@ -255,7 +273,7 @@ export async function sidsInUse(em: EntityManager, companyId: string, sids: stri
  * attempt stored before is not stored again but answered with its call (`created` false).
  */
 export async function insertCampaignCalls(em: EntityManager, batch: CampaignCallBatch, calls: NewCampaignCall[], now: Date, options: CallServiceOptions): Promise<StoredCampaignCall[]> {
-  const rows = await em.execute(
+  const rows = await em.execute<{ id: string; contact_id: string; campaign_attempt: number; created: boolean }[]>(
     `WITH r AS (
          SELECT * FROM jsonb_to_recordset(?::jsonb) AS r(contact_id uuid, attempt int, call_to text, vars jsonb, version int)
        ), ins AS (
@@ -520,7 +538,7 @@ export interface OverdueSimulatedCall extends RecordKey {
  */
 export async function overdueSimulatedCalls(em: EntityManager, provider: string, cutoffs: Record<SimulatedLiveStatus, Date>, limit: number): Promise<OverdueSimulatedCall[]> {
   const statuses = Object.keys(NEXT_STEP) as SimulatedLiveStatus[];
-  const rows = await em.execute(
+  const rows = await em.execute<{ id: string; company_id: string; call_status: SimulatedLiveStatus }[]>(
     `/* sweep:calls.simulated */ SELECT id, company_id, call_status FROM calls
      WHERE call_provider = ? AND call_status IN (?) AND (call_status <> 'pstn-queued' OR call_sid <> '')
        AND updated_at < CASE call_status ${statuses.map(() => 'WHEN ? THEN ?::timestamptz').join(' ')} END

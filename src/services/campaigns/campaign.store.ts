@@ -1,10 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityDictionary, EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignContact, Contact, type PhoneNumber } from '../../entities';
 import { type CallStatus, TERMINAL_STATUSES } from '../../entities/call.entity';
 import { tryLockUntilCommit } from '../platform/advisory-lock.store';
 import { type CampaignView, campaignContract } from './campaign.contract';
 import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import type { RecordKey } from '../shared/scope';
+
+/** A contact as `to_jsonb(ct)` answers it, for `em.map`. */
+type ContactRow = EntityDictionary<Contact>;
 
 /**
  * The campaign dialer's reads and writes. The campaign itself is read through the ORM, once
@@ -125,7 +128,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
   const since = c.selectedAt === null ? null : new Date(c.selectedAt.getTime() - CHANGED_MARGIN_MS);
   const startedAt = c.selectionStartedAt ?? now;
   const cursor = (column: string, none: string) => `COALESCE((SELECT ${column} FROM campaigns WHERE id = ? AND company_id = ?), ${none})`;
-  const [row] = await em.execute(
+  const [row] = await em.execute<{ added: number; read: number; moved: number }[]>(
     `WITH slice AS (
        SELECT ct.id, ct.company_id, ct.created_at, ct.updated_at, ct.deleted_at, ct.status, ct.campaign_id, ct.source_name, ct.tag_name, ct.category_name
        FROM contacts ct
@@ -155,7 +158,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
     [c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since, startedAt, startedAt, size, c.id, c.company.id, c.selectedAt, c.selectionStartedAt],
   );
   // A pass whose campaign changed meanwhile (an edit restarted it) is not done: the next tick starts it again.
-  return { added: Number(row?.added ?? 0), done: Number(row?.read ?? 0) < size && Number(row?.moved ?? 0) > 0 };
+  return { added: row?.added ?? 0, done: (row?.read ?? 0) < size && (row?.moved ?? 0) > 0 };
 }
 
 /** Who a campaign's selection matches now, and who of them the dialer would skip, by reason. */
@@ -165,6 +168,9 @@ export interface AudienceCounts {
   skipped: Record<SkipReason, number>;
 }
 
+/** `audienceCounts`'s row: the counts, the skipped by reason. */
+type AudienceCountsRow = Pick<AudienceCounts, 'matched' | 'callable'> & Record<SkipReason, number>;
+
 /**
  * Counts the contacts `selection` matches, each with its `skipReason` under `rules`, in one
  * statement. Without `rules` (no outbound number yet) the non-local rule cannot apply.
@@ -172,7 +178,7 @@ export interface AudienceCounts {
 export async function audienceCounts(em: EntityManager, c: Campaign, rules: SkipRules | null): Promise<AudienceCounts> {
   const selected = selection(c);
   const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
-  const [row] = await em.execute(
+  const [row] = await em.execute<AudienceCountsRow[]>(
     `SELECT count(*)::int AS matched,
             count(*) FILTER (WHERE skip IS NULL)::int AS callable,
             count(*) FILTER (WHERE skip = 'contact_inactive')::int AS contact_inactive,
@@ -193,11 +199,10 @@ export async function audienceSample(em: EntityManager, c: Campaign, rules: Skip
   if (limit === 0) return [];
   const selected = selection(c);
   const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
-  const rows = await em.execute(`SELECT to_jsonb(ct) AS contact FROM contacts ct WHERE ${selected.sql} AND (${skip.sql}) IS NULL ORDER BY ct.created_at DESC, ct.id DESC LIMIT ?`, [
-    ...selected.params,
-    ...skip.params,
-    limit,
-  ]);
+  const rows = await em.execute<{ contact: ContactRow }[]>(
+    `SELECT to_jsonb(ct) AS contact FROM contacts ct WHERE ${selected.sql} AND (${skip.sql}) IS NULL ORDER BY ct.created_at DESC, ct.id DESC LIMIT ?`,
+    [...selected.params, ...skip.params, limit],
+  );
   return rows.map((r) => em.map(Contact, r.contact));
 }
 
@@ -212,9 +217,20 @@ export interface EndedAttempt {
   workspace: string;
 }
 
+/** `endedAttempts`'s row. */
+interface EndedAttemptRow {
+  id: string;
+  attempts: number;
+  contact_id: string;
+  call_id: string;
+  call_status: CallStatus;
+  disconnect_reason: string;
+  workspace_id: string;
+}
+
 /** Attempts in `calling` whose call reached a terminal status. */
 export async function endedAttempts(em: EntityManager, campaign: RecordKey): Promise<EndedAttempt[]> {
-  const rows = await em.execute(
+  const rows = await em.execute<EndedAttemptRow[]>(
     `SELECT cc.id, cc.attempts, cc.contact_id, k.id AS call_id, k.call_status, k.disconnect_reason, k.workspace_id
      FROM campaign_contacts cc
      JOIN calls k ON k.id = cc.last_call_id AND k.company_id = cc.company_id
@@ -267,7 +283,7 @@ export interface DueEntry {
  */
 export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: SkipRules, now: Date, limit: number): Promise<DueEntry[]> {
   const skip = skipReason(rules);
-  const rows = await em.execute(
+  const rows = await em.execute<{ id: string; attempts: number; contact: ContactRow; skip: SkipReason | null }[]>(
     `WITH due AS (
        SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
        WHERE campaign_id = ? AND company_id = ? AND state = 'queued' AND next_attempt_at <= ?
@@ -314,12 +330,12 @@ export async function expireQueued(em: EntityManager, campaign: RecordKey, now: 
  * Returns the progress and whether it completed.
  */
 export async function recordProgress(em: EntityManager, c: Campaign, now: Date, selecting: boolean): Promise<{ progress: number; completed: boolean }> {
-  const [counts] = await em.execute(`SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`, [
-    c.id,
-    c.company.id,
-  ]);
-  const selected = Number(counts?.selected ?? 0);
-  const settled = Number(counts?.settled ?? 0);
+  const [counts] = await em.execute<{ selected: number; settled: number }[]>(
+    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`,
+    [c.id, c.company.id],
+  );
+  const selected = counts?.selected ?? 0;
+  const settled = counts?.settled ?? 0;
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);
   const completed = selected > 0 && settled === selected && c.status === 'active' && !selecting;
   if (progress !== c.callProgress || completed) {
@@ -333,7 +349,7 @@ export async function recordProgress(em: EntityManager, c: Campaign, now: Date, 
  * count (active or paused). A named sweep across companies (docs/scaling.md).
  */
 export async function campaignsWithWork(em: EntityManager, now: Date): Promise<RecordKey[]> {
-  const rows = await em.execute(
+  const rows = await em.execute<{ id: string; company_id: string }[]>(
     `/* sweep:campaigns.with-work */ SELECT c.id, c.company_id FROM campaigns c
      WHERE c.deleted_at IS NULL AND (
        (c.status = 'active' AND (c.selected_at IS NULL OR c.selection_started_at IS NOT NULL
@@ -360,10 +376,24 @@ export interface CampaignCounts {
   skippedReasons: Record<string, number>;
 }
 
+/** `countsOf`'s row: one campaign's counts (`next_attempt_at` as PostgreSQL writes a timestamptz). */
+interface CountsRow {
+  campaign_id: string;
+  selected: number;
+  settled: number;
+  picked_up: number;
+  failed: number;
+  in_progress: number;
+  queued: number;
+  skipped: number;
+  next_attempt_at: string | null;
+  skipped_reasons: Record<string, number>;
+}
+
 /** The counters of each campaign, in one query; campaigns with no contact selected are left out. */
 export async function countsOf(em: EntityManager, companyId: string, campaignIds: readonly string[]): Promise<Map<string, CampaignCounts>> {
   if (campaignIds.length === 0) return new Map();
-  const rows = await em.execute(
+  const rows = await em.execute<CountsRow[]>(
     `SELECT campaign_id,
             count(*)::int AS selected,
             count(*) FILTER (WHERE state = 'settled')::int AS settled,
@@ -380,7 +410,7 @@ export async function countsOf(em: EntityManager, companyId: string, campaignIds
   );
   return new Map(
     rows.map((r) => [
-      r.campaign_id as string,
+      r.campaign_id,
       {
         selected: r.selected,
         settled: r.settled,

@@ -16,8 +16,8 @@ import type { PhoneParser } from '../shared/phone';
  * against 0.18 ms and 39 buffers; docs/performance.md, "The dialer and stale statistics").
  */
 export async function refreshContactStatistics(em: EntityManager, imported: number): Promise<void> {
-  const [table] = await em.execute(`/* maintenance:contacts-statistics */ SELECT GREATEST(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'contacts'::regclass`);
-  if (imported >= 50 + 0.1 * Number(table.rows)) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
+  const [table] = await em.execute<{ rows: number }[]>(`/* maintenance:contacts-statistics */ SELECT GREATEST(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'contacts'::regclass`);
+  if (imported >= 50 + 0.1 * table.rows) await em.execute(`/* maintenance:contacts-statistics */ ANALYZE contacts`);
 }
 
 /** The company's live contacts, newest first: the first page, then each page after the last row of the one before (a row comparison the index starts at). */
@@ -75,11 +75,11 @@ const IMPORT_BATCH = 10_000;
 export async function numbersInCompany(em: EntityManager, companyId: string, numbers: readonly string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let start = 0; start < numbers.length; start += IMPORT_BATCH) {
-    const rows = await em.execute(`SELECT DISTINCT phone_number FROM contacts WHERE company_id = ? AND deleted_at IS NULL AND phone_number IN (SELECT jsonb_array_elements_text(?::jsonb))`, [
-      companyId,
-      JSON.stringify(numbers.slice(start, start + IMPORT_BATCH)),
-    ]);
-    for (const row of rows) found.add(row.phone_number as string);
+    const rows = await em.execute<{ phone_number: string }[]>(
+      `SELECT DISTINCT phone_number FROM contacts WHERE company_id = ? AND deleted_at IS NULL AND phone_number IN (SELECT jsonb_array_elements_text(?::jsonb))`,
+      [companyId, JSON.stringify(numbers.slice(start, start + IMPORT_BATCH))],
+    );
+    for (const row of rows) found.add(row.phone_number);
   }
   return found;
 }

@@ -182,7 +182,7 @@ export async function insertExecution(
 
 /** Why the flow cannot be triggered: missing (or another company's, or deleted), stopped, or without steps. */
 export async function triggerRefusal(em: EntityManager, companyId: string, flowId: string): Promise<'not_found' | 'stopped' | 'no_steps'> {
-  const [row] = await em.execute(
+  const [row] = await em.execute<{ status: string; has_steps: boolean }[]>(
     `SELECT f.status, EXISTS (SELECT 1 FROM webhook_steps s WHERE s.flow_id = f.id AND s.deleted_at IS NULL) AS has_steps
      FROM webhook_flows f WHERE f.id = ? AND f.company_id = ? AND f.deleted_at IS NULL`,
     [flowId, companyId],
@@ -384,14 +384,33 @@ export async function failExecution(em: EntityManager, executionId: string, erro
   ]);
 }
 
+/** A local step handed back by `takeOverdueLocalSteps`, for the caller to queue as a job. */
+export interface OverdueLocalStep {
+  companyId: string;
+  executionId: string;
+  attempt: number;
+  step: number;
+  timeout: number;
+}
+
+/** `takeOverdueLocalSteps`'s row: the execution and its step's timeout (null when the definition has no such step). */
+interface OverdueLocalStepRow {
+  id: string;
+  company_id: string;
+  attempt_number: number;
+  status: string;
+  step: number;
+  timeout: number | null;
+}
+
 /**
  * Takes up to `limit` local steps (of any company) past their deadline: their process died or
  * lost them. Each is handed back (no longer local) for the caller to queue as a job in the same
  * transaction; a step of an execution already over is only released. A named sweep across
  * companies (docs/scaling.md); concurrent sweeps skip each other's rows.
  */
-export async function takeOverdueLocalSteps(em: EntityManager, limit: number): Promise<{ companyId: string; executionId: string; attempt: number; step: number; timeout: number }[]> {
-  const rows = await em.execute(
+export async function takeOverdueLocalSteps(em: EntityManager, limit: number): Promise<OverdueLocalStep[]> {
+  const rows = await em.execute<OverdueLocalStepRow[]>(
     `/* sweep:flow-steps.local */ WITH overdue AS (
        SELECT id, local_step FROM webhook_executions WHERE local_until < now() ORDER BY local_until LIMIT ? FOR UPDATE SKIP LOCKED
      )

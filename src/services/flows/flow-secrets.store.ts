@@ -21,9 +21,34 @@ const BATCH = 200;
 const clearVariablesIn = (column: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(${column}, '[]'::jsonb)) v
   WHERE v ->> 'value' <> '' AND v ->> 'value' NOT LIKE '${SEALED_PREFIX}%' AND (v -> 'secret' = 'true'::jsonb OR v ->> 'name' ~* ?))`;
 
+/** A flow's secrets as stored (`webhook_flows`). */
+interface FlowSecretsRow {
+  id: string;
+  secret: string;
+  predefined_variables: PredefinedVariable[];
+}
+
+/** The flow definition an execution copied (`webhook_executions`). */
+interface ExecutionDefinitionRow {
+  id: string;
+  definition: FlowDefinition;
+}
+
+/** A step's logs (`webhook_step_runs`): JSON values as stored, the error as text. */
+interface StepLogRow {
+  id: string;
+  request: unknown;
+  response: unknown;
+  error: string | null;
+  try_errors: unknown;
+}
+
+/** A row an UPDATE ... RETURNING id answered. */
+type Updated = { id: string }[];
+
 /** Fails (SecretKeyError) when SECRETS_KEY does not decrypt the secrets already encrypted. */
 async function checkSecretsKey(em: EntityManager, box: SecretBox): Promise<void> {
-  const [row] = await em.execute(`/* upgrade:secrets-key */ SELECT secret FROM webhook_flows WHERE secret LIKE '${SEALED_PREFIX}%' LIMIT 1`);
+  const [row] = await em.execute<Pick<FlowSecretsRow, 'secret'>[]>(`/* upgrade:secrets-key */ SELECT secret FROM webhook_flows WHERE secret LIKE '${SEALED_PREFIX}%' LIMIT 1`);
   if (row) box.open(row.secret);
 }
 
@@ -42,7 +67,7 @@ async function sealClearSecrets(em: EntityManager, box: SecretBox): Promise<{ fl
 async function sealFlows(em: EntityManager, box: SecretBox): Promise<number> {
   let sealed = 0;
   for (;;) {
-    const rows = await em.execute(
+    const rows = await em.execute<FlowSecretsRow[]>(
       `/* upgrade:sealed-secrets */ SELECT id, secret, predefined_variables FROM webhook_flows
        WHERE (secret <> '' AND secret NOT LIKE '${SEALED_PREFIX}%') OR ${clearVariablesIn('predefined_variables')} LIMIT ?`,
       [CREDENTIAL_NAME.source, BATCH],
@@ -50,7 +75,7 @@ async function sealFlows(em: EntityManager, box: SecretBox): Promise<number> {
     if (rows.length === 0) return sealed;
     for (const row of rows) {
       const variables = JSON.stringify(sealPredefined(row.predefined_variables, box));
-      const result = await em.execute(
+      const result = await em.execute<Updated>(
         `/* upgrade:sealed-secrets */ UPDATE webhook_flows SET secret = ?, predefined_variables = ?::jsonb WHERE id = ? AND secret = ? AND predefined_variables = ?::jsonb RETURNING id`,
         [box.seal(row.secret), variables, row.id, row.secret, JSON.stringify(row.predefined_variables)],
       );
@@ -66,17 +91,17 @@ async function sealFlows(em: EntityManager, box: SecretBox): Promise<number> {
 async function sealExecutions(em: EntityManager, box: SecretBox): Promise<number> {
   let sealed = 0;
   for (;;) {
-    const rows = await em.execute(`/* upgrade:sealed-secrets */ SELECT id, definition FROM webhook_executions WHERE ${clearVariablesIn(`definition -> 'predefinedVariables'`)} LIMIT ?`, [
-      CREDENTIAL_NAME.source,
-      BATCH,
-    ]);
+    const rows = await em.execute<ExecutionDefinitionRow[]>(
+      `/* upgrade:sealed-secrets */ SELECT id, definition FROM webhook_executions WHERE ${clearVariablesIn(`definition -> 'predefinedVariables'`)} LIMIT ?`,
+      [CREDENTIAL_NAME.source, BATCH],
+    );
     if (rows.length === 0) return sealed;
     for (const row of rows) {
-      const definition = row.definition as FlowDefinition;
+      const { definition } = row;
       const clear: PredefinedVariable[] = definition.predefinedVariables;
       const next = JSON.stringify({ ...definition, predefinedVariables: sealPredefined(clear, box) });
       sealed += await em.transactional(async (tx) => {
-        const result = await tx.execute(`/* upgrade:sealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`, [
+        const result = await tx.execute<Updated>(`/* upgrade:sealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`, [
           next,
           row.id,
           JSON.stringify(definition),
@@ -100,7 +125,7 @@ const json = (value: unknown) => (value === null ? null : JSON.stringify(value))
 
 /** The logs of an execution's steps with `secrets` masked, as new logs are written (step-log `maskSecrets`). */
 async function maskStepLogs(em: EntityManager, executionId: string, secrets: string[]): Promise<void> {
-  const runs = await em.execute(`SELECT id, request, response, error, try_errors FROM webhook_step_runs WHERE execution_id = ?`, [executionId]);
+  const runs = await em.execute<StepLogRow[]>(`SELECT id, request, response, error, try_errors FROM webhook_step_runs WHERE execution_id = ?`, [executionId]);
   for (const run of runs) {
     await em.execute(`UPDATE webhook_step_runs SET request = ?::jsonb, response = ?::jsonb, error = ?, try_errors = ?::jsonb WHERE id = ?`, [
       json(maskDeep(run.request, secrets)),

@@ -13,6 +13,6 @@ export async function lockUntilCommit(em: EntityManager, key: string): Promise<v
 
 /** Takes the lock on `key` if it is free; false when another transaction holds it. */
 export async function tryLockUntilCommit(em: EntityManager, key: string): Promise<boolean> {
-  const [row] = await em.execute('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [key]);
-  return row?.locked === true;
+  const [row] = await em.execute<{ locked: boolean }[]>('SELECT pg_try_advisory_xact_lock(hashtext(?)) AS locked', [key]);
+  return row.locked;
 }

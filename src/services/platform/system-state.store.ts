@@ -27,6 +27,5 @@ export interface StateCount {
 
 /** Every count, over the whole database. */
 export async function stateCounts(em: EntityManager): Promise<StateCount[]> {
-  const rows = await em.execute(SQL);
-  return rows.map((r) => ({ kind: r.kind, key: r.key, state: r.state, n: Number(r.n) }));
+  return em.execute<StateCount[]>(SQL);
 }

@@ -87,22 +87,32 @@ describe('agent tests over GraphQL', () => {
     expect((await gql(t, 'query($id: ID!) { agentTestRun(id: $id) { id } }', { id: started.id }, b.key)).data).toEqual({ agentTestRun: null });
   });
 
-  it("names the fields of bad input as REST does, and refuses another company's agent", async () => {
-    const bad = await gql(
+  it("names the fields of bad input as GraphQL names them (REST names its own), and refuses another company's agent", async () => {
+    const CREATE = 'mutation($agentId: ID!, $input: CreateAgentScenarioInput!) { createAgentScenario(agentId: $agentId, input: $input) { id } }';
+    const fieldsOf = (res: any): string[] =>
+      firstError(res)!
+        .fields.map((f: any) => f.field)
+        .sort();
+    const input = { name: 'Bad', callerTurns: [{ silenceMs: 0 }, { dtmf: '1', interruptAfterMs: 5 }], criteria: [{ type: 'max_turns', value: 'many' }] };
+    const bad = await gql(t, CREATE, { agentId: a.agent.id, input }, a.key);
+    expect(firstError(bad)).toMatchObject({ code: 'BAD_USER_INPUT' });
+    expect(fieldsOf(bad)).toEqual(['callerTurns[0].silenceMs', 'callerTurns[1].interruptAfterMs', 'criteria[0].value']);
+    const both = await gql(t, CREATE, { agentId: a.agent.id, input: { name: 'Both', callerTurns: [{ say: 'Hi' }], callerPersona: { prompt: 'Someone', maxTurns: 2 } } }, a.key);
+    expect(firstError(both)!.fields).toEqual([{ field: 'callerPersona', message: 'Give caller_turns or caller_persona, not both' }]);
+    // The same input to REST: its errors name REST's fields.
+    const rest = await t.request('POST', `/v1/ai-agent/${a.agent.id}/scenarios`, {
+      token: a.key,
+      body: { name: 'Bad', caller_turns: [{ silence_ms: 0 }, { dtmf: '1', interrupt_after_ms: 5 }], criteria: [{ type: 'max_turns', value: 'many' }] },
+    });
+    expect(rest.body.data.map((f: any) => f.field).sort()).toEqual(['caller_turns[0].silence_ms', 'caller_turns[1].interrupt_after_ms', 'criteria[0].value']);
+
+    const unknown = await gql(
       t,
-      'mutation($agentId: ID!, $input: CreateAgentScenarioInput!) { createAgentScenario(agentId: $agentId, input: $input) { id } }',
-      {
-        agentId: a.agent.id,
-        input: { name: 'Bad', callerTurns: [{ silenceMs: 0 }], criteria: [{ type: 'max_turns', value: 'many' }] },
-      },
+      'mutation($agentId: ID!, $input: RunAgentTestsInput) { runAgentTests(agentId: $agentId, input: $input) { id } }',
+      { agentId: a.agent.id, input: { scenarioIds: [a.agent.id] } },
       a.key,
     );
-    expect(firstError(bad)).toMatchObject({ code: 'BAD_USER_INPUT' });
-    expect(
-      firstError(bad)!
-        .fields.map((f: any) => f.field)
-        .sort(),
-    ).toEqual(['caller_turns[0].silence_ms', 'criteria[0].value']);
+    expect(firstError(unknown)).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'scenarioIds[0]', message: 'Must name a scenario of this agent' }] });
     const foreign = await gql(t, 'mutation($agentId: ID!) { runAgentTests(agentId: $agentId) { id } }', { agentId: a.agent.id }, b.key);
     expect(firstError(foreign)).toMatchObject({ code: 'NOT_FOUND' });
   });

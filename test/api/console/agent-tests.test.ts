@@ -73,7 +73,7 @@ describe("the console's agent tests", () => {
     await form.getByRole('combobox', { name: /^Criterion 3(?!:)/ }).selectOption('judge');
     await form.getByLabel('Criterion 3: rubric the model grades the call by').fill('The agent confirms the day.');
     await form.getByRole('button', { name: 'Create scenario' }).click();
-    await form.locator('[data-field="caller_turns[1]"]').getByText(/0-9/).waitFor();
+    await form.locator('[data-field="callerTurns[1]"]').getByText(/0-9/).waitFor();
     expect(okData(await t.request('GET', `/v1/ai-agent/${agentId}/scenarios`, { token: a.key }))).toEqual([]);
     await shot('scenario-field-error');
 
@@ -141,7 +141,7 @@ describe("the console's agent tests", () => {
     await form.getByLabel('Persona: who the caller is and what they want').fill('You are Bob, in a hurry, and want an appointment.');
     await form.getByLabel('Persona: turns before hanging up (1-50)').fill('many');
     await form.getByRole('button', { name: 'Save scenario' }).click();
-    await form.locator('[data-field="caller_persona"]').getByText('Must be a whole number').waitFor();
+    await form.locator('[data-field="callerPersona"]').getByText('Must be a whole number').waitFor();
     await form.getByLabel('Persona: turns before hanging up (1-50)').fill('3');
     await form.getByRole('button', { name: 'Save scenario' }).click();
     await scenarios.getByRole('cell', { name: 'persona, 3 turns' }).waitFor();

@@ -38,7 +38,7 @@ describe('agent versions over GraphQL', () => {
 
   it("names the field of a version that does not exist, and hides other companies' agents", async () => {
     const missing = await gql(t, PUBLISH, { id: a.agent.id, input: { fromVersion: 4 } }, a.key);
-    expect(firstError(missing)).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'from_version', message: 'No such version of this agent' }] });
+    expect(firstError(missing)).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ field: 'fromVersion', message: 'No such version of this agent' }] });
     expect(firstError(await gql(t, PUBLISH, { id: a.agent.id }, b.key))).toMatchObject({ code: 'NOT_FOUND' });
   });
 
