@@ -22,7 +22,7 @@ const noTopics: PubSub = {
 /** TypeGraphQL builds the root types itself, without a description. */
 const ROOT_DESCRIPTIONS: Record<string, string> = {
   Query: 'Reads, each limited to your company (plus the shared catalogues).',
-  Mutation: 'Writes, each limited to your company; validation errors name fields as REST does.',
+  Mutation: "Writes, each limited to your company; validation errors name this schema's input fields (`extensions.fields`).",
   Subscription: "Live news of your company's records over graphql-ws; each payload is the record's current state.",
 };
 
