@@ -15,7 +15,8 @@ import { type Statement, statementLines, statementProfile } from './statements';
  * 1. a campaign of BENCH_CONTACTS contacts (default 10,000, limit BENCH_CONCURRENCY live
  *    calls, default 200): `measureCampaign`, also run shorter by `npm run bench`;
  * 2. the contact selection of a campaign over BENCH_SELECT_CONTACTS contacts (default
- *    100,000): a whole pass, slice after slice (CAMPAIGN_SELECTION_SLICE), timed alone.
+ *    100,000): a whole pass, slice after slice (CAMPAIGN_SELECTION_SLICE, then growing up to
+ *    CAMPAIGN_SELECTION_SLICE_MAX), timed alone.
  */
 export interface CampaignFigures {
   contacts: number;
@@ -139,19 +140,19 @@ async function timeSelection(app: RunningApp, caller: Caller, count: number): Pr
   const selectTag = `select-${Date.now()}`;
   await insertContacts(em, scope.companyId, '+1628', selectTag, count);
   const big = await app.services.campaigns.create(caller, { name: 'Selection', contactsListTags: [selectTag] });
-  const slice = loadConfig().campaigns.selectionSlice;
+  const sizes = loadConfig().campaigns.selectionSlices;
   const selectStarted = performance.now();
   let selected = 0;
   let slices = 0;
   let firstSliceMs = 0;
   for (let done = false; !done; slices += 1) {
-    const step = await em.fork().transactional(async (tx) => selectContacts(tx, (await loadCampaign(tx, { id: big.id, companyId: scope.companyId }))!, new Date(), slice));
+    const step = await em.fork().transactional(async (tx) => selectContacts(tx, (await loadCampaign(tx, { id: big.id, companyId: scope.companyId }))!, new Date(), sizes));
     if (slices === 0) firstSliceMs = performance.now() - selectStarted;
     selected += step.added;
     done = step.done;
   }
   console.log(
-    `selection of a ${count}-contact campaign: ${selected} contacts in ${(performance.now() - selectStarted).toFixed(0)} ms, ${slices} slices of ${slice} (the first ${firstSliceMs.toFixed(0)} ms)`,
+    `selection of a ${count}-contact campaign: ${selected} contacts in ${(performance.now() - selectStarted).toFixed(0)} ms, ${slices} slices of ${sizes.first} growing to ${sizes.max} (the first ${firstSliceMs.toFixed(0)} ms)`,
   );
 }
 

@@ -133,8 +133,10 @@ const schema = z.object({
   CAMPAIGN_SWEEP_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
   /** How often a running campaign adds contacts that newly match its selection. */
   CAMPAIGN_SELECTION_REFRESH_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
-  /** How many contacts each dialer tick's slice of a campaign's selection reads (docs/campaigns.md). */
+  /** How many contacts the first slice of a campaign's selection pass reads (docs/campaigns.md). */
   CAMPAIGN_SELECTION_SLICE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /** The most contacts a later slice reads: each reads as many as all before it, up to this. */
+  CAMPAIGN_SELECTION_SLICE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   /** Whether this replica works on jobs and sweeps calls (0: an API-only replica). */
   JOB_WORKERS: boolean.default(true),
   /** How often an idle job worker polls for jobs queued by other replicas. */
@@ -249,7 +251,7 @@ export interface Config {
   maxConcurrentCallsPerCompany: number;
   maxConcurrentInboundCallsPerCompany: number;
   callSweepMs: number;
-  campaigns: { sweepMs: number; selectionRefreshMs: number; selectionSlice: number };
+  campaigns: { sweepMs: number; selectionRefreshMs: number; selectionSlices: { first: number; max: number } };
   jobPollMs: number;
   jobWorkers: boolean;
   /** How soon the jobs of a killed worker run again: see JOB_EXPIRY_S and JOB_MAINTENANCE_S. */
@@ -347,7 +349,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
     maxConcurrentInboundCallsPerCompany: e.MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY,
     callSweepMs: e.CALL_SWEEP_MS,
-    campaigns: { sweepMs: e.CAMPAIGN_SWEEP_MS, selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS, selectionSlice: e.CAMPAIGN_SELECTION_SLICE },
+    campaigns: { sweepMs: e.CAMPAIGN_SWEEP_MS, selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS, selectionSlices: { first: e.CAMPAIGN_SELECTION_SLICE, max: e.CAMPAIGN_SELECTION_SLICE_MAX } },
     jobPollMs: e.JOB_POLL_MS,
     jobWorkers: e.JOB_WORKERS,
     jobRecovery: { expiryS: e.JOB_EXPIRY_S, maintenanceS: e.JOB_MAINTENANCE_S },

@@ -15,7 +15,12 @@ import { Contact } from './contact.entity';
 @Unique({ properties: ['campaign', 'contact'] })
 @Index({ properties: ['campaign', 'state', 'nextAttemptAt'] })
 export class CampaignContact extends BaseEntity {
-  @ManyToOne({ entity: () => Company, ref: true, deleteRule: 'cascade' })
+  /**
+   * The campaign's company, named by every statement (docs/scaling.md). No foreign key: the
+   * campaign's covers it (a company's deletion reaches the entries through its campaigns),
+   * and a per-row check of every selected contact is what a selection pass pays for one.
+   */
+  @ManyToOne({ entity: () => Company, ref: true, createForeignKeyConstraint: false })
   company!: Ref<Company>;
 
   @ManyToOne({ entity: () => Campaign, ref: true, deleteRule: 'cascade' })

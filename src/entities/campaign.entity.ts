@@ -137,6 +137,10 @@ export class Campaign extends BaseEntity {
   @Property({ type: 'uuid', nullable: true })
   selectionAfterId: Opt<string> | null = null;
 
+  /** Contacts the pass under way has read: each slice after the first reads as many as all before it. Written by SQL only. */
+  @Property({ type: 'integer', nullable: true })
+  selectionRead: Opt<number> | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deletedAt: Opt<Date> | null = null;
 }

@@ -161,7 +161,7 @@ export function createServices(config: Config, infra: Infrastructure) {
       views: infra.views,
       willBeAnalyzed: (call) => analysis !== null && analyzable(call),
     },
-    { selectionRefreshMs: config.campaigns.selectionRefreshMs, selectionSlice: config.campaigns.selectionSlice },
+    { selectionRefreshMs: config.campaigns.selectionRefreshMs, selectionSlices: config.campaigns.selectionSlices },
   );
   lifecycle.onEnded((call) => dialer.callEnded(call));
   if (analysis) {

@@ -8,7 +8,7 @@ let sliced: Dialer;
 let d: Dialer;
 
 beforeAll(async () => {
-  sliced = await startDialer({ CAMPAIGN_SELECTION_SLICE: '2' });
+  sliced = await startDialer({ CAMPAIGN_SELECTION_SLICE: '2', CAMPAIGN_SELECTION_SLICE_MAX: '4' });
   d = await startDialer();
 });
 afterAll(async () => {
@@ -45,6 +45,36 @@ it('select in slices, one a tick, dialing each slice at once; a pass outlasting 
   expect(called).toHaveLength(2);
 });
 
+it('read as many contacts in each later slice as all the slices before it, up to the largest slice', async () => {
+  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
+  // A company of its own, its contacts the only ones a campaign of it reads.
+  const { companyId } = await sliced.s.company('Growth');
+  const caller = () => sliced.s.caller(companyId);
+  await sliced.s.services.contacts.create(
+    caller(),
+    sliced.numbers(11).map((phoneNumber) => ({ phoneNumber })),
+  );
+  const { id: aiAgentId } = await sliced.s.services.agents.create(caller(), { name: 'Growth agent', prompt: 'Hello' });
+  const { id: outboundPhoneNumberId } = await sliced.s.services.phoneNumbers.create(caller(), { phoneNumber: '+14155552672', label: 'growth' });
+  // Slices of 2, 2, 4, then 4 (the largest), the last of which reads the last 3 contacts.
+  const campaign = await sliced.s.services.campaigns.create(caller(), {
+    name: 'Everyone',
+    aiAgentId,
+    outboundPhoneNumberId,
+    timeZone: 'America/New_York',
+    daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+    status: 'active',
+  });
+  const selected: number[] = [];
+  for (let tick = 0; tick < 4; tick += 1) {
+    await sliced.s.services.dialer.tick(caller(), campaign.id);
+    selected.push((await sliced.s.services.campaigns.stats(caller(), campaign.id)).contactsSelected);
+  }
+  expect(selected).toEqual([2, 4, 8, 11]);
+  const [row] = await sliced.s.orm.em.fork().execute('SELECT selected_at IS NOT NULL AS selected, selection_started_at, selection_read FROM campaigns WHERE id = ?', [campaign.id]);
+  expect(row).toEqual({ selected: true, selection_started_at: null, selection_read: null });
+});
+
 it('add contacts created or changed since the selection once the refresh interval has passed since it, not before', async () => {
   d.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
   const caller = () => d.s.caller(d.companyId);
@@ -69,8 +99,13 @@ it('start the pass again from the first contact when the campaign is edited whil
   sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
   const caller = () => sliced.s.caller(sliced.companyId);
   await sliced.s.services.contacts.create(caller(), { phoneNumber: sliced.numbers(1)[0], tagName: 'edit-target' });
+  await sliced.s.services.contacts.create(
+    caller(),
+    sliced.numbers(2).map((phoneNumber) => ({ phoneNumber, tagName: 'elsewhere' })),
+  );
   const campaign = await sliced.running({}, sliced.numbers(2));
-  // Slices of two: after three ticks the pass has read past the contact the edit will select.
+  // The first test's five contacts, then these five. Slices of 2, 2 and 4: after three ticks the pass has
+  // read past the contact the edit will select, not yet the campaign's own two.
   for (let tick = 0; tick < 3; tick += 1) await sliced.tick(campaign.id);
   await sliced.s.services.campaigns.update(caller(), campaign.id, { contactsListTags: [['edit-target']] });
   for (let tick = 0; tick < 6; tick += 1) await sliced.tick(campaign.id);

@@ -31,6 +31,7 @@ import {
   outboundNumberOf,
   recordProgress,
   selectContacts,
+  type SliceSizes,
   tryLockCampaign,
 } from './campaign.store';
 import { delayBefore, tiersOf } from './retry-tiers';
@@ -46,8 +47,8 @@ const BUSY_RETRY_MS = 100;
 export interface DialerOptions {
   /** How often newly matching contacts are added to a running campaign's selection. */
   selectionRefreshMs: number;
-  /** How many contacts a tick's slice of a selection pass reads. */
-  selectionSlice: number;
+  /** How many contacts the slices of a selection pass read: the first, then each as many as all before it, up to the largest. */
+  selectionSlices: SliceSizes;
 }
 
 export interface DialerDeps {
@@ -196,7 +197,7 @@ export class CampaignDialer {
     let selecting = false;
     // An inbound campaign answers calls to its number (src/services/calls/inbound); it never dials.
     if (campaign.status === 'active' && campaign.campaignType !== INBOUND_CAMPAIGN_TYPE) {
-      if (this.selectionDue(campaign, now)) selecting = !(await selectContacts(tx, campaign, now, this.options.selectionSlice)).done;
+      if (this.selectionDue(campaign, now)) selecting = !(await selectContacts(tx, campaign, now, this.options.selectionSlices)).done;
       const window = windowOf(campaign);
       if (isOver(now, window)) await expireQueued(tx, key, now);
       else if (dialing && isOpen(now, window)) placed = await this.dial(tx, campaign, dialing, now);

@@ -111,22 +111,43 @@ export interface SelectionSlice {
   done: boolean;
 }
 
+/** How many contacts the slices of a selection pass read: the first `first`, each later one as many as all before it, at most `max`. */
+export interface SliceSizes {
+  first: number;
+  max: number;
+}
+
+/** The size of the pass's next slice, `read` contacts into it. */
+const nextSlice = ({ first, max }: SliceSizes, read: number): number => Math.max(first, Math.min(max, read));
+
+/**
+ * A new entry's key: a UUID of version 7's layout (RFC 9562: the milliseconds since the epoch,
+ * then random bits), so that a pass's entries append to the right of the primary key's index
+ * instead of landing on random pages of it. PostgreSQL 18 has `uuidv7()`; this is the same
+ * layout on older servers.
+ */
+const TIME_ORDERED_ID = `(lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1000)::bigint), 12, '0') || '7' || substr(gen_random_uuid()::text, 16))::uuid`;
+
 /**
  * One slice of the campaign's selection pass (docs/campaigns.md, "Which contacts"): the next
- * `size` live contacts of the company after the pass's cursor, in `contacts_live_index`'s
- * order (`created_at`, `id`), of which those the campaign selects (`selection`), active ones,
- * and has not selected yet join, due now. A full pass (`selected_at` null) considers every
- * contact; a refresh only those changed since the previous pass began (`updated_at`, with a
- * margin). One statement reads the slice, adds its contacts and moves the cursor; the slice
- * that reads the last contact stamps `selected_at` with the pass's start. The cursor moves only
- * while the campaign's selection is as the tick read it: an edit committed meanwhile (which
- * resets it) restarts the pass. Each slice is bounded, so a tick selects a slice and dials,
- * however many contacts the company has.
+ * live contacts of the company after the pass's cursor, in `contacts_live_index`'s order
+ * (`created_at`, `id`), of which those the campaign selects (`selection`), active ones, and
+ * has not selected yet join, due now. The first slice of a pass reads `sizes.first`
+ * contacts, each later one as many as the pass has read (doubling), up to `sizes.max`: the
+ * first calls go out after a small slice, and a large selection takes few ticks. A full pass
+ * (`selected_at` null) considers every contact; a refresh only those changed since the
+ * previous pass began (`updated_at`, with a margin). One statement reads the slice, adds its
+ * contacts and moves the cursor; the slice that reads the last contact stamps `selected_at`
+ * with the pass's start. The cursor moves only while the campaign's selection is as the tick
+ * read it: an edit committed meanwhile (which resets it) restarts the pass. Each slice is
+ * bounded, so a tick selects a slice and dials, however many contacts the company has.
  */
-export async function selectContacts(em: EntityManager, c: Campaign, now: Date, size: number): Promise<SelectionSlice> {
+export async function selectContacts(em: EntityManager, c: Campaign, now: Date, sizes: SliceSizes): Promise<SelectionSlice> {
   const selected = selection(c);
   const since = c.selectedAt === null ? null : new Date(c.selectedAt.getTime() - CHANGED_MARGIN_MS);
   const startedAt = c.selectionStartedAt ?? now;
+  const readBefore = c.selectionStartedAt === null ? 0 : (c.selectionRead ?? 0);
+  const size = readBefore === 0 ? sizes.first : nextSlice(sizes, readBefore);
   const cursor = (column: string, none: string) => `COALESCE((SELECT ${column} FROM campaigns WHERE id = ? AND company_id = ?), ${none})`;
   const [row] = await em.execute<{ added: number; read: number; moved: number }[]>(
     `WITH slice AS (
@@ -138,7 +159,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
        LIMIT ?
      ), added AS (
        INSERT INTO campaign_contacts (id, created_at, updated_at, company_id, campaign_id, contact_id, state, attempts, next_attempt_at)
-       SELECT gen_random_uuid(), ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
+       SELECT ${TIME_ORDERED_ID}, ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
        FROM slice ct
        WHERE ${selected.sql} AND ${ACTIVE} AND ct.updated_at >= COALESCE(?::timestamptz, '-infinity')
        ON CONFLICT (campaign_id, contact_id) DO NOTHING
@@ -148,14 +169,36 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
          selected_at = CASE WHEN pass.done THEN ?::timestamptz ELSE campaigns.selected_at END,
          selection_started_at = CASE WHEN pass.done THEN NULL ELSE ?::timestamptz END,
          selection_after_created_at = CASE WHEN pass.done THEN NULL ELSE last.created_at END,
-         selection_after_id = CASE WHEN pass.done THEN NULL ELSE last.id END
-       FROM (SELECT (SELECT count(*) FROM slice) < ? AS done) pass
+         selection_after_id = CASE WHEN pass.done THEN NULL ELSE last.id END,
+         selection_read = CASE WHEN pass.done THEN NULL ELSE ?::int + pass.read END
+       FROM (SELECT count(*)::int AS read, count(*) < ? AS done FROM slice) pass
          LEFT JOIN (SELECT created_at, id FROM slice ORDER BY created_at DESC, id DESC LIMIT 1) last ON true
        WHERE campaigns.id = ? AND campaigns.company_id = ?
          AND campaigns.selected_at IS NOT DISTINCT FROM ?::timestamptz AND campaigns.selection_started_at IS NOT DISTINCT FROM ?::timestamptz
        RETURNING 1
      ) SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM slice)::int AS read, (SELECT count(*) FROM moved)::int AS moved`,
-    [c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since, startedAt, startedAt, size, c.id, c.company.id, c.selectedAt, c.selectionStartedAt],
+    [
+      c.company.id,
+      c.id,
+      c.company.id,
+      c.id,
+      c.company.id,
+      size,
+      now,
+      now,
+      c.id,
+      now,
+      ...selected.params,
+      since,
+      startedAt,
+      startedAt,
+      readBefore,
+      size,
+      c.id,
+      c.company.id,
+      c.selectedAt,
+      c.selectionStartedAt,
+    ],
   );
   // A pass whose campaign changed meanwhile (an edit restarted it) is not done: the next tick starts it again.
   return { added: row?.added ?? 0, done: (row?.read ?? 0) < size && (row?.moved ?? 0) > 0 };
