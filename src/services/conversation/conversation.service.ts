@@ -127,12 +127,13 @@ export class ConversationService implements ConversationOpener {
     private readonly prices: CallPrices,
   ) {}
 
-  async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new'): Promise<Conversation | null> {
+  async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new', providerSid?: string): Promise<Conversation | null> {
     if (!UUID.test(callId)) return null;
     const em = this.orm.em.fork();
     // Opened by call id alone (the relay's setup names only the call): docs/scaling.md.
     const call = await em.findOne(Call, { id: callId, deletedAt: null }, { comments: ['provider:call-by-id'] });
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
+    if (providerSid !== undefined && (call.callSid === '' || call.callSid !== providerSid)) return null;
     const agent = await agentOfCall(em, call);
     if (!agent) return null;
     const prior = opening === 'new' ? [] : storedTurnsOf(call.transcriptObject);
