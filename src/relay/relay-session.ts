@@ -46,6 +46,9 @@ export class RelaySession implements ConversationSink {
   /** When the lines said (`say`) stop being spoken, by the engine's estimate (at the default voice speed: the session does not know the agent's). */
   private readonly sayings = new PlaybackEstimate(50, Date.now);
   private endTimer: NodeJS.Timeout | null = null;
+  /** Open from a text message sent until the end of that event-loop turn (`text`); `heldText`, what came meanwhile. */
+  private textWindow: NodeJS.Immediate | null = null;
+  private heldText = '';
   private readonly setupTimer: NodeJS.Timeout;
 
   constructor(
@@ -61,8 +64,20 @@ export class RelaySession implements ConversationSink {
     socket.once('close', () => this.onClose());
   }
 
+  /**
+   * A piece of the agent's turn. The first piece of an event-loop turn goes at once; the pieces
+   * that follow it in the same turn of the loop (a model's chunks read together) wait for its end
+   * and go as one message, or with the turn's `last` piece at once: one socket write for them
+   * all, which Twilio's `text` allows (a token is any number of characters).
+   */
   text(token: string, last: boolean): void {
-    this.send({ type: 'text', token, last });
+    if (this.textWindow === null) {
+      this.write({ type: 'text', token, last });
+      if (!last) this.textWindow = setImmediate(() => this.flushText(false));
+      return;
+    }
+    this.heldText += token;
+    if (last) this.flushText(true);
   }
 
   /** A line said whole: the callee cannot interrupt it, nor does what the agent says next cut it. */
@@ -107,7 +122,23 @@ export class RelaySession implements ConversationSink {
     }, wait);
   }
 
+  /** Sends `message` after the text still held: in the order the conversation gave them. */
   private send(message: OutgoingMessage): void {
+    this.flushText(false);
+    this.write(message);
+  }
+
+  /** Ends the event-loop turn's window of text: the pieces held go as one message (`last` closing the agent's turn). */
+  private flushText(last: boolean): void {
+    if (this.textWindow === null) return;
+    clearImmediate(this.textWindow);
+    this.textWindow = null;
+    const token = this.heldText;
+    this.heldText = '';
+    if (token !== '' || last) this.write({ type: 'text', token, last });
+  }
+
+  private write(message: OutgoingMessage): void {
     if (this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
@@ -189,6 +220,7 @@ export class RelaySession implements ConversationSink {
     this.closed = true;
     clearTimeout(this.setupTimer);
     if (this.endTimer) clearTimeout(this.endTimer);
+    if (this.textWindow) clearImmediate(this.textWindow);
     const closing = this.conversation?.then((conversation) => conversation && this.run(conversation.close(this.endedWith ?? 'user_hangup')));
     void (closing ?? Promise.resolve()).then(this.markFinished);
   }

@@ -129,7 +129,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   const executions = new WebhookExecutionService();
   const calls = new CallService(phones, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
-  const conversations = model ? new ConversationService(infra.orm, model, infra.events, infra.logger, flows, config.prices) : null;
+  const conversations = model ? new ConversationService(infra.orm, reads, model, infra.events, infra.logger, flows, config.prices) : null;
   conversations?.listen(infra.events);
   const recordings = new RecordingService(
     infra.orm,

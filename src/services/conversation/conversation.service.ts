@@ -17,6 +17,7 @@ import { resumptionOf, storedTurnsOf } from './resumption';
 import type { StoredTurn } from './transcript';
 import { storedTurnOf, writeTranscript } from './transcript.store';
 import type { AgentSettings } from '../agents/agent.contract';
+import type { ViewReads } from '../../db/statements';
 import { settingsOfVersion } from '../agents/agent-version.store';
 import type { CallPrices } from '../calls/call-cost';
 import { readableAgents } from '../agents/agent-ownership';
@@ -59,7 +60,7 @@ class TranscriptWriter implements TranscriptRecorder {
   private stored: TokenUsage = { input: 0, output: 0 };
 
   constructor(
-    private readonly orm: MikroORM,
+    private readonly reads: ViewReads,
     private readonly events: EventPublisher,
     private readonly logger: Logger,
     private readonly call: CallRef,
@@ -89,7 +90,7 @@ class TranscriptWriter implements TranscriptRecorder {
   private async write(turns: readonly StoredTurn[], usage: TokenUsage): Promise<void> {
     const { id, companyId, campaignId, workspace } = this.call;
     const added = { input: usage.input - this.stored.input, output: usage.output - this.stored.output };
-    await writeTranscript(this.orm.em.fork(), this.call, { turns, atMost: Math.max(turns.length, this.written) }, added, this.prices);
+    await writeTranscript(this.reads, this.call, { turns, atMost: Math.max(turns.length, this.written) }, added, this.prices);
     this.written = turns.length;
     this.stored = usage;
     await this.events.publish('call.updated', { companyId, callId: id, campaignId, workspace });
@@ -116,6 +117,8 @@ export class ConversationService implements ConversationOpener {
 
   constructor(
     private readonly orm: MikroORM,
+    /** Where the transcripts' writes run (the side pool's prepared statements). */
+    private readonly reads: ViewReads,
     private readonly model: LanguageModel,
     private readonly events: EventPublisher,
     private readonly logger: Logger,
@@ -124,17 +127,18 @@ export class ConversationService implements ConversationOpener {
     private readonly prices: CallPrices,
   ) {}
 
-  async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new'): Promise<Conversation | null> {
+  async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new', providerSid?: string): Promise<Conversation | null> {
     if (!UUID.test(callId)) return null;
     const em = this.orm.em.fork();
     // Opened by call id alone (the relay's setup names only the call): docs/scaling.md.
     const call = await em.findOne(Call, { id: callId, deletedAt: null }, { comments: ['provider:call-by-id'] });
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
+    if (providerSid !== undefined && (call.callSid === '' || call.callSid !== providerSid)) return null;
     const agent = await agentOfCall(em, call);
     if (!agent) return null;
     const prior = opening === 'new' ? [] : storedTurnsOf(call.transcriptObject);
     const writer = new TranscriptWriter(
-      this.orm,
+      this.reads,
       this.events,
       this.logger,
       { id: call.id, companyId: call.company.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId, language: agent.language },

@@ -112,7 +112,10 @@ export interface Conversation {
 export const CONVERSATION_OPENINGS = ['new', 'resumed', 'transfer_failed'] as const;
 export type ConversationOpening = (typeof CONVERSATION_OPENINGS)[number];
 
-/** Opens the conversation of a live call with its agent; null when the call is unknown or ended. */
+/**
+ * Opens the conversation of a live call with its agent; null when the call is unknown or ended,
+ * or, with `providerSid`, when the provider's sid of the call is not that one.
+ */
 export interface ConversationOpener {
-  open(callId: string, sink: ConversationSink, opening?: ConversationOpening): Promise<Conversation | null>;
+  open(callId: string, sink: ConversationSink, opening?: ConversationOpening, providerSid?: string): Promise<Conversation | null>;
 }

@@ -70,12 +70,10 @@ export class RelayService {
 
   /**
    * The conversation of the call named by the session's `setup`: only a live call whose
-   * provider sid is the session's `callSid`; null otherwise.
+   * provider sid is the session's `callSid`; null otherwise (one read of the call, the conversation's).
    */
-  private async open(callId: string, callSid: string, sink: ConversationSink, opening: ConversationOpening): Promise<Conversation | null> {
-    const call = await this.orm.em.fork().findOne(Call, { id: callId }, { fields: ['callSid', 'callStatus'], comments: ['provider:call-by-id'] });
-    if (!call || call.callSid === '' || call.callSid !== callSid || !LIVE_STATUSES.includes(call.callStatus)) return null;
-    return this.conversations!.open(callId, sink, opening);
+  private open(callId: string, callSid: string, sink: ConversationSink, opening: ConversationOpening): Promise<Conversation | null> {
+    return this.conversations!.open(callId, sink, opening, callSid);
   }
 
   /**

@@ -47,6 +47,20 @@ class ScriptedConversation implements Conversation {
       this.sink.language('es-ES');
       return;
     }
+    if (text === 'count') {
+      // Pieces of one event-loop turn around a message of another kind, then pieces of a later turn.
+      this.sink.text('One, ', false);
+      this.sink.text('two, ', false);
+      this.sink.text('three', false);
+      this.sink.sendDigits('1');
+      this.sink.text(', four', false);
+      this.sink.text(', five', false);
+      setTimeout(() => {
+        this.sink.text(', six.', false);
+        this.sink.text('', true);
+      }, 5);
+      return;
+    }
     this.sink.text('You said ', false);
     this.sink.text(text, true);
   }
@@ -146,6 +160,23 @@ describe('the ConversationRelay websocket', () => {
     expect(conversation.inputs).toEqual(['start', 'said:I am:false', 'said:I am here:true', 'interrupted:You said I', 'dtmf:5']);
     fake.prompt('spanish');
     expect(await fake.next()).toEqual({ type: 'language', ttsLanguage: 'es-ES', transcriptionLanguage: 'es-ES' });
+    fake.close();
+  });
+
+  it("sends the first piece of text of an event-loop turn at once and the rest of that turn's pieces as one message, in order with the other messages", async () => {
+    const { fake } = await started();
+    fake.prompt('count');
+    const messages = [];
+    for (let i = 0; i < 7; i++) messages.push(await fake.next());
+    expect(messages).toEqual([
+      { type: 'text', token: 'One, ', last: false },
+      { type: 'text', token: 'two, three', last: false },
+      { type: 'sendDigits', digits: '1' },
+      { type: 'text', token: ', four', last: false },
+      { type: 'text', token: ', five', last: false },
+      { type: 'text', token: ', six.', last: false },
+      { type: 'text', token: '', last: true },
+    ]);
     fake.close();
   });
 
