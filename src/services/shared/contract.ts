@@ -11,7 +11,7 @@ import type { PhoneParser } from './phone';
 export const fieldDocs = z.registry<{ description: string }>();
 
 /** Nested objects of a view that GraphQL shows as types of their own, by name. */
-export const objectDocs = z.registry<{ name: string; description: string }>();
+export const objectDocs = z.registry<{ name: string; description: string; asText?: readonly string[] }>();
 
 /**
  * Objects of a write whose keys are data, named as stored (an agent's `agent_flow`): no
@@ -25,9 +25,12 @@ export function keyedAsStored<T extends z.ZodType>(schema: T): T {
   return schema;
 }
 
-/** A nested object of a view, named and documented for GraphQL (`DynamicVariable`). */
-export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string): T {
-  objectDocs.add(schema, { name, description });
+/**
+ * A nested object of a view or a write, named and documented for GraphQL (`DynamicVariable`);
+ * `asText`: enum fields GraphQL types as plain text (the service validates the values).
+ */
+export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string, options: { asText?: readonly string[] } = {}): T {
+  objectDocs.add(schema, { name, description, ...options });
   return schema;
 }
 
@@ -95,6 +98,11 @@ type WriteSchema<W> = W extends (parser: PhoneParser) => infer S ? S : W;
 /** The write fields of declarations, in REST's snake_case: `{ai_agent_id: ...}`. */
 export type WriteShape<F extends Declarations> = { [K in keyof F as F[K]['write'] extends WriteRule ? WriteName<K, F[K]> : never]: WriteSchema<F[K]['write']> };
 
+const parserFor = (key: string, parser: PhoneParser | undefined): PhoneParser => {
+  if (!parser) throw new Error(`The write of ${key} reads phone numbers: pass a parser`);
+  return parser;
+};
+
 /**
  * An aggregate's fields declared once (`readWrite`, `readOnly`, `writeOnly`), in the view's
  * order: `view` is the view (each read described), and `write(parser)` the fields writes
@@ -103,7 +111,7 @@ export type WriteShape<F extends Declarations> = { [K in keyof F as F[K]['write'
  */
 export function declareFields<F extends Declarations>(fields: F, options: { writeOrder?: readonly (keyof F & string)[] } = {}) {
   const view = z.object(Object.fromEntries(Object.entries(fields).flatMap(([key, f]) => (f.read ? [[key, described(f.read, f.description)]] : []))) as ViewShape<F>);
-  const writable = Object.keys(fields).filter((key) => fields[key]!.write);
+  const writable = Object.keys(fields).filter((key) => fields[key].write);
   const order = options.writeOrder ?? writable;
   if (order.length !== writable.length || !writable.every((key) => order.includes(key))) throw new Error('writeOrder must list every written field once');
   /** The write fields (those of `only`, in the write's order, when given); a rule reading numbers needs `parser`. */
@@ -112,10 +120,8 @@ export function declareFields<F extends Declarations>(fields: F, options: { writ
       order
         .filter((key) => !only || only.includes(key as K))
         .map((key) => {
-          const f = fields[key]!;
-          const rule = f.write!;
-          if (typeof rule === 'function' && !parser) throw new Error(`The write of ${key} reads phone numbers: pass a parser`);
-          return [f.writtenAs ?? snakeName(key), described(typeof rule === 'function' ? rule(parser!) : rule, f.writes ?? f.description)];
+          const { write: rule, writtenAs, writes, description } = fields[key];
+          return [writtenAs ?? snakeName(key), described(typeof rule === 'function' ? rule(parserFor(key, parser)) : (rule as z.ZodType), writes ?? description)];
         }),
     ) as WriteShape<Pick<F, K>>;
   return { view, write };
