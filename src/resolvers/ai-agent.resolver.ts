@@ -60,7 +60,7 @@ export class AiAgentResolver {
   @Mutation(() => AgentTurnType, { description: "The agent's next turn for a conversation, without a call. Rate limited like makeCall." })
   async testAgentTurn(
     @Arg('id', () => ID, { description: 'Id of the agent.' }) id: string,
-    @Arg('input', { description: 'The conversation to answer.' }) input: TestAgentTurnInput,
+    @Arg('input', () => TestAgentTurnInput, { description: 'The conversation to answer.' }) input: TestAgentTurnInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<AgentTurnType> {
     await this.rateLimits.consume(caller.scope, [PlaygroundService.limits.testTurn]);

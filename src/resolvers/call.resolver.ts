@@ -17,6 +17,7 @@ import type { MakeCallInput as MakeCallServiceInput } from '../services/calls/ca
 import { NotFoundError } from '../services/shared/errors';
 import type { IdempotencyService } from '../services/platform/idempotency.service';
 import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
+import type { SimulateInboundInput } from '../services/calls/call.input';
 import type { RateLimitService } from '../services/platform/rate-limit.service';
 import type { Topics } from '../services/platform/events';
 
@@ -39,7 +40,7 @@ export class CallResolver {
   }
 
   @Query(() => CallConnection, { complexity: perNode, description: 'Calls, newest first; every filter optional.' })
-  async calls(@Args() { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
+  async calls(@Args(() => CallsArgs) { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
     const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({ page: await this.callService.list(caller, input), node: (call) => call, count: () => this.callService.count(caller, input), after });
   }
@@ -64,7 +65,10 @@ export class CallResolver {
   @Mutation(() => CallType, {
     description: 'Simulates an incoming call to one of your numbers (a test call): answered by its agent, or busy over the concurrent-call limit (docs/calls.md).',
   })
-  async simulateInboundCall(@Arg('input', { description: 'The numbers of the call.' }) input: SimulateInboundCallInput, @Ctx() { caller }: GraphQLContext): Promise<CallType> {
+  async simulateInboundCall(
+    @Arg('input', () => SimulateInboundCallInput, { description: 'The numbers of the call.' }) input: SimulateInboundInput,
+    @Ctx() { caller }: GraphQLContext,
+  ): Promise<CallType> {
     return this.inbound.simulate(caller, input);
   }
 

@@ -24,7 +24,7 @@ export class CampaignResolver {
   }
 
   @Query(() => CampaignConnection, { complexity: perNode, description: 'Campaigns, newest first, of one workspace or all.' })
-  async campaigns(@Args() { first, after, ...filters }: CampaignsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CampaignType>> {
+  async campaigns(@Args(() => CampaignsArgs) { first, after, ...filters }: CampaignsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CampaignType>> {
     const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({
       page: await this.campaignService.page(caller, input),

@@ -24,7 +24,7 @@ export class ContactResolver {
   }
 
   @Query(() => ContactConnection, { complexity: perNode, description: 'Contacts, newest first; every filter optional.' })
-  async contacts(@Args() { first, after, ...filters }: ContactsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<ContactType>> {
+  async contacts(@Args(() => ContactsArgs) { first, after, ...filters }: ContactsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<ContactType>> {
     const input = { ...presentFilters(filters), ...pageInput(first, after) };
     return connectionOf({ page: await this.contactService.page(caller, input), node: (contact) => contact, count: () => this.contactService.count(caller, input), after });
   }
@@ -45,7 +45,7 @@ export class ContactResolver {
       'Imports contacts from CSV text, all or nothing; errors name rows by spreadsheet line ([14].phoneNumber, the header is line 1). Files over 5 MiB go through REST (POST /v1/contacts/import).',
   })
   async importContactsCsv(
-    @Arg('input', { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,
+    @Arg('input', () => ImportContactsCsvInput, { description: 'The CSV text and how to read it.' }) { csv, ...options }: ImportContactsCsvInput,
     @Ctx() { caller }: GraphQLContext,
   ): Promise<ContactCsvImportType> {
     return this.contactService.importCsv(caller, presentFilters(options), [csv]);

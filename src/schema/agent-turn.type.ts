@@ -1,30 +1,18 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Field, ObjectType } from 'type-graphql';
 import type { TestTurn } from '../services/conversation/playground.service';
-import type { TestChatInput } from '../services/conversation/playground.input';
+import { type TestChatInput, testChatFields } from '../services/conversation/playground.input';
 import { DynamicVariableInput } from './call.input';
+import { contractInputType } from './contract.type';
 
-@InputType('TestChatMessageInput', { description: 'One message of the conversation so far.' })
-export class TestChatMessageInput {
-  @Field(() => String, { description: '"user" or "agent".' })
-  role!: TestChatInput['messages'][number]['role'];
+/** A turn as GraphQL sends it: variables left out or null. */
+export type TestAgentTurnInput = Omit<TestChatInput, 'dynamicVariables'> & { dynamicVariables?: TestChatInput['dynamicVariables'] | null };
 
-  @Field({ description: 'What was said.' })
-  content!: string;
-}
-
-/** testAgentTurn: the agent's next turn for a conversation given in full (docs/agents.md, Playground). */
-@InputType('TestAgentTurnInput', { description: 'A conversation given in full, for the agent to answer.' })
-export class TestAgentTurnInput {
-  @Field(() => [TestChatMessageInput], { description: 'The conversation so far, oldest first.' })
-  messages!: TestChatMessageInput[];
-
-  @Field(() => [DynamicVariableInput], { nullable: true, description: "Fill the `{{name}}` placeholders of the prompt, as a call's dynamic variables do." })
-  dynamicVariables?: TestChatInput['dynamicVariables'] | null;
-
-  @Field(() => String, { nullable: true, description: 'The agent_flow state to answer in; default its starting_state.' })
-  state?: string | null;
-}
+/** testAgentTurn: the agent's next turn for a conversation given in full (docs/agents.md, Playground), from the service's input. */
+export const TestAgentTurnInput = contractInputType<TestAgentTurnInput>('TestAgentTurnInput', 'A conversation given in full, for the agent to answer.', testChatFields, {
+  required: ['messages'],
+  typedAs: { dynamic_variables: () => [DynamicVariableInput] },
+});
 
 @ObjectType('AgentToolCall', { description: 'A tool the agent asked for in its turn.' })
 export class AgentToolCallType {

@@ -1,6 +1,5 @@
-import { Field, InputType } from 'type-graphql';
 import { dynamicVariableInput, makeCallFields } from '../services/calls/call.contract';
-import type { MakeCallInput as MakeCallServiceInput } from '../services/calls/call.input';
+import { type MakeCallInput as MakeCallServiceInput, type SimulateInboundInput, simulateInboundInput } from '../services/calls/call.input';
 import { contractInputType, namedInputType, shapeOnly } from './contract.type';
 
 export const DynamicVariableInput = namedInputType(dynamicVariableInput);
@@ -10,11 +9,10 @@ export const MakeCallInput = contractInputType<MakeCallServiceInput>('MakeCallIn
   required: ['ai_agent_id', 'call_from', 'call_to'],
 });
 
-@InputType('SimulateInboundCallInput', { description: 'An incoming call to simulate: the simulated provider answers it as a person would.' })
-export class SimulateInboundCallInput {
-  @Field({ description: 'A number of your company; its agent (or its active inbound campaign) answers.' })
-  to!: string;
-
-  @Field({ description: 'The caller; matched against your contacts.' })
-  from!: string;
-}
+/** simulateInboundCall: the numbers of an incoming call, from the service's input. */
+export const SimulateInboundCallInput = contractInputType<SimulateInboundInput>(
+  'SimulateInboundCallInput',
+  'An incoming call to simulate: the simulated provider answers it as a person would.',
+  simulateInboundInput(shapeOnly).shape,
+  { required: ['to', 'from'] },
+);

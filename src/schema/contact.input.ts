@@ -1,5 +1,7 @@
-import { Field, ID, InputType, registerEnumType } from 'type-graphql';
-import { ON_DUPLICATE } from '../services/contacts/contact.input';
+import { z } from 'zod';
+import { type ContactCsvImportInput, contactCsvMappingFields, importContactsCsvInput, ON_DUPLICATE } from '../services/contacts/contact.input';
+import { described } from '../services/shared/contract';
+import { closedSet } from './closed-set';
 import { contactFields, contactInputOverride } from '../services/contacts/contact.contract';
 import type { ContactCreateInput, ContactUpdateInput } from '../services/contacts/contact.input';
 import { contractInputType, shapeOnly } from './contract.type';
@@ -17,58 +19,28 @@ export const CreateContactInput = contractInputType<ContactCreateInput>('CreateC
 });
 
 /** `on_duplicate` of a CSV import, in GraphQL's upper case. */
-export const CsvOnDuplicate = Object.fromEntries(ON_DUPLICATE.map((v) => [v.toUpperCase(), v]));
-registerEnumType(CsvOnDuplicate, {
-  name: 'CsvOnDuplicate',
-  description: 'What a CSV row does whose number a contact of the company already has.',
-  valuesConfig: { SKIP: { description: 'Left out (the default).' }, UPDATE: { description: 'Updates that contact with the fields the row holds.' } },
+closedSet('CsvOnDuplicate', ON_DUPLICATE, 'What a CSV row does whose number a contact of the company already has.', {
+  skip: 'Left out (the default).',
+  update: 'Updates that contact with the fields the row holds.',
 });
 
-@InputType('ContactCsvMappingInput', { description: 'Which CSV column feeds which contact field: each value is a header name, as written in the first row.' })
-export class ContactCsvMappingInput {
-  @Field({ nullable: true, description: 'Header of the phone number column (any format; stored in E.164). Required when any field is mapped.' })
-  phoneNumber?: string;
+/** The mapping's keys GraphQL takes: the aliases that camelCase apart from the contact's own field names (`firstName`, `tag`). */
+export const ContactCsvMappingInput = contractInputType(
+  'ContactCsvMappingInput',
+  'Which CSV column feeds which contact field: each value is a header name, as written in the first row.',
+  contactCsvMappingFields,
+  { omit: ['firstname', 'lastname', 'tag_name', 'category_name'] },
+);
 
-  @Field({ nullable: true, description: 'Header of the first name column.' })
-  firstName?: string;
+/** A CSV import as GraphQL sends it: the text, and the options left out or null. */
+export type ImportContactsCsvInput = { csv: string } & { [K in keyof ContactCsvImportInput]?: ContactCsvImportInput[K] | null };
 
-  @Field({ nullable: true, description: 'Header of the last name column.' })
-  lastName?: string;
-
-  @Field({ nullable: true, description: 'Header of the tag column.' })
-  tag?: string;
-
-  @Field({ nullable: true, description: 'Header of the category column.' })
-  category?: string;
-
-  @Field({ nullable: true, description: 'Header of the source column.' })
-  sourceName?: string;
-
-  @Field({ nullable: true, description: 'Header of the notes column.' })
-  notes?: string;
-
-  @Field(() => [String], { nullable: true, description: 'Headers of the columns copied into metadata, under their header name.' })
-  metadata?: string[];
-}
-
-@InputType('ImportContactsCsvInput', { description: 'A CSV file of contacts and how to read it.' })
-export class ImportContactsCsvInput {
-  @Field({ description: 'The CSV text, header row first. Requests are limited to 5 MiB: larger files go through REST (POST /v1/contacts/import).' })
-  csv!: string;
-
-  @Field(() => ContactCsvMappingInput, {
-    nullable: true,
-    description:
-      'The header of the column feeding each field; left out (or naming no field), columns named as the contact fields (phone_number, firstname, lastname, tag_name, category_name, source_name, notes) map themselves.',
-  })
-  mapping?: ContactCsvMappingInput | null;
-
-  @Field(() => CsvOnDuplicate, { nullable: true, description: 'What a row does whose number a contact of your company already has: SKIP (the default) or UPDATE that contact.' })
-  onDuplicate?: (typeof ON_DUPLICATE)[number] | null;
-
-  @Field(() => ID, { nullable: true, description: 'Attach every contact to this campaign of your company.' })
-  campaignId?: string | null;
-
-  @Field(() => Boolean, { nullable: true, description: 'True: check the whole file, write nothing.' })
-  dryRun?: boolean | null;
-}
+export const ImportContactsCsvInput = contractInputType<ImportContactsCsvInput>(
+  'ImportContactsCsvInput',
+  'A CSV file of contacts and how to read it.',
+  {
+    csv: described(z.string(), 'The CSV text, header row first. Requests are limited to 5 MiB: larger files go through REST (POST /v1/contacts/import).'),
+    ...importContactsCsvInput.shape,
+  },
+  { required: ['csv'], typedAs: { mapping: () => ContactCsvMappingInput } },
+);

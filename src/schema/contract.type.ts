@@ -1,5 +1,5 @@
 import { GraphQLJSON, GraphQLJSONObject, GraphQLLocalDate } from 'graphql-scalars';
-import { type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
+import { ArgsType, type ClassType, Field, Float, ID, InputType, Int, ObjectType, type ObjectTypeOptions } from 'type-graphql';
 import { z } from 'zod';
 import { arranged, type Contract, descriptionOf, type GraphQLTypeAs, objectDocs, storedKeys, type SurfaceOverride, surfaceFields, type ViewOf } from '../services/shared/contract';
 import { PhoneParser } from '../services/shared/phone';
@@ -23,7 +23,7 @@ interface Reading {
  * value (a step's body) as any JSON.
  */
 function graphqlType(schema: z.ZodType, reading: Reading = {}): GraphQLType {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) return graphqlType(schema.unwrap() as z.ZodType, reading);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return graphqlType(schema.unwrap() as z.ZodType, reading);
   if (schema instanceof z.ZodPipe) return graphqlType(schema.in as z.ZodType, reading);
   if (schema instanceof z.ZodUnion) return graphqlType(schema.options[0] as z.ZodType, reading);
   if (schema instanceof z.ZodArray) return [graphqlType(schema.element as z.ZodType, reading)];
@@ -85,7 +85,7 @@ function objectType(name: string, fields: [string, z.ZodType][], options: Object
  * registered beside their entities' closed sets).
  */
 function declareNested(schema: z.ZodType, input: boolean): void {
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) declareNested(schema.unwrap() as z.ZodType, input);
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) declareNested(schema.unwrap() as z.ZodType, input);
   else if (schema instanceof z.ZodArray) declareNested(schema.element as z.ZodType, input);
   else if (schema instanceof z.ZodObject) nestedType(schema, input);
 }
@@ -107,7 +107,7 @@ function nestedType(schema: z.ZodObject, input: boolean): ClassType {
   if (!doc) throw new Error('A nested object of a contract has no GraphQL name: declare it with namedObject()');
   const fields = Object.entries(schema.shape) as [string, z.ZodType][];
   const type = input
-    ? inputType(doc.name, doc.description, fields, { required: fields.filter(([, s]) => !(s instanceof z.ZodOptional || s instanceof z.ZodNullable)).map(([k]) => k) })
+    ? inputType(doc.name, doc.description, fields, { required: fields.filter(([, s]) => !(s instanceof z.ZodOptional || s instanceof z.ZodNullable)).map(([k]) => k), asText: doc.asText })
     : objectType(doc.name, fields, { description: doc.description });
   built.set(schema, type);
   return type;
@@ -126,6 +126,8 @@ export interface InputOverride extends SurfaceOverride<string> {
   required?: readonly string[];
   /** Enum fields the input types as plain text (the service validates the values). */
   asText?: readonly string[];
+  /** Fields typed with a GraphQL type built elsewhere (a list of the call's `DynamicVariableInput`). */
+  typedAs?: Record<string, GraphQLTypeOf>;
 }
 
 /**
@@ -142,13 +144,32 @@ export function contractInputType<T extends object>(name: string, description: s
 function inputType(name: string, description: string, fields: [string, z.ZodType][], override: InputOverride): ClassType {
   const type = class {};
   Object.defineProperty(type, 'name', { value: name });
+  declareInputFields(type, fields, override);
+  InputType(name, { description })(type);
+  return type;
+}
+
+/**
+ * The GraphQL arguments of a list's filters, after those of `page` (its pagination): each
+ * filter of the zod schema the list's REST query string documents (snake_case; `.describe()`
+ * or `described()` documents it), camelCased and optional, as the service validates them.
+ */
+export function filterArgsType<T extends object>(name: string, page: ClassType, filters: z.ZodRawShape): ClassType<T> {
+  const type = class extends page {};
+  Object.defineProperty(type, 'name', { value: name });
+  declareInputFields(type, Object.entries(filters) as [string, z.ZodType][], {});
+  ArgsType()(type);
+  return type as ClassType<T>;
+}
+
+/** `@Field` on `type` for each field of a write schema (or a query string's), under its camelCase name. */
+function declareInputFields(type: ClassType, fields: [string, z.ZodType][], override: InputOverride): void {
   for (const [key, schema] of fields) {
     // An object whose keys are stored as sent is any JSON object to GraphQL (the service checks its shape: an agent's flow).
     const json = storedKeys.has(schema);
-    if (!json) declareNested(schema, true);
-    const typeOf: GraphQLTypeOf = () => (json ? GraphQLJSONObject : graphqlType(schema, { input: true, enumsAsText: override.asText?.includes(key) }));
+    const typedAs = override.typedAs?.[key];
+    if (!json && !typedAs) declareNested(schema, true);
+    const typeOf: GraphQLTypeOf = typedAs ?? (() => (json ? GraphQLJSONObject : graphqlType(schema, { input: true, enumsAsText: override.asText?.includes(key) })));
     Field(typeOf, { nullable: !override.required?.includes(key), description: descriptionOf(schema) })(type.prototype, camelName(key));
   }
-  InputType(name, { description })(type);
-  return type;
 }

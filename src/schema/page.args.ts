@@ -1,6 +1,11 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/input';
-import { CallStatus } from './call.enum';
+import { callFilters, type ListCallsInput } from '../services/calls/call.input';
+import { campaignFilters } from '../services/campaigns/campaign.input';
+import { pageContactsFields, type PageContactsInput } from '../services/contacts/contact.input';
+import { filterArgsType } from './contract.type';
+// Registers the GraphQL enums of the call aggregate, which the calls filter's status is typed with.
+import './call.enum';
 
 /** Relay forward pagination, newest first. */
 @ArgsType()
@@ -12,47 +17,17 @@ export class PageArgs {
   after?: string | null;
 }
 
-@ArgsType()
-export class CallsArgs extends PageArgs {
-  @Field(() => ID, { nullable: true, description: 'Only calls of this campaign.' })
-  campaignId?: string | null;
+/** The filters of a list as GraphQL arguments take them: each optional, null filtering nothing. */
+type FilterArgs<T> = PageArgs & { [K in keyof T]?: T[K] | null };
 
-  @Field(() => String, { nullable: true, description: 'Only calls of this workspace.' })
-  workspace?: string | null;
+export const CallsArgs = filterArgsType<FilterArgs<Omit<ListCallsInput, 'limit' | 'cursor'>>>('CallsArgs', PageArgs, callFilters);
+export type CallsArgs = InstanceType<typeof CallsArgs>;
 
-  @Field(() => CallStatus, { nullable: true, description: 'Only calls in this status.' })
-  status?: CallStatus | null;
+export const CampaignsArgs = filterArgsType<FilterArgs<{ workspace?: string }>>('CampaignsArgs', PageArgs, campaignFilters);
+export type CampaignsArgs = InstanceType<typeof CampaignsArgs>;
 
-  @Field(() => String, { nullable: true, description: 'Only calls created at or after this instant (ISO 8601 with offset, e.g. 2026-11-24T00:00:00Z).' })
-  createdAfter?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Only calls created before this instant (ISO 8601 with offset).' })
-  createdBefore?: string | null;
-}
-
-@ArgsType()
-export class CampaignsArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Only campaigns of this workspace; all when left out.' })
-  workspace?: string | null;
-}
-
-@ArgsType()
-export class ContactsArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Only contacts of this status (active, inactive).' })
-  status?: string | null;
-
-  @Field(() => ID, { nullable: true, description: 'Only contacts added to this campaign.' })
-  campaignId?: string | null;
-
-  @Field(() => String, { nullable: true, description: 'Only contacts with exactly this tag.' })
-  tagName?: string | null;
-
-  @Field(() => String, {
-    nullable: true,
-    description: 'A name or a number: every word part of the first or last name, in any order and case; without letters, a number in any format ((415) 555-2671), or part of one (its digits).',
-  })
-  search?: string | null;
-}
+export const ContactsArgs = filterArgsType<FilterArgs<Omit<PageContactsInput, 'limit' | 'cursor'>>>('ContactsArgs', PageArgs, pageContactsFields);
+export type ContactsArgs = InstanceType<typeof ContactsArgs>;
 
 /** Each argument an optional filter; all given must match. */
 @ArgsType()

@@ -3,6 +3,7 @@ import { CALL_STATUSES } from '../../entities/call.entity';
 import type { PhoneParser } from '../shared/phone';
 import { makeCallFields } from './call.contract';
 import { camelKeys } from '../shared/naming';
+import { described as d } from '../shared/contract';
 import { page, phone, rule, timestamp, uuid } from '../shared/common.input';
 
 /** make-call (interface 4.1) as REST documents it. Unknown fields are ignored, as legacy clients send extras. */
@@ -21,11 +22,11 @@ export const simulateInboundInput = (parser: PhoneParser) =>
 
 export type SimulateInboundInput = z.input<ReturnType<typeof simulateInboundInput>>;
 
-/** The filters of the calls list, as REST's query string documents them. */
-const callFilters = {
-  campaign_id: uuid().optional(),
-  workspace: z.string().min(1).max(100).optional(),
-  status: z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(),
+/** The filters of the calls list, as REST's query string documents them (GraphQL's `calls` arguments derive from them). */
+export const callFilters = {
+  campaign_id: d(uuid().optional(), 'Only calls of this campaign.'),
+  workspace: d(z.string().min(1).max(100).optional(), 'Only calls of this workspace.'),
+  status: d(z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(), 'Only calls in this status.'),
   created_after: timestamp().optional().describe('Only calls created at or after this instant (ISO 8601 with offset).'),
   created_before: timestamp().optional().describe('Only calls created before this instant (ISO 8601 with offset).'),
 };

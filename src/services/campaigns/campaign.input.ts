@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { page, text } from '../shared/common.input';
+import { described } from '../shared/contract';
 
 export const RETRY_UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
 
@@ -26,8 +27,11 @@ export const byWorkspaceInput = z.object({
   workspace: z.string().min(1, 'Workspace must not be empty').max(100, 'Workspace must be at most 100 characters'),
 });
 
+/** The filter of the campaigns list (GraphQL's `campaigns` arguments derive from it). */
+export const campaignFilters = { workspace: described(byWorkspaceInput.shape.workspace.optional(), 'Only campaigns of this workspace; all when left out.') };
+
 /** A page of campaigns, optionally of one workspace only. */
-export const pageCampaignsInput = page().extend({ workspace: byWorkspaceInput.shape.workspace.optional() });
+export const pageCampaignsInput = page().extend(campaignFilters);
 
 /** How many contacts the audience preview shows as a sample: 0 to 100, 10 unless said. */
 export const audienceInput = z.object({

@@ -3,6 +3,7 @@ import type { PhoneParser } from '../shared/phone';
 import { contactFields } from './contact.contract';
 import { type CamelCase, camelKeys, camelName } from '../shared/naming';
 import { page, requiredText, rule, uuid } from '../shared/common.input';
+import { described as d } from '../shared/contract';
 
 export const MAX_CONTACTS_PER_IMPORT = 10_000;
 
@@ -35,8 +36,8 @@ export type ContactUpdateInput = z.input<ContactWrites['update']>;
 /** A validated write. */
 export type ContactWrite = z.output<ContactWrites['update']>;
 
-/** The filters of a page of contacts, as REST documents them (`GET /v1/contacts`); every filter given must match. */
-const pageContactsFields = {
+/** The filters of a page of contacts, as REST documents them (`GET /v1/contacts`; GraphQL's `contacts` arguments derive from them); every filter given must match. */
+export const pageContactsFields = {
   status: requiredText(50).optional().describe('Only contacts of this status (active, inactive).'),
   campaign_id: uuid().optional().describe('Only contacts added to this campaign.'),
   tag_name: requiredText(200).optional().describe('Only contacts with exactly this tag.'),
@@ -98,13 +99,30 @@ export const CSV_MAPPING_KEYS = Object.fromEntries(Object.entries(CSV_HEADER_KEY
 export type CsvMappingKey = keyof typeof CSV_MAPPING_KEYS;
 export type CsvContactField = (typeof CSV_MAPPING_KEYS)[CsvMappingKey];
 
+/** The column feeding each contact field, as the mapping's keys for it say (GraphQL's ContactCsvMappingInput). */
+const CSV_COLUMNS: Record<(typeof CSV_HEADER_KEYS)[CsvHeaderKey], string> = {
+  phone_number: 'Header of the phone number column (any format; stored in E.164). Required when any field is mapped.',
+  firstname: 'Header of the first name column.',
+  lastname: 'Header of the last name column.',
+  tag_name: 'Header of the tag column.',
+  category_name: 'Header of the category column.',
+  source_name: 'Header of the source column.',
+  notes: 'Header of the notes column.',
+};
+
 /** The mapping's fields as REST documents them: each key's header, and the metadata headers. */
 export const contactCsvMappingFields = {
-  ...(Object.fromEntries(Object.keys(CSV_HEADER_KEYS).map((key) => [key, csvHeader().optional()])) as Record<CsvHeaderKey, z.ZodOptional<ReturnType<typeof csvHeader>>>),
-  metadata: z
-    .array(csvHeader().refine((name) => name.trim() !== '__proto__', 'Not allowed as a metadata key (it would set an object prototype)'))
-    .max(100, 'At most 100 metadata columns')
-    .optional(),
+  ...(Object.fromEntries(Object.entries(CSV_HEADER_KEYS).map(([key, field]) => [key, d(csvHeader().optional(), CSV_COLUMNS[field])])) as Record<
+    CsvHeaderKey,
+    z.ZodOptional<ReturnType<typeof csvHeader>>
+  >),
+  metadata: d(
+    z
+      .array(csvHeader().refine((name) => name.trim() !== '__proto__', 'Not allowed as a metadata key (it would set an object prototype)'))
+      .max(100, 'At most 100 metadata columns')
+      .optional(),
+    'Headers of the columns copied into metadata, under their header name.',
+  ),
 };
 
 /**
@@ -125,11 +143,17 @@ export type ContactCsvMapping = z.output<typeof csvMapping>;
 /** What an import does with a row whose number a contact of the company already has (or an earlier row had). */
 export const ON_DUPLICATE = ['skip', 'update'] as const;
 
-/** What a CSV import is told besides the file. */
+/** What a CSV import is told besides the file (GraphQL's ImportContactsCsvInput derives from it). */
 export const importContactsCsvInput = z.strictObject({
-  mapping: csvMapping.optional(),
-  onDuplicate: z.enum(ON_DUPLICATE, { error: rule(`Must be one of ${ON_DUPLICATE.join(', ')}`) }).default('skip'),
-  campaignId: uuid().nullish(),
-  dryRun: z.boolean({ error: rule('Must be true or false') }).nullish(),
+  mapping: d(
+    csvMapping.optional(),
+    'The header of the column feeding each field; left out (or naming no field), columns named as the contact fields (phone_number, firstname, lastname, tag_name, category_name, source_name, notes) map themselves.',
+  ),
+  onDuplicate: d(
+    z.enum(ON_DUPLICATE, { error: rule(`Must be one of ${ON_DUPLICATE.join(', ')}`) }).default('skip'),
+    'What a row does whose number a contact of your company already has: SKIP (the default) or UPDATE that contact.',
+  ),
+  campaignId: d(uuid().nullish(), 'Attach every contact to this campaign of your company.'),
+  dryRun: d(z.boolean({ error: rule('Must be true or false') }).nullish(), 'True: check the whole file, write nothing.'),
 });
 export type ContactCsvImportInput = z.input<typeof importContactsCsvInput>;

@@ -2,35 +2,55 @@ import { z } from 'zod';
 import type { WebhookFlow, WebhookStep } from '../../entities';
 import { FLOW_DIRECTIONS, FLOW_EVENTS, FLOW_STATUSES, isSecretVariable, type PredefinedVariable, SECRET_MASK } from '../../entities/webhook-flow.entity';
 import { WEBHOOK_METHODS } from '../../entities/webhook-step.entity';
-import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from '../shared/contract';
+import { declareFields, defineContract, field, namedObject, readOnly, readWrite, type ViewOf, viewOf } from '../shared/contract';
 import { RETRY_UNITS } from '../campaigns/campaign.input';
 import { intBetween, jsonObject, requiredText, rule, text, uuid, workspace } from '../shared/common.input';
 import { executionContract, type ExecutionView } from './flow-execution.contract';
 
+const stringMap = () => z.record(z.string().max(200), z.string().max(10_000));
+
+/** An http(s) URL; `{{placeholders}}` are allowed anywhere and filled at run time. */
+const webhookUrl = () =>
+  z
+    .string()
+    .max(4000, 'Must be at most 4000 characters')
+    .refine((u) => /^https?:\/\/\S+$/i.test(u) || /^\{\{[^}]+\}\}\S*$/.test(u), 'Must be an http or https URL');
+
 /**
- * One HTTP request of a flow, run in `stepNumber` order after `dependsOnStep` succeeded, as
- * every surface shows it: REST (interface 2.5, inside its flow), /openapi.json and the
- * GraphQL `WebhookStep` type.
+ * One HTTP request of a flow, run in `stepNumber` order after `dependsOnStep` succeeded, each
+ * field declared once: as every surface shows it (REST, interface 2.5, inside its flow;
+ * /openapi.json; the GraphQL `WebhookStep` type), and as create and update write it.
  */
+const step = declareFields({
+  id: readOnly('Unique id (UUID).', field.id()),
+  stepNumber: readWrite('Position of the step in the flow.', z.int(), intBetween(1, 1000)),
+  webhookUrl: readWrite('May hold {{placeholders}}, filled at run time.', z.string(), webhookUrl(), { writes: 'http(s) URL; {{placeholders}} allowed.' }),
+  webhookMethod: readWrite(
+    'HTTP method.',
+    z.enum(WEBHOOK_METHODS),
+    z
+      .string()
+      .transform((m) => m.toUpperCase())
+      .pipe(z.enum(WEBHOOK_METHODS, { error: rule(`Must be one of ${WEBHOOK_METHODS.join(', ')}`) }))
+      .optional(),
+    { writes: 'GET, POST, PUT, DELETE, PATCH, OPTIONS or HEAD.' },
+  ),
+  webhookTimeout: readWrite('Seconds per request.', z.int(), intBetween(1, 300).optional(), { writes: 'Seconds per request, 1 to 300.' }),
+  retryLimit: readWrite('Retries of the step within one attempt, 0 to 10.', z.int(), intBetween(0, 10).optional()),
+  timeout: readWrite('Seconds for the step overall.', z.int(), intBetween(1, 3600).optional(), { writes: 'Seconds for the step overall, 1 to 3600.' }),
+  webhookUrlParams: readWrite('Query parameters, key to value; may hold {{placeholders}}.', z.record(z.string(), z.string()), stringMap().optional()),
+  webhookHeaders: readWrite('Request headers, key to value; may hold {{placeholders}}.', z.record(z.string(), z.string()), stringMap().optional()),
+  webhookBody: readWrite('Request body, any JSON; may hold {{placeholders}}.', z.unknown(), z.unknown().optional()),
+  dependsOnStep: readWrite('StepNumber of an earlier step that must succeed first; null for none.', z.int().nullable(), intBetween(1, 1000).nullable().optional()),
+  successCondition: readWrite('JSON Logic rule over {status, headers, body}; null means HTTP 2xx.', z.unknown(), z.unknown().optional()),
+  createdAt: readOnly('When the record was created.', z.date()),
+  updatedAt: readOnly('When the record last changed.', z.date()),
+  deletedAt: readOnly('When the record was deleted; null while it exists.', z.date().nullable()),
+});
+
 export const stepContract = defineContract({
   name: 'WebhookStep',
-  view: z.object({
-    id: d(field.id(), 'Unique id (UUID).'),
-    stepNumber: d(z.int(), 'Position of the step in the flow.'),
-    webhookUrl: d(z.string(), 'May hold {{placeholders}}, filled at run time.'),
-    webhookMethod: d(z.enum(WEBHOOK_METHODS), 'HTTP method.'),
-    webhookTimeout: d(z.int(), 'Seconds per request.'),
-    retryLimit: d(z.int(), 'Retries of the step within one attempt, 0 to 10.'),
-    timeout: d(z.int(), 'Seconds for the step overall.'),
-    webhookUrlParams: d(z.record(z.string(), z.string()), 'Query parameters, key to value; may hold {{placeholders}}.'),
-    webhookHeaders: d(z.record(z.string(), z.string()), 'Request headers, key to value; may hold {{placeholders}}.'),
-    webhookBody: d(z.unknown(), 'Request body, any JSON; may hold {{placeholders}}.'),
-    dependsOnStep: d(z.int().nullable(), 'StepNumber of an earlier step that must succeed first; null for none.'),
-    successCondition: d(z.unknown(), 'JSON Logic rule over {status, headers, body}; null means HTTP 2xx.'),
-    createdAt: d(z.date(), 'When the record was created.'),
-    updatedAt: d(z.date(), 'When the record last changed.'),
-    deletedAt: d(z.date().nullable(), 'When the record was deleted; null while it exists.'),
-  }),
+  view: step.view,
   // Interface 2.5 lists the timestamps after the step's settings.
   rest: { after: { createdAt: 'timeout', updatedAt: 'createdAt', deletedAt: 'updatedAt' } },
   graphql: { omit: ['deletedAt'], as: { webhookBody: 'anyJson', successCondition: 'anyJson' } },
@@ -38,78 +58,135 @@ export const stepContract = defineContract({
 
 export type WebhookStepView = ViewOf<typeof stepContract>;
 
-const variableName = () => d(z.string(), 'Variable name, as in `{{name}}`.');
+const variableName = () => readWrite('Variable name, as in `{{name}}`.', z.string(), requiredText(100));
 
-const predefinedVariable = namedObject(
-  z.strictObject({
-    name: variableName(),
-    value: d(z.string(), `The value; \`${SECRET_MASK}\` for a secret variable.`),
-    secret: d(z.boolean(), 'Write-only: the value reads masked, steps still use it. True when flagged, or when the name looks like a credential (token, secret, password, api_key, auth...).'),
+const predefined = declareFields({
+  name: variableName(),
+  value: readWrite(`The value; \`${SECRET_MASK}\` for a secret variable.`, z.string(), text(10_000), {
+    writes: `The value; \`${SECRET_MASK}\` (as read) keeps a secret variable's stored value.`,
   }),
-  'PredefinedVariable',
-  'A fixed variable of a flow, used when neither the trigger nor a step gives it.',
-);
+  secret: readWrite(
+    'Write-only: the value reads masked, steps still use it. True when flagged, or when the name looks like a credential (token, secret, password, api_key, auth...).',
+    z.boolean(),
+    z.boolean().optional(),
+    { writes: 'Write-only value, read back masked; names that look like credentials are secret anyway.' },
+  ),
+});
+const predefinedVariable = namedObject(z.strictObject(predefined.view.shape), 'PredefinedVariable', 'A fixed variable of a flow, used when neither the trigger nor a step gives it.');
+const predefinedWrite = namedObject(z.strictObject(predefined.write()), 'PredefinedVariableInput', 'A fixed variable of a flow.');
 
-/** `type`, `dataType` and `customValue` are left out when the flow was saved without them. */
-const flowVariable = namedObject(
-  z.strictObject({
-    name: variableName(),
-    location: d(z.string(), 'Path into the step response, e.g. body.id or headers.x-id.'),
-    stepId: d(z.int(), 'The stepNumber of the step read.'),
-    type: d(z.string().optional(), 'Kind of variable, free text.'),
-    dataType: d(z.string().optional(), 'Type of the value, free text (e.g. string).'),
-    customValue: d(z.string().optional(), 'Fallback value.'),
-  }),
-  'FlowVariable',
-  "A value extracted from an earlier step's response.",
-);
-
-/** Stored with the keys the interface names; GraphQL names them in camelCase (`aiAgentId`). */
-const eventFilters = namedObject(
-  z.strictObject({
-    workspace: d(z.string().optional(), 'Only records of this workspace.'),
-    ai_agent_id: d(field.id().optional(), 'Only calls of this agent.'),
-    campaign_id: d(field.id().optional(), 'Only records of this campaign.'),
-  }),
-  'EventFilters',
-  "Which records' events trigger the flow; null matches all.",
-);
+/** `type`, `dataType` and `customValue` are left out when the flow was saved without them; interface 2.5 names them in camelCase. */
+const variable = declareFields({
+  name: variableName(),
+  location: readWrite('Path into the step response, e.g. body.id or headers.x-id.', z.string(), requiredText(500)),
+  stepId: readWrite('The stepNumber of the step read.', z.int(), intBetween(1, 1000), { writtenAs: 'stepId' }),
+  type: readWrite('Kind of variable, free text.', z.string().optional(), text(50).optional()),
+  dataType: readWrite('Type of the value, free text (e.g. string).', z.string().optional(), text(50).optional(), { writtenAs: 'dataType' }),
+  customValue: readWrite('Fallback value when the path leads nowhere.', z.string().optional(), text(10_000).optional(), { writtenAs: 'customValue' }),
+});
+const flowVariable = namedObject(z.strictObject(variable.view.shape), 'FlowVariable', "A value extracted from an earlier step's response.");
+const variableWrite = namedObject(z.strictObject(variable.write()), 'FlowVariableInput', "A value to extract from an earlier step's response.");
 
 /**
- * An outbound webhook flow, as every surface shows it: REST (interface 2.5, field for
- * field, with its steps and latest 20 executions inline; the signing secret only in the
- * answers that make one, `WebhookFlowWithSecret`), /openapi.json and the GraphQL
- * `WebhookFlow` type, whose `steps` and `executions` resolve on demand.
+ * Which records' events trigger the flow, with the keys the interface names, as stored (GraphQL
+ * names them in camelCase, `aiAgentId`); the service checks the ids written are the caller's.
  */
+const filters = declareFields({
+  workspace: readWrite('Only records of this workspace.', z.string().optional(), requiredText(100).optional()),
+  ai_agent_id: readWrite('Only calls of this agent.', field.id().optional(), uuid().optional(), { writes: 'An agent of your company.' }),
+  campaign_id: readWrite('Only records of this campaign.', field.id().optional(), uuid().optional(), { writes: 'A campaign of your company.' }),
+});
+const eventFilters = namedObject(z.strictObject(filters.view.shape), 'EventFilters', "Which records' events trigger the flow; null matches all.");
+export const eventFiltersWrite = namedObject(z.strictObject(filters.write()), 'EventFiltersInput', "Which records' events trigger the flow; a filter left out matches all of your company's.");
+export type EventFiltersWrite = z.output<typeof eventFiltersWrite>;
+
+/** The events a flow subscribes to (docs/flows.md, "Event subscriptions"), each once. */
+const events = z
+  .array(z.enum(FLOW_EVENTS, { error: rule(`Must be one of ${FLOW_EVENTS.join(', ')}`) }))
+  .max(FLOW_EVENTS.length)
+  .refine((list) => new Set(list).size === list.length, 'Each event at most once');
+
+/**
+ * One step as create and update write it, in the documented snake_case; GraphQL's
+ * `WebhookStepInput` names its fields in camelCase, as the step entity does.
+ */
+export const stepWrite = namedObject(z.strictObject(step.write()), 'WebhookStepInput', 'One HTTP request of a flow.');
+
+/** A flow's steps, under either naming of their fields. */
+export const stepList = <T extends z.ZodType>(step: T) => z.array(step).max(50, 'At most 50 steps');
+
+/**
+ * An outbound webhook flow, each field declared once: as every surface shows it (REST,
+ * interface 2.5, field for field, with its steps and latest 20 executions inline; the signing
+ * secret only in the answers that make one, `WebhookFlowWithSecret`; /openapi.json; the
+ * GraphQL `WebhookFlow` type, whose `steps` and `executions` resolve on demand), and what
+ * create and update accept, in the documented snake_case (interface 2.5 names the variables
+ * in camelCase).
+ */
+const flow = declareFields(
+  {
+    id: readOnly('Unique id (UUID).', field.id()),
+    createdBy: readOnly('Id of the user who created the flow; null when unknown.', z.string().nullable()),
+    companyId: readOnly('Id of the company; null for the built-in templates.', field.id().nullable()),
+    workspaceId: readWrite('Workspace slug the record belongs to (`default` unless given).', z.string(), workspace(), {
+      writes: 'Workspace slug (`default` when left out).',
+      writtenAs: 'workspace',
+    }),
+    name: readWrite('Name of the flow.', z.string(), requiredText(200)),
+    logo: readWrite('Logo URL.', z.string(), text(2000)),
+    retryDelay: readWrite('Delay before a failed attempt is retried, in `retryDelayUnit`.', z.int(), intBetween(0, 1_000_000)),
+    retryDelayUnit: readWrite('Unit of `retryDelay`.', z.enum(RETRY_UNITS), z.enum(RETRY_UNITS, { error: rule(`Must be one of ${RETRY_UNITS.join(', ')}`) }), {
+      writes: 'seconds, minutes, hours or days.',
+    }),
+    maxRetries: readWrite('Attempts after the first, 0 to 100.', z.int(), intBetween(0, 100)),
+    status: readWrite('Status of the flow: stopped refuses triggers.', z.enum(FLOW_STATUSES), z.enum(FLOW_STATUSES, { error: rule(`Must be one of ${FLOW_STATUSES.join(', ')}`) }), {
+      writes: 'running, stopped, or another value the interface names.',
+    }),
+    isTemplate: readOnly('True for the built-in catalogue, readable by every company and changed by none.', z.boolean()),
+    flowDirection: readWrite('Direction of the flow.', z.enum(FLOW_DIRECTIONS), z.enum(FLOW_DIRECTIONS, { error: rule('Must be inbound or outbound') }), { writes: 'inbound or outbound.' }),
+    flowMapping: readWrite('Free-form mapping data of the flow.', field.json(), jsonObject()),
+    tagName: readWrite('Tag of the flow, free text.', z.string(), text(200)),
+    categoryName: readWrite('Category of the flow, free text.', z.string(), text(200)),
+    predefinedVariables: readWrite('Fixed variables, used when neither the trigger nor a step gives one.', z.array(predefinedVariable), z.array(predefinedWrite).max(200), {
+      writtenAs: 'predefinedVariables',
+    }),
+    variables: readWrite('Values to extract from earlier steps (`{{name}}` placeholders use them).', z.array(flowVariable), z.array(variableWrite).max(200)),
+    events: readWrite('Events that trigger the flow (docs/flows.md, "Event subscriptions").', z.array(z.enum(FLOW_EVENTS)), events, {
+      writes: `Events that trigger the flow: ${FLOW_EVENTS.join(', ')}.`,
+    }),
+    eventFilters: readWrite("Which records' events trigger the flow.", eventFilters, eventFiltersWrite, { writes: "Which records' events trigger the flow; left out: all of your company's." }),
+    secret: readOnly('Signing secret (whsec_...): only in the answer to createWebhook.', z.string().nullable()),
+    createdAt: readOnly('When the record was created.', z.date()),
+    updatedAt: readOnly('When the record last changed.', z.date()),
+    deletedAt: readOnly('When the record was deleted; null while it exists.', z.date().nullable()),
+    executions: readOnly('The latest 20 executions, newest first.', z.array(executionContract.view)),
+    steps: readWrite('In stepNumber order.', z.array(stepContract.view), stepList(stepWrite), { writes: 'The HTTP requests of the flow.' }),
+  },
+  {
+    writeOrder: [
+      'name',
+      'logo',
+      'retryDelay',
+      'retryDelayUnit',
+      'maxRetries',
+      'status',
+      'flowDirection',
+      'flowMapping',
+      'tagName',
+      'categoryName',
+      'predefinedVariables',
+      'variables',
+      'steps',
+      'events',
+      'eventFilters',
+      'workspaceId',
+    ],
+  },
+);
+
 export const flowContract = defineContract({
   name: 'WebhookFlow',
-  view: z.object({
-    id: d(field.id(), 'Unique id (UUID).'),
-    createdBy: d(z.string().nullable(), 'Id of the user who created the flow; null when unknown.'),
-    companyId: d(field.id().nullable(), 'Id of the company; null for the built-in templates.'),
-    workspaceId: d(z.string(), 'Workspace slug the record belongs to (`default` unless given).'),
-    name: d(z.string(), 'Name of the flow.'),
-    logo: d(z.string(), 'Logo URL.'),
-    retryDelay: d(z.int(), 'Delay before a failed attempt is retried, in `retryDelayUnit`.'),
-    retryDelayUnit: d(z.enum(RETRY_UNITS), 'Unit of `retryDelay`.'),
-    maxRetries: d(z.int(), 'Attempts after the first, 0 to 100.'),
-    status: d(z.enum(FLOW_STATUSES), 'Status of the flow: stopped refuses triggers.'),
-    isTemplate: d(z.boolean(), 'True for the built-in catalogue, readable by every company and changed by none.'),
-    flowDirection: d(z.enum(FLOW_DIRECTIONS), 'Direction of the flow.'),
-    flowMapping: d(field.json(), 'Free-form mapping data of the flow.'),
-    tagName: d(z.string(), 'Tag of the flow, free text.'),
-    categoryName: d(z.string(), 'Category of the flow, free text.'),
-    predefinedVariables: d(z.array(predefinedVariable), 'Fixed variables, used when neither the trigger nor a step gives one.'),
-    variables: d(z.array(flowVariable), 'Values to extract from earlier steps (`{{name}}` placeholders use them).'),
-    events: d(z.array(z.enum(FLOW_EVENTS)), 'Events that trigger the flow (docs/flows.md, "Event subscriptions").'),
-    eventFilters: d(eventFilters, "Which records' events trigger the flow."),
-    secret: d(z.string().nullable(), 'Signing secret (whsec_...): only in the answer to createWebhook.'),
-    createdAt: d(z.date(), 'When the record was created.'),
-    updatedAt: d(z.date(), 'When the record last changed.'),
-    deletedAt: d(z.date().nullable(), 'When the record was deleted; null while it exists.'),
-    executions: d(z.array(executionContract.view), 'The latest 20 executions, newest first.'),
-    steps: d(z.array(stepContract.view), 'In stepNumber order.'),
-  }),
+  view: flow.view,
   // Interface 2.5's order; it names `predefinedVariables` in camelCase. The secret has a shape of its own.
   rest: {
     omit: ['secret'],
@@ -153,113 +230,17 @@ export const toFlowView = ({ flow, executions, secret }: { flow: WebhookFlow; ex
     steps: (f) => [...f.steps.getItems()].sort((a, b) => a.stepNumber - b.stepNumber).map(toStepView),
   });
 
-const stringMap = () => z.record(z.string().max(200), z.string().max(10_000));
-
-/** An http(s) URL; `{{placeholders}}` are allowed anywhere and filled at run time. */
-const webhookUrl = () =>
-  z
-    .string()
-    .max(4000, 'Must be at most 4000 characters')
-    .refine((u) => /^https?:\/\/\S+$/i.test(u) || /^\{\{[^}]+\}\}\S*$/.test(u), 'Must be an http or https URL');
+const { workspace: flowWorkspace, ...flowWrites } = flow.write();
 
 /**
- * One step as create and update write it, in the documented snake_case; GraphQL's
- * `WebhookStepInput` names its fields in camelCase, as the step entity does.
+ * Fields flow create and update accept, in the documented snake_case: REST validates its
+ * body with them as sent, GraphQL's inputs are derived from them (camelCase), and both name
+ * the same fields in validation errors.
  */
-export const stepWrite = namedObject(
-  z.strictObject({
-    step_number: d(intBetween(1, 1000), 'Position of the step in the flow.'),
-    webhook_url: d(webhookUrl(), 'http(s) URL; {{placeholders}} allowed.'),
-    webhook_method: d(
-      z
-        .string()
-        .transform((m) => m.toUpperCase())
-        .pipe(z.enum(WEBHOOK_METHODS, { error: rule(`Must be one of ${WEBHOOK_METHODS.join(', ')}`) }))
-        .optional(),
-      'GET, POST, PUT, DELETE, PATCH, OPTIONS or HEAD.',
-    ),
-    webhook_timeout: d(intBetween(1, 300).optional(), 'Seconds per request, 1 to 300.'),
-    retry_limit: d(intBetween(0, 10).optional(), 'Retries of the step within one attempt, 0 to 10.'),
-    timeout: d(intBetween(1, 3600).optional(), 'Seconds for the step overall, 1 to 3600.'),
-    webhook_url_params: d(stringMap().optional(), 'Query parameters, key to value; may hold {{placeholders}}.'),
-    webhook_headers: d(stringMap().optional(), 'Request headers, key to value; may hold {{placeholders}}.'),
-    webhook_body: d(z.unknown().optional(), 'Request body, any JSON; may hold {{placeholders}}.'),
-    depends_on_step: d(intBetween(1, 1000).nullable().optional(), 'StepNumber of an earlier step that must succeed first; null for none.'),
-    success_condition: d(z.unknown().optional(), 'JSON Logic rule over {status, headers, body}; null means HTTP 2xx.'),
-  }),
-  'WebhookStepInput',
-  'One HTTP request of a flow.',
-);
-
-/** A flow's steps, under either naming of their fields. */
-export const stepList = <T extends z.ZodType>(step: T) => z.array(step).max(50, 'At most 50 steps');
-
-const variableWrite = namedObject(
-  z.strictObject({
-    name: d(requiredText(100), 'Variable name, as in `{{name}}`.'),
-    location: d(requiredText(500), 'Path into the step response, e.g. body.id or headers.x-id.'),
-    stepId: d(intBetween(1, 1000), 'StepNumber of the step read.'),
-    type: d(text(50).optional(), 'Kind of variable, free text.'),
-    dataType: d(text(50).optional(), 'Type of the value, free text (e.g. string).'),
-    customValue: d(text(10_000).optional(), 'Fallback value when the path leads nowhere.'),
-  }),
-  'FlowVariableInput',
-  "A value to extract from an earlier step's response.",
-);
-
-const predefinedWrite = namedObject(
-  z.strictObject({
-    name: d(requiredText(100), 'Variable name, as in `{{name}}`.'),
-    value: d(text(10_000), `The value; \`${SECRET_MASK}\` (as read) keeps a secret variable's stored value.`),
-    secret: d(z.boolean().optional(), 'Write-only value, read back masked; names that look like credentials are secret anyway.'),
-  }),
-  'PredefinedVariableInput',
-  'A fixed variable of a flow.',
-);
-
-/** The events a flow subscribes to (docs/flows.md, "Event subscriptions"), each once. */
-const events = z
-  .array(z.enum(FLOW_EVENTS, { error: rule(`Must be one of ${FLOW_EVENTS.join(', ')}`) }))
-  .max(FLOW_EVENTS.length)
-  .refine((list) => new Set(list).size === list.length, 'Each event at most once');
-
-/** Which records' events trigger the flow, under the keys they are stored with; the service checks the ids are the caller's. */
-export const eventFiltersWrite = namedObject(
-  z.strictObject({
-    workspace: d(requiredText(100).optional(), 'Only records of this workspace.'),
-    ai_agent_id: d(uuid().optional(), 'An agent of your company.'),
-    campaign_id: d(uuid().optional(), 'A campaign of your company.'),
-  }),
-  'EventFiltersInput',
-  "Which records' events trigger the flow; a filter left out matches all of your company's.",
-);
-export type EventFiltersWrite = z.output<typeof eventFiltersWrite>;
-
-/**
- * Fields flow create and update accept, in the documented snake_case (interface 2.5 names
- * the variables in camelCase): REST validates its body with them as sent, GraphQL's inputs
- * are derived from them (camelCase), and both name the same fields in validation errors.
- */
-export const flowFields = {
-  name: d(requiredText(200), 'Name of the flow.'),
-  logo: d(text(2000), 'Logo URL.'),
-  retry_delay: d(intBetween(0, 1_000_000), 'Delay before a failed attempt is retried, in `retryDelayUnit`.'),
-  retry_delay_unit: d(z.enum(RETRY_UNITS, { error: rule(`Must be one of ${RETRY_UNITS.join(', ')}`) }), 'seconds, minutes, hours or days.'),
-  max_retries: d(intBetween(0, 100), 'Attempts after the first, 0 to 100.'),
-  status: d(z.enum(FLOW_STATUSES, { error: rule(`Must be one of ${FLOW_STATUSES.join(', ')}`) }), 'running, stopped, or another value the interface names.'),
-  flow_direction: d(z.enum(FLOW_DIRECTIONS, { error: rule('Must be inbound or outbound') }), 'inbound or outbound.'),
-  flow_mapping: d(jsonObject(), 'Free-form mapping data of the flow.'),
-  tag_name: d(text(200), 'Tag of the flow, free text.'),
-  category_name: d(text(200), 'Category of the flow, free text.'),
-  predefinedVariables: d(z.array(predefinedWrite).max(200), 'Fixed variables, used when neither the trigger nor a step gives one.'),
-  variables: d(z.array(variableWrite).max(200), 'Values to extract from earlier steps (`{{name}}` placeholders use them).'),
-  steps: d(stepList(stepWrite), 'The HTTP requests of the flow.'),
-  events: d(events, `Events that trigger the flow: ${FLOW_EVENTS.join(', ')}.`),
-  event_filters: d(eventFiltersWrite, "Which records' events trigger the flow; left out: all of your company's."),
-};
+export const flowFields = flowWrites;
 
 /** The workspace create and update accept beside the flow's fields. */
-export const flowWorkspaceFields = { workspace: d(workspace(), 'Workspace slug (`default` when left out).') };
+export const flowWorkspaceFields = { workspace: flowWorkspace };
 
 /** How GraphQL's flow inputs depart from the REST input: the workspace after the steps, the closed sets but the retry unit as text. */
 export const flowInputOverride = { after: { workspace: 'steps' }, asText: ['status', 'flow_direction', 'events'] };

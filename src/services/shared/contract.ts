@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { EXAMPLE_ID } from './common.input';
+import { snakeName } from './naming';
+import type { PhoneParser } from './phone';
 
 /**
  * What a field of a view means, for the surfaces that document it (GraphQL descriptions).
@@ -9,7 +11,7 @@ import { EXAMPLE_ID } from './common.input';
 export const fieldDocs = z.registry<{ description: string }>();
 
 /** Nested objects of a view that GraphQL shows as types of their own, by name. */
-export const objectDocs = z.registry<{ name: string; description: string }>();
+export const objectDocs = z.registry<{ name: string; description: string; asText?: readonly string[] }>();
 
 /**
  * Objects of a write whose keys are data, named as stored (an agent's `agent_flow`): no
@@ -23,9 +25,12 @@ export function keyedAsStored<T extends z.ZodType>(schema: T): T {
   return schema;
 }
 
-/** A nested object of a view, named and documented for GraphQL (`DynamicVariable`). */
-export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string): T {
-  objectDocs.add(schema, { name, description });
+/**
+ * A nested object of a view or a write, named and documented for GraphQL (`DynamicVariable`);
+ * `asText`: enum fields GraphQL types as plain text (the service validates the values).
+ */
+export function namedObject<T extends z.ZodObject>(schema: T, name: string, description: string, options: { asText?: readonly string[] } = {}): T {
+  objectDocs.add(schema, { name, description, ...options });
   return schema;
 }
 
@@ -35,11 +40,91 @@ export function described<T extends z.ZodType>(schema: T, description: string): 
   return schema;
 }
 
-/** The description of a contract field (every field has one: the GraphQL lint requires it). */
+/**
+ * The description of a contract field (every field has one: the GraphQL lint requires it):
+ * its own (`described`), else the one /openapi.json shows (`.describe()`, for the inputs REST
+ * documents field by field).
+ */
 export function descriptionOf(schema: z.ZodType): string {
-  const doc = fieldDocs.get(schema);
-  if (!doc) throw new Error('A contract field has no description: declare it with described()');
-  return doc.description;
+  const description = fieldDocs.get(schema)?.description ?? schema.description;
+  if (description === undefined) throw new Error('A contract field has no description: declare it with described()');
+  return description;
+}
+
+/** A field's write rule: a schema, or one built with the phone parser of the caller's region (a number in any format). */
+export type WriteRule = z.ZodType | ((parser: PhoneParser) => z.ZodType);
+
+/**
+ * One field of an aggregate, declared once: what it means, how reads show it (`read`, the
+ * view's schema) and what writes accept (`write`); a field without one of them is read-only
+ * or write-only. `writes` documents the write apart where it accepts more than the read
+ * shows (a number in any format, the range of a setting); `writtenAs` names the write when
+ * it is not the snake_case of the field's name.
+ */
+export interface FieldDeclaration<R extends z.ZodType | undefined = z.ZodType | undefined, W extends WriteRule | undefined = WriteRule | undefined> {
+  description: string;
+  read: R;
+  write: W;
+  writes?: string;
+  writtenAs?: string;
+}
+
+/** A field reads show and writes accept: `readWrite('Name of the campaign.', z.string(), requiredText(200))`. */
+export const readWrite = <R extends z.ZodType, W extends WriteRule, const N extends string | undefined = undefined>(
+  description: string,
+  read: R,
+  write: W,
+  options: { writes?: string; writtenAs?: N } = {},
+): FieldDeclaration<R, W> & { writtenAs: N } => ({ description, read, write, ...options }) as FieldDeclaration<R, W> & { writtenAs: N };
+
+/** A field reads show and no write sets: `readOnly('When the record was created.', z.date())`. */
+export const readOnly = <R extends z.ZodType>(description: string, read: R): FieldDeclaration<R, undefined> => ({ description, read, write: undefined });
+
+/** A field writes accept and reads do not show (make-call's variables, a new record's workspace). */
+export const writeOnly = <W extends WriteRule, const N extends string | undefined = undefined>(
+  description: string,
+  write: W,
+  options: { writtenAs?: N } = {},
+): FieldDeclaration<undefined, W> & { writtenAs: N } => ({ description, read: undefined, write, ...options }) as FieldDeclaration<undefined, W> & { writtenAs: N };
+
+type Declarations = Record<string, FieldDeclaration>;
+
+/** `aiAgentId` -> `ai_agent_id`, as a type. */
+type SnakeCase<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}` : S;
+
+type ViewShape<F extends Declarations> = { [K in keyof F as F[K]['read'] extends z.ZodType ? K : never]: Exclude<F[K]['read'], undefined> };
+type WriteName<K, D> = D extends { writtenAs: infer N extends string } ? N : SnakeCase<K & string>;
+type WriteSchema<W> = W extends (parser: PhoneParser) => infer S ? S : W;
+/** The write fields of declarations, in REST's snake_case: `{ai_agent_id: ...}`. */
+export type WriteShape<F extends Declarations> = { [K in keyof F as F[K]['write'] extends WriteRule ? WriteName<K, F[K]> : never]: WriteSchema<F[K]['write']> };
+
+const parserFor = (key: string, parser: PhoneParser | undefined): PhoneParser => {
+  if (!parser) throw new Error(`The write of ${key} reads phone numbers: pass a parser`);
+  return parser;
+};
+
+/**
+ * An aggregate's fields declared once (`readWrite`, `readOnly`, `writeOnly`), in the view's
+ * order: `view` is the view (each read described), and `write(parser)` the fields writes
+ * accept in REST's snake_case (each write described), in `writeOrder` when the documented
+ * write lists them otherwise than the view. Services validate the same fields camelCased.
+ */
+export function declareFields<F extends Declarations>(fields: F, options: { writeOrder?: readonly (keyof F & string)[] } = {}) {
+  const view = z.object(Object.fromEntries(Object.entries(fields).flatMap(([key, f]) => (f.read ? [[key, described(f.read, f.description)]] : []))) as ViewShape<F>);
+  const writable = Object.keys(fields).filter((key) => fields[key].write);
+  const order = options.writeOrder ?? writable;
+  if (order.length !== writable.length || !writable.every((key) => order.includes(key))) throw new Error('writeOrder must list every written field once');
+  /** The write fields (those of `only`, in the write's order, when given); a rule reading numbers needs `parser`. */
+  const write = <K extends keyof F & string = keyof F & string>(parser?: PhoneParser, only?: readonly K[]): WriteShape<Pick<F, K>> =>
+    Object.fromEntries(
+      order
+        .filter((key) => !only || only.includes(key as K))
+        .map((key) => {
+          const { write: rule, writtenAs, writes, description } = fields[key];
+          return [writtenAs ?? snakeName(key), described(typeof rule === 'function' ? rule(parserFor(key, parser)) : (rule as z.ZodType), writes ?? description)];
+        }),
+    ) as WriteShape<Pick<F, K>>;
+  return { view, write };
 }
 
 /**
