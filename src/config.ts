@@ -214,6 +214,8 @@ const schema = z.object({
   LLM_INTER_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(5_000),
   /** Whether streams ask for their usage chunk (`stream_options`), which the model's cost needs; off for a server that refuses the parameter. */
   LLM_STREAM_USAGE: boolean.default(true),
+  /** How long after a call ends its post-call analysis runs, so that the conversation's last turn is stored first. */
+  LLM_ANALYSIS_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   /**
    * Whether the ConversationRelay TwiML asks Twilio for its `info` events (who is speaking,
    * what was played): docs/calls.md, "Playback". Off: playback is estimated.
@@ -276,6 +278,8 @@ export interface Config {
   authFailuresPerMinute: number;
   /** Null when no language model is configured (LLM_MODEL unset). */
   llm: LlmConfig | null;
+  /** How long after a call ends its post-call analysis runs (with a model). */
+  analysisDelayMs: number;
 }
 
 /** An OpenAI-compatible Chat Completions server: see docs/agents.md. */
@@ -385,5 +389,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           streamUsage: e.LLM_STREAM_USAGE,
         }
       : null,
+    analysisDelayMs: e.LLM_ANALYSIS_DELAY_MS,
   };
 }

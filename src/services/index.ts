@@ -146,7 +146,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     infra.logger,
   );
   lifecycle.onEnded((call) => recordings.callEnded(call));
-  const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger) : null;
+  const analysis = model ? new PostCallAnalysisService(infra.jobs, model, infra.events, flowEvents, infra.clock, infra.logger, config.analysisDelayMs) : null;
   const dialer = new CampaignDialer(
     {
       orm: infra.orm,

@@ -22,8 +22,6 @@ export const ANALYZE_CALL_JOB = 'call.analyze';
 const MAX_ANSWERS = 3;
 /** Failures of the model that a later retry of the job may not meet. */
 const PASSING_FAILURES = new Set<LanguageModelErrorKind>(['http', 'unreachable', 'timeout']);
-/** Lets the conversation's last turn land on the call before it is read. */
-const ANALYSIS_DELAY_MS = 2000;
 
 const INSTRUCTIONS =
   'You analyse a finished phone call between an AI agent and a callee. The agent was told:\n\n{prompt}\n\n' +
@@ -55,6 +53,8 @@ export class PostCallAnalysisService {
     private readonly flowEvents: FlowEvents,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** How long after a call ends it is read (LLM_ANALYSIS_DELAY_MS): the conversation's last turn lands on the call first. */
+    private readonly delayMs: number,
   ) {}
 
   /** Registers what runs in the transaction that stores an analysis (the campaign's flow). */
@@ -66,7 +66,7 @@ export class PostCallAnalysisService {
   async callEnded(tx: EntityManager, call: Transitioned): Promise<void> {
     if (call.status !== 'completed') return;
     await this.jobs.prepare(ANALYZE_CALL_JOB);
-    await this.jobs.send(ANALYZE_CALL_JOB, { companyId: call.companyId, callId: call.id }, { db: jobSql(tx), singletonKey: call.id, delayMs: ANALYSIS_DELAY_MS });
+    await this.jobs.send(ANALYZE_CALL_JOB, { companyId: call.companyId, callId: call.id }, { db: jobSql(tx), singletonKey: call.id, delayMs: this.delayMs });
   }
 
   /**

@@ -8,7 +8,7 @@ let a: Tenant;
 let b: Tenant;
 
 beforeAll(async () => {
-  t = await startTestApp({ SIM_RING_MS: '50', SIM_TALK_MS: '2000' });
+  t = await startTestApp({ SIM_RING_MS: '50', SIM_TALK_MS: '1000' });
   a = await tenant(t, 'A');
   b = await tenant(t, 'B', '+14155552672');
 });

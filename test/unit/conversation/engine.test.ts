@@ -1,5 +1,7 @@
 import { CALL_ANSWERED_NOTE } from '../../../src/services/conversation/chat-history';
 import { APOLOGY, REMINDER } from '../../../src/services/conversation/engine';
+import { speakingMs } from '../../../src/services/conversation/playback';
+import { FakeTimers } from '../../support/clock';
 import { FakeLlm } from '../../support/fake-llm';
 import { waitFor } from '../../support/wait';
 import { agent, engineOn } from '../../api/conversation/support';
@@ -248,17 +250,32 @@ describe('the conversation engine', () => {
   });
 
   it('reminds a silent callee, then hangs up after the maximum silence; speech starts the count again', async () => {
-    llm.fallback = { text: 'Are you still there?' };
-    const { engine, sink } = engineOn(llm, { silence: { reminderMs: { from: 150, to: 150 }, maxMs: 700 } });
+    const clock = new FakeTimers();
+    const line = 'Are you still there?';
+    llm.fallback = { text: line };
+    const { engine, sink, turnsSpoken } = engineOn(llm, { clock, silence: { reminderMs: { from: 150, to: 150 }, maxMs: 700 } });
     await engine.start();
-    await waitFor('a reminder', async () => (llm.requests.length >= 2 ? true : undefined), 3000, 10);
+    // Silence counts from the estimated end of each turn's voice (docs/calls.md, "Playback").
+    const spoken = speakingMs(line);
+    clock.advance(spoken + 150);
+    await turnsSpoken(2);
     expect(lastMessage(1)).toEqual({ role: 'user', content: REMINDER });
     await engine.userSaid('Yes, sorry', true);
-    const spokeAt = Date.now();
-    await waitFor('the hang-up', async () => (sink.ending() ? true : undefined), 5000, 10);
+    await turnsSpoken(3);
+    const spokeAt = clock.now();
+    // The answer's voice is queued after the reminder's, which was still playing (docs/calls.md, "Playback").
+    const answerEnds = spokeAt + spoken + spoken - speakingMs('');
+    clock.advance(answerEnds + 150 - clock.now());
+    await turnsSpoken(4);
+    expect(lastMessage()).toEqual({ role: 'user', content: REMINDER });
+    clock.advance(answerEnds + 690 - clock.now());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sink.ending()).toBeUndefined();
+    clock.advance(20);
+    await waitFor('the hang-up', async () => (sink.ending() ? true : undefined), 5000, 5);
     expect(sink.events.at(-1)).toEqual({ type: 'end', reason: 'max_silence' });
-    expect(Date.now() - spokeAt).toBeGreaterThanOrEqual(650);
-    // Reminders in between (about one every 150 ms) did not restart the count.
+    expect(clock.now() - spokeAt).toBeGreaterThanOrEqual(650);
+    // The reminder in between did not restart the count.
     expect(llm.requests.length).toBeGreaterThanOrEqual(4);
   });
 });
