@@ -17,6 +17,9 @@ export class CallsArgs extends PageArgs {
   @Field(() => ID, { nullable: true, description: 'Only calls of this campaign.' })
   campaignId?: string | null;
 
+  @Field(() => ID, { nullable: true, description: 'Only calls to or from this contact.' })
+  contactId?: string | null;
+
   @Field(() => String, { nullable: true, description: 'Only calls of this workspace.' })
   workspace?: string | null;
 

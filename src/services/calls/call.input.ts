@@ -24,6 +24,7 @@ export type SimulateInboundInput = z.input<ReturnType<typeof simulateInboundInpu
 /** The filters of the calls list, as REST's query string documents them. */
 const callFilters = {
   campaign_id: uuid().optional(),
+  contact_id: uuid().optional().describe('Only calls to or from this contact of your company.'),
   workspace: z.string().min(1).max(100).optional(),
   status: z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(),
   created_after: timestamp().optional().describe('Only calls created at or after this instant (ISO 8601 with offset).'),
