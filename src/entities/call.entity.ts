@@ -41,6 +41,8 @@ export const TERMINAL_STATUSES: readonly CallStatus[] = ['completed', 'busy', 'n
 @Index({ properties: ['company', 'callStatus', 'dispatchedAt'] })
 // One status's newest calls: the lists filtered by status (docs/performance.md, "Volume").
 @Index({ properties: ['company', 'callStatus', 'createdAt', 'id'] })
+// One contact's newest calls: the lists filtered by contact and Contact.calls.
+@Index({ properties: ['company', 'contact', 'createdAt', 'id'] })
 @Index({ properties: ['callStatus', 'updatedAt'] })
 @Index({ properties: ['callSid'] })
 // Dispatch's pick: only the calls waiting for a slot, oldest first (a partial index stays small however many calls a company made).

@@ -27,6 +27,7 @@ import { Migration20261127176000_agent_versions } from './Migration2026112717600
 import { Migration20261127180000_agent_tests } from './Migration20261127180000_agent_tests';
 import { Migration20261127190000_campaign_selection_pass } from './Migration20261127190000_campaign_selection_pass';
 import { Migration20261127193000_campaign_selection_growth } from './Migration20261127193000_campaign_selection_growth';
+import { Migration20261127200000_contact_calls_index } from './Migration20261127200000_contact_calls_index';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -59,4 +60,5 @@ export const migrationsList = [
   { name: 'Migration20261127180000_agent_tests', class: Migration20261127180000_agent_tests },
   { name: 'Migration20261127190000_campaign_selection_pass', class: Migration20261127190000_campaign_selection_pass },
   { name: 'Migration20261127193000_campaign_selection_growth', class: Migration20261127193000_campaign_selection_growth },
+  { name: 'Migration20261127200000_contact_calls_index', class: Migration20261127200000_contact_calls_index },
 ];

@@ -7,7 +7,8 @@ import { CampaignType } from '../schema/campaign.type';
 import { type Connection, connectionOf } from '../schema/connection.type';
 import { CreateContactInput, ImportContactsCsvInput, UpdateContactInput } from '../schema/contact.input';
 import { ContactConnection, ContactCsvImportType, ContactType } from '../schema/contact.type';
-import { ContactsArgs } from '../schema/page.args';
+import { ContactsArgs, PageArgs } from '../schema/page.args';
+import { CallConnection, type CallType } from '../schema/call.type';
 import type { ContactService } from '../services/contacts/contact.service';
 import type { ContactView } from '../services/contacts/contact.contract';
 import type { ContactCreateInput, ContactUpdateInput } from '../services/contacts/contact.input';
@@ -64,6 +65,12 @@ export class ContactResolver {
   async deleteContact(@Arg('id', () => ID, { description: 'Id of the record.' }) id: string, @Ctx() { caller }: GraphQLContext): Promise<string> {
     await this.contactService.delete(caller, id);
     return id;
+  }
+
+  @FieldResolver(() => CallConnection, { complexity: perNode, description: "The contact's calls, newest first (batched: one query for every contact of a list)." })
+  async calls(@Root() contact: ContactType, @Args() { first, after }: PageArgs, @Ctx() { loaders }: GraphQLContext): Promise<Connection<CallType>> {
+    const page = await loaders.contactCalls.load({ parentId: contact.id, ...pageInput(first, after) });
+    return connectionOf({ page, node: (call) => call, count: () => loaders.contactCallCount.load(contact.id), after });
   }
 
   @FieldResolver(() => CampaignType, { nullable: true, description: 'The campaign, if any (read on demand, batched).' })

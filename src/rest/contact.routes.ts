@@ -92,7 +92,8 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       description:
         'A `text/csv` body with the mapping in the query string (`phone_number=Phone&first_name=First&metadata=Plan,City`), or `multipart/form-data` with a `mapping` part (JSON) then a `file` part. ' +
         'All or nothing: a bad row fails the whole file, each bad row and field named by its spreadsheet line (`[14].phone_number`; the header is line 1), the first 100 listed; ' +
-        'file and mapping problems name `file` or `mapping.<key>`. `dry_run=true` checks everything and writes nothing. At most 64 MiB. See docs/rest.md.',
+        'file and mapping problems name `file` or `mapping.<key>`. `dry_run=true` checks everything and writes nothing, answering 200 with a `preview`: the delimiter, the header, ' +
+        "the first 20 good rows as they would be stored, and every bad row's problems by line (only an unreadable file or a bad option answers 400). At most 64 MiB. See docs/rest.md.",
       query: csvImportQuery,
       bodies: csvImportBodies,
       data: csvImportShape,

@@ -20,7 +20,7 @@ const MAX_MAPPING_BYTES = 64 * 1024;
 export const csvImportQuery = z.object(contactCsvMappingFields).extend({
   metadata: z.string().optional().meta({ description: 'Header names of the columns copied into `metadata`, comma-separated.' }),
   campaign_id: uuid().optional().meta({ description: 'Attach every contact to this campaign of your company.' }),
-  dry_run: z.enum(['true', 'false']).optional().meta({ description: '`true`: check the whole file, write nothing, answer the same counts.' }),
+  dry_run: z.enum(['true', 'false']).optional().meta({ description: "`true`: check the whole file, write nothing, answer the same counts and a preview with every bad row's problems (200)." }),
   on_duplicate: z.enum(ON_DUPLICATE).optional().meta({ description: 'A row whose number a contact of your company already has: `skip` (the default) or `update` that contact.' }),
 });
 

@@ -40,18 +40,16 @@ const CONTACT = graphql(`
   }
 `);
 
-const CAMPAIGN_CALLS = graphql(`
-  query ContactCalls($campaignId: ID!) {
-    calls(first: 100, campaignId: $campaignId) {
+const CONTACT_CALLS = graphql(`
+  query ContactCalls($contactId: ID!) {
+    calls(first: 20, contactId: $contactId) {
+      totalCount
       edges {
         node {
           id
           callStatus
           createdAt
           callDuration
-          contact {
-            id
-          }
         }
       }
     }
@@ -172,11 +170,10 @@ function ContactForm({ contact, campaigns }: { contact: Contact; campaigns: { id
   );
 }
 
-/** The calls of the contact's campaign to it (among the campaign's latest 100 calls). */
-function CampaignCalls({ contact }: { contact: Contact }) {
-  const campaignId = contact.campaign?.id ?? '';
-  const [{ data, error }] = useQuery({ query: CAMPAIGN_CALLS, variables: { campaignId }, pause: !campaignId });
-  const calls = data?.calls.edges.map((e) => e.node).filter((c) => c.contact?.id === contact.id) ?? [];
+/** The contact's latest calls (any campaign, inbound ones too), filtered by the server. */
+function ContactCalls({ contact }: { contact: Contact }) {
+  const [{ data, error }] = useQuery({ query: CONTACT_CALLS, variables: { contactId: contact.id } });
+  const calls = data?.calls.edges.map((e) => e.node) ?? [];
   return (
     <section className="card" aria-labelledby="contact-calls">
       <h2 id="contact-calls">Calls</h2>
@@ -191,13 +188,13 @@ function CampaignCalls({ contact }: { contact: Contact }) {
         <dd>{contact.lastCallFeedback || '—'}</dd>
       </dl>
       <Problem error={error} />
-      {campaignId && (
+      {data && (
         <>
-          <h3>By its campaign</h3>
+          <h3>{data.calls.totalCount > calls.length ? `Latest ${calls.length} of ${data.calls.totalCount}` : `All ${data.calls.totalCount}`}</h3>
           {calls.length === 0 ? (
             <p>None yet.</p>
           ) : (
-            <ul className="plain">
+            <ul className="plain" aria-label="Calls of this contact">
               {calls.map((c) => (
                 <li key={c.id}>
                   <a href={href('calls', c.id)}>{dateTime(c.createdAt)}</a> <span className={`badge s-${c.callStatus}`}>{label(c.callStatus)}</span> {duration(c.callDuration)}
@@ -248,7 +245,7 @@ export function ContactPage({ id }: { id: string }) {
           <p role="status">{listed.data ? `${contact.phoneNumber} is on the do-not-call list: no call reaches it.` : ''}</p>
           <Problem error={listed.error} />
         </section>
-        <CampaignCalls contact={contact} />
+        <ContactCalls contact={contact} />
       </div>
       <ContactForm contact={contact} campaigns={data.campaigns.edges.map((e) => e.node)} key={contact.id} />
       <DeleteCard what="contact" question={`Delete ${name}? Its calls are kept; campaigns no longer call it.`} busy={deleted.fetching} error={deleted.error} onDelete={onDelete} />

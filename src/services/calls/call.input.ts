@@ -25,6 +25,7 @@ export type SimulateInboundInput = z.input<ReturnType<typeof simulateInboundInpu
 /** The filters of the calls list, as REST's query string documents them (GraphQL's `calls` arguments derive from them). */
 export const callFilters = {
   campaign_id: d(uuid().optional(), 'Only calls of this campaign.'),
+  contact_id: d(uuid().optional(), 'Only calls to or from this contact of your company.'),
   workspace: d(z.string().min(1).max(100).optional(), 'Only calls of this workspace.'),
   status: d(z.enum(CALL_STATUSES, { error: rule(`Must be one of ${CALL_STATUSES.join(', ')}`) }).optional(), 'Only calls in this status.'),
   created_after: timestamp().optional().describe('Only calls created at or after this instant (ISO 8601 with offset).'),

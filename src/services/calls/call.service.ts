@@ -18,6 +18,9 @@ import type { Caller, Scope } from '../shared/scope';
 import type { OperationLimits } from '../platform/rate-limit.service';
 import { parseInput } from '../shared/validation';
 
+/** What calls are grouped by for the batched pages of a list (GraphQL's Campaign.calls and Contact.calls). */
+export type CallParent = 'campaign' | 'contact';
+
 /** Why make-call refused (`makeCallRefusal`), as the error each surface maps. */
 const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
   agent: () => new NotFoundError('Agent'),
@@ -111,9 +114,10 @@ export class CallService {
 
   /** A page of the company's calls, newest first: one prepared statement on the reads' pool, each row's view made from its columns (`callsPage`). */
   async list({ scope }: Caller, input: ListCallsInput): Promise<Page<CallView>> {
-    const { limit, cursor, campaignId, workspace, status, createdAfter, createdBefore } = parseInput(listCallsInput, input);
+    const { limit, cursor, campaignId, contactId, workspace, status, createdAfter, createdBefore } = parseInput(listCallsInput, input);
     const filters = {
       campaignId,
+      contactId,
       workspace,
       status,
       createdAfter: createdAfter ? new Date(createdAfter) : undefined,
@@ -129,32 +133,34 @@ export class CallService {
     return em.count(Call, this.filters(scope, parseInput(listCallsInput, input)));
   }
 
-  /** The latest calls of each campaign, a page per campaign, in one query. */
-  async pageByCampaigns({ scope, em }: Caller, campaignIds: readonly string[], input: z.input<ReturnType<typeof pageInput>>): Promise<Map<string, Page<CallView>>> {
-    const pages = await newestFirstPerParent(em, Call, this.perCampaign(scope, campaignIds), parseInput(pageInput(), input));
-    return new Map([...pages].map(([campaignId, page]) => [campaignId, { ...page, items: page.items.map(toCallView) }]));
+  /** The latest calls of each campaign (or contact), a page per parent, in one query. */
+  async pageByParents({ scope, em }: Caller, parent: CallParent, parentIds: readonly string[], input: z.input<ReturnType<typeof pageInput>>): Promise<Map<string, Page<CallView>>> {
+    const pages = await newestFirstPerParent(em, Call, this.perParent(scope, parent, parentIds), parseInput(pageInput(), input));
+    return new Map([...pages].map(([parentId, page]) => [parentId, { ...page, items: page.items.map(toCallView) }]));
   }
 
-  async countByCampaigns({ scope, em }: Caller, campaignIds: readonly string[]): Promise<Map<string, number>> {
-    return countPerParent(em, Call, this.perCampaign(scope, campaignIds));
+  /** How many calls each campaign (or contact) has, in one query. */
+  async countByParents({ scope, em }: Caller, parent: CallParent, parentIds: readonly string[]): Promise<Map<string, number>> {
+    return countPerParent(em, Call, this.perParent(scope, parent, parentIds));
   }
 
   private async find({ scope, em }: Caller, id: string): Promise<Call> {
     return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
   }
 
-  private filters(scope: Scope, { campaignId, workspace, status, createdAfter, createdBefore }: Omit<z.output<typeof listCallsInput>, 'limit' | 'cursor'>) {
+  private filters(scope: Scope, { campaignId, contactId, workspace, status, createdAfter, createdBefore }: Omit<z.output<typeof listCallsInput>, 'limit' | 'cursor'>) {
     return {
       company: scope.companyId,
       deletedAt: null,
       ...(campaignId ? { campaign: campaignId } : {}),
+      ...(contactId ? { contact: contactId } : {}),
       ...(workspace ? { workspaceId: workspace } : {}),
       ...(status ? { callStatus: status } : {}),
       ...(createdAfter || createdBefore ? { createdAt: { ...(createdAfter ? { $gte: new Date(createdAfter) } : {}), ...(createdBefore ? { $lt: new Date(createdBefore) } : {}) } } : {}),
     };
   }
 
-  private perCampaign(scope: Scope, parentIds: readonly string[]): PerParent<Call> {
-    return { parent: 'campaign', parentIds, where: { company: scope.companyId, deletedAt: null } };
+  private perParent(scope: Scope, parent: CallParent, parentIds: readonly string[]): PerParent<Call> {
+    return { parent, parentIds, where: { company: scope.companyId, deletedAt: null } };
   }
 }

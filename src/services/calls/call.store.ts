@@ -563,6 +563,7 @@ export async function callById(reads: ViewReads, companyId: string, id: string):
 /** The filters of a page of calls, each optional (`GET /v1/calls`, GraphQL `calls`). */
 export interface CallFilters {
   campaignId?: string;
+  contactId?: string;
   workspace?: string;
   status?: CallStatus;
   createdAfter?: Date;
@@ -587,6 +588,7 @@ export async function callsPage(reads: ViewReads, companyId: string, filters: Ca
     conditions.push(condition(`$${values.length}`));
   };
   where((at) => `campaign_id = ${at}::uuid`, filters.campaignId);
+  where((at) => `contact_id = ${at}::uuid`, filters.contactId);
   where((at) => `workspace_id = ${at}`, filters.workspace);
   where((at) => `call_status = ${at}`, filters.status);
   where((at) => `created_at >= ${at}::timestamptz`, filters.createdAfter);

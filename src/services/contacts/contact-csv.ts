@@ -44,22 +44,23 @@ function decode(decoder: TextDecoder, chunk?: Uint8Array): string {
 }
 
 /** The delimiters a file may use. */
-const DELIMITERS = [',', ';', '\t'] as const;
+export const CSV_DELIMITERS = [',', ';', '\t'] as const;
+export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
 
 /**
  * The delimiter of a file whose text starts with `head`: the candidate found most often in
  * its header row outside quotes (a comma when none is), as spreadsheets export a comma,
  * semicolon (locales whose decimal mark is a comma) or tab-separated file.
  */
-function delimiterOf(head: string): string {
+function delimiterOf(head: string): CsvDelimiter {
   const header = (head.split(/\r?\n/)[0] ?? '').replace(/"(?:[^"]|"")*"?/g, '');
-  const counts = DELIMITERS.map((d) => header.split(d).length - 1);
+  const counts = CSV_DELIMITERS.map((d) => header.split(d).length - 1);
   const most = Math.max(...counts);
-  return most === 0 ? ',' : DELIMITERS[counts.indexOf(most)];
+  return most === 0 ? ',' : CSV_DELIMITERS[counts.indexOf(most)];
 }
 
 /** The text of `source`, its header row read first to choose the delimiter. */
-async function delimited(source: CsvSource): Promise<{ delimiter: string; text: AsyncGenerator<string> }> {
+async function delimited(source: CsvSource): Promise<{ delimiter: CsvDelimiter; text: AsyncGenerator<string> }> {
   const chunks = text(source);
   const head: string[] = [];
   let length = 0;
@@ -76,8 +77,7 @@ async function delimited(source: CsvSource): Promise<{ delimiter: string; text: 
 }
 
 /** The records of a CSV file, each an array of cells; a file that is not CSV is a `file` error naming its line. */
-async function* records(source: CsvSource): AsyncGenerator<string[]> {
-  const { delimiter, text: content } = await delimited(source);
+async function* records(content: AsyncGenerator<string>, delimiter: string): AsyncGenerator<string[]> {
   const parser = parse({ bom: true, delimiter, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
   // Errors of the source reach the loop below: pipeline destroys the parser with them.
   pipeline(Readable.from(content), parser, () => undefined);
@@ -174,75 +174,114 @@ function rowInput(record: string[], width: number, columns: Columns): { input: R
   return { input, errors };
 }
 
-/** `phoneNumber` -> `[14].phoneNumber`; `firstname` -> `[14].firstName` when the mapping named it so; `` -> `[14]`. */
-function onLine(line: number, { field, message }: FieldError, columns: Columns): FieldError {
-  const [head = '', ...rest] = field.split('.');
-  const key = columns.fields.find((f) => f.field === head)?.key ?? head;
-  const named = [key, ...rest].filter((part) => part !== '').join('.');
-  return { field: named === '' ? `[${line}]` : `[${line}].${named}`, message };
+/** A problem of one data row (`line` as a spreadsheet numbers it, the header 1), or of the mapping against the header (`line` null). */
+export interface CsvRowError {
+  line: number | null;
+  /** The mapping key (`firstName`, as the mapping named it), `metadata.<header>`, or null for the whole row; for the mapping, `mapping.<key>`, `mapping` or `file`. */
+  field: string | null;
+  message: string;
 }
 
-/** One data row checked by `check`, its errors named by line and mapping key (a bad cell's field is named once). */
-function checkRow<T>(
-  line: number,
-  record: string[],
-  width: number,
-  columns: Columns,
-  check: (input: Record<string, unknown>) => { data: T } | { errors: FieldError[] },
-): { data: T } | { errors: FieldError[] } {
+/** `phoneNumber` on line 14 -> `[14].phoneNumber`; the whole row -> `[14]`; a mapping problem as it is. */
+const asFieldError = ({ line, field, message }: CsvRowError): FieldError => ({ field: line === null ? (field ?? '') : field === null ? `[${line}]` : `[${line}].${field}`, message });
+
+/** A row error's field named by the mapping key given (`firstname` -> `firstName` when the mapping named it so). */
+function byKey({ field, message }: FieldError, columns: Columns): FieldError {
+  const [head = '', ...rest] = field.split('.');
+  const key = columns.fields.find((f) => f.field === head)?.key ?? head;
+  return { field: [key, ...rest].filter((part) => part !== '').join('.'), message };
+}
+
+/** One data row checked by `check`, its errors named by mapping key (a bad cell's field is named once). */
+function checkRow<T>(record: string[], width: number, columns: Columns, check: (input: Record<string, unknown>) => { data: T } | { errors: FieldError[] }): { data: T } | { errors: FieldError[] } {
   const { input, errors } = rowInput(record, width, columns);
   const checked = check(input);
   if (errors.length === 0 && 'data' in checked) return checked;
-  const own = errors.map((error) => onLine(line, error, columns));
+  const own = errors.map((error) => byKey(error, columns));
   const named = new Set(own.map((error) => error.field));
-  const rules = 'errors' in checked ? checked.errors.map((error) => onLine(line, error, columns)).filter((error) => !named.has(error.field)) : [];
+  const rules = 'errors' in checked ? checked.errors.map((error) => byKey(error, columns)).filter((error) => !named.has(error.field)) : [];
   return { errors: [...own, ...rules] };
 }
 
+/** A file read: its header and delimiter, the columns read, each good row's checked value by line, and the problems found. */
+export interface CsvRead<T> {
+  header: string[];
+  delimiter: CsvDelimiter;
+  columns: CsvColumns;
+  rows: { line: number; data: T }[];
+  /** Data rows read (blank lines aside). */
+  count: number;
+  /** Data rows with at least one error. */
+  invalid: number;
+  /** The first MAX_LISTED_ERRORS problems, mapping problems first. */
+  errors: CsvRowError[];
+  /** Problems in all. */
+  errorCount: number;
+}
+
 /**
- * Reads an import file into one checked value per data row (`check` applies the contact
- * rules), all or nothing: any bad row fails the whole file with every bad row's fields
- * named by the line a spreadsheet shows (`[14].phoneNumber`; the header is line 1), the
- * first MAX_LISTED_ERRORS of them listed. Blank lines are skipped but counted.
+ * Reads an import file into one checked value per good data row (`check` applies the contact
+ * rules), naming each bad row's fields by the line a spreadsheet shows (the header is line 1),
+ * the first MAX_LISTED_ERRORS of them listed. Blank lines are skipped but counted.
+ *
+ * `preview` false (an import, all or nothing): a mapping that does not fit the header, or any
+ * bad row, fails the whole file (`[14].phoneNumber`). `preview` true (a dry run): they are
+ * answered in `errors`; when the mapping does not fit, rows are counted but not checked.
+ * Either way, a file that cannot be read (not UTF-8 or CSV, empty, too large) fails.
  */
 export async function readContactCsv<T>(
   source: CsvSource,
   mapping: ContactCsvMapping | undefined,
   check: (input: Record<string, unknown>) => { data: T } | { errors: FieldError[] },
-): Promise<{ rows: T[]; columns: CsvColumns }> {
-  const rows: T[] = [];
-  const listed: FieldError[] = [];
-  let total = 0;
+  { preview }: { preview: boolean },
+): Promise<CsvRead<T>> {
+  const { delimiter, text: content } = await delimited(source);
+  const rows: CsvRead<T>['rows'] = [];
+  const errors: CsvRowError[] = [];
+  let errorCount = 0;
+  const note = (found: CsvRowError[]) => {
+    errorCount += found.length;
+    errors.push(...found.slice(0, MAX_LISTED_ERRORS - errors.length));
+  };
   let count = 0;
+  let invalid = 0;
   let width = 0;
+  let header: string[] | undefined;
   let columns: Columns | undefined;
-  let shown: CsvColumns | undefined;
+  let shown: CsvColumns = { mapped: {}, metadata: [] };
   let line = 0;
-  for await (const record of records(source)) {
+  for await (const record of records(content, delimiter)) {
     line++;
-    if (!columns) {
+    if (!header) {
+      header = record.map((name) => name.trim());
       width = record.length;
-      columns = columnsOf(record, mapping);
-      shown = columnsShown(record, columns);
+      try {
+        columns = columnsOf(record, mapping);
+        shown = columnsShown(record, columns);
+      } catch (err) {
+        if (!preview || !(err instanceof ValidationError)) throw err;
+        note(err.fields.map((error) => ({ line: null, ...error })));
+      }
       continue;
     }
     if (isBlank(record)) continue;
     if (++count > MAX_CSV_ROWS) throw fileError(`Must have at most ${MAX_CSV_ROWS.toLocaleString('en-US')} rows`);
+    if (!columns) continue;
     // Checking a row takes tens of microseconds (libphonenumber): let other requests in between batches.
     if (count % YIELD_EVERY === 0) await setImmediate();
-    const checked = checkRow(line, record, width, columns, check);
+    const checked = checkRow(record, width, columns, check);
     if ('errors' in checked) {
-      total += checked.errors.length;
-      listed.push(...checked.errors.slice(0, MAX_LISTED_ERRORS - listed.length));
-      // Nothing will be written now: the rest is only checked and counted.
-      rows.length = 0;
-    } else if (total === 0) rows.push(checked.data);
+      invalid++;
+      note(checked.errors.map(({ field, message }) => ({ line, field: field === '' ? null : field, message })));
+      // An import will write nothing now: the rest is only checked and counted.
+      if (!preview) rows.length = 0;
+    } else if (preview || errorCount === 0) rows.push({ line, data: checked.data });
   }
-  if (!columns) throw fileError('Is empty: expected a header row, then one row per contact');
-  if (total > 0) {
-    const more = total > listed.length ? `; the first ${listed.length} are listed` : '';
-    throw new ValidationError(listed, `Validation failed: ${total} ${total === 1 ? 'error' : 'errors'} in the file${more}`);
+  if (!header) throw fileError('Is empty: expected a header row, then one row per contact');
+  if (!preview && errorCount > 0) {
+    const more = errorCount > errors.length ? `; the first ${errors.length} are listed` : '';
+    throw new ValidationError(errors.map(asFieldError), `Validation failed: ${errorCount} ${errorCount === 1 ? 'error' : 'errors'} in the file${more}`);
   }
-  if (rows.length === 0) throw fileError('Has no rows after the header row');
-  return { rows, columns: shown! };
+  if (count === 0) throw fileError('Has no rows after the header row');
+  return { header, delimiter, columns: shown, rows, count, invalid, errors, errorCount };
 }

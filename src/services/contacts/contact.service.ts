@@ -1,6 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import { Campaign, Contact } from '../../entities';
-import { type CsvColumns, type CsvSource, readContactCsv } from './contact-csv';
+import { type CsvColumns, type CsvDelimiter, type CsvRowError, type CsvSource, readContactCsv } from './contact-csv';
 import { contactsByIds, liveContactsPage, numbersInCompany, refreshContactStatistics, searchFilter, updateByNumber } from './contact.store';
 import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
@@ -33,11 +33,50 @@ const INSERT_BATCH = 1000;
 /** Contacts read per statement of the legacy listing. */
 const LIST_PAGE = 1000;
 
+/** Data rows a dry run's preview shows, as they would be stored. */
+export const CSV_PREVIEW_ROWS = 20;
+
+/** What a good row of a CSV import does: create a contact, update the contact having its number, or nothing (a duplicate). */
+export const CSV_ROW_ACTIONS = ['create', 'update', 'duplicate'] as const;
+export type CsvRowAction = (typeof CSV_ROW_ACTIONS)[number];
+
+/** The fields a row writes, as a contact stores them; null: the row leaves the field empty (a new contact) or as it is (an update). */
+export interface CsvContactFields {
+  phoneNumber: string;
+  numberCountryCode: string;
+  firstname: string | null;
+  lastname: string | null;
+  tagName: string | null;
+  categoryName: string | null;
+  sourceName: string | null;
+  notes: string | null;
+  metadata: Record<string, unknown> | null;
+  campaignId: string | null;
+}
+
+/** What a dry run shows besides the counts: how the file was read, its first good rows as they would be stored, and every problem of its rows. */
+export interface CsvPreview {
+  /** The delimiter detected: `,`, `;` or a tab. */
+  delimiter: CsvDelimiter;
+  /** The encoding the file was read in: always `utf-8` (a file that is not UTF-8 is refused). */
+  encoding: 'utf-8';
+  /** The header row's names, trimmed. */
+  header: string[];
+  /** The first CSV_PREVIEW_ROWS good rows, by spreadsheet line. */
+  sample: { line: number; action: CsvRowAction; contact: CsvContactFields }[];
+  /** Data rows with at least one problem. */
+  invalidRows: number;
+  /** The first problems (MAX_LISTED_ERRORS): the mapping's against the header (line null), then each bad row's. */
+  errors: CsvRowError[];
+  /** Problems in all. */
+  errorCount: number;
+}
+
 /** What a CSV import did, or would do in a dry run: the preview a console shows before importing. */
 export interface CsvImportResult {
   /** Data rows read (blank lines aside). */
   rows: number;
-  /** Contacts created. */
+  /** Contacts created; in a dry run, those the good rows would create. */
   imported: number;
   /** Contacts of the company updated from a row with their number (`on_duplicate=update`), counted by number. */
   updated: number;
@@ -46,7 +85,33 @@ export interface CsvImportResult {
   /** The columns read: each mapping key used -> its header, and the metadata headers. */
   columns: CsvColumns;
   dryRun: boolean;
+  /** A dry run's preview; null for an import. */
+  preview: CsvPreview | null;
 }
+
+/** A good row's fields as the contact would store them (the preview's sample). */
+const storedFields = ({
+  phoneNumber,
+  firstname,
+  lastname,
+  tagName,
+  categoryName,
+  sourceName,
+  notes,
+  metadata,
+  campaignId,
+}: ContactWrite & { phoneNumber: { e164: string; countryCode: string } }): CsvContactFields => ({
+  phoneNumber: phoneNumber.e164,
+  numberCountryCode: phoneNumber.countryCode,
+  firstname: firstname ?? null,
+  lastname: lastname ?? null,
+  tagName: tagName ?? null,
+  categoryName: categoryName ?? null,
+  sourceName: sourceName ?? null,
+  notes: notes ?? null,
+  metadata: metadata ?? null,
+  campaignId: campaignId ?? null,
+});
 
 /** Contacts of a company: the people campaigns call. */
 export class ContactService {
@@ -135,15 +200,15 @@ export class ContactService {
   async importCsv(caller: Caller, input: ContactCsvImportInput, csv: CsvSource): Promise<CsvImportResult> {
     const { mapping, campaignId, dryRun, onDuplicate } = parseInput(importContactsCsvInput, input);
     await this.checkCampaigns(caller, [{ campaignId }], false);
-    const { rows, columns } = await readContactCsv(csv, mapping, (row) => checkInput(this.writes.create, row));
+    const read = await readContactCsv(csv, mapping, (row) => checkInput(this.writes.create, row), { preview: dryRun === true });
     const company = caller.scope.companyId;
-    const fields = rows.map((row) => ({ ...row, campaignId }));
+    const fields = read.rows.map(({ line, data }) => ({ line, row: { ...data, campaignId } }));
     // One row per number: the first when duplicates are skipped, the last when they update.
     const byNumber = new Map<string, (typeof fields)[number]>();
-    for (const row of fields) if (onDuplicate === 'update' || !byNumber.has(row.phoneNumber.e164)) byNumber.set(row.phoneNumber.e164, row);
+    for (const entry of fields) if (onDuplicate === 'update' || !byNumber.has(entry.row.phoneNumber.e164)) byNumber.set(entry.row.phoneNumber.e164, entry);
     const known = await numbersInCompany(caller.em, company, [...byNumber.keys()]);
-    const created = [...byNumber.values()].filter((row) => !known.has(row.phoneNumber.e164));
-    const updated = onDuplicate === 'update' ? [...byNumber.values()].filter((row) => known.has(row.phoneNumber.e164)) : [];
+    const created = [...byNumber.values()].filter(({ row }) => !known.has(row.phoneNumber.e164)).map(({ row }) => row);
+    const updated = onDuplicate === 'update' ? [...byNumber.values()].filter(({ row }) => known.has(row.phoneNumber.e164)).map(({ row }) => row) : [];
     if (!dryRun) {
       await caller.em.transactional(async (em) => {
         for (let start = 0; start < created.length; start += INSERT_BATCH) {
@@ -159,7 +224,20 @@ export class ContactService {
       });
       await refreshContactStatistics(caller.em, created.length);
     }
-    return { rows: rows.length, imported: created.length, updated: updated.length, duplicates: rows.length - created.length, columns, dryRun: dryRun ?? false };
+    const action = (entry: (typeof fields)[number]): CsvRowAction =>
+      byNumber.get(entry.row.phoneNumber.e164) !== entry ? 'duplicate' : !known.has(entry.row.phoneNumber.e164) ? 'create' : onDuplicate === 'update' ? 'update' : 'duplicate';
+    const preview: CsvPreview | null = dryRun
+      ? {
+          delimiter: read.delimiter,
+          encoding: 'utf-8',
+          header: read.header,
+          sample: fields.slice(0, CSV_PREVIEW_ROWS).map((entry) => ({ line: entry.line, action: action(entry), contact: storedFields(entry.row) })),
+          invalidRows: read.invalid,
+          errors: read.errors,
+          errorCount: read.errorCount,
+        }
+      : null;
+    return { rows: read.count, imported: created.length, updated: updated.length, duplicates: fields.length - created.length, columns: read.columns, dryRun: dryRun ?? false, preview };
   }
 
   /** Partial update. */

@@ -2,10 +2,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../support/browser';
-import { okData } from '../../support/fixtures';
+import { okData, type Tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { FLOW_ENV, Receiver } from '../flows/support';
 import { gqlData } from '../graphql/graphql-client';
+import { insertCalls } from '../graphql/records';
 
 /** Where the screenshots of each page go (git-ignored); printed at the start of the run. */
 const SHOTS = path.resolve('.data/screenshots/console-manage');
@@ -257,9 +258,20 @@ describe('creating and managing everything from the web console', () => {
 
   it('opens a contact: its campaign, edits it, lists its number as do-not-call; deletes another', async () => {
     await section('Contacts');
+    const [ada] = okData(await t.request('GET', '/v1/contacts?search=Ada', { token: key })).items;
+    const [grace] = okData(await t.request('GET', '/v1/contacts?search=Grace', { token: key })).items;
+    const [agent] = okData(await t.request('GET', '/v1/ai-agent', { token: key }));
+    const demo = { companyId: ada.company_id, agent, campaign: { id: ada.campaign_id } } as unknown as Tenant;
+    const [adaCall] = await insertCalls(t, demo, 1, { contact: ada.id, callStatus: 'busy' });
+    await insertCalls(t, demo, 1, { contact: grace.id });
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await heading('Ada Lovelace');
     await page.getByRole('link', { name: 'Demo reminder campaign' }).waitFor();
+    // Her calls, filtered by the server (Grace's call of the same campaign is not hers).
+    const calls = page.getByRole('list', { name: 'Calls of this contact' });
+    await calls.waitFor();
+    expect(await calls.getByRole('listitem').count()).toBe(1);
+    expect(await calls.getByRole('link').getAttribute('href')).toContain(adaCall.id);
     await page.getByLabel('Notes').fill('Prefers mornings');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();
@@ -278,9 +290,11 @@ describe('creating and managing everything from the web console', () => {
   it("forgets the previous file's errors when another file is chosen for import", async () => {
     await section('Contacts');
     await page.getByRole('link', { name: 'Import a CSV' }).click();
-    await page.getByLabel(/CSV file/).setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\nnope\n') });
-    await page.getByRole('button', { name: 'Check without importing' }).click();
-    await page.getByText('1 row has problems: nothing was imported.').waitFor();
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\n+14155550176\nnope\n') });
+    // The preview is the server's dry run: the bad row's error before anything is imported.
+    await page.getByText('1 row has problems: nothing will be imported.').waitFor();
+    expect(await page.locator('.row-errors li').allTextContents()).toEqual(['Line 3 (phone_number): Invalid phone number format']);
+    expect(await page.locator('table tbody tr').allTextContents()).toEqual(['2+14155550176']);
     await page.getByLabel(/CSV file/).setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from('phone\n+14155550177\n') });
     await page.getByText('good.csv: 1 rows').waitFor();
     expect(await page.getByText('1 row has problems').count()).toBe(0);
@@ -291,14 +305,29 @@ describe('creating and managing everything from the web console', () => {
     await section('Contacts');
     await page.getByRole('link', { name: 'Import a CSV' }).click();
     await page.getByLabel(/CSV file/).setInputFiles({ name: 'semicolons.csv', mimeType: 'text/csv', buffer: Buffer.from('firstname;lastname;phone_number\nJürgen;Semi;+14155550188\n') });
-    await page.getByText('semicolons.csv: 1 rows').waitFor();
+    await page.getByText('semicolons.csv: 1 rows, columns firstname, lastname, phone_number (separated by ";").').waitFor();
     expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('phone_number');
+    expect(await page.locator('table tbody tr').allTextContents()).toEqual(['2+14155550188JürgenSemi']);
     await page.getByRole('button', { name: 'Check without importing' }).click();
     await page.getByText('All 1 rows are valid: nothing was written yet.').waitFor();
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByText('1 contacts imported.').waitFor();
     const found = okData(await t.request('GET', '/v1/contacts?search=Semi', { token: key }));
     expect(found.items.map((c: any) => [c.firstname, c.phone_number])).toEqual([['Jürgen', '+14155550188']]);
+  });
+
+  it('previews a Windows-1252 file as the server reads it: refused, as the API refuses it, never stored garbled', async () => {
+    await section('Contacts');
+    await page.getByRole('link', { name: 'Import a CSV' }).click();
+    const cp1252 = Buffer.concat([Buffer.from('firstname;phone_number\nJ'), Buffer.from([0xfc]), Buffer.from('rgen;+14155550189\n')]);
+    await page.getByLabel(/CSV file/).setInputFiles({ name: 'excel.csv', mimeType: 'text/csv', buffer: cp1252 });
+    await page.getByText('The server refuses this file: nothing was imported.').waitFor();
+    const api = await fetch(`${t.url}/v1/contacts/import?dry_run=true`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' }, body: cp1252 });
+    const refused = (await api.json()) as any;
+    expect(refused.data).toEqual([{ field: 'file', message: 'Must be UTF-8 text; this file is not (Excel: save as "CSV UTF-8")' }]);
+    expect(await page.locator('.row-errors li').allTextContents()).toEqual([`file: ${refused.data[0].message}`]);
+    expect(await page.getByRole('button', { name: 'Import', exact: true }).count()).toBe(0);
+    expect(okData(await t.request('GET', '/v1/contacts?search=%2B14155550189', { token: key })).items).toEqual([]);
   });
 
   it('fits a narrow screen on the new pages', async () => {

@@ -51,6 +51,42 @@ describe('importContactsCsv', () => {
     expect(await stored(['+14155550701'])).toEqual([]);
   });
 
+  it("answers a dry run of bad rows with its preview, as REST's dry run of the same file, and no error", async () => {
+    const PREVIEW = `mutation($input: ImportContactsCsvInput!) {
+      importContactsCsv(input: $input) {
+        rows imported duplicates dryRun
+        preview { delimiter encoding header invalidRows errorCount errors { line field message } sample { line action contact { phoneNumber numberCountryCode firstname lastname metadata campaignId } } }
+      }
+    }`;
+    const csv = 'p;f\n+14155550711;J\u00fcrgen\nnope;Grace\n+14155550711;Again\n';
+    const res = await gql(t, PREVIEW, { input: { csv, mapping: { phoneNumber: 'p', firstName: 'f' }, dryRun: true } }, a.key);
+    expect(res.errors).toBeUndefined();
+    expect(res.data.importContactsCsv).toEqual({
+      rows: 3,
+      imported: 1,
+      duplicates: 1,
+      dryRun: true,
+      preview: {
+        delimiter: ';',
+        encoding: 'utf-8',
+        header: ['p', 'f'],
+        invalidRows: 1,
+        errorCount: 1,
+        errors: [{ line: 3, field: 'phoneNumber', message: 'Invalid phone number format' }],
+        sample: [
+          { line: 2, action: 'CREATE', contact: { phoneNumber: '+14155550711', numberCountryCode: '1', firstname: 'J\u00fcrgen', lastname: null, metadata: null, campaignId: null } },
+          { line: 4, action: 'DUPLICATE', contact: { phoneNumber: '+14155550711', numberCountryCode: '1', firstname: 'Again', lastname: null, metadata: null, campaignId: null } },
+        ],
+      },
+    });
+    const rest = okData(await t.request('POST', '/v1/contacts/import?phone_number=p&first_name=f&dry_run=true', { token: a.key, raw: csv, headers: { 'content-type': 'text/csv' } }));
+    expect(rest.preview.errors).toEqual([{ line: 3, field: 'phone_number', message: 'Invalid phone number format' }]);
+    expect(rest.preview.sample.map(({ line, action }: any) => ({ line, action: action.toUpperCase() }))).toEqual(
+      res.data.importContactsCsv.preview.sample.map(({ line, action }: any) => ({ line, action })),
+    );
+    expect(await stored(['+14155550711'])).toEqual([]);
+  });
+
   it("answers bad rows as BAD_USER_INPUT with the fields REST names, in GraphQL's names, writing nothing", async () => {
     const csv = 'p,f\n+14155550801,Ada\nnope,Grace\n+14155550803,\n,Alan\n';
     const res = await importCsv({ csv, mapping: { phoneNumber: 'p', firstName: 'f' } });

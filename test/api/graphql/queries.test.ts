@@ -1,4 +1,4 @@
-import { type Tenant, oneTenant } from '../../support/fixtures';
+import { okData, type Tenant, oneTenant } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 import { firstError, gql, gqlData } from './graphql-client';
 import { insertCalls, insertExecutions } from './records';
@@ -85,6 +85,19 @@ describe('calls', () => {
     const ofCampaign = await gqlData(t, 'query($c: ID) { calls(campaignId: $c) { totalCount edges { node { campaignId } } } }', { c: a.campaign.id }, a.key);
     expect(ofCampaign.calls.edges.every((e: any) => e.node.campaignId === a.campaign.id)).toBe(true);
     expect(ofCampaign.calls.totalCount).toBeGreaterThan(0);
+  });
+
+  it("filters by contact, and answers a contact's own calls newest first on Contact.calls", async () => {
+    const other = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550931' } }));
+    const [older, newer] = await insertCalls(t, a, 2, { contact: other.id });
+    await insertCalls(t, a, 1);
+    const filtered = await gqlData(t, 'query($c: ID) { calls(contactId: $c) { totalCount edges { node { id contact { id } } } } }', { c: other.id }, a.key);
+    expect(filtered.calls).toEqual({ totalCount: 2, edges: [newer, older].map((call) => ({ node: { id: call.id, contact: { id: other.id } } })) });
+    const field = await gqlData(t, 'query($c: ID!) { contact(id: $c) { calls(first: 1) { totalCount pageInfo { hasNextPage } edges { node { id } } } } }', { c: other.id }, a.key);
+    expect(field.contact.calls).toEqual({ totalCount: 2, pageInfo: { hasNextPage: true }, edges: [{ node: { id: newer.id } }] });
+    const bad = await gql(t, '{ calls(contactId: "nope") { totalCount } }', {}, a.key);
+    expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'contactId', message: 'Must be a UUID' }] }); // Deleted, the contact keeps its calls; the contact lists below count only the tenant's own.
+    okData(await t.request('DELETE', `/v1/contacts/${other.id}`, { token: a.key }));
   });
 
   it('filters by creation time, from inclusive, before exclusive', async () => {

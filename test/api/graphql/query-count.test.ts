@@ -41,6 +41,7 @@ const QUERIES = {
   }`,
   'agents with their versions and published version': '{ aiAgents { id versions(first: 5) { totalCount edges { node { version prompt } } } publishedVersion { version } } }',
   'contacts with their campaign': '{ contacts(first: 100) { edges { node { id campaign { name } } } } }',
+  'contacts with their calls': '{ contacts(first: 100) { edges { node { id calls(first: 5) { totalCount edges { node { id callStatus } } } } } } }',
   'flows with their steps and executions': '{ webhooks { id steps { stepNumber } executions(first: 5) { totalCount edges { node { id flowId } } } } }',
 };
 

@@ -35,9 +35,10 @@ describe("company B never reads company A's records", () => {
   it('lists hold only B’s own records', async () => {
     const data = await gqlData(
       t,
-      `query($c: ID) {
+      `query($c: ID, $contact: ID) {
         calls { totalCount edges { node { id } } }
         aCampaignCalls: calls(campaignId: $c) { totalCount }
+        aContactCalls: calls(contactId: $contact) { totalCount edges { node { id } } }
         campaigns { totalCount edges { node { id } } }
         contacts { totalCount edges { node { id } } }
         aContacts: contacts(campaignId: $c) { totalCount }
@@ -45,12 +46,13 @@ describe("company B never reads company A's records", () => {
         webhooks { id executions { totalCount } }
         phoneNumbers { id }
       }`,
-      { c: a.campaign.id },
+      { c: a.campaign.id, contact: a.contact.id },
       b.key,
     );
     expect(data).toEqual({
       calls: { totalCount: 0, edges: [] },
       aCampaignCalls: { totalCount: 0 },
+      aContactCalls: { totalCount: 0, edges: [] },
       campaigns: { totalCount: 1, edges: [{ node: { id: b.campaign.id } }] },
       contacts: { totalCount: 1, edges: [{ node: { id: b.contact.id } }] },
       aContacts: { totalCount: 0 },

@@ -1,5 +1,6 @@
 import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
+import { insertCalls } from '../graphql/records';
 
 let t: TestApp;
 let a: Tenant;
@@ -88,6 +89,20 @@ describe('calls', () => {
     expect(cursor.body.data).toEqual([{ field: 'cursor', message: 'Invalid cursor' }]);
     const campaign = await t.request('GET', '/v1/calls?campaign_id=nope', { token: a.key });
     expect(campaign.body.data).toEqual([{ field: 'campaign_id', message: 'Must be a UUID' }]);
+  });
+
+  it("filters by contact: a contact's calls newest first; another company's contact answers an empty page, as its campaign does", async () => {
+    const contact = okData(await t.request('POST', '/v1/contacts', { token: a.key, body: { phone_number: '+14155550941' } }));
+    const [older, newer] = await insertCalls(t, a, 2, { contact: contact.id });
+    await insertCalls(t, a, 1);
+    const page = okData(await t.request('GET', `/v1/calls?contact_id=${contact.id}&limit=1`, { token: a.key }));
+    expect(page.items.map((c: any) => [c.id, c.contact_id])).toEqual([[newer.id, contact.id]]);
+    const rest = okData(await t.request('GET', `/v1/calls?contact_id=${contact.id}&cursor=${page.next_cursor}`, { token: a.key }));
+    expect(rest).toEqual({ items: [expect.objectContaining({ id: older.id })], next_cursor: null });
+    expect(okData(await t.request('GET', `/v1/calls?contact_id=${contact.id}`, { token: b.key }))).toEqual({ items: [], next_cursor: null });
+    expect(okData(await t.request('GET', `/v1/calls?campaign_id=${a.campaign.id}`, { token: b.key }))).toEqual({ items: [], next_cursor: null });
+    const bad = await t.request('GET', '/v1/calls?contact_id=nope', { token: a.key });
+    expect(bad.body).toEqual({ status: 'error', message: 'Validation failed', data: [{ field: 'contact_id', message: 'Must be a UUID' }] });
   });
 
   it('filters by creation time', async () => {

@@ -101,8 +101,78 @@ describe('POST /v1/contacts/import (text/csv)', () => {
     const data = okData(await importCsv('phone\n+14155550311\n+14155550312\n', 'phone_number=phone&dry_run=true'));
     expect(data).toMatchObject({ rows: 2, imported: 2, duplicates: 0, dry_run: true });
     expect(await countOf(a.companyId)).toBe(before);
-    const bad = await importCsv('phone\nnope\n', 'phone_number=phone&dry_run=true');
-    expect(bad.body).toEqual(failure([{ field: '[2].phone_number', message: 'Invalid phone number format' }], 'Validation failed: 1 error in the file'));
+  });
+
+  it('answers a dry run of a file with bad rows with 200: each bad row by line and field, the good rows as they would be stored; the import refuses the same file', async () => {
+    const before = await countOf(a.companyId);
+    const csv = 'Phone,First,Plan\n+14155550313,Ada,gold\nnope,Bad,x\n\n+14155550314,' + 'x'.repeat(201) + ',\n+14155550313,Twice,\n(415) 555-0315,Grace,,extra\n';
+    const query = 'phone_number=Phone&first_name=First&metadata=Plan';
+    const { preview, ...counts } = okData(await importCsv(csv, `${query}&dry_run=true`));
+    expect(counts).toMatchObject({ rows: 5, imported: 1, updated: 0, duplicates: 1, dry_run: true });
+    expect(preview).toEqual({
+      delimiter: ',',
+      encoding: 'utf-8',
+      header: ['Phone', 'First', 'Plan'],
+      sample: [
+        {
+          line: 2,
+          action: 'create',
+          contact: expect.objectContaining({ phone_number: '+14155550313', number_country_code: '1', firstname: 'Ada', lastname: null, metadata: { Plan: 'gold' }, campaign_id: null }),
+        },
+        { line: 6, action: 'duplicate', contact: expect.objectContaining({ phone_number: '+14155550313', firstname: 'Twice', metadata: {} }) },
+      ],
+      invalid_rows: 3,
+      errors: [
+        { line: 3, field: 'phone_number', message: 'Invalid phone number format' },
+        { line: 5, field: 'first_name', message: expect.stringMatching(/200/) },
+        { line: 7, field: null, message: 'Has 4 cells; the header row has 3' },
+      ],
+      error_count: 3,
+    });
+    const refused = await importCsv(csv, query);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual(
+      failure(
+        preview.errors.map(({ line, field, message }: any) => ({ field: field === null ? `[${line}]` : `[${line}].${field}`, message })),
+        'Validation failed: 3 errors in the file',
+      ),
+    );
+    expect(await countOf(a.companyId)).toBe(before);
+  });
+
+  it('answers a dry run whose mapping does not fit the header with 200, the header and the mapping problems (line null); rows are counted, not checked', async () => {
+    const { preview, ...counts } = okData(await importCsv('Mobile;Name\n+14155550316;Ada\nnope;Bad\n', 'phone_number=Phone&first_name=Name&dry_run=true'));
+    expect(counts).toMatchObject({ rows: 2, imported: 0, duplicates: 0, columns: { mapped: {}, metadata: [] } });
+    expect(preview).toMatchObject({
+      delimiter: ';',
+      header: ['Mobile', 'Name'],
+      sample: [],
+      invalid_rows: 0,
+      errors: [{ line: null, field: 'mapping.phone_number', message: 'No column "Phone" in the header row' }],
+      error_count: 1,
+    });
+    const refused = await importCsv('Mobile;Name\n+14155550316;Ada\n', 'phone_number=Phone&first_name=Name');
+    expect(refused.body).toEqual(failure([{ field: 'mapping.phone_number', message: 'No column "Phone" in the header row' }]));
+  });
+
+  it('lists the first 100 problems of a dry run, counts them all, and samples the first 20 good rows', async () => {
+    const rows = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? `+1415558${String(i).padStart(4, '0')}` : `bad ${i}`));
+    const { preview, ...counts } = okData(await importCsv(`phone\n${rows.join('\n')}\n`, 'phone_number=phone&dry_run=true'));
+    expect(counts).toMatchObject({ rows: 300, imported: 150 });
+    expect(preview.errors).toHaveLength(100);
+    expect(preview.errors[0]).toEqual({ line: 3, field: 'phone_number', message: 'Invalid phone number format' });
+    expect(preview).toMatchObject({ invalid_rows: 150, error_count: 150 });
+    expect(preview.sample.map((row: any) => row.line)).toEqual(Array.from({ length: 20 }, (_, i) => 2 + 2 * i));
+  });
+
+  it('still refuses in a dry run what is wrong with the request or the file: an unknown key, a campaign of another company, an empty file', async () => {
+    const unknown = await importCsv('phone\n+14155550317\n', 'phone_number=phone&mobile=phone&dry_run=true');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.data).toEqual([{ field: 'mapping.mobile', message: expect.stringMatching(/^Unknown mapping key; valid keys: phone_number, /) }]);
+    const theirs = await importCsv('phone\n+14155550317\n', `phone_number=phone&campaign_id=${b.campaign.id}&dry_run=true`);
+    expect(theirs.body).toEqual(failure([{ field: 'campaign_id', message: 'Campaign not found' }]));
+    const empty = await importCsv('phone\n', 'phone_number=phone&dry_run=true');
+    expect(empty.body).toEqual(failure([{ field: 'file', message: 'Has no rows after the header row' }]));
   });
 
   it('answers every bad row of 1,000 by spreadsheet line and writes nothing', async () => {
