@@ -147,7 +147,7 @@ it('GraphQL: the same records through the queries (after the REST test made them
     aiAgentTemplates: [`{ aiAgentTemplates ${selection('AiAgent', true, ['versions'])} }`, {}],
     campaign: [`query($id: ID!) { campaign(id: $id) ${selection('Campaign')} }`, { id: ids.campaign }],
     campaigns: [`{ campaigns(first: 5) ${selection('CampaignConnection')} }`, {}],
-    contacts: [`{ contacts ${selection('ContactConnection')} }`, {}],
+    contacts: [`{ contacts(first: 5) ${selection('ContactConnection')} }`, {}],
     call: [`query($id: ID!) { call(id: $id) ${selection('Call')} }`, { id: ids.call }],
     calls: [`{ calls(first: 5) ${selection('CallConnection')} }`, {}],
     doNotCallNumbers: [`{ doNotCallNumbers ${selection('DoNotCallNumberConnection')} }`, {}],
