@@ -26,6 +26,7 @@ import { Migration20261127175000_contact_search } from './Migration2026112717500
 import { Migration20261127176000_agent_versions } from './Migration20261127176000_agent_versions';
 import { Migration20261127180000_agent_tests } from './Migration20261127180000_agent_tests';
 import { Migration20261127190000_campaign_selection_pass } from './Migration20261127190000_campaign_selection_pass';
+import { Migration20261127201000_analytics_index } from './Migration20261127201000_analytics_index';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -57,4 +58,5 @@ export const migrationsList = [
   { name: 'Migration20261127176000_agent_versions', class: Migration20261127176000_agent_versions },
   { name: 'Migration20261127180000_agent_tests', class: Migration20261127180000_agent_tests },
   { name: 'Migration20261127190000_campaign_selection_pass', class: Migration20261127190000_campaign_selection_pass },
+  { name: 'Migration20261127201000_analytics_index', class: Migration20261127201000_analytics_index },
 ];
