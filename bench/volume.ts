@@ -264,8 +264,8 @@ async function explainRecorded(sql: pg.Pool, { text, values }: Recorded): Promis
   }
 }
 
-/** The contacts' first page and page after a cursor (the ORM's statement, values as `$n`). */
-const CONTACTS = /from "contacts"/;
+/** A page of contacts as stored views (`contactsPage`). */
+const CONTACTS = /FROM "contacts" WHERE/;
 
 /** The analytics query of the last 30 days by day, each day's calls by outcome, as a console asks for it. */
 function analyticsQuery(range: { from: Date; to: Date }): string {
@@ -493,13 +493,15 @@ async function activation(service: Measured, sql: pg.Pool, t: Tenant): Promise<{
  */
 async function explain(sql: pg.Pool, statement: Statement | undefined, params: unknown[]): Promise<string> {
   if (!statement) return '(no statement recorded: pg_stat_statements is not preloaded on this server)';
-  const numbered = Math.max(0, ...[...statement.fullQuery.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  // A stored view's instants are formatted in its select list with constants the profile numbered (`to_char("created_at" AT TIME ZONE $5, $6)`): the plan does not depend on them, so they are read as their columns.
+  const text = statement.fullQuery.replace(/to_char\(("\w+") AT TIME ZONE \$\d+, \$\d+\)/g, '$1');
+  const numbered = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
   // pg_stat_statements numbers the statement's constants too (a `to_char` format): its values are lost.
   if (numbered > params.length) return `(not explained: the recorded text has ${numbered} placeholders, its constants among them, for the read's ${params.length} values)`;
   const values = params.slice(0, numbered);
   const client = await sql.connect();
   try {
-    await client.query(`PREPARE volume_read AS ${statement.fullQuery}`);
+    await client.query(`PREPARE volume_read AS ${text}`);
     // EXECUTE takes its values in its text (a utility statement has no parameters of its own).
     const literal = (v: unknown) => client.escapeLiteral(v instanceof Date ? v.toISOString() : String(v));
     const execute = values.length > 0 ? `EXECUTE volume_read(${values.map(literal).join(', ')})` : 'EXECUTE volume_read';
