@@ -158,7 +158,7 @@ interface Read {
    * request gave its `$n`, in order; or, for a statement whose constants the profile numbers
    * too, the statements as its store functions send them (`recorded`).
    */
-  plan: { statement: RegExp; params(t: Tenant): unknown[] } | { recorded(t: Tenant): Promise<Recorded[]> };
+  plan: { statement: RegExp; params(t: Tenant): unknown[]; constants?: unknown[] } | { recorded(t: Tenant): Promise<Recorded[]> };
 }
 
 const get =
@@ -324,7 +324,8 @@ async function issueReads(service: Measured, sql: pg.Pool, large: Tenant, tenant
       name: `GET /v1/contacts?search=${name}`,
       aimMs: READ_AIM_MS,
       request: page(`?search=${encodeURIComponent(name)}`),
-      plan: { statement: CONTACTS, params: (t) => [t.companyId, ...name.split(' ').map((word) => `%${word}%`), PAGE] },
+      // The full name's separator, a constant of each word's condition.
+      plan: { statement: CONTACTS, params: (t) => [t.companyId, ...name.split(' ').map((word) => `%${word}%`), PAGE], constants: name.split(' ').map(() => ' ') },
     },
     {
       name: `GET /v1/contacts?search=${phone}`,
@@ -491,17 +492,18 @@ async function activation(service: Measured, sql: pg.Pool, t: Tenant): Promise<{
  * ran (values as `$n`, or inlined where the ORM inlines them), prepared and explained with
  * the values the read sent (as many as the text numbers).
  */
-async function explain(sql: pg.Pool, statement: Statement | undefined, params: unknown[]): Promise<string> {
+async function explain(sql: pg.Pool, statement: Statement | undefined, params: unknown[], constants: unknown[] = []): Promise<string> {
   if (!statement) return '(no statement recorded: pg_stat_statements is not preloaded on this server)';
   // A stored view's instants are formatted in its select list with constants the profile numbered (`to_char("created_at" AT TIME ZONE $5, $6)`): the plan does not depend on them, so they are read as their columns.
   const text = statement.fullQuery.replace(/to_char\(("\w+") AT TIME ZONE \$\d+, \$\d+\)/g, '$1');
-  const numbered = Math.max(0, ...[...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-  // pg_stat_statements numbers the statement's constants too (a `to_char` format): its values are lost.
-  if (numbered > params.length) return `(not explained: the recorded text has ${numbered} placeholders, its constants among them, for the read's ${params.length} values)`;
-  const values = params.slice(0, numbered);
+  // pg_stat_statements numbers the statement's other constants too, after its values: those the read names (`constants`, in order) are given back, placeholders renumbered.
+  const numbers = [...new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))].sort((a, b) => a - b);
+  const values = numbers.map((n) => (n <= params.length ? params[n - 1] : constants[numbers.filter((m) => m > params.length).indexOf(n)]));
+  if (values.some((v) => v === undefined)) return `(not explained: the recorded text has ${numbers.length} placeholders, constants among them, for the read's ${params.length} values)`;
+  const renumbered = text.replace(/\$(\d+)/g, (_, n: string) => `$${numbers.indexOf(Number(n)) + 1}`);
   const client = await sql.connect();
   try {
-    await client.query(`PREPARE volume_read AS ${text}`);
+    await client.query(`PREPARE volume_read AS ${renumbered}`);
     // EXECUTE takes its values in its text (a utility statement has no parameters of its own).
     const literal = (v: unknown) => client.escapeLiteral(v instanceof Date ? v.toISOString() : String(v));
     const execute = values.length > 0 ? `EXECUTE volume_read(${values.map(literal).join(', ')})` : 'EXECUTE volume_read';
@@ -586,7 +588,7 @@ async function main(): Promise<void> {
         }
       } else {
         const statement = top.find((st) => plan.statement.test(st.fullQuery));
-        plans.push(planSection(read.name, statement, await explain(sql, statement, plan.params(large))));
+        plans.push(planSection(read.name, statement, await explain(sql, statement, plan.params(large), plan.constants)));
       }
     }
 
