@@ -18,7 +18,7 @@ export interface History {
   campaignIds: string[];
   /** The company's calling number (E.164). */
   callFrom: string;
-  /** Prefix of the contacts' numbers: `+1` and three digits, seven more per contact. */
+  /** Prefix of the contacts' numbers: `+1` and an area code (`contactNumber`). */
   phonePrefix: string;
   now: Date;
 }
@@ -141,8 +141,15 @@ const pick = (values: readonly string[], index: string) => `(${array(values)})[1
 const contactId = (n: string) => `md5($1::text || ':contact:' || (${n}))::uuid`;
 
 /**
+ * The number of contact `n` after the area code `prefix`: an exchange from 200 (a valid one,
+ * as libphonenumber and so the search by number read it) and four digits, 10,000 contacts an
+ * exchange; the calls dial their contacts' numbers.
+ */
+const contactNumber = (prefix: string, n: string) => `${prefix} || (200 + (${n}) / 10000 % 800)::text || lpad(((${n}) % 10000)::text, 4, '0')`;
+
+/**
  * `contacts` contacts, the newest `now`, one every 30 s before it: names from 40 × 60 first
- * and last names, numbers `phonePrefix` + 7 digits, a tag (30% `lead`, 20% `customer`, 10%
+ * and last names, numbers in `phonePrefix`'s area (`contactNumber`), a tag (30% `lead`, 20% `customer`, 10%
  * each `trial` and `churn-risk`, 5% `vip`, the rest one of 50 event tags), a source, a
  * category, metadata (plan, city, customer id, signup year); 2% inactive, 1% deleted, a fifth
  * added to one of the campaigns, two thirds with a latest call.
@@ -154,7 +161,7 @@ export async function seedContacts(sql: pg.ClientBase, h: History): Promise<void
        last_call_status, last_call_at, last_call_duration, source_name, tag_name, category_name, notes, status, deleted_at)
      SELECT ${contactId('g')}, at, at, $1::uuid, ${campaign},
        ${pick(FIRST_NAMES, 'g')}, ${pick(LAST_NAMES, 'g / 40')},
-       $3 || lpad(g::text, 7, '0'), '1',
+       ${contactNumber('$3', 'g')}, '1',
        jsonb_build_object('plan', ${pick(PLANS, 'g / 7')}, 'city', ${pick(CITIES, 'g / 3')}, 'customer_id', 'cus_' || g, 'signup_year', 2019 + g % 7),
        CASE WHEN g % 3 <> 0 THEN ${pick(['picked-up', 'picked-up', 'no-answer', 'busy', 'voicemail'], 'g / 3')} END,
        CASE WHEN g % 3 <> 0 THEN at + interval '2 days' END,
@@ -175,17 +182,19 @@ export async function seedContacts(sql: pg.ClientBase, h: History): Promise<void
  * `calls` calls spread evenly over `days` days up to `now`, each to one of the contacts (in
  * turn), 70% placed by one of the campaigns, by one of the agents; ended: 55% completed (a
  * tenth of them by a machine), 20% no-answer, 10% busy, 8% failed, 7% canceled; the answered
- * ones with a duration, costs, tokens and a transcript of about 300 characters.
+ * ones with a duration, costs, tokens, a transcript of about 300 characters and its four
+ * turns (`transcript_object`), the agent's two with their answer latency (`latency_ms`, what
+ * the analytics' percentiles read).
  */
 export async function seedCalls(sql: pg.ClientBase, h: History): Promise<void> {
   const campaign = `CASE WHEN g % 10 < 7 THEN ($5::uuid[])[1 + (g / 10) % ${Math.max(1, h.campaignIds.length)}] END`;
   await sql.query(
     `INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, campaign_id, contact_id, workspace_id, call_sid, call_provider,
        call_from, call_to, call_duration, call_status, call_direction, cost, price_unit, latency, disconnect_reason, analysis_sentiment,
-       agent_task_status, agent_task_feedback, metadata, agent_dynamic_variables, transcript, started_at, ended_at, dispatched_at,
+       agent_task_status, agent_task_feedback, metadata, agent_dynamic_variables, transcript, transcript_object, started_at, ended_at, dispatched_at,
        campaign_attempt, answered_by, llm_input_tokens, llm_output_tokens, cost_telephony, cost_llm)
      SELECT gen_random_uuid(), at, at + make_interval(secs => 5 + duration), $1::uuid, ($4::uuid[])[1 + g % ${h.agentIds.length}], campaign, ${contactId('k')},
-       'default', 'CA' || md5($1::text || ':call:' || g), 'twilio', $6, $7 || lpad(k::text, 7, '0'), duration, status, 'outgoing',
+       'default', 'CA' || md5($1::text || ':call:' || g), 'twilio', $6, ${contactNumber('$7', 'k')}, duration, status, 'outgoing',
        round(duration * 0.0021, 4), 'USD', CASE WHEN duration > 0 THEN 600 + g % 900 ELSE 0 END,
        CASE status WHEN 'completed' THEN 'hangup' WHEN 'failed' THEN 'provider-error' ELSE '' END,
        CASE WHEN status = 'completed' THEN ${pick(['positive', 'neutral', 'negative'], 'g / 7')} ELSE '' END,
@@ -194,6 +203,11 @@ export async function seedCalls(sql: pg.ClientBase, h: History): Promise<void> {
        CASE WHEN duration > 0 THEN 'Agent: Hello, this is Ava calling from Acme about your account. Is now a good time?' || E'\\n' ||
          'User: Yes, go ahead.' || E'\\n' || 'Agent: Thank you. Your plan renews on the first; would you like to keep it as it is?' || E'\\n' ||
          'User: ' || ${pick(['Yes, keep it.', 'No, please cancel.', 'Call me back next week.', 'Can you send me an email?'], 'g / 3')} END,
+       CASE WHEN duration > 0 THEN jsonb_build_object('turns', jsonb_build_array(
+         jsonb_build_object('role', 'agent', 'text', 'Hello, this is Ava calling from Acme about your account. Is now a good time?', 'latency_ms', 300 + g % 700),
+         jsonb_build_object('role', 'user', 'text', 'Yes, go ahead.'),
+         jsonb_build_object('role', 'agent', 'text', 'Your plan renews on the first; would you like to keep it as it is?', 'latency_ms', 350 + (g * 13) % 900),
+         jsonb_build_object('role', 'user', 'text', ${pick(['Yes, keep it.', 'No, please cancel.', 'Call me back next week.', 'Can you send me an email?'], 'g / 3')}))) END,
        CASE WHEN duration > 0 THEN at + interval '4 seconds' END, at + make_interval(secs => 5 + duration), at,
        CASE WHEN campaign IS NOT NULL THEN 1 + (g - 1) / $3::int END,
        CASE WHEN status = 'completed' THEN CASE WHEN g % 10 = 3 THEN 'machine' ELSE 'human' END END,

@@ -59,11 +59,12 @@ export function viewColumns(reads: ViewReads, entity: EntityClass<object>, view:
 
 /**
  * A read of `entity`'s rows matching `where` (SQL with `$n` placeholders) as views of
- * `view`: one statement, prepared once per connection under `name`, whose rows are the
+ * `view`: one statement, prepared once per connection under `name` (null: planned for its
+ * values at each run, for a statement whose best plan depends on them), whose rows are the
  * views (each column aliased as its field), with no entity, identity map, unit of work or
  * query builder in between. Its text is built on first use from the ORM's metadata.
  */
-export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.ZodObject, where: string) {
+export function viewQuery<V>(name: string | null, entity: EntityClass<object>, view: z.ZodObject, where: string) {
   const texts = new WeakMap<MetadataStorage, string>();
   return async (reads: ViewReads, params: unknown[]): Promise<StoredView<V>[]> => {
     let text = texts.get(reads.metadata);
@@ -71,7 +72,7 @@ export function viewQuery<V>(name: string, entity: EntityClass<object>, view: z.
       text = `SELECT ${viewColumns(reads, entity, view)} FROM ${reads.platform.quoteIdentifier(reads.metadata.get(entity.name).tableName)} WHERE ${where}`;
       texts.set(reads.metadata, text);
     }
-    const { rows } = await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name, text, values: params, types: reads.types });
+    const { rows } = await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name: name ?? undefined, text, values: params, types: reads.types });
     reads.onStatement?.(text);
     return rows;
   };

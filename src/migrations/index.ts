@@ -28,6 +28,7 @@ import { Migration20261127180000_agent_tests } from './Migration20261127180000_a
 import { Migration20261127190000_campaign_selection_pass } from './Migration20261127190000_campaign_selection_pass';
 import { Migration20261127193000_campaign_selection_growth } from './Migration20261127193000_campaign_selection_growth';
 import { Migration20261127200000_contact_calls_index } from './Migration20261127200000_contact_calls_index';
+import { Migration20261127201000_analytics_index } from './Migration20261127201000_analytics_index';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261127190000_campaign_selection_pass', class: Migration20261127190000_campaign_selection_pass },
   { name: 'Migration20261127193000_campaign_selection_growth', class: Migration20261127193000_campaign_selection_growth },
   { name: 'Migration20261127200000_contact_calls_index', class: Migration20261127200000_contact_calls_index },
+  { name: 'Migration20261127201000_analytics_index', class: Migration20261127201000_analytics_index },
 ];

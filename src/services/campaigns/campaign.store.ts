@@ -58,7 +58,8 @@ function selection(c: Campaign): Fragment {
     [c.contactsListCategories, 'category_name'],
   ] as const;
   const used = filters.filter(([values]) => values.length > 0);
-  const matching = used.length > 0 ? used.map(([, column]) => `ct.${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`).join(' AND ') : 'TRUE';
+  // `= ANY(ARRAY(…))`, a value list the indexes on the column take (a bitmap scan beside the campaign's own contacts), not a semi-join.
+  const matching = used.length > 0 ? used.map(([, column]) => `ct.${column} = ANY(ARRAY(SELECT jsonb_array_elements_text(?::jsonb)))`).join(' AND ') : 'TRUE';
   return {
     sql: `ct.company_id = ? AND ct.deleted_at IS NULL AND (ct.campaign_id = ? OR (${matching}))`,
     params: [c.company.id, c.id, ...used.map(([values]) => JSON.stringify(values))],
@@ -211,29 +212,31 @@ export interface AudienceCounts {
   skipped: Record<SkipReason, number>;
 }
 
-/** `audienceCounts`'s row: the counts, the skipped by reason. */
-type AudienceCountsRow = Pick<AudienceCounts, 'matched' | 'callable'> & Record<SkipReason, number>;
+/** A row of `audienceCounts`: a skip reason (null: called) and how many matched contacts have it. */
+interface AudienceCountsRow {
+  skip: SkipReason | null;
+  n: number;
+}
 
 /**
  * Counts the contacts `selection` matches, each with its `skipReason` under `rules`, in one
- * statement. Without `rules` (no outbound number yet) the non-local rule cannot apply.
+ * statement: one row per reason (NULL: called), so each contact's reason is worked out once
+ * (a count per reason over the same expression had PostgreSQL work it out, do-not-call
+ * lookup and all, once per count: four times a contact). Without `rules` (no outbound number
+ * yet) the non-local rule cannot apply.
  */
 export async function audienceCounts(em: EntityManager, c: Campaign, rules: SkipRules | null): Promise<AudienceCounts> {
   const selected = selection(c);
   const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
-  const [row] = await em.execute<AudienceCountsRow[]>(
-    `SELECT count(*)::int AS matched,
-            count(*) FILTER (WHERE skip IS NULL)::int AS callable,
-            count(*) FILTER (WHERE skip = 'contact_inactive')::int AS contact_inactive,
-            count(*) FILTER (WHERE skip = 'do_not_call')::int AS do_not_call,
-            count(*) FILTER (WHERE skip = 'non_local')::int AS non_local
-     FROM (SELECT ${skip.sql} AS skip FROM contacts ct WHERE ${selected.sql}) s`,
-    [...skip.params, ...selected.params],
-  );
+  const rows = await em.execute<AudienceCountsRow[]>(`SELECT skip, count(*)::int AS n FROM (SELECT ${skip.sql} AS skip FROM contacts ct WHERE ${selected.sql}) s GROUP BY skip`, [
+    ...skip.params,
+    ...selected.params,
+  ]);
+  const of = (reason: SkipReason | null) => rows.find((r) => r.skip === reason)?.n ?? 0;
   return {
-    matched: row.matched,
-    callable: row.callable,
-    skipped: { contact_inactive: row.contact_inactive, do_not_call: row.do_not_call, non_local: row.non_local },
+    matched: rows.reduce((sum, r) => sum + r.n, 0),
+    callable: of(null),
+    skipped: { contact_inactive: of('contact_inactive'), do_not_call: of('do_not_call'), non_local: of('non_local') },
   };
 }
 

@@ -1,4 +1,3 @@
-import { type FilterQuery, raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Contact } from '../../entities';
 import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
@@ -40,32 +39,95 @@ export function liveContactsPage(reads: ViewReads, companyId: string, limit: num
   return last ? livePages.after(reads, [companyId, last.createdAt, last.id, limit]) : livePages.first(reads, [companyId, limit]);
 }
 
-/**
- * A contact's full name as the name search reads it: the expression the trigram index
- * `contacts_full_name_trgm_index` is built on (Migration20261127175000_contact_search), so
- * `ILIKE '%word%'` on it is an index scan, not a scan of every contact.
- */
-const fullName = () => raw<object, string>((alias: string) => `(${alias}.firstname || ' ' || ${alias}.lastname)`);
-
 /** An ILIKE pattern matching text that contains `part` as typed (its `%`, `_` and `\\` are not wildcards). */
 export const containing = (part: string) => `%${part.replace(/[\\%_]/g, '\\$&')}%`;
 
+/** The filters of a page of contacts (`pageContactsInput`): every one given must match. */
+export interface ContactFilters {
+  status?: string;
+  campaignId?: string;
+  tagName?: string;
+  search?: string;
+}
+
 /**
- * The contacts a search finds (docs/rest.md, "Listing contacts"). Text with a letter is
- * words, each of which must be part of the full name, in any order and case. Text without
- * one is a number: a whole number in any format is read with `phones` and found in E.164
- * (the (company_id, phone_number) index); a part of one finds the numbers containing its
- * digits (the trigram index on phone_number).
+ * The condition a search sets (docs/rest.md, "Listing contacts"), `value` naming each of its
+ * values as a placeholder. Text with a letter is words, each of which must be part of the
+ * full name, in any order and case: `ILIKE '%word%'` on the expression the trigram index
+ * `contacts_full_name_trgm_index` is built on (Migration20261127175000_contact_search), an
+ * index scan, not a scan of every contact. Text without one is a number: a whole number in
+ * any format is read with `phones` and found in E.164 (the (company_id, phone_number)
+ * index); a part of one finds the numbers containing its digits (the trigram index on
+ * phone_number).
  */
-export function searchFilter(search: string, phones: PhoneParser): FilterQuery<Contact> {
+function searchCondition(search: string, phones: PhoneParser, value: (v: unknown) => string): string {
   const text = search.trim();
   if (!/\p{L}/u.test(text)) {
     const phone = phones.parse(text);
-    if (phone) return { phoneNumber: phone.e164 };
+    if (phone) return `phone_number = ${value(phone.e164)}`;
     const digits = text.replace(/\D/g, '');
-    if (digits !== '') return { phoneNumber: { $like: containing(digits) } };
+    if (digits !== '') return `phone_number LIKE ${value(containing(digits))}`;
   }
-  return { $and: text.split(/\s+/).map((word) => ({ [fullName()]: { $ilike: containing(word) } })) };
+  return text
+    .split(/\s+/)
+    .map((word) => `(firstname || ' ' || lastname) ILIKE ${value(containing(word))}`)
+    .join(' AND ');
+}
+
+/**
+ * The company's live contacts `filters` match, after `after` (a row comparison the indexes on
+ * (…, created_at, id) start at): the conditions, `$n`-numbered, and their values.
+ */
+function contactConditions(companyId: string, filters: ContactFilters, phones: PhoneParser, after?: { createdAt: Date; id: string }) {
+  const values: unknown[] = [companyId];
+  const value = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const conditions = ['company_id = $1', 'deleted_at IS NULL'];
+  if (filters.status !== undefined) conditions.push(`status = ${value(filters.status)}`);
+  if (filters.campaignId !== undefined) conditions.push(`campaign_id = ${value(filters.campaignId)}::uuid`);
+  if (filters.tagName !== undefined) conditions.push(`tag_name = ${value(filters.tagName)}`);
+  if (filters.search !== undefined) conditions.push(searchCondition(filters.search, phones, value));
+  if (after) conditions.push(`(created_at, id) < (${value(after.createdAt)}::timestamptz, ${value(after.id)}::uuid)`);
+  // A search's plan depends on its words (how rare each is): planned for its own values each time, the others prepared once.
+  return { where: conditions.join(' AND '), values, prepared: filters.search === undefined };
+}
+
+/** The reads of pages without a search, by their text: prepared once per connection each. */
+const pageQueries = new Map<string, ReturnType<typeof viewQuery<ContactView>>>();
+
+/**
+ * A page of `limit` of the company's live contacts `filters` match, newest first, after
+ * `after`, as stored views (`GET /v1/contacts`, GraphQL `contacts`): one statement on the
+ * reads' pool, no entity or identity map (docs/performance.md, "Volume"); prepared per
+ * combination of filters, except a search's.
+ */
+export async function contactsPage(
+  reads: ViewReads,
+  phones: PhoneParser,
+  companyId: string,
+  filters: ContactFilters,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+): Promise<StoredView<ContactView>[]> {
+  const { where, values, prepared } = contactConditions(companyId, filters, phones, after);
+  const text = `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`;
+  let query = pageQueries.get(text);
+  if (!query) {
+    query = viewQuery<ContactView>(prepared ? `contacts-page-${pageQueries.size}` : null, Contact, contactContract.view, text);
+    if (prepared) pageQueries.set(text, query);
+  }
+  return query(reads, [...values, limit]);
+}
+
+/** How many of the company's live contacts `filters` match (GraphQL `totalCount`): exact, one statement on the reads' pool. */
+export async function contactsCount(reads: ViewReads, phones: PhoneParser, companyId: string, filters: ContactFilters): Promise<number> {
+  const { where, values } = contactConditions(companyId, filters, phones);
+  const text = `SELECT count(*)::int AS n FROM contacts WHERE ${where}`;
+  const { rows } = await reads.pool.query<{ n: number }>({ text, values, types: reads.types });
+  reads.onStatement?.(text);
+  return rows[0].n;
 }
 
 /** Numbers looked up, or contacts updated, per statement of an import. */
