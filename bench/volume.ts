@@ -178,7 +178,7 @@ const dayAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOS
 
 /** One page of calls: the list's limit plus the row that tells whether another page follows. */
 const PAGE = 51;
-const CALLS = /from "calls"/;
+const CALLS = /from "calls"/i;
 
 function reads(service: Measured): Read[] {
   const day = { after: dayAgo(31), before: dayAgo(30) };
