@@ -109,7 +109,7 @@ interface Stores {
 async function openStores(config: Config, logger: Logger, secrets: SecretBox, onStatement?: StatementListener): Promise<Stores> {
   const db = await resolveDatabase(config, (line) => logger.debug({ postgres: line.trim() }, 'embedded postgres'));
   const opened: (() => Promise<void>)[] = [() => db.stop()];
-  const sidePool = openSidePool(db.url, config.pools.side, logger);
+  const sidePool = openSidePool(db.url, config.pools.side, logger, config.requestStatementTimeoutMs);
   opened.unshift(() => closePool(sidePool));
   try {
     const orm = await openDatabase(db.url, sidePool, config.pools.orm, logger, onStatement);

@@ -69,8 +69,9 @@ const schema = z.object({
   JOB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   DATABASE_SIDE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   /**
-   * PostgreSQL's `statement_timeout` on the connections of requests (REST and GraphQL): a
-   * statement of a request running longer is cancelled and the request answered TIMEOUT.
+   * PostgreSQL's `statement_timeout` on the connections of requests (REST and GraphQL: the
+   * requests' ORM and the side pool, where their prepared reads run): a statement of a request
+   * running longer is cancelled and the request answered TIMEOUT.
    */
   REQUEST_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(5000),
   /**

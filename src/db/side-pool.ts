@@ -10,9 +10,13 @@ import type { Logger } from '../logger';
  * Not here, on connections of their own: the event bus's LISTEN session (a listening session
  * stays open and cannot go back to a pool) and pg-boss's pool (docs/architecture.md,
  * Connections). Closed once, after everything that uses it.
+ *
+ * Its statements are cut past `statementTimeoutMs` (PostgreSQL's `statement_timeout`, set as
+ * each connection opens): requests' reads run here, and REQUEST_STATEMENT_TIMEOUT_MS holds for
+ * them as for the requests' ORM (everything else here is one short statement too).
  */
-export function openSidePool(connectionString: string, max: number, logger: Logger): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: 'switchboard-side' });
+export function openSidePool(connectionString: string, max: number, logger: Logger, statementTimeoutMs?: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, application_name: 'switchboard-side', statement_timeout: statementTimeoutMs });
   pool.on('error', (err) => logger.warn({ err }, 'side pool: idle connection failed'));
   return pool;
 }
