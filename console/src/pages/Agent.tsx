@@ -81,7 +81,7 @@ function objectsOf(form: FormData): { values: Record<string, Record<string, unkn
       if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
       values[o.key] = value as Record<string, unknown>;
     } catch {
-      errors.push({ field: o.field, message: 'Must be a JSON object, e.g. {}.' });
+      errors.push({ field: o.key, message: 'Must be a JSON object, e.g. {}.' });
     }
   }
   return { values, errors };
@@ -116,7 +116,7 @@ function AgentForm({ agent }: { agent: Agent }) {
           <label>
             {t.text} <input name={t.key} defaultValue={agent[t.key]} />
           </label>
-          <FieldMessage errors={errors} field={t.field} />
+          <FieldMessage errors={errors} field={t.key} />
         </div>
       ))}
       <label>
@@ -139,7 +139,7 @@ function AgentForm({ agent }: { agent: Agent }) {
               <label>
                 {n.text} <input name={n.key} inputMode="numeric" defaultValue={agent[n.key]} />
               </label>
-              <FieldMessage errors={errors} field={n.field} />
+              <FieldMessage errors={errors} field={n.key} />
             </div>
           ))}
         </div>
@@ -152,7 +152,7 @@ function AgentForm({ agent }: { agent: Agent }) {
             <label>
               {t.text} <input name={t.key} defaultValue={agent[t.key]} />
             </label>
-            <FieldMessage errors={errors} field={t.field} />
+            <FieldMessage errors={errors} field={t.key} />
           </div>
         ))}
         {OBJECTS.map((o) => (
@@ -160,7 +160,7 @@ function AgentForm({ agent }: { agent: Agent }) {
             <label>
               {o.text} <textarea name={o.key} rows={4} defaultValue={JSON.stringify(agent[o.key], null, 2)} />
             </label>
-            <FieldMessage errors={errors} field={o.field} />
+            <FieldMessage errors={errors} field={o.key} />
           </div>
         ))}
       </details>

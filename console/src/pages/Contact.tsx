@@ -7,27 +7,34 @@ import { graphql } from '../gql';
 import type { ContactPageQuery } from '../gql/graphql';
 import { href, navigate } from '../router';
 
+/** What the page shows and edits of a contact: read by the page, answered by its update. */
+graphql(`
+  fragment ContactFields on Contact {
+    id
+    firstname
+    lastname
+    phoneNumber
+    tagName
+    categoryName
+    sourceName
+    notes
+    status
+    metadata
+    campaign {
+      id
+      name
+    }
+  }
+`);
+
 const CONTACT = graphql(`
   query ContactPage($id: ID!) {
     contact(id: $id) {
-      id
-      firstname
-      lastname
-      phoneNumber
-      tagName
-      categoryName
-      sourceName
-      notes
-      status
-      metadata
+      ...ContactFields
       lastCallStatus
       lastCallAt
       lastCallDuration
       lastCallFeedback
-      campaign {
-        id
-        name
-      }
     }
     campaigns(first: 100) {
       edges {
@@ -59,20 +66,7 @@ const CONTACT_CALLS = graphql(`
 const UPDATE = graphql(`
   mutation UpdateContact($id: ID!, $input: UpdateContactInput!) {
     updateContact(id: $id, input: $input) {
-      id
-      firstname
-      lastname
-      phoneNumber
-      tagName
-      categoryName
-      sourceName
-      notes
-      status
-      metadata
-      campaign {
-        id
-        name
-      }
+      ...ContactFields
     }
   }
 `);
@@ -95,13 +89,13 @@ const DO_NOT_CALL = graphql(`
 type Contact = NonNullable<ContactPageQuery['contact']>;
 
 const TEXTS = [
-  { key: 'firstname', field: 'firstname', text: 'First name' },
-  { key: 'lastname', field: 'lastname', text: 'Last name' },
-  { key: 'phoneNumber', field: 'phoneNumber', text: 'Phone number (any format)' },
-  { key: 'tagName', field: 'tagName', text: 'Tag' },
-  { key: 'categoryName', field: 'categoryName', text: 'Category' },
-  { key: 'sourceName', field: 'sourceName', text: 'Source' },
-  { key: 'notes', field: 'notes', text: 'Notes' },
+  { key: 'firstname', text: 'First name' },
+  { key: 'lastname', text: 'Last name' },
+  { key: 'phoneNumber', text: 'Phone number (any format)' },
+  { key: 'tagName', text: 'Tag' },
+  { key: 'categoryName', text: 'Category' },
+  { key: 'sourceName', text: 'Source' },
+  { key: 'notes', text: 'Notes' },
 ] as const;
 
 /** The contact's fields, its campaign and status, saved with updateContact. */
@@ -134,7 +128,7 @@ function ContactForm({ contact, campaigns }: { contact: Contact; campaigns: { id
           <label>
             {t.text} <input name={t.key} defaultValue={contact[t.key]} />
           </label>
-          <FieldMessage errors={errors} field={t.field} />
+          <FieldMessage errors={errors} field={t.key} />
         </div>
       ))}
       <label>

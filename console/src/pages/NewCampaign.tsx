@@ -71,11 +71,11 @@ const STEPS = [
   { title: 'Flow after each call', fields: ['webhookId'] },
 ] as const;
 
-/** The contact filters: the input's key, the API's field name, the label. */
+/** The contact filters: the input's key (GraphQL's errors name it too), the label. */
 const FILTERS = [
-  { key: 'contactsListTags', field: 'contactsListTags', text: 'Tags' },
-  { key: 'contactsListCategories', field: 'contactsListCategories', text: 'Categories' },
-  { key: 'contactsListSource', field: 'contactsListSource', text: 'Sources' },
+  { key: 'contactsListTags', text: 'Tags' },
+  { key: 'contactsListCategories', text: 'Categories' },
+  { key: 'contactsListSource', text: 'Sources' },
 ] as const;
 
 /**
@@ -270,7 +270,7 @@ export function NewCampaignPage() {
                 <label>
                   {f.text} <input name={f.key} />
                 </label>
-                <FieldMessage errors={errors} field={f.field} />
+                <FieldMessage errors={errors} field={f.key} />
               </div>
             ))}
             {everyone && (

@@ -4,34 +4,34 @@ import { CALL_SETTING_KEYS } from './CallSettings';
 /** An agent as its page and the templates read it. */
 export type Agent = AgentFieldsFragment;
 
-/** Free-text settings: the input's key, the API's field name (for its errors), the label. */
+/** Free-text settings: the input's key (GraphQL's errors name it too), the label. */
 export const TEXTS = [
-  { key: 'name', field: 'name', text: 'Name' },
-  { key: 'description', field: 'description', text: 'Description' },
-  { key: 'language', field: 'language', text: 'Language (e.g. en-US)' },
-  { key: 'status', field: 'status', text: 'Status (free text, e.g. active)' },
-  { key: 'agentType', field: 'agentType', text: 'Kind of agent (free text)' },
-  { key: 'backgroundAudioStatus', field: 'backgroundAudioStatus', text: 'Background audio (free text)' },
-  { key: 'startingState', field: 'startingState', text: 'Starting state of the flow' },
+  { key: 'name', text: 'Name' },
+  { key: 'description', text: 'Description' },
+  { key: 'language', text: 'Language (e.g. en-US)' },
+  { key: 'status', text: 'Status (free text, e.g. active)' },
+  { key: 'agentType', text: 'Kind of agent (free text)' },
+  { key: 'backgroundAudioStatus', text: 'Background audio (free text)' },
+  { key: 'startingState', text: 'Starting state of the flow' },
 ] as const;
 
 /** Numeric model and voice settings. */
 export const NUMBERS = [
-  { key: 'llmTemperature', field: 'llmTemperature', text: 'Model temperature (0-100)' },
-  { key: 'responsiveness', field: 'responsiveness', text: 'Responsiveness (0-100)' },
-  { key: 'interruptionSensitivity', field: 'interruptionSensitivity', text: 'Interruption sensitivity (0-100)' },
-  { key: 'voiceSpeed', field: 'voiceSpeed', text: 'Voice speed (0-100)' },
-  { key: 'voiceTemperature', field: 'voiceTemperature', text: 'Voice temperature (0-100)' },
-  { key: 'maxSilenceDuration', field: 'maxSilenceDuration', text: 'Longest silence (seconds)' },
-  { key: 'reminderFrequencyFrom', field: 'reminderFrequencyFrom', text: 'Reminder after at least (seconds)' },
-  { key: 'reminderFrequencyTo', field: 'reminderFrequencyTo', text: 'Reminder after at most (seconds)' },
+  { key: 'llmTemperature', text: 'Model temperature (0-100)' },
+  { key: 'responsiveness', text: 'Responsiveness (0-100)' },
+  { key: 'interruptionSensitivity', text: 'Interruption sensitivity (0-100)' },
+  { key: 'voiceSpeed', text: 'Voice speed (0-100)' },
+  { key: 'voiceTemperature', text: 'Voice temperature (0-100)' },
+  { key: 'maxSilenceDuration', text: 'Longest silence (seconds)' },
+  { key: 'reminderFrequencyFrom', text: 'Reminder after at least (seconds)' },
+  { key: 'reminderFrequencyTo', text: 'Reminder after at most (seconds)' },
 ] as const;
 
 /** Settings written as JSON objects. */
 export const OBJECTS = [
-  { key: 'agentFlow', field: 'agentFlow', text: 'Conversation flow (states and transitions, JSON)' },
-  { key: 'agentDynamicVariables', field: 'agentDynamicVariables', text: 'Dynamic variables (JSON)' },
-  { key: 'agentPostCallOutcomes', field: 'agentPostCallOutcomes', text: 'Outcomes recorded after a call (JSON)' },
+  { key: 'agentFlow', text: 'Conversation flow (states and transitions, JSON)' },
+  { key: 'agentDynamicVariables', text: 'Dynamic variables (JSON)' },
+  { key: 'agentPostCallOutcomes', text: 'Outcomes recorded after a call (JSON)' },
 ] as const;
 
 /** The fields an agent's form writes, as `createAiAgent` and `updateAiAgent` name them. */
