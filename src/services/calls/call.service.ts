@@ -1,6 +1,17 @@
 import type { z } from 'zod';
 import { Call } from '../../entities';
-import { callById, callsPage, type CallServiceOptions, type CampaignCallBatch, insertCampaignCalls, makeCall, type NewCampaignCall, type StoredCampaignCall } from './call.store';
+import {
+  callById,
+  type CallFilters,
+  callsCount,
+  callsPage,
+  type CallServiceOptions,
+  type CampaignCallBatch,
+  insertCampaignCalls,
+  makeCall,
+  type NewCampaignCall,
+  type StoredCampaignCall,
+} from './call.store';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CallLifecycleService } from './call-lifecycle.service';
 import { NotFoundError, PreconditionError, ValidationError } from '../shared/errors';
@@ -28,6 +39,11 @@ const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
   from: () => new PreconditionError('call_from is not a phone number of this company', 'callFrom'),
   suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'callTo'),
 };
+
+/** The calls list's filters as the store reads them (`callsPage`, `callsCount`): its instants as dates. */
+function storeFilters({ campaignId, contactId, workspace, status, createdAfter, createdBefore }: z.output<typeof listCallsInput>): CallFilters {
+  return { campaignId, contactId, workspace, status, createdAfter: createdAfter ? new Date(createdAfter) : undefined, createdBefore: createdBefore ? new Date(createdBefore) : undefined };
+}
 
 /** Calls: placing them, reading them, cancelling them. */
 export class CallService {
@@ -114,23 +130,16 @@ export class CallService {
 
   /** A page of the company's calls, newest first: one prepared statement on the reads' pool, each row's view made from its columns (`callsPage`). */
   async list({ scope }: Caller, input: ListCallsInput): Promise<Page<CallView>> {
-    const { limit, cursor, campaignId, contactId, workspace, status, createdAfter, createdBefore } = parseInput(listCallsInput, input);
-    const filters = {
-      campaignId,
-      contactId,
-      workspace,
-      status,
-      createdAfter: createdAfter ? new Date(createdAfter) : undefined,
-      createdBefore: createdBefore ? new Date(createdBefore) : undefined,
-    };
-    const rows = await callsPage(this.reads, scope.companyId, filters, cursor ? decodeCursor(cursor) : undefined, limit + 1);
+    const parsed = parseInput(listCallsInput, input);
+    const { limit, cursor } = parsed;
+    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), cursor ? decodeCursor(cursor) : undefined, limit + 1);
     const items = rows.slice(0, limit).map((row) => toCallView(viewOfStored(callStoredView, row)));
     return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
   }
 
   /** How many calls `list` would page through with the same filters. */
-  async count({ scope, em }: Caller, input: ListCallsInput): Promise<number> {
-    return em.count(Call, this.filters(scope, parseInput(listCallsInput, input)));
+  async count({ scope }: Caller, input: ListCallsInput): Promise<number> {
+    return callsCount(this.reads, scope.companyId, storeFilters(parseInput(listCallsInput, input)));
   }
 
   /** The latest calls of each campaign (or contact), a page per parent, in one query. */
@@ -146,18 +155,6 @@ export class CallService {
 
   private async find({ scope, em }: Caller, id: string): Promise<Call> {
     return findOwned(em, Call, 'Call', { id: parseId(id), company: scope.companyId, deletedAt: null });
-  }
-
-  private filters(scope: Scope, { campaignId, contactId, workspace, status, createdAfter, createdBefore }: Omit<z.output<typeof listCallsInput>, 'limit' | 'cursor'>) {
-    return {
-      company: scope.companyId,
-      deletedAt: null,
-      ...(campaignId ? { campaign: campaignId } : {}),
-      ...(contactId ? { contact: contactId } : {}),
-      ...(workspace ? { workspaceId: workspace } : {}),
-      ...(status ? { callStatus: status } : {}),
-      ...(createdAfter || createdBefore ? { createdAt: { ...(createdAfter ? { $gte: new Date(createdAfter) } : {}), ...(createdBefore ? { $lt: new Date(createdBefore) } : {}) } } : {}),
-    };
   }
 
   private perParent(scope: Scope, parent: CallParent, parentIds: readonly string[]): PerParent<Call> {

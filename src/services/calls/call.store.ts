@@ -574,35 +574,48 @@ export interface CallFilters {
 const pageQueries = new Map<string, ReturnType<typeof viewQuery<CallStoredView>>>();
 
 /**
+ * The company's live calls `filters` match, after `after` (a row comparison the indexes on
+ * (…, created_at, id) start at): the conditions, `$n`-numbered, and their values.
+ */
+function callConditions(companyId: string, filters: CallFilters, after?: { createdAt: Date; id: string }) {
+  const values: unknown[] = [companyId];
+  const value = (v: unknown) => {
+    values.push(v);
+    return `$${values.length}`;
+  };
+  const conditions = ['company_id = $1', 'deleted_at IS NULL'];
+  if (filters.campaignId !== undefined) conditions.push(`campaign_id = ${value(filters.campaignId)}::uuid`);
+  if (filters.contactId !== undefined) conditions.push(`contact_id = ${value(filters.contactId)}::uuid`);
+  if (filters.workspace !== undefined) conditions.push(`workspace_id = ${value(filters.workspace)}`);
+  if (filters.status !== undefined) conditions.push(`call_status = ${value(filters.status)}`);
+  if (filters.createdAfter !== undefined) conditions.push(`created_at >= ${value(filters.createdAfter)}::timestamptz`);
+  if (filters.createdBefore !== undefined) conditions.push(`created_at < ${value(filters.createdBefore)}::timestamptz`);
+  if (after) conditions.push(`(created_at, id) < (${value(after.createdAt)}::timestamptz, ${value(after.id)}::uuid)`);
+  return { where: conditions.join(' AND '), values };
+}
+
+/**
  * Up to `limit` calls of the company matching `filters`, not soft-deleted, newest first after
  * `after` (the row a cursor names) or from the newest, as stored views: one prepared statement
  * on the reads' pool per combination of filters (each has the plan of its own indexes), no
  * entity or identity map (docs/performance.md, "Volume").
  */
 export async function callsPage(reads: ViewReads, companyId: string, filters: CallFilters, after: { createdAt: Date; id: string } | undefined, limit: number): Promise<StoredView<CallStoredView>[]> {
-  const values: unknown[] = [companyId];
-  const conditions = ['company_id = $1', 'deleted_at IS NULL'];
-  const where = (condition: (at: string) => string, value: unknown) => {
-    if (value === undefined) return;
-    values.push(value);
-    conditions.push(condition(`$${values.length}`));
-  };
-  where((at) => `campaign_id = ${at}::uuid`, filters.campaignId);
-  where((at) => `contact_id = ${at}::uuid`, filters.contactId);
-  where((at) => `workspace_id = ${at}`, filters.workspace);
-  where((at) => `call_status = ${at}`, filters.status);
-  where((at) => `created_at >= ${at}::timestamptz`, filters.createdAfter);
-  where((at) => `created_at < ${at}::timestamptz`, filters.createdBefore);
-  if (after) {
-    values.push(after.createdAt, after.id);
-    conditions.push(`(created_at, id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
-  }
-  values.push(limit);
-  const text = `${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`;
+  const { where, values } = callConditions(companyId, filters, after);
+  const text = `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`;
   let query = pageQueries.get(text);
   if (!query) {
     query = viewQuery<CallStoredView>(`calls-page-${pageQueries.size}`, Call, callStoredView, text);
     pageQueries.set(text, query);
   }
-  return query(reads, values);
+  return query(reads, [...values, limit]);
+}
+
+/** How many of the company's live calls `filters` match (GraphQL `totalCount`): exact, one statement on the reads' pool. */
+export async function callsCount(reads: ViewReads, companyId: string, filters: CallFilters): Promise<number> {
+  const { where, values } = callConditions(companyId, filters);
+  const text = `SELECT count(*)::int AS n FROM calls WHERE ${where}`;
+  const { rows } = await reads.pool.query<{ n: number }>({ text, values, types: reads.types });
+  reads.onStatement?.(text);
+  return rows[0].n;
 }
