@@ -7,7 +7,7 @@ import {
   applyTransition,
   type CallToPlace,
   companiesWithUndispatchedCalls,
-  dispatchedCallToPlace,
+  claimStrandedCall,
   dispatchWaitingCalls,
   lockCompanyCalls,
   overdueSimulatedCalls,
@@ -230,12 +230,15 @@ export class CallLifecycleService {
   }
 
   /**
-   * Asks the provider to dial a dispatched call; a call already placed or ended is left alone.
-   * Dispatch places the calls it picks; the job places those the sweep finds stranded.
+   * Job handler: places again a call the sweep found stranded (dispatched over
+   * STRANDED_AFTER_MS ago, no provider sid), once: it claims the call first, so that two jobs
+   * or two replicas placing it at once dial it once; a call placed meanwhile, or ended, is
+   * left alone. Dispatch places the calls it picks.
    */
   async place({ scope, em }: Caller, callId: string): Promise<void> {
     if (this.unstoredSids.has(callId)) return;
-    const call = await dispatchedCallToPlace(em, { id: callId, companyId: scope.companyId });
+    const now = this.clock.now();
+    const call = await claimStrandedCall(em, { id: callId, companyId: scope.companyId }, new Date(now.getTime() - STRANDED_AFTER_MS), now);
     if (!call) return;
     const adopted = await this.placedBefore(em, scope.companyId, call);
     if (adopted) {

@@ -78,11 +78,12 @@ export interface CallToPlace {
  * The columns of a call to place and its agent that `callToPlace` reads (`c` the call, `a` its
  * agent), with the settings of the version the call runs (null: the agent's draft).
  */
-const TO_PLACE_COLUMNS = `c.id, c.call_from, c.call_to, c.call_direction, c.agent_dynamic_variables, c.dispatched_at,
+/** What placing a call reads, of call `c` and its agent `a`; `dispatchedAt`: the expression answered as `dispatched_at`. */
+const toPlaceColumns = (dispatchedAt = 'c.dispatched_at') => `c.id, c.call_from, c.call_to, c.call_direction, c.agent_dynamic_variables, ${dispatchedAt} AS dispatched_at,
   a.language, a.interruption_sensitivity, a.call_recording, a.who_talks_first, a.opening_disclosure, a.welcome_greeting, a.agent_dynamic_variables AS agent_variables,
   (SELECT v.settings FROM ai_agent_versions v WHERE v.agent_id = c.ai_agent_id AND v.company_id = c.company_id AND v.version = c.ai_agent_version) AS version_settings`;
 
-/** A row of `TO_PLACE_COLUMNS` (`dispatched_at` as PostgreSQL writes a timestamptz). */
+/** A row of `toPlaceColumns` (`dispatched_at` as PostgreSQL writes a timestamptz). */
 interface ToPlaceRow {
   id: string;
   call_from: string;
@@ -161,19 +162,31 @@ export async function dispatchWaitingCalls(em: EntityManager, companyId: string,
      )
      UPDATE calls c SET dispatched_at = ? FROM ai_agents a
      WHERE c.id = ANY (ARRAY (SELECT id FROM picked)) AND c.company_id = ? AND a.id = c.ai_agent_id AND a.company_id = c.company_id
-     RETURNING ${TO_PLACE_COLUMNS}`,
+     RETURNING ${toPlaceColumns()}`,
     [companyId, [...LIVE_STATUSES], 'outgoing', companyId, maxLive, now, companyId],
   );
   return rows.map(callToPlace);
 }
 
-/** A dispatched call still to place (`pstn-queued`, no provider sid), with what placing it needs; null for any other. */
-export async function dispatchedCallToPlace(em: EntityManager, call: RecordKey): Promise<CallToPlace | null> {
+/**
+ * Claims a call dispatched before `strandedBefore` and still not placed (`pstn-queued`, no
+ * provider sid), to place it again: moves its `dispatched_at` to `now`, so that any other
+ * placing of it (a second job, another replica's sweep) finds it no longer stranded. Row
+ * locked, so one of two claims at once wins. Answers what placing it needs, `dispatchedAt`
+ * the dispatch before this claim (the provider is asked what it placed since); null when
+ * the call is not stranded or another claimed it.
+ */
+export async function claimStrandedCall(em: EntityManager, call: RecordKey, strandedBefore: Date, now: Date): Promise<CallToPlace | null> {
   const [row] = await em.execute<ToPlaceRow[]>(
-    `SELECT ${TO_PLACE_COLUMNS}
-     FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
-     WHERE c.id = ? AND c.company_id = ? AND c.call_status = 'pstn-queued' AND c.call_sid = '' AND c.dispatched_at IS NOT NULL`,
-    [call.id, call.companyId],
+    `WITH stranded AS (
+       SELECT id, company_id, dispatched_at FROM calls
+       WHERE id = ? AND company_id = ? AND call_status = 'pstn-queued' AND call_sid = '' AND dispatched_at < ?
+       FOR UPDATE
+     )
+     UPDATE calls c SET dispatched_at = ? FROM stranded s, ai_agents a
+     WHERE c.id = s.id AND c.company_id = s.company_id AND a.id = c.ai_agent_id AND a.company_id = c.company_id
+     RETURNING ${toPlaceColumns('s.dispatched_at')}`,
+    [call.id, call.companyId, strandedBefore, now],
   );
   return row ? callToPlace(row) : null;
 }

@@ -115,6 +115,35 @@ describe('a Twilio call placed while the database refuses its sid', () => {
   });
 });
 
+describe('a call dispatched by a process that died before placing it', () => {
+  it('is dialled once when two replicas place it again at once', async () => {
+    const first = await startTestServices(env(), { clock });
+    const second = await startTestServices(env(), { clock, databaseUrl: first.databaseUrl });
+    try {
+      const to = '+14155550106';
+      const { companyId } = await first.company();
+      const caller = first.caller(companyId);
+      const agent = await first.services.agents.create(caller, { name: 'Agent', prompt: 'Hello' });
+      const from = nextFrom();
+      await first.services.phoneNumbers.create(caller, { phoneNumber: from, label: 'main' });
+      const call = await first.services.calls.makeCall(caller, { aiAgentId: agent.id, callFrom: from, callTo: to });
+      // Given its slot 31 s ago by a process that died before dialling it.
+      await first.orm.em.getConnection().execute('UPDATE calls SET dispatched_at = ? WHERE id = ?', [new Date(clock.now().getTime() - 31_000), call.id]);
+      // The call.place jobs of two sweeps, run by two replicas at once.
+      await Promise.all([first.services.lifecycle.place(first.caller(companyId), call.id), second.services.lifecycle.place(second.caller(companyId), call.id)]);
+      expect(dialsTo(to)).toHaveLength(1);
+      expect(await sidOf(first, call.id)).toBe(dialsTo(to)[0].sid);
+      // A job queued before the placing, run after it, dials nothing either.
+      clock.advance(31_000);
+      await first.services.lifecycle.place(first.caller(companyId), call.id);
+      expect(dialsTo(to)).toHaveLength(1);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});
+
 describe('Twilio callbacks and an outage', () => {
   let s: TestServices;
   beforeAll(async () => {
