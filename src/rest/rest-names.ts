@@ -107,14 +107,35 @@ function restField(field: string, inputs: readonly Sent[]): string {
   return fieldPath(restPath(input?.schema, input?.value, path));
 }
 
-/** `err` with the fields it names renamed for REST. */
+/** Whether `schema` documents a field `key` (a service name), at any depth. */
+function documents(schema: z.ZodType | undefined, key: string): boolean {
+  const inner = schema && holder(schema);
+  if (inner instanceof z.ZodUnion) return (inner.options as z.ZodType[]).some((option) => documents(option, key));
+  const element = elementOf(schema);
+  if (element) return documents(element, key);
+  const shape = fieldsOf(schema);
+  return !!shape && Object.entries(shape).some(([field, value]) => camelName(field) === key || documents(value as z.ZodType, key));
+}
+
+/** A field a message names as the service writes it: a camelCase name, then its path (`agentFlow.states`). */
+const NAMED_FIELD = /\b[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+(?:\.[a-z][A-Za-z0-9]*)*\b/g;
+
+/**
+ * `message` with each field of the operation's input it names (`Must not be greater than
+ * reminderFrequencyTo`) as REST names it; other words, client data among them, as they are.
+ */
+function restMessage(message: string, inputs: readonly Sent[]): string {
+  return message.replace(NAMED_FIELD, (named) => (inputs.some((sent) => documents(sent.schema, String(pathOf(named)[0]))) ? restField(named, inputs) : named));
+}
+
+/** `err` with the fields it names, and those its messages name, renamed for REST. */
 function restNamed(err: unknown, inputs: readonly Sent[]): unknown {
   if (err instanceof ValidationError)
     return new ValidationError(
-      err.fields.map(({ field, message }) => ({ field: restField(field, inputs), message })),
+      err.fields.map(({ field, message }) => ({ field: restField(field, inputs), message: restMessage(message, inputs) })),
       err.message,
     );
-  if (err instanceof PreconditionError && err.field) return new PreconditionError(err.message, restField(err.field, inputs));
+  if (err instanceof PreconditionError && err.field) return new PreconditionError(restMessage(err.message, inputs), restField(err.field, inputs));
   return err;
 }
 

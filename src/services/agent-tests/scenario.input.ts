@@ -25,7 +25,7 @@ const callerTurnFields = {
 
 const callerTurnWrite = z.strictObject(camelKeys(callerTurnFields)).superRefine((t, ctx) => {
   const given = [t.say, t.dtmf, t.silenceMs].filter((v) => v !== undefined).length;
-  if (given !== 1) ctx.addIssue({ code: 'custom', message: 'Give exactly one of say, dtmf or silence_ms', path: [] });
+  if (given !== 1) ctx.addIssue({ code: 'custom', message: 'Give exactly one of say, dtmf or silenceMs', path: [] });
   else if (t.interruptAfterMs !== undefined && t.say === undefined) ctx.addIssue({ code: 'custom', message: 'Only with say', path: ['interruptAfterMs'] });
 });
 
@@ -105,7 +105,7 @@ type ScenarioFieldsIn = Partial<{ [K in keyof typeof scenarioWriteFields]: z.out
 
 /** A scenario's caller is a script or a persona, never both. */
 const oneCaller = (s: ScenarioFieldsIn) => !(s.callerTurns && s.callerPersona);
-const ONE_CALLER = { message: 'Give caller_turns or caller_persona, not both', path: ['callerPersona'] };
+const ONE_CALLER = { message: 'Give callerTurns or callerPersona, not both', path: ['callerPersona'] };
 
 /** A scenario as the services take it: typed, camelCase. */
 export interface ScenarioWrite {
@@ -136,7 +136,7 @@ export const createScenarioWrite = z
     criteria: scenarioWriteFields.criteria.default([]),
   })
   .refine(oneCaller, ONE_CALLER)
-  .refine((s) => s.callerTurns || s.callerPersona, { error: 'Give caller_turns or caller_persona', path: ['callerTurns'] })
+  .refine((s) => s.callerTurns || s.callerPersona, { error: 'Give callerTurns or callerPersona', path: ['callerTurns'] })
   .transform((s) => toWrite(s) as ScenarioWrite & Required<Pick<ScenarioWrite, 'name' | 'dynamicVariables' | 'criteria'>>);
 export type ScenarioCreateInput = z.input<typeof createScenarioWrite>;
 

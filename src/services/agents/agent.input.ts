@@ -12,11 +12,11 @@ interface AgentRules {
 }
 
 const reminderOrder = (a: AgentRules) => a.reminderFrequencyFrom === undefined || a.reminderFrequencyTo === undefined || a.reminderFrequencyFrom <= a.reminderFrequencyTo;
-const reminderIssue = { message: 'Must not be greater than reminder_frequency_to', path: ['reminderFrequencyFrom'] };
+const reminderIssue = { message: 'Must not be greater than reminderFrequencyTo', path: ['reminderFrequencyFrom'] };
 
 /** A starting_state given with the states it must be one of (docs/agents.md). */
 const knownStartingState = (a: AgentRules) => !a.startingState || !a.agentFlow?.states?.length || a.agentFlow.states.some((s) => s.name === a.startingState);
-const startingStateIssue = { message: 'Must name one of agent_flow.states', path: ['startingState'] };
+const startingStateIssue = { message: 'Must name one of agentFlow.states', path: ['startingState'] };
 
 /** REST's documented bodies: the settings in snake_case (unknown fields refused). */
 export const createAgentInput = z.strictObject(agentFields).partial().required({ name: true }).extend(agentWorkspaceFields);

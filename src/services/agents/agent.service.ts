@@ -79,7 +79,7 @@ export class AgentService {
     await checkFlowTools(caller, fields.agentFlow);
     caller.em.assign(agent, { ...fields, ...(workspace ? { workspaceId: workspace } : {}) });
     if (agent.reminderFrequencyFrom > agent.reminderFrequencyTo) {
-      throw ValidationError.of('reminderFrequencyFrom', 'Must not be greater than reminder_frequency_to');
+      throw ValidationError.of('reminderFrequencyFrom', 'Must not be greater than reminderFrequencyTo');
     }
     await caller.em.flush();
     return toAgentView(agent);

@@ -36,8 +36,8 @@ export type CallParent = 'campaign' | 'contact';
 const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
   agent: () => new NotFoundError('Agent'),
   version: () => ValidationError.of('aiAgentVersion', 'No such version of this agent'),
-  from: () => new PreconditionError('call_from is not a phone number of this company', 'callFrom'),
-  suppressed: () => new PreconditionError('call_to is on the do-not-call list', 'callTo'),
+  from: () => new PreconditionError('callFrom is not a phone number of this company', 'callFrom'),
+  suppressed: () => new PreconditionError('callTo is on the do-not-call list', 'callTo'),
 };
 
 /** The calls list's filters as the store reads them (`callsPage`, `callsCount`): its instants as dates. */

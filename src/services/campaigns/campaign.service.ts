@@ -209,7 +209,7 @@ export class CampaignService {
       relations[rel.property] = id;
     }
     if (fields.aiAgentVersion != null && fields.aiAgentVersions != null) {
-      errors.push({ field: 'aiAgentVersions', message: 'Give ai_agent_version or ai_agent_versions, not both' });
+      errors.push({ field: 'aiAgentVersions', message: 'Give aiAgentVersion or aiAgentVersions, not both' });
     }
     if (errors.length > 0) throw new ValidationError(errors);
     caller.em.assign(campaign, {
@@ -273,9 +273,9 @@ export class CampaignService {
   private checkConsistency(c: Campaign): void {
     const errors: FieldError[] = [];
     const tiers = c.numberOfCallAttempts.length;
-    if (c.retryDelay.length !== tiers) errors.push({ field: 'retryDelay', message: 'Must have one entry per number_of_call_attempts entry' });
-    if (c.retryDelayUnit.length !== tiers) errors.push({ field: 'retryDelayUnit', message: 'Must have one entry per number_of_call_attempts entry' });
-    if (c.startedAt && c.endedAt && c.startedAt > c.endedAt) errors.push({ field: 'endedAt', message: 'Must not be before started_at' });
+    if (c.retryDelay.length !== tiers) errors.push({ field: 'retryDelay', message: 'Must have one entry per numberOfCallAttempts entry' });
+    if (c.retryDelayUnit.length !== tiers) errors.push({ field: 'retryDelayUnit', message: 'Must have one entry per numberOfCallAttempts entry' });
+    if (c.startedAt && c.endedAt && c.startedAt > c.endedAt) errors.push({ field: 'endedAt', message: 'Must not be before startedAt' });
     if (errors.length > 0) throw new ValidationError(errors);
   }
 }

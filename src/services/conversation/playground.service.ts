@@ -80,7 +80,7 @@ export class PlaygroundService {
   async testTurn(caller: Caller, agentId: string, input: TestChatInput): Promise<TestTurn> {
     const agent = await this.agents.get(caller, agentId);
     const { messages, dynamicVariables: variables, state } = parseInput(testChatWrite, input);
-    if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', 'Must name one of the agent_flow.states');
+    if (state && !readAgentFlow(agent.agentFlow).states?.some((s) => s.name === state)) throw ValidationError.of('state', "Must name a state of the agent's flow");
     if (!this.model) throw new PreconditionError(NO_MODEL);
     const model = new ReportingModel(this.model);
     const flows = new CompanyFlowInvoker(this.orm, this.flows, caller.scope.companyId, NO_CALL_CONTEXT);

@@ -98,13 +98,23 @@ describe('agent tests over GraphQL', () => {
     expect(firstError(bad)).toMatchObject({ code: 'BAD_USER_INPUT' });
     expect(fieldsOf(bad)).toEqual(['callerTurns[0].silenceMs', 'callerTurns[1].interruptAfterMs', 'criteria[0].value']);
     const both = await gql(t, CREATE, { agentId: a.agent.id, input: { name: 'Both', callerTurns: [{ say: 'Hi' }], callerPersona: { prompt: 'Someone', maxTurns: 2 } } }, a.key);
-    expect(firstError(both)!.fields).toEqual([{ field: 'callerPersona', message: 'Give caller_turns or caller_persona, not both' }]);
+    expect(firstError(both)!.fields).toEqual([{ field: 'callerPersona', message: 'Give callerTurns or callerPersona, not both' }]);
+    const twoActs = await gql(t, CREATE, { agentId: a.agent.id, input: { name: 'Two', callerTurns: [{ say: 'Hi', silenceMs: 500 }] } }, a.key);
+    expect(firstError(twoActs)!.fields).toEqual([{ field: 'callerTurns[0]', message: 'Give exactly one of say, dtmf or silenceMs' }]);
     // The same input to REST: its errors name REST's fields.
     const rest = await t.request('POST', `/v1/ai-agent/${a.agent.id}/scenarios`, {
       token: a.key,
       body: { name: 'Bad', caller_turns: [{ silence_ms: 0 }, { dtmf: '1', interrupt_after_ms: 5 }], criteria: [{ type: 'max_turns', value: 'many' }] },
     });
     expect(rest.body.data.map((f: any) => f.field).sort()).toEqual(['caller_turns[0].silence_ms', 'caller_turns[1].interrupt_after_ms', 'criteria[0].value']);
+    // The fields its messages name too, at any depth; client data in a message is left as sent.
+    const restBoth = await t.request('POST', `/v1/ai-agent/${a.agent.id}/scenarios`, {
+      token: a.key,
+      body: { name: 'Both', caller_turns: [{ say: 'Hi' }], caller_persona: { prompt: 'Someone', max_turns: 2 } },
+    });
+    expect(restBoth.body.data).toEqual([{ field: 'caller_persona', message: 'Give caller_turns or caller_persona, not both' }]);
+    const restTwoActs = await t.request('POST', `/v1/ai-agent/${a.agent.id}/scenarios`, { token: a.key, body: { name: 'Two', caller_turns: [{ say: 'Hi', silence_ms: 500 }] } });
+    expect(restTwoActs.body.data).toEqual([{ field: 'caller_turns[0]', message: 'Give exactly one of say, dtmf or silence_ms' }]);
 
     const unknown = await gql(
       t,

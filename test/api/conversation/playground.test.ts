@@ -89,7 +89,7 @@ describe('the agent playground', () => {
     expect(bad.body).toMatchObject({ status: 'error', message: 'Validation failed' });
     expect(bad.body.data.map((f: any) => f.field).sort()).toEqual(['extra', 'messages[0].content', 'messages[0].role']);
     const unknownState = await testChat({ messages: [], state: 'nowhere' });
-    expect(unknownState.body.data).toEqual([{ field: 'state', message: 'Must name one of the agent_flow.states' }]);
+    expect(unknownState.body.data).toEqual([{ field: 'state', message: "Must name a state of the agent's flow" }]);
     const foreign = await testChat({ messages: [] }, agentId, b.key);
     expect(foreign.status).toBe(404);
     expect(foreign.body).toEqual({ status: 'error', message: 'Not found', data: '' });

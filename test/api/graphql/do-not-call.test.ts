@@ -99,7 +99,7 @@ describe('makeCall', () => {
     await gqlData(t, ADD, { input: { numbers: ['+14155550231'] } }, a.key);
     expect(firstError(await makeCall(a, '415-555-0231'))).toEqual({
       code: 'BAD_USER_INPUT',
-      fields: [{ field: 'callTo', message: 'call_to is on the do-not-call list' }],
+      fields: [{ field: 'callTo', message: 'callTo is on the do-not-call list' }],
     });
     await gqlData(t, REMOVE, { number: '+14155550231' }, a.key);
     expect((await makeCall(a, '415-555-0231')).data.makeCall.callTo).toBe('+14155550231');

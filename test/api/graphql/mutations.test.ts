@@ -17,7 +17,9 @@ async function restFields(method: string, path: string, body: unknown): Promise<
 }
 
 /** REST's field list as GraphQL names the same fields: `dynamic_variables[0].name` is `dynamicVariables[0].name`. */
-const inGraphQL = (fields: { field: string; message: string }[]) => fields.map(({ field, message }) => ({ field: camelName(field), message }));
+/** REST's errors as GraphQL names the same fields: in `field`, and in the message where it names one (`reminder_frequency_to`). */
+const inGraphQL = (fields: { field: string; message: string }[]) =>
+  fields.map(({ field, message }) => ({ field: camelName(field), message: message.replace(/\b[a-z]+(?:_[a-z0-9]+)+\b/g, (name) => camelName(name)) }));
 
 const MAKE_CALL = 'mutation($input: MakeCallInput!) { makeCall(input: $input) { id callStatus callFrom callTo workspaceId isTest agentDynamicVariables { name value } aiAgent { id } } }';
 
@@ -56,7 +58,7 @@ describe('makeCall', () => {
     const notOwned = await gql(t, MAKE_CALL, { input: { ...valid(), callFrom: '+14155552672' } }, a.key);
     expect(firstError(notOwned)).toEqual({
       code: 'BAD_USER_INPUT',
-      fields: [{ field: 'callFrom', message: 'call_from is not a phone number of this company' }],
+      fields: [{ field: 'callFrom', message: 'callFrom is not a phone number of this company' }],
     });
   });
 });
