@@ -175,7 +175,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));
   }
   return {
-    auth: new AuthService(config.jwt, config.authTrustMs),
+    auth: new AuthService(config.jwt, config.authTrustMs, infra.clock),
     agents,
     agentVersions: new AgentVersionService(),
     phoneNumbers,

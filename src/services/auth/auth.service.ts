@@ -8,6 +8,7 @@ import { NotFoundError, UnauthenticatedError } from '../shared/errors';
 import { requiredText, uuid } from '../shared/common.input';
 import { parseId } from '../shared/records';
 import { parseInput } from '../shared/validation';
+import { type Clock, systemClock } from '../shared/clock';
 import type { Caller, Scope } from '../shared/scope';
 import { type ApiKeyView, toApiKeyView } from './api-key.contract';
 
@@ -51,7 +52,7 @@ export interface Credential {
  * Turns a bearer token into a Scope. Tokens are API keys (`sk_...`, stored hashed) or
  * HS256 JWTs whose `company_id` names the company and `sub` the user; `exp` is required, at
  * most `maxLifetimeS` after `iat`, and `aud` and `iss` are checked when configured.
- * A verified credential is trusted for `trustMs` without asking the database again (per
+ * A verified credential is trusted for `trustMs` of `clock` without asking the database again (per
  * process), never past a JWT's `exp`: so a revoked API key stops working on every replica
  * within `trustMs` of its revocation (docs/rest.md).
  */
@@ -61,6 +62,7 @@ export class AuthService {
   constructor(
     private readonly jwtOptions: JwtOptions,
     private readonly trustMs: number,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async authenticate(db: () => EntityManager, authorization: AuthorizationValues): Promise<Scope> {
@@ -80,7 +82,7 @@ export class AuthService {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(values[0])?.[1];
     if (!token) throw new UnauthenticatedError();
     const cached = this.cache.get(token);
-    if (!fresh && cached && cached.until > Date.now()) return cached.credential;
+    if (!fresh && cached && cached.until > this.clock.now().getTime()) return cached.credential;
     let credential: Credential;
     try {
       credential = token.startsWith(API_KEY_PREFIX) ? await this.fromApiKey(db(), token) : await this.fromJwt(db(), token);
@@ -90,7 +92,7 @@ export class AuthService {
       throw err;
     }
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
-    this.cache.set(token, { credential, until: Math.min(Date.now() + this.trustMs, credential.expiresAt ?? Infinity) });
+    this.cache.set(token, { credential, until: Math.min(this.clock.now().getTime() + this.trustMs, credential.expiresAt ?? Infinity) });
     return credential;
   }
 
@@ -105,13 +107,13 @@ export class AuthService {
     if (!secret) throw new UnauthenticatedError();
     let payload: unknown;
     try {
-      payload = jwt.verify(token, secret, { algorithms: ['HS256'], ...(audience ? { audience } : {}), ...(issuer ? { issuer } : {}) });
+      payload = jwt.verify(token, secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.clock.now().getTime() / 1000), ...(audience ? { audience } : {}), ...(issuer ? { issuer } : {}) });
     } catch {
       throw new UnauthenticatedError();
     }
     const claims = jwtClaims.safeParse(payload);
     if (!claims.success) throw new UnauthenticatedError();
-    const issuedAt = claims.data.iat ?? Math.floor(Date.now() / 1000);
+    const issuedAt = claims.data.iat ?? Math.floor(this.clock.now().getTime() / 1000);
     if (claims.data.exp - issuedAt > maxLifetimeS) throw new UnauthenticatedError();
     if (!(await companyExists(em, claims.data.company_id))) throw new UnauthenticatedError();
     const { company_id: companyId, exp } = claims.data;
@@ -154,7 +156,7 @@ export class AuthService {
    * replica within `trustMs`; an unknown or already revoked key is NotFoundError.
    */
   async revokeApiKey(em: EntityManager, key: string): Promise<void> {
-    const revoked = await em.nativeUpdate(ApiKey, { hash: hashKey(key), revokedAt: null }, { revokedAt: new Date() });
+    const revoked = await em.nativeUpdate(ApiKey, { hash: hashKey(key), revokedAt: null }, { revokedAt: this.clock.now() });
     if (revoked === 0) throw new NotFoundError('API key');
   }
 
@@ -178,7 +180,7 @@ export class AuthService {
   async revokeApiKeyById({ scope, em }: Caller, id: string): Promise<ApiKeyView> {
     const key = await em.findOne(ApiKey, { id: parseId(id), company: scope.companyId, revokedAt: null });
     if (!key) throw new NotFoundError('API key');
-    key.revokedAt = new Date();
+    key.revokedAt = this.clock.now();
     await em.flush();
     for (const [token, entry] of this.cache) if (entry.credential.scope.credential === `key:${key.id}`) this.cache.delete(token);
     return toApiKeyView(key);
