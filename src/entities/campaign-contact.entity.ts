@@ -23,10 +23,15 @@ export class CampaignContact extends BaseEntity {
   @ManyToOne({ entity: () => Company, ref: true, createForeignKeyConstraint: false })
   company!: Ref<Company>;
 
-  @ManyToOne({ entity: () => Campaign, ref: true, deleteRule: 'cascade' })
+  /**
+   * The campaign and the contact: no foreign keys either, each a lookup and a lock for every
+   * entry a selection inserts. A trigger on each table deletes the entries of the rows a
+   * DELETE removes (migration 20261128040000; docs/campaigns.md, "Which contacts").
+   */
+  @ManyToOne({ entity: () => Campaign, ref: true, createForeignKeyConstraint: false })
   campaign!: Ref<Campaign>;
 
-  @ManyToOne({ entity: () => Contact, ref: true, deleteRule: 'cascade' })
+  @ManyToOne({ entity: () => Contact, ref: true, createForeignKeyConstraint: false })
   contact!: Ref<Contact>;
 
   @Property({ type: 'string', length: 20 })

@@ -141,6 +141,13 @@ export class Campaign extends BaseEntity {
   @Property({ type: 'integer', nullable: true })
   selectionRead: Opt<number> | null = null;
 
+  /**
+   * The pass under way began with no contact selected: its slices add their contacts without
+   * looking for them among the entries (docs/campaigns.md, "Which contacts"). Written by SQL only.
+   */
+  @Property({ type: 'boolean', nullable: true })
+  selectionFresh: Opt<boolean> | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deletedAt: Opt<Date> | null = null;
 }

@@ -111,3 +111,36 @@ it('start the pass again from the first contact when the campaign is edited whil
   for (let tick = 0; tick < 6; tick += 1) await sliced.tick(campaign.id);
   expect(await sliced.stats(campaign.id)).toMatchObject({ contactsSelected: 1, status: 'active' });
 });
+
+it('add each contact once when a pass starts again over contacts the campaign has selected (an edit while it runs)', async () => {
+  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
+  const { companyId } = await sliced.s.company('Restart');
+  const caller = () => sliced.s.caller(companyId);
+  await sliced.s.services.contacts.create(
+    caller(),
+    sliced.numbers(5).map((phoneNumber) => ({ phoneNumber })),
+  );
+  const { id: aiAgentId } = await sliced.s.services.agents.create(caller(), { name: 'Restart agent', prompt: 'Hello' });
+  const { id: outboundPhoneNumberId } = await sliced.s.services.phoneNumbers.create(caller(), { phoneNumber: '+14155552673', label: 'restart' });
+  const campaign = await sliced.s.services.campaigns.create(caller(), {
+    name: 'Everyone',
+    aiAgentId,
+    outboundPhoneNumberId,
+    timeZone: 'America/New_York',
+    daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
+    status: 'active',
+  });
+  // Slices of 2 and 2: four contacts selected, then an edit starts the pass again, over them.
+  for (let tick = 0; tick < 2; tick += 1) await sliced.s.services.dialer.tick(caller(), campaign.id);
+  expect((await sliced.s.services.campaigns.stats(caller(), campaign.id)).contactsSelected).toBe(4);
+  await sliced.s.services.campaigns.update(caller(), campaign.id, { name: 'Everyone, renamed' });
+  for (let tick = 0; tick < 3; tick += 1) await sliced.s.services.dialer.tick(caller(), campaign.id);
+  expect((await sliced.s.services.campaigns.stats(caller(), campaign.id)).contactsSelected).toBe(5);
+  const [row] = await sliced.s.orm.em
+    .fork()
+    .execute(
+      'SELECT count(DISTINCT contact_id)::int AS contacts, selected_at IS NOT NULL AS selected FROM campaign_contacts, campaigns c WHERE campaign_id = ? AND c.id = campaign_id GROUP BY c.selected_at',
+      [campaign.id],
+    );
+  expect(row).toEqual({ contacts: 5, selected: true });
+});

@@ -266,7 +266,7 @@ export class CampaignDialer {
       const skips: EntryChange[] = [];
       const attempts: (NewCampaignCall & { entryId: string })[] = [];
       for (const entry of due) {
-        if (entry.skip) skips.push({ id: entry.entryId, state: 'settled', outcome: 'skipped', reason: entry.skip });
+        if (entry.skip !== null) skips.push({ id: entry.entryId, state: 'settled', outcome: 'skipped', reason: entry.skip });
         else {
           attempts.push({
             entryId: entry.entryId,

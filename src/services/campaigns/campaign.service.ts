@@ -170,7 +170,7 @@ export class CampaignService {
   /** Writes the campaign (with `flush`, the caller's flush unless said), then starts its dialer when active. */
   private async save(caller: Caller, campaign: Campaign, flush = () => caller.em.flush()): Promise<void> {
     const active = campaign.status === 'active' && campaign.deletedAt === null;
-    if (active) Object.assign(campaign, { selectedAt: null, selectionStartedAt: null, selectionAfterCreatedAt: null, selectionAfterId: null, selectionRead: null });
+    if (active) Object.assign(campaign, { selectedAt: null, selectionStartedAt: null, selectionAfterCreatedAt: null, selectionAfterId: null, selectionRead: null, selectionFresh: null });
     await flush();
     if (active) await this.dialer.kick(caller.scope.companyId, campaign.id);
   }

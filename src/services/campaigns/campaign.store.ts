@@ -77,14 +77,15 @@ export interface SkipRules {
 export type SkipReason = 'contact_inactive' | 'do_not_call' | 'non_local';
 
 /**
- * Why the dialer skips contact `ct` (a `SkipReason`), or NULL when it calls it: deleted or
- * not active, then on the company's do-not-call list, then (when the campaign forbids them)
- * a number of another country than the outbound number's. The one statement of these rules:
- * the dialer reads it for each due contact, the audience preview counts with it.
+ * Why the dialer skips contact `ct` (a `SkipReason`), or NULL when it calls it: deleted (its
+ * row gone too: an entry has no foreign key to it) or not active, then on the company's
+ * do-not-call list, then (when the campaign forbids them) a number of another country than
+ * the outbound number's. The one statement of these rules: the dialer reads it for each due
+ * contact, the audience preview counts with it.
  */
 function skipReason({ allowNonLocalCalls, countryCode }: SkipRules): Fragment {
   return {
-    sql: `CASE WHEN NOT (${ACTIVE}) THEN 'contact_inactive'
+    sql: `CASE WHEN ct.id IS NULL OR NOT (${ACTIVE}) THEN 'contact_inactive'
                WHEN EXISTS (SELECT 1 FROM do_not_call_numbers d WHERE d.company_id = ct.company_id AND d.phone_number = ct.phone_number) THEN 'do_not_call'
                WHEN NOT ?::boolean AND ct.number_country_code <> ? THEN 'non_local' END`,
     params: [allowNonLocalCalls, countryCode],
@@ -142,14 +143,24 @@ const TIME_ORDERED_ID = `(lpad(to_hex((extract(epoch FROM clock_timestamp()) * 1
  * with the pass's start. The cursor moves only while the campaign's selection is as the tick
  * read it: an edit committed meanwhile (which resets it) restarts the pass. Each slice is
  * bounded, so a tick selects a slice and dials, however many contacts the company has.
+ * "Not selected yet" is an anti-join on the entries' unique (`campaign_id`, `contact_id`)
+ * index, not ON CONFLICT: entries are inserted here only, under the campaign's tick lock
+ * (`tryLockCampaign`), so no insertion races this one, and a plain insertion skips the
+ * speculative one's extra work (the unique index still refuses a duplicate). A fresh pass
+ * (`holdPass`) leaves the anti-join out.
  */
 export async function selectContacts(em: EntityManager, c: Campaign, now: Date, sizes: SliceSizes): Promise<SelectionSlice> {
+  const pass = await holdPass(em, c);
+  if (!pass) return { added: 0, done: false };
   const selected = selection(c);
   const since = c.selectedAt === null ? null : new Date(c.selectedAt.getTime() - CHANGED_MARGIN_MS);
   const startedAt = c.selectionStartedAt ?? now;
   const readBefore = c.selectionStartedAt === null ? 0 : (c.selectionRead ?? 0);
   const size = readBefore === 0 ? sizes.first : nextSlice(sizes, readBefore);
   const cursor = (column: string, none: string) => `COALESCE((SELECT ${column} FROM campaigns WHERE id = ? AND company_id = ?), ${none})`;
+  const notSelected: Fragment = pass.fresh
+    ? { sql: '', params: [] }
+    : { sql: 'AND NOT EXISTS (SELECT 1 FROM campaign_contacts e WHERE e.campaign_id = ? AND e.company_id = ct.company_id AND e.contact_id = ct.id)', params: [c.id] };
   const [row] = await em.execute<{ added: number; read: number; moved: number }[]>(
     `WITH slice AS (
        SELECT ct.id, ct.company_id, ct.created_at, ct.updated_at, ct.deleted_at, ct.status, ct.campaign_id, ct.source_name, ct.tag_name, ct.category_name
@@ -162,8 +173,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
        INSERT INTO campaign_contacts (id, created_at, updated_at, company_id, campaign_id, contact_id, state, attempts, next_attempt_at)
        SELECT ${TIME_ORDERED_ID}, ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
        FROM slice ct
-       WHERE ${selected.sql} AND ${ACTIVE} AND ct.updated_at >= COALESCE(?::timestamptz, '-infinity')
-       ON CONFLICT (campaign_id, contact_id) DO NOTHING
+       WHERE ${selected.sql} AND ${ACTIVE} AND ct.updated_at >= COALESCE(?::timestamptz, '-infinity') ${notSelected.sql}
        RETURNING 1
      ), moved AS (
        UPDATE campaigns SET
@@ -171,11 +181,11 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
          selection_started_at = CASE WHEN pass.done THEN NULL ELSE ?::timestamptz END,
          selection_after_created_at = CASE WHEN pass.done THEN NULL ELSE last.created_at END,
          selection_after_id = CASE WHEN pass.done THEN NULL ELSE last.id END,
-         selection_read = CASE WHEN pass.done THEN NULL ELSE ?::int + pass.read END
+         selection_read = CASE WHEN pass.done THEN NULL ELSE ?::int + pass.read END,
+         selection_fresh = CASE WHEN pass.done THEN NULL ELSE ?::boolean END
        FROM (SELECT count(*)::int AS read, count(*) < ? AS done FROM slice) pass
          LEFT JOIN (SELECT created_at, id FROM slice ORDER BY created_at DESC, id DESC LIMIT 1) last ON true
        WHERE campaigns.id = ? AND campaigns.company_id = ?
-         AND campaigns.selected_at IS NOT DISTINCT FROM ?::timestamptz AND campaigns.selection_started_at IS NOT DISTINCT FROM ?::timestamptz
        RETURNING 1
      ) SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM slice)::int AS read, (SELECT count(*) FROM moved)::int AS moved`,
     [
@@ -191,18 +201,45 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
       now,
       ...selected.params,
       since,
+      ...notSelected.params,
       startedAt,
       startedAt,
       readBefore,
+      pass.fresh,
       size,
       c.id,
       c.company.id,
-      c.selectedAt,
-      c.selectionStartedAt,
     ],
   );
-  // A pass whose campaign changed meanwhile (an edit restarted it) is not done: the next tick starts it again.
   return { added: row?.added ?? 0, done: (row?.read ?? 0) < size && (row?.moved ?? 0) > 0 };
+}
+
+/** The campaign's selection pass as `holdPass` found it locked. */
+interface HeldPass {
+  /** No entry of the campaign can be of a contact the pass has still to read: its slices need not look for one. */
+  fresh: boolean;
+}
+
+/**
+ * Locks the campaign's row until the tick commits, and answers its pass: null when the row is
+ * gone (deleted), or its pass is no longer the one `c` was read with (an edit committed
+ * since restarted it: the next tick starts the new pass). The lock is what the campaign's
+ * entries have in place of a foreign key (docs/campaigns.md, "Which contacts"): a DELETE of the
+ * campaign waits for this tick, then its trigger deletes the entries the tick added; an edit
+ * waits too, so the pass cannot change under the slice. A pass is fresh when it began (its
+ * first slice) with no entry of the campaign at all: entries are only added by the slices
+ * (under the tick lock), and a slice reads only contacts after those its pass has read.
+ */
+async function holdPass(em: EntityManager, c: Campaign): Promise<HeldPass | null> {
+  const [row] = await em.execute<{ same: boolean; started: boolean; fresh: boolean | null; empty: boolean }[]>(
+    `SELECT selected_at IS NOT DISTINCT FROM ?::timestamptz AND selection_started_at IS NOT DISTINCT FROM ?::timestamptz AS same,
+            selection_started_at IS NOT NULL AS started, selection_fresh AS fresh,
+            NOT EXISTS (SELECT 1 FROM campaign_contacts cc WHERE cc.campaign_id = campaigns.id AND cc.company_id = campaigns.company_id) AS empty
+     FROM campaigns WHERE id = ? AND company_id = ? FOR NO KEY UPDATE`,
+    [c.selectedAt, c.selectionStartedAt, c.id, c.company.id],
+  );
+  if (!row?.same) return null;
+  return { fresh: row.started ? row.fresh === true : row.empty };
 }
 
 /** Who a campaign's selection matches now, and who of them the dialer would skip, by reason. */
@@ -314,13 +351,12 @@ export async function applyChanges(em: EntityManager, campaign: RecordKey, chang
   );
 }
 
-/** A contact due for its next attempt, with why the dialer skips it (null: it calls it). */
-export interface DueEntry {
-  entryId: string;
-  attempts: number;
-  contact: Contact;
-  skip: SkipReason | null;
-}
+/**
+ * A contact due for its next attempt, with why the dialer skips it (null: it calls it). A
+ * skipped entry's contact is null when its row is gone (a DELETE that raced the selection
+ * that added the entry: docs/campaigns.md, "Which contacts").
+ */
+export type DueEntry = { entryId: string; attempts: number } & ({ skip: null; contact: Contact } | { skip: SkipReason; contact: Contact | null });
 
 /**
  * Up to `limit` entries due at `now`, the longest waiting first, each with its `skipReason`
@@ -329,7 +365,7 @@ export interface DueEntry {
  */
 export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: SkipRules, now: Date, limit: number): Promise<DueEntry[]> {
   const skip = skipReason(rules);
-  const rows = await em.execute<{ id: string; attempts: number; contact: ContactRow; skip: SkipReason | null }[]>(
+  const rows = await em.execute<({ id: string; attempts: number } & ({ contact: ContactRow; skip: null } | { contact: ContactRow | null; skip: SkipReason }))[]>(
     `WITH due AS (
        SELECT id, company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
        WHERE campaign_id = ? AND company_id = ? AND state = 'queued' AND next_attempt_at <= ?
@@ -337,11 +373,15 @@ export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: 
        LIMIT ?
      )
      SELECT due.id, due.attempts, to_jsonb(ct) AS contact, ${skip.sql} AS skip
-     FROM due JOIN contacts ct ON ct.id = due.contact_id AND ct.company_id = due.company_id
+     FROM due LEFT JOIN contacts ct ON ct.id = due.contact_id AND ct.company_id = due.company_id
      ORDER BY due.next_attempt_at, due.id`,
     [campaign.id, campaign.companyId, now, limit, ...skip.params],
   );
-  return rows.map((r) => ({ entryId: r.id, attempts: r.attempts, contact: em.map(Contact, r.contact), skip: r.skip }));
+  return rows.map((r) =>
+    r.skip === null
+      ? { entryId: r.id, attempts: r.attempts, skip: null, contact: em.map(Contact, r.contact) }
+      : { entryId: r.id, attempts: r.attempts, skip: r.skip, contact: r.contact && em.map(Contact, r.contact) },
+  );
 }
 
 /** Attempts live now: the campaign's share of the concurrent-call limit in use. */
