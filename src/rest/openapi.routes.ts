@@ -6,7 +6,9 @@ import { openApiDocument } from './openapi-document';
 
 /**
  * GET /openapi.json: the document of every operation declared on `api` before this one, and
- * of this one. Built once, here: mount it after every other route. The answer is the
+ * of this one: mount it after every other route. Built once, at its first request rather than
+ * at start (converting every operation's zod schemas is most of a service's start-up CPU, and
+ * most services never serve it: docs/testing.md, "How long it takes"). The answer is the
  * document itself, not the envelope, as OpenAPI tools expect.
  */
 export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestState> {
@@ -25,10 +27,11 @@ export function openApiRoutes(api: RestApi, publicBaseUrl: string): Router<RestS
       data: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
     },
     (ctx) => {
-      ctx.body = document;
+      ctx.body = document ??= openApiDocument(operations, publicBaseUrl);
     },
   );
-  // Made after the route above, so that it lists it too; the handler reads it at request time.
-  const document = openApiDocument(api.operations, publicBaseUrl);
+  // Listed after the route above, so that it lists it too; operations declared later are not.
+  const operations = [...api.operations];
+  let document: ReturnType<typeof openApiDocument> | undefined;
   return router;
 }
