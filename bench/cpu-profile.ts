@@ -3,7 +3,7 @@
  * each with its share of the samples, for docs/performance.md.
  *   node dist/bench/cpu-profile.js <file.cpuprofile> [top=20]
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 interface ProfileNode {
@@ -35,6 +35,17 @@ export function topSelfTime(file: string, top = 20): SelfTime[] {
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
     .map(([name, hits]) => ({ name, share: hits / total }));
+}
+
+/** Logs the top self-time functions of the newest profile `node --cpu-prof` wrote into `dir` (a service's, once it has exited). */
+export function logNewestProfile(dir: string, log: (line: string) => void): void {
+  const newest = readdirSync(dir)
+    .filter((f) => f.startsWith('CPU.') && f.endsWith('.cpuprofile'))
+    .map((f) => path.join(dir, f))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!newest) return;
+  log(`CPU profile of the service (whole run): ${newest}`);
+  for (const { name, share } of topSelfTime(newest, 15)) log(`  ${(100 * share).toFixed(1).padStart(5)}%  ${name}`);
 }
 
 if (require.main === module) {

@@ -18,7 +18,6 @@
  *   BENCH_CALLS=2000 BENCH_CONTACTS=2000 BENCH_EXECUTIONS=5000 (sizes of the engine runs)
  */
 import { execFile } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +34,7 @@ import { countEvents, drain, quiet } from './waits';
 import { measureCalls } from './calls';
 import { measureCampaign } from './campaigns';
 import { measureFlows } from './flows';
-import { topSelfTime } from './cpu-profile';
+import { logNewestProfile } from './cpu-profile';
 import { profilePhase } from './profiler';
 import { type Statement, statementLines, statementProfile } from './statements';
 
@@ -145,17 +144,6 @@ async function seed(service: Measured, databaseUrl: string) {
   return { companyId, key, makeCall };
 }
 
-/** The top self-time functions of the service's CPU profile (the newest one node wrote). */
-function logServiceProfile(): void {
-  const newest = readdirSync(PROFILE_DIR)
-    .filter((f) => f.startsWith('CPU.') && f.endsWith('.cpuprofile'))
-    .map((f) => path.join(PROFILE_DIR, f))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
-  if (!newest) return;
-  log(`CPU profile of the service (whole run): ${newest}`);
-  for (const { name, share } of topSelfTime(newest, 15)) log(`  ${(100 * share).toFixed(1).padStart(5)}%  ${name}`);
-}
-
 /** The phases `BENCH_PHASES` names (all when unset); an unknown name fails the run before anything starts. */
 function selectedPhases(): Set<Phase> {
   const names = (process.env.BENCH_PHASES ?? '')
@@ -244,7 +232,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
     await statements.close();
     const rss = rssRow({ service: await service.peakRssMiB(), baseline: await baseline.peakRssMiB() });
     for (const p of processes.splice(0).reverse()) await p.stop();
-    if (nodeArgs.length) logServiceProfile();
+    if (nodeArgs.length) logNewestProfile(PROFILE_DIR, log);
     return { rows, rss, failed };
   } catch (err) {
     for (const p of processes) log(`stderr of pid ${p.pid}:\n${p.errors()}`);

@@ -12,6 +12,8 @@
  *   npm run bench:volume                       # full scale: 20-25 minutes on a busy 2-core machine, most of it the seed
  *   VOLUME_SCALE=0.1 npm run bench:volume      # a tenth of every count (prints, leaves the docs alone)
  *   BENCH_DURATION=5                           # seconds measured per read
+ *   VOLUME_READS='GraphQL calls'               # only the reads whose names contain it (no listing, no activation; leaves the docs alone)
+ *   BENCH_CPU_PROF=1                           # a CPU profile of the service over the run, summarised
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -26,6 +28,7 @@ import { analyticsLatency, analyticsSums } from '../src/services/analytics/analy
 import type { Campaign } from '../src/entities';
 import { audienceCounts, audienceSample } from '../src/services/campaigns/campaign.store';
 import { encodeCursor } from '../src/services/shared/pagination';
+import { logNewestProfile } from './cpu-profile';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeBlock, writeResults } from './report';
@@ -43,6 +46,9 @@ const AGENTS = 3;
 const CONNECTIONS = 10;
 const WARMUP_S = 1;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+/** Only the reads whose names contain it, when set: the listing, the requests beside it and the activation are left out. */
+const ONLY_READS = process.env.VOLUME_READS;
+const PROFILE_DIR = path.resolve(__dirname, '../../.data/bench-profiles');
 const READ_AIM_MS = 50;
 const COUNT_AIM_MS = 500;
 const ANALYTICS_AIM_MS = 1000;
@@ -521,6 +527,75 @@ async function explain(sql: pg.Pool, statement: Statement | undefined, params: u
 const planSection = (name: string, statement: Statement | undefined, plan: string, text = statement?.fullQuery) =>
   `#### ${name}\n\n${statement ? `${statement.perUnit.toFixed(2)} a request, ${(statement.totalMs / Math.max(1, statement.calls)).toFixed(2)} ms each on average:\n\n` : ''}\`\`\`\n${text?.replace(/\s+/g, ' ') ?? ''}\n\n${plan}\n\`\`\``;
 
+/**
+ * The rows of the whole history beside the reads: the legacy listing of every contact of
+ * `large`, requests while listings (and analytics) run, and the activation of a campaign
+ * selecting every contact; their plans added to `plans`.
+ */
+async function historyRows(service: Measured, sql: pg.Pool, large: Tenant, statements: Awaited<ReturnType<typeof statementProfile>>, plans: string[]): Promise<Row[]> {
+  const rows: Row[] = [];
+  log('listing: GET /compaign/v1/contact of the large company');
+  await statements.start();
+  const listed = await listing(service, large);
+  const expected = Number((await sql.query<{ n: string }>('SELECT count(*) AS n FROM contacts WHERE company_id = $1 AND deleted_at IS NULL', [large.companyId])).rows[0].n);
+  const pageStatement = (await statements.top(Math.ceil(expected / 1000), 5)).find((st) => /\(created_at, id\) </.test(st.fullQuery));
+  // A page from the middle of the listing: after the row half-way down.
+  const middle = (
+    await sql.query<{ at: Date; id: string }>('SELECT created_at AS at, id FROM contacts WHERE company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [
+      large.companyId,
+      Math.floor(expected / 2),
+    ])
+  ).rows[0];
+  plans.push(planSection('GET /compaign/v1/contact: a page of 1,000 half-way down', pageStatement, await explain(sql, pageStatement, [large.companyId, middle?.at, middle?.id, 1000])));
+  const growth = listed.rssPeak - listed.rssBefore;
+  rows.push({
+    figure: `GET /compaign/v1/contact (${fixed(expected)} contacts)`,
+    measured: `${fixed(listed.contacts)} contacts, ${fixed(listed.mib)} MiB in ${listed.seconds.toFixed(1)} s; service RSS ${fixed(listed.rssBefore)} -> peak ${fixed(listed.rssPeak)} MiB (+${fixed(growth)})`,
+    anchor: `${fixed(expected)} contacts stored`,
+    aim: { text: `streams, RSS grows < ${RSS_AIM_MIB} MiB`, met: listed.contacts === expected && growth < RSS_AIM_MIB },
+  });
+
+  log('requests while the listing runs');
+  const light = get(service, (t) => `/v1/calls?status=completed&campaign_id=${t.campaignIds[2]}`)(large);
+  const during = await underLoad(light, () => listing(service, large));
+  rows.push({
+    figure: 'GET /v1/calls (campaign + status) while 1M listings run',
+    measured: `p99 ${during.loaded.p99Ms} ms, ${fixed(during.loaded.reqPerS)} req/s (${during.heavyRuns} listings)`,
+    anchor: `alone: p99 ${during.alone.p99Ms} ms, ${fixed(during.alone.reqPerS)} req/s`,
+    aim: { text: 'p99 within 2x of alone', met: during.loaded.p99Ms <= 2 * during.alone.p99Ms && during.loaded.failed === 0 },
+  });
+
+  log('requests while 30-day analytics queries and the listing run');
+  const analytics = { runs: 0, failed: 0 };
+  const withAnalytics = await underLoad(light, async () => {
+    const ran = await analyticsWhileListing(service, large);
+    analytics.runs += ran.runs;
+    analytics.failed += ran.failed;
+  });
+  rows.push({
+    figure: 'GET /v1/calls (campaign + status) while 30-day analytics and a 1M listing run',
+    measured: `p99 ${withAnalytics.loaded.p99Ms} ms, ${fixed(withAnalytics.loaded.reqPerS)} req/s (${withAnalytics.heavyRuns} listings, ${analytics.runs} analytics queries${analytics.failed ? `, ${analytics.failed} of them answered an error` : ''})`,
+    anchor: `alone: p99 ${withAnalytics.alone.p99Ms} ms, ${fixed(withAnalytics.alone.reqPerS)} req/s`,
+    aim: { text: 'p99 within 2x of alone', met: withAnalytics.loaded.p99Ms <= 2 * withAnalytics.alone.p99Ms && withAnalytics.loaded.failed === 0 },
+  });
+
+  log('activation: a campaign selecting every contact of the large company');
+  await statements.start();
+  const activated = await activation(service, sql, large);
+  const selection = (await statements.top(1, 8)).find((st) => /INSERT INTO campaign_contacts/i.test(st.fullQuery));
+  plans.push(planSection('Activating a campaign: the selection of every contact (not explained: an INSERT; its time as it ran)', selection, ''));
+  rows.push({
+    figure: `activating a campaign selecting every contact`,
+    measured:
+      `${fixed(activated.selected)} contacts selected ${activated.seconds.toFixed(1)} s after the request, ` +
+      `the first call ${activated.firstCallS === null ? 'after it' : `${activated.firstCallS.toFixed(1)} s after it`} (${fixed(activated.callsDuring)} placed meanwhile); ` +
+      `then ${fixed(activated.dialedPerS)} calls/s placed`,
+    anchor: 'bench:campaigns: 500 contacts/s aim (zero-length calls, 200 live)',
+    aim: { text: `selection < ${SELECTION_AIM_S} s`, met: activated.seconds < SELECTION_AIM_S },
+  });
+  return rows;
+}
+
 async function main(): Promise<void> {
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
   const loadBefore = os.loadavg();
@@ -532,7 +607,8 @@ async function main(): Promise<void> {
   try {
     const port = await freePort();
     // Zero-length simulated calls: the activation's dialing rate is the dialer's, as in bench:campaigns.
-    service = await startProcess(path.join(ROOT, 'dist/src/main.js'), port, serviceEnv(db.url, port, { SIM_RING_MS: '0', SIM_TALK_MS: '0' }));
+    const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    service = await startProcess(path.join(ROOT, 'dist/src/main.js'), port, serviceEnv(db.url, port, { SIM_RING_MS: '0', SIM_TALK_MS: '0' }), nodeArgs);
     measured = service;
     log(`service: pid ${service.pid} on ${service.url}, ${db.kind}; scale ${SCALE}`);
     const large = await tenant(service, db.url, 'Large', CAMPAIGNS, '+14155552671');
@@ -551,7 +627,8 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     const plans: string[] = [];
     const statements = await statementProfile(db.url);
-    for (const read of [...reads(service), ...(await issueReads(service, sql, large, [large, empty]))]) {
+    const allReads = [...reads(service), ...(await issueReads(service, sql, large, [large, empty]))];
+    for (const read of allReads.filter((r) => ONLY_READS === undefined || r.name.includes(ONLY_READS))) {
       await load(read.request(empty), WARMUP_S);
       const onEmpty = await load(read.request(empty), DURATION_S);
       await load(read.request(large), WARMUP_S);
@@ -592,65 +669,7 @@ async function main(): Promise<void> {
       }
     }
 
-    log('listing: GET /compaign/v1/contact of the large company');
-    await statements.start();
-    const listed = await listing(service, large);
-    const expected = Number((await sql.query<{ n: string }>('SELECT count(*) AS n FROM contacts WHERE company_id = $1 AND deleted_at IS NULL', [large.companyId])).rows[0].n);
-    const pageStatement = (await statements.top(Math.ceil(expected / 1000), 5)).find((st) => /\(created_at, id\) </.test(st.fullQuery));
-    // A page from the middle of the listing: after the row half-way down.
-    const middle = (
-      await sql.query<{ at: Date; id: string }>('SELECT created_at AS at, id FROM contacts WHERE company_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1', [
-        large.companyId,
-        Math.floor(expected / 2),
-      ])
-    ).rows[0];
-    plans.push(planSection('GET /compaign/v1/contact: a page of 1,000 half-way down', pageStatement, await explain(sql, pageStatement, [large.companyId, middle?.at, middle?.id, 1000])));
-    const growth = listed.rssPeak - listed.rssBefore;
-    rows.push({
-      figure: `GET /compaign/v1/contact (${fixed(expected)} contacts)`,
-      measured: `${fixed(listed.contacts)} contacts, ${fixed(listed.mib)} MiB in ${listed.seconds.toFixed(1)} s; service RSS ${fixed(listed.rssBefore)} -> peak ${fixed(listed.rssPeak)} MiB (+${fixed(growth)})`,
-      anchor: `${fixed(expected)} contacts stored`,
-      aim: { text: `streams, RSS grows < ${RSS_AIM_MIB} MiB`, met: listed.contacts === expected && growth < RSS_AIM_MIB },
-    });
-
-    log('requests while the listing runs');
-    const light = get(service, (t) => `/v1/calls?status=completed&campaign_id=${t.campaignIds[2]}`)(large);
-    const during = await underLoad(light, () => listing(service!, large));
-    rows.push({
-      figure: 'GET /v1/calls (campaign + status) while 1M listings run',
-      measured: `p99 ${during.loaded.p99Ms} ms, ${fixed(during.loaded.reqPerS)} req/s (${during.heavyRuns} listings)`,
-      anchor: `alone: p99 ${during.alone.p99Ms} ms, ${fixed(during.alone.reqPerS)} req/s`,
-      aim: { text: 'p99 within 2x of alone', met: during.loaded.p99Ms <= 2 * during.alone.p99Ms && during.loaded.failed === 0 },
-    });
-
-    log('requests while 30-day analytics queries and the listing run');
-    const analytics = { runs: 0, failed: 0 };
-    const withAnalytics = await underLoad(light, async () => {
-      const ran = await analyticsWhileListing(service!, large);
-      analytics.runs += ran.runs;
-      analytics.failed += ran.failed;
-    });
-    rows.push({
-      figure: 'GET /v1/calls (campaign + status) while 30-day analytics and a 1M listing run',
-      measured: `p99 ${withAnalytics.loaded.p99Ms} ms, ${fixed(withAnalytics.loaded.reqPerS)} req/s (${withAnalytics.heavyRuns} listings, ${analytics.runs} analytics queries${analytics.failed ? `, ${analytics.failed} of them answered an error` : ''})`,
-      anchor: `alone: p99 ${withAnalytics.alone.p99Ms} ms, ${fixed(withAnalytics.alone.reqPerS)} req/s`,
-      aim: { text: 'p99 within 2x of alone', met: withAnalytics.loaded.p99Ms <= 2 * withAnalytics.alone.p99Ms && withAnalytics.loaded.failed === 0 },
-    });
-
-    log('activation: a campaign selecting every contact of the large company');
-    await statements.start();
-    const activated = await activation(service, sql, large);
-    const selection = (await statements.top(1, 8)).find((st) => /INSERT INTO campaign_contacts/i.test(st.fullQuery));
-    plans.push(planSection('Activating a campaign: the selection of every contact (not explained: an INSERT; its time as it ran)', selection, ''));
-    rows.push({
-      figure: `activating a campaign selecting every contact`,
-      measured:
-        `${fixed(activated.selected)} contacts selected ${activated.seconds.toFixed(1)} s after the request, ` +
-        `the first call ${activated.firstCallS === null ? 'after it' : `${activated.firstCallS.toFixed(1)} s after it`} (${fixed(activated.callsDuring)} placed meanwhile); ` +
-        `then ${fixed(activated.dialedPerS)} calls/s placed`,
-      anchor: 'bench:campaigns: 500 contacts/s aim (zero-length calls, 200 live)',
-      aim: { text: `selection < ${SELECTION_AIM_S} s`, met: activated.seconds < SELECTION_AIM_S },
-    });
+    if (ONLY_READS === undefined) rows.push(...(await historyRows(service, sql, large, statements, plans)));
 
     const loadAfter = os.loadavg();
     const version = (await sql.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
@@ -667,12 +686,14 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`\n${text(run)}\n`);
     await statements.close();
-    if (SCALE === 1) {
+    if (SCALE === 1 && ONLY_READS === undefined) {
       await writeResults(DOC, run, RESULTS);
       await writeBlock(DOC, PLANS, plans.join('\n\n'));
       process.stdout.write('\nWritten into docs/performance.md.\n');
     } else {
-      process.stdout.write(`\n${plans.join('\n\n')}\n\nVOLUME_SCALE=${SCALE}: docs/performance.md left as it was (the plans above).\n`);
+      process.stdout.write(
+        `\n${plans.join('\n\n')}\n\nVOLUME_SCALE=${SCALE}${ONLY_READS === undefined ? '' : `, VOLUME_READS=${ONLY_READS}`}: docs/performance.md left as it was (the plans above).\n`,
+      );
     }
     started = performance.now();
   } catch (err) {
@@ -680,6 +701,7 @@ async function main(): Promise<void> {
     throw err;
   } finally {
     await service?.stop();
+    if (process.env.BENCH_CPU_PROF === '1') logNewestProfile(PROFILE_DIR, log);
     await sql.end();
     await db.drop();
   }

@@ -1,7 +1,6 @@
 import depthLimit from 'graphql-depth-limit';
 import {
   type DocumentNode,
-  type FieldNode,
   type FragmentDefinitionNode,
   GraphQLError,
   type GraphQLSchema,
@@ -10,7 +9,6 @@ import {
   Lexer,
   NoFragmentCyclesRule,
   NoSchemaIntrospectionCustomRule,
-  type SelectionSetNode,
   Source,
   specifiedRules,
   TokenKind,
@@ -22,6 +20,7 @@ import { fieldExtensionsEstimator, getComplexity, simpleEstimator, type Complexi
 import { textProblem } from '../db/storable';
 import { reservedKeys, unstorable } from '../services/shared/storable';
 import { DEFAULT_PAGE_SIZE } from './input';
+import { selectedFields } from './selection';
 
 /** Deepest selection accepted (a campaign's calls' agents are 7 levels deep). */
 export const MAX_DEPTH = 10;
@@ -48,17 +47,6 @@ export const MAX_FIELD_ALIASES = 20;
 /** What the complexity estimators get besides a field: the document's fragments, by name. */
 interface CostContext {
   fragments: Map<string, FragmentDefinitionNode>;
-}
-
-/** The fields a selection set asks for, through its inline fragments and fragment spreads (each fragment once). */
-function selectedFields(selectionSet: SelectionSetNode | undefined, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): FieldNode[] {
-  return (selectionSet?.selections ?? []).flatMap((selection) => {
-    if (selection.kind === Kind.FIELD) return [selection];
-    if (selection.kind === Kind.INLINE_FRAGMENT) return selectedFields(selection.selectionSet, fragments, seen);
-    if (seen.has(selection.name.value)) return [];
-    seen.add(selection.name.value);
-    return selectedFields(fragments.get(selection.name.value)?.selectionSet, fragments, seen);
-  });
 }
 
 /**

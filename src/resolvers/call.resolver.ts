@@ -1,9 +1,11 @@
-import { Args, Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Args, Arg, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root, Subscription, type SubscribeResolverData } from 'type-graphql';
 import type { GraphQLContext } from '../graphql/context';
 import { IDEMPOTENCY_KEY_DESCRIPTION, keyedMutation } from '../graphql/idempotency';
 import { foundOrNull } from '../graphql/lookup';
 import { pageInput, presentFilters, restNamedInput } from '../graphql/input';
 import { perNode } from '../graphql/limits';
+import { nodeFieldNames } from '../graphql/selection';
 import { idFilter } from '../graphql/subscriptions';
 import { AiAgentType } from '../schema/ai-agent.type';
 import { MakeCallInput, SimulateInboundCallInput } from '../schema/call.input';
@@ -13,6 +15,7 @@ import { type Connection, connectionOf } from '../schema/connection.type';
 import { ContactType } from '../schema/contact.type';
 import { CallsArgs, CallStatusChangedArgs } from '../schema/page.args';
 import { CallService } from '../services/calls/call.service';
+import { callContract, type CallView } from '../services/calls/call.contract';
 import type { MakeCallInput as MakeCallServiceInput } from '../services/calls/call.input';
 import { NotFoundError } from '../services/shared/errors';
 import type { IdempotencyService } from '../services/platform/idempotency.service';
@@ -22,6 +25,25 @@ import type { RateLimitService } from '../services/platform/rate-limit.service';
 import type { Topics } from '../services/platform/events';
 
 type CallEvent = Topics['call.updated'];
+
+/** The field of the call each of its field resolvers reads (the related record's id). */
+const RESOLVED_FROM = { aiAgent: 'aiAgentId', campaign: 'campaignId', contact: 'contactId' } as const satisfies Record<string, keyof CallView>;
+
+/**
+ * The fields of the call's view the nodes of a `calls` query read: those selected, and the
+ * ids its field resolvers read; every field (undefined) for a selection naming a field this
+ * does not know.
+ */
+function callFieldsRead(info: GraphQLResolveInfo): (keyof CallView)[] | undefined {
+  const fields: (keyof CallView)[] = [];
+  for (const name of nodeFieldNames(info)) {
+    if (name === '__typename') continue;
+    if (Object.hasOwn(RESOLVED_FROM, name)) fields.push(RESOLVED_FROM[name as keyof typeof RESOLVED_FROM]);
+    else if (Object.hasOwn(callContract.view.shape, name)) fields.push(name as keyof CallView);
+    else return undefined;
+  }
+  return fields;
+}
 
 const matches = (f: CallStatusChangedArgs, e: CallEvent): boolean => idFilter(f.callId, e.callId) && idFilter(f.campaignId, e.campaignId) && (!f.workspace || f.workspace === e.workspace);
 
@@ -40,9 +62,12 @@ export class CallResolver {
   }
 
   @Query(() => CallConnection, { complexity: perNode, description: 'Calls, newest first; every filter optional.' })
-  async calls(@Args(() => CallsArgs) { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext): Promise<Connection<CallType>> {
+  async calls(@Args(() => CallsArgs) { first, after, ...filters }: CallsArgs, @Ctx() { caller }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<Connection<CallType>> {
     const input = { ...presentFilters(filters), ...pageInput(first, after) };
-    return connectionOf({ page: await this.callService.list(caller, input), node: (call) => call, count: () => this.callService.count(caller, input), after });
+    // Only what the query selects is read (GraphQL resolves no other field of a node).
+    const page = await this.callService.list(caller, input, callFieldsRead(info));
+    // An instance of the type's class: TypeGraphQL copies any other root into one for each field resolver it runs on it.
+    return connectionOf({ page, node: (call) => Object.assign(new CallType(), call), count: () => this.callService.count(caller, input), after });
   }
 
   @Mutation(() => CallType, { description: 'Places a test call (pstn-queued).' })

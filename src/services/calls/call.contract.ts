@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { Call } from '../../entities';
 import { TRANSFER_MODES } from '../../entities/ai-agent.entity';
 import { ANSWERED_BY, CALL_DIRECTIONS, CALL_STATUSES, TRANSFER_STATUSES } from '../../entities/call.entity';
-import { defineContract, described as d, field, namedObject, type ViewOf, viewOf } from '../shared/contract';
+import { defineContract, described as d, field, instantFieldsOf, namedObject, type ViewOf, viewOf } from '../shared/contract';
+import type { StoredView } from '../../db/statements';
 import type { StoredTurn } from '../conversation/transcript';
 import { phone, uuid, workspace } from '../shared/common.input';
 import type { PhoneParser } from '../shared/phone';
@@ -137,14 +138,64 @@ function transcriptTurnsOf(object: Record<string, unknown> | null): CallView['tr
 export const callStoredView = callContract.view.omit({ transcriptTurns: true, costBreakdown: true }).extend({ costTelephony: z.number(), costLlm: z.number(), costRecording: z.number() });
 export type CallStoredView = z.output<typeof callStoredView>;
 
+/** A call's decimal fields as read: numbers on the entity, text in a stored view (the driver reads numeric as text). */
+type Decimals = Record<'cost' | 'costTelephony' | 'costLlm' | 'costRecording', number | string>;
+
+/** The fields of a call's view computed from its stored fields, each with the stored fields it reads. */
+const computed = {
+  transcriptObject: { from: ['transcriptObject'], value: (c: Pick<CallStoredView, 'transcriptObject'>) => c.transcriptObject ?? null },
+  transcriptTurns: { from: ['transcriptObject'], value: (c: Pick<CallStoredView, 'transcriptObject'>) => transcriptTurnsOf(c.transcriptObject) },
+  cost: { from: ['cost'], value: (c: Pick<Decimals, 'cost'>) => Number(c.cost) },
+  costBreakdown: {
+    from: ['costTelephony', 'costLlm', 'costRecording', 'cost'],
+    value: (c: Decimals) => ({
+      telephony: Number(c.costTelephony),
+      llm: Number(c.costLlm),
+      recording: Number(c.costRecording),
+      total: Number(c.cost),
+    }),
+  },
+} satisfies { [K in keyof CallView]?: { from: (keyof CallStoredView)[]; value: (c: CallStoredView) => CallView[K] } };
+
+/** The stored fields the computed ones are made from. */
+type ComputedFrom = (typeof computed)[keyof typeof computed]['from'][number];
+
+const isComputed = (field: string): field is keyof typeof computed => field in computed;
+
 /** The view of a stored call: its entity, or its stored view (`callById`). */
 export const toCallView = (call: Call | CallStoredView): CallView =>
   viewOf(callContract, call, {
-    transcriptObject: (c) => c.transcriptObject ?? null,
-    transcriptTurns: (c) => transcriptTurnsOf(c.transcriptObject),
-    cost: (c) => Number(c.cost),
-    costBreakdown: (c) => ({ telephony: Number(c.costTelephony), llm: Number(c.costLlm), recording: Number(c.costRecording), total: Number(c.cost) }),
+    transcriptObject: (c) => computed.transcriptObject.value(c),
+    transcriptTurns: (c) => computed.transcriptTurns.value(c),
+    cost: (c) => computed.cost.value(c),
+    costBreakdown: (c) => computed.costBreakdown.value(c),
   });
+
+/** The stored fields the view's `fields` are read or computed from, in the stored view's order. */
+export function callStoredFields(fields: readonly (keyof CallView)[]): (keyof CallStoredView)[] {
+  const needed = new Set<string>(fields.flatMap((field) => (isComputed(field) ? computed[field].from : [field])));
+  return (Object.keys(callStoredView.shape) as (keyof CallStoredView)[]).filter((key) => needed.has(key));
+}
+
+/** The stored fields holding instants (ISO text in a stored view, Dates in the view). */
+const storedInstants = instantFieldsOf(callStoredView);
+
+/**
+ * The `fields` of a call's view, from its stored view holding (at least) the stored fields
+ * they are made from (`callStoredFields`): a view with those fields only, for a reader that
+ * reads no other.
+ */
+export function callFieldsOf<K extends keyof CallView>(stored: Partial<StoredView<CallStoredView>>, fields: readonly K[]): Pick<CallView, K> {
+  const view: Partial<Record<keyof CallView, unknown>> = {};
+  for (const field of fields) {
+    if (isComputed(field)) view[field] = computed[field].value(stored as Pick<CallStoredView, ComputedFrom>);
+    else {
+      const value = stored[field as keyof CallStoredView];
+      view[field] = storedInstants.has(field) && typeof value === 'string' ? new Date(value) : value;
+    }
+  }
+  return view as Pick<CallView, K>;
+}
 
 /**
  * A variable make-call hands to the agent. The rules of interface 4.1 are regular

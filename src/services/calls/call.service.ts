@@ -24,7 +24,7 @@ import { findOwned, parseId } from '../shared/records';
 import { viewOfStored } from '../shared/contract';
 import { alone, type ViewReads } from '../../db/statements';
 import { makeCallRefusal, type MakeCallRefusal } from './make-call-checks';
-import { callStoredView, type CallView, toCallView } from './call.contract';
+import { callFieldsOf, callStoredFields, callStoredView, type CallView, toCallView } from './call.contract';
 import type { Caller, Scope } from '../shared/scope';
 import type { OperationLimits } from '../platform/rate-limit.service';
 import { parseInput } from '../shared/validation';
@@ -128,13 +128,25 @@ export class CallService {
     return toCallView(viewOfStored(callStoredView, call));
   }
 
-  /** A page of the company's calls, newest first: one prepared statement on the reads' pool, each row's view made from its columns (`callsPage`). */
-  async list({ scope }: Caller, input: ListCallsInput): Promise<Page<CallView>> {
+  /**
+   * A page of the company's calls, newest first: one prepared statement on the reads' pool,
+   * each row's view made from its columns (`callsPage`). With `fields`, each view holds those
+   * fields only, besides `id` and `createdAt` (its cursor), and only the columns they are
+   * made from are read (a reader that reads no other field: GraphQL, which resolves the
+   * fields a query selects).
+   */
+  async list<K extends keyof CallView = keyof CallView>({ scope }: Caller, input: ListCallsInput, fields?: readonly K[]): Promise<Page<Pick<CallView, K | 'id' | 'createdAt'>>> {
     const parsed = parseInput(listCallsInput, input);
     const { limit, cursor } = parsed;
-    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), cursor ? decodeCursor(cursor) : undefined, limit + 1);
-    const items = rows.slice(0, limit).map((row) => toCallView(viewOfStored(callStoredView, row)));
-    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+    const page = (rows: object[], view: (row: object) => Pick<CallView, K | 'id' | 'createdAt'>) => {
+      const items = rows.slice(0, limit).map(view);
+      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
+    };
+    const after = cursor ? decodeCursor(cursor) : undefined;
+    if (!fields) return page(await callsPage(this.reads, scope.companyId, storeFilters(parsed), after, limit + 1), (row) => toCallView(viewOfStored(callStoredView, row)));
+    const shown = [...new Set<K | 'id' | 'createdAt'>(['id', 'createdAt', ...fields])];
+    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), after, limit + 1, callStoredFields(shown));
+    return page(rows, (row) => callFieldsOf(row, shown));
   }
 
   /** How many calls `list` would page through with the same filters. */

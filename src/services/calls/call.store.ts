@@ -583,8 +583,24 @@ export interface CallFilters {
   createdBefore?: Date;
 }
 
-/** The prepared read of each combination of filters used so far, by its condition. */
+/** Most page reads prepared (a combination of filters and of columns each): past them a read is planned at each run, so that clients' selections cannot grow the statements without bound. */
+const PREPARED_PAGES = 100;
+
+/** The read of each combination of filters and columns used so far, by its select list and condition. */
 const pageQueries = new Map<string, ReturnType<typeof viewQuery<CallStoredView>>>();
+
+/** The page read of `columns` (every stored field when absent) and `where`: prepared once, up to PREPARED_PAGES of them. */
+function pageQuery(columns: readonly (keyof CallStoredView)[] | undefined, where: string) {
+  const key = `${columns?.join(',') ?? '*'} ${where}`;
+  const known = pageQueries.get(key);
+  if (known) return known;
+  const picked: Partial<Record<keyof CallStoredView, true>> | undefined = columns && Object.fromEntries(columns.map((c) => [c, true]));
+  const view = picked ? callStoredView.pick(picked) : callStoredView;
+  if (pageQueries.size >= PREPARED_PAGES) return viewQuery<CallStoredView>(null, Call, view, where);
+  const query = viewQuery<CallStoredView>(`calls-page-${pageQueries.size}`, Call, view, where);
+  pageQueries.set(key, query);
+  return query;
+}
 
 /**
  * The company's live calls `filters` match, after `after` (a row comparison the indexes on
@@ -611,17 +627,19 @@ function callConditions(companyId: string, filters: CallFilters, after?: { creat
  * Up to `limit` calls of the company matching `filters`, not soft-deleted, newest first after
  * `after` (the row a cursor names) or from the newest, as stored views: one prepared statement
  * on the reads' pool per combination of filters (each has the plan of its own indexes), no
- * entity or identity map (docs/performance.md, "Volume").
+ * entity or identity map (docs/performance.md, "Volume"). With `columns`, only those fields
+ * are read (a transcript is not read for a page that shows none), one statement per set.
  */
-export async function callsPage(reads: ViewReads, companyId: string, filters: CallFilters, after: { createdAt: Date; id: string } | undefined, limit: number): Promise<StoredView<CallStoredView>[]> {
+export async function callsPage<K extends keyof CallStoredView = keyof CallStoredView>(
+  reads: ViewReads,
+  companyId: string,
+  filters: CallFilters,
+  after: { createdAt: Date; id: string } | undefined,
+  limit: number,
+  columns?: readonly K[],
+): Promise<StoredView<Pick<CallStoredView, K>>[]> {
   const { where, values } = callConditions(companyId, filters, after);
-  const text = `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`;
-  let query = pageQueries.get(text);
-  if (!query) {
-    query = viewQuery<CallStoredView>(`calls-page-${pageQueries.size}`, Call, callStoredView, text);
-    pageQueries.set(text, query);
-  }
-  return query(reads, [...values, limit]);
+  return pageQuery(columns, `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`)(reads, [...values, limit]);
 }
 
 /** How many of the company's live calls `filters` match (GraphQL `totalCount`): exact, one statement on the reads' pool. */

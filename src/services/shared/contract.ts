@@ -209,6 +209,12 @@ function fieldsOf(view: z.ZodObject): { keys: string[]; instants: boolean[] } {
   return fields;
 }
 
+/** The fields of `view` that hold instants (`isInstant`). */
+export function instantFieldsOf(view: z.ZodObject): Set<string> {
+  const { keys, instants } = fieldsOf(view);
+  return new Set(keys.filter((_, i) => instants[i]));
+}
+
 /**
  * The view of `entity`: each field read from the entity property of the same name; a
  * field `xId` from the relation `x` (its id, or null); `computed` for the others.

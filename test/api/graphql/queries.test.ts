@@ -1,3 +1,4 @@
+import { Call } from '../../../src/entities';
 import { okData, type Tenant, oneTenant } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 import { firstError, gql, gqlData } from './graphql-client';
@@ -109,6 +110,41 @@ describe('calls', () => {
     expect(await ids(`, createdAfter: "${at(first)}", createdBefore: "${at(third)}"`)).toEqual([second.id, first.id]);
     const bad = await gql(t, '{ calls(createdAfter: "yesterday") { totalCount } }', {}, a.key);
     expect(firstError(bad)).toEqual({ code: 'BAD_USER_INPUT', fields: [{ field: 'createdAfter', message: 'Must be an ISO 8601 timestamp' }] });
+  });
+
+  it('reads only the columns a page selects, and answers them as the read of the whole call does', async () => {
+    const [call] = await insertCalls(t, a, 1, { workspaceId: 'selected' });
+    const turns = [
+      { role: 'agent', text: 'Hello', at: '2026-01-02T03:04:05.000Z', latency_ms: 120, latency: { llm_first_token_ms: 80, first_text_ms: 120 } },
+      { role: 'user', text: 'Hi', at: '2026-01-02T03:04:06.000Z' },
+    ];
+    await t.app.orm.em
+      .fork()
+      .nativeUpdate(
+        Call,
+        { id: call.id },
+        { transcript: 'agent: Hello\nuser: Hi', transcriptObject: { turns }, cost: 0.5, costTelephony: 0.25, costLlm: 0.2, costRecording: 0.05, endedAt: new Date() },
+      );
+    const pageStatements = async (query: string, variables: Record<string, unknown> = {}) => {
+      const ran: string[] = [];
+      const stop = t.statements.listen((sql) => ran.push(sql));
+      try {
+        return { data: await gqlData(t, query, variables, a.key), ran: ran.filter((sql) => /FROM "calls" WHERE .* ORDER BY created_at DESC/s.test(sql)) };
+      } finally {
+        stop();
+      }
+    };
+    const lean = await pageStatements('{ calls(first: 1, workspace: "selected") { edges { cursor node { id status: callStatus aiAgent { id } } } } }');
+    expect(lean.data.calls.edges).toEqual([{ cursor: expect.any(String), node: { id: call.id, status: 'COMPLETED', aiAgent: { id: a.agent.id } } }]);
+    expect(lean.ran).toHaveLength(1);
+    expect(lean.ran[0]).toContain('"ai_agent_id"');
+    expect(lean.ran[0]).not.toMatch(/transcript|metadata|agent_dynamic_variables/);
+    const shown = `fragment Shown on Call { id transcript transcriptTurns { role text at latencyMs latency { llmFirstTokenMs firstTextMs voiceToVoiceMs } }
+      cost costBreakdown { telephony llm recording total } createdAt endedAt startedAt ... on Node { id } contact { id } }`;
+    const full = await pageStatements(`query($id: ID!) { calls(first: 1, workspace: "selected") { edges { node { ...Shown } } } call(id: $id) { ...Shown } } ${shown}`, { id: call.id });
+    expect(full.data.calls.edges[0].node).toEqual(full.data.call);
+    expect(full.data.call).toMatchObject({ transcriptTurns: [{ text: 'Hello', latencyMs: 120 }, { text: 'Hi' }], costBreakdown: { total: 0.5, llm: 0.2 } });
+    expect(full.ran[0]).toContain('"transcript_object"');
   });
 
   it('refuses a page over 100 and a bad cursor as input errors', async () => {
