@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CALL_STATUSES } from '../../entities/call.entity';
 import type { AnalyticsGroup } from './analytics.input';
+import { LATENCY_RELATIVE_ERROR } from './latency-histogram';
 import { defineContract, described as d, namedObject, type ViewOf } from '../shared/contract';
 
 const outcomeCount = namedObject(
@@ -22,8 +23,11 @@ export const analyticsRowContract = defineContract({
     answerRate: d(z.number(), 'Answered calls / calls, from 0 to 1.'),
     averageDurationSeconds: d(z.number().nullable(), 'Mean seconds answered, over the answered calls; null when none was.'),
     cost: d(z.number(), "Sum of the calls' cost, in their price unit."),
-    latencyMedianMs: d(z.number().nullable(), "Median of the agent's answer latency over every answering turn of these calls (transcript latency_ms); null when none was measured."),
-    latencyP90Ms: d(z.number().nullable(), '90th percentile of the same latencies; null when none was measured.'),
+    latencyMedianMs: d(
+      z.number().nullable(),
+      `Median of the agent's answer latency over every answering turn of these calls (transcript latency_ms), from a histogram: within ${LATENCY_RELATIVE_ERROR * 100}% of the exact median (latencies under 1 ms count as 0); null when none was measured.`,
+    ),
+    latencyP90Ms: d(z.number().nullable(), `90th percentile of the same latencies, within ${LATENCY_RELATIVE_ERROR * 100}% as the median; null when none was measured.`),
     outcomes: d(z.array(outcomeCount), 'The calls by status, most first; statuses without calls are left out.'),
   }),
 });

@@ -1,44 +1,67 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { tryLockUntilCommit } from '../platform/advisory-lock.store';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';
 import type { AnalyticsRowView, AnalyticsView } from './analytics.contract';
 import { type AnalyticsInput, analyticsInput } from './analytics.input';
-import { type AnalyticsLatency, analyticsLatency, type AnalyticsSums, analyticsSums } from './analytics.store';
+import { type AnalyticsFigures, analyticsFigures, foldDirtyBuckets } from './analytics.store';
+import { latencyPercentile } from './latency-histogram';
 
-/** A group's row: its sums with its latency percentiles (null when no turn of it measured one). */
-function rowOf(sums: AnalyticsSums, latency: AnalyticsLatency | undefined): AnalyticsRowView {
-  const outcomes = Object.entries(sums.outcomes)
+/** Advisory lock under which one replica at a time folds the dirty buckets (key space: hashtext). */
+const FOLD_LOCK = 'switchboard:analytics-fold';
+
+/** Most dirty buckets one transaction of a fold recomputes. */
+const FOLD_BATCH = 200;
+
+/** The figures of a range without calls. */
+const NO_CALLS: AnalyticsFigures = { key: null, total: true, calls: 0, answered: 0, averageDurationSeconds: null, cost: 0, outcomes: {}, latencies: { keys: [], counts: [] } };
+
+/** A group's row: its figures, its latency percentiles read from its histogram. */
+function rowOf(figures: AnalyticsFigures): AnalyticsRowView {
+  const outcomes = Object.entries(figures.outcomes)
     .filter(([, calls]) => calls > 0)
     .map(([outcome, calls]) => ({ outcome: outcome as AnalyticsRowView['outcomes'][number]['outcome'], calls }))
     .sort((a, b) => b.calls - a.calls);
   return {
-    key: sums.key,
-    calls: sums.calls,
-    answered: sums.answered,
-    answerRate: sums.calls === 0 ? 0 : sums.answered / sums.calls,
-    averageDurationSeconds: sums.averageDurationSeconds,
-    cost: sums.cost,
-    latencyMedianMs: latency?.medianMs ?? null,
-    latencyP90Ms: latency?.p90Ms ?? null,
+    key: figures.key,
+    calls: figures.calls,
+    answered: figures.answered,
+    answerRate: figures.calls === 0 ? 0 : figures.answered / figures.calls,
+    averageDurationSeconds: figures.averageDurationSeconds,
+    cost: figures.cost,
+    latencyMedianMs: latencyPercentile(figures.latencies, 0.5),
+    latencyP90Ms: latencyPercentile(figures.latencies, 0.9),
     outcomes,
   };
 }
 
-/** A company's call figures over a range of time, computed in PostgreSQL (docs/analytics.md). */
+/** A company's call figures over a range of time, from rollups kept as calls change (docs/analytics.md). */
 export class AnalyticsService {
   /** Calls of the caller's company from `from` to `to`, grouped as `groupBy` says, and the whole range's figures. */
   async analytics({ scope, em }: Caller, input: AnalyticsInput): Promise<AnalyticsView> {
     const query = parseInput(analyticsInput, input);
-    const [sums, latencies] = [await analyticsSums(em, query, scope.companyId), await analyticsLatency(em, query, scope.companyId)];
-    const latencyOf = (s: AnalyticsSums) => latencies.find((l) => l.total === s.total && l.key === s.key);
-    // The empty grouping set answers a row even when the range holds no call.
-    const total = sums.find((s) => s.total)!;
+    const figures = await analyticsFigures(em, query, scope.companyId);
     return {
       from: query.from,
       to: query.to,
       groupBy: query.groupBy,
       timeZone: query.timeZone,
-      total: rowOf(total, latencyOf(total)),
-      rows: sums.filter((s) => !s.total).map((s) => rowOf(s, latencyOf(s))),
+      total: rowOf(figures.find((f) => f.total) ?? NO_CALLS),
+      rows: figures.filter((f) => !f.total).map(rowOf),
     };
+  }
+
+  /**
+   * Folds every dirty bucket into its rollups, batch by batch, each batch a transaction
+   * holding the fold's lock (the periodic sweeps call it on every replica; one folds at a
+   * time, the others skip). Answers the buckets folded.
+   */
+  async fold(em: EntityManager): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const folded = await em.fork().transactional(async (tx) => ((await tryLockUntilCommit(tx, FOLD_LOCK)) ? foldDirtyBuckets(tx, FOLD_BATCH) : 0));
+      total += folded;
+      if (folded < FOLD_BATCH) return total;
+    }
   }
 }
