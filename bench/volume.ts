@@ -28,6 +28,7 @@ import { analyticsFigures } from '../src/services/analytics/analytics.store';
 import type { Campaign } from '../src/entities';
 import { audienceCounts, audienceSample } from '../src/services/campaigns/campaign.store';
 import { encodeCursor } from '../src/services/shared/pagination';
+import { loadConfig } from '../src/config';
 import { logNewestProfile } from './cpu-profile';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
@@ -122,6 +123,8 @@ async function seed(sql: pg.Pool, companies: [Tenant, { contacts: number; calls:
       }),
     );
     took.indexesS -= loaded;
+    // The load ran with triggers off, the kept counts' too: they are counted now, as the migration's backfill counts a live table.
+    await client.query('SELECT contact_counts_rebuild()');
     log(`  contacts ${took.contactsS.toFixed(1)} s, calls ${took.callsS.toFixed(1)} s, indexes ${took.indexesS.toFixed(1)} s`);
     return took;
   } finally {
@@ -238,7 +241,7 @@ function reads(service: Measured): Read[] {
       name: 'GraphQL contacts { totalCount }',
       aimMs: COUNT_AIM_MS,
       request: graphql(service, '{ contacts(first: 1) { totalCount } }'),
-      plan: { statement: /count\(\*\)/, params: (t) => [t.companyId] },
+      plan: { statement: /contact_counts/, params: (t) => [t.companyId] },
     },
   ];
 }
@@ -329,7 +332,7 @@ async function issueReads(service: Measured, sql: pg.Pool, large: Tenant, tenant
       // The fields of the campaign the selection reads: its id, company and list filters (as created above; non-local calls not allowed).
       const campaign = { id: campaignId(t), company: { id: t.companyId }, contactsListSource: [], contactsListTags: tags, contactsListCategories: [] } as unknown as Campaign;
       const rules = { allowNonLocalCalls: false, countryCode: '1' };
-      await audienceCounts(em, campaign, rules);
+      await audienceCounts(em, campaign, rules, loadConfig().campaigns.audienceCountLimit);
       await audienceSample(em, campaign, rules, 10);
     });
   const to = new Date();

@@ -138,6 +138,8 @@ const schema = z.object({
   CAMPAIGN_SELECTION_SLICE: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** The most contacts a later slice reads: each reads as many as all before it, up to this. */
   CAMPAIGN_SELECTION_SLICE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
+  /** The most matched contacts a campaign's audience preview counts; past it, the counts are of the first this many, and say so (docs/campaigns.md, "Audience preview"). */
+  AUDIENCE_COUNT_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** Whether this replica works on jobs and sweeps calls (0: an API-only replica). */
   JOB_WORKERS: boolean.default(true),
   /** How often an idle job worker polls for jobs queued by other replicas. */
@@ -254,7 +256,7 @@ export interface Config {
   maxConcurrentCallsPerCompany: number;
   maxConcurrentInboundCallsPerCompany: number;
   callSweepMs: number;
-  campaigns: { sweepMs: number; selectionRefreshMs: number; selectionSlices: { first: number; max: number } };
+  campaigns: { sweepMs: number; selectionRefreshMs: number; selectionSlices: { first: number; max: number }; audienceCountLimit: number };
   jobPollMs: number;
   jobWorkers: boolean;
   /** How soon the jobs of a killed worker run again: see JOB_EXPIRY_S and JOB_MAINTENANCE_S. */
@@ -354,7 +356,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxConcurrentCallsPerCompany: e.MAX_CONCURRENT_CALLS_PER_COMPANY,
     maxConcurrentInboundCallsPerCompany: e.MAX_CONCURRENT_INBOUND_CALLS_PER_COMPANY,
     callSweepMs: e.CALL_SWEEP_MS,
-    campaigns: { sweepMs: e.CAMPAIGN_SWEEP_MS, selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS, selectionSlices: { first: e.CAMPAIGN_SELECTION_SLICE, max: e.CAMPAIGN_SELECTION_SLICE_MAX } },
+    campaigns: {
+      sweepMs: e.CAMPAIGN_SWEEP_MS,
+      selectionRefreshMs: e.CAMPAIGN_SELECTION_REFRESH_MS,
+      selectionSlices: { first: e.CAMPAIGN_SELECTION_SLICE, max: e.CAMPAIGN_SELECTION_SLICE_MAX },
+      audienceCountLimit: e.AUDIENCE_COUNT_LIMIT,
+    },
     jobPollMs: e.JOB_POLL_MS,
     jobWorkers: e.JOB_WORKERS,
     jobRecovery: { expiryS: e.JOB_EXPIRY_S, maintenanceS: e.JOB_MAINTENANCE_S },

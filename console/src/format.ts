@@ -11,4 +11,7 @@ export const money = (amount: number, unit: string): string => `${amount.toFixed
 
 export const TERMINAL_CALL_STATUSES = ['COMPLETED', 'BUSY', 'NO_ANSWER', 'FAILED', 'CANCELED'];
 
+/** A count as people read it: `10,000`; a lower bound (a count that stopped there) as `10,000+`. */
+export const count = (n: number, exact = true): string => `${n.toLocaleString('en-US')}${exact ? '' : '+'}`;
+
 export const percent = (part: number, whole: number): number => (whole > 0 ? Math.round((part / whole) * 100) : 0);

@@ -15,4 +15,13 @@ export const IDEMPOTENCY_TABLE = 'idempotency_keys';
 /** Relay sessions (migration Migration20261127100000_relay_sessions). */
 export const RELAY_SESSIONS_TABLE = 'relay_sessions';
 
-export const TABLES_WITHOUT_ENTITIES = [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE, RELAY_SESSIONS_TABLE];
+/** Each company's count of live contacts as of its last fold (migration Migration20261128020000_contact_counts). */
+export const CONTACT_COUNTS_TABLE = 'contact_counts';
+
+/** The changes to those counts since, one signed delta per company and writing statement, appended by triggers on contacts. */
+export const CONTACT_COUNT_DELTAS_TABLE = 'contact_count_deltas';
+
+/** The advisory lock (`hashtext` key) a fold of the deltas and `contact_counts_rebuild()` take: one at a time. */
+export const CONTACT_COUNTS_FOLD_LOCK = 'contact-counts:fold';
+
+export const TABLES_WITHOUT_ENTITIES = [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE, RELAY_SESSIONS_TABLE, CONTACT_COUNTS_TABLE, CONTACT_COUNT_DELTAS_TABLE];

@@ -39,7 +39,7 @@ export const COUNT_COST = 50;
  * (a word of one or two letters matches most contacts), and one more for its `totalCount`.
  */
 export const SEARCH_COST = 2000;
-/** A campaign's `audience`: a count over every contact its selection matches (every contact of the company at most). */
+/** A campaign's `audience`: a count over up to AUDIENCE_COUNT_LIMIT (10,000) contacts its selection matches. */
 export const AUDIENCE_COST = SEARCH_COST;
 /** Most aliases of one field in one selection set, fragments spread into it included. */
 export const MAX_FIELD_ALIASES = 20;

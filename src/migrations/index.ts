@@ -30,6 +30,7 @@ import { Migration20261127193000_campaign_selection_growth } from './Migration20
 import { Migration20261127200000_contact_calls_index } from './Migration20261127200000_contact_calls_index';
 import { Migration20261127201000_analytics_index } from './Migration20261127201000_analytics_index';
 import { Migration20261128010000_call_rollups } from './Migration20261128010000_call_rollups';
+import { Migration20261128020000_contact_counts } from './Migration20261128020000_contact_counts';
 import { Migration20261128040000_campaign_entries_delete_triggers } from './Migration20261128040000_campaign_entries_delete_triggers';
 import { Migration20261128041000_campaign_selection_fresh } from './Migration20261128041000_campaign_selection_fresh';
 
@@ -67,6 +68,7 @@ export const migrationsList = [
   { name: 'Migration20261127200000_contact_calls_index', class: Migration20261127200000_contact_calls_index },
   { name: 'Migration20261127201000_analytics_index', class: Migration20261127201000_analytics_index },
   { name: 'Migration20261128010000_call_rollups', class: Migration20261128010000_call_rollups },
+  { name: 'Migration20261128020000_contact_counts', class: Migration20261128020000_contact_counts },
   { name: 'Migration20261128040000_campaign_entries_delete_triggers', class: Migration20261128040000_campaign_entries_delete_triggers },
   { name: 'Migration20261128041000_campaign_selection_fresh', class: Migration20261128041000_campaign_selection_fresh },
 ];

@@ -184,7 +184,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     lifecycle,
     inbound,
     calls,
-    campaigns: new CampaignService(dialer, infra.clock, reads),
+    campaigns: new CampaignService(dialer, infra.clock, reads, { audienceCountLimit: config.campaigns.audienceCountLimit }),
     dialer,
     contacts: new ContactService(phones, reads),
     analytics: new AnalyticsService(),

@@ -1,4 +1,5 @@
 import { Table } from '../components';
+import { count } from '../format';
 import { graphql } from '../gql';
 import type { AudienceFieldsFragment } from '../gql/graphql';
 import { href } from '../router';
@@ -6,12 +7,14 @@ import { href } from '../router';
 graphql(`
   fragment AudienceFields on CampaignAudience {
     matched
+    matchedExact
     callable
     skipped {
       doNotCall
       nonLocal
       inactive
     }
+    capped
     sample {
       id
       firstname
@@ -35,11 +38,17 @@ export const selectsEveryone = (s: Selection) => s.contactsListTags.length + s.c
 /** What activating asks first, for a selection of every contact; null for any other. */
 export function everyoneWarning(s: Selection, audience: AudienceFieldsFragment | undefined): string | null {
   if (!selectsEveryone(s)) return null;
-  const counted = audience ? ` (${audience.matched}) and will call ${audience.callable} of them` : '';
+  const counted = audience ? ` (${count(audience.matched, audience.matchedExact)}) and will call ${calledOf(audience)}` : '';
   return `This campaign has no contact filter: it selects every contact of the company${counted}.`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** How many contacts the API counted (every matched one, or the first of them when capped). */
+const countedOf = ({ callable, skipped }: AudienceFieldsFragment) => callable + skipped.doNotCall + skipped.nonLocal + skipped.inactive;
+
+/** Whom it will call, of the matched contacts or, past the API's count limit, of the first it counted. */
+const calledOf = (audience: AudienceFieldsFragment) => (audience.capped ? `${count(audience.callable)} of the first ${count(countedOf(audience))}` : `${count(audience.callable)} of them`);
 
 /** Who the campaign will call, as the API counts it now: matched, callable, skipped by reason, and a sample. */
 export function AudienceSummary({ audience, selection }: { audience: AudienceFieldsFragment; selection: Selection }) {
@@ -60,19 +69,24 @@ export function AudienceSummary({ audience, selection }: { audience: AudienceFie
       <dl className="stats audience-stats" data-testid="audience">
         <div>
           <dt>matched</dt>
-          <dd>{audience.matched}</dd>
+          <dd>{count(audience.matched, audience.matchedExact)}</dd>
         </div>
         <div>
           <dt>will be called</dt>
-          <dd>{audience.callable}</dd>
+          <dd>{count(audience.callable)}</dd>
         </div>
         {reasons.map(([n, short, why]) => (
           <div key={short} title={`Skipped: ${why}`}>
             <dt>skipped, {short}</dt>
-            <dd>{n}</dd>
+            <dd>{count(n)}</dd>
           </div>
         ))}
       </dl>
+      {audience.capped && (
+        <p className="hint" data-testid="audience-capped">
+          More than {count(countedOf(audience))} contacts match: the calls and skips above are of the first {count(countedOf(audience))}, in the order the campaign calls them (the oldest first).
+        </p>
+      )}
       {audience.sample.length > 0 && (
         <Table caption={`${plural(audience.sample.length, 'contact', 'contacts')} it will call (the newest)`} headers={['Name', 'Phone', 'Tag']}>
           {audience.sample.map((c) => (

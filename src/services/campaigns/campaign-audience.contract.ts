@@ -20,9 +20,17 @@ const skipped = namedObject(
 export const campaignAudienceContract = defineContract({
   name: 'CampaignAudience',
   view: z.object({
-    matched: d(z.int(), "Contacts the campaign's selection matches now, whatever their status (every contact of the company when it names no campaign contacts and no filter)."),
-    callable: d(z.int(), 'Matched contacts the dialer will call: matched minus skipped.'),
-    skipped: d(skipped, 'Matched contacts the dialer will skip, by reason.'),
+    matched: d(
+      z.int(),
+      "Contacts the campaign's selection matches now, whatever their status (every contact of the company when it names no campaign contacts and no filter). Exact, except past AUDIENCE_COUNT_LIMIT (default 10,000) for a campaign with filters or contacts of its own: then the count stopped there, and this is that limit, a lower bound to show as `10,000+`.",
+    ),
+    matched_exact: d(z.boolean(), 'Whether the matched number is exact: false only when it is the lower bound of a count that stopped at AUDIENCE_COUNT_LIMIT.'),
+    callable: d(z.int(), 'Counted contacts the dialer will call: the counted minus the skipped (every matched contact is counted unless capped).'),
+    skipped: d(skipped, 'Counted contacts the dialer will skip, by reason.'),
+    capped: d(
+      z.boolean(),
+      "The selection matches more than AUDIENCE_COUNT_LIMIT contacts: the callable and skipped ones are counted among the first that many in the dialer's order (oldest first), not among every matched contact.",
+    ),
     sample: d(z.array(contactContract.view), 'Up to `limit` of the callable contacts, newest first.'),
   }),
   graphql: { omit: ['sample'] },

@@ -18,7 +18,8 @@ import {
 import { viewOfStored } from '../shared/contract';
 import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import type { CampaignStatsView } from './campaign-stats.contract';
-import { audienceCounts, audienceSample, campaignById, type CampaignCounts, countsOf, loadCampaign, outboundNumberOf } from './campaign.store';
+import { audienceCounts, audienceSample, campaignById, type CampaignCounts, countsOf, loadCampaign, outboundNumberOf, selectsEveryContact } from './campaign.store';
+import { liveContactsCount } from '../contacts/contact.store';
 import type { CampaignAudienceView } from './campaign-audience.contract';
 import { toContactView } from '../contacts/contact.contract';
 import type { Clock } from '../shared/clock';
@@ -41,6 +42,11 @@ export interface DialerControl {
   kick(companyId: string, campaignId: string): Promise<void>;
 }
 
+export interface CampaignServiceOptions {
+  /** The most matched contacts the audience preview counts (AUDIENCE_COUNT_LIMIT). */
+  audienceCountLimit: number;
+}
+
 /** Campaigns: calling jobs over contact lists. */
 export class CampaignService {
   constructor(
@@ -48,6 +54,7 @@ export class CampaignService {
     private readonly clock: Clock,
     /** Where `show` reads: the side pool (docs/performance.md, "by-id fast path"). */
     private readonly reads: ViewReads,
+    private readonly options: CampaignServiceOptions,
   ) {}
 
   async listAll({ scope, em }: Caller): Promise<CampaignView[]> {
@@ -133,7 +140,10 @@ export class CampaignService {
   /**
    * Who the campaign will call if it dials now (docs/campaigns.md, "Audience preview"): the
    * contacts its selection matches, those the dialer would skip by reason, and a sample of
-   * the rest (`audienceInput`), counted with the dialer's own selection and skip rules.
+   * the rest (`audienceInput`), counted with the dialer's own selection and skip rules, up to
+   * `audienceCountLimit` matched contacts: past it, `capped`, the counts are of the first that
+   * many, and `matched` is a lower bound, unless the campaign selects every contact (then the
+   * kept count of the company's live contacts, exact).
    */
   async audience({ scope, em }: Caller, id: string, input: AudienceInput): Promise<CampaignAudienceView> {
     const { limit } = parseInput(audienceInput, input);
@@ -141,10 +151,20 @@ export class CampaignService {
     if (!campaign || campaign.deletedAt !== null) throw new NotFoundError('Campaign');
     const number = outboundNumberOf(campaign);
     const rules = number && { allowNonLocalCalls: campaign.allowNonLocalCalls, countryCode: number.countryCode };
-    const counts = await audienceCounts(em, campaign, rules);
+    const counts = await audienceCounts(em, campaign, rules, this.options.audienceCountLimit);
+    // Past the limit, a selection of every contact is still matched exactly: it matches every live contact, whose count is kept.
+    const everyContact = counts.capped && selectsEveryContact(campaign);
+    const matched = everyContact ? await liveContactsCount(this.reads, scope.companyId) : counts.counted;
     const sample = await audienceSample(em, campaign, rules, limit);
     const { contact_inactive: inactive, ...skipped } = counts.skipped;
-    return { matched: counts.matched, callable: counts.callable, skipped: { ...skipped, inactive }, sample: sample.map(toContactView) };
+    return {
+      matched,
+      matched_exact: !counts.capped || everyContact,
+      callable: counts.callable,
+      skipped: { ...skipped, inactive },
+      capped: counts.capped,
+      sample: sample.map(toContactView),
+    };
   }
 
   /** Stats of many campaigns of the company in one query (GraphQL lists); ids of others are left out. */

@@ -242,39 +242,48 @@ async function holdPass(em: EntityManager, c: Campaign): Promise<HeldPass | null
   return { fresh: row.started ? row.fresh === true : row.empty };
 }
 
-/** Who a campaign's selection matches now, and who of them the dialer would skip, by reason. */
+/** Whether the campaign's selection is every live contact of its company: no list filter (its own contacts are among them). */
+export const selectsEveryContact = (c: Campaign): boolean => c.contactsListSource.length + c.contactsListTags.length + c.contactsListCategories.length === 0;
+
+/** Who a campaign's selection matches now, up to a limit, and who of them the dialer would skip, by reason. */
 export interface AudienceCounts {
-  matched: number;
+  /** Matched contacts counted: every one, or the first `limit` in the dialer's order when `capped`. */
+  counted: number;
+  /** The selection matches more than `limit` contacts. */
+  capped: boolean;
   callable: number;
   skipped: Record<SkipReason, number>;
 }
 
-/** A row of `audienceCounts`: a skip reason (null: called) and how many matched contacts have it. */
+/** A row of `audienceCounts`: a skip reason (null: called; `beyond`: the contact past the limit) and how many of the counted contacts have it. */
 interface AudienceCountsRow {
-  skip: SkipReason | null;
+  skip: SkipReason | 'beyond' | null;
   n: number;
 }
 
 /**
- * Counts the contacts `selection` matches, each with its `skipReason` under `rules`, in one
- * statement: one row per reason (NULL: called), so each contact's reason is worked out once
- * (a count per reason over the same expression had PostgreSQL work it out, do-not-call
- * lookup and all, once per count: four times a contact). Without `rules` (no outbound number
- * yet) the non-local rule cannot apply.
+ * Counts the first `limit` contacts `selection` matches, in the dialer's order (oldest first,
+ * as its selection pass reads them), each with its `skipReason` under `rules`, in one
+ * statement: one row per reason (NULL: called), so each contact's reason is worked out once.
+ * It reads one contact more than `limit`, counted apart (`beyond`), to tell whether the
+ * selection matches more: a bounded read however many contacts the company has (the live
+ * contacts' index in order for a broad selection, the filters' indexes for a narrow one).
+ * Without `rules` (no outbound number yet) the non-local rule cannot apply.
  */
-export async function audienceCounts(em: EntityManager, c: Campaign, rules: SkipRules | null): Promise<AudienceCounts> {
+export async function audienceCounts(em: EntityManager, c: Campaign, rules: SkipRules | null, limit: number): Promise<AudienceCounts> {
   const selected = selection(c);
   const skip = skipReason(rules ?? { allowNonLocalCalls: true, countryCode: '' });
-  const rows = await em.execute<AudienceCountsRow[]>(`SELECT skip, count(*)::int AS n FROM (SELECT ${skip.sql} AS skip FROM contacts ct WHERE ${selected.sql}) s GROUP BY skip`, [
-    ...skip.params,
-    ...selected.params,
-  ]);
-  const of = (reason: SkipReason | null) => rows.find((r) => r.skip === reason)?.n ?? 0;
-  return {
-    matched: rows.reduce((sum, r) => sum + r.n, 0),
-    callable: of(null),
-    skipped: { contact_inactive: of('contact_inactive'), do_not_call: of('do_not_call'), non_local: of('non_local') },
-  };
+  const rows = await em.execute<AudienceCountsRow[]>(
+    `SELECT CASE WHEN ordinal > ? THEN 'beyond' ELSE skip END AS skip, count(*)::int AS n
+     FROM (SELECT ${skip.sql} AS skip, row_number() OVER (ORDER BY ct.created_at, ct.id) AS ordinal
+           FROM contacts ct WHERE ${selected.sql} ORDER BY ct.created_at, ct.id LIMIT ?) s
+     GROUP BY 1`,
+    [limit, ...skip.params, ...selected.params, limit + 1],
+  );
+  const of = (reason: AudienceCountsRow['skip']) => rows.find((r) => r.skip === reason)?.n ?? 0;
+  const callable = of(null);
+  const skipped = { contact_inactive: of('contact_inactive'), do_not_call: of('do_not_call'), non_local: of('non_local') };
+  return { counted: callable + skipped.contact_inactive + skipped.do_not_call + skipped.non_local, capped: of('beyond') > 0, callable, skipped };
 }
 
 /** Up to `limit` of the contacts the dialer would call, newest first (the listing's order). */

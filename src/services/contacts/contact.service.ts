@@ -1,6 +1,6 @@
 import { Campaign, Contact } from '../../entities';
 import { type CsvColumns, type CsvDelimiter, type CsvRowError, type CsvSource, readContactCsv } from './contact-csv';
-import { contactsByIds, contactsCount, contactsPage, liveContactsPage, numbersInCompany, refreshContactStatistics, updateByNumber } from './contact.store';
+import { contactsByIds, contactsCount, contactsPage, foldContactCounts, liveContactsPage, numbersInCompany, refreshContactStatistics, updateByNumber } from './contact.store';
 import type { StoredView, ViewReads } from '../../db/statements';
 import { type FieldError, ValidationError } from '../shared/errors';
 import { createUnderKey } from '../platform/idempotency.service';
@@ -164,7 +164,15 @@ export class ContactService {
     return contactsCount(this.reads, this.phones, scope.companyId, parseInput(pageContactsInput, input));
   }
 
-  /** Contacts of the company by id, soft-deleted ones included (a call keeps its contact). */
+  /**
+   * Folds the pending deltas of every company's kept count of live contacts into its base row
+   * (`foldContactCounts`), unless another replica is folding: the periodic sweep that keeps
+   * the deltas a count reads few.
+   */
+  async sweep(em: Caller['em']): Promise<void> {
+    await em.transactional((tx) => foldContactCounts(tx));
+  }
+
   /** The company's contacts of `ids`, deleted ones too, made from their rows (`contactsByIds`). */
   async getMany({ scope }: Caller, ids: readonly string[]): Promise<ContactView[]> {
     return (await contactsByIds(this.reads, scope.companyId, ids)).map((row) => viewOfStored(contactContract.view, row));

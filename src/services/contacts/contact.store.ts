@@ -3,6 +3,8 @@ import { Contact } from '../../entities';
 import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import { contactContract, type ContactView } from './contact.contract';
 import type { PhoneParser } from '../shared/phone';
+import { CONTACT_COUNT_DELTAS_TABLE, CONTACT_COUNTS_FOLD_LOCK, CONTACT_COUNTS_TABLE } from '../../db/tables';
+import { tryLockUntilCommit } from '../platform/advisory-lock.store';
 
 /**
  * Refreshes the planner's statistics of the contacts table after a bulk import that changes
@@ -49,6 +51,9 @@ export interface ContactFilters {
   tagName?: string;
   search?: string;
 }
+
+/** No filter given: every live contact of the company. */
+const unfiltered = (f: ContactFilters): boolean => f.status === undefined && f.campaignId === undefined && f.tagName === undefined && f.search === undefined;
 
 /**
  * The condition a search sets (docs/rest.md, "Listing contacts"), `value` naming each of its
@@ -121,8 +126,51 @@ export async function contactsPage(
   return query(reads, [...values, limit]);
 }
 
-/** How many of the company's live contacts `filters` match (GraphQL `totalCount`): exact, one statement on the reads' pool. */
+/**
+ * How many live contacts (not deleted, whatever their status) the company has, as kept by the
+ * triggers on contacts (Migration20261128020000_contact_counts): its base row plus its
+ * deltas not folded yet, read in one statement (one snapshot, so a fold committing meanwhile
+ * is seen whole or not at all). Exact, and two index reads however many contacts it has.
+ */
+const liveCount = {
+  name: 'contacts-live-count',
+  text: `SELECT (COALESCE((SELECT live FROM ${CONTACT_COUNTS_TABLE} WHERE company_id = $1), 0)
+          + COALESCE((SELECT sum(delta) FROM ${CONTACT_COUNT_DELTAS_TABLE} WHERE company_id = $1), 0))::int AS n`,
+};
+
+/** The company's live contacts, as kept (`liveCount`): one prepared statement on the reads' pool. */
+export async function liveContactsCount(reads: ViewReads, companyId: string): Promise<number> {
+  const { rows } = await reads.pool.query<{ n: number }>({ ...liveCount, values: [companyId], types: reads.types });
+  reads.onStatement?.(liveCount.text);
+  return rows[0].n;
+}
+
+/**
+ * Folds the pending deltas of the kept counts into their companies' base rows, in one
+ * statement of the transaction open on `em` (the deltas it deletes are those it sees; later
+ * ones wait for the next fold), once at a time across replicas: false when another fold
+ * holds the lock (the same one `contact_counts_rebuild()` takes). Answers how many deltas it folded.
+ */
+export async function foldContactCounts(em: EntityManager): Promise<number | false> {
+  if (!(await tryLockUntilCommit(em, CONTACT_COUNTS_FOLD_LOCK))) return false;
+  const [row] = await em.execute<{ folded: number }[]>(
+    `/* sweep:contact-counts.fold */ WITH folded AS (DELETE FROM ${CONTACT_COUNT_DELTAS_TABLE} RETURNING company_id, delta),
+       based AS (
+         INSERT INTO ${CONTACT_COUNTS_TABLE} AS b (company_id, live) SELECT company_id, sum(delta) FROM folded GROUP BY company_id
+         ON CONFLICT (company_id) DO UPDATE SET live = b.live + excluded.live
+       )
+     SELECT count(*)::int AS folded FROM folded`,
+  );
+  return row.folded;
+}
+
+/**
+ * How many of the company's live contacts `filters` match (GraphQL `totalCount`), exact: with
+ * no filter, the kept count (`liveContactsCount`); with any, a count of the matching rows,
+ * one statement on the reads' pool through the indexes their pages use.
+ */
 export async function contactsCount(reads: ViewReads, phones: PhoneParser, companyId: string, filters: ContactFilters): Promise<number> {
+  if (unfiltered(filters)) return liveContactsCount(reads, companyId);
   const { where, values } = contactConditions(companyId, filters, phones);
   const text = `SELECT count(*)::int AS n FROM contacts WHERE ${where}`;
   const { rows } = await reads.pool.query<{ n: number }>({ text, values, types: reads.types });

@@ -33,8 +33,8 @@ const update = (id: string, body: unknown) => t.request('POST', `/compaign/v1/ca
 describe('GET /v1/campaigns/by-id/{id}/audience', () => {
   it('counts every contact of the company for a campaign without filters, each skipped under its reason, and samples the callable ones newest first', async () => {
     const data = okData(await audience(a.campaign.id));
-    expect(Object.keys(data)).toEqual(['matched', 'callable', 'skipped', 'sample']);
-    expect(data).toMatchObject({ matched: 6, callable: 3, skipped: { do_not_call: 1, non_local: 1, inactive: 1 } });
+    expect(Object.keys(data)).toEqual(['matched', 'matched_exact', 'callable', 'skipped', 'capped', 'sample']);
+    expect(data).toMatchObject({ matched: 6, matched_exact: true, callable: 3, skipped: { do_not_call: 1, non_local: 1, inactive: 1 }, capped: false });
     expect(data.sample.map((c: any) => c.firstname)).toEqual(['Other', 'Vip', 'Ada']);
     expect(data.sample[0]).toMatchObject({ company_id: a.companyId, phone_number: '+14155550304', last_call_status: null });
     expect(okData(await audience(a.campaign.id, '?limit=1')).sample.map((c: any) => c.firstname)).toEqual(['Other']);
@@ -71,14 +71,17 @@ describe('GET /v1/campaigns/by-id/{id}/audience', () => {
 });
 
 describe('GraphQL Campaign.audience', () => {
-  const QUERY = 'query($id: ID!, $limit: Int) { campaign(id: $id) { audience(limit: $limit) { matched callable skipped { doNotCall nonLocal inactive } sample { firstname campaign { id } } } } }';
+  const QUERY =
+    'query($id: ID!, $limit: Int) { campaign(id: $id) { audience(limit: $limit) { matched matchedExact callable skipped { doNotCall nonLocal inactive } capped sample { firstname campaign { id } } } } }';
 
   it('answers what REST answers', async () => {
     const data = await gqlData(t, QUERY, { id: b.campaign.id, limit: 2 }, b.key);
     expect(data.campaign.audience).toEqual({
       matched: 6,
+      matchedExact: true,
       callable: 3,
       skipped: { doNotCall: 1, nonLocal: 1, inactive: 1 },
+      capped: false,
       sample: [
         { firstname: 'Other', campaign: null },
         { firstname: 'Vip', campaign: null },

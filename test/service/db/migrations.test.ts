@@ -45,6 +45,43 @@ describe('migrations', () => {
     }
   });
 
+  it('count the live contacts a table already holds, and go on counting the writes after', async () => {
+    const db = await createTestDatabase();
+    const orm = await MikroORM.init(ormOptions(db.url, 1));
+    try {
+      const counts = migrationsList.findIndex((m) => m.name === 'Migration20261128020000_contact_counts');
+      await orm.migrator.down({ to: migrationsList[counts - 1].name });
+      const em = orm.em.fork();
+      const [one, two] = ['00000000-0000-4000-8000-00000000001a', '00000000-0000-4000-8000-00000000001b'];
+      await em.execute(`insert into companies (id, created_at, updated_at, name) values (?, now(), now(), 'one'), (?, now(), now(), 'two')`, [one, two]);
+      const add = (company: string, n: number, deleted: boolean) =>
+        em.execute(
+          `insert into contacts (id, created_at, updated_at, company_id, phone_number, number_country_code, metadata, deleted_at)
+           select gen_random_uuid(), now(), now(), ?, '+1415555' || (3000 + i), '1', '{}', ${deleted ? 'now()' : 'null'} from generate_series(1, ?) i`,
+          [company, n],
+        );
+      await add(one, 5, false);
+      await add(one, 2, true);
+      await add(two, 3, false);
+      await orm.migrator.up();
+      const kept = async () =>
+        em.execute(`select company_id, (live + coalesce((select sum(delta) from contact_count_deltas d where d.company_id = b.company_id), 0))::int as n from contact_counts b order by company_id`);
+      expect(await kept()).toEqual([
+        { company_id: one, n: 5 },
+        { company_id: two, n: 3 },
+      ]);
+      await em.execute(`update contacts set deleted_at = now() where company_id = ? and deleted_at is null and phone_number in ('+14155553001', '+14155553002')`, [two]);
+      await em.execute('select contact_counts_rebuild()');
+      expect(await kept()).toEqual([
+        { company_id: one, n: 5 },
+        { company_id: two, n: 1 },
+      ]);
+    } finally {
+      await orm.close();
+      await db.drop();
+    }
+  });
+
   it('seed the template catalogues', async () => {
     const db = await createTestDatabase();
     const orm = await MikroORM.init(ormOptions(db.url, 1));

@@ -7,7 +7,7 @@ import type { JobQueue } from './job-queue';
 export interface WorkerOptions {
   /** How often the call sweep runs (timeouts, stranded calls). */
   sweepMs: number;
-  /** How often the campaign sweep runs (attempts due, ticks lost), and those of flow events and local flow steps, and the analytics rollups' fold. */
+  /** How often the campaign sweep runs (attempts due, ticks lost), and those of flow events and local flow steps, and the folds of the analytics rollups and the contact counts. */
   campaignSweepMs: number;
   logger: Logger;
 }
@@ -23,7 +23,7 @@ export async function startWorkers(jobs: JobQueue, handlers: JobHandlers, servic
     if (handler) await jobs.work(name, (data, attempt) => handler(jobCaller(orm, data.companyId), data, attempt));
   };
   for (const name of Object.keys(JOB_POLICIES) as JobName[]) await work(name);
-  const { lifecycle, dialer, flows, flowEvents, idempotency, recordings, analytics } = services;
+  const { lifecycle, dialer, flows, flowEvents, idempotency, recordings, analytics, contacts } = services;
   const sweepers = [
     setInterval(() => {
       lifecycle.sweep().catch((err: unknown) => options.logger.error({ err }, 'call sweep failed'));
@@ -35,6 +35,7 @@ export async function startWorkers(jobs: JobQueue, handlers: JobHandlers, servic
       flows.sweep().catch((err: unknown) => options.logger.error({ err }, 'flow step sweep failed'));
       idempotency.sweep(orm.em.fork()).catch((err: unknown) => options.logger.error({ err }, 'idempotency key sweep failed'));
       analytics.fold(orm.em.fork()).catch((err: unknown) => options.logger.error({ err }, 'analytics rollup fold failed'));
+      contacts.sweep(orm.em.fork()).catch((err: unknown) => options.logger.error({ err }, 'contact count fold failed'));
     }, options.campaignSweepMs),
   ];
   return () => sweepers.forEach(clearInterval);
