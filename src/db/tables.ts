@@ -24,4 +24,19 @@ export const CONTACT_COUNT_DELTAS_TABLE = 'contact_count_deltas';
 /** The advisory lock (`hashtext` key) a fold of the deltas and `contact_counts_rebuild()` take: one at a time. */
 export const CONTACT_COUNTS_FOLD_LOCK = 'contact-counts:fold';
 
-export const TABLES_WITHOUT_ENTITIES = [RATE_LIMIT_TABLE, FLOW_EVENTS_TABLE, IDEMPOTENCY_TABLE, RELAY_SESSIONS_TABLE, CONTACT_COUNTS_TABLE, CONTACT_COUNT_DELTAS_TABLE];
+/** Each company's call figures per 15-minute bucket and dimension (migration Migration20261128010000_call_rollups). */
+export const CALL_ROLLUPS_TABLE = 'call_rollups';
+
+/** The buckets whose calls changed since they were folded, appended by triggers on calls. */
+export const CALL_ROLLUP_DIRTY_TABLE = 'call_rollup_dirty';
+
+export const TABLES_WITHOUT_ENTITIES = [
+  RATE_LIMIT_TABLE,
+  FLOW_EVENTS_TABLE,
+  IDEMPOTENCY_TABLE,
+  RELAY_SESSIONS_TABLE,
+  CONTACT_COUNTS_TABLE,
+  CONTACT_COUNT_DELTAS_TABLE,
+  CALL_ROLLUPS_TABLE,
+  CALL_ROLLUP_DIRTY_TABLE,
+];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { CALL_ROLLUP_DIRTY_TABLE, CALL_ROLLUPS_TABLE } from '../../db/tables';
 import { CALL_STATUSES, type CallStatus } from '../../entities/call.entity';
 import type { AnalyticsGroup, AnalyticsQuery } from './analytics.input';
 import { latencyKey, type LatencyHistogram } from './latency-histogram';
@@ -107,17 +108,17 @@ interface Bucket {
 export async function foldDirtyBuckets(tx: EntityManager, limit: number): Promise<number> {
   await tx.execute(NO_JIT);
   const folded = await tx.execute<Bucket[]>(
-    `WITH picked AS (SELECT DISTINCT company_id, bucket FROM call_rollup_dirty ORDER BY company_id, bucket LIMIT ?),
-          cleared AS (DELETE FROM call_rollup_dirty d USING picked p WHERE d.company_id = p.company_id AND d.bucket = p.bucket)
+    `WITH picked AS (SELECT DISTINCT company_id, bucket FROM ${CALL_ROLLUP_DIRTY_TABLE} ORDER BY company_id, bucket LIMIT ?),
+          cleared AS (DELETE FROM ${CALL_ROLLUP_DIRTY_TABLE} d USING picked p WHERE d.company_id = p.company_id AND d.bucket = p.bucket)
      SELECT company_id, bucket FROM picked`,
     [limit],
   );
   if (folded.length === 0) return 0;
   const picked = `(SELECT * FROM jsonb_to_recordset(?::jsonb) AS p(company_id uuid, bucket timestamptz))`;
   const buckets = JSON.stringify(folded);
-  await tx.execute(`DELETE FROM call_rollups r USING ${picked} p WHERE r.company_id = p.company_id AND r.bucket = p.bucket`, [buckets]);
+  await tx.execute(`DELETE FROM ${CALL_ROLLUPS_TABLE} r USING ${picked} p WHERE r.company_id = p.company_id AND r.bucket = p.bucket`, [buckets]);
   await tx.execute(
-    `INSERT INTO call_rollups (${ROLLUP_COLUMNS})
+    `INSERT INTO ${CALL_ROLLUPS_TABLE} (${ROLLUP_COLUMNS})
      WITH src AS (
        ${callsOf(picked)}
      ), ${rollupsOf(DIMS)}
@@ -211,13 +212,13 @@ export async function analyticsFigures(em: EntityManager, q: AnalyticsQuery, com
        SELECT ${CALL_COLUMNS} FROM calls c
        WHERE c.company_id = ? AND c.deleted_at IS NULL AND ((c.created_at >= ? AND c.created_at < ?) OR (c.created_at >= ? AND c.created_at < ?))
        UNION ALL
-       ${callsOf('(SELECT DISTINCT company_id, bucket FROM call_rollup_dirty WHERE company_id = ? AND bucket >= ? AND bucket < ?)')}
+       ${callsOf(`(SELECT DISTINCT company_id, bucket FROM ${CALL_ROLLUP_DIRTY_TABLE} WHERE company_id = ? AND bucket >= ? AND bucket < ?)`)}
      ), ${rollupsOf(by.dims)},
      parts AS (
        SELECT r.dim, r.bucket, r.key, r.calls, r.answered, r.duration_sum, r.duration_count, r.cost, r.statuses, r.hist_keys, r.hist_counts
-       FROM call_rollups r
+       FROM ${CALL_ROLLUPS_TABLE} r
        WHERE r.company_id = ? AND r.dim IN (${dims}) AND r.bucket >= ? AND r.bucket < ?
-         AND NOT EXISTS (SELECT 1 FROM call_rollup_dirty d WHERE d.company_id = r.company_id AND d.bucket = r.bucket)
+         AND NOT EXISTS (SELECT 1 FROM ${CALL_ROLLUP_DIRTY_TABLE} d WHERE d.company_id = r.company_id AND d.bucket = r.bucket)
        UNION ALL
        SELECT dim, bucket, key, calls, answered, duration_sum, duration_count, cost, statuses, hist_keys, hist_counts FROM rollups
      ),
