@@ -45,18 +45,19 @@ it('select in slices, one a tick, dialing each slice at once; a pass outlasting 
   expect(called).toHaveLength(2);
 });
 
-it('read as many contacts in each later slice as all the slices before it, up to the largest slice', async () => {
-  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
-  // A company of its own, its contacts the only ones a campaign of it reads.
-  const { companyId } = await sliced.s.company('Growth');
+/**
+ * A company of its own with `contacts` contacts (the only ones a campaign of it reads) and an
+ * active campaign of every contact, dialing from `from` in New York's time, every day.
+ */
+async function everyoneOfItsOwn(name: string, contacts: number, from: string) {
+  const { companyId } = await sliced.s.company(name);
   const caller = () => sliced.s.caller(companyId);
   await sliced.s.services.contacts.create(
     caller(),
-    sliced.numbers(11).map((phoneNumber) => ({ phoneNumber })),
+    sliced.numbers(contacts).map((phoneNumber) => ({ phoneNumber })),
   );
-  const { id: aiAgentId } = await sliced.s.services.agents.create(caller(), { name: 'Growth agent', prompt: 'Hello' });
-  const { id: outboundPhoneNumberId } = await sliced.s.services.phoneNumbers.create(caller(), { phoneNumber: '+14155552672', label: 'growth' });
-  // Slices of 2, 2, 4, then 4 (the largest), the last of which reads the last 3 contacts.
+  const { id: aiAgentId } = await sliced.s.services.agents.create(caller(), { name: `${name} agent`, prompt: 'Hello' });
+  const { id: outboundPhoneNumberId } = await sliced.s.services.phoneNumbers.create(caller(), { phoneNumber: from, label: name.toLowerCase() });
   const campaign = await sliced.s.services.campaigns.create(caller(), {
     name: 'Everyone',
     aiAgentId,
@@ -65,6 +66,13 @@ it('read as many contacts in each later slice as all the slices before it, up to
     daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
     status: 'active',
   });
+  return { caller, campaign };
+}
+
+it('read as many contacts in each later slice as all the slices before it, up to the largest slice', async () => {
+  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
+  const { caller, campaign } = await everyoneOfItsOwn('Growth', 11, '+14155552672');
+  // Slices of 2, 2, 4, then 4 (the largest), the last of which reads the last 3 contacts.
   const selected: number[] = [];
   for (let tick = 0; tick < 4; tick += 1) {
     await sliced.s.services.dialer.tick(caller(), campaign.id);
@@ -114,22 +122,7 @@ it('start the pass again from the first contact when the campaign is edited whil
 
 it('add each contact once when a pass starts again over contacts the campaign has selected (an edit while it runs)', async () => {
   sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
-  const { companyId } = await sliced.s.company('Restart');
-  const caller = () => sliced.s.caller(companyId);
-  await sliced.s.services.contacts.create(
-    caller(),
-    sliced.numbers(5).map((phoneNumber) => ({ phoneNumber })),
-  );
-  const { id: aiAgentId } = await sliced.s.services.agents.create(caller(), { name: 'Restart agent', prompt: 'Hello' });
-  const { id: outboundPhoneNumberId } = await sliced.s.services.phoneNumbers.create(caller(), { phoneNumber: '+14155552673', label: 'restart' });
-  const campaign = await sliced.s.services.campaigns.create(caller(), {
-    name: 'Everyone',
-    aiAgentId,
-    outboundPhoneNumberId,
-    timeZone: 'America/New_York',
-    daysOfWeek: [1, 2, 3, 4, 5, 6, 7],
-    status: 'active',
-  });
+  const { caller, campaign } = await everyoneOfItsOwn('Restart', 5, '+14155552673');
   // Slices of 2 and 2: four contacts selected, then an edit starts the pass again, over them.
   for (let tick = 0; tick < 2; tick += 1) await sliced.s.services.dialer.tick(caller(), campaign.id);
   expect((await sliced.s.services.campaigns.stats(caller(), campaign.id)).contactsSelected).toBe(4);

@@ -1,4 +1,5 @@
-import { okData, type Tenant, twoTenants } from '../../support/fixtures';
+import { okData, type Tenant } from '../../support/fixtures';
+import { audienceTenants } from './audience-tenants';
 import type { TestApp } from '../../support/harness';
 import { gqlData } from '../graphql/graphql-client';
 
@@ -12,21 +13,8 @@ let t: TestApp;
 let a: Tenant;
 let b: Tenant;
 
-// Created in this order after each company's fixture contact (Ada, its campaign's own): the dialer's order, oldest first.
-const contacts = [
-  { firstname: 'Vip', phone_number: '+14155550301', tag_name: 'vip' },
-  { firstname: 'Asleep', phone_number: '+14155550302', tag_name: 'vip', status: 'inactive' },
-  { firstname: 'Listed', phone_number: '+14155550303', tag_name: 'vip' },
-  { firstname: 'Abroad', phone_number: '+442079460958', tag_name: 'vip' },
-  { firstname: 'Other', phone_number: '+14155550304', tag_name: 'other' },
-];
-
 beforeAll(async () => {
-  ({ t, a, b } = await twoTenants({ AUDIENCE_COUNT_LIMIT: '5' }));
-  for (const token of [a.key, b.key]) {
-    for (const body of contacts) okData(await t.request('POST', '/v1/contacts', { token, body }));
-    okData(await t.request('POST', '/v1/do-not-call', { token, body: { numbers: ['+14155550303'] } }));
-  }
+  ({ t, a, b } = await audienceTenants({ AUDIENCE_COUNT_LIMIT: '5' }));
   // B has more: were they counted with A's, A's campaigns would be capped sooner.
   okData(await t.request('POST', '/v1/contacts', { token: b.key, body: [{ phone_number: '+14155550305', tag_name: 'vip' }, { phone_number: '+14155550306' }] }));
 });

@@ -1,4 +1,5 @@
-import { okData, type Tenant, twoTenants } from '../../support/fixtures';
+import { okData, type Tenant } from '../../support/fixtures';
+import { audienceTenants } from './audience-tenants';
 import type { TestApp } from '../../support/harness';
 import { firstError, gql, gqlData } from '../graphql/graphql-client';
 
@@ -10,20 +11,8 @@ let t: TestApp;
 let a: Tenant;
 let b: Tenant;
 
-const contacts = [
-  { firstname: 'Vip', phone_number: '+14155550301', tag_name: 'vip' },
-  { firstname: 'Asleep', phone_number: '+14155550302', tag_name: 'vip', status: 'inactive' },
-  { firstname: 'Listed', phone_number: '+14155550303', tag_name: 'vip' },
-  { firstname: 'Abroad', phone_number: '+442079460958', tag_name: 'vip' },
-  { firstname: 'Other', phone_number: '+14155550304', tag_name: 'other' },
-];
-
 beforeAll(async () => {
-  ({ t, a, b } = await twoTenants());
-  for (const token of [a.key, b.key]) {
-    for (const body of contacts) okData(await t.request('POST', '/v1/contacts', { token, body }));
-    okData(await t.request('POST', '/v1/do-not-call', { token, body: { numbers: ['+14155550303'] } }));
-  }
+  ({ t, a, b } = await audienceTenants());
 });
 afterAll(() => t.close());
 
