@@ -79,6 +79,25 @@ export function viewQuery<V>(name: string | null, entity: EntityClass<object>, v
 }
 
 /**
+ * The page reads of one list (`viewQuery`), one per `key` (its combination of filters and
+ * columns): each prepared under `${prefix}-${n}` when first used, up to `max` of them, so
+ * that the combinations clients ask for cannot grow a connection's prepared statements
+ * without bound; past them, or with `prepared` false (a read whose plan depends on its
+ * values), planned at each run and not kept. `view` is called only when the read is made.
+ */
+export function pageReads<V>(prefix: string, entity: EntityClass<object>, max = 100) {
+  const known = new Map<string, ReturnType<typeof viewQuery<V>>>();
+  return (key: string, view: () => z.ZodObject, where: string, prepared = true) => {
+    const kept = known.get(key);
+    if (kept) return kept;
+    if (!prepared || known.size >= max) return viewQuery<V>(null, entity, view(), where);
+    const read = viewQuery<V>(`${prefix}-${known.size}`, entity, view(), where);
+    known.set(key, read);
+    return read;
+  };
+}
+
+/**
  * Where a hot statement runs, as its caller says: in the transaction the caller holds open
  * (`within(tx)`), so that it commits or rolls back with the rest, or on its own (`alone`), in
  * a transaction of its own on the reads' pool. Never inferred from the EntityManager's state.

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { type AnsweredBy, type CallDirection, type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../platform/advisory-lock.store';
-import { hotStatement, sharedStatement, type StoredView, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
+import { hotStatement, sharedStatement, type StoredView, pageReads, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
 import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
@@ -583,23 +583,16 @@ export interface CallFilters {
   createdBefore?: Date;
 }
 
-/** Most page reads prepared (a combination of filters and of columns each): past them a read is planned at each run, so that clients' selections cannot grow the statements without bound. */
-const PREPARED_PAGES = 100;
+/** The reads of calls' pages, by their columns (every stored field when absent) and condition. */
+const callPages = pageReads<CallStoredView>('calls-page', Call);
 
-/** The read of each combination of filters and columns used so far, by its select list and condition. */
-const pageQueries = new Map<string, ReturnType<typeof viewQuery<CallStoredView>>>();
-
-/** The page read of `columns` (every stored field when absent) and `where`: prepared once, up to PREPARED_PAGES of them. */
 function pageQuery(columns: readonly (keyof CallStoredView)[] | undefined, where: string) {
-  const key = `${columns?.join(',') ?? '*'} ${where}`;
-  const known = pageQueries.get(key);
-  if (known) return known;
-  const picked: Partial<Record<keyof CallStoredView, true>> | undefined = columns && Object.fromEntries(columns.map((c) => [c, true]));
-  const view = picked ? callStoredView.pick(picked) : callStoredView;
-  if (pageQueries.size >= PREPARED_PAGES) return viewQuery<CallStoredView>(null, Call, view, where);
-  const query = viewQuery<CallStoredView>(`calls-page-${pageQueries.size}`, Call, view, where);
-  pageQueries.set(key, query);
-  return query;
+  const view = () => {
+    if (!columns) return callStoredView;
+    const picked: Partial<Record<keyof CallStoredView, true>> = Object.fromEntries(columns.map((c) => [c, true]));
+    return callStoredView.pick(picked);
+  };
+  return callPages(`${columns?.join(',') ?? '*'} ${where}`, view, where);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Contact } from '../../entities';
-import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
+import { pageReads, type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import { contactContract, type ContactView } from './contact.contract';
 import type { PhoneParser } from '../shared/phone';
 import { CONTACT_COUNT_DELTAS_TABLE, CONTACT_COUNTS_FOLD_LOCK, CONTACT_COUNTS_TABLE } from '../../db/tables';
@@ -99,8 +99,8 @@ function contactConditions(companyId: string, filters: ContactFilters, phones: P
   return { where: conditions.join(' AND '), values, prepared: filters.search === undefined };
 }
 
-/** The reads of pages without a search, by their text: prepared once per connection each. */
-const pageQueries = new Map<string, ReturnType<typeof viewQuery<ContactView>>>();
+/** The reads of contacts' pages, by their text: a search's planned at each run, the others prepared once per connection. */
+const contactPages = pageReads<ContactView>('contacts-page', Contact);
 
 /**
  * A page of `limit` of the company's live contacts `filters` match, newest first, after
@@ -118,12 +118,7 @@ export async function contactsPage(
 ): Promise<StoredView<ContactView>[]> {
   const { where, values, prepared } = contactConditions(companyId, filters, phones, after);
   const text = `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`;
-  let query = pageQueries.get(text);
-  if (!query) {
-    query = viewQuery<ContactView>(prepared ? `contacts-page-${pageQueries.size}` : null, Contact, contactContract.view, text);
-    if (prepared) pageQueries.set(text, query);
-  }
-  return query(reads, [...values, limit]);
+  return contactPages(text, () => contactContract.view, text, prepared)(reads, [...values, limit]);
 }
 
 /**
