@@ -8,8 +8,8 @@ let t: TestApp;
 let a: Tenant;
 
 beforeAll(async () => {
-  // No background sweeps: they would share the ORM's query log with the requests counted.
-  t = await startTestApp({ CALL_SWEEP_MS: '3600000' });
+  // No job workers, hence no periodic sweeps: they would share the ORM's query log with the requests counted.
+  t = await startTestApp({ JOB_WORKERS: '0' });
   a = await tenant(t, 'A');
 });
 afterAll(() => t.close());
