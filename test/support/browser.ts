@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import sparticuzChromium from '@sparticuz/chromium';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -40,4 +42,26 @@ export async function signedInConsole(browser: Browser, baseUrl: string, key: st
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: home }).waitFor();
   return page;
+}
+
+/**
+ * The console tests' screenshots, for a reviewer's eyes (no test asserts them), taken only when
+ * SCREENSHOTS=1 (docs/console.md): each full page costs the browser a PNG encoding. `shot`
+ * writes `.data/screenshots/<folder>/<name>.png` of the page `page()` answers; the folder is
+ * emptied when the file starts (`clear`, in its `beforeAll`).
+ */
+export function screenshots(folder: string, page: () => Page): { clear(): Promise<void>; shot(name: string): Promise<void> } {
+  const dir = path.resolve('.data/screenshots', folder);
+  const on = process.env.SCREENSHOTS === '1';
+  return {
+    async clear() {
+      if (!on) return;
+      await rm(dir, { recursive: true, force: true });
+      await mkdir(dir, { recursive: true });
+      process.stdout.write(`web console screenshots: ${dir}\n`);
+    },
+    async shot(name) {
+      if (on) await page().screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
+    },
+  };
 }

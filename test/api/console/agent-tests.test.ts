@@ -1,21 +1,17 @@
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signedInConsole } from '../../support/browser';
+import { launchBrowser, screenshots, signedInConsole } from '../../support/browser';
 import { FakeLlm, type RecordedRequest } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 import { scriptModel } from '../agent-tests/support';
 
-/** Where the screenshots of these pages go (git-ignored). */
-const SHOTS = path.resolve('.data/screenshots/console-agent-tests');
-
 let llm: FakeLlm;
 let t: TestApp;
 let a: Tenant;
 let browser: Browser;
 let page: Page;
+const { clear, shot } = screenshots('console-agent-tests', () => page);
 
 /**
  * The agent greets, books Friday when asked for an appointment, and ends the call when the
@@ -31,8 +27,7 @@ const agentScript = (lastUser: string, request: RecordedRequest) => {
 };
 
 beforeAll(async () => {
-  await rm(SHOTS, { recursive: true, force: true });
-  await mkdir(SHOTS, { recursive: true });
+  await clear();
   llm = await FakeLlm.start();
   scriptModel(llm, { agent: agentScript, caller: (n) => `Caller line ${n}.` });
   // A long talk time: the real call replayed ends by its conversation (two callee turns).
@@ -47,7 +42,6 @@ afterAll(async () => {
   await llm?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 const newAgent = async (name: string, prompt: string) => okData(await t.request('POST', '/v1/ai-agent', { token: a.key, body: { name, prompt } })).id as string;
 
 describe("the console's agent tests", () => {

@@ -1,20 +1,16 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, signedInConsole } from '../../support/browser';
+import { launchBrowser, screenshots, signedInConsole } from '../../support/browser';
 import { okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
-
-/** Where the screenshots of these pages go (git-ignored), beside those of console.test.ts. */
-const SHOTS = path.resolve('.data/screenshots/console-versions');
 
 let t: TestApp;
 let a: Tenant;
 let browser: Browser;
 let page: Page;
+const { clear, shot } = screenshots('console-versions', () => page);
 
 beforeAll(async () => {
-  await mkdir(SHOTS, { recursive: true });
+  await clear();
   t = await startTestApp();
   a = await tenant(t, 'A');
   browser = await launchBrowser();
@@ -73,5 +69,3 @@ describe("an agent's versions in the console", () => {
     await shot('versions-rolled-back');
   }, 30_000);
 });
-
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });

@@ -1,16 +1,12 @@
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { TRANSFER_FAILED_LINE } from '../../../src/services/conversation/resumption';
 import { CALLEE_PERSONA_INTRO } from '../../../src/services/conversation/simulated-callee';
-import { launchBrowser, signedInConsole } from '../../support/browser';
+import { launchBrowser, screenshots, signedInConsole } from '../../support/browser';
 import { FakeLlm, type RecordedRequest } from '../../support/fake-llm';
 import { FROM, okData, type Tenant, tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
-/** Where the screenshots of these pages go (git-ignored), beside those of console.test.ts. */
-const SHOTS = path.resolve('.data/screenshots/console-calls');
 /** A transfer number that does not answer (the simulated provider's digits, docs/calls.md "Transfers"). */
 const NOBODY = '+14155550002';
 /** What the agent leaves on an answering machine. */
@@ -29,12 +25,12 @@ let t: TestApp;
 let a: Tenant;
 let browser: Browser;
 let page: Page;
+const { clear, shot } = screenshots('console-calls', () => page);
 
 const isCallee = (request: RecordedRequest) => String(request.messages[0]?.content ?? '').startsWith(CALLEE_PERSONA_INTRO);
 
 beforeAll(async () => {
-  await rm(SHOTS, { recursive: true, force: true });
-  await mkdir(SHOTS, { recursive: true });
+  await clear();
   llm = await FakeLlm.start();
   // The simulated callee asks who is calling; the agent greets, answers, and ends the call on its
   // third turn; an agent told to transfer does so at once, to a number that does not answer.
@@ -60,7 +56,6 @@ afterAll(async () => {
   await llm?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 const getAgent = async (id: string) => okData(await t.request('GET', `/v1/ai-agent/${id}`, { token: a.key }));
 const getCall = async (id: string) => okData(await t.request('GET', `/v1/calls/${id}`, { token: a.key }));
 

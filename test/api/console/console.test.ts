@@ -1,20 +1,16 @@
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../../support/browser';
+import { launchBrowser, screenshots } from '../../support/browser';
 import { FakeLlm } from '../../support/fake-llm';
 import { okData } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { FLOW_ENV, Receiver } from '../flows/support';
-
-/** Where the screenshots of each page go (git-ignored); printed at the start of the run. */
-const SHOTS = path.resolve('.data/screenshots/console');
 
 let llm: FakeLlm;
 let receiver: Receiver;
 let t: TestApp;
 let browser: Browser;
 let page: Page;
+const { clear, shot } = screenshots('console', () => page);
 let key: string;
 /** Layout shifts the page reported (PerformanceObserver `layout-shift`), summed. */
 const layoutShift = () => page.evaluate<number>('window.__shift');
@@ -26,9 +22,7 @@ new PerformanceObserver((list) => {
 }).observe({ type: 'layout-shift', buffered: true });`;
 
 beforeAll(async () => {
-  await rm(SHOTS, { recursive: true, force: true });
-  await mkdir(SHOTS, { recursive: true });
-  process.stdout.write(`web console screenshots: ${SHOTS}\n`);
+  await clear();
   llm = await FakeLlm.start();
   // The playground's turns; post-call analyses (JSON schema answers) get an empty analysis.
   llm.fallback = (request) => (request.response_format ? { json: {} } : { text: 'Hello Ada, I am calling about your appointment.', toolCalls: [{ name: 'end_call', arguments: {} }] });
@@ -56,7 +50,6 @@ afterAll(async () => {
   await llm?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 const section = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
 
 describe('the web console, in a headless browser', () => {

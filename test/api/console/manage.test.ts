@@ -1,26 +1,20 @@
-import { mkdir, rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../../support/browser';
+import { launchBrowser, screenshots } from '../../support/browser';
 import { okData, type Tenant } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { FLOW_ENV, Receiver } from '../flows/support';
 import { gqlData } from '../graphql/graphql-client';
 import { insertCalls } from '../graphql/records';
 
-/** Where the screenshots of each page go (git-ignored); printed at the start of the run. */
-const SHOTS = path.resolve('.data/screenshots/console-manage');
-
 let receiver: Receiver;
 let t: TestApp;
 let browser: Browser;
 let page: Page;
+const { clear, shot } = screenshots('console-manage', () => page);
 let key: string;
 
 beforeAll(async () => {
-  await rm(SHOTS, { recursive: true, force: true });
-  await mkdir(SHOTS, { recursive: true });
-  process.stdout.write(`web console screenshots: ${SHOTS}\n`);
+  await clear();
   receiver = await Receiver.start();
   // A credential is trusted (and an open socket's re-checked) for 1 s: a revoked key's socket closes within it.
   t = await startTestApp({ ...FLOW_ENV, SEED_DEMO: '1', AUTH_TRUST_S: '1' });
@@ -36,7 +30,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 const section = (name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
 const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
 

@@ -51,9 +51,9 @@ describe('GET /compaign/v1/contact, streamed', () => {
     expect(okData<any[]>(await list(b.key)).map((c) => c.id)).toEqual([b.contact.id]);
   });
 
-  it('lists 20,000 contacts reading them a page of 1,000 at a time, never all at once', async () => {
-    for (const start of [0, 10_000]) {
-      okData(await t.request('POST', '/v1/contacts', { token: b.key, body: numbers(3_000_000 + start, 10_000).map((phone_number, i) => ({ phone_number, firstname: `N${start + i}` })) }));
+  it('lists 3,000 contacts reading them a page of 1,000 at a time, never all at once', async () => {
+    for (const start of [0, 1_500]) {
+      okData(await t.request('POST', '/v1/contacts', { token: b.key, body: numbers(3_000_000 + start, 1_500).map((phone_number, i) => ({ phone_number, firstname: `N${start + i}` })) }));
     }
     const reads: string[] = [];
     const stop = t.statements.listen((sql) => {
@@ -62,13 +62,15 @@ describe('GET /compaign/v1/contact, streamed', () => {
     const res = await list(b.key).finally(stop);
     expect(res.status).toBe(200);
     const listed = okData<any[]>(res);
-    expect(listed).toHaveLength(20_001);
-    expect(new Set(listed.map((c) => c.id)).size).toBe(20_001);
+    expect(listed).toHaveLength(3_001);
+    expect(new Set(listed.map((c) => c.id)).size).toBe(3_001);
     expect(res.text).toBe(await wholeList(b.companyId));
-    // 20,001 contacts: 21 pages of at most 1,000, each a limited read after the last row of the one before
-    // (a row comparison, which starts the index at that row rather than filtering every newer one).
-    expect(reads).toHaveLength(21);
+    // 3,001 contacts (those of one request share created_at's milliseconds by the hundred; the
+    // id orders them): 4 pages of at most 1,000, each a limited read after the last row of
+    // the one before (a row comparison, which starts the index at that row rather than
+    // filtering every newer one).
+    expect(reads).toHaveLength(4);
     for (const sql of reads) expect(sql).toMatch(/\blimit \$\d+$/i);
     for (const sql of reads.slice(1)) expect(sql).toMatch(/\(created_at, id\) < \(/);
-  }, 120_000);
+  });
 });
