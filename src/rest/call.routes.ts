@@ -4,8 +4,8 @@ import { CallService } from '../services/calls/call.service';
 import type { InboundCallService } from '../services/calls/inbound/inbound-call.service';
 import type { RecordingService } from '../services/calls/recordings/recording.service';
 import { listCallsQuery } from '../services/calls/call.input';
-import { callPageShape, callShape, serializeCall } from './call.serializer';
-import { ok } from './envelope';
+import { callJson, callPageShape, callShape, serializeCall } from './call.serializer';
+import { ok, okPage } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
 import { serviceInput } from './rest-names';
@@ -66,8 +66,7 @@ export function callRoutes(api: RestApi, calls: CallService, inbound: InboundCal
       data: callPageShape,
     },
     async (ctx) => {
-      const page = await calls.list(ctx.state.caller, serviceInput(ctx, 'query'));
-      ok(ctx, { items: page.items.map(serializeCall), next_cursor: page.nextCursor });
+      okPage(ctx, await calls.listStored(ctx.state.caller, serviceInput(ctx, 'query')), callJson);
     },
   );
   api.route(

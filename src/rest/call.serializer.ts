@@ -6,6 +6,8 @@ import { restShape } from './contract-shape';
 const call = restShape(callContract);
 export const callShape = call.schema;
 export const serializeCall = call.serialize;
+/** A stored call view's REST JSON (the text `serializeCall` gives, written in one pass): the pages of `GET /v1/calls`. */
+export const callJson = call.json;
 
 /** A page of calls, newest first. */
 export const callPageShape = z.strictObject({ items: z.array(callShape), next_cursor: z.string().nullable() });

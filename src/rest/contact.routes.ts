@@ -4,7 +4,7 @@ import type { ContactService } from '../services/contacts/contact.service';
 import { contactJson, contactPageShape, contactShape, csvImportShape, serializeContact, serializeCsvImport } from './contact.serializer';
 import { pageContactsQuery } from '../services/contacts/contact.input';
 import { csvImportBodies, csvImportQuery, readCsvUpload } from './csv-upload';
-import { ok, okArrayStream } from './envelope';
+import { ok, okArrayStream, okPage } from './envelope';
 import type { RestState } from './middleware';
 import { notFound, type RestApi } from './openapi';
 import { serviceInput } from './rest-names';
@@ -52,8 +52,7 @@ export function contactRoutes(api: RestApi, contacts: ContactService): Router<Re
       data: contactPageShape,
     },
     async (ctx) => {
-      const page = await contacts.page(ctx.state.caller, serviceInput(ctx, 'query'));
-      ok(ctx, { items: page.items.map(serializeContact), next_cursor: page.nextCursor });
+      okPage(ctx, await contacts.pageStored(ctx.state.caller, serviceInput(ctx, 'query')), contactJson);
     },
   );
   api.route(

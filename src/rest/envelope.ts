@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError, asServiceError, type ConflictError, type FieldError, PreconditionError, type RateLimitedError, ValidationError } from '../services/shared/errors';
 import { KeyInUseError, KeyReusedError } from '../services/platform/idempotency.service';
+import type { Page } from '../services/shared/pagination';
 
 /** The `{status, message, data}` body every response carries (interface section 1). */
 export interface Envelope {
@@ -82,6 +83,14 @@ export function okJson(ctx: Context, data: string): void {
   ctx.status = 200;
   ctx.type = 'application/json';
   ctx.body = okText(data);
+}
+
+/**
+ * Answers the `ok` envelope around a page, `{items, next_cursor}`, each item's JSON written by
+ * `json` (a compiled serializer): the bytes `ok` answers for the page's serialized items.
+ */
+export function okPage<T>(ctx: Context, page: Page<T>, json: (item: T) => string): void {
+  okJson(ctx, `{"items":[${page.items.map(json).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`);
 }
 
 /** One offending input field of a `Validation failed` answer. */

@@ -162,14 +162,24 @@ type ComputedFrom = (typeof computed)[keyof typeof computed]['from'][number];
 
 const isComputed = (field: string): field is keyof typeof computed => field in computed;
 
-/** The view of a stored call: its entity, or its stored view (`callById`). */
-export const toCallView = (call: Call | CallStoredView): CallView =>
-  viewOf(callContract, call, {
-    transcriptObject: (c) => computed.transcriptObject.value(c),
-    transcriptTurns: (c) => computed.transcriptTurns.value(c),
-    cost: (c) => computed.cost.value(c),
-    costBreakdown: (c) => computed.costBreakdown.value(c),
-  });
+/** Each computed field of the view, from a stored call (`computed`). */
+const computing = {
+  transcriptObject: (c: Pick<CallStoredView, 'transcriptObject'>) => computed.transcriptObject.value(c),
+  transcriptTurns: (c: Pick<CallStoredView, 'transcriptObject'>) => computed.transcriptTurns.value(c),
+  cost: (c: Pick<Decimals, 'cost'>) => computed.cost.value(c),
+  costBreakdown: (c: Decimals) => computed.costBreakdown.value(c),
+};
+
+/** The view of a stored call: its entity, or its stored view with instants as Dates. */
+export const toCallView = (call: Call | CallStoredView): CallView => viewOf(callContract, call, computing);
+
+/**
+ * The view of a call as `callsPage` reads it, its instants left as the stored ISO text
+ * (`StoredView`): what REST writes (`callJson`), with no Date made for each instant.
+ */
+export const toStoredCallView = (stored: StoredView<CallStoredView>): StoredView<CallView> =>
+  // viewOf copies each stored field as it is (instants stay text) and computes the others from it.
+  viewOf(callContract, stored, computing) as unknown as StoredView<CallView>;
 
 /** The stored fields the view's `fields` are read or computed from, in the stored view's order. */
 export function callStoredFields(fields: readonly (keyof CallView)[]): (keyof CallStoredView)[] {

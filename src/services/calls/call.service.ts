@@ -22,9 +22,9 @@ import { countPerParent, decodeCursor, encodeCursor, newestFirstPerParent, type 
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
 import { viewOfStored } from '../shared/contract';
-import { alone, type ViewReads } from '../../db/statements';
+import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import { makeCallRefusal, type MakeCallRefusal } from './make-call-checks';
-import { callFieldsOf, callStoredFields, callStoredView, type CallView, toCallView } from './call.contract';
+import { callFieldsOf, callStoredFields, callStoredView, type CallStoredView, type CallView, toCallView, toStoredCallView } from './call.contract';
 import type { Caller, Scope } from '../shared/scope';
 import type { OperationLimits } from '../platform/rate-limit.service';
 import { parseInput } from '../shared/validation';
@@ -135,18 +135,32 @@ export class CallService {
    * made from are read (a reader that reads no other field: GraphQL, which resolves the
    * fields a query selects).
    */
-  async list<K extends keyof CallView = keyof CallView>({ scope }: Caller, input: ListCallsInput, fields?: readonly K[]): Promise<Page<Pick<CallView, K | 'id' | 'createdAt'>>> {
+  async list<K extends keyof CallView = keyof CallView>(caller: Caller, input: ListCallsInput, fields?: readonly K[]): Promise<Page<Pick<CallView, K | 'id' | 'createdAt'>>> {
+    if (!fields) return this.pageOf(caller, input, undefined, (row) => toCallView(viewOfStored(callStoredView, row)));
+    const shown = [...new Set<K | 'id' | 'createdAt'>(['id', 'createdAt', ...fields])];
+    return this.pageOf(caller, input, callStoredFields(shown), (row) => callFieldsOf(row, shown));
+  }
+
+  /**
+   * The page `list` answers, every field of each call, as stored views (instants as the ISO
+   * text read, `toStoredCallView`): what REST writes, with no Date made for an instant.
+   */
+  async listStored(caller: Caller, input: ListCallsInput): Promise<Page<StoredView<CallView>>> {
+    return this.pageOf(caller, input, undefined, toStoredCallView);
+  }
+
+  /** A page of `callsPage`'s rows of `columns` (every stored field when absent), each made into an item by `item`. */
+  private async pageOf<C extends keyof CallStoredView, T extends { id: string; createdAt: Date | string }>(
+    { scope }: Caller,
+    input: ListCallsInput,
+    columns: readonly C[] | undefined,
+    item: (row: StoredView<Pick<CallStoredView, C>>) => T,
+  ): Promise<Page<T>> {
     const parsed = parseInput(listCallsInput, input);
     const { limit, cursor } = parsed;
-    const page = (rows: object[], view: (row: object) => Pick<CallView, K | 'id' | 'createdAt'>) => {
-      const items = rows.slice(0, limit).map(view);
-      return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
-    };
-    const after = cursor ? decodeCursor(cursor) : undefined;
-    if (!fields) return page(await callsPage(this.reads, scope.companyId, storeFilters(parsed), after, limit + 1), (row) => toCallView(viewOfStored(callStoredView, row)));
-    const shown = [...new Set<K | 'id' | 'createdAt'>(['id', 'createdAt', ...fields])];
-    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), after, limit + 1, callStoredFields(shown));
-    return page(rows, (row) => callFieldsOf(row, shown));
+    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), cursor ? decodeCursor(cursor) : undefined, limit + 1, columns);
+    const items = rows.slice(0, limit).map(item);
+    return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
   }
 
   /** How many calls `list` would page through with the same filters. */

@@ -152,10 +152,16 @@ export class ContactService {
    * (`pageContactsInput`): one statement on the reads' pool, each row's view made from its
    * columns (`contactsPage`).
    */
-  async page({ scope }: Caller, input: PageContactsInput): Promise<Page<ContactView>> {
+  async page(caller: Caller, input: PageContactsInput): Promise<Page<ContactView>> {
+    const { items, nextCursor } = await this.pageStored(caller, input);
+    return { items: items.map((row) => viewOfStored(contactContract.view, row)), nextCursor };
+  }
+
+  /** The page `page` answers as stored views (instants as the ISO text read): what REST writes, with no Date made for an instant. */
+  async pageStored({ scope }: Caller, input: PageContactsInput): Promise<Page<StoredView<ContactView>>> {
     const { limit, cursor, ...filters } = parseInput(pageContactsInput, input);
     const rows = await contactsPage(this.reads, this.phones, scope.companyId, filters, cursor ? decodeCursor(cursor) : undefined, limit + 1);
-    const items = rows.slice(0, limit).map((row) => viewOfStored(contactContract.view, row));
+    const items = rows.slice(0, limit);
     return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
   }
 

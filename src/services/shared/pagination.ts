@@ -28,7 +28,9 @@ export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   }
 }
 
-export const encodeCursor = (row: Keyed): string => Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString('base64url');
+/** The cursor naming `row`, whose `createdAt` is a Date or a stored view's ISO text (`StoredView`: UTC, milliseconds, as `toISOString` writes it). */
+export const encodeCursor = (row: { id: string; createdAt: Date | string }): string =>
+  Buffer.from(JSON.stringify([typeof row.createdAt === 'string' ? row.createdAt : row.createdAt.toISOString(), row.id])).toString('base64url');
 
 /**
  * Rows after the cursor in newest-first order on (created_at, id), as one row comparison:

@@ -1,3 +1,4 @@
+import { Call } from '../../../src/entities';
 import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 import { insertCalls } from '../graphql/records';
@@ -80,6 +81,57 @@ describe('calls', () => {
     expect(seen).toHaveLength(5);
     expect(new Set(seen).size).toBe(5);
     expect(okData(await t.request('GET', '/v1/calls?workspace=paging', { token: b.key })).items).toEqual([]);
+  });
+
+  it("answers a page in the bytes of its calls' by-id answers: every kind of field, nulls, decimals, JSON and instants", async () => {
+    const em = t.app.orm.em.fork();
+    const at = new Date('2026-11-20T10:00:00.120Z');
+    em.create(Call, {
+      company: a.companyId,
+      aiAgent: a.agent.id,
+      campaign: a.campaign.id,
+      contact: a.contact.id,
+      callProvider: 'simulated',
+      callFrom: FROM,
+      callTo: '+14155550199',
+      priceUnit: 'USD',
+      callStatus: 'completed',
+      callDuration: 42,
+      workspaceId: 'bytes',
+      transcript: 'agent: Hi "there"\nuser: é ✓',
+      transcriptObject: { turns: [{ role: 'agent', text: 'Hi', at: at.toISOString(), latency_ms: 120, latency: { llm_first_token_ms: 80, first_text_ms: 95 } }] },
+      cost: 0.125,
+      costTelephony: 0.1,
+      costLlm: 0.025,
+      costRecording: 0,
+      metadata: { crm: { id: 7, tags: ['a', 'b'] }, note: null },
+      agentDynamicVariables: [{ name: 'first_name', value: 'Ada' }],
+      transfer: { to: '+14155550100', mode: 'cold', status: 'completed', started_at: at.toISOString() },
+      answeredBy: 'human',
+      startedAt: at,
+      endedAt: new Date(at.getTime() + 42_000),
+      createdAt: at,
+    });
+    em.create(Call, {
+      company: a.companyId,
+      aiAgent: a.agent.id,
+      callProvider: 'simulated',
+      callFrom: FROM,
+      callTo: '+14155550198',
+      priceUnit: 'USD',
+      workspaceId: 'bytes',
+      createdAt: new Date(at.getTime() - 1),
+    });
+    await em.flush();
+    const page = await t.request('GET', '/v1/calls?workspace=bytes&limit=1', { token: a.key });
+    const rest = okData(await t.request('GET', `/v1/calls?workspace=bytes&cursor=${page.body.data.next_cursor}`, { token: a.key }));
+    const items = [...page.body.data.items, ...rest.items];
+    expect(items).toHaveLength(2);
+    // A by-id answer is the JSON.stringify of the call's serialized view (its key order, numbers and escapes kept through a parse).
+    const byId = await Promise.all(items.map(async (c: any) => okData(await t.request('GET', `/v1/calls/${c.id}`, { token: a.key }))));
+    expect(page.text).toBe(JSON.stringify({ status: 'ok', message: 'ok', data: { items: [byId[0]], next_cursor: page.body.data.next_cursor } }));
+    expect(byId[0]).toMatchObject({ cost: 0.125, cost_breakdown: { telephony: 0.1, llm: 0.025, recording: 0, total: 0.125 }, started_at: at.toISOString(), transfer: { mode: 'cold' } });
+    expect(rest).toEqual({ items: [byId[1]], next_cursor: null });
   });
 
   it('refuses a bad limit or cursor with the field named', async () => {

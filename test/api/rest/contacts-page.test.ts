@@ -39,6 +39,16 @@ describe('GET /v1/contacts', () => {
     expect(last.next_cursor).toBeNull();
   });
 
+  it("answers a page in the bytes of its contacts' by-id answers (metadata, nulls, instants)", async () => {
+    okData(await t.request('PATCH', `/v1/contacts/${a.contact.id}`, { token: a.key, body: { metadata: { crm: { id: 7, tags: ['a', 'é'] }, note: 'say "hi"' } } }));
+    const answer = await page('?limit=5');
+    const { items, next_cursor } = okData<{ items: { id: string }[]; next_cursor: string | null }>(answer);
+    const byId = await Promise.all(items.map(async (c) => okData(await t.request('GET', `/v1/contacts/${c.id}`, { token: a.key }))));
+    expect(byId.map((c: any) => c.metadata)).toContainEqual({ crm: { id: 7, tags: ['a', 'é'] }, note: 'say "hi"' });
+    // A by-id answer is the JSON.stringify of the contact's serialized view (its key order, numbers and escapes kept through a parse).
+    expect(answer.text).toBe(JSON.stringify({ status: 'ok', message: 'ok', data: { items: byId, next_cursor } }));
+  });
+
   it('finds a full name in either order and any case, and a number in any format', async () => {
     expect(await names('?search=Ada%20Lovelace')).toEqual(['Ada']);
     expect(await names('?search=lovelace%20ADA')).toEqual(['Ada']);
