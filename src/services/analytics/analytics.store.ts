@@ -37,6 +37,9 @@ const DIM_KEY: Record<RollupDim, string> = {
 };
 const DIMS = Object.keys(DIM_KEY) as RollupDim[];
 
+/** Every dimension (SQL list), for conditions on the rollups' primary key (company, dimension, bucket or day, key). */
+const ALL_DIMS = DIMS.map((dim) => `'${dim}'`).join(', ');
+
 /** The calls' columns the figures read, as a source of calls `src` selects them. */
 const CALL_COLUMNS = 'c.company_id, c.created_at, c.call_status, c.started_at, c.call_duration, c.cost, c.campaign_id, c.ai_agent_id, c.transcript_object';
 
@@ -130,7 +133,8 @@ export async function foldDirtyBuckets(tx: EntityManager, limit: number): Promis
   if (folded.length === 0) return 0;
   const picked = `(SELECT * FROM jsonb_to_recordset(?::jsonb) AS p(company_id uuid, bucket timestamptz))`;
   const buckets = JSON.stringify(folded);
-  await tx.execute(`DELETE FROM ${CALL_ROLLUPS_TABLE} r USING ${picked} p WHERE r.company_id = p.company_id AND r.bucket = p.bucket`, [buckets]);
+  // Every dimension named: the primary key's index then reaches each bucket's rows (without, PostgreSQL read the whole table).
+  await tx.execute(`DELETE FROM ${CALL_ROLLUPS_TABLE} r USING ${picked} p WHERE r.company_id = p.company_id AND r.dim IN (${ALL_DIMS}) AND r.bucket = p.bucket`, [buckets]);
   await tx.execute(
     `INSERT INTO ${CALL_ROLLUPS_TABLE} (${ROLLUP_COLUMNS})
      WITH src AS (
@@ -146,7 +150,7 @@ export async function foldDirtyBuckets(tx: EntityManager, limit: number): Promis
      buckets AS (
        SELECT d.day, r.* FROM days d CROSS JOIN LATERAL (
          SELECT ${ROLLUP_COLUMNS} FROM ${CALL_ROLLUPS_TABLE} r
-         WHERE r.company_id = d.company_id AND r.dim IN (${DIMS.map((dim) => `'${dim}'`).join(', ')}) AND r.bucket >= d.day AND r.bucket < d.day + interval '24 hours'
+         WHERE r.company_id = d.company_id AND r.dim IN (${ALL_DIMS}) AND r.bucket >= d.day AND r.bucket < d.day + interval '24 hours'
          OFFSET 0
        ) r
      ),
