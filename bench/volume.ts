@@ -144,7 +144,7 @@ async function foldRollups(sql: pg.Pool): Promise<number> {
      SELECT DISTINCT company_id, date_bin('15 minutes', created_at, timestamptz '2000-01-01 00:00:00+00') FROM calls WHERE deleted_at IS NULL`,
   );
   while ((await sql.query('SELECT 1 FROM call_rollup_dirty LIMIT 1')).rowCount) await new Promise((resolve) => setTimeout(resolve, 250));
-  await sql.query('VACUUM (ANALYZE) call_rollups, call_rollup_dirty');
+  await sql.query('VACUUM (ANALYZE) call_rollups, call_rollup_days, call_rollup_dirty');
   return rowCount ?? 0;
 }
 

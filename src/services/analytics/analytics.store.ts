@@ -221,20 +221,20 @@ const MERGED = 'h.k, sum(h.n)::int AS n FROM keyed CROSS JOIN LATERAL unnest(his
  * How a query's rows (`parts`: a dimension, a bucket or a day's start, a key and their figures)
  * become its groups: the group `g` and whether the row is the whole range's (`total`), the
  * GROUP BY of the sums, the CTEs ending in `group_turns` (each group's histogram, key by key)
- * and which UTC days `d.day` a day rollup may serve (`wholeDay`). Days are the rollups of the
+ * and which UTC days `d.day` a day rollup may serve (`wholeDay`, a condition and its values). Days are the rollups of the
  * whole company by the day their bucket starts in the time zone (a bucket lies in one day of
  * every zone), their total the sum of the days; a UTC day serves them only when its first and
  * last buckets start on the same day of the zone (a zone then at UTC's offset). The other
  * groups are their dimension's rollups, their total the whole company's, any day serving them.
  */
-function grouping(q: AnalyticsQuery): { dims: RollupDim[]; keyed: string; wholeDay: string; params: unknown[]; sums: string; turns: string } {
+function grouping(q: AnalyticsQuery): { dims: RollupDim[]; keyed: string; params: unknown[]; wholeDay: { sql: string; params: unknown[] }; sums: string; turns: string } {
   if (q.groupBy === 'day') {
     const dayIn = (at: string) => `to_char((${at}) AT TIME ZONE ?::text, 'YYYY-MM-DD')`;
     return {
       dims: ['all'],
       keyed: `SELECT ${dayIn('p.bucket')} AS g, p.* FROM parts p`,
-      wholeDay: `${dayIn('d.day')} = ${dayIn(`d.day + interval '${(DAY_MS - BUCKET_MS) / 60_000} minutes'`)}`,
       params: [q.timeZone],
+      wholeDay: { sql: `${dayIn('d.day')} = ${dayIn(`d.day + interval '${(DAY_MS - BUCKET_MS) / 60_000} minutes'`)}`, params: [q.timeZone, q.timeZone] },
       sums: 'g, GROUPING(g) = 1 AS total FROM keyed GROUP BY GROUPING SETS ((g), ())',
       // The total's histogram from the days' (a few thousand keys), not from the parts' again (a grouping set () over every key of every part).
       turns: `day_turns AS (SELECT g, ${MERGED} GROUP BY g, h.k),
@@ -244,8 +244,8 @@ function grouping(q: AnalyticsQuery): { dims: RollupDim[]; keyed: string; wholeD
   return {
     dims: [q.groupBy, 'all'],
     keyed: `SELECT CASE WHEN p.dim = 'all' THEN NULL ELSE NULLIF(p.key, '') END AS g, p.dim = 'all' AS total, p.* FROM parts p`,
-    wholeDay: 'true',
     params: [],
+    wholeDay: { sql: 'true', params: [] },
     sums: 'g, total FROM keyed GROUP BY g, total',
     turns: `group_turns AS (SELECT g, total, ${MERGED} GROUP BY g, total, h.k)`,
   };
@@ -277,7 +277,7 @@ export async function analyticsFigures(em: EntityManager, q: AnalyticsQuery, com
      ), ${rollupsOf(by.dims)},
      days AS (
        SELECT d.day FROM ${dayRange} d(day)
-       WHERE ${by.wholeDay}
+       WHERE ${by.wholeDay.sql}
          AND EXISTS (SELECT 1 FROM ${CALL_ROLLUP_DAYS_TABLE} r WHERE r.company_id = ? AND r.dim = 'all' AND r.day = d.day AND r.key = '')
          AND NOT EXISTS (SELECT 1 FROM ${CALL_ROLLUP_DIRTY_TABLE} x WHERE x.company_id = ? AND x.bucket >= d.day AND x.bucket < d.day + interval '24 hours')
      ),
@@ -311,7 +311,7 @@ export async function analyticsFigures(em: EntityManager, q: AnalyticsQuery, com
      ORDER BY s.total, s.g NULLS LAST`,
       [
         ...[companyId, ...head, ...tail, companyId, lo, hi],
-        ...[dayLo, dayHi, ...by.params, ...by.params, companyId, companyId],
+        ...[dayLo, dayHi, ...by.wholeDay.params, companyId, companyId],
         ...[lo, dayLo, dayHi, hi, dayLo, dayHi],
         ...[companyId, dayLo, dayHi],
         companyId,
