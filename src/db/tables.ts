@@ -30,6 +30,9 @@ export const CALL_ROLLUPS_TABLE = 'call_rollups';
 /** The buckets whose calls changed since they were folded, appended by triggers on calls. */
 export const CALL_ROLLUP_DIRTY_TABLE = 'call_rollup_dirty';
 
+/** Each company's call figures per UTC day and dimension, summed from its 15-minute rollups (migration Migration20261129010000_call_rollup_days). */
+export const CALL_ROLLUP_DAYS_TABLE = 'call_rollup_days';
+
 export const TABLES_WITHOUT_ENTITIES = [
   RATE_LIMIT_TABLE,
   FLOW_EVENTS_TABLE,
@@ -39,4 +42,5 @@ export const TABLES_WITHOUT_ENTITIES = [
   CONTACT_COUNT_DELTAS_TABLE,
   CALL_ROLLUPS_TABLE,
   CALL_ROLLUP_DIRTY_TABLE,
+  CALL_ROLLUP_DAYS_TABLE,
 ];

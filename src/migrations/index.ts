@@ -33,6 +33,7 @@ import { Migration20261128010000_call_rollups } from './Migration20261128010000_
 import { Migration20261128020000_contact_counts } from './Migration20261128020000_contact_counts';
 import { Migration20261128040000_campaign_entries_delete_triggers } from './Migration20261128040000_campaign_entries_delete_triggers';
 import { Migration20261128041000_campaign_selection_fresh } from './Migration20261128041000_campaign_selection_fresh';
+import { Migration20261129010000_call_rollup_days } from './Migration20261129010000_call_rollup_days';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -71,4 +72,5 @@ export const migrationsList = [
   { name: 'Migration20261128020000_contact_counts', class: Migration20261128020000_contact_counts },
   { name: 'Migration20261128040000_campaign_entries_delete_triggers', class: Migration20261128040000_campaign_entries_delete_triggers },
   { name: 'Migration20261128041000_campaign_selection_fresh', class: Migration20261128041000_campaign_selection_fresh },
+  { name: 'Migration20261129010000_call_rollup_days', class: Migration20261129010000_call_rollup_days },
 ];

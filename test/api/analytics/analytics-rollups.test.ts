@@ -113,11 +113,20 @@ fragment figures on AnalyticsRow { key calls answered answerRate averageDuration
 const GROUPS = ['DAY', 'CAMPAIGN', 'AGENT', 'OUTCOME'] as const;
 type Group = (typeof GROUPS)[number];
 
-const analytics = async (groupBy: Group) => (await gqlData(t, QUERY, { ...range, groupBy, timeZone: TIME_ZONE }, a.key)).analytics;
+/** What a query asks: its range and the time zone of its days. */
+interface Window {
+  from: string;
+  to: string;
+  timeZone: string;
+}
+const WINDOW: Window = { ...range, timeZone: TIME_ZONE };
 
-const dayIn = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-const keyOf: Record<Group, (c: Stored) => string | null> = {
-  DAY: (c) => dayIn.format(c.at),
+const analyticsIn = async (groupBy: Group, w: Window) => (await gqlData(t, QUERY, { ...w, groupBy }, a.key)).analytics;
+const analytics = (groupBy: Group) => analyticsIn(groupBy, WINDOW);
+
+const dayIn = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+const keyOf: Record<Group, (c: Stored, timeZone: string) => string | null> = {
+  DAY: (c, timeZone) => dayIn(timeZone).format(c.at),
   CAMPAIGN: (c) => c.campaignId,
   AGENT: (c) => c.agentId,
   OUTCOME: (c) => c.status,
@@ -146,10 +155,10 @@ function figuresOf(key: string | null, calls: Stored[]) {
 }
 
 /** What the API must answer for `groupBy` over the calls stored now: the live calls of the range, grouped. */
-function expected(groupBy: Group) {
-  const live = stored.filter((c) => !c.deleted && c.at.getTime() >= Date.parse(range.from) && c.at.getTime() < Date.parse(range.to));
+function expected(groupBy: Group, w: Window = WINDOW) {
+  const live = stored.filter((c) => !c.deleted && c.at.getTime() >= Date.parse(w.from) && c.at.getTime() < Date.parse(w.to));
   const groups = new Map<string | null, Stored[]>();
-  for (const c of live) groups.set(keyOf[groupBy](c), [...(groups.get(keyOf[groupBy](c)) ?? []), c]);
+  for (const c of live) groups.set(keyOf[groupBy](c, w.timeZone), [...(groups.get(keyOf[groupBy](c, w.timeZone)) ?? []), c]);
   const keys = [...groups.keys()].sort((x, y) => (x === null ? 1 : y === null ? -1 : x < y ? -1 : x > y ? 1 : 0));
   return { total: figuresOf(null, live), rows: keys.map((key) => figuresOf(key, groups.get(key)!)) };
 }
@@ -247,5 +256,89 @@ describe('analytics rollups', () => {
         ),
       ),
     );
+  });
+});
+
+/**
+ * The day rollups (`call_rollup_days`): whole UTC days inside a range read from them where a
+ * day of the query's zone is that UTC day (or for groups other than days), the rest from the
+ * 15-minute rollups and the calls; the answers stay the calls' own.
+ */
+describe('analytics day rollups', () => {
+  const DAY = '2026-03-02';
+  // Mid-bucket edges on days partly in range: 2026-03-02 and 2026-03-03 are whole UTC days inside it.
+  const straddling = { from: '2026-03-01T19:03:07.000Z', to: '2026-03-04T07:21:30.500Z' };
+  // UTC; a zone at UTC's offset in March; 30-, 45-minute and negative half-hour offsets.
+  const ZONES = ['UTC', 'Europe/London', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Eucla', 'America/St_Johns'];
+
+  const dayRollups = async (companyId: string) =>
+    t.app.orm.em
+      .fork()
+      .execute<{ day: string; calls: number }[]>(`SELECT to_char(day AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, calls FROM call_rollup_days WHERE company_id = ? AND dim = 'all' ORDER BY day`, [
+        companyId,
+      ]);
+  const callsOf = async (day: string) => (await dayRollups(a.companyId)).find((d) => d.day === day)?.calls;
+  const liveCallsOn = (day: string) => stored.filter((c) => !c.deleted && c.at.toISOString().startsWith(day)).length;
+
+  it('keeps each UTC day the sums of its 15-minute rollups, for every dimension', async () => {
+    await fold();
+    const [{ differing }] = await t.app.orm.em.fork().execute<{ differing: number }[]>(
+      `WITH buckets AS (
+         SELECT company_id, dim, date_bin('24 hours', bucket, timestamptz '2000-01-01 00:00:00+00') AS day, key, sum(calls)::int AS calls, sum(answered)::int AS answered,
+                sum(duration_sum)::bigint AS duration_sum, sum(duration_count)::int AS duration_count, sum(cost) AS cost
+         FROM call_rollups GROUP BY 1, 2, 3, 4
+       )
+       SELECT count(*)::int AS differing FROM buckets b FULL JOIN call_rollup_days d USING (company_id, dim, day, key)
+       WHERE (b.calls, b.answered, b.duration_sum, b.duration_count, b.cost) IS DISTINCT FROM (d.calls, d.answered, d.duration_sum, d.duration_count, d.cost)`,
+    );
+    expect(differing).toBe(0);
+    expect(await callsOf(DAY)).toBe(liveCallsOn(DAY));
+  });
+
+  it('answers a range whose edges cut days, by day in zones of whole, half and three-quarter hour offsets and by each group, as the calls do', async () => {
+    await fold();
+    for (const timeZone of ZONES) {
+      const w = { ...straddling, timeZone };
+      for (const groupBy of GROUPS) expect(await analyticsIn(groupBy, w)).toEqual(expected(groupBy, w));
+    }
+  });
+
+  it('reads a whole UTC day from its day rollup by day in UTC and by campaign, and from its buckets by day in a zone off UTC', async () => {
+    await fold();
+    const utc = { ...straddling, timeZone: 'UTC' };
+    const kolkata = { ...straddling, timeZone: 'Asia/Kolkata' };
+    const em = t.app.orm.em.fork();
+    const shift = (by: number) =>
+      em.execute(`UPDATE call_rollup_days SET calls = calls + ? WHERE company_id = ? AND dim IN ('all', 'campaign') AND day = (?::timestamp AT TIME ZONE 'UTC')`, [by, a.companyId, DAY]);
+    await shift(1000);
+    try {
+      const byDay = await analyticsIn('DAY', utc);
+      expect(byDay.rows.find((r: { key: string }) => r.key === DAY).calls).toBe(liveCallsOn(DAY) + 1000);
+      expect((await analyticsIn('CAMPAIGN', utc)).total.calls).toBe(expected('CAMPAIGN', utc).total.calls + 1000);
+      expect(await analyticsIn('DAY', kolkata)).toEqual(expected('DAY', kolkata));
+    } finally {
+      await shift(-1000);
+    }
+  });
+
+  it('counts late calls into a folded day, in a bucket without calls and in one with, from the buckets until the next fold refolds the day', async () => {
+    await fold();
+    const busy = stored.find((c) => !c.deleted && c.at.toISOString().startsWith('2026-03-03'))!;
+    const quarter = 15 * 60_000;
+    let empty = Date.parse('2026-03-03T00:00:00Z');
+    while (stored.some((c) => !c.deleted && Math.floor(c.at.getTime() / quarter) === empty / quarter)) empty += quarter;
+    const late = await store(a, [
+      { at: new Date(empty + 61_000), status: 'completed', answered: true, duration: 42, cost: 0.5, campaignId: a.campaign.id, agentId: secondAgentId, latencies: [250, 9_000], deleted: false },
+      { at: new Date(busy.at.getTime() + 1), status: 'busy', answered: false, duration: 0, cost: 0.25, campaignId: null, agentId: a.agent.id, latencies: [], deleted: false },
+    ]);
+    stored.push(...late);
+    expect(await dirtyBuckets(a.companyId)).toBe(2);
+    for (const timeZone of ['UTC', 'Asia/Kathmandu']) {
+      const w = { ...straddling, timeZone };
+      for (const groupBy of GROUPS) expect(await analyticsIn(groupBy, w)).toEqual(expected(groupBy, w));
+    }
+    await fold();
+    expect(await callsOf('2026-03-03')).toBe(liveCallsOn('2026-03-03'));
+    for (const groupBy of GROUPS) expect(await analyticsIn(groupBy, { ...straddling, timeZone: 'UTC' })).toEqual(expected(groupBy, { ...straddling, timeZone: 'UTC' }));
   });
 });
