@@ -13,6 +13,7 @@
  *   VOLUME_SCALE=0.1 npm run bench:volume      # a tenth of every count (prints, leaves the docs alone)
  *   BENCH_DURATION=5                           # seconds measured per read
  *   VOLUME_READS='GraphQL calls'               # only the reads whose names contain it (no listing, no activation; leaves the docs alone)
+ *   VOLUME_ACTIVATION=only                     # only the activation, after the seed (no rollups, reads or listing; leaves the docs alone)
  *   BENCH_CPU_PROF=1                           # a CPU profile of the service over the run, summarised
  */
 import { execFile } from 'node:child_process';
@@ -50,6 +51,8 @@ const WARMUP_S = 1;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 /** Only the reads whose names contain it, when set: the listing, the requests beside it and the activation are left out. */
 const ONLY_READS = process.env.VOLUME_READS;
+/** Only the activation, when `only`: the reads, the listing and the requests beside it are left out. */
+const ONLY_ACTIVATION = process.env.VOLUME_ACTIVATION === 'only';
 const PROFILE_DIR = path.resolve(__dirname, '../../.data/bench-profiles');
 const READ_AIM_MS = 50;
 const COUNT_AIM_MS = 500;
@@ -603,13 +606,18 @@ async function historyRows(service: Measured, sql: pg.Pool, large: Tenant, state
     anchor: `alone: p99 ${withAnalytics.alone.p99Ms} ms, ${fixed(withAnalytics.alone.reqPerS)} req/s`,
     aim: { text: 'p99 within 2x of alone', met: withAnalytics.loaded.p99Ms <= 2 * withAnalytics.alone.p99Ms && withAnalytics.loaded.failed === 0 },
   });
+  rows.push(await activationRow(service, sql, large, statements, plans));
+  return rows;
+}
 
+/** The activation of a campaign selecting every contact of `large`, as a row; its statement added to `plans`. */
+async function activationRow(service: Measured, sql: pg.Pool, large: Tenant, statements: Awaited<ReturnType<typeof statementProfile>>, plans: string[]): Promise<Row> {
   log('activation: a campaign selecting every contact of the large company');
   await statements.start();
   const activated = await activation(service, sql, large);
   const selection = (await statements.top(1, 8)).find((st) => /INSERT INTO campaign_contacts/i.test(st.fullQuery));
   plans.push(planSection('Activating a campaign: the selection of every contact (not explained: an INSERT; its time as it ran)', selection, ''));
-  rows.push({
+  return {
     figure: `activating a campaign selecting every contact`,
     measured:
       `${fixed(activated.selected)} contacts selected ${activated.seconds.toFixed(1)} s after the request, ` +
@@ -617,8 +625,7 @@ async function historyRows(service: Measured, sql: pg.Pool, large: Tenant, state
       `then ${fixed(activated.dialedPerS)} calls/s placed`,
     anchor: 'bench:campaigns: 500 contacts/s aim (zero-length calls, 200 live)',
     aim: { text: `selection < ${SELECTION_AIM_S} s`, met: activated.seconds < SELECTION_AIM_S },
-  });
-  return rows;
+  };
 }
 
 async function main(): Promise<void> {
@@ -649,14 +656,15 @@ async function main(): Promise<void> {
     const vacuumS = (performance.now() - started) / 1000;
     log(`  VACUUM (ANALYZE) in ${vacuumS.toFixed(1)} s`);
     started = performance.now();
-    const rollups = await foldRollups(sql);
+    // The activation reads no analytics: their rollups are left unfolded.
+    const rollups = ONLY_ACTIVATION ? 0 : await foldRollups(sql);
     const rollupsS = (performance.now() - started) / 1000;
     log(`  analytics rollups: ${fixed(rollups)} buckets folded in ${rollupsS.toFixed(1)} s`);
 
     const rows: Row[] = [];
     const plans: string[] = [];
     const statements = await statementProfile(db.url);
-    const allReads = [...reads(service), ...(await issueReads(service, sql, large, [large, empty]))];
+    const allReads = ONLY_ACTIVATION ? [] : [...reads(service), ...(await issueReads(service, sql, large, [large, empty]))];
     for (const read of allReads.filter((r) => ONLY_READS === undefined || r.name.includes(ONLY_READS))) {
       await load(read.request(empty), WARMUP_S);
       const onEmpty = await load(read.request(empty), DURATION_S);
@@ -698,7 +706,8 @@ async function main(): Promise<void> {
       }
     }
 
-    if (ONLY_READS === undefined) rows.push(...(await historyRows(service, sql, large, statements, plans)));
+    if (ONLY_ACTIVATION) rows.push(await activationRow(service, sql, large, statements, plans));
+    else if (ONLY_READS === undefined) rows.push(...(await historyRows(service, sql, large, statements, plans)));
 
     const loadAfter = os.loadavg();
     const version = (await sql.query<{ server_version: string }>('SHOW server_version')).rows[0].server_version;
@@ -715,13 +724,13 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`\n${text(run)}\n`);
     await statements.close();
-    if (SCALE === 1 && ONLY_READS === undefined) {
+    if (SCALE === 1 && ONLY_READS === undefined && !ONLY_ACTIVATION) {
       await writeResults(DOC, run, RESULTS);
       await writeBlock(DOC, PLANS, plans.join('\n\n'));
       process.stdout.write('\nWritten into docs/performance.md.\n');
     } else {
       process.stdout.write(
-        `\n${plans.join('\n\n')}\n\nVOLUME_SCALE=${SCALE}${ONLY_READS === undefined ? '' : `, VOLUME_READS=${ONLY_READS}`}: docs/performance.md left as it was (the plans above).\n`,
+        `\n${plans.join('\n\n')}\n\nVOLUME_SCALE=${SCALE}${ONLY_READS === undefined ? '' : `, VOLUME_READS=${ONLY_READS}`}${ONLY_ACTIVATION ? ', VOLUME_ACTIVATION=only' : ''}: docs/performance.md left as it was (the plans above).\n`,
       );
     }
     started = performance.now();

@@ -1,5 +1,5 @@
-import { Entity, Index, ManyToOne, type Opt, Property, type Ref, Unique } from '@mikro-orm/core';
-import { BaseEntity } from './base.entity';
+import { Entity, Index, ManyToOne, type Opt, PrimaryKeyProp, Property, type Ref } from '@mikro-orm/core';
+import { StampedEntity } from './base.entity';
 import { Campaign } from './campaign.entity';
 import { Company } from './company.entity';
 import { Contact } from './contact.entity';
@@ -10,11 +10,15 @@ import { Contact } from './contact.entity';
  * - `calling`: attempt `attempts` is live as call `last_call_id`;
  * - `settled`: done, `outcome` says how (`picked-up`, `failed`, `canceled`, `skipped`, `expired`),
  *   `reason` why when skipped or expired.
+ *
+ * Keyed by its campaign and contact (a contact is selected once per campaign), with no key of
+ * its own: a selection writes each entry into two indexes, this key and the dialer's queue.
  */
 @Entity({ tableName: 'campaign_contacts' })
-@Unique({ properties: ['campaign', 'contact'] })
 @Index({ properties: ['campaign', 'state', 'nextAttemptAt'] })
-export class CampaignContact extends BaseEntity {
+export class CampaignContact extends StampedEntity {
+  [PrimaryKeyProp]?: ['campaign', 'contact'];
+
   /**
    * The campaign's company, named by every statement (docs/scaling.md). No foreign key: the
    * campaign's covers it (a company's deletion reaches the entries through its campaigns),
@@ -28,10 +32,10 @@ export class CampaignContact extends BaseEntity {
    * entry a selection inserts. A trigger on each table deletes the entries of the rows a
    * DELETE removes (migration 20261128040000; docs/campaigns.md, "Which contacts").
    */
-  @ManyToOne({ entity: () => Campaign, ref: true, createForeignKeyConstraint: false })
+  @ManyToOne({ entity: () => Campaign, ref: true, primary: true, createForeignKeyConstraint: false })
   campaign!: Ref<Campaign>;
 
-  @ManyToOne({ entity: () => Contact, ref: true, createForeignKeyConstraint: false })
+  @ManyToOne({ entity: () => Contact, ref: true, primary: true, createForeignKeyConstraint: false })
   contact!: Ref<Contact>;
 
   @Property({ type: 'string', length: 20 })

@@ -1,10 +1,11 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** An index a live table takes: its name, its table, and what follows `on "<table>"` (columns, method, INCLUDE, WHERE). */
+/** An index a live table takes: its name, its table, and what follows `on "<table>"` (columns, method, INCLUDE, WHERE); `unique` for a unique one. */
 export interface LiveIndex {
   name: string;
   table: string;
   definition: string;
+  unique?: boolean;
 }
 
 /**
@@ -23,9 +24,9 @@ export abstract class ConcurrentIndexes extends Migration {
   }
 
   override async up(): Promise<void> {
-    for (const { name, table, definition } of this.indexes) {
+    for (const { name, table, definition, unique } of this.indexes) {
       this.addSql(`drop index concurrently if exists "${name}";`);
-      this.addSql(`create index concurrently "${name}" on "${table}" ${definition};`);
+      this.addSql(`create ${unique ? 'unique ' : ''}index concurrently "${name}" on "${table}" ${definition};`);
     }
   }
 

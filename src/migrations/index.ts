@@ -34,6 +34,8 @@ import { Migration20261128020000_contact_counts } from './Migration2026112802000
 import { Migration20261128040000_campaign_entries_delete_triggers } from './Migration20261128040000_campaign_entries_delete_triggers';
 import { Migration20261128041000_campaign_selection_fresh } from './Migration20261128041000_campaign_selection_fresh';
 import { Migration20261129010000_call_rollup_days } from './Migration20261129010000_call_rollup_days';
+import { Migration20261129020000_campaign_entries_key_index } from './Migration20261129020000_campaign_entries_key_index';
+import { Migration20261129021000_campaign_entries_key } from './Migration20261129021000_campaign_entries_key';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -73,4 +75,6 @@ export const migrationsList = [
   { name: 'Migration20261128040000_campaign_entries_delete_triggers', class: Migration20261128040000_campaign_entries_delete_triggers },
   { name: 'Migration20261128041000_campaign_selection_fresh', class: Migration20261128041000_campaign_selection_fresh },
   { name: 'Migration20261129010000_call_rollup_days', class: Migration20261129010000_call_rollup_days },
+  { name: 'Migration20261129020000_campaign_entries_key_index', class: Migration20261129020000_campaign_entries_key_index },
+  { name: 'Migration20261129021000_campaign_entries_key', class: Migration20261129021000_campaign_entries_key },
 ];

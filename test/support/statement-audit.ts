@@ -27,14 +27,14 @@ export const CROSS_COMPANY: Record<string, string> = {
   'test:check': "a test's own check, which reads every row it may concern, whatever the company (it runs through the service's ORM too)",
 };
 
-/** Tenant tables (entities with a company relation): the column holding their company, and their primary key. */
-export type TenantTables = Map<string, { company: string; key: string }>;
+/** Tenant tables (entities with a company relation): the column holding their company, and their primary key's columns. */
+export type TenantTables = Map<string, { company: string; key: string[] }>;
 
 export function tenantTables(orm: MikroORM): TenantTables {
   const tables: TenantTables = new Map();
   for (const meta of Object.values(orm.getMetadata().getAll())) {
     const company = meta.relations.find((p) => p.kind === ReferenceKind.MANY_TO_ONE && p.targetMeta?.class === Company);
-    if (company) tables.set(meta.tableName, { company: company.fieldNames[0], key: meta.getPrimaryProps()[0].fieldNames[0] });
+    if (company) tables.set(meta.tableName, { company: company.fieldNames[0], key: meta.getPrimaryProps().flatMap((p) => p.fieldNames) });
   }
   return tables;
 }
@@ -191,15 +191,11 @@ function isWriteByPrimaryKey(statement: Node, tables: TenantTables): boolean {
   const [type, level] = Object.entries(statement)[0] ?? [];
   if ((type !== 'UpdateStmt' && type !== 'DeleteStmt') || level.fromClause || level.usingClause || level.withClause) return false;
   const key = tables.get(level.relation.relname)?.key;
-  const conditions = conjuncts(level.whereClause);
-  return (
-    !!key &&
-    conditions.length > 0 &&
-    conditions.every((c) => {
-      const fields = c.A_Expr?.lexpr?.ColumnRef?.fields as Node[] | undefined;
-      return strings(c.A_Expr?.name)[0] === '=' && fields?.length === 1 && strings(fields)[0] === key && !!c.A_Expr.rexpr && !readsAnyColumn(c.A_Expr.rexpr);
-    })
-  );
+  const equated = conjuncts(level.whereClause).map((c) => {
+    const fields = c.A_Expr?.lexpr?.ColumnRef?.fields as Node[] | undefined;
+    return strings(c.A_Expr?.name)[0] === '=' && fields?.length === 1 && !!c.A_Expr.rexpr && !readsAnyColumn(c.A_Expr.rexpr) ? strings(fields)[0] : null;
+  });
+  return !!key && equated.length === key.length && key.every((column) => equated.includes(column));
 }
 
 function readsAnyColumn(expr: Node): boolean {

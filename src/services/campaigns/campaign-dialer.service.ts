@@ -239,11 +239,11 @@ export class CampaignDialer {
    */
   private afterCall(c: Campaign, attempt: EndedAttempt, now: Date): EntryChange {
     const { callStatus: status, disconnectReason: reason } = attempt;
-    if (status === 'completed' && reason !== 'voicemail_reached' && reason !== 'timeout') return { id: attempt.entryId, state: 'settled', outcome: 'picked-up', reason: null };
-    if (status === 'canceled') return { id: attempt.entryId, state: 'settled', outcome: 'canceled', reason: null };
+    if (status === 'completed' && reason !== 'voicemail_reached' && reason !== 'timeout') return { contactId: attempt.contactId, state: 'settled', outcome: 'picked-up', reason: null };
+    if (status === 'canceled') return { contactId: attempt.contactId, state: 'settled', outcome: 'canceled', reason: null };
     const delay = delayBefore(tiersOf(c), attempt.attempts + 1);
-    if (delay === null) return { id: attempt.entryId, state: 'settled', outcome: 'failed', reason: reason || status };
-    return { id: attempt.entryId, state: 'queued', nextAttemptAt: new Date(now.getTime() + delay) };
+    if (delay === null) return { contactId: attempt.contactId, state: 'settled', outcome: 'failed', reason: reason || status };
+    return { contactId: attempt.contactId, state: 'queued', nextAttemptAt: new Date(now.getTime() + delay) };
   }
 
   /**
@@ -264,13 +264,12 @@ export class CampaignDialer {
       const due = await dueEntries(tx, key, rules, now, wanted);
       if (due.length === 0) break;
       const skips: EntryChange[] = [];
-      const attempts: (NewCampaignCall & { entryId: string })[] = [];
+      const attempts: NewCampaignCall[] = [];
       for (const entry of due) {
-        if (entry.skip !== null) skips.push({ id: entry.entryId, state: 'settled', outcome: 'skipped', reason: entry.skip });
+        if (entry.skip !== null) skips.push({ contactId: entry.contactId, state: 'settled', outcome: 'skipped', reason: entry.skip });
         else {
           attempts.push({
-            entryId: entry.entryId,
-            contactId: entry.contact.id,
+            contactId: entry.contactId,
             attempt: entry.attempts + 1,
             to: entry.contact.phoneNumber,
             dynamicVariables: this.agentVariables(c, entry.contact),
@@ -283,7 +282,7 @@ export class CampaignDialer {
       const byContact = new Map(stored.map((s) => [`${s.contactId}:${s.attempt}`, s]));
       const calling = attempts.flatMap((a) => {
         const call = byContact.get(`${a.contactId}:${a.attempt}`);
-        return call ? [{ entryId: a.entryId, callId: call.id, attempt: a.attempt }] : [];
+        return call ? [{ contactId: a.contactId, callId: call.id, attempt: a.attempt }] : [];
       });
       await markCalling(tx, key, calling, now);
       placed.push(...stored.filter((s) => s.created).map((s) => s.id));

@@ -34,7 +34,8 @@ describe('the tenant tables', () => {
       'webhook_executions',
       'webhook_flows',
     ]);
-    expect(tables.get('calls')).toEqual({ company: 'company_id', key: 'id' });
+    expect(tables.get('calls')).toEqual({ company: 'company_id', key: ['id'] });
+    expect(tables.get('campaign_contacts')).toEqual({ company: 'company_id', key: ['campaign_id', 'contact_id'] });
   });
 });
 
@@ -83,6 +84,8 @@ describe('a statement on tenant tables', () => {
     expect(problems('delete from "phone_numbers" where "id" in ($1, $2)')).toEqual([]);
     expect(problems('update campaigns set status = $1 where id = $2 and status = $3')).toEqual(['campaigns has no company_id filter']);
     expect(problems('update campaigns set status = $1 where status = $2')).toEqual(['campaigns has no company_id filter']);
+    expect(problems('update "campaign_contacts" set "state" = $1 where "campaign_id" = $2 and "contact_id" = $3')).toEqual([]);
+    expect(problems('update campaign_contacts set state = $1 where campaign_id = $2')).toEqual(['campaign_contacts has no company_id filter']);
   });
 
   it("leaves tables without a company alone (child rows, jobs, the template catalogue's own tables)", () => {
