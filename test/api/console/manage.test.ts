@@ -256,15 +256,17 @@ describe('creating and managing everything from the web console', () => {
     const [agent] = okData(await t.request('GET', '/v1/ai-agent', { token: key }));
     const demo = { companyId: ada.company_id, agent, campaign: { id: ada.campaign_id } } as unknown as Tenant;
     const [adaCall] = await insertCalls(t, demo, 1, { contact: ada.id, callStatus: 'busy' });
-    await insertCalls(t, demo, 1, { contact: grace.id });
+    const [graceCall] = await insertCalls(t, demo, 1, { contact: grace.id });
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await heading('Ada Lovelace');
     await page.getByRole('link', { name: 'Demo reminder campaign' }).waitFor();
-    // Her calls, filtered by the server (Grace's call of the same campaign is not hers).
+    // Her calls, filtered by the server (Grace's call of the same campaign is not hers; the
+    // campaign activated above may have called her too, inside its calling window).
     const calls = page.getByRole('list', { name: 'Calls of this contact' });
-    await calls.waitFor();
-    expect(await calls.getByRole('listitem').count()).toBe(1);
-    expect(await calls.getByRole('link').getAttribute('href')).toContain(adaCall.id);
+    await calls.getByRole('link').first().waitFor();
+    const listed = await calls.getByRole('link').evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+    expect(listed.some((href) => href.includes(adaCall.id))).toBe(true);
+    expect(listed.some((href) => href.includes(graceCall.id))).toBe(false);
     await page.getByLabel('Notes').fill('Prefers mornings');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').getByText('Saved.').waitFor();

@@ -119,6 +119,8 @@ describe('calls', () => {
       callFrom: FROM,
       callTo: '+14155550198',
       priceUnit: 'USD',
+      // Ended: a queued call would be placed by the call sweep between the reads compared.
+      callStatus: 'canceled',
       workspaceId: 'bytes',
       createdAt: new Date(at.getTime() - 1),
     });
