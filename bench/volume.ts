@@ -53,6 +53,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ONLY_READS = process.env.VOLUME_READS;
 /** Only the activation, when `only`: the reads, the listing and the requests beside it are left out. */
 const ONLY_ACTIVATION = process.env.VOLUME_ACTIVATION === 'only';
+/** A full run writes its table and its reads' plans into docs/performance.md; the others print them. */
+const WRITES_DOCS = SCALE === 1 && ONLY_READS === undefined && !ONLY_ACTIVATION;
 const PROFILE_DIR = path.resolve(__dirname, '../../.data/bench-profiles');
 const READ_AIM_MS = 50;
 const COUNT_AIM_MS = 500;
@@ -637,6 +639,12 @@ async function main(): Promise<void> {
   sql.on('error', () => undefined);
   let service: Measured | undefined;
   try {
+    const statements = await statementProfile(db.url);
+    // The plans the docs keep are found by their statements' texts as pg_stat_statements recorded them.
+    if (WRITES_DOCS && !statements.available) {
+      await statements.close();
+      throw new Error("pg_stat_statements is not preloaded on this server (shared_preload_libraries): a full run would write the docs' plans without their statements");
+    }
     const port = await freePort();
     // Zero-length simulated calls: the activation's dialing rate is the dialer's, as in bench:campaigns.
     const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
@@ -663,7 +671,6 @@ async function main(): Promise<void> {
 
     const rows: Row[] = [];
     const plans: string[] = [];
-    const statements = await statementProfile(db.url);
     const allReads = ONLY_ACTIVATION ? [] : [...reads(service), ...(await issueReads(service, sql, large, [large, empty]))];
     for (const read of allReads.filter((r) => ONLY_READS === undefined || r.name.includes(ONLY_READS))) {
       await load(read.request(empty), WARMUP_S);
@@ -724,7 +731,7 @@ async function main(): Promise<void> {
     };
     process.stdout.write(`\n${text(run)}\n`);
     await statements.close();
-    if (SCALE === 1 && ONLY_READS === undefined && !ONLY_ACTIVATION) {
+    if (WRITES_DOCS) {
       await writeResults(DOC, run, RESULTS);
       await writeBlock(DOC, PLANS, plans.join('\n\n'));
       process.stdout.write('\nWritten into docs/performance.md.\n');
