@@ -144,9 +144,20 @@ export async function foldDirtyBuckets(tx: EntityManager, limit: number): Promis
     [buckets],
   );
   // Writing the buckets' rollups deleted their days' (the triggers of Migration20261129010000_call_rollup_days).
+  // Only days that have ended get rows: a day under way lies in no range as a whole day that
+  // has ended, and its buckets change all day. The day before, which no later change may
+  // mark, is written by the first fold of its company after it ends.
   await tx.execute(
     `INSERT INTO ${CALL_ROLLUP_DAYS_TABLE} (company_id, dim, day, key, calls, answered, duration_sum, duration_count, cost, statuses, hist_keys, hist_counts)
-     WITH days AS (SELECT DISTINCT p.company_id, ${dayOf('p.bucket')} AS day FROM ${picked} p),
+     WITH days AS (
+       SELECT d.company_id, d.day FROM (
+         SELECT p.company_id, ${dayOf('p.bucket')} AS day FROM ${picked} p
+         UNION
+         SELECT p.company_id, ${dayOf('now()')} - interval '24 hours' FROM ${picked} p
+       ) d
+       WHERE d.day + interval '24 hours' <= now()
+         AND NOT EXISTS (SELECT 1 FROM ${CALL_ROLLUP_DAYS_TABLE} r WHERE r.company_id = d.company_id AND r.dim = 'all' AND r.day = d.day AND r.key = '')
+     ),
      buckets AS (
        SELECT d.day, r.* FROM days d CROSS JOIN LATERAL (
          SELECT ${ROLLUP_COLUMNS} FROM ${CALL_ROLLUPS_TABLE} r
@@ -167,7 +178,7 @@ export async function foldDirtyBuckets(tx: EntityManager, limit: number): Promis
      SELECT s.company_id, s.dim, s.day, s.key, s.calls, s.answered, s.duration_sum, s.duration_count, s.cost, s.statuses,
             COALESCE(h.hist_keys, '{}'), COALESCE(h.hist_counts, '{}')
      FROM sums s LEFT JOIN hists h USING (company_id, dim, day, key)`,
-    [buckets],
+    [buckets, buckets],
   );
   return folded.length;
 }

@@ -321,6 +321,22 @@ describe('analytics day rollups', () => {
     }
   });
 
+  it("keeps no rollup of the day under way, and writes the day before at its company's first fold after it ended", async () => {
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const call = (at: number) => ({ at: new Date(at), status: 'busy' as const, answered: false, duration: 0, cost: 0.1, campaignId: null, agentId: a.agent.id, latencies: [], deleted: false });
+    stored.push(...(await store(a, [call(today - 12 * 3_600_000)])));
+    await fold();
+    expect((await dayRollups(a.companyId)).map((d) => d.day)).toContain(dayOf(today - 86_400_000));
+    // As when the day was folded before it ended: its rows not written.
+    await t.app.orm.em.fork().execute(`DELETE FROM call_rollup_days WHERE company_id = ? AND day = ?::timestamptz`, [a.companyId, new Date(today - 86_400_000)]);
+    stored.push(...(await store(a, [call(Date.now())])));
+    await fold();
+    const days = (await dayRollups(a.companyId)).map((d) => d.day);
+    expect(days).toContain(dayOf(today - 86_400_000));
+    expect(days).not.toContain(dayOf(today));
+  });
+
   it('counts late calls into a folded day, in a bucket without calls and in one with, from the buckets until the next fold refolds the day', async () => {
     await fold();
     const busy = stored.find((c) => !c.deleted && c.at.toISOString().startsWith('2026-03-03'))!;
