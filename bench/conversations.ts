@@ -276,7 +276,7 @@ async function main(): Promise<void> {
       `event-loop delay:     max ${ms(loopMaxMs)}, p99 ${ms(loop.percentile(99) / 1e6)}, mean ${ms(loop.mean / 1e6)} over the sessions (an idle process beside it, the anchor: max ${ms(idleDelay.maxMs)}, p99 ${ms(idleDelay.p99Ms)}); aim max <= ${AIM.loopDelayMaxMs} ms: ${met(loopMaxMs <= AIM.loopDelayMaxMs)}`,
     );
     console.log(
-      `service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${(((used.user + used.system) / 1000 / wallMs) * 100).toFixed(0)}% of one core over the run)`,
+      `service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (user ${(used.user / 1000 / Math.max(1, turns)).toFixed(2)}, system ${(used.system / 1000 / Math.max(1, turns)).toFixed(2)}; ${(((used.user + used.system) / 1000 / wallMs) * 100).toFixed(0)}% of one core over the run)`,
     );
     console.log(
       `memory per session:   ${perSession.held.toFixed(0)} KiB held (heap in use and buffers; RSS grew ${perSession.rss.toFixed(0)} KiB a session), ${SESSIONS - result.dropped} of ${SESSIONS} live after their turns, after a full GC${global.gc ? '' : ' (not run: start node with --expose-gc)'}; aim < ${AIM.sessionKiB} KiB: ${met(perSession.held < AIM.sessionKiB)}`,
