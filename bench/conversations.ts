@@ -10,9 +10,10 @@
  * events as the TwiML asks for them (the callee's voice on and off before each prompt; the
  * agent's voice on, the text played and the voice off after each answer), half send none, at
  * once, so both kinds meet the same load. Reports, per turn:
- * - the service's ADDED latency, with and without `info` events: the relay client's receipt of
- *   the turn's first text token minus the fake model's sending of its first token (one clock:
- *   both in the child), the model's first token being the anchor;
+ * - the service's ADDED latency, with and without `info` events, and of the turns asked while
+ *   sessions were still connecting (their handshakes and openings come in a burst): the relay
+ *   client's receipt of the turn's first text token minus the fake model's sending of its first
+ *   token (one clock: both in the child), the model's first token being the anchor;
  * - the service's CPU time (user + system of this process from the first session to the last
  *   turn's answer) per turn;
  * - the service's event-loop delay (perf_hooks `monitorEventLoopDelay`, its maximum and p99) over
@@ -63,8 +64,11 @@ type Command = { type: 'run'; appUrl: string; publicBaseUrl: string; calls: { id
 /** The child's message once every session has had all its turns (or failed): the live ones wait for `hang up`. */
 type Live = { type: 'live' };
 interface RunResult {
-  /** Added latency of each turn, of the sessions that send `info` events and of those that do not. */
-  added: { events: number[]; none: number[] };
+  /**
+   * Added latency of each turn, of the sessions that send `info` events and of those that do
+   * not; `opening`, of the turns (of both) whose prompt went while sessions were still connecting.
+   */
+  added: { events: number[]; none: number[]; opening: number[] };
   dropped: number;
   errors: string[];
 }
@@ -123,6 +127,7 @@ async function session(
   index: number,
   firstTokenAt: Map<string, number>,
   added: RunResult['added'],
+  connecting: { sessions: number },
   done: () => void,
   hangUp: Promise<void>,
 ): Promise<void> {
@@ -134,6 +139,7 @@ async function session(
     // The session URL Twilio would open: this bench's fake Calls API does not keep the TwiML, so the token is minted as the service mints it.
     const relay = await FakeRelay.connect({ url: command.appUrl, publicBaseUrl: command.publicBaseUrl, authToken: TOKEN }, TOKEN, mintRelayToken(TOKEN, call.id, new Date()));
     relay.setup(call.id, call.sid);
+    connecting.sessions--;
     for (let turn = 0; turn < TURNS; turn++) {
       await pause(PAUSE_MIN_MS + Math.random() * (PAUSE_MAX_MS - PAUSE_MIN_MS));
       const said = `Session ${index} turn ${turn}: I would like to know more.`;
@@ -141,11 +147,13 @@ async function session(
         relay.speaking('client', true);
         relay.speaking('client', false);
       }
+      const opening = connecting.sessions > 0;
       relay.prompt(said);
       const answer = await relay.turn(30_000);
       const sent = firstTokenAt.get(said);
       if (answer.firstAt === null || sent === undefined) throw new Error(`turn ${turn}: no answer (${JSON.stringify(answer.others)})`);
       (events ? added.events : added.none).push(answer.firstAt - sent);
+      if (opening) added.opening.push(answer.firstAt - sent);
       if (events) {
         relay.speaking('agent', true);
         relay.played(answer.text);
@@ -176,13 +184,14 @@ async function outsideProcess(): Promise<void> {
       hangUp();
       return;
     }
-    const added: RunResult['added'] = { events: [], none: [] };
+    const added: RunResult['added'] = { events: [], none: [], opening: [] };
+    const connecting = { sessions: command.calls.length };
     const errors: string[] = [];
     let done = 0;
     const sessionDone = () => {
       if (++done === command.calls.length) process.send!({ type: 'live' } satisfies Live);
     };
-    void Promise.allSettled(command.calls.map((call, i) => session(command, call, i, firstTokenAt, added, sessionDone, hangingUp))).then((settled) => {
+    void Promise.allSettled(command.calls.map((call, i) => session(command, call, i, firstTokenAt, added, connecting, sessionDone, hangingUp))).then((settled) => {
       for (const s of settled) if (s.status === 'rejected') errors.push(String(s.reason));
       const result: RunResult = { added, dropped: errors.length, errors: errors.slice(0, 5) };
       process.send!(result, () => process.exit(0));
@@ -272,11 +281,12 @@ async function main(): Promise<void> {
     console.log(`added latency:        ${latency(sortedAll)} (over the model's first token, the anchor); aim p99 < ${AIM.addedP99Ms} ms: ${met(addedP99 < AIM.addedP99Ms)}`);
     console.log(`  with info events:   ${latency(result.added.events)}`);
     console.log(`  without:            ${latency(result.added.none)}`);
+    console.log(`  while opening:      ${latency(result.added.opening)} (prompts sent before the last session connected)`);
     console.log(
       `event-loop delay:     max ${ms(loopMaxMs)}, p99 ${ms(loop.percentile(99) / 1e6)}, mean ${ms(loop.mean / 1e6)} over the sessions (an idle process beside it, the anchor: max ${ms(idleDelay.maxMs)}, p99 ${ms(idleDelay.p99Ms)}); aim max <= ${AIM.loopDelayMaxMs} ms: ${met(loopMaxMs <= AIM.loopDelayMaxMs)}`,
     );
     console.log(
-      `service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (${(((used.user + used.system) / 1000 / wallMs) * 100).toFixed(0)}% of one core over the run)`,
+      `service CPU per turn: ${((used.user + used.system) / 1000 / Math.max(1, turns)).toFixed(2)} ms (user ${(used.user / 1000 / Math.max(1, turns)).toFixed(2)}, system ${(used.system / 1000 / Math.max(1, turns)).toFixed(2)}; ${(((used.user + used.system) / 1000 / wallMs) * 100).toFixed(0)}% of one core over the run)`,
     );
     console.log(
       `memory per session:   ${perSession.held.toFixed(0)} KiB held (heap in use and buffers; RSS grew ${perSession.rss.toFixed(0)} KiB a session), ${SESSIONS - result.dropped} of ${SESSIONS} live after their turns, after a full GC${global.gc ? '' : ' (not run: start node with --expose-gc)'}; aim < ${AIM.sessionKiB} KiB: ${met(perSession.held < AIM.sessionKiB)}`,

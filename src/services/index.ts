@@ -214,6 +214,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     close: async () => {
       await outbound.close();
       await rateLimits.close();
+      await model?.close();
     },
   };
 }

@@ -58,6 +58,11 @@ class TranscriptWriter implements TranscriptRecorder {
   private written = 0;
   /** The model's tokens of this conversation already added to the call's. */
   private stored: TokenUsage = { input: 0, output: 0 };
+  /**
+   * Each turn as stored, while the transcript holds it: a turn that changes is replaced, never
+   * changed in place (LiveTranscript), so each save converts only the turns new since the last.
+   */
+  private readonly storedTurns = new WeakMap<TurnRecord, StoredTurn>();
 
   constructor(
     private readonly reads: ViewReads,
@@ -69,8 +74,14 @@ class TranscriptWriter implements TranscriptRecorder {
   ) {}
 
   save(turns: readonly TurnRecord[], usage: TokenUsage): void {
-    this.waiting = { turns: [...this.prior, ...turns.map(storedTurnOf)], usage };
+    this.waiting = { turns: [...this.prior, ...turns.map((turn) => this.storedTurn(turn))], usage };
     this.writing ??= this.drain();
+  }
+
+  private storedTurn(turn: TurnRecord): StoredTurn {
+    let stored = this.storedTurns.get(turn);
+    if (!stored) this.storedTurns.set(turn, (stored = storedTurnOf(turn)));
+    return stored;
   }
 
   /** Resolves once every transcript given so far is written. */

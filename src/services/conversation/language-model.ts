@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
+import { Agent } from 'undici';
 import type { LlmConfig } from '../../config';
 import type { Logger } from '../../logger';
+import { modelFetch } from './model-fetch';
 
 /** A call the model asked for; `arguments` is the model's JSON text, unparsed (it may be invalid). */
 export interface ToolCall {
@@ -193,6 +195,8 @@ class ToolCallAccumulator {
  */
 export class OpenAiCompatibleModel implements LanguageModel {
   private readonly client: OpenAI;
+  /** The connections to the model host, kept alive between requests (undici's defaults: 4 s idle, or what the server's Keep-Alive says). */
+  private readonly agent = new Agent();
 
   constructor(
     private readonly config: LlmConfig,
@@ -205,8 +209,14 @@ export class OpenAiCompatibleModel implements LanguageModel {
       apiKey: config.apiKey ?? 'none',
       maxRetries: 0,
       timeout: config.timeoutMs * 3,
+      fetch: modelFetch(this.agent),
       ...(logger ? { logger: logger.child({ component: 'llm' }), logLevel: 'warn' as const } : { logLevel: 'off' as const }),
     });
+  }
+
+  /** Closes the connections to the model host once the requests in flight are answered. */
+  close(): Promise<void> {
+    return this.agent.close();
   }
 
   private deadline(signal?: AbortSignal): Deadline {

@@ -33,6 +33,8 @@ export interface TranscriptRecorder {
  * A conversation's transcript while it runs, and the model's tokens it cost. A turn added or
  * cut is saved at once; what is only measured (tokens, a voice-to-voice latency) waits in
  * memory for the next save, or the last one (`flush`), so that no write is made for it alone.
+ * A turn is never changed in place: a change replaces it, so that a recorder may keep what it
+ * made of each turn it was given.
  */
 export class LiveTranscript {
   private readonly turns: TurnRecord[] = [];
