@@ -35,25 +35,33 @@ const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
  * `xId`, the property `x` (a relation's foreign key, or the scalar holding the id, as a
  * campaign's `workspace`). Timestamps as ISO text, truncated to milliseconds as a Date would be.
  */
-function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => string): string {
+function columnOf(meta: EntityMetadata, key: string, quote: (id: string) => string, { table, prefix = '' }: ColumnsOf): string {
   const prop = meta.properties[key as never] ?? (key.endsWith('Id') ? meta.properties[key.slice(0, -2) as never] : undefined);
   const stored = prop && prop.persist !== false && !prop.formula && (prop.kind === ReferenceKind.SCALAR || prop.kind === ReferenceKind.MANY_TO_ONE);
   if (!stored) throw new Error(`${meta.className} has no stored column for the view field ${key}`);
-  const field = quote(prop.fieldNames[0]);
+  const field = table ? `${quote(table)}.${quote(prop.fieldNames[0])}` : quote(prop.fieldNames[0]);
   const value = prop.kind === ReferenceKind.SCALAR && prop.runtimeType === 'Date' ? `to_char(${field} AT TIME ZONE 'UTC', ${ISO_UTC})` : field;
-  return `${value} AS ${quote(key)}`;
+  return `${value} AS ${quote(prefix + key)}`;
+}
+
+/** Where the columns of a select list come from, in a statement joining tables. */
+export interface ColumnsOf {
+  /** The table (or its alias) each column is qualified with. */
+  table?: string;
+  /** Put before each alias (`contact:` for `contact:firstname`), so that two tables' fields do not collide. */
+  prefix?: string;
 }
 
 /**
  * The columns of `view` over `entity`'s table, each aliased as its view field, instants as
  * ISO text (`columnOf`), from the ORM's metadata: a select list, or a RETURNING list whose
- * rows are stored views.
+ * rows are stored views. In a join, `of` qualifies each column and prefixes its alias.
  */
-export function viewColumns(reads: ViewReads, entity: EntityClass<object>, view: z.ZodObject): string {
+export function viewColumns(reads: ViewReads, entity: EntityClass<object>, view: z.ZodObject, of: ColumnsOf = {}): string {
   const meta = reads.metadata.get(entity.name);
   const quote = (id: string) => reads.platform.quoteIdentifier(id);
   return Object.keys(view.shape)
-    .map((key) => columnOf(meta, key, quote))
+    .map((key) => columnOf(meta, key, quote, of))
     .join(', ');
 }
 
@@ -65,36 +73,54 @@ export function viewColumns(reads: ViewReads, entity: EntityClass<object>, view:
  * query builder in between. Its text is built on first use from the ORM's metadata.
  */
 export function viewQuery<V>(name: string | null, entity: EntityClass<object>, view: z.ZodObject, where: string) {
+  return builtQuery<StoredView<V>>(name, (reads) => selectText(reads, entity, view, where));
+}
+
+const selectText = (reads: ViewReads, entity: EntityClass<object>, view: z.ZodObject, where: string) =>
+  `SELECT ${viewColumns(reads, entity, view)} FROM ${reads.platform.quoteIdentifier(reads.metadata.get(entity.name).tableName)} WHERE ${where}`;
+
+/**
+ * A read whose text `text` builds on first use from the ORM's metadata (the select lists of
+ * `viewColumns`), answering rows of `Row`: prepared once per connection under `name`, or
+ * planned at each run when null (`viewQuery`).
+ */
+export function builtQuery<Row>(name: string | null, text: (reads: ViewReads) => string) {
   const texts = new WeakMap<MetadataStorage, string>();
-  return async (reads: ViewReads, params: unknown[]): Promise<StoredView<V>[]> => {
-    let text = texts.get(reads.metadata);
-    if (!text) {
-      text = `SELECT ${viewColumns(reads, entity, view)} FROM ${reads.platform.quoteIdentifier(reads.metadata.get(entity.name).tableName)} WHERE ${where}`;
-      texts.set(reads.metadata, text);
+  return async (reads: ViewReads, params: unknown[]): Promise<Row[]> => {
+    let built = texts.get(reads.metadata);
+    if (!built) {
+      built = text(reads);
+      texts.set(reads.metadata, built);
     }
-    const { rows } = await reads.pool.query<StoredView<V> & pg.QueryResultRow>({ name: name ?? undefined, text, values: params, types: reads.types });
-    reads.onStatement?.(text);
+    const { rows } = await reads.pool.query<Row & pg.QueryResultRow>({ name: name ?? undefined, text: built, values: params, types: reads.types });
+    reads.onStatement?.(built);
     return rows;
   };
 }
 
 /**
- * The page reads of one list (`viewQuery`), one per `key` (its combination of filters and
+ * The reads of one list (`builtQuery`), one per `key` (its combination of filters and
  * columns): each prepared under `${prefix}-${n}` when first used, up to `max` of them, so
  * that the combinations clients ask for cannot grow a connection's prepared statements
  * without bound; past them, or with `prepared` false (a read whose plan depends on its
- * values), planned at each run and not kept. `view` is called only when the read is made.
+ * values), planned at each run and not kept. `text` is called only when the read is made.
  */
-export function pageReads<V>(prefix: string, entity: EntityClass<object>, max = 100) {
-  const known = new Map<string, ReturnType<typeof viewQuery<V>>>();
-  return (key: string, view: () => z.ZodObject, where: string, prepared = true) => {
+export function keyedReads<Row>(prefix: string, max = 100) {
+  const known = new Map<string, ReturnType<typeof builtQuery<Row>>>();
+  return (key: string, text: (reads: ViewReads) => string, prepared = true) => {
     const kept = known.get(key);
     if (kept) return kept;
-    if (!prepared || known.size >= max) return viewQuery<V>(null, entity, view(), where);
-    const read = viewQuery<V>(`${prefix}-${known.size}`, entity, view(), where);
+    if (!prepared || known.size >= max) return builtQuery<Row>(null, text);
+    const read = builtQuery<Row>(`${prefix}-${known.size}`, text);
     known.set(key, read);
     return read;
   };
+}
+
+/** `keyedReads` of `entity`'s rows as views (`viewQuery`): `view` is called only when the read is made. */
+export function pageReads<V>(prefix: string, entity: EntityClass<object>, max = 100) {
+  const reads = keyedReads<StoredView<V>>(prefix, max);
+  return (key: string, view: () => z.ZodObject, where: string, prepared = true) => reads(key, (r) => selectText(r, entity, view(), where), prepared);
 }
 
 /**

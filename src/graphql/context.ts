@@ -96,9 +96,9 @@ export class ContextFactory {
    * HTTP status 401, counted against the client's address; an address over that limit is
    * refused with RATE_LIMITED (429) before its credentials are checked.
    */
-  private async authenticate(req: http.IncomingMessage, em: EntityManager): Promise<Scope> {
+  private async authenticate(req: http.IncomingMessage, em: () => EntityManager): Promise<Scope> {
     try {
-      return await this.services.rateLimits.authenticating(clientAddress(req), () => this.services.auth.authenticate(() => em, req.headersDistinct.authorization));
+      return await this.services.rateLimits.authenticating(clientAddress(req), () => this.services.auth.authenticate(em, req.headersDistinct.authorization));
     } catch (err) {
       if (err instanceof UnauthenticatedError) {
         throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
@@ -145,16 +145,32 @@ export class ContextFactory {
    * then its rate limits. The request's log lines carry the caller's ids from here on.
    */
   async forRequest(req: http.IncomingMessage, requestId: string): Promise<GraphQLContext> {
-    const em = this.orm.em.fork();
+    const em = this.unitOfWork();
     const scope = await this.authenticate(req, em);
     addLogFields(logFieldsOf(scope));
     await this.countRequest(scope);
     return this.forScope(scope, requestId, em);
   }
 
-  /** A context for one operation of the caller whose scope is `scope`. */
-  forScope(scope: Scope, requestId: string = randomUUID(), em: EntityManager = this.orm.em.fork()): GraphQLContext {
-    const caller: Caller = { scope, em };
+  /**
+   * The EntityManager of one unit of work, forked when first asked for: a cached credential
+   * and the hot reads (prepared statements on the reads' pool: a page of calls) need none,
+   * and a fork (its identity map and unit of work) was 1.6% of the CPU of GraphQL's calls
+   * page (docs/performance.md, "Volume").
+   */
+  private unitOfWork(): () => EntityManager {
+    let em: EntityManager | undefined;
+    return () => (em ??= this.orm.em.fork());
+  }
+
+  /** A context for one operation of the caller whose scope is `scope`; `em` gives its unit of work's EntityManager. */
+  forScope(scope: Scope, requestId: string = randomUUID(), em: () => EntityManager = this.unitOfWork()): GraphQLContext {
+    const caller: Caller = {
+      scope,
+      get em() {
+        return em();
+      },
+    };
     const context: GraphQLContext = {
       requestId,
       caller,

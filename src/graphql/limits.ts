@@ -180,6 +180,24 @@ export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, v
   }
 }
 
+/** The first problem of a string literal of each document (null: none), found once per document (`known` above says why that holds). */
+const literalProblems = new WeakMap<DocumentNode, string | null>();
+
+function literalProblem(document: DocumentNode): string | null {
+  let problem = literalProblems.get(document);
+  if (problem === undefined) {
+    let found: string | null = null;
+    visit(document, {
+      StringValue(node) {
+        found ??= textProblem(node.value);
+      },
+    });
+    problem = found;
+    literalProblems.set(document, problem);
+  }
+  return problem;
+}
+
 /**
  * Refuses input no service could store, with code BAD_USER_INPUT (HTTP 400): NUL characters
  * or unpaired surrogates in a string literal of the document or in the variables, or
@@ -188,12 +206,7 @@ export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, v
  * src/services/shared/storable.ts.
  */
 export function checkInputValues(document: DocumentNode, variables: Record<string, unknown> | undefined): void {
-  let problem = unstorable(variables ?? {});
-  visit(document, {
-    StringValue(node) {
-      problem ??= textProblem(node.value);
-    },
-  });
+  const problem = unstorable(variables ?? {}) ?? literalProblem(document);
   if (problem) throw new GraphQLError(problem, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
   const reserved = reservedKeys(variables ?? {});
   if (reserved.length > 0) throw new GraphQLError('Validation failed', { extensions: { code: 'BAD_USER_INPUT', fields: reserved, http: { status: 400 } } });

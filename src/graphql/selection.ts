@@ -12,20 +12,16 @@ export function selectedFields(selectionSet: SelectionSetNode | undefined, fragm
 }
 
 /**
- * The names of the fields a connection's query selects on its nodes (`edges { node { … } }`),
- * through fragments, under any alias, whatever their directives (`@include`, `@skip`: a
- * field that may be left out is counted in).
+ * The fields a connection's query selects on its nodes (`edges { node { … } }`), through
+ * fragments, under any alias, whatever their directives (`@include`, `@skip`: a field that
+ * may be left out is counted in).
  */
-export function nodeFieldNames(info: GraphQLResolveInfo): Set<string> {
+export function nodeFields(info: GraphQLResolveInfo): FieldNode[] {
+  return fieldsUnder(info, fieldsUnder(info, fieldsUnder(info, info.fieldNodes, info.fieldName), 'edges'), 'node');
+}
+
+/** The fields selected under those of `fields` named `name` (every alias of it), through fragments. */
+export function fieldsUnder(info: GraphQLResolveInfo, fields: readonly FieldNode[], name: string): FieldNode[] {
   const fragments = new Map(Object.entries(info.fragments));
-  const under = (fields: readonly FieldNode[], name: string) => fields.filter((f) => f.name.value === name).flatMap((f) => selectedFields(f.selectionSet, fragments));
-  return new Set(
-    under(
-      under(
-        info.fieldNodes.flatMap((f) => selectedFields(f.selectionSet, fragments)),
-        'edges',
-      ),
-      'node',
-    ).map((f) => f.name.value),
-  );
+  return fields.filter((f) => f.name.value === name).flatMap((f) => selectedFields(f.selectionSet, fragments));
 }

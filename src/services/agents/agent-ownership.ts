@@ -13,6 +13,12 @@ export const readableAgents = (companyId: string): ObjectQuery<AiAgent> => ({ $o
 export const usableAgents = (companyId: string): ObjectQuery<AiAgent> => ({ company: companyId, deletedAt: null });
 
 /**
+ * `readableAgents` as an SQL condition on the agents' row aliased `alias`, the company's id
+ * being the parameter `company` (`$2`).
+ */
+export const readableAgentSql = (alias: string, company: string): string => `(${alias}.company_id = ${company} OR (${alias}.company_id IS NULL AND ${alias}.is_template))`;
+
+/**
  * `usableAgents` as an SQL condition on the agents' row aliased `alias`, whose one parameter
  * is the company's id (the hot statements that check an agent in the statement that uses it).
  */

@@ -1,9 +1,10 @@
 import { AiAgent } from '../../entities';
 import { type StoredView, type ViewReads, viewQuery } from '../../db/statements';
 import { agentContract, type AgentView } from './agent.contract';
+import { readableAgentSql } from './agent-ownership';
 
 /** `readableAgents` (agent-ownership.ts) as the condition of a prepared statement: the company's agents and the templates. */
-const byIds = viewQuery<AgentView>('agents-by-ids', AiAgent, agentContract.view, 'id = ANY($1::uuid[]) AND (company_id = $2 OR (company_id IS NULL AND is_template))');
+const byIds = viewQuery<AgentView>('agents-by-ids', AiAgent, agentContract.view, `id = ANY($1::uuid[]) AND ${readableAgentSql('ai_agents', '$2')}`);
 
 /**
  * The company's agents and the templates of `ids` (deleted ones too) as stored views: one

@@ -3,6 +3,8 @@ import { Call } from '../../entities';
 import {
   callById,
   type CallFilters,
+  type CallRelatedFields,
+  type CallRelatedRows,
   callsCount,
   callsPage,
   type CallServiceOptions,
@@ -21,7 +23,9 @@ import { type ListCallsInput, listCallsInput, makeCallInput, type MakeCallInput,
 import { countPerParent, decodeCursor, encodeCursor, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
-import { viewOfStored } from '../shared/contract';
+import { fieldsOfStored, viewOfStored } from '../shared/contract';
+import { agentContract, type AgentView } from '../agents/agent.contract';
+import { contactContract, type ContactView } from '../contacts/contact.contract';
 import { alone, type StoredView, type ViewReads } from '../../db/statements';
 import { makeCallRefusal, type MakeCallRefusal } from './make-call-checks';
 import { callFieldsOf, callStoredFields, callStoredView, type CallStoredView, type CallView, toCallView, toStoredCallView } from './call.contract';
@@ -31,6 +35,17 @@ import { parseInput } from '../shared/validation';
 
 /** What calls are grouped by for the batched pages of a list (GraphQL's Campaign.calls and Contact.calls). */
 export type CallParent = 'campaign' | 'contact';
+
+export type { CallRelatedFields } from './call.store';
+
+/**
+ * The agent and contact a call of a page holds when `list` was asked for them (`related`):
+ * the fields asked (and the id), or null when the call has none the company may read.
+ */
+export interface CallRelated {
+  aiAgent?: Partial<AgentView> | null;
+  contact?: Partial<ContactView> | null;
+}
 
 /** Why make-call refused (`makeCallRefusal`), as the error each surface maps. */
 const MAKE_CALL_REFUSALS: Record<MakeCallRefusal, () => Error> = {
@@ -133,12 +148,25 @@ export class CallService {
    * each row's view made from its columns (`callsPage`). With `fields`, each view holds those
    * fields only, besides `id` and `createdAt` (its cursor), and only the columns they are
    * made from are read (a reader that reads no other field: GraphQL, which resolves the
-   * fields a query selects).
+   * fields a query selects). With `related`, each call also holds its agent and contact
+   * (`aiAgent`, `contact`: those fields of them and their ids, or null), read in the same
+   * statement, as tenancy lets `AgentService.getMany` and `ContactService.getMany` read them.
    */
-  async list<K extends keyof CallView = keyof CallView>(caller: Caller, input: ListCallsInput, fields?: readonly K[]): Promise<Page<Pick<CallView, K | 'id' | 'createdAt'>>> {
-    if (!fields) return this.pageOf(caller, input, undefined, (row) => toCallView(viewOfStored(callStoredView, row)));
+  async list<K extends keyof CallView = keyof CallView>(
+    caller: Caller,
+    input: ListCallsInput,
+    fields?: readonly K[],
+    related: CallRelatedFields = {},
+  ): Promise<Page<Pick<CallView, K | 'id' | 'createdAt'> & CallRelated>> {
+    const withRelated = <T extends object>(view: T, row: CallRelatedRows): T & CallRelated => {
+      const out: T & CallRelated = view;
+      if (related.aiAgent) out.aiAgent = row.aiAgent && fieldsOfStored(agentContract.view, row.aiAgent, ['id', ...related.aiAgent]);
+      if (related.contact) out.contact = row.contact && fieldsOfStored(contactContract.view, row.contact, ['id', ...related.contact]);
+      return out;
+    };
+    if (!fields) return this.pageOf(caller, input, undefined, (row) => withRelated(toCallView(viewOfStored(callStoredView, row)), row), related);
     const shown = [...new Set<K | 'id' | 'createdAt'>(['id', 'createdAt', ...fields])];
-    return this.pageOf(caller, input, callStoredFields(shown), (row) => callFieldsOf(row, shown));
+    return this.pageOf(caller, input, callStoredFields(shown), (row) => withRelated(callFieldsOf(row, shown), row), related);
   }
 
   /**
@@ -149,16 +177,17 @@ export class CallService {
     return this.pageOf(caller, input, undefined, toStoredCallView);
   }
 
-  /** A page of `callsPage`'s rows of `columns` (every stored field when absent), each made into an item by `item`. */
+  /** A page of `callsPage`'s rows of `columns` (every stored field when absent) and `related` records, each made into an item by `item`. */
   private async pageOf<C extends keyof CallStoredView, T extends { id: string; createdAt: Date | string }>(
     { scope }: Caller,
     input: ListCallsInput,
     columns: readonly C[] | undefined,
-    item: (row: StoredView<Pick<CallStoredView, C>>) => T,
+    item: (row: StoredView<Pick<CallStoredView, C>> & CallRelatedRows) => T,
+    related?: CallRelatedFields,
   ): Promise<Page<T>> {
     const parsed = parseInput(listCallsInput, input);
     const { limit, cursor } = parsed;
-    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), cursor ? decodeCursor(cursor) : undefined, limit + 1, columns);
+    const rows = await callsPage(this.reads, scope.companyId, storeFilters(parsed), cursor ? decodeCursor(cursor) : undefined, limit + 1, columns, related);
     const items = rows.slice(0, limit).map(item);
     return { items, nextCursor: rows.length > limit ? encodeCursor(items[items.length - 1]) : null };
   }

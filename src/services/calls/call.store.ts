@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Call } from '../../entities';
+import type { z } from 'zod';
+import { AiAgent, Call, Contact } from '../../entities';
 import { type AnsweredBy, type CallDirection, type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../platform/advisory-lock.store';
-import { hotStatement, sharedStatement, type StoredView, pageReads, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
+import { hotStatement, keyedReads, sharedStatement, type StoredView, pageReads, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
 import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
-import { usableAgentSql } from '../agents/agent-ownership';
+import { readableAgentSql, usableAgentSql } from '../agents/agent-ownership';
 import { type RelayAgent, relayAgentOf } from '../conversation/agent-settings';
-import type { AgentSettings } from '../agents/agent.contract';
+import { agentContract, type AgentSettings, type AgentView } from '../agents/agent.contract';
+import { contactContract, type ContactView } from '../contacts/contact.contract';
 import { type StoredTurn, transcriptText } from '../conversation/transcript';
 import type { RecordKey } from '../shared/scope';
 import { NEXT_STEP, type SimulatedCallRecord, type SimulatedLiveStatus } from '../telephony/simulated.telephony';
@@ -597,23 +599,75 @@ function pageQuery(columns: readonly (keyof CallStoredView)[] | undefined, where
 
 /**
  * The company's live calls `filters` match, after `after` (a row comparison the indexes on
- * (…, created_at, id) start at): the conditions, `$n`-numbered, and their values.
+ * (…, created_at, id) start at): the conditions, `$n`-numbered, and their values; each
+ * column qualified with `table` when given (a statement joining other tables).
  */
-function callConditions(companyId: string, filters: CallFilters, after?: { createdAt: Date; id: string }) {
+function callConditions(companyId: string, filters: CallFilters, after?: { createdAt: Date; id: string }, table?: string) {
   const values: unknown[] = [companyId];
   const value = (v: unknown) => {
     values.push(v);
     return `$${values.length}`;
   };
-  const conditions = ['company_id = $1', 'deleted_at IS NULL'];
-  if (filters.campaignId !== undefined) conditions.push(`campaign_id = ${value(filters.campaignId)}::uuid`);
-  if (filters.contactId !== undefined) conditions.push(`contact_id = ${value(filters.contactId)}::uuid`);
-  if (filters.workspace !== undefined) conditions.push(`workspace_id = ${value(filters.workspace)}`);
-  if (filters.status !== undefined) conditions.push(`call_status = ${value(filters.status)}`);
-  if (filters.createdAfter !== undefined) conditions.push(`created_at >= ${value(filters.createdAfter)}::timestamptz`);
-  if (filters.createdBefore !== undefined) conditions.push(`created_at < ${value(filters.createdBefore)}::timestamptz`);
-  if (after) conditions.push(`(created_at, id) < (${value(after.createdAt)}::timestamptz, ${value(after.id)}::uuid)`);
+  const c = (column: string) => (table ? `${table}.${column}` : column);
+  const conditions = [`${c('company_id')} = $1`, `${c('deleted_at')} IS NULL`];
+  if (filters.campaignId !== undefined) conditions.push(`${c('campaign_id')} = ${value(filters.campaignId)}::uuid`);
+  if (filters.contactId !== undefined) conditions.push(`${c('contact_id')} = ${value(filters.contactId)}::uuid`);
+  if (filters.workspace !== undefined) conditions.push(`${c('workspace_id')} = ${value(filters.workspace)}`);
+  if (filters.status !== undefined) conditions.push(`${c('call_status')} = ${value(filters.status)}`);
+  if (filters.createdAfter !== undefined) conditions.push(`${c('created_at')} >= ${value(filters.createdAfter)}::timestamptz`);
+  if (filters.createdBefore !== undefined) conditions.push(`${c('created_at')} < ${value(filters.createdBefore)}::timestamptz`);
+  if (after) conditions.push(`(${c('created_at')}, ${c('id')}) < (${value(after.createdAt)}::timestamptz, ${value(after.id)}::uuid)`);
   return { where: conditions.join(' AND '), values };
+}
+
+/**
+ * The records a page of calls may read beside each call, in the same statement: its agent
+ * (the company's or a template, deleted ones too, as `agentsByIds` reads it) and its contact
+ * (the company's, deleted ones too, as `contactsByIds`), each joined on the call's id of it.
+ */
+const RELATIONS = {
+  aiAgent: { entity: AiAgent, view: agentContract.view, on: (t: string) => `${t}.id = calls.ai_agent_id AND ${readableAgentSql(t, '$1')}` },
+  contact: { entity: Contact, view: contactContract.view, on: (t: string) => `${t}.id = calls.contact_id AND ${t}.company_id = $1` },
+};
+
+/** The fields of the records a page of calls reads beside each call (`RELATIONS`), by relation; `id` is always read. */
+export interface CallRelatedFields {
+  aiAgent?: readonly (keyof AgentView)[];
+  contact?: readonly (keyof ContactView)[];
+}
+
+/** What a row of a page holds of each relation it read: the fields asked, null when the call has none (or none the company may read). */
+export interface CallRelatedRows {
+  aiAgent?: Partial<StoredView<AgentView>> | null;
+  contact?: Partial<StoredView<ContactView>> | null;
+}
+
+type Relation = keyof CallRelatedFields;
+
+/** The reads of pages with related records, by their columns, relations and condition. */
+const relatedPages = keyedReads<Record<string, unknown>>('calls-page-related');
+
+/** The text of a page of calls with the `relations` of each call (LEFT JOINs, each field of a record aliased `<relation>:<field>`). */
+function relatedPageText(reads: ViewReads, columns: readonly (keyof CallStoredView)[] | undefined, relations: [Relation, string[]][], condition: string): string {
+  const pick = (view: z.ZodObject, keys: readonly string[]): z.ZodObject => view.pick(Object.fromEntries(keys.map((k) => [k, true])) as never);
+  const select = [viewColumns(reads, Call, columns ? pick(callStoredView, columns) : callStoredView, { table: 'calls' })];
+  const joins: string[] = [];
+  for (const [name, fields] of relations) {
+    const { entity, view, on } = RELATIONS[name];
+    const table = `related_${name}`;
+    select.push(viewColumns(reads, entity, pick(view, fields), { table, prefix: `${name}:` }));
+    const alias = reads.platform.quoteIdentifier(table);
+    joins.push(`LEFT JOIN ${reads.platform.quoteIdentifier(reads.metadata.get(entity.name).tableName)} ${alias} ON ${on(alias)}`);
+  }
+  return `SELECT ${select.join(', ')} FROM ${reads.platform.quoteIdentifier('calls')} ${joins.join(' ')} WHERE ${condition}`;
+}
+
+/** `row`'s record of the relation `name` (its `<name>:<field>` columns), null when the join found none. */
+function relatedOf(row: Record<string, unknown>, name: Relation, fields: readonly string[]): Record<string, unknown> | null {
+  if (row[`${name}:id`] === null) return null;
+  const record: Record<string, unknown> = {};
+  for (const field of fields) record[field] = row[`${name}:${field}`];
+  return record;
 }
 
 /**
@@ -622,6 +676,8 @@ function callConditions(companyId: string, filters: CallFilters, after?: { creat
  * on the reads' pool per combination of filters (each has the plan of its own indexes), no
  * entity or identity map (docs/performance.md, "Volume"). With `columns`, only those fields
  * are read (a transcript is not read for a page that shows none), one statement per set.
+ * With `related`, each call's agent and contact (those fields of them, and their ids) are
+ * read in the same statement (`RELATIONS`): one round trip for the page and its records.
  */
 export async function callsPage<K extends keyof CallStoredView = keyof CallStoredView>(
   reads: ViewReads,
@@ -630,9 +686,19 @@ export async function callsPage<K extends keyof CallStoredView = keyof CallStore
   after: { createdAt: Date; id: string } | undefined,
   limit: number,
   columns?: readonly K[],
-): Promise<StoredView<Pick<CallStoredView, K>>[]> {
-  const { where, values } = callConditions(companyId, filters, after);
-  return pageQuery(columns, `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`)(reads, [...values, limit]);
+  related: CallRelatedFields = {},
+): Promise<(StoredView<Pick<CallStoredView, K>> & CallRelatedRows)[]> {
+  const relations = (Object.entries(related) as [Relation, readonly string[]][]).map(([name, fields]): [Relation, string[]] => [name, [...new Set(['id', ...fields])]]);
+  if (relations.length === 0) {
+    const { where, values } = callConditions(companyId, filters, after);
+    return pageQuery(columns, `${where} ORDER BY created_at DESC, id DESC LIMIT $${values.length + 1}`)(reads, [...values, limit]);
+  }
+  const { where, values } = callConditions(companyId, filters, after, 'calls');
+  const condition = `${where} ORDER BY calls.created_at DESC, calls.id DESC LIMIT $${values.length + 1}`;
+  const key = `${columns?.join(',') ?? '*'} ${relations.map(([name, fields]) => `${name}(${fields.join(',')})`).join(' ')} ${condition}`;
+  const rows = await relatedPages(key, (r) => relatedPageText(r, columns, relations, condition))(reads, [...values, limit]);
+  for (const row of rows) for (const [name, fields] of relations) row[name] = relatedOf(row, name, fields);
+  return rows as (StoredView<Pick<CallStoredView, K>> & CallRelatedRows)[];
 }
 
 /** How many of the company's live calls `filters` match (GraphQL `totalCount`): exact, one statement on the reads' pool. */

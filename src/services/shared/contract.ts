@@ -235,6 +235,29 @@ export function viewOf<S extends z.ZodRawShape, E extends object>(contract: Cont
 /** Whether a view field holds an instant (a Date, or null), which surfaces write as ISO 8601 text. */
 export const isInstant = (schema: z.ZodType): boolean => schema instanceof z.ZodDate || (schema instanceof z.ZodNullable && schema.unwrap() instanceof z.ZodDate);
 
+/** The fields `keys` of the view `view` from a stored view holding (at least) them, instants as Dates (`viewOfStored` of those fields only). */
+export function fieldsOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stored: object, keys: readonly (keyof S & string)[]): Partial<z.output<z.ZodObject<S>>> {
+  const record = stored as Record<string, unknown>;
+  const instants = instantKeys(view);
+  const fields: Record<string, unknown> = {};
+  for (const key of keys) {
+    const value = record[key];
+    fields[key] = instants.has(key) && value !== null ? new Date(value as string) : value;
+  }
+  return fields as Partial<z.output<z.ZodObject<S>>>;
+}
+
+/** `instantFieldsOf` of each view, made once. */
+const viewInstants = new WeakMap<z.ZodObject, Set<string>>();
+function instantKeys(view: z.ZodObject): Set<string> {
+  let keys = viewInstants.get(view);
+  if (!keys) {
+    keys = instantFieldsOf(view);
+    viewInstants.set(view, keys);
+  }
+  return keys;
+}
+
 /** The view (`view`, a contract's or part of one) of a stored view (`StoredView`, instants as ISO text): the same fields, instants as Dates. */
 export function viewOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stored: object): z.output<z.ZodObject<S>> {
   const record = stored as Record<string, unknown>;
