@@ -14,7 +14,8 @@ export const usableAgents = (companyId: string): ObjectQuery<AiAgent> => ({ comp
 
 /**
  * `readableAgents` as an SQL condition on the agents' row aliased `alias`, the company's id
- * being the parameter `company` (`$2`).
+ * being the SQL expression `company`: a parameter (`$2`), or the company column of the row the
+ * agent is read for (a conversation's opening, conversation.store.ts).
  */
 export const readableAgentSql = (alias: string, company: string): string => `(${alias}.company_id = ${company} OR (${alias}.company_id IS NULL AND ${alias}.is_template))`;
 

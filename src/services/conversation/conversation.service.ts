@@ -16,6 +16,7 @@ import type { LanguageModel, TokenUsage } from './language-model';
 import { resumptionOf, storedTurnsOf } from './resumption';
 import type { StoredTurn } from './transcript';
 import { storedTurnOf, writeTranscript } from './transcript.store';
+import { readOpeningCall } from './conversation.store';
 import type { AgentSettings } from '../agents/agent.contract';
 import type { ViewReads } from '../../db/statements';
 import { settingsOfVersion } from '../agents/agent-version.store';
@@ -140,24 +141,23 @@ export class ConversationService implements ConversationOpener {
 
   async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new', providerSid?: string): Promise<Conversation | null> {
     if (!UUID.test(callId)) return null;
-    const em = this.orm.em.fork();
-    // Opened by call id alone (the relay's setup names only the call): docs/scaling.md.
-    const call = await em.findOne(Call, { id: callId, deletedAt: null }, { comments: ['provider:call-by-id'] });
+    // One statement on the reads' pool: the call, by id alone (the relay's setup names only the call), and its agent's settings.
+    const call = await readOpeningCall(this.reads, callId);
     if (!call || !LIVE_STATUSES.includes(call.callStatus)) return null;
     if (providerSid !== undefined && (call.callSid === '' || call.callSid !== providerSid)) return null;
-    const agent = await agentOfCall(em, call);
+    const { agent } = call;
     if (!agent) return null;
     const prior = opening === 'new' ? [] : storedTurnsOf(call.transcriptObject);
     const writer = new TranscriptWriter(
       this.reads,
       this.events,
       this.logger,
-      { id: call.id, companyId: call.company.id, campaignId: call.campaign?.id ?? null, workspace: call.workspaceId, language: agent.language },
+      { id: call.id, companyId: call.companyId, campaignId: call.campaignId, workspace: call.workspace, language: agent.language },
       prior,
       this.prices,
     );
-    const context = { call_id: call.id, contact_id: call.contact?.id ?? null, call_from: call.callFrom, call_to: call.callTo };
-    const flows = new CompanyFlowInvoker(this.orm, this.flows, call.company.id, context);
+    const context = { call_id: call.id, contact_id: call.contactId, call_from: call.callFrom, call_to: call.callTo };
+    const flows = new CompanyFlowInvoker(this.orm, this.flows, call.companyId, context);
     const settings = { ...engineSettingsOf(agent, call, { flows, optOut: new CallOptOut(this.orm, this.logger, call) }), resumption: resumptionOf(opening, prior) };
     const engine = new ConversationEngine(settings, {
       model: this.model,
@@ -167,7 +167,7 @@ export class ConversationService implements ConversationOpener {
     });
     const live: LiveConversation = {
       conversation: engine,
-      companyId: call.company.id,
+      companyId: call.companyId,
       voicemailAction: agent.voicemailAction,
       voicemailMessage: voicemailMessageOf(agent, call),
     };

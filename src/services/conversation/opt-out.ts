@@ -1,5 +1,4 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Call } from '../../entities';
 import type { Logger } from '../../logger';
 import { insertNumbers } from '../do-not-call/do-not-call.store';
 import type { OptOutList } from './call-tools';
@@ -19,15 +18,15 @@ export class CallOptOut implements OptOutList {
   constructor(
     private readonly orm: MikroORM,
     private readonly logger: Logger,
-    private readonly call: Pick<Call, 'id' | 'company' | 'callDirection' | 'callFrom' | 'callTo'>,
+    private readonly call: { id: string; companyId: string; callDirection: string; callFrom: string; callTo: string },
   ) {}
 
   async optOut(): Promise<'listed' | 'withheld'> {
-    const { id: callId, company } = this.call;
+    const { id: callId, companyId } = this.call;
     const number = this.call.callDirection === 'incoming' ? this.call.callFrom : this.call.callTo;
     if (!E164.test(number)) return 'withheld';
     try {
-      await insertNumbers(this.orm.em.fork(), company.id, [number], CALLER_OPT_OUT);
+      await insertNumbers(this.orm.em.fork(), companyId, [number], CALLER_OPT_OUT);
     } catch (err) {
       this.logger.error({ err, callId }, 'the number of a caller who opted out could not be put on the do-not-call list');
       throw err;

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { alone, hotStatement, type ViewReads } from '../../db/statements';
 import { RELAY_SESSIONS_TABLE } from '../../db/tables';
 
 /** A relay session's token, as read from its URL (relay-token.ts). */
@@ -8,6 +9,11 @@ export interface RelaySessionClaim {
   expiresAt: Date;
 }
 
+const CLAIM = hotStatement<{ claimed: number }>(
+  'relay-session-claim',
+  `INSERT INTO ${RELAY_SESSIONS_TABLE} (nonce, call_id, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1 AS claimed`,
+);
+
 /**
  * Opens a relay session for a call, in one statement, or answers false. This is the one rule
  * of who may open a session: a token's nonce is used once (the primary key), and a call has at
@@ -15,14 +21,16 @@ export interface RelaySessionClaim {
  * concurrent session are both refused, across replicas. A session resumed after a drop first
  * has the row of the session it replaces closed (`makeWayForSession`), then claims here.
  */
-export async function claimRelaySession(em: EntityManager, claim: RelaySessionClaim): Promise<boolean> {
-  const rows = await em.execute(`INSERT INTO ${RELAY_SESSIONS_TABLE} (nonce, call_id, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1`, [claim.nonce, claim.callId, claim.expiresAt]);
+export async function claimRelaySession(reads: ViewReads, claim: RelaySessionClaim): Promise<boolean> {
+  const rows = await CLAIM(alone, reads, [claim.nonce, claim.callId, claim.expiresAt]);
   return rows.length > 0;
 }
 
+const CLOSE = hotStatement<never>('relay-session-close', `UPDATE ${RELAY_SESSIONS_TABLE} SET closed_at = now() WHERE nonce = ? AND closed_at IS NULL`);
+
 /** The session of `nonce` is over: its call may have another (its nonce stays used). */
-export async function closeRelaySession(em: EntityManager, nonce: string): Promise<void> {
-  await em.execute(`UPDATE ${RELAY_SESSIONS_TABLE} SET closed_at = now() WHERE nonce = ? AND closed_at IS NULL`, [nonce]);
+export async function closeRelaySession(reads: ViewReads, nonce: string): Promise<void> {
+  await CLOSE(alone, reads, [nonce]);
 }
 
 /**

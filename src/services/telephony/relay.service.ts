@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
+import type { ViewReads } from '../../db/statements';
 import { readAgentFlow } from '../conversation/agent-flow';
 import { allowedTransfer } from '../conversation/call-tools';
 import type { Conversation, ConversationOpener, ConversationOpening, ConversationSink } from '../conversation/conversation';
@@ -37,6 +38,8 @@ export const MAX_RESUMES = 3;
 export class RelayService {
   constructor(
     private readonly orm: MikroORM,
+    /** Where a session's claim and release run (the side pool's prepared statements). */
+    private readonly reads: ViewReads,
     private readonly provider: TelephonyAdapter,
     /** The conversation engine; null when no language model is configured (no relay). */
     private readonly conversations: ConversationOpener | null,
@@ -58,13 +61,13 @@ export class RelayService {
     const token = new URL(pathAndQuery, 'ws://relay').searchParams.get('token');
     const claim = token ? this.provider.relayToken(token, new Date()) : null;
     if (!claim || !UUID.test(claim.callId)) return null;
-    if (!(await claimRelaySession(this.orm.em.fork(), claim))) {
+    if (!(await claimRelaySession(this.reads, claim))) {
       this.logger.warn({ callId: claim.callId }, 'relay handshake refused: its token was used, or the call has a session open');
       return null;
     }
     return {
       open: (callId, callSid, sink, opening) => (callId === claim.callId ? this.open(callId, callSid, sink, opening) : Promise.resolve(null)),
-      release: () => closeRelaySession(this.orm.em.fork(), claim.nonce),
+      release: () => closeRelaySession(this.reads, claim.nonce),
     };
   }
 

@@ -118,4 +118,33 @@ describe('a live call with its agent', () => {
     expect((await getCall(a, callId)).transcript).toBe('Agent: Hello from A.');
     expect((await t.request('GET', `/v1/calls/${callId}`, { token: b.key })).status).toBe(404);
   });
+
+  it("runs the agent the call's company reads: its own even deleted since, or a template; never another company's, a missing version or a deleted call", async () => {
+    const opener = t.app.services.conversations!;
+    const sql = (query: string, params: unknown[]) => t.app.orm.em.fork().execute(`/* test:check */ ${query}`, params);
+    const callId = await liveCall('agent');
+    const [{ ai_agent_id: own }] = await sql('select ai_agent_id from calls where id = ?', [callId]);
+    const opens = async (greeting: string) => {
+      llm.reply({ text: greeting });
+      const conversation = await opener.open(callId, new RecordingSink());
+      if (!conversation) return null;
+      await conversation.start();
+      await conversation.close('agent_hangup');
+      return llm.requests.at(-1)!.messages[0].content as string;
+    };
+
+    await sql('update ai_agents set deleted_at = now() where id = ?', [own]);
+    expect(await opens('Still Ava.')).toContain('You are Ava.');
+    const [template] = await sql('select id, prompt from ai_agents where company_id is null and is_template order by name limit 1', []);
+    await sql('update calls set ai_agent_id = ? where id = ?', [template.id, callId]);
+    expect(await opens('A template.')).toContain(template.prompt.split('{{')[0]);
+
+    const other = await post(b, '/v1/ai-agent', { name: 'Bob', prompt: 'You are Bob.' });
+    await sql('update calls set ai_agent_id = ? where id = ?', [other.id, callId]);
+    expect(await opener.open(callId, new RecordingSink())).toBeNull();
+    await sql('update calls set ai_agent_id = ?, ai_agent_version = 99 where id = ?', [own, callId]);
+    expect(await opener.open(callId, new RecordingSink())).toBeNull();
+    await sql('update calls set ai_agent_version = null, deleted_at = now() where id = ?', [callId]);
+    expect(await opener.open(callId, new RecordingSink())).toBeNull();
+  });
 });
