@@ -371,7 +371,10 @@ export type DueEntry = { contactId: string; attempts: number } & ({ skip: null; 
 /**
  * Up to `limit` entries due at `now`, the longest waiting first, each with its `skipReason`
  * under `rules`. The contacts come as entities of `em` (mapped from their rows), as the
- * variable mappings read them.
+ * variable mappings read them. Entries due at the same instant (a slice of a selection pass:
+ * up to `CAMPAIGN_SELECTION_SLICE_MAX` of them) are taken in the queue index's order, which
+ * the index scan stops in after `limit`: ordered by anything more, every read sorted the whole
+ * slice's queued entries for its first `limit` (36 ms, on both cores, for a slice of 100,000).
  */
 export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: SkipRules, now: Date, limit: number): Promise<DueEntry[]> {
   const skip = skipReason(rules);
@@ -379,7 +382,7 @@ export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: 
     `WITH due AS (
        SELECT company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
        WHERE campaign_id = ? AND company_id = ? AND state = 'queued' AND next_attempt_at <= ?
-       ORDER BY next_attempt_at, contact_id
+       ORDER BY next_attempt_at
        LIMIT ?
      )
      SELECT due.contact_id, due.attempts, to_jsonb(ct) AS contact, ${skip.sql} AS skip
