@@ -135,13 +135,15 @@ const nextSlice = ({ first, max }: SliceSizes, read: number): number => Math.max
  * with the pass's start. The cursor moves only while the campaign's selection is as the tick
  * read it: an edit committed meanwhile (which resets it) restarts the pass. Each slice is
  * bounded, so a tick selects a slice and dials, however many contacts the company has.
- * "Not selected yet" is an anti-join on the entries' primary key (`campaign_id`,
- * `contact_id`), not ON CONFLICT: entries are inserted here only, under the campaign's tick
- * lock (`tryLockCampaign`), so no insertion races this one, and a plain insertion skips the
- * speculative one's extra work (the key still refuses a duplicate). A fresh pass
- * (`holdPass`) leaves the anti-join out. The slice's entries are inserted in their contacts'
- * id order, the key's: each leaf page of the key is then visited once per slice, while it is
- * in cache, instead of at random once per entry.
+ * "Not selected yet" is `ON CONFLICT DO NOTHING` on the entries' primary key (`campaign_id`,
+ * `contact_id`), whose arbiter check probes the key for each contact whatever the planner
+ * thinks: an anti-join written with NOT EXISTS was planned, on statistics not yet counting the
+ * campaign's new entries, as a nested loop reading every entry of the campaign for each
+ * contact (85 s for a slice of 10,000 over 40,000 entries, against 70 ms). A fresh pass
+ * (`holdPass`) has no entry to meet and inserts plainly, without the speculative insertion's
+ * check. The slice's entries are inserted in their contacts' id order, the key's: each leaf
+ * page of the key is then visited once per slice, while it is in cache, instead of at random
+ * once per entry.
  */
 export async function selectContacts(em: EntityManager, c: Campaign, now: Date, sizes: SliceSizes): Promise<SelectionSlice> {
   const pass = await holdPass(em, c);
@@ -152,9 +154,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
   const readBefore = c.selectionStartedAt === null ? 0 : (c.selectionRead ?? 0);
   const size = readBefore === 0 ? sizes.first : nextSlice(sizes, readBefore);
   const cursor = (column: string, none: string) => `COALESCE((SELECT ${column} FROM campaigns WHERE id = ? AND company_id = ?), ${none})`;
-  const notSelected: Fragment = pass.fresh
-    ? { sql: '', params: [] }
-    : { sql: 'AND NOT EXISTS (SELECT 1 FROM campaign_contacts e WHERE e.campaign_id = ? AND e.company_id = ct.company_id AND e.contact_id = ct.id)', params: [c.id] };
+  const notSelected = pass.fresh ? '' : 'ON CONFLICT (campaign_id, contact_id) DO NOTHING';
   const [row] = await em.execute<{ added: number; read: number; moved: number }[]>(
     `WITH slice AS (
        SELECT ct.id, ct.company_id, ct.created_at, ct.updated_at, ct.deleted_at, ct.status, ct.campaign_id, ct.source_name, ct.tag_name, ct.category_name
@@ -167,8 +167,9 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
        INSERT INTO campaign_contacts (created_at, updated_at, company_id, campaign_id, contact_id, state, attempts, next_attempt_at)
        SELECT ?, ?, ct.company_id, ?, ct.id, 'queued', 0, ?
        FROM slice ct
-       WHERE ${selected.sql} AND ${ACTIVE} AND ct.updated_at >= COALESCE(?::timestamptz, '-infinity') ${notSelected.sql}
+       WHERE ${selected.sql} AND ${ACTIVE} AND ct.updated_at >= COALESCE(?::timestamptz, '-infinity')
        ORDER BY ct.id
+       ${notSelected}
        RETURNING 1
      ), moved AS (
        UPDATE campaigns SET
@@ -183,28 +184,7 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
        WHERE campaigns.id = ? AND campaigns.company_id = ?
        RETURNING 1
      ) SELECT (SELECT count(*) FROM added)::int AS added, (SELECT count(*) FROM slice)::int AS read, (SELECT count(*) FROM moved)::int AS moved`,
-    [
-      c.company.id,
-      c.id,
-      c.company.id,
-      c.id,
-      c.company.id,
-      size,
-      now,
-      now,
-      c.id,
-      now,
-      ...selected.params,
-      since,
-      ...notSelected.params,
-      startedAt,
-      startedAt,
-      readBefore,
-      pass.fresh,
-      size,
-      c.id,
-      c.company.id,
-    ],
+    [c.company.id, c.id, c.company.id, c.id, c.company.id, size, now, now, c.id, now, ...selected.params, since, startedAt, startedAt, readBefore, pass.fresh, size, c.id, c.company.id],
   );
   return { added: row?.added ?? 0, done: (row?.read ?? 0) < size && (row?.moved ?? 0) > 0 };
 }
@@ -371,7 +351,10 @@ export type DueEntry = { contactId: string; attempts: number } & ({ skip: null; 
 /**
  * Up to `limit` entries due at `now`, the longest waiting first, each with its `skipReason`
  * under `rules`. The contacts come as entities of `em` (mapped from their rows), as the
- * variable mappings read them.
+ * variable mappings read them. Entries due at the same instant (a slice of a selection pass:
+ * up to `CAMPAIGN_SELECTION_SLICE_MAX` of them) are taken in the queue index's order, which
+ * the index scan stops in after `limit`: ordered by anything more, every read sorted the whole
+ * slice's queued entries for its first `limit` (36 ms, on both cores, for a slice of 100,000).
  */
 export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: SkipRules, now: Date, limit: number): Promise<DueEntry[]> {
   const skip = skipReason(rules);
@@ -379,7 +362,7 @@ export async function dueEntries(em: EntityManager, campaign: RecordKey, rules: 
     `WITH due AS (
        SELECT company_id, contact_id, attempts, next_attempt_at FROM campaign_contacts
        WHERE campaign_id = ? AND company_id = ? AND state = 'queued' AND next_attempt_at <= ?
-       ORDER BY next_attempt_at, contact_id
+       ORDER BY next_attempt_at
        LIMIT ?
      )
      SELECT due.contact_id, due.attempts, to_jsonb(ct) AS contact, ${skip.sql} AS skip
