@@ -171,6 +171,22 @@ describe('what the callee heard (tokensPlayed)', () => {
     expect(transcript().map((t) => t.text)).toEqual(['Hello Ada,', 'Please call Acme back.']);
   });
 
+  it("asks the model nothing for a machine's greeting once told it is one, then leaves the message and ends", async () => {
+    llm.reply({ text: 'Hello Ada.' });
+    const { engine, sink } = engineOn(llm);
+    await engine.start();
+    await engine.answeringMachine('greeting', null);
+    await engine.userSaid("Hi, you've reached Ada, leave a message after the tone.", true);
+    expect(llm.requests).toHaveLength(1);
+    await engine.answeringMachine('message_end', 'Please call Acme back.');
+    expect(llm.requests).toHaveLength(1);
+    expect(sink.turns()).toEqual(['Hello Ada.']);
+    expect(sink.events.filter((e) => e.type !== 'text')).toEqual([
+      { type: 'say', text: 'Please call Acme back.' },
+      { type: 'end', reason: 'voicemail_reached' },
+    ]);
+  });
+
   it('changes nothing when the transport reports no playback', async () => {
     llm.reply({ text: LONG });
     const { engine, transcript } = engineOn(llm);
