@@ -35,4 +35,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # for SIGTERM and SIGINT (requests and jobs finish, then exit 0). It starts no child
 # processes with DATABASE_URL set, so nothing needs reaping and no init is required.
 STOPSIGNAL SIGTERM
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]

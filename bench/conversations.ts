@@ -44,6 +44,7 @@ import { createLogger } from '../src/logger';
 import { mintRelayToken } from '../src/services/telephony/relay-token';
 import { FakeRelay } from '../test/support/fake-relay';
 import { benchDatabase, freePort, inProcessConfig } from './database';
+import { SERVICE_NODE_FLAGS } from './service-env';
 import { profilePhase } from './profiler';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500);
@@ -53,6 +54,12 @@ const FIRST_TOKEN_MS = Number(process.env.BENCH_FIRST_TOKEN_MS ?? 0);
 const PAUSE_MIN_MS = 2000;
 const PAUSE_MAX_MS = 4000;
 const AIM = { addedP99Ms: 10, loopDelayMaxMs: 50, sessionKiB: 256 };
+/**
+ * The service runs in this process with the Node flags it is deployed with (the npm script
+ * passes SERVICE_NODE_FLAGS); the child processes, the callers' side and the idle anchor, run
+ * with Node's defaults.
+ */
+const OUTSIDE_EXEC_ARGV = process.execArgv.filter((arg) => !SERVICE_NODE_FLAGS.includes(arg));
 const PROFILE_DIR = path.resolve(__dirname, '../../.data/bench-profiles');
 const ACCOUNT = 'AC00000000000000000000000000000b3c';
 const TOKEN = 'bench-twilio-auth-token';
@@ -201,7 +208,7 @@ async function outsideProcess(): Promise<void> {
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
-  const child: ChildProcess = fork(__filename, ['outside']);
+  const child: ChildProcess = fork(__filename, ['outside'], { execArgv: OUTSIDE_EXEC_ARGV });
   const { llmUrl, twilioUrl } = await new Promise<{ llmUrl: string; twilioUrl: string }>((resolve) => child.once('message', resolve as never));
   child.once('exit', (code) => code && console.error(`outside process exited with ${code}`));
   const port = await freePort();
@@ -235,7 +242,7 @@ async function main(): Promise<void> {
     for (const call of calls) await app.services.lifecycle.applyUpdate({ id: call.id, companyId }, { status: 'in-progress', at: new Date() });
 
     const before = memory();
-    const idle = fork(__filename, ['idle']);
+    const idle = fork(__filename, ['idle'], { execArgv: OUTSIDE_EXEC_ARGV });
     const loop = monitorEventLoopDelay({ resolution: 10 });
     const cpu = process.cpuUsage();
     const started = Date.now();

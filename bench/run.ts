@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { analyzeAfterWarmUp, benchDatabase, freePort } from './database';
-import { serviceEnv } from './service-env';
+import { SERVICE_NODE_FLAGS, serviceEnv } from './service-env';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeResults } from './report';
 import { callsRow, dialerRow, type Figures, fixed, flowsRow, makeCallRow, readRows, rssRow, subscribersRow } from './rows';
@@ -166,7 +166,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
   try {
     const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     const servicePort = await freePort();
-    const service = await startProcess(path.join(ROOT, 'dist/src/main.js'), servicePort, serviceEnv(db.url, servicePort), nodeArgs);
+    const service = await startProcess(path.join(ROOT, 'dist/src/main.js'), servicePort, serviceEnv(db.url, servicePort), [...SERVICE_NODE_FLAGS, ...nodeArgs]);
     processes.push(service);
     log(`service: pid ${service.pid} on ${service.url}, ${db.kind}`);
     const { companyId, key, makeCall } = await seed(service, db.url);

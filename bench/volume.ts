@@ -36,7 +36,7 @@ import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeBlock, writeResults } from './report';
 import { fixed } from './rows';
-import { serviceEnv } from './service-env';
+import { SERVICE_NODE_FLAGS, serviceEnv } from './service-env';
 import { statementProfile, type Statement } from './statements';
 import { bulkLoad, type History, seedCalls, seedContacts, TAGS } from './volume-seed';
 
@@ -670,7 +670,7 @@ async function main(): Promise<void> {
     const port = await freePort();
     // Zero-length simulated calls: the activation's dialing rate is the dialer's, as in bench:campaigns.
     const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-    service = await startProcess(path.join(ROOT, 'dist/src/main.js'), port, serviceEnv(db.url, port, { SIM_RING_MS: '0', SIM_TALK_MS: '0' }), nodeArgs);
+    service = await startProcess(path.join(ROOT, 'dist/src/main.js'), port, serviceEnv(db.url, port, { SIM_RING_MS: '0', SIM_TALK_MS: '0' }), [...SERVICE_NODE_FLAGS, ...nodeArgs]);
     measured = service;
     log(`service: pid ${service.pid} on ${service.url}, ${db.kind}; scale ${SCALE}`);
     const large = await tenant(service, db.url, 'Large', CAMPAIGNS, '+14155552671');
