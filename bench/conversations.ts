@@ -44,7 +44,7 @@ import { createLogger } from '../src/logger';
 import { mintRelayToken } from '../src/services/telephony/relay-token';
 import { FakeRelay } from '../test/support/fake-relay';
 import { benchDatabase, freePort, inProcessConfig } from './database';
-import { SERVICE_NODE_FLAGS } from './service-env';
+import { SERVICE_NODE_FLAGS } from '../src/project';
 import { profilePhase } from './profiler';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 500);

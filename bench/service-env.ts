@@ -1,11 +1,5 @@
 import { BENCH_SECRETS_KEY } from './database';
 
-/**
- * The Node flags the service runs with, as the Dockerfile's CMD and `npm start` give them
- * (docs/operations.md, "The Node process"): a young generation of 64 MiB semi-spaces.
- */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'];
-
 /** Rate limits stay on (their database round trips are part of every request's cost) but out of reach. */
 const OUT_OF_REACH = '1000000000';
 

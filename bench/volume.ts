@@ -36,7 +36,8 @@ import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeBlock, writeResults } from './report';
 import { fixed } from './rows';
-import { SERVICE_NODE_FLAGS, serviceEnv } from './service-env';
+import { serviceEnv } from './service-env';
+import { SERVICE_NODE_FLAGS } from '../src/project';
 import { statementProfile, type Statement } from './statements';
 import { bulkLoad, type History, seedCalls, seedContacts, TAGS } from './volume-seed';
 

@@ -14,3 +14,11 @@ function projectRoot(from: string): string {
 
 /** The project's folder, from this module's. */
 export const PROJECT_ROOT = projectRoot(__dirname);
+
+/**
+ * The Node flags the service is deployed with: the Dockerfile's CMD and `npm start` give them
+ * (test/unit/project/deploy.test.ts holds them to this), and the benchmarks start the service
+ * with them. A young generation of 64 MiB semi-spaces: docs/operations.md, "The young
+ * generation".
+ */
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64'];

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PROJECT_ROOT } from '../../../src/project';
+import { PROJECT_ROOT, SERVICE_NODE_FLAGS } from '../../../src/project';
 
 const nginx = readFileSync(path.join(PROJECT_ROOT, 'deploy/nginx.conf'), 'utf8');
 
@@ -21,5 +21,16 @@ describe('deploy/nginx.conf', () => {
     const forwarded = [...nginx.matchAll(/proxy_set_header\s+X-Forwarded-For\s+(\S+);/gi)].map(([, value]) => value);
     expect(forwarded.length).toBeGreaterThan(0);
     expect(new Set(forwarded)).toEqual(new Set(['$remote_addr']));
+  });
+});
+
+describe('the Node flags the service is deployed with', () => {
+  it('are given by the Dockerfile, npm start and bench:conversations (whose service runs in its own process) alike', () => {
+    const dockerfile = readFileSync(path.join(PROJECT_ROOT, 'Dockerfile'), 'utf8');
+    const { scripts } = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const flags = SERVICE_NODE_FLAGS.join(' ');
+    expect(dockerfile).toContain(`CMD ["node", ${SERVICE_NODE_FLAGS.map((f) => JSON.stringify(f)).join(', ')}, "dist/src/main.js"]`);
+    expect(scripts.start).toMatch(new RegExp(`&& node ${flags} dist/src/main\\.js$`));
+    expect(scripts['bench:conversations']).toMatch(new RegExp(`&& node --expose-gc ${flags} dist/bench/conversations\\.js$`));
   });
 });
