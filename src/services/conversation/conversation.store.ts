@@ -22,23 +22,6 @@ export interface OpeningCall {
   agent: AgentSettings | null;
 }
 
-interface OpeningRow {
-  id: string;
-  company_id: string;
-  campaign_id: string | null;
-  contact_id: string | null;
-  workspace_id: string;
-  call_sid: string;
-  call_status: CallStatus;
-  call_from: string;
-  call_to: string;
-  call_direction: CallDirection;
-  agent_dynamic_variables: DynamicVariable[];
-  machine_detection: string | null;
-  transcript_object: Record<string, unknown> | null;
-  agent: AgentSettings | null;
-}
-
 /**
  * An agent's draft settings as a version stores them (`AgentSettings`, camelCase keys), built
  * from the row aliased `alias` by the ORM's metadata, so that both read alike.
@@ -55,10 +38,12 @@ function agentSettingsJson(reads: ViewReads, alias: string): string {
  * settings it runs with (`agentOfCall`'s rule): its agent's published version when it names
  * one, else its agent's draft, the call's company's own agent (deleted or not) or a template.
  */
-const OPENING = hotStatement<OpeningRow>(
+const OPENING = hotStatement<OpeningCall>(
   'conversation-opening',
-  (reads) => `/* provider:call-by-id */ SELECT c.id, c.company_id, c.campaign_id, c.contact_id, c.workspace_id, c.call_sid, c.call_status, c.call_from, c.call_to,
-     c.call_direction, c.agent_dynamic_variables, c.machine_detection, c.transcript_object,
+  (reads) => `/* provider:call-by-id */ SELECT c.id, c.company_id AS "companyId", c.campaign_id AS "campaignId", c.contact_id AS "contactId",
+     c.workspace_id AS "workspace", c.call_sid AS "callSid", c.call_status AS "callStatus", c.call_from AS "callFrom", c.call_to AS "callTo",
+     c.call_direction AS "callDirection", c.agent_dynamic_variables AS "agentDynamicVariables", c.machine_detection AS "machineDetection",
+     c.transcript_object AS "transcriptObject",
      CASE WHEN c.ai_agent_version IS NULL
        THEN (SELECT ${agentSettingsJson(reads, 'a')} FROM ai_agents a WHERE a.id = c.ai_agent_id AND ${readableAgentSql('a', 'c.company_id')})
        ELSE (SELECT v.settings FROM ai_agent_versions v WHERE v.company_id = c.company_id AND v.agent_id = c.ai_agent_id AND v.version = c.ai_agent_version)
@@ -68,22 +53,6 @@ const OPENING = hotStatement<OpeningRow>(
 
 /** The call `callId` as its conversation opens it; null when there is no such call (or it was deleted). */
 export async function readOpeningCall(reads: ViewReads, callId: string): Promise<OpeningCall | null> {
-  const [row] = await OPENING(alone, reads, [callId]);
-  if (!row) return null;
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    campaignId: row.campaign_id,
-    contactId: row.contact_id,
-    workspace: row.workspace_id,
-    callSid: row.call_sid,
-    callStatus: row.call_status,
-    callFrom: row.call_from,
-    callTo: row.call_to,
-    callDirection: row.call_direction,
-    agentDynamicVariables: row.agent_dynamic_variables,
-    machineDetection: row.machine_detection,
-    transcriptObject: row.transcript_object,
-    agent: row.agent,
-  };
+  const [call] = await OPENING(alone, reads, [callId]);
+  return call ?? null;
 }

@@ -196,14 +196,15 @@ export const field = {
   phone: () => z.string().meta({ examples: ['+14155552671'] }),
 };
 
-/** A view's field names, and which of them hold instants (`isInstant`): read once per view, not once per record (docs/performance.md, "Volume"). */
-const viewFields = new WeakMap<z.ZodObject, { keys: string[]; instants: boolean[] }>();
+/** A view's field names, which of them hold instants (`isInstant`), by position and as a set: read once per view, not once per record (docs/performance.md, "Volume"). */
+const viewFields = new WeakMap<z.ZodObject, { keys: string[]; instants: boolean[]; instantKeys: Set<string> }>();
 
-function fieldsOf(view: z.ZodObject): { keys: string[]; instants: boolean[] } {
+function fieldsOf(view: z.ZodObject): { keys: string[]; instants: boolean[]; instantKeys: Set<string> } {
   let fields = viewFields.get(view);
   if (!fields) {
     const entries = Object.entries(view.shape);
-    fields = { keys: entries.map(([key]) => key), instants: entries.map(([, schema]) => isInstant(schema as z.ZodType)) };
+    const instants = entries.map(([, schema]) => isInstant(schema as z.ZodType));
+    fields = { keys: entries.map(([key]) => key), instants, instantKeys: new Set(entries.filter((_, i) => instants[i]).map(([key]) => key)) };
     viewFields.set(view, fields);
   }
   return fields;
@@ -211,9 +212,11 @@ function fieldsOf(view: z.ZodObject): { keys: string[]; instants: boolean[] } {
 
 /** The fields of `view` that hold instants (`isInstant`). */
 export function instantFieldsOf(view: z.ZodObject): Set<string> {
-  const { keys, instants } = fieldsOf(view);
-  return new Set(keys.filter((_, i) => instants[i]));
+  return new Set(fieldsOf(view).instantKeys);
 }
+
+/** A stored view's value as the view holds it: an instant's ISO text as a Date, anything else as it is. */
+const storedValue = (instant: boolean, value: unknown): unknown => (instant && value !== null ? new Date(value as string) : value);
 
 /**
  * The view of `entity`: each field read from the entity property of the same name; a
@@ -238,24 +241,10 @@ export const isInstant = (schema: z.ZodType): boolean => schema instanceof z.Zod
 /** The fields `keys` of the view `view` from a stored view holding (at least) them, instants as Dates (`viewOfStored` of those fields only). */
 export function fieldsOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stored: object, keys: readonly (keyof S & string)[]): Partial<z.output<z.ZodObject<S>>> {
   const record = stored as Record<string, unknown>;
-  const instants = instantKeys(view);
+  const { instantKeys } = fieldsOf(view);
   const fields: Record<string, unknown> = {};
-  for (const key of keys) {
-    const value = record[key];
-    fields[key] = instants.has(key) && value !== null ? new Date(value as string) : value;
-  }
+  for (const key of keys) fields[key] = storedValue(instantKeys.has(key), record[key]);
   return fields as Partial<z.output<z.ZodObject<S>>>;
-}
-
-/** `instantFieldsOf` of each view, made once. */
-const viewInstants = new WeakMap<z.ZodObject, Set<string>>();
-function instantKeys(view: z.ZodObject): Set<string> {
-  let keys = viewInstants.get(view);
-  if (!keys) {
-    keys = instantFieldsOf(view);
-    viewInstants.set(view, keys);
-  }
-  return keys;
 }
 
 /** The view (`view`, a contract's or part of one) of a stored view (`StoredView`, instants as ISO text): the same fields, instants as Dates. */
@@ -263,9 +252,6 @@ export function viewOfStored<S extends z.ZodRawShape>(view: z.ZodObject<S>, stor
   const record = stored as Record<string, unknown>;
   const { keys, instants } = fieldsOf(view);
   const fields: Record<string, unknown> = {};
-  for (let i = 0; i < keys.length; i++) {
-    const value = record[keys[i]];
-    fields[keys[i]] = instants[i] && value !== null ? new Date(value as string) : value;
-  }
+  for (let i = 0; i < keys.length; i++) fields[keys[i]] = storedValue(instants[i], record[keys[i]]);
   return fields as z.output<z.ZodObject<S>>;
 }
