@@ -52,7 +52,10 @@ export const B_ONLY = ['B agent', 'B flow', 'B campaign'];
  * own database: each row inserted, deleted, or updated to different values adds a line to
  * `fuzz.writes` in the writing transaction (a write rolled back leaves none). Equal counts
  * before and after a request mean it wrote nothing. (A checksum of every table per request
- * said the same at a full scan of each.)
+ * said the same at a full scan of each.) The idempotency keys are judged by what is left:
+ * a refused mutation with a key claims the key and releases it (only successes are kept,
+ * src/graphql/idempotency.ts), two writes that leave the table as it was; their checksum
+ * stands for them.
  */
 export class Snapshots {
   private constructor(private readonly client: pg.Client) {}
@@ -62,7 +65,7 @@ export class Snapshots {
     await client.connect();
     const { rows } = await client.query<{ table_name: string }>(
       `SELECT table_name FROM information_schema.tables
-        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('mikro_orm_migrations', 'rate_limits') ORDER BY table_name`,
+        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('mikro_orm_migrations', 'rate_limits', 'idempotency_keys') ORDER BY table_name`,
     );
     await client.query(`
       CREATE SCHEMA fuzz;
@@ -79,9 +82,12 @@ export class Snapshots {
     return new Snapshots(client);
   }
 
-  /** The rows written so far, by table. */
-  async take(): Promise<Record<string, number>> {
-    const { rows } = await this.client.query<{ name: string; n: number }>('SELECT name, count(*)::int AS n FROM fuzz.writes GROUP BY name');
+  /** The rows written so far, by table, and the idempotency keys' checksum. */
+  async take(): Promise<Record<string, string>> {
+    const { rows } = await this.client.query<{ name: string; n: string }>(
+      `SELECT name, count(*)::text AS n FROM fuzz.writes GROUP BY name
+       UNION ALL SELECT 'idempotency_keys', md5(coalesce(string_agg(k::text, ',' ORDER BY k::text), '')) FROM idempotency_keys k`,
+    );
     return Object.fromEntries(rows.map((r) => [r.name, r.n]));
   }
 
