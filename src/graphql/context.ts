@@ -51,7 +51,7 @@ export interface GraphQLContext {
 
 /** What a subscription delivers for an event of each topic it listens to: the record's state, read as the company. */
 const eventReaders = (services: Services) => ({
-  'call.updated': (caller: Caller, event: Topics['call.updated']) => services.calls.get(caller, event.callId),
+  'call.updated': (caller: Caller, event: Topics['call.updated']) => services.calls.getForEvent(caller, event.callId),
   'webhook.execution.updated': (caller: Caller, event: Topics['webhook.execution.updated']) => services.executions.getById(caller, event.executionId),
   'agent.test-run.updated': (caller: Caller, event: Topics['agent.test-run.updated']) => services.testRuns.get(caller, event.runId),
 });

@@ -133,6 +133,7 @@ export function createServices(config: Config, infra: Infrastructure) {
   conversations?.listen(infra.events);
   const recordings = new RecordingService(
     infra.orm,
+    reads,
     provider,
     simulated,
     infra.events,

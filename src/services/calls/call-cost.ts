@@ -52,6 +52,6 @@ export function costAssignments(q: CostQuantities, prices: string): string {
   return `cost_telephony = ${telephony}, cost_llm = ${llm}, cost_recording = ${recording}, cost = ${telephony} + ${llm} + ${recording}`;
 }
 
-/** The cost rule over a call row `c` as stored, prices from `p`: for statements that change a quantity other than the duration. */
-export const storedCostAssignments = (quantities: Partial<CostQuantities> = {}): string =>
-  costAssignments({ durationS: 'c.call_duration', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL', ...quantities }, 'p');
+/** The cost rule over a call row `c` as stored, prices from `prices` (`p` by default): for statements that change a quantity other than the duration. */
+export const storedCostAssignments = (quantities: Partial<CostQuantities> = {}, prices = 'p'): string =>
+  costAssignments({ durationS: 'c.call_duration', inputTokens: 'c.llm_input_tokens', outputTokens: 'c.llm_output_tokens', recorded: 'c.recording_sid IS NOT NULL', ...quantities }, prices);

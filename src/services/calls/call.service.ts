@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { Call } from '../../entities';
 import {
   callById,
+  callForEvent,
   type CallFilters,
   type CallRelatedFields,
   type CallRelatedRows,
@@ -138,7 +139,18 @@ export class CallService {
 
   /** One call of the company by one prepared statement on the reads' pool (no EntityManager, no entity). */
   async get({ scope }: Caller, id: string): Promise<CallView> {
-    const call = await callById(this.reads, scope.companyId, parseId(id));
+    return this.found(await callById(this.reads, scope.companyId, parseId(id)));
+  }
+
+  /**
+   * A call of the company as `get` reads it, for a subscription event (its id is the
+   * event's, ours): the company's events read at once share a statement (`callForEvent`).
+   */
+  async getForEvent({ scope }: Caller, id: string): Promise<CallView> {
+    return this.found(await callForEvent(this.reads, scope.companyId, id));
+  }
+
+  private found(call: StoredView<CallStoredView> | null): CallView {
     if (!call) throw new NotFoundError('Call');
     return toCallView(viewOfStored(callStoredView, call));
   }

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { AiAgent, Call, Contact } from '../../entities';
 import { type AnsweredBy, type CallDirection, type CallStatus, type DynamicVariable, LIVE_STATUSES } from '../../entities/call.entity';
 import { lockUntilCommit } from '../platform/advisory-lock.store';
-import { hotStatement, keyedReads, sharedStatement, type StoredView, pageReads, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
+import { alone, keyedReads, sharedStatement, type StoredView, pageReads, type ViewReads, viewColumns, viewQuery, type Within } from '../../db/statements';
 import { type CallStoredView, callStoredView } from './call.contract';
 import type { Transitioned, TransitionFields } from './call-transitions';
 import type { MakeCallChecks } from './make-call-checks';
@@ -196,38 +196,55 @@ export async function claimStrandedCall(em: EntityManager, call: RecordKey, stra
 /** make-call's row: its checks, and the call it stored (every column null when a check failed). */
 type MakeCallRow = MakeCallChecks & (StoredView<CallStoredView> | { [K in keyof StoredView<CallStoredView>]: null });
 
-const MAKE_CALL = hotStatement<MakeCallRow>(
+/** A test call make-call is asked for, as its shared statement reads it (`jsonb_to_recordset`). */
+interface MakeCallAsk {
+  id: string;
+  at: Date;
+  agent_id: string;
+  version: number | null;
+  call_from: string;
+  call_to: string;
+  workspace: string;
+  provider: string;
+  price_unit: string;
+  vars: DynamicVariable[];
+}
+
+const MAKE_CALL = sharedStatement<MakeCallAsk, MakeCallRow>(
   'make-call',
-  (reads) => `WITH asked AS (SELECT ?::int AS version), checks AS (
-     SELECT EXISTS (SELECT 1 FROM ai_agents a WHERE a.id = ?::uuid AND ${usableAgentSql('a')}) AS agent,
-       asked.version AS asked_version,
-       (SELECT CASE WHEN asked.version IS NULL THEN MAX(v.version) ELSE MAX(v.version) FILTER (WHERE v.version = asked.version) END
-        FROM ai_agent_versions v WHERE v.agent_id = ?::uuid AND v.company_id = ?::uuid) AS version,
-       (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS from_number,
-       EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = ?) AS suppressed
-     FROM asked
+  (reads) => `WITH checks AS (
+     SELECT g.*,
+       EXISTS (SELECT 1 FROM ai_agents a WHERE a.id = g.agent_id AND ${usableAgentSql('a')}) AS agent,
+       (SELECT CASE WHEN g.version IS NULL THEN MAX(v.version) ELSE MAX(v.version) FILTER (WHERE v.version = g.version) END
+        FROM ai_agent_versions v WHERE v.agent_id = g.agent_id AND v.company_id = ?::uuid) AS found_version,
+       (SELECT phone_number FROM phone_numbers WHERE company_id = ?::uuid AND phone_number = g.call_from) AS from_number,
+       EXISTS (SELECT 1 FROM do_not_call_numbers WHERE company_id = ?::uuid AND phone_number = g.call_to) AS suppressed
+     FROM jsonb_to_recordset(?::jsonb) AS g(ord int, id uuid, at timestamptz, agent_id uuid, version int, call_from text, call_to text, workspace text, provider text, price_unit text, vars jsonb)
    ), inserted AS (
      INSERT INTO calls (id, created_at, updated_at, company_id, ai_agent_id, ai_agent_version, workspace_id, call_provider, call_from, call_to, is_test, call_direction, price_unit, agent_dynamic_variables)
-     SELECT ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid, ?::uuid, checks.version, ?, ?, checks.from_number, ?, true, 'outgoing', ?, ?::jsonb
-     FROM checks WHERE checks.agent AND (checks.asked_version IS NULL OR checks.version IS NOT NULL) AND checks.from_number IS NOT NULL AND NOT checks.suppressed
+     SELECT c.id, c.at, c.at, ?::uuid, c.agent_id, c.found_version, c.workspace, c.provider, c.from_number, c.call_to, true, 'outgoing', c.price_unit, c.vars
+     FROM checks c WHERE c.agent AND (c.version IS NULL OR c.found_version IS NOT NULL) AND c.from_number IS NOT NULL AND NOT c.suppressed
      RETURNING ${viewColumns(reads, Call, callStoredView)}
    )
-   SELECT checks.agent AS "agentUsable", (checks.asked_version IS NULL OR checks.version IS NOT NULL) AS "versionFound",
-     checks.from_number IS NOT NULL AS "fromOwned", checks.suppressed AS "toSuppressed", inserted.*
-   FROM checks LEFT JOIN inserted ON true`,
+   SELECT c.ord, c.agent AS "agentUsable", (c.version IS NULL OR c.found_version IS NOT NULL) AS "versionFound",
+     c.from_number IS NOT NULL AS "fromOwned", c.suppressed AS "toSuppressed", inserted.*
+   FROM checks c LEFT JOIN inserted ON inserted.id = c.id`,
+  // The company's id for each of the text's `?` but the rows'.
+  { params: (rows, companyId) => [companyId, companyId, companyId, companyId, rows, companyId] },
 );
 
 /** What make-call's statement did: the test call it stored, or, when it stored none, what its checks found. */
 export type MadeCall = { call: StoredView<CallStoredView> } | { call: null; checks: MakeCallChecks };
 
 /**
- * make-call in one prepared statement: its checks (the agent is one the company may call
- * with, agents/agent-ownership.ts; it has the version asked for; the number calling from is
- * the company's; the number called is not on its do-not-call list) and, when they all pass,
- * the test call's INSERT with the version it runs (the one asked for, else the latest
- * published, else null: the draft; docs/agents.md, "Versions"), answered as its stored view.
- * Which check refuses the call is the service's (`makeCallRefusal`). The columns it does not
- * name take the table's defaults, the entity's.
+ * make-call in one prepared statement, shared by the company's make-calls in flight together
+ * (docs/performance.md, "Shared commits"): each call's checks (the agent is one the company
+ * may call with, agents/agent-ownership.ts; it has the version asked for; the number calling
+ * from is the company's; the number called is not on its do-not-call list) and, for each
+ * whose checks all pass, the test call's INSERT with the version it runs (the one asked for,
+ * else the latest published, else null: the draft; docs/agents.md, "Versions"), answered as
+ * its stored view. Which check refuses the call is the service's (`makeCallRefusal`). The
+ * columns it does not name take the table's defaults, the entity's.
  */
 export async function makeCall(
   on: Within,
@@ -236,28 +253,18 @@ export async function makeCall(
   call: { agentId: string; version: number | null; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
   options: CallServiceOptions,
 ): Promise<MadeCall> {
-  const now = new Date();
-  const [row] = await MAKE_CALL(on, reads, [
-    call.version,
-    call.agentId,
-    companyId,
-    call.agentId,
-    companyId,
-    companyId,
-    call.from,
-    companyId,
-    call.to,
-    randomUUID(),
-    now,
-    now,
-    companyId,
-    call.agentId,
-    call.workspace,
-    options.provider,
-    call.to,
-    options.priceUnit,
-    JSON.stringify(call.dynamicVariables),
-  ]);
+  const [row] = await MAKE_CALL(on, reads, companyId, {
+    id: randomUUID(),
+    at: new Date(),
+    agent_id: call.agentId,
+    version: call.version,
+    call_from: call.from,
+    call_to: call.to,
+    workspace: call.workspace,
+    provider: options.provider,
+    price_unit: options.priceUnit,
+    vars: call.dynamicVariables,
+  });
   const { agentUsable, versionFound, fromOwned, toSuppressed, ...stored } = row;
   return stored.id === null ? { call: null, checks: { agentUsable, versionFound, fromOwned, toSuppressed } } : { call: stored };
 }
@@ -491,18 +498,20 @@ interface SimulatedCallRow {
   version_settings: AgentSettings | null;
 }
 
-const SIMULATED_CALL = hotStatement<SimulatedCallRow>(
+/** Simulated calls' reads: the company's calls read at once (their steps' timers fire together) share a statement. */
+const SIMULATED_CALL = sharedStatement<{ id: string }, SimulatedCallRow>(
   'simulated-call',
-  `SELECT c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language, a.who_talks_first, a.welcome_greeting,
+  `SELECT g.ord, c.id, c.call_from, c.call_to, c.call_direction, c.call_status, c.agent_dynamic_variables, c.started_at, a.name, a.language, a.who_talks_first, a.welcome_greeting,
             a.voicemail_action, a.voicemail_message, a.agent_dynamic_variables AS agent_variables, c.contact_id, ct.firstname, ct.lastname, ct.metadata,
             (SELECT v.settings FROM ai_agent_versions v WHERE v.agent_id = c.ai_agent_id AND v.company_id = c.company_id AND v.version = c.ai_agent_version) AS version_settings
-     FROM calls c JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
-       LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id
-     WHERE c.id = ? AND c.company_id = ?`,
+     FROM jsonb_to_recordset(?::jsonb) AS g(ord int, id uuid) JOIN calls c ON c.id = g.id AND c.company_id = ?::uuid
+       JOIN ai_agents a ON a.id = c.ai_agent_id AND a.company_id = c.company_id
+       LEFT JOIN contacts ct ON ct.id = c.contact_id AND ct.company_id = c.company_id`,
 );
 
+/** A simulated call with what its steps and its conversation need: its agent's settings (the version it runs) and its contact. */
 export async function simulatedCall(on: Within, reads: ViewReads, call: RecordKey): Promise<SimulatedCallRecord | null> {
-  const [row] = await SIMULATED_CALL(on, reads, [call.id, call.companyId]);
+  const [row] = await SIMULATED_CALL(on, reads, call.companyId, { id: call.id });
   if (!row) return null;
   return {
     id: row.id,
@@ -567,11 +576,27 @@ const byId = viewQuery<CallStoredView>('call-by-id', Call, callStoredView, 'id =
 
 /**
  * One call of the company, not soft-deleted, as stored (instants as ISO text), by one
- * prepared statement on the reads' pool: the by-id read of REST and GraphQL, and each
- * subscription event's.
+ * prepared statement on the reads' pool: the by-id read of REST and GraphQL.
  */
 export async function callById(reads: ViewReads, companyId: string, id: string): Promise<StoredView<CallStoredView> | null> {
   const [found] = await byId(reads, [id, companyId]);
+  return found ?? null;
+}
+
+/** The reads of subscription events' calls (`callForEvent`): the company's events read together share a statement. */
+const FOR_EVENTS = sharedStatement<{ id: string }, StoredView<CallStoredView>>(
+  'calls-for-events',
+  (reads) => `SELECT g.ord, ${viewColumns(reads, Call, callStoredView, { table: 'c' })}
+   FROM jsonb_to_recordset(?::jsonb) AS g(ord int, id uuid) JOIN calls c ON c.id = g.id AND c.company_id = ?::uuid AND c.deleted_at IS NULL`,
+);
+
+/**
+ * One call of the company, as `callById` reads it, for a subscription event: the events
+ * of a company that arrive while its read is in flight (a shared statement's transitions are
+ * published together) are read by one statement (`sharedStatement`).
+ */
+export async function callForEvent(reads: ViewReads, companyId: string, id: string): Promise<StoredView<CallStoredView> | null> {
+  const [found] = await FOR_EVENTS(alone, reads, companyId, { id });
   return found ?? null;
 }
 

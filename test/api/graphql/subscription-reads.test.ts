@@ -71,7 +71,8 @@ describe('one event read once per company, whatever the number of subscribers', 
     const event = { companyId: a.companyId, callId: call.id, campaignId: a.campaign.id, workspace: 'default' };
     let callReads = 0;
     const stopListening = t.statements.listen((sql) => {
-      if (/ from "calls" /i.test(sql)) callReads += 1;
+      // A read of a call's view (its columns aliased as the view's fields).
+      if (/ AS "callStatus"/.test(sql)) callReads += 1;
     });
     // With the agents' table locked, the subscriber stalls on its first event's `aiAgent`,
     // while two more transitions are stored and announced.
@@ -97,6 +98,26 @@ describe('one event read once per company, whatever the number of subscribers', 
     }
     const delivered = [await sub.next(), await sub.next(), await sub.next()].map((d) => d.callStatusChanged.callStatus);
     expect(delivered).toEqual(['RINGING', 'IN_PROGRESS', 'COMPLETED']);
+    sub.close();
+  });
+
+  it("callStatusChanged: the events of a company's calls that arrive together share their reads", async () => {
+    const calls = await insertCalls(t, a, 5, { callStatus: 'ringing' });
+    const [sub] = await subscribers<any>(a, 1, 'subscription { callStatusChanged { id callStatus } }');
+    let callReads = 0;
+    const stopListening = t.statements.listen((sql) => {
+      if (/ AS "callStatus"/.test(sql)) callReads += 1;
+    });
+    try {
+      await Promise.all(calls.map(async (call) => t.app.events.publish('call.updated', { companyId: a.companyId, callId: call.id, campaignId: a.campaign.id, workspace: 'default' })));
+      const delivered = [];
+      for (const _ of calls) delivered.push((await sub.next()).callStatusChanged);
+      expect(delivered).toEqual(expect.arrayContaining(calls.map((call) => ({ id: call.id, callStatus: 'RINGING' }))));
+    } finally {
+      stopListening();
+    }
+    // The first event's read goes at once; the four that came while it ran, in one more.
+    expect(callReads).toBe(2);
     sub.close();
   });
 

@@ -1,4 +1,5 @@
 import jwt from 'jsonwebtoken';
+import pg from 'pg';
 import { FROM, okData, type Tenant, twoTenants } from '../../support/fixtures';
 import type { TestApp } from '../../support/harness';
 
@@ -105,6 +106,32 @@ describe('POST /v1/calls/make-call', () => {
     expect(typeof call.call_rating).toBe('number');
     expect(typeof call.latency).toBe('number');
     expect(typeof call.disconnect_reason).toBe('string');
+  });
+
+  it('answers make-calls sent together each with its own call or refusal, the accepted ones stored by shared commits', async () => {
+    const suppressed = '+14155550188';
+    okData(await t.request('POST', '/v1/do-not-call', { token: a.key, body: { numbers: [suppressed] } }));
+    const bodies = [
+      ...Array.from({ length: 6 }, (_, i) => ({ ...valid(), call_to: `+1415555014${i}`, workspace: 'together' })),
+      { ...valid(), call_to: suppressed },
+      { ...valid(), ai_agent_id: b.agent.id },
+    ];
+    const answers = await Promise.all(bodies.map(async (body) => makeCall(body)));
+    const calls = answers.slice(0, 6).map((res) => okData(res));
+    expect(calls.map((c) => c.call_to)).toEqual(bodies.slice(0, 6).map((body) => body.call_to));
+    // The refusals as this route answers every service failure (interface 4.1).
+    for (const refused of answers.slice(6)) expect([refused.status, refused.body]).toEqual([400, { status: 'error', message: 'error', data: '' }]);
+    const client = new pg.Client({ connectionString: t.databaseUrl });
+    await client.connect();
+    try {
+      // Rows inserted by one statement share its transaction id.
+      const { rows } = await client.query<{ n: number }>('SELECT count(DISTINCT xmin::text)::int AS n FROM calls WHERE id = ANY ($1::uuid[])', [calls.map((c) => c.id)]);
+      expect(rows[0].n).toBeLessThan(6);
+      const refused = await client.query('SELECT id FROM calls WHERE call_to = $1 OR ai_agent_id = $2', [suppressed, b.agent.id]);
+      expect(refused.rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
   });
 
   it('defaults the workspace to "default" and echoes no variables as an empty list', async () => {

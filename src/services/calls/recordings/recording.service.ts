@@ -10,6 +10,7 @@ import type { Caller } from '../../shared/scope';
 import type { RecordingMedia, TelephonyAdapter } from '../../telephony/telephony';
 import { signedTwilioCall } from '../../telephony/twilio-callback';
 import type { CallPrices } from '../call-cost';
+import type { ViewReads } from '../../../db/statements';
 import { keepRecording, keepRecordingIfRecorded } from './recording.store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -34,6 +35,7 @@ export interface RecordingOptions {
 export class RecordingService {
   constructor(
     private readonly orm: MikroORM,
+    private readonly reads: ViewReads,
     private readonly provider: TelephonyAdapter,
     /** The simulated provider: `provider` itself, or beside Twilio for simulate-inbound. */
     private readonly simulated: TelephonyAdapter,
@@ -59,7 +61,7 @@ export class RecordingService {
   async callEnded(ended: Transitioned): Promise<void> {
     if (ended.status !== 'completed') return;
     const recording = { sid: `simulated-${ended.id}`, url: this.recordUrl(ended.id), at: this.clock.now() };
-    if (!(await keepRecordingIfRecorded(this.orm.em.fork(), ended, this.simulated.name, recording, this.options.prices))) return;
+    if (!(await keepRecordingIfRecorded(this.reads, ended, this.simulated.name, recording, this.options.prices))) return;
     await this.events.publish('call.updated', { companyId: ended.companyId, callId: ended.id, campaignId: ended.campaignId, workspace: ended.workspace });
   }
 
