@@ -159,11 +159,16 @@ function selectedPhases(): Set<Phase> {
 type Profiles = [string, Statement[]][];
 
 /** The phases against the service process (reads, make-call, subscribers) that `phases` selects, and its peak RSS. */
-async function servicePhases(db: { url: string; kind: string }, phases: Set<Phase>, profiles: Profiles): Promise<{ rows: Partial<Record<Phase, Row[]>>; rss: Row; failed: boolean }> {
+async function servicePhases(
+  db: { url: string; kind: string },
+  phases: Set<Phase>,
+  profiles: Profiles,
+): Promise<{ rows: Partial<Record<Phase, Row[]>>; rss: Row; failed: boolean; bareInsert?: Figures }> {
   const processes: Measured[] = [];
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
   const rows: Partial<Record<Phase, Row[]>> = {};
   let failed = false;
+  let bareInsert: Figures | undefined;
   try {
     const nodeArgs = process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     const servicePort = await freePort();
@@ -217,7 +222,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
       const ended = await drain(sql, companyId, 120_000);
       const drained = { calls: ended.calls - warm.calls, seconds: ended.seconds };
       await load(inserts, WARMUP_S);
-      const bareInsert = await load(inserts, DURATION_S);
+      bareInsert = await load(inserts, DURATION_S);
       log(`  make-call ${fixed(calls.reqPerS)} req/s, bare insert ${fixed(bareInsert.reqPerS)} req/s`);
       rows['make-call'] = [makeCallRow(calls, bareInsert, drained)];
       failed ||= calls.failed > 0 || bareInsert.failed > 0;
@@ -234,7 +239,7 @@ async function servicePhases(db: { url: string; kind: string }, phases: Set<Phas
     const rss = rssRow({ service: await service.peakRssMiB(), baseline: await baseline.peakRssMiB() });
     for (const p of processes.splice(0).reverse()) await p.stop();
     if (nodeArgs.length) logNewestProfile(PROFILE_DIR, log);
-    return { rows, rss, failed };
+    return { rows, rss, failed, bareInsert };
   } catch (err) {
     for (const p of processes) log(`stderr of pid ${p.pid}:\n${p.errors()}`);
     throw err;
@@ -291,14 +296,18 @@ async function measureSubscribers(service: Measured, databaseUrl: string, sql: p
   return delivered;
 }
 
-/** The engine benchmarks `phases` selects, one after the other, each in this process on a database of its own. */
-async function enginePhases(phases: Set<Phase>, profiles: Profiles): Promise<Partial<Record<Phase, Row[]>>> {
+/**
+ * The engine benchmarks `phases` selects, one after the other, each in this process on a
+ * database of its own; `bareInsert`, the make-call phase's bare insert, when it ran: the
+ * calls' anchor on this machine.
+ */
+async function enginePhases(phases: Set<Phase>, profiles: Profiles, bareInsert: Figures | undefined): Promise<Partial<Record<Phase, Row[]>>> {
   const rows: Partial<Record<Phase, Row[]>> = {};
   if (phases.has('calls')) {
     log(`calls end to end: ${ENGINE_CALLS} calls`);
     const calls = await profilePhase(PROFILE_DIR, 'calls', () => measureCalls({ calls: ENGINE_CALLS }), log);
     profiles.push(['calls end to end (per call)', calls.statements]);
-    rows.calls = [callsRow(calls)];
+    rows.calls = [callsRow(calls, bareInsert)];
   }
   if (phases.has('dialer')) {
     log(`campaign dialer: ${ENGINE_CONTACTS} contacts`);
@@ -327,7 +336,7 @@ async function main(): Promise<void> {
     const profiles: Profiles = [];
     const onService = ['reads', 'make-call', 'subscribers'].some((p) => phases.has(p as Phase));
     const service = onService ? await servicePhases(db, phases, profiles) : undefined;
-    const engines = await enginePhases(phases, profiles);
+    const engines = await enginePhases(phases, profiles, service?.bareInsert);
     for (const [label, top] of profiles) for (const line of statementLines(label, top)) log(line);
     const loadAfter = os.loadavg();
 
