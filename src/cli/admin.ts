@@ -5,7 +5,9 @@ import { ConfigError, loadConfig } from '../config';
 import { resolveDatabase } from '../db/database';
 import { openDatabase } from '../db/orm';
 import { closePool } from '../db/side-pool';
+import { createLogger } from '../logger';
 import { AuthService } from '../services/auth/auth.service';
+import { JobQueue } from '../services/platform/jobs/job-queue';
 import { AppError, describeError } from '../services/shared/errors';
 
 const USAGE = `Usage:
@@ -13,7 +15,7 @@ const USAGE = `Usage:
   npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}
   npm run --silent admin -- revoke-api-key --key sk_...   prints {"revoked": true}
   npm run --silent admin -- list-companies                prints {"companies": [{"id": "...", "name": "...", "created_at": "..."}]}
-  npm run --silent admin -- migrate                       prints {"migrated": true}`;
+  npm run --silent admin -- migrate                       prints {"migrated": true}: migrations, job queues`;
 
 const COMMANDS = new Set(['create-company', 'create-api-key', 'revoke-api-key', 'list-companies', 'migrate']);
 
@@ -35,7 +37,11 @@ async function main(argv: string[]): Promise<void> {
     const auth = new AuthService(config.jwt, config.authTrustMs);
     const em = orm.em.fork();
     if (command === 'migrate') {
-      // Opening the database applied what was pending (a release step before replicas start).
+      // Opening the database applied what was pending; then the job queue's schema and queues,
+      // so that replicas started after this release step create nothing (its logs: stderr).
+      const jobs = await JobQueue.start(db.url, sidePool, { pollMs: config.jobPollMs, poolMax: 2, ...config.jobRecovery }, createLogger(config.logLevel, { destination: process.stderr }));
+      await jobs.prepareAll();
+      await jobs.stop();
       process.stdout.write(`${JSON.stringify({ migrated: true })}\n`);
     } else if (command === 'create-company') {
       if (values.name === undefined) throw new UsageError(USAGE);

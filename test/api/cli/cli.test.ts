@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { JOB_POLICIES } from '../../../src/services/platform/jobs/job-catalogue';
 import { okData } from '../../support/fixtures';
-import { startTestApp, type TestApp } from '../../support/harness';
+import { createTestDatabase, startTestApp, type TestApp } from '../../support/harness';
 
 const run = promisify(execFile);
 
@@ -71,9 +73,26 @@ describe('admin CLI (dist/src/cli/admin.js, behind npm run --silent admin)', () 
     expect(again.stderr).toContain('API key not found');
   }, 60_000);
 
-  it('migrate applies what is pending (nothing here) and prints one JSON line', async () => {
-    expect(await admin('migrate')).toMatchObject({ code: 0, stdout: '{"migrated":true}\n' });
-  });
+  it('migrate prepares an empty database (every migration, every job queue), again with nothing left to do, and prints one JSON line', async () => {
+    const db = await createTestDatabase({ empty: true });
+    try {
+      for (let run = 0; run < 2; run++) {
+        expect(await exec('node', ['dist/src/cli/admin.js', 'migrate'], { DATABASE_URL: db.url })).toMatchObject({ code: 0, stdout: '{"migrated":true}\n' });
+      }
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        const queues = await client.query<{ name: string }>('SELECT name FROM pgboss.queue ORDER BY name');
+        expect(queues.rows.map((q) => q.name)).toEqual(Object.keys(JOB_POLICIES).sort());
+        const calls = await client.query<{ n: number }>("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'calls'");
+        expect(calls.rows[0].n).toBe(1);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await db.drop();
+    }
+  }, 90_000);
 
   it('fails with a message on stderr and nothing on stdout for bad input', async () => {
     const unknown = await admin('create-api-key', '--company', '00000000-0000-4000-8000-000000000000');

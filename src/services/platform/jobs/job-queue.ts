@@ -214,6 +214,11 @@ export class JobQueue {
     await this.ensureQueue(name);
   }
 
+  /** Makes sure every queue of the job catalogue exists (`admin migrate`: a release step, so that replicas start without creating any). */
+  async prepareAll(): Promise<void> {
+    for (const name of Object.keys(JOB_POLICIES) as JobName[]) await this.ensureQueue(name);
+  }
+
   /** Tells this process's workers of `name` that jobs are ready (after a transactional send commits). */
   wake(name: JobName): void {
     const wakers = this.wakers.get(name);
