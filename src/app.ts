@@ -69,12 +69,14 @@ export interface KoaParts {
   metrics: Metrics;
   graphql: Koa.Middleware;
   health: HealthService;
-  config: Pick<Config, 'publicBaseUrl' | 'metricsToken' | 'corsOrigins'>;
+  config: Pick<Config, 'publicBaseUrl' | 'metricsToken' | 'corsOrigins' | 'trustProxyHops'>;
 }
 
 export function createKoa({ orm, services, logger, metrics, graphql, health, config }: KoaParts): Koa {
   const app = new Koa();
-  app.proxy = true;
+  // ctx.ip as the failed-authentication limit reads the address (clientAddress).
+  app.proxy = config.trustProxyHops > 0;
+  app.maxIpsCount = config.trustProxyHops;
   // Koa's default handler prints these with console.error (a client's "Parse Error" mid-body,
   // a socket lost mid-response): they are logged as JSON lines like everything else.
   app.on('error', (err: unknown, ctx?: Koa.Context) => logger.warn({ err, method: ctx?.method, path: ctx?.path }, 'request or response stream failed'));

@@ -203,6 +203,12 @@ const schema = z.object({
   /** Failed authentications per minute of one client address before its requests are refused (0: off). */
   AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).default(20),
   /**
+   * How many proxies in front of the service append the address they received a request from
+   * to `X-Forwarded-For` (or set it): the client is the entry that many places from its end, the
+   * socket's peer counted last. 0: no proxy, the peer is the client and the header is ignored.
+   */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /**
    * The language model of the agent on the call: any OpenAI-compatible Chat Completions server
    * (docs/agents.md). Unset LLM_MODEL: no model, calls behave as without an agent.
    */
@@ -279,6 +285,8 @@ export interface Config {
   rateLimits: RateLimits | null;
   /** Failed authentications per minute of one client address; 0: not limited. */
   authFailuresPerMinute: number;
+  /** TRUST_PROXY_HOPS: the proxies whose `X-Forwarded-For` entries name the client (src/http/client-address.ts). */
+  trustProxyHops: number;
   /** Null when no language model is configured (LLM_MODEL unset). */
   llm: LlmConfig | null;
   /** How long after a call ends its post-call analysis runs (with a model). */
@@ -386,6 +394,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : null,
     authFailuresPerMinute: e.AUTH_FAILURES_PER_MINUTE,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
     llm: e.LLM_MODEL
       ? {
           baseUrl: e.LLM_BASE_URL.replace(/\/$/, ''),

@@ -8,7 +8,7 @@ import type { EventBus, Topics } from '../services/platform/events';
 import type { AuthorizationValues, Credential } from '../services/auth/auth.service';
 import { RateLimitedError, UnauthenticatedError } from '../services/shared/errors';
 import type { Caller, Scope } from '../services/shared/scope';
-import { clientAddress } from '../http/client-address';
+import { requestOrigin } from '../http/client-address';
 import { addLogFields, type LogFields } from '../logger';
 import { toGraphQLError } from './errors';
 import { createLoaders, type Loaders } from './loaders';
@@ -98,7 +98,7 @@ export class ContextFactory {
    */
   private async authenticate(req: http.IncomingMessage, em: () => EntityManager): Promise<Scope> {
     try {
-      return await this.services.rateLimits.authenticating(clientAddress(req), () => this.services.auth.authenticate(em, req.headersDistinct.authorization));
+      return await this.services.rateLimits.authenticating(requestOrigin(req), () => this.services.auth.authenticate(em, req.headersDistinct.authorization));
     } catch (err) {
       if (err instanceof UnauthenticatedError) {
         throw new GraphQLError('Unauthorized', { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
@@ -123,7 +123,7 @@ export class ContextFactory {
    * limit refused (RateLimitedError) before its credential is checked.
    */
   verifyConnection(authorization: AuthorizationValues, req: http.IncomingMessage): Promise<Credential> {
-    return this.services.rateLimits.authenticating(clientAddress(req), () => this.verify(authorization));
+    return this.services.rateLimits.authenticating(requestOrigin(req), () => this.verify(authorization));
   }
 
   /**

@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { clientAddress } from '../http/client-address';
+import { requestOrigin } from '../http/client-address';
 import { addLogFields, type Logger, withLogFields } from '../logger';
 import type { Metrics } from '../metrics';
 import type { AuthService } from '../services/auth/auth.service';
@@ -64,7 +64,7 @@ async function answerCampaign(parts: HotReadParts, id: string, req: http.Incomin
     let body: string;
     let headers: Record<string, string> = {};
     try {
-      const scope = await parts.rateLimits.authenticating(clientAddress(req), () => parts.auth.authenticate(() => parts.orm.em.fork(), req.headersDistinct.authorization));
+      const scope = await parts.rateLimits.authenticating(requestOrigin(req), () => parts.auth.authenticate(() => parts.orm.em.fork(), req.headersDistinct.authorization));
       addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await parts.rateLimits.consume(scope, ['request']);
       body = okText(campaignJson(await parts.campaigns.show(scope, id)));

@@ -32,9 +32,8 @@ const FORWARDING_HEADERS = ['forwarded', 'x-forwarded-for', 'x-real-ip'];
 
 /**
  * A client on this machine: the socket's peer is a loopback address (IPv4-mapped ones
- * included), never what `X-Forwarded-For` claims (Koa's `proxy` trusts it for `ctx.ip`, and
- * anyone can send it). A loopback connection carrying a forwarding header is a proxy on this
- * machine relaying another client: not local.
+ * included), never what `X-Forwarded-For` claims (anyone can send it). A loopback connection
+ * carrying a forwarding header is a proxy on this machine relaying another client: not local.
  */
 export function fromLoopback(req: http.IncomingMessage): boolean {
   const peer = req.socket.remoteAddress;

@@ -5,7 +5,7 @@ import { addLogFields, type Logger } from '../logger';
 import type { AuthService } from '../services/auth/auth.service';
 import { ValidationError } from '../services/shared/errors';
 import { reservedKeys, unstorable } from '../services/shared/storable';
-import { clientAddress } from '../http/client-address';
+import { requestOrigin } from '../http/client-address';
 import type { RateLimited, RateLimitService } from '../services/platform/rate-limit.service';
 import type { Caller } from '../services/shared/scope';
 import { MalformedRequest, type ErrorPolicy, failure, type Mapped, mapError } from './envelope';
@@ -117,7 +117,7 @@ export function endpointKit(orm: MikroORM, auth: AuthService, rateLimits: RateLi
     };
     const authenticate: Middleware = async (ctx, next) => {
       const em = orm.em.fork();
-      const scope = await rateLimits.authenticating(clientAddress(ctx.req), () => auth.authenticate(() => em, ctx.req.headersDistinct.authorization));
+      const scope = await rateLimits.authenticating(requestOrigin(ctx.req), () => auth.authenticate(() => em, ctx.req.headersDistinct.authorization));
       addLogFields({ company_id: scope.companyId, user_id: scope.userId });
       await rateLimits.consume(scope, counted);
       ctx.state.caller = { scope, em } satisfies Caller;

@@ -170,7 +170,7 @@ export function createServices(config: Config, infra: Infrastructure) {
     analysis.onStored((tx, call) => dialer.callAnalyzed(tx, call));
   }
   const inbound = new InboundCallService(infra.orm, phones, lifecycle, provider, simulated, infra.views, { priceUnit: config.priceUnit });
-  const rateLimits = new RateLimitService(config.rateLimits, config.authFailuresPerMinute, { sidePool: infra.sidePool, redisUrl: config.redisUrl }, infra.logger);
+  const rateLimits = new RateLimitService(config.rateLimits, config, { sidePool: infra.sidePool, redisUrl: config.redisUrl }, infra.logger);
   const relay = new RelayService(infra.orm, reads, provider, conversations, infra.events, config.publicBaseUrl, infra.logger);
   if (model && conversations && simulated.conversations) {
     lifecycle.useSimulatedCallee(new SimulatedCallee(model, conversations, { maxTurns: config.simulated.calleeTurns }, infra.logger));

@@ -62,6 +62,25 @@ function redisStore(redisUrl: string, windowS: number, logger: Logger): Store {
 /** The window of the failed-authentication limit (AUTH_FAILURES_PER_MINUTE). */
 const AUTH_FAILURE_WINDOW_S = 60;
 
+/** Where a request says it comes from: its `X-Forwarded-For` value (repeated lines joined) and its socket's peer. */
+export interface RequestOrigin {
+  forwardedFor: string | undefined;
+  peer: string | undefined;
+}
+
+/**
+ * The client's address behind `trustedHops` proxies that each append the address they received
+ * the request from to `X-Forwarded-For` (TRUST_PROXY_HOPS): of the header's entries followed by
+ * the peer, the one `trustedHops` places before the last; the first when the request came
+ * through fewer. With no trusted proxy, the peer: the header is whatever the client wrote. Koa's
+ * `ctx.ip` under `app.proxy` with `app.maxIpsCount` set alike (src/app.ts) says the same.
+ */
+export function clientAddress({ forwardedFor, peer = '' }: RequestOrigin, trustedHops: number): string {
+  if (trustedHops === 0) return peer;
+  const chain = [...(forwardedFor ?? '').split(',').map((entry) => entry.trim()), peer].filter((entry) => entry !== '');
+  return chain[Math.max(0, chain.length - 1 - trustedHops)] ?? peer;
+}
+
 /**
  * Per-credential and per-company limits that hold across replicas: counted in PostgreSQL
  * (or Redis), fixed windows of `windowS`, reserved by each replica in batches so that most
@@ -76,8 +95,15 @@ export class RateLimitService {
   private readonly authFailures: RateLimiterStoreAbstract | null = null;
   /** Addresses over the failed-authentication limit, as this replica has seen: when their window ends (epoch ms). */
   private readonly refusedAddresses = new Map<string, number>();
+  private readonly trustProxyHops: number;
 
-  constructor(limits: RateLimits | null, authFailuresPerMinute: number, stores: { sidePool: pg.Pool; redisUrl?: string }, logger: Logger) {
+  constructor(
+    limits: RateLimits | null,
+    { authFailuresPerMinute, trustProxyHops }: { authFailuresPerMinute: number; trustProxyHops: number },
+    stores: { sidePool: pg.Pool; redisUrl?: string },
+    logger: Logger,
+  ) {
+    this.trustProxyHops = trustProxyHops;
     if (!limits && authFailuresPerMinute === 0) return;
     const windowS = limits?.windowS ?? AUTH_FAILURE_WINDOW_S;
     const store = stores.redisUrl ? redisStore(stores.redisUrl, windowS, logger) : postgresStore(stores.sidePool, windowS);
@@ -94,14 +120,15 @@ export class RateLimitService {
   }
 
   /**
-   * Runs `verify`, the check of a credential sent from the client `address`, unless that
-   * address is over its failed-authentication limit: then throws RateLimitedError without
-   * checking the credential. A failure of `verify` (UnauthenticatedError) is counted against
-   * the address before it is rethrown. The replica refuses an address from its own count's
-   * answer, so a check costs no round trip; a failure costs one (docs/operations.md).
+   * Runs `verify`, the check of a credential sent from `origin`, unless the client's address
+   * (`clientAddress`) is over its failed-authentication limit: then throws RateLimitedError
+   * without checking the credential. A failure of `verify` (UnauthenticatedError) is counted
+   * against the address before it is rethrown. The replica refuses an address from its own
+   * count's answer, so a check costs no round trip; a failure costs one (docs/operations.md).
    */
-  async authenticating<T>(address: string, verify: () => Promise<T>): Promise<T> {
+  async authenticating<T>(origin: RequestOrigin, verify: () => Promise<T>): Promise<T> {
     if (!this.authFailures) return verify();
+    const address = clientAddress(origin, this.trustProxyHops);
     const refusedUntil = this.refusedAddresses.get(address);
     if (refusedUntil !== undefined) {
       if (refusedUntil > Date.now()) throw new RateLimitedError(refusedUntil - Date.now());

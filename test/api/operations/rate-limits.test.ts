@@ -6,13 +6,17 @@ import { okData } from '../../support/fixtures';
 import { startTestApp, type TestApp } from '../../support/harness';
 import { waitFor } from '../../support/wait';
 
-/** Low limits, one-minute windows: no window ends during a test. */
+/**
+ * Low limits, one-minute windows: no window ends during a test. The tests stand for one proxy
+ * in front of the service: the last X-Forwarded-For entry they send is the client's address.
+ */
 const LIMITS = {
   RATE_LIMIT_PER_CREDENTIAL: '5',
   RATE_LIMIT_PER_COMPANY: '8',
   RATE_LIMIT_MAKE_CALL: '2',
   RATE_LIMIT_FLOW_TRIGGER: '3',
   AUTH_FAILURES_PER_MINUTE: '3',
+  TRUST_PROXY_HOPS: '1',
 };
 
 const MAKE_CALL = 'mutation($input: MakeCallInput!) { makeCall(input: $input) { id } }';
@@ -187,6 +191,30 @@ describe('GraphQL', () => {
       await expect(query(client, '{ phoneNumbers { id } }')).rejects.toEqual([{ message: 'Too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: expect.any(Number) } }]);
     } finally {
       await client.dispose();
+    }
+  });
+});
+
+describe('the client address of the failed-authentication limit', () => {
+  it('is the entry the trusted proxy appended: what a client writes before it changes nothing', async () => {
+    const a = await company();
+    const send = (claimed: string, token: string) => t.request('GET', '/v1/campaigns/list', { token, headers: { 'x-forwarded-for': `${claimed}, 203.0.113.5` } });
+    expect([(await send('198.51.100.1', 'sk_x')).status, (await send('198.51.100.2', 'sk_x')).status, (await send('198.51.100.3', 'sk_x')).status]).toEqual([401, 401, 401]);
+    expectRefused(await send('198.51.100.4', a.key));
+    okData(await t.request('GET', '/v1/campaigns/list', { token: a.key, headers: { 'x-forwarded-for': '198.51.100.4, 203.0.113.6' } }));
+  });
+
+  it("is the connection's peer with no trusted proxy (the default): X-Forwarded-For is ignored", async () => {
+    const direct = await startTestApp({ AUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      const a = await company(direct);
+      let claimed = 0;
+      const send = (token: string) => direct.request('GET', '/v1/campaigns/list', { token, headers: { 'x-forwarded-for': `198.51.100.${++claimed}` } });
+      expect(await statuses(3, () => send('sk_x'))).toEqual([401, 401, 401]);
+      expectRefused(await send(a.key));
+      expectRefused(await direct.request('GET', '/v1/campaigns/list', { token: a.key }));
+    } finally {
+      await direct.close();
     }
   });
 });
