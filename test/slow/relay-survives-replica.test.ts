@@ -106,7 +106,7 @@ describe('a Twilio call whose replica is killed mid-conversation', () => {
     const second = await FakeRelay.ofTwiml(relayOn(b), ended.text, call.call_sid);
     expect((await second.turn()).text).toBe(RESUMED_LINE);
     expect((await second.turn()).text).toBe('So, Friday at ten works for you?');
-    expect(llm.requests[asked].messages.filter((m: { role: string }) => m.role !== 'system')).toEqual([
+    expect(llm.conversationRequests(asked)[0].messages.filter((m: { role: string }) => m.role !== 'system')).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: 'Hello, I am calling to confirm your appointment.' },
       { role: 'user', content: 'Which day was it again?' },

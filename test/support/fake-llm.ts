@@ -113,6 +113,9 @@ function templateError(messages: RecordedRequest[]): string | null {
   return messages.some((m) => m.role === 'user') ? null : 'No user query found in messages.';
 }
 
+/** A request of the post-call analysis (its JSON schema's name). */
+const isAnalysis = (request: RecordedRequest): boolean => request.response_format?.json_schema?.name === 'post_call_analysis';
+
 /**
  * A local OpenAI-compatible Chat Completions server speaking the real wire protocol
  * (`POST {base}/chat/completions`, Server-Sent Events `data: {chunk}` lines ending with
@@ -151,6 +154,14 @@ export class FakeLlm {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
+  /**
+   * The requests from index `from` on that are a conversation's, without the post-call
+   * analysis' (an earlier call's may come at any moment).
+   */
+  conversationRequests(from = 0): RecordedRequest[] {
+    return this.requests.slice(from).filter((request) => !isAnalysis(request));
+  }
+
   /** Queues the next replies, in order. */
   reply(...replies: ScriptedReply[]): this {
     this.queue.push(...replies);
@@ -176,7 +187,7 @@ export class FakeLlm {
       res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'error', message: refused, type: 'BadRequestError', param: null, code: 400 }));
       return;
     }
-    const analysis = this.analysis && body.response_format?.json_schema?.name === 'post_call_analysis' ? this.analysis : null;
+    const analysis = this.analysis && isAnalysis(body) ? this.analysis : null;
     const reply = analysis ?? this.queue.shift() ?? (typeof this.fallback === 'function' ? this.fallback(body) : this.fallback);
     if (reply.firstTokenDelayMs) await sleep(reply.firstTokenDelayMs);
     if (reply.status) {

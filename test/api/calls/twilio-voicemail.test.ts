@@ -122,7 +122,7 @@ describe('answering machines on Twilio', () => {
     expect((await relay.turn()).text).toBe('Great, thanks.');
     expect((await read(call.id)).answered_by).toBe('human');
     expect(hangups(call)).toHaveLength(0);
-    expect(llm.requests.at(-1)!.messages[0].content).toContain(CALL_SCREENING_RULE);
+    expect(llm.conversationRequests().at(-1)!.messages[0].content).toContain(CALL_SCREENING_RULE);
     relay.close();
   });
 
@@ -160,7 +160,7 @@ describe('answering machines on Twilio', () => {
     const { call, relay } = await answered(agent.id);
     expect(await relay.next()).toEqual({ type: 'text', token: 'This call is recorded.', last: true, interruptible: false, preemptible: false });
     expect((await relay.turn()).text).toBe('Hello, this is Acme.');
-    expect(llm.requests.at(-1)!.messages[0].content).toContain('This call is recorded.');
+    expect(llm.conversationRequests().at(-1)!.messages[0].content).toContain('This call is recorded.');
     await waitFor('both turns stored', async () => ((await read(call.id)).transcript === 'Agent: This call is recorded.\nAgent: Hello, this is Acme.' ? true : undefined));
     relay.close();
   });

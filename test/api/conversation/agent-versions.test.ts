@@ -32,7 +32,7 @@ async function sentToModel(body: Record<string, unknown>) {
   await conversation.userSaid('Hi?', true);
   await waitFor('the model to be asked', async () => (llm.requests.length > asked ? true : undefined));
   await conversation.close('user_hangup');
-  const request = llm.requests.at(-1)!;
+  const request = llm.conversationRequests().at(-1)!;
   return { version: call.ai_agent_version, prompt: request.messages[0].content as string, temperature: request.temperature as number };
 }
 

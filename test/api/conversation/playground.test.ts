@@ -61,7 +61,7 @@ describe('the agent playground', () => {
       end_reason: 'agent_hangup',
       error: null,
     });
-    const sent = llm.requests.at(-1)!;
+    const sent = llm.conversationRequests().at(-1)!;
     expect(sent.messages[0].content).toContain('Current state: greet.\nGreet Ada.');
     expect(sent.messages.slice(1)).toEqual([
       { role: 'user', content: 'Hi' },
@@ -80,7 +80,7 @@ describe('the agent playground', () => {
       a.key,
     );
     expect(res.data).toEqual({ testAgentTurn: { reply: 'Gold is great.', toolCalls: [], state: 'offer' } });
-    expect(llm.requests.at(-1)!.messages[0].content).toContain('Current state: offer.\nOffer Gold.');
+    expect(llm.conversationRequests().at(-1)!.messages[0].content).toContain('Current state: offer.\nOffer Gold.');
   });
 
   it("refuses bad input with field errors, and another company's agent with 404", async () => {
@@ -135,7 +135,7 @@ describe('the playground runs what a call runs', () => {
     const turn = await turnOfC(id, { messages: [{ role: 'user', content: 'Where is order A7?' }] });
     expect(turn).toEqual({ reply: 'Let me check. It ships on Friday.', tool_calls: [{ name: 'order_status', arguments: { order: 'A7' } }], state: null, end_reason: null, error: null });
     expect(JSON.parse(rx.at('/orders')[0].body)).toEqual({ order: 'A7' });
-    expect(JSON.parse(llm.requests.at(-1)!.messages.at(-1).content)).toEqual({ status: 'success', variables: { eta: 'Friday' } });
+    expect(JSON.parse(llm.conversationRequests().at(-1)!.messages.at(-1).content)).toEqual({ status: 'success', variables: { eta: 'Friday' } });
   });
 
   it('asks again after a passing failure, and says the fallback line for an empty answer', async () => {

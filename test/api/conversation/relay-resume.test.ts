@@ -79,7 +79,7 @@ describe('a Twilio call whose relay session drops', () => {
     const second = await FakeRelay.ofTwiml(target, resumed.text, call.call_sid);
     expect((await second.turn()).text).toBe(RESUMED_LINE);
     expect((await second.turn()).text).toBe('As I was saying, it ships tomorrow.');
-    expect(llm.requests[asked].messages.filter((m: { role: string }) => m.role !== 'system')).toEqual([
+    expect(llm.conversationRequests(asked)[0].messages.filter((m: { role: string }) => m.role !== 'system')).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: 'Hello, this is Acme.' },
       { role: 'user', content: 'When does my order ship?' },

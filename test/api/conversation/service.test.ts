@@ -56,7 +56,7 @@ describe('a live call with its agent', () => {
     expect(seen[1].latency).toBe(seen[1].transcriptTurns[1].latencyMs);
     sub.close();
     await client.dispose();
-    expect(llm.requests.at(-1)!.messages[0].content).toContain('You are Ava. The callee is Ada.');
+    expect(llm.conversationRequests().at(-1)!.messages[0].content).toContain('You are Ava. The callee is Ada.');
 
     llm.reply({ text: 'Great, goodbye!', toolCalls: [{ name: 'end_call', arguments: {} }], firstTokenDelayMs: 60 });
     await conversation.userSaid('All good, thanks.', true);
@@ -130,7 +130,7 @@ describe('a live call with its agent', () => {
       if (!conversation) return null;
       await conversation.start();
       await conversation.close('agent_hangup');
-      return llm.requests.at(-1)!.messages[0].content as string;
+      return llm.conversationRequests().at(-1)!.messages[0].content as string;
     };
 
     await sql('update ai_agents set deleted_at = now() where id = ?', [own]);

@@ -166,7 +166,8 @@ describe('a Twilio call with its agent on ConversationRelay', () => {
     llm.reply({ text: 'You pressed one.' });
     relay.dtmf('1');
     expect((await relay.turn()).text).toBe('You pressed one.');
-    const asked = llm.requests.at(-1)!.messages.filter((m: { role: string }) => m.role !== 'system');
+    const { messages } = llm.conversationRequests().at(-1)!;
+    const asked = messages.filter((m: { role: string }) => m.role !== 'system');
     expect(asked).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: 'Hello, this is Acme' },

@@ -80,7 +80,7 @@ describe('a warm transfer on Twilio', () => {
       { type: 'end', handoffData: expect.any(String) },
     ]);
     expect(JSON.parse(after[1].handoffData as string)).toEqual({ reason: 'call_transfer', transfer_to: DESK, summary: SUMMARY });
-    const asked = llm.requests.at(-1)!.messages;
+    const asked = llm.conversationRequests().at(-1)!.messages;
     expect(asked[0].content).toContain('You prepare a phone transfer.');
     expect(asked[1]).toEqual({ role: 'user', content: 'Agent: Hello, this is Acme.\nCaller: I need a person, please.\nAgent: Let me put you through.' });
 
@@ -119,7 +119,7 @@ describe('a warm transfer on Twilio', () => {
     const back = await FakeRelay.ofTwiml(target, ran.action.twiml, call.call_sid);
     expect((await back.turn()).text).toBe(TRANSFER_FAILED_LINE);
     expect((await back.turn()).text).toBe('Can I take a message for them?');
-    expect(llm.requests[asked].messages.slice(1)).toEqual([
+    expect(llm.conversationRequests(asked)[0].messages.slice(1)).toEqual([
       { role: 'user', content: expect.stringContaining('[The call has been answered.') },
       { role: 'assistant', content: 'Hello, this is Acme.' },
       { role: 'user', content: 'I need a person, please.' },

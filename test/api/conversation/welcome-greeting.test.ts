@@ -72,7 +72,7 @@ describe('welcome_greeting on a Twilio call', () => {
         .map((m) => m.token)
         .join(''),
     ).toBe('It is about your renewal.');
-    expect(llm.requests.at(-1)!.messages.slice(1)).toEqual([
+    expect(llm.conversationRequests().at(-1)!.messages.slice(1)).toEqual([
       { role: 'user', content: CALL_ANSWERED_NOTE },
       { role: 'assistant', content: SAID },
       { role: 'user', content: 'What is this about?' },

@@ -14,7 +14,7 @@ describe("a stream's usage chunk (LLM_STREAM_USAGE)", () => {
   it('is asked for by default, and the answer carries the tokens it reports', async () => {
     llm.reply({ text: 'Hi there.' });
     const answer = await ask(modelOf(true));
-    expect(llm.requests.at(-1)?.stream_options).toEqual({ include_usage: true });
+    expect(llm.conversationRequests().at(-1)?.stream_options).toEqual({ include_usage: true });
     expect(answer.usage?.input).toBeGreaterThan(0);
     expect(answer.usage?.output).toBeGreaterThan(0);
   });
@@ -22,7 +22,7 @@ describe("a stream's usage chunk (LLM_STREAM_USAGE)", () => {
   it('is not asked for when off, so a server that refuses stream_options still answers', async () => {
     llm.reply({ text: 'Hi there.' });
     const answer = await ask(modelOf(false));
-    expect(llm.requests.at(-1)).not.toHaveProperty('stream_options');
+    expect(llm.conversationRequests().at(-1)).not.toHaveProperty('stream_options');
     expect(answer).toEqual({ text: 'Hi there.', toolCalls: [] });
   });
 });
