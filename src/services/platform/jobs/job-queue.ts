@@ -90,7 +90,8 @@ export class JobQueue {
   private readonly wakers = new Map<string, Set<() => void>>();
   /** Queues woken while their worker was busy: its next idle() returns at once. */
   private readonly pendingWakes = new Set<string>();
-  private readonly queues = new Set<JobName>();
+  /** Queues known to exist: read once at start, then each one this process creates. */
+  private readonly queues = new Set<string>();
   /** Finished jobs not yet marked completed, by queue: completed in bulk. */
   private readonly completions = new Map<string, string[]>();
   private completionTimer: NodeJS.Timeout | null = null;
@@ -130,7 +131,10 @@ export class JobQueue {
       else logger.error({ err }, 'job queue error');
     });
     await boss.start();
-    return new JobQueue(boss, sidePool, options, logger);
+    const queue = new JobQueue(boss, sidePool, options, logger);
+    // One read for every queue that exists (all of them after `admin migrate`), not one per queue.
+    for (const { name } of await boss.getQueues()) queue.queues.add(name);
+    return queue;
   }
 
   /**
