@@ -12,15 +12,36 @@ export const JWT_SECRET = 'test-secret-at-least-16-chars';
 /** SECRETS_KEY of every service and replica process of the tests: replicas sharing a database share the key. */
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
-/** Runs `sql` as the admin user, outside any service's connections. */
-export async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_ADMIN_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
+/**
+ * The admin user's one connection in this worker, kept from one test file to the next: each
+ * file creates and drops a database, and a new connection costs PostgreSQL a backend
+ * (docs/testing.md, "How long it takes"). Idle, it lets the worker exit.
+ */
+let admin: pg.Pool | undefined;
+
+/** Runs `sql` as the admin user, outside any service's connections; answers its rows. */
+export async function adminQuery(sql: string, values: unknown[] = []): Promise<Record<string, unknown>[]> {
+  if (!admin) {
+    admin = new pg.Pool({ connectionString: process.env.TEST_ADMIN_DATABASE_URL, max: 1, idleTimeoutMillis: 30_000, allowExitOnIdle: true });
+    // A connection the server ends while idle (a test stopping PostgreSQL) is replaced at the next query.
+    admin.on('error', () => undefined);
   }
+  return (await admin.query(sql, values)).rows;
+}
+
+/** How long a dropped database's connections are given to finish closing before they are terminated. */
+const CLOSING_MS = 1000;
+
+/**
+ * Drops a test database. Connections a file has just closed may still be closing (pg-pool's
+ * `end()` resolves before its sockets are): terminating one of those would reach its client
+ * as an error, so they are given CLOSING_MS to go; whatever is left is then terminated.
+ */
+async function dropTestDatabase(name: string): Promise<void> {
+  const connected = async () => (await adminQuery('SELECT 1 FROM pg_stat_activity WHERE datname = $1 LIMIT 1', [name])).length > 0;
+  const deadline = Date.now() + CLOSING_MS;
+  while (Date.now() < deadline && (await connected())) await new Promise((resolve) => setTimeout(resolve, 5));
+  await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
 }
 
 /** Revokes every API key of a company, as an operator does (the service has no operation for it). */
@@ -46,7 +67,7 @@ export async function createTestDatabase(options: { empty?: boolean } = {}): Pro
   await adminQuery(options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${process.env.TEST_TEMPLATE_DATABASE}"`);
   const url = new URL(process.env.TEST_ADMIN_DATABASE_URL!);
   url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  return { url: url.toString(), drop: () => dropTestDatabase(name) };
 }
 
 export interface ApiResponse<T = any> {
