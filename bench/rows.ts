@@ -14,6 +14,9 @@ export interface Figures {
 }
 
 export const fixed = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** `fixed` with its sign always written: +36, -152. */
+export const signed = (n: number) => (n < 0 ? fixed(n) : `+${fixed(n)}`);
 const http = (x: Figures) => `${fixed(x.reqPerS)} req/s, p99 ${x.p99Ms} ms`;
 
 /** The rows of the reads phase: by-id and the list against the bare server, the GraphQL list against the REST list. */

@@ -35,7 +35,7 @@ import { logNewestProfile } from './cpu-profile';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeBlock, writeResults } from './report';
-import { fixed } from './rows';
+import { fixed, signed } from './rows';
 import { serviceEnv } from './service-env';
 import { SERVICE_NODE_FLAGS } from '../src/project';
 import { statementProfile, type Statement } from './statements';
@@ -603,7 +603,7 @@ async function historyRows(service: Measured, sql: pg.Pool, large: Tenant, state
   const growth = listed.rssPeak - listed.rssBefore;
   rows.push({
     figure: `GET /compaign/v1/contact (${fixed(expected)} contacts)`,
-    measured: `${fixed(listed.contacts)} contacts, ${fixed(listed.mib)} MiB in ${listed.seconds.toFixed(1)} s; service RSS ${fixed(listed.rssBefore)} -> peak ${fixed(listed.rssPeak)} MiB (+${fixed(growth)}; V8's heap +${fixed(heapAfter.committed - heapBefore.committed)}, its old space in use +${fixed(heapAfter.oldUsed - heapBefore.oldUsed)})`,
+    measured: `${fixed(listed.contacts)} contacts, ${fixed(listed.mib)} MiB in ${listed.seconds.toFixed(1)} s; service RSS ${fixed(listed.rssBefore)} -> peak ${fixed(listed.rssPeak)} MiB (${signed(growth)}; V8's heap ${signed(heapAfter.committed - heapBefore.committed)}, its old space in use ${signed(heapAfter.oldUsed - heapBefore.oldUsed)})`,
     anchor: `${fixed(expected)} contacts stored`,
     aim: { text: `streams, RSS grows < ${RSS_AIM_MIB} MiB`, met: listed.contacts === expected && growth < RSS_AIM_MIB },
   });
