@@ -152,7 +152,7 @@ export interface RunningServices {
 }
 
 export async function startServices(config: Config, logger: Logger, options: StartOptions = {}): Promise<RunningServices> {
-  const secrets = new SecretBox(await secretsKey(config.secrets, logger));
+  const secrets = new SecretBox(await secretsKey(config.secrets, logger), config.previousSecretsKeys);
   const { db, sidePool, orm, events, jobs } = await openStores(config, logger, secrets, options.onStatement);
   const metrics = new Metrics();
   const services = createServices(config, { orm, sidePool, jobs, events, clock: options.clock ?? systemClock, logger, metrics, secrets, views: restRecordViews, onStatement: options.onStatement });

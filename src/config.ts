@@ -40,10 +40,15 @@ export function parseSecretsKey(text: string): Buffer | null {
   return null;
 }
 
+const SECRETS_KEY_FORMAT = 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)';
 const secretsKey = z
   .string()
-  .refine((s) => parseSecretsKey(s) !== null, { error: 'must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)' })
+  .refine((s) => parseSecretsKey(s) !== null, { error: SECRETS_KEY_FORMAT })
   .transform((s) => parseSecretsKey(s)!);
+const secretsKeys = z
+  .string()
+  .refine((s) => s.split(',').every((k) => parseSecretsKey(k) !== null), { error: `each key (comma-separated) ${SECRETS_KEY_FORMAT}` })
+  .transform((s) => s.split(',').map((k) => parseSecretsKey(k)!));
 
 /**
  * Every setting the process reads from its environment. Parsed once at start; a bad value
@@ -79,6 +84,11 @@ const schema = z.object({
    * the same on every replica. Unset: a key file beside the embedded data folder.
    */
   SECRETS_KEY: secretsKey.optional(),
+  /**
+   * Earlier keys of secrets at rest, comma-separated, while the key is rotated: what they
+   * encrypted is still read, and `admin rotate-secrets` encrypts it again under SECRETS_KEY.
+   */
+  SECRETS_PREVIOUS_KEYS: secretsKeys.optional(),
   /** HS256 secret for JWT bearer tokens. Unset: JWTs are refused, API keys still work. */
   JWT_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Longest a JWT may be valid: `exp` minus `iat` (minus now without `iat`); a JWT without `exp` is refused. */
@@ -246,6 +256,8 @@ export interface Config {
   requestStatementTimeoutMs: number;
   /** The key of secrets at rest: given (SECRETS_KEY), or kept in `keyFile`, made on first start (docs/operations.md, "Secrets at rest"). */
   secrets: { key: Buffer } | { keyFile: string; sharedDatabase: boolean };
+  /** Earlier keys, still read during a rotation (SECRETS_PREVIOUS_KEYS; docs/operations.md, "Rotating the key"). */
+  previousSecretsKeys: Buffer[];
   jwt: JwtOptions;
   authTrustMs: number;
   defaultPhoneRegion: string;
@@ -346,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pools: { orm: e.DATABASE_POOL_MAX, jobs: e.JOB_POOL_MAX, side: e.DATABASE_SIDE_POOL_MAX },
     requestStatementTimeoutMs: e.REQUEST_STATEMENT_TIMEOUT_MS,
     secrets: e.SECRETS_KEY ? { key: e.SECRETS_KEY } : { keyFile: path.join(path.dirname(e.EMBEDDED_PG_DIR), 'secrets.key'), sharedDatabase: e.DATABASE_URL !== undefined },
+    previousSecretsKeys: e.SECRETS_PREVIOUS_KEYS ?? [],
     jwt: { secret: e.JWT_SECRET, maxLifetimeS: e.JWT_MAX_LIFETIME_S, audience: e.JWT_AUDIENCE, issuer: e.JWT_ISSUER },
     authTrustMs: e.AUTH_TRUST_S * 1000,
     defaultPhoneRegion: e.DEFAULT_PHONE_REGION,

@@ -7,17 +7,21 @@ import { openDatabase } from '../db/orm';
 import { closePool } from '../db/side-pool';
 import { createLogger } from '../logger';
 import { AuthService } from '../services/auth/auth.service';
+import { resealSecrets } from '../services/flows/flow-secrets.store';
 import { JobQueue } from '../services/platform/jobs/job-queue';
 import { AppError, describeError } from '../services/shared/errors';
+import { SecretBox, SecretKeyError } from '../services/shared/secret-box';
+import { secretsKey } from '../secrets-key';
 
 const USAGE = `Usage:
   npm run --silent admin -- create-company --name NAME    prints {"company_id": "...", "api_key": "..."}
   npm run --silent admin -- create-api-key --company ID   prints {"api_key": "..."}
   npm run --silent admin -- revoke-api-key --key sk_...   prints {"revoked": true}
   npm run --silent admin -- list-companies                prints {"companies": [{"id": "...", "name": "...", "created_at": "..."}]}
-  npm run --silent admin -- migrate                       prints {"migrated": true}: migrations, job queues`;
+  npm run --silent admin -- migrate                       prints {"migrated": true}: migrations, job queues
+  npm run --silent admin -- rotate-secrets                prints {"resealed": {"flows": N, "executions": N}}: secrets SECRETS_PREVIOUS_KEYS encrypted, under SECRETS_KEY`;
 
-const COMMANDS = new Set(['create-company', 'create-api-key', 'revoke-api-key', 'list-companies', 'migrate']);
+const COMMANDS = new Set(['create-company', 'create-api-key', 'revoke-api-key', 'list-companies', 'migrate', 'rotate-secrets']);
 
 /** Administration from the shell, on the same database rules as the service. Prints one JSON line. */
 async function main(argv: string[]): Promise<void> {
@@ -43,6 +47,9 @@ async function main(argv: string[]): Promise<void> {
       await jobs.prepareAll();
       await jobs.stop();
       process.stdout.write(`${JSON.stringify({ migrated: true })}\n`);
+    } else if (command === 'rotate-secrets') {
+      const box = new SecretBox(await secretsKey(config.secrets, createLogger(config.logLevel, { destination: process.stderr })), config.previousSecretsKeys);
+      process.stdout.write(`${JSON.stringify({ resealed: await resealSecrets(em, box) })}\n`);
     } else if (command === 'create-company') {
       if (values.name === undefined) throw new UsageError(USAGE);
       const { companyId, apiKey } = await auth.createCompany(em, { name: values.name });
@@ -69,7 +76,7 @@ async function main(argv: string[]): Promise<void> {
 class UsageError extends Error {}
 
 function describe(err: unknown): string {
-  if (err instanceof AppError || err instanceof UsageError || err instanceof ConfigError) return describeError(err);
+  if (err instanceof AppError || err instanceof UsageError || err instanceof ConfigError || err instanceof SecretKeyError) return describeError(err);
   return `Failed: ${describeError(err)}`;
 }
 

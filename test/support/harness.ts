@@ -96,8 +96,8 @@ export interface TestApp {
   jwtFor(companyId: string, claims?: Record<string, unknown>, secret?: string): string;
   /** The statements the service's ORM runs: counted by `queriesOf`, audited by `close()`, which fails when one on a tenant table lacks its company filter. */
   statements: StatementTap;
-  /** Closes the service and starts a new one on the same database (a deploy, a crash recovery). */
-  restart(): Promise<void>;
+  /** Closes the service and starts a new one on the same database (a deploy, a crash recovery); `env` changes its settings from then on. */
+  restart(env?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -143,7 +143,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
 /** Starts the real service on a fresh database and a free port; `close()` drops both. */
 export async function startTestApp(env: Record<string, string> = {}, { logger, ...options }: TestAppOptions = {}): Promise<TestApp> {
   const db = await createTestDatabase();
-  const config = testConfig(db.url, env);
+  let config = testConfig(db.url, env);
   const statements = new StatementTap();
   const start = async () => {
     const started = await startApp(config, logger ?? createLogger(config.logLevel), { ...options, onStatement: statements.onStatement });
@@ -177,8 +177,9 @@ export async function startTestApp(env: Record<string, string> = {}, { logger, .
       const exp = Math.floor(Date.now() / 1000) + 3600;
       return jwt.sign({ company_id: companyId, sub: 'user-1', exp, ...claims } satisfies jwt.JwtPayload, secret, { algorithm: 'HS256' });
     },
-    async restart() {
+    async restart(changed) {
       await app.close();
+      if (changed) config = testConfig(db.url, { ...env, ...changed });
       app = await start();
     },
     async close() {

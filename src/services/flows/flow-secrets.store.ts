@@ -16,6 +16,8 @@ import { maskSecrets } from './step-log';
 
 /** Rows taken at once. */
 const BATCH = 200;
+/** Before every id, where a scan in id order starts. */
+const NO_ID = '00000000-0000-0000-0000-000000000000';
 
 /** SQL: the JSON array `column` holds a secret predefined variable whose value is in clear (parameter: the credential-name pattern). */
 const clearVariablesIn = (column: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(${column}, '[]'::jsonb)) v
@@ -111,6 +113,73 @@ async function sealExecutions(em: EntityManager, box: SecretBox): Promise<number
       });
     }
   }
+}
+
+/** SQL: the JSON array `column` holds an encrypted value. */
+const sealedVariablesIn = (column: string) => `EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(${column}, '[]'::jsonb)) v WHERE v ->> 'value' LIKE '${SEALED_PREFIX}%')`;
+
+/** `variables` with each value an earlier key encrypted encrypted again under the current key; null when none was. */
+function resealVariables(variables: PredefinedVariable[], box: SecretBox): PredefinedVariable[] | null {
+  let changed = false;
+  const next = variables.map((v) => {
+    const resealed = box.resealed(v.value);
+    if (resealed === null) return v;
+    changed = true;
+    return { ...v, value: resealed };
+  });
+  return changed ? next : null;
+}
+
+/**
+ * The rotation of the key of secrets at rest (`admin rotate-secrets`; docs/operations.md,
+ * "Rotating the key"): every encrypted value that only one of SECRETS_PREVIOUS_KEYS decrypts
+ * is encrypted again under SECRETS_KEY, in flows and in the flow copies of executions. The
+ * key is not in the SQL's reach, so every row holding an encrypted value is read, in id
+ * order; each write names the values it replaces, so a row changed meanwhile is left as its
+ * writer left it (under the current key, as every replica writes). Answers the rows changed.
+ * @throws SecretKeyError when a value decrypts with no key given.
+ */
+export async function resealSecrets(em: EntityManager, box: SecretBox): Promise<{ flows: number; executions: number }> {
+  let flows = 0;
+  for (let after = NO_ID; ;) {
+    const rows = await em.execute<FlowSecretsRow[]>(
+      `/* upgrade:resealed-secrets */ SELECT id, secret, predefined_variables FROM webhook_flows
+       WHERE id > ? AND (secret LIKE '${SEALED_PREFIX}%' OR ${sealedVariablesIn('predefined_variables')}) ORDER BY id LIMIT ?`,
+      [after, BATCH],
+    );
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const row of rows) {
+      const secret = box.resealed(row.secret);
+      const variables = resealVariables(row.predefined_variables, box);
+      if (secret === null && variables === null) continue;
+      const result = await em.execute<Updated>(
+        `/* upgrade:resealed-secrets */ UPDATE webhook_flows SET secret = ?, predefined_variables = ?::jsonb WHERE id = ? AND secret = ? AND predefined_variables = ?::jsonb RETURNING id`,
+        [secret ?? row.secret, JSON.stringify(variables ?? row.predefined_variables), row.id, row.secret, JSON.stringify(row.predefined_variables)],
+      );
+      flows += result.length;
+    }
+  }
+  let executions = 0;
+  for (let after = NO_ID; ;) {
+    const rows = await em.execute<ExecutionDefinitionRow[]>(
+      `/* upgrade:resealed-secrets */ SELECT id, definition FROM webhook_executions WHERE id > ? AND ${sealedVariablesIn(`definition -> 'predefinedVariables'`)} ORDER BY id LIMIT ?`,
+      [after, BATCH],
+    );
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.id;
+    for (const { id, definition } of rows) {
+      const variables = resealVariables(definition.predefinedVariables, box);
+      if (variables === null) continue;
+      const result = await em.execute<Updated>(`/* upgrade:resealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`, [
+        JSON.stringify({ ...definition, predefinedVariables: variables }),
+        id,
+        JSON.stringify(definition),
+      ]);
+      executions += result.length;
+    }
+  }
+  return { flows, executions };
 }
 
 /** `value` with `secrets` masked in each string it holds. */

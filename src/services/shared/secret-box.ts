@@ -8,10 +8,12 @@ const TAG_BYTES = 16;
 /** Whether a stored value is encrypted (carries the envelope). */
 export const isSealed = (stored: string): boolean => stored.startsWith(SEALED_PREFIX);
 
-/** A stored value that SECRETS_KEY does not decrypt: another key encrypted it, or it was altered. */
+/** A stored value that neither SECRETS_KEY nor SECRETS_PREVIOUS_KEYS decrypts: another key encrypted it, or it was altered. */
 export class SecretKeyError extends Error {
   constructor() {
-    super('A stored secret does not decrypt with SECRETS_KEY: it was encrypted with another key (every replica must share one key, and it must never change; docs/operations.md, "Secrets at rest")');
+    super(
+      'A stored secret does not decrypt with SECRETS_KEY (nor SECRETS_PREVIOUS_KEYS): it was encrypted with another key (every replica must share one key, changed only by a rotation; docs/operations.md, "Secrets at rest")',
+    );
   }
 }
 
@@ -19,10 +21,18 @@ export class SecretKeyError extends Error {
  * Encrypts and decrypts the secrets kept in the database (flow signing secrets, secret
  * predefined variables) with AES-256-GCM under SECRETS_KEY (docs/operations.md, "Secrets at
  * rest"). GCM authenticates: a wrong key or an altered value is an error, never garbage.
+ * During a rotation, values an earlier key encrypted (`previous`) are still read; new values
+ * are always encrypted under the current key.
  */
 export class SecretBox {
-  constructor(private readonly key: Buffer) {
-    if (key.length !== 32) throw new Error('SECRETS_KEY must be 32 bytes');
+  private readonly previous: Buffer[];
+
+  constructor(
+    private readonly key: Buffer,
+    previous: Buffer[] = [],
+  ) {
+    if ([key, ...previous].some((k) => k.length !== 32)) throw new Error('SECRETS_KEY and SECRETS_PREVIOUS_KEYS must be 32 bytes each');
+    this.previous = previous.filter((k) => !k.equals(key));
   }
 
   /** The value encrypted in a fresh envelope; an empty value and a value already sealed stay as they are. */
@@ -41,17 +51,36 @@ export class SecretBox {
    */
   open(stored: string): string {
     if (!isSealed(stored)) return stored;
-    const [iv, tag, ciphertext] = stored
-      .slice(SEALED_PREFIX.length)
-      .split(':')
-      .map((part) => Buffer.from(part, 'base64'));
-    if (!iv || !tag || !ciphertext || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new SecretKeyError();
-    try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-      decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
-    } catch {
-      throw new SecretKeyError();
+    for (const key of [this.key, ...this.previous]) {
+      const clear = decrypt(stored, key);
+      if (clear !== null) return clear;
     }
+    throw new SecretKeyError();
+  }
+
+  /**
+   * A stored value encrypted again under the current key when only an earlier key decrypts
+   * it (a rotation); null when there is nothing to do: in clear, or already under the current key.
+   * @throws SecretKeyError when no key decrypts it.
+   */
+  resealed(stored: string): string | null {
+    if (!isSealed(stored) || decrypt(stored, this.key) !== null) return null;
+    return this.seal(this.open(stored));
+  }
+}
+
+/** The clear value of an envelope under `key`; null when the key does not decrypt it (or the envelope is malformed). */
+function decrypt(stored: string, key: Buffer): string | null {
+  const [iv, tag, ciphertext] = stored
+    .slice(SEALED_PREFIX.length)
+    .split(':')
+    .map((part) => Buffer.from(part, 'base64'));
+  if (!iv || !tag || !ciphertext || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
   }
 }

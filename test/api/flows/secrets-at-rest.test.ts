@@ -1,9 +1,12 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { startApp } from '../../../src/app';
 import { createLogger } from '../../../src/logger';
+import { SecretBox } from '../../../src/services/shared/secret-box';
 import { okData } from '../../support/fixtures';
-import { startTestApp, type TestApp, testConfig } from '../../support/harness';
+import { startTestApp, TEST_SECRETS_KEY, type TestApp, testConfig } from '../../support/harness';
 import { FLOW_ENV, flowApi, Receiver } from './support';
 
 // Flow signing secrets and secret predefined variables are encrypted at rest under
@@ -27,6 +30,7 @@ afterAll(async () => {
   await rx.close();
 });
 
+const run = promisify(execFile);
 const row = async (sql: string, params: unknown[]) => (await db.query(sql, params)).rows[0];
 const ENVELOPE = /^enc:v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/;
 
@@ -135,6 +139,78 @@ describe('secrets at rest', () => {
   it('under another key, start-up stops with a clear error instead of using garbage', async () => {
     await flowWithSecrets('/other-key');
     const other = testConfig(t.databaseUrl, { ...FLOW_ENV, SECRETS_KEY: Buffer.alloc(32, 9).toString('hex') });
-    await expect(startApp(other, createLogger('silent'))).rejects.toThrow(/A stored secret does not decrypt with SECRETS_KEY: it was encrypted with another key/);
+    await expect(startApp(other, createLogger('silent'))).rejects.toThrow(/A stored secret does not decrypt with SECRETS_KEY \(nor SECRETS_PREVIOUS_KEYS\): it was encrypted with another key/);
   });
+});
+
+describe('rotating the key (SECRETS_PREVIOUS_KEYS, admin rotate-secrets)', () => {
+  const NEW_KEY = Buffer.alloc(32, 5).toString('base64');
+  // What `npm run --silent admin` runs once it has built dist (the global set-up built it for the run).
+  const rotate = async (env: Record<string, string>) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['dist/src/cli/admin.js', 'rotate-secrets'], {
+        env: { PATH: process.env.PATH ?? '', DATABASE_URL: t.databaseUrl, ...env },
+        timeout: 60_000,
+      });
+      return { code: 0, stdout, stderr };
+    } catch (err) {
+      const { code, stdout, stderr } = err as { code: number; stdout: string; stderr: string };
+      return { code, stdout, stderr };
+    }
+  };
+  /** Every encrypted value of the database, each with whether `key` alone decrypts it. */
+  const sealedValues = async (key: string) => {
+    const box = new SecretBox(Buffer.from(key, 'base64'));
+    const { rows } = await db.query<{ value: string }>(
+      `SELECT secret AS value FROM webhook_flows WHERE secret LIKE 'enc:%'
+       UNION ALL SELECT v ->> 'value' FROM webhook_flows, jsonb_array_elements(predefined_variables) v WHERE v ->> 'value' LIKE 'enc:%'
+       UNION ALL SELECT v ->> 'value' FROM webhook_executions, jsonb_array_elements(definition -> 'predefinedVariables') v WHERE v ->> 'value' LIKE 'enc:%'`,
+    );
+    return rows.map(({ value }) => {
+      try {
+        box.open(value);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  };
+
+  it("reads the old key's values under the new one, encrypts them again once, then runs on the new key alone", async () => {
+    const { flow } = await flowWithSecrets('/rotated');
+    const signing = (await row('SELECT secret FROM webhook_flows WHERE id = $1', [flow.id])).secret as string;
+    const clearSigning = new SecretBox(Buffer.from(TEST_SECRETS_KEY, 'base64')).open(signing);
+
+    // A replica of the new release: the new key, the old one still read.
+    await t.restart({ ...FLOW_ENV, SECRETS_KEY: NEW_KEY, SECRETS_PREVIOUS_KEYS: TEST_SECRETS_KEY });
+    const api = flowApi(t, key);
+    await api.settled(flow.id, (await api.trigger(flow.id)).id);
+    const before = await sealedValues(NEW_KEY);
+    expect(before.filter((opens) => !opens).length).toBeGreaterThanOrEqual(3);
+
+    // A rotation with a key that encrypted nothing here stops naming the keys, and changes nothing.
+    const wrong = await rotate({ SECRETS_KEY: NEW_KEY, SECRETS_PREVIOUS_KEYS: Buffer.alloc(32, 6).toString('base64') });
+    expect(wrong).toMatchObject({ code: 1, stdout: '' });
+    expect(wrong.stderr.trim()).toMatch(/^A stored secret does not decrypt with SECRETS_KEY \(nor SECRETS_PREVIOUS_KEYS\)/);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    expect(await sealedValues(NEW_KEY)).toEqual(before);
+
+    const rotated = await rotate({ SECRETS_KEY: NEW_KEY, SECRETS_PREVIOUS_KEYS: TEST_SECRETS_KEY });
+    expect(rotated.code).toBe(0);
+    const { resealed } = JSON.parse(rotated.stdout);
+    expect(resealed.flows).toBeGreaterThanOrEqual(1);
+    expect(resealed.executions).toBeGreaterThanOrEqual(1);
+    const after = await sealedValues(NEW_KEY);
+    expect(after.length).toBe(before.length);
+    expect(after.every(Boolean)).toBe(true);
+    expect(JSON.parse((await rotate({ SECRETS_KEY: NEW_KEY, SECRETS_PREVIOUS_KEYS: TEST_SECRETS_KEY })).stdout)).toEqual({ resealed: { flows: 0, executions: 0 } });
+
+    // The old key forgotten: the service starts, and its steps send the same secrets, signed with the same signing secret.
+    await t.restart({ ...FLOW_ENV, SECRETS_KEY: NEW_KEY });
+    await api.settled(flow.id, (await api.trigger(flow.id)).id);
+    const sent = rx.at('/rotated').at(-1)!;
+    expect(sent.headers['x-hook']).toBe('hook-secret-7');
+    expect(sent.headers.authorization).toBe('Bearer tok_live_42');
+    expect(new Webhook(clearSigning).verify(sent.body, sent.headers as Record<string, string>)).toEqual({ hook: 'hook-secret-7', region: 'eu' });
+  }, 90_000);
 });

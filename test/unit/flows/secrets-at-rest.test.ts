@@ -39,6 +39,35 @@ describe('the secret box (AES-256-GCM, versioned envelope)', () => {
   });
 });
 
+describe('the secret box during a rotation (SECRETS_PREVIOUS_KEYS)', () => {
+  const oldKey = randomBytes(32);
+  const older = new SecretBox(oldKey);
+  const rotating = new SecretBox(key, [randomBytes(32), oldKey]);
+
+  it('opens what an earlier key sealed, and seals under the current key only', () => {
+    const old = older.seal('tok_old');
+    expect(rotating.open(old)).toBe('tok_old');
+    const fresh = rotating.seal('tok_new');
+    expect(new SecretBox(key).open(fresh)).toBe('tok_new');
+    expect(() => older.open(fresh)).toThrow(SecretKeyError);
+  });
+
+  it('seals again under the current key what only an earlier key opens, and nothing else', () => {
+    const resealed = rotating.resealed(older.seal('tok_old'));
+    expect(resealed).not.toBeNull();
+    expect(new SecretBox(key).open(resealed!)).toBe('tok_old');
+    expect(rotating.resealed(rotating.seal('tok_new'))).toBeNull();
+    expect(rotating.resealed('tok_clear')).toBeNull();
+    expect(rotating.resealed('')).toBeNull();
+  });
+
+  it('refuses, naming both settings, what no key given opens', () => {
+    const stranger = new SecretBox(randomBytes(32)).seal('tok_x');
+    expect(() => rotating.open(stranger)).toThrow(/does not decrypt with SECRETS_KEY \(nor SECRETS_PREVIOUS_KEYS\)/);
+    expect(() => rotating.resealed(stranger)).toThrow(SecretKeyError);
+  });
+});
+
 describe('SECRETS_KEY', () => {
   it('is 32 bytes in base64 or hex; anything else stops start-up naming it', () => {
     expect(loadConfig({ SECRETS_KEY: key.toString('base64') }).secrets).toEqual({ key });
@@ -46,6 +75,15 @@ describe('SECRETS_KEY', () => {
     for (const bad of ['short', randomBytes(16).toString('base64'), `${key.toString('hex')}00`]) {
       expect(() => loadConfig({ SECRETS_KEY: bad })).toThrow(ConfigError);
       expect(() => loadConfig({ SECRETS_KEY: bad })).toThrow(/SECRETS_KEY: must be 32 bytes/);
+    }
+  });
+
+  it('SECRETS_PREVIOUS_KEYS: comma-separated keys, each 32 bytes in base64 or hex; anything else stops start-up naming it', () => {
+    const other = randomBytes(32);
+    expect(loadConfig({}).previousSecretsKeys).toEqual([]);
+    expect(loadConfig({ SECRETS_PREVIOUS_KEYS: `${key.toString('base64')},${other.toString('hex')}` }).previousSecretsKeys).toEqual([key, other]);
+    for (const bad of ['short', `${key.toString('base64')},`, `${key.toString('base64')},${randomBytes(16).toString('hex')}`]) {
+      expect(() => loadConfig({ SECRETS_PREVIOUS_KEYS: bad })).toThrow(/SECRETS_PREVIOUS_KEYS: each key \(comma-separated\) must be 32 bytes/);
     }
   });
 
