@@ -228,7 +228,7 @@ export function jobHandlers(services: Services): JobHandlers {
     'call.place': (caller, { callId }) => lifecycle.place(caller, callId),
     'flow.step': (caller, job) => flows.runStep(caller, job),
     'flow.events': (caller) => flowEvents.deliver(caller),
-    'campaign.tick': (caller, { campaignId }) => dialer.tick(caller, campaignId),
+    'campaign.tick': (caller, { campaignId }) => dialer.run(caller, campaignId),
     'call.analyze': analysis ? (caller, { callId }, attempt) => analysis.analyze(caller, callId, attempt) : null,
     'recording.delete': (caller, { callId }) => recordings.delete(caller, callId),
     'agent.test-run': model ? (caller, { runId }) => testRuns.run(caller, runId) : null,

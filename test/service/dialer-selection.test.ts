@@ -83,6 +83,20 @@ it('read as many contacts in each later slice as all the slices before it, up to
   expect(row).toEqual({ selected: true, selection_started_at: null, selection_read: null });
 });
 
+it('go through a whole pass in one job: its ticks follow one another while slices are left, each saying whether any is', async () => {
+  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
+  const { caller, campaign } = await everyoneOfItsOwn('One job', 11, '+14155552674');
+  const selected = async () => (await sliced.s.services.campaigns.stats(caller(), campaign.id)).contactsSelected;
+  // Slices of 2, 2, 4, then 4: a tick alone reads the first and says more are left.
+  expect(await sliced.s.services.dialer.tick(caller(), campaign.id)).toBe(true);
+  expect(await selected()).toBe(2);
+  await sliced.s.services.dialer.run(caller(), campaign.id);
+  expect(await selected()).toBe(11);
+  const [row] = await sliced.s.orm.em.fork().execute('SELECT selected_at IS NOT NULL AS selected, selection_started_at FROM campaigns WHERE id = ?', [campaign.id]);
+  expect(row).toEqual({ selected: true, selection_started_at: null });
+  expect(await sliced.s.services.dialer.tick(caller(), campaign.id)).toBe(false);
+});
+
 it('add contacts created or changed since the selection once the refresh interval has passed since it, not before', async () => {
   d.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
   const caller = () => d.s.caller(d.companyId);
@@ -136,4 +150,15 @@ it('add each contact once when a pass starts again over contacts the campaign ha
       [campaign.id],
     );
   expect(row).toEqual({ contacts: 5, selected: true });
+});
+
+// Last: it stops this file's dialer.
+it('end a pass a job is going on with after the current slice once the process is stopping (the sweep resumes it)', async () => {
+  sliced.clock.set('2026-11-23T12:00:00Z'); // 07:00 New York: selected, not dialed
+  const { caller, campaign } = await everyoneOfItsOwn('Stopping', 11, '+14155552675');
+  sliced.s.services.dialer.stop();
+  await sliced.s.services.dialer.run(caller(), campaign.id);
+  expect((await sliced.s.services.campaigns.stats(caller(), campaign.id)).contactsSelected).toBe(2);
+  const swept = await sliced.s.orm.em.fork().execute('SELECT 1 FROM campaigns WHERE id = ? AND selection_started_at IS NOT NULL', [campaign.id]);
+  expect(swept).toHaveLength(1);
 });

@@ -19,8 +19,8 @@ export interface Dialer {
   numberId: string;
   /** An active campaign, every day 09:00 to 17:00 New York unless `fields` say otherwise, over fresh contacts of its own tag (one per number). */
   running(fields: Partial<CampaignCreateInput>, numbers: string[], contactFields?: Partial<ContactCreateInput>): Promise<{ id: string }>;
-  /** One tick of the campaign, as its job runs it. */
-  tick(campaignId: string): Promise<void>;
+  /** One tick of the campaign; answers whether its selection pass has slices left. */
+  tick(campaignId: string): Promise<boolean>;
   stats(campaignId: string): ReturnType<TestServices['services']['campaigns']['stats']>;
   /** The campaign's calls, oldest first. */
   calls(campaignId: string): Promise<{ id: string; callStatus: CallStatus; callTo: string; contactId: string | null }[]>;

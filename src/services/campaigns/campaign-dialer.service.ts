@@ -44,6 +44,9 @@ const KICK_COALESCE_MS = 20;
 /** How long a tick that found its campaign busy (another tick under way) waits to try again. */
 const BUSY_RETRY_MS = 100;
 
+/** How long a job goes on with the next slices of a selection pass before it queues the rest (`run`). */
+const PASS_CONTINUE_MS = 5000;
+
 export interface DialerOptions {
   /** How often newly matching contacts are added to a running campaign's selection. */
   selectionRefreshMs: number;
@@ -108,6 +111,7 @@ interface Dialing {
 export class CampaignDialer {
   /** Campaigns with a tick about to be asked for, by the call-ended listener. */
   private readonly kicking = new Map<string, NodeJS.Timeout>();
+  private stopping = false;
 
   constructor(
     private readonly deps: DialerDeps,
@@ -144,10 +148,32 @@ export class CampaignDialer {
     this.kicking.set(campaignId, timer);
   }
 
-  /** Forgets kicks not yet sent (the process is stopping; the sweep of another replica makes up for them). */
+  /**
+   * Forgets kicks not yet sent, and ends the selection passes jobs are going on with after
+   * their current slice (the process is stopping; the sweep of another replica makes up for them).
+   */
   stop(): void {
+    this.stopping = true;
     for (const timer of this.kicking.values()) clearTimeout(timer);
     this.kicking.clear();
+  }
+
+  /**
+   * Job handler: a tick of one campaign of the caller's company, then, while its selection
+   * pass has slices left, the next tick at once (each in a unit of work of its own; the pass's
+   * cursor is committed with each slice), for up to PASS_CONTINUE_MS: then the rest is
+   * queued. Between slices, the queue cost a pass a wait each time: the ticks its ending calls
+   * asked for meanwhile found the campaign busy and waited BUSY_RETRY_MS, and the pass's own
+   * request, finding one of them waiting, was dropped into it.
+   */
+  async run(caller: Caller, campaignId: string): Promise<void> {
+    const until = performance.now() + PASS_CONTINUE_MS;
+    let unit = caller;
+    while (await this.tick(unit, campaignId)) {
+      if (this.stopping) return;
+      if (performance.now() >= until) return this.kick(caller.scope.companyId, campaignId);
+      unit = { scope: caller.scope, em: caller.em.fork() };
+    }
   }
 
   /** Asks for a tick of every campaign with due work at the clock's now. */
@@ -156,8 +182,8 @@ export class CampaignDialer {
     for (const c of due) await this.kick(c.companyId, c.id);
   }
 
-  /** Job handler: one tick of one campaign of the caller's company. Idempotent. */
-  async tick({ scope, em }: Caller, campaignId: string): Promise<void> {
+  /** One tick of one campaign of the caller's company; answers whether its selection pass has slices left. Idempotent. */
+  async tick({ scope, em }: Caller, campaignId: string): Promise<boolean> {
     const { companyId } = scope;
     const result = await em.transactional(async (tx) => {
       if (!(await tryLockCampaign(tx, campaignId))) return 'busy' as const;
@@ -167,8 +193,11 @@ export class CampaignDialer {
     });
     // Another tick holds the campaign (on this replica or another): try again after it,
     // rather than hold a connection waiting for the lock.
-    if (result === 'busy') return this.deps.jobs.send(CAMPAIGN_TICK_JOB, { companyId, campaignId }, { singletonKey: campaignId, delayMs: BUSY_RETRY_MS });
-    if (!result) return;
+    if (result === 'busy') {
+      await this.deps.jobs.send(CAMPAIGN_TICK_JOB, { companyId, campaignId }, { singletonKey: campaignId, delayMs: BUSY_RETRY_MS });
+      return false;
+    }
+    if (!result) return false;
     if (result.batch && result.placed.length > 0) {
       this.deps.dials.inc(result.placed.length);
       await this.deps.calls.queueCampaignCalls(result.batch, result.placed);
@@ -178,7 +207,7 @@ export class CampaignDialer {
     for (const call of result.counted) {
       await this.deps.events.publish('call.updated', { companyId: result.companyId, callId: call.id, campaignId, workspace: call.workspace });
     }
-    if (result.selecting) await this.kick(companyId, campaignId);
+    return result.selecting;
   }
 
   private async work(tx: EntityManager, campaign: Campaign): Promise<TickResult> {
