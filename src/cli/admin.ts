@@ -40,15 +40,17 @@ async function main(argv: string[]): Promise<void> {
   try {
     const auth = new AuthService(config.jwt, config.authTrustMs);
     const em = orm.em.fork();
+    // What the commands log goes to stderr: stdout is their one JSON line.
+    const logger = createLogger(config.logLevel, { destination: process.stderr });
     if (command === 'migrate') {
       // Opening the database applied what was pending; then the job queue's schema and queues,
-      // so that replicas started after this release step create nothing (its logs: stderr).
-      const jobs = await JobQueue.start(db.url, sidePool, { pollMs: config.jobPollMs, poolMax: 2, ...config.jobRecovery }, createLogger(config.logLevel, { destination: process.stderr }));
+      // so that replicas started after this release step create nothing.
+      const jobs = await JobQueue.start(db.url, sidePool, { pollMs: config.jobPollMs, poolMax: 2, ...config.jobRecovery }, logger);
       await jobs.prepareAll();
       await jobs.stop();
       process.stdout.write(`${JSON.stringify({ migrated: true })}\n`);
     } else if (command === 'rotate-secrets') {
-      const box = new SecretBox(await secretsKey(config.secrets, createLogger(config.logLevel, { destination: process.stderr })), config.previousSecretsKeys);
+      const box = new SecretBox(await secretsKey(config.secrets, logger), config.previousSecretsKeys);
       process.stdout.write(`${JSON.stringify({ resealed: await resealSecrets(em, box) })}\n`);
     } else if (command === 'create-company') {
       if (values.name === undefined) throw new UsageError(USAGE);

@@ -140,46 +140,50 @@ function resealVariables(variables: PredefinedVariable[], box: SecretBox): Prede
  * @throws SecretKeyError when a value decrypts with no key given.
  */
 export async function resealSecrets(em: EntityManager, box: SecretBox): Promise<{ flows: number; executions: number }> {
-  let flows = 0;
-  for (let after = NO_ID; ;) {
-    const rows = await em.execute<FlowSecretsRow[]>(
-      `/* upgrade:resealed-secrets */ SELECT id, secret, predefined_variables FROM webhook_flows
-       WHERE id > ? AND (secret LIKE '${SEALED_PREFIX}%' OR ${sealedVariablesIn('predefined_variables')}) ORDER BY id LIMIT ?`,
-      [after, BATCH],
-    );
-    if (rows.length === 0) break;
-    after = rows.at(-1)!.id;
-    for (const row of rows) {
+  const flows = await inIdOrder<FlowSecretsRow>(
+    em,
+    `/* upgrade:resealed-secrets */ SELECT id, secret, predefined_variables FROM webhook_flows
+     WHERE id > ? AND (secret LIKE '${SEALED_PREFIX}%' OR ${sealedVariablesIn('predefined_variables')}) ORDER BY id LIMIT ?`,
+    async (row) => {
       const secret = box.resealed(row.secret);
       const variables = resealVariables(row.predefined_variables, box);
-      if (secret === null && variables === null) continue;
+      if (secret === null && variables === null) return 0;
       const result = await em.execute<Updated>(
         `/* upgrade:resealed-secrets */ UPDATE webhook_flows SET secret = ?, predefined_variables = ?::jsonb WHERE id = ? AND secret = ? AND predefined_variables = ?::jsonb RETURNING id`,
         [secret ?? row.secret, JSON.stringify(variables ?? row.predefined_variables), row.id, row.secret, JSON.stringify(row.predefined_variables)],
       );
-      flows += result.length;
-    }
-  }
-  let executions = 0;
-  for (let after = NO_ID; ;) {
-    const rows = await em.execute<ExecutionDefinitionRow[]>(
-      `/* upgrade:resealed-secrets */ SELECT id, definition FROM webhook_executions WHERE id > ? AND ${sealedVariablesIn(`definition -> 'predefinedVariables'`)} ORDER BY id LIMIT ?`,
-      [after, BATCH],
-    );
-    if (rows.length === 0) break;
-    after = rows.at(-1)!.id;
-    for (const { id, definition } of rows) {
+      return result.length;
+    },
+  );
+  const executions = await inIdOrder<ExecutionDefinitionRow>(
+    em,
+    `/* upgrade:resealed-secrets */ SELECT id, definition FROM webhook_executions WHERE id > ? AND ${sealedVariablesIn(`definition -> 'predefinedVariables'`)} ORDER BY id LIMIT ?`,
+    async ({ id, definition }) => {
       const variables = resealVariables(definition.predefinedVariables, box);
-      if (variables === null) continue;
+      if (variables === null) return 0;
       const result = await em.execute<Updated>(`/* upgrade:resealed-secrets */ UPDATE webhook_executions SET definition = ?::jsonb WHERE id = ? AND definition = ?::jsonb RETURNING id`, [
         JSON.stringify({ ...definition, predefinedVariables: variables }),
         id,
         JSON.stringify(definition),
       ]);
-      executions += result.length;
-    }
-  }
+      return result.length;
+    },
+  );
   return { flows, executions };
+}
+
+/**
+ * Visits every row `select` reads, BATCH at a time in id order (its parameters: the id to read
+ * after, and the limit); answers the sum of what `visit` answered (the rows it changed).
+ */
+async function inIdOrder<R extends { id: string }>(em: EntityManager, select: string, visit: (row: R) => Promise<number>): Promise<number> {
+  let changed = 0;
+  for (let after = NO_ID; ;) {
+    const rows = await em.execute<R[]>(select, [after, BATCH]);
+    if (rows.length === 0) return changed;
+    after = rows.at(-1)!.id;
+    for (const row of rows) changed += await visit(row);
+  }
 }
 
 /** `value` with `secrets` masked in each string it holds. */

@@ -47,15 +47,10 @@ export class SecretBox {
   /**
    * The clear value of a stored one. A value without the envelope is read as it is: one
    * written before encryption existed, which the start-up upgrade encrypts.
-   * @throws SecretKeyError when the envelope does not decrypt with this key.
+   * @throws SecretKeyError when the envelope decrypts with no key given (current or earlier).
    */
   open(stored: string): string {
-    if (!isSealed(stored)) return stored;
-    for (const key of [this.key, ...this.previous]) {
-      const clear = decrypt(stored, key);
-      if (clear !== null) return clear;
-    }
-    throw new SecretKeyError();
+    return isSealed(stored) ? this.decrypted(stored).clear : stored;
   }
 
   /**
@@ -64,8 +59,18 @@ export class SecretBox {
    * @throws SecretKeyError when no key decrypts it.
    */
   resealed(stored: string): string | null {
-    if (!isSealed(stored) || decrypt(stored, this.key) !== null) return null;
-    return this.seal(this.open(stored));
+    if (!isSealed(stored)) return null;
+    const { clear, current } = this.decrypted(stored);
+    return current ? null : this.seal(clear);
+  }
+
+  /** The clear value of an envelope, and whether the current key (not an earlier one) decrypted it. */
+  private decrypted(stored: string): { clear: string; current: boolean } {
+    for (const key of [this.key, ...this.previous]) {
+      const clear = decrypt(stored, key);
+      if (clear !== null) return { clear, current: key === this.key };
+    }
+    throw new SecretKeyError();
   }
 }
 
