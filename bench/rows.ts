@@ -86,12 +86,15 @@ export function callsRow(e2e: CallFigures, bareInsert?: Figures): Row {
   };
 }
 
+/** The campaign dialer's aim (contacts a second, zero-length calls, 200 live): bench:campaigns', and the activation's of bench:volume. */
+export const DIALER_AIM_PER_S = 500;
+
 export function dialerRow(campaign: CampaignFigures): Row {
   return {
     figure: `campaign dialer (${fixed(campaign.contacts)} contacts)`,
     measured: `${fixed(campaign.contactsPerS)} contacts/s (${fixed(campaign.settled)} settled, ${campaign.status})`,
     anchor: `PostgreSQL ${fixed((100 * campaign.dbMs) / (campaign.dbMs + campaign.cpuMs))}% of service CPU + database active time`,
-    aim: { text: '>= 500 contacts/s', met: campaign.contactsPerS >= 500 },
+    aim: { text: `>= ${DIALER_AIM_PER_S} contacts/s`, met: campaign.contactsPerS >= DIALER_AIM_PER_S },
   };
 }
 

@@ -35,7 +35,7 @@ import { logNewestProfile } from './cpu-profile';
 import { benchDatabase, freePort } from './database';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeBlock, writeResults } from './report';
-import { fixed, signed } from './rows';
+import { DIALER_AIM_PER_S, fixed, signed } from './rows';
 import { serviceEnv } from './service-env';
 import { SERVICE_NODE_FLAGS } from '../src/project';
 import { statementProfile, type Statement } from './statements';
@@ -648,8 +648,11 @@ async function activationRow(service: Measured, sql: pg.Pool, large: Tenant, sta
       `${fixed(activated.selected)} contacts selected ${activated.seconds.toFixed(1)} s after the request, ` +
       `the first call ${activated.firstCallS === null ? 'after it' : `${activated.firstCallS.toFixed(1)} s after it`} (${fixed(activated.callsDuring)} placed meanwhile); ` +
       `then ${fixed(activated.dialedPerS)} calls/s placed`,
-    anchor: 'bench:campaigns: 500 contacts/s aim (zero-length calls, 200 live)',
-    aim: { text: `selection < ${SELECTION_AIM_S} s`, met: activated.seconds < SELECTION_AIM_S },
+    anchor: `bench:campaigns: ${DIALER_AIM_PER_S} contacts/s aim (zero-length calls, 200 live)`,
+    aim: {
+      text: `selection < ${SELECTION_AIM_S} s, then >= ${DIALER_AIM_PER_S} calls/s`,
+      met: activated.seconds < SELECTION_AIM_S && activated.dialedPerS >= DIALER_AIM_PER_S,
+    },
   };
 }
 

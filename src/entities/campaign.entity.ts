@@ -148,6 +148,19 @@ export class Campaign extends BaseEntity {
   @Property({ type: 'boolean', nullable: true })
   selectionFresh: Opt<boolean> | null = null;
 
+  /**
+   * How many contacts the campaign has selected (its entries), and how many of those are
+   * settled: kept by the statements that add, settle and delete entries, so that
+   * `call_progress` is read, not counted, in each tick (docs/campaigns.md, "Progress"). Null:
+   * not counted yet (a campaign from before them), which the dialer's next tick does. Written
+   * by SQL only.
+   */
+  @Property({ type: 'integer', nullable: true })
+  entriesSelected: Opt<number> | null = null;
+
+  @Property({ type: 'integer', nullable: true })
+  entriesSettled: Opt<number> | null = null;
+
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deletedAt: Opt<Date> | null = null;
 }

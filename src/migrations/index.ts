@@ -36,6 +36,7 @@ import { Migration20261128041000_campaign_selection_fresh } from './Migration202
 import { Migration20261129010000_call_rollup_days } from './Migration20261129010000_call_rollup_days';
 import { Migration20261129020000_campaign_entries_key_index } from './Migration20261129020000_campaign_entries_key_index';
 import { Migration20261129021000_campaign_entries_key } from './Migration20261129021000_campaign_entries_key';
+import { Migration20261129030000_campaign_entry_counts } from './Migration20261129030000_campaign_entry_counts';
 
 /** Every migration, in order. `npm run migration:create` writes new ones; add them here. */
 export const migrationsList = [
@@ -77,4 +78,5 @@ export const migrationsList = [
   { name: 'Migration20261129010000_call_rollup_days', class: Migration20261129010000_call_rollup_days },
   { name: 'Migration20261129020000_campaign_entries_key_index', class: Migration20261129020000_campaign_entries_key_index },
   { name: 'Migration20261129021000_campaign_entries_key', class: Migration20261129021000_campaign_entries_key },
+  { name: 'Migration20261129030000_campaign_entry_counts', class: Migration20261129030000_campaign_entry_counts },
 ];

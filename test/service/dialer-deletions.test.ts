@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { loadCampaign, selectContacts } from '../../src/services/campaigns/campaign.store';
+import { applyChanges, loadCampaign, selectContacts } from '../../src/services/campaigns/campaign.store';
 import { type Dialer, DIALER_START, startDialer } from '../support/dialer';
 import { waitFor } from '../support/wait';
 
@@ -62,12 +62,24 @@ async function twoCampaigns() {
   return { a, b, contactIds: contacts.map((c) => c.id) };
 }
 
-it('delete the entries of a contact deleted outright, in every campaign, and no other entry', async () => {
+it('delete the entries of a contact deleted outright, in every campaign, and no other entry, taking them off the campaigns’ kept counts', async () => {
   const { a, b, contactIds } = await twoCampaigns();
   expect([await count('campaign_id = $1', [a.id]), await count('campaign_id = $1', [b.id])]).toEqual([3, 3]);
+  // The contact's entry in `a` settled (skipped), as the dialer settles one.
+  await d.s.orm.em
+    .fork()
+    .transactional((tx) => applyChanges(tx, { id: a.id, companyId: d.companyId }, [{ contactId: contactIds[0], state: 'settled', outcome: 'skipped', reason: 'do_not_call' }], d.clock.now()));
+  expect([await d.kept(a.id), await d.kept(b.id)]).toMatchObject([
+    { selected: 3, settled: 1 },
+    { selected: 3, settled: 0 },
+  ]);
   await sql.query('DELETE FROM contacts WHERE id = $1', [contactIds[0]]);
   expect(await count('contact_id = $1', [contactIds[0]])).toBe(0);
   expect([await count('campaign_id = $1', [a.id]), await count('campaign_id = $1', [b.id])]).toEqual([2, 2]);
+  expect([await d.kept(a.id), await d.kept(b.id)]).toMatchObject([
+    { selected: 2, settled: 0 },
+    { selected: 2, settled: 0 },
+  ]);
 });
 
 it('delete the entries of a campaign deleted outright, and no other campaign’s', async () => {

@@ -172,6 +172,42 @@ describe('skipped contacts', () => {
   });
 });
 
+describe('progress', () => {
+  it('keeps the counts of selected and settled contacts as entries are added, skipped, settled, retried and expired, and stores call_progress from them', async () => {
+    const [listed, ...others] = d.numbers(5);
+    await d.s.services.doNotCall.add(d.s.caller(d.companyId), { numbers: [listed] });
+    const campaign = await d.running({ maxConcurrentCalls: 5, numberOfCallAttempts: [2], retryDelay: [1], retryDelayUnit: ['hours'], endedAt: '2026-11-23' }, [listed, ...others]);
+    await d.tick(campaign.id);
+    // Five selected, and as many slots: the listed one skipped (settled), the four others called.
+    expect(await d.kept(campaign.id)).toEqual({ selected: 5, settled: 1, callProgress: 20 });
+    const [first, second] = await d.calls(campaign.id);
+    await d.end(first.id, 'completed');
+    await d.end(second.id, 'busy');
+    await d.tick(campaign.id);
+    // The first picked up (settled), the second queued for its retry an hour later.
+    expect(await d.kept(campaign.id)).toEqual({ selected: 5, settled: 2, callProgress: 40 });
+    expect(await d.stats(campaign.id)).toMatchObject({ contactsSelected: 5, settled: 2, queued: 1, inProgress: 2 });
+    // After the last date's window: the live calls end unanswered, and every entry waiting for an attempt expires.
+    d.clock.set('2026-11-23T23:00:00Z');
+    await endLive(campaign.id, 'no-answer');
+    await d.tick(campaign.id);
+    expect(await d.stats(campaign.id)).toMatchObject({ status: 'completed', contactsSelected: 5, settled: 5, queued: 0 });
+    expect(await d.kept(campaign.id)).toEqual({ selected: 5, settled: 5, callProgress: 100 });
+  });
+
+  it('counts the entries of a campaign from before the kept counts on its next tick, then keeps them', async () => {
+    const campaign = await d.running({ maxConcurrentCalls: 1 }, d.numbers(3));
+    await d.tick(campaign.id);
+    await d.s.orm.em.fork().execute('UPDATE campaigns SET entries_selected = NULL, entries_settled = NULL WHERE id = ? AND company_id = ?', [campaign.id, d.companyId]);
+    await endLive(campaign.id, 'completed');
+    await d.tick(campaign.id);
+    expect(await d.kept(campaign.id)).toEqual({ selected: 3, settled: 1, callProgress: 33 });
+    await endLive(campaign.id, 'completed');
+    await d.tick(campaign.id);
+    expect(await d.kept(campaign.id)).toEqual({ selected: 3, settled: 2, callProgress: 66 });
+  });
+});
+
 describe('contact selection', () => {
   it('takes the campaign’s own contacts plus those matching every non-empty filter (AND), active ones only', async () => {
     const caller = () => d.s.caller(d.companyId);

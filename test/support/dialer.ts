@@ -28,6 +28,8 @@ export interface Dialer {
   end(callId: string, status: CallStatus, update?: Partial<StatusUpdate>): Promise<boolean>;
   /** Fresh numbers of New York's area code, so that no two campaigns share a contact. */
   numbers(count: number): string[];
+  /** The campaign's kept counts of its selected and settled contacts (null: not counted yet) and its stored `call_progress`. */
+  kept(campaignId: string): Promise<{ selected: number | null; settled: number | null; callProgress: number }>;
 }
 
 export const DIALER_START = '2026-11-23T15:00:00Z';
@@ -77,6 +79,15 @@ export async function startDialer(env: Record<string, string> = {}): Promise<Dia
         unique += 1;
         return `+1212555${String(1000 + unique).padStart(4, '0')}`;
       });
+    },
+    async kept(campaignId) {
+      const [row] = await s.orm.em
+        .fork()
+        .execute<{ selected: number | null; settled: number | null; callProgress: number }[]>(
+          'SELECT entries_selected AS selected, entries_settled AS settled, call_progress AS "callProgress" FROM campaigns WHERE id = ? AND company_id = ?',
+          [campaignId, companyId],
+        );
+      return row;
     },
   };
 }

@@ -178,7 +178,8 @@ export async function selectContacts(em: EntityManager, c: Campaign, now: Date, 
          selection_after_created_at = CASE WHEN pass.done THEN NULL ELSE last.created_at END,
          selection_after_id = CASE WHEN pass.done THEN NULL ELSE last.id END,
          selection_read = CASE WHEN pass.done THEN NULL ELSE ?::int + pass.read END,
-         selection_fresh = CASE WHEN pass.done THEN NULL ELSE ?::boolean END
+         selection_fresh = CASE WHEN pass.done THEN NULL ELSE ?::boolean END,
+         entries_selected = campaigns.entries_selected + (SELECT count(*) FROM added)
        FROM (SELECT count(*)::int AS read, count(*) < ? AS done FROM slice) pass
          LEFT JOIN (SELECT created_at, id FROM slice ORDER BY created_at DESC, id DESC LIMIT 1) last ON true
        WHERE campaigns.id = ? AND campaigns.company_id = ?
@@ -324,7 +325,19 @@ export type EntryChange = { contactId: string; state: 'queued'; nextAttemptAt: D
  */
 const KEYED = 'cc.campaign_id = r.campaign_id AND cc.contact_id = r.contact_id';
 
-/** Writes many entry changes of the campaign in one statement: a settled entry is stamped settled at `now`. */
+/**
+ * The end of a statement whose CTE `changed` answers the `state` of each entry it changed:
+ * adds those it settled to the campaign's kept count (`recordProgress`).
+ */
+const COUNT_SETTLED = `UPDATE campaigns SET entries_settled = entries_settled + s.n
+     FROM (SELECT count(*)::int AS n FROM changed WHERE state = 'settled') s
+     WHERE id = ? AND company_id = ? AND s.n > 0`;
+
+/**
+ * Writes many entry changes of the campaign in one statement: a settled entry is stamped
+ * settled at `now`. An entry already settled stays as it is (none is changed twice), so the
+ * entries the statement settles are what the campaign's count of settled ones gains.
+ */
 export async function applyChanges(em: EntityManager, campaign: RecordKey, changes: EntryChange[], now: Date): Promise<void> {
   if (changes.length === 0) return;
   const rows = changes.map((c) =>
@@ -333,11 +346,14 @@ export async function applyChanges(em: EntityManager, campaign: RecordKey, chang
       : { campaign_id: campaign.id, contact_id: c.contactId, state: c.state, next_attempt_at: null, outcome: c.outcome, reason: c.reason, settled_at: now.toISOString() },
   );
   await em.execute(
-    `UPDATE campaign_contacts cc SET state = r.state, next_attempt_at = r.next_attempt_at, outcome = r.outcome, reason = r.reason,
-       settled_at = r.settled_at, updated_at = ?
-     FROM jsonb_to_recordset(?::jsonb) AS r(campaign_id uuid, contact_id uuid, state text, next_attempt_at timestamptz, outcome text, reason text, settled_at timestamptz)
-     WHERE ${KEYED} AND cc.company_id = ?`,
-    [now, JSON.stringify(rows), campaign.companyId],
+    `WITH changed AS (
+       UPDATE campaign_contacts cc SET state = r.state, next_attempt_at = r.next_attempt_at, outcome = r.outcome, reason = r.reason,
+         settled_at = r.settled_at, updated_at = ?
+       FROM jsonb_to_recordset(?::jsonb) AS r(campaign_id uuid, contact_id uuid, state text, next_attempt_at timestamptz, outcome text, reason text, settled_at timestamptz)
+       WHERE ${KEYED} AND cc.company_id = ? AND cc.state <> 'settled'
+       RETURNING cc.state
+     ) ${COUNT_SETTLED}`,
+    [now, JSON.stringify(rows), campaign.companyId, campaign.id, campaign.companyId],
   );
 }
 
@@ -395,32 +411,56 @@ export async function markCalling(em: EntityManager, campaign: RecordKey, placed
 
 /** Settles every entry still waiting (the campaign's last calling date is over). */
 export async function expireQueued(em: EntityManager, campaign: RecordKey, now: Date): Promise<void> {
-  await em.nativeUpdate(
-    CampaignContact,
-    { campaign: campaign.id, company: campaign.companyId, state: 'queued' },
-    { state: 'settled', outcome: 'expired', reason: 'campaign_ended', nextAttemptAt: null, settledAt: now, updatedAt: now },
+  await em.execute(
+    `WITH changed AS (
+       UPDATE campaign_contacts SET state = 'settled', outcome = 'expired', reason = 'campaign_ended', next_attempt_at = NULL, settled_at = ?, updated_at = ?
+       WHERE campaign_id = ? AND company_id = ? AND state = 'queued'
+       RETURNING state
+     ) ${COUNT_SETTLED}`,
+    [now, now, campaign.id, campaign.companyId, campaign.id, campaign.companyId],
   );
 }
 
 /**
- * Stores `call_progress` (percent of selected contacts settled, rounded down) and, once
- * every selected contact is settled and no selection pass is under way (`selecting`), status
- * `completed` with 100. A campaign with no contact selected yet keeps waiting for some.
- * Returns the progress and whether it completed.
+ * Stores `call_progress` (percent of selected contacts settled, rounded down, from the
+ * campaign's kept counts: `entryCounts`) and, once every selected contact is settled and no
+ * selection pass is under way (`selecting`), status `completed` with 100. A campaign with no
+ * contact selected yet keeps waiting for some. Returns the progress and whether it completed.
  */
 export async function recordProgress(em: EntityManager, c: Campaign, now: Date, selecting: boolean): Promise<{ progress: number; completed: boolean }> {
-  const [counts] = await em.execute<{ selected: number; settled: number }[]>(
-    `SELECT count(*)::int AS selected, count(*) FILTER (WHERE state = 'settled')::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?`,
-    [c.id, c.company.id],
-  );
-  const selected = counts?.selected ?? 0;
-  const settled = counts?.settled ?? 0;
+  const { selected, settled } = await entryCounts(em, c);
   const progress = selected === 0 ? 0 : Math.floor((settled * 100) / selected);
   const completed = selected > 0 && settled === selected && c.status === 'active' && !selecting;
   if (progress !== c.callProgress || completed) {
     await em.nativeUpdate(Campaign, { id: c.id, company: c.company.id }, { callProgress: progress, status: completed ? 'completed' : c.status, updatedAt: now });
   }
   return { progress, completed };
+}
+
+/**
+ * The campaign's kept counts of selected and settled entries (`entries_selected`,
+ * `entries_settled`); the first time (null: a campaign from before them), its entries
+ * counted and the counts kept. Its row is locked before they are counted, by a statement of
+ * its own: every other writer of the counts (the trigger deleting the entries of contacts
+ * deleted outright) updates that row, so the count's snapshot sees each such writer whole,
+ * or the writer, waiting for this tick, finds the counts kept and takes its entries off them.
+ */
+async function entryCounts(em: EntityManager, c: Campaign): Promise<{ selected: number; settled: number }> {
+  const key = [c.id, c.company.id];
+  const [kept] = await em.execute<{ selected: number | null; settled: number | null }[]>(
+    'SELECT entries_selected AS selected, entries_settled AS settled FROM campaigns WHERE id = ? AND company_id = ?',
+    key,
+  );
+  if (kept && kept.selected !== null && kept.settled !== null) return { selected: kept.selected, settled: kept.settled };
+  await em.execute('SELECT 1 FROM campaigns WHERE id = ? AND company_id = ? FOR NO KEY UPDATE', key);
+  const [counted] = await em.execute<{ selected: number; settled: number }[]>(
+    `UPDATE campaigns SET entries_selected = n.selected, entries_settled = n.settled
+     FROM (SELECT count(*)::int AS selected, (count(*) FILTER (WHERE state = 'settled'))::int AS settled FROM campaign_contacts WHERE campaign_id = ? AND company_id = ?) n
+     WHERE id = ? AND company_id = ?
+     RETURNING n.selected, n.settled`,
+    [...key, ...key],
+  );
+  return counted ?? { selected: 0, settled: 0 };
 }
 
 /**
