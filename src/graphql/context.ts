@@ -21,9 +21,30 @@ function refusedRequest(err: RateLimitedError): GraphQLError {
   return new GraphQLError(message, { extensions: { ...extensions, http: { status: 429, headers } } });
 }
 
+/**
+ * The resolver objects of one service, by class: the container TypeGraphQL takes each
+ * operation's resolvers from (through its context: one schema serves every service of a
+ * process).
+ */
+export class Resolvers {
+  private readonly byClass: Map<unknown, object>;
+
+  constructor(resolvers: readonly object[]) {
+    this.byClass = new Map(resolvers.map((r) => [r.constructor, r]));
+  }
+
+  get(someClass: { name: string }): object {
+    const resolver = this.byClass.get(someClass);
+    if (!resolver) throw new Error(`Resolver ${someClass.name} is not wired`);
+    return resolver;
+  }
+}
+
 /** What every resolver gets: who calls, their unit of work and its loaders. */
 export interface GraphQLContext {
   requestId: string;
+  /** This service's resolver objects. */
+  resolvers: Resolvers;
   caller: Caller;
   loaders: Loaders;
   /**
@@ -86,6 +107,7 @@ export class ContextFactory {
     private readonly orm: MikroORM,
     private readonly services: Services,
     private readonly bus: EventBus,
+    private readonly resolvers: Resolvers,
   ) {
     this.readers = eventReaders(services);
   }
@@ -173,6 +195,7 @@ export class ContextFactory {
     };
     const context: GraphQLContext = {
       requestId,
+      resolvers: this.resolvers,
       caller,
       loaders: createLoaders(caller, this.services),
       events: (topic, keep) =>

@@ -8,13 +8,13 @@ import type { Metrics } from '../metrics';
 import { createResolvers } from '../resolvers';
 import type { Services } from '../services';
 import type { EventBus } from '../services/platform/events';
-import { ContextFactory, type GraphQLContext } from './context';
+import { ContextFactory, type GraphQLContext, Resolvers } from './context';
 import { formatError, isInternal, rootCause } from './errors';
 import { graphqlMiddleware } from './koa';
 import { checkComplexity, checkInputValues, extraRules, MAX_TOKENS } from './limits';
 import { metricsPlugin } from './observe';
 import type { UpgradeHandler } from '../upgrades';
-import { buildGraphQLSchema } from './schema';
+import { graphqlSchema } from './schema';
 import { graphqlWebSockets, type SocketLimits } from './ws';
 
 /** HTTP and websocket endpoint of the GraphQL API. */
@@ -69,8 +69,8 @@ function gatewayPlugin(schema: GraphQLSchema, logger: Logger): ApolloServerPlugi
  * HTTP, graphql-ws for subscriptions, one schema, one context factory, the same limits.
  */
 export async function createGraphQL({ orm, services, events, introspection, credentialCheckMs, socketLimits, logger, metrics }: GraphQLOptions): Promise<GraphQLGateway> {
-  const schema = buildGraphQLSchema({ resolvers: createResolvers(services) });
-  const contexts = new ContextFactory(orm, services, events);
+  const schema = graphqlSchema();
+  const contexts = new ContextFactory(orm, services, events, new Resolvers(createResolvers(services)));
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     introspection,

@@ -1,12 +1,7 @@
 import { GraphQLObjectType, GraphQLSchema, printSchema } from 'graphql';
-import { buildSchemaSync, type PubSub } from 'type-graphql';
+import { buildSchemaSync, type PubSub, type ResolverData } from 'type-graphql';
 import { resolverClasses } from '../resolvers';
-
-/** Wiring of a schema that serves requests; printing the SDL needs none. */
-export interface SchemaWiring {
-  /** The resolver instances (see createResolvers). */
-  resolvers: readonly object[];
-}
+import type { GraphQLContext } from './context';
 
 /**
  * TypeGraphQL asks for a PubSub whenever a schema has subscriptions, even when each brings
@@ -39,22 +34,23 @@ function describeRootTypes(schema: GraphQLSchema): GraphQLSchema {
   });
 }
 
-/** The executable schema, from the classes of src/schema and src/resolvers. */
-export function buildGraphQLSchema({ resolvers }: SchemaWiring = { resolvers: [] }): GraphQLSchema {
-  const byClass = new Map<unknown, object>(resolvers.map((r) => [r.constructor, r]));
-  const schema = buildSchemaSync({
-    resolvers: [...resolverClasses],
-    validate: false,
-    pubSub: noTopics,
-    container: {
-      get: (someClass: { name: string }) => {
-        const resolver = byClass.get(someClass);
-        if (!resolver) throw new Error(`Resolver ${someClass.name} is not wired`);
-        return resolver;
-      },
-    },
-  });
-  return describeRootTypes(schema);
+let built: GraphQLSchema | undefined;
+
+/**
+ * The executable schema, from the classes of src/schema and src/resolvers: a function of the
+ * code, so built once per process (30-50 ms; a process of the tests starts many services).
+ * Each operation finds its resolver objects in its context (`GraphQLContext.resolvers`).
+ */
+export function graphqlSchema(): GraphQLSchema {
+  built ??= describeRootTypes(
+    buildSchemaSync({
+      resolvers: [...resolverClasses],
+      validate: false,
+      pubSub: noTopics,
+      container: ({ context }: ResolverData<GraphQLContext>) => context.resolvers,
+    }),
+  );
+  return built;
 }
 
 /** The SDL committed as schema.graphql, in declaration order. */

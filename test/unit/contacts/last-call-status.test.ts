@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { GraphQLEnumType } from 'graphql';
 import { CALL_STATUSES } from '../../../src/entities/call.entity';
 import { LAST_CALL_STATUSES } from '../../../src/entities/contact.entity';
-import { buildGraphQLSchema } from '../../../src/graphql/schema';
+import { graphqlSchema } from '../../../src/graphql/schema';
 import { PROJECT_ROOT } from '../../../src/project';
 import { contactStatusOf } from '../../../src/services/calls/call-transitions';
 
@@ -47,7 +47,7 @@ describe("a contact's last_call_status", () => {
 
   it('has every value of the list in the OpenAPI and GraphQL enums', () => {
     expect(openApiEnum()).toEqual([...LAST_CALL_STATUSES]);
-    const graphql = buildGraphQLSchema().getType('LastCallStatus') as GraphQLEnumType;
+    const graphql = graphqlSchema().getType('LastCallStatus') as GraphQLEnumType;
     expect(graphql.getValues().map((value) => value.value)).toEqual([...LAST_CALL_STATUSES]);
   });
 });
