@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
@@ -58,12 +58,19 @@ export interface Credential {
  */
 export class AuthService {
   private readonly cache = new Map<string, { credential: Credential; until: number }>();
+  /**
+   * The JWT secret as a key object: given the string, jsonwebtoken first tries it as a
+   * public key and catches the failure, about 0.8 ms of CPU a verification against 0.02.
+   */
+  private readonly jwtKey: KeyObject | undefined;
 
   constructor(
     private readonly jwtOptions: JwtOptions,
     private readonly trustMs: number,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.jwtKey = jwtOptions.secret ? createSecretKey(jwtOptions.secret, 'utf8') : undefined;
+  }
 
   async authenticate(db: () => EntityManager, authorization: AuthorizationValues): Promise<Scope> {
     return (await this.verify(db, authorization)).scope;
@@ -103,11 +110,12 @@ export class AuthService {
   }
 
   private async fromJwt(em: EntityManager, token: string): Promise<Credential> {
-    const { secret, maxLifetimeS, audience, issuer } = this.jwtOptions;
-    if (!secret) throw new UnauthenticatedError();
+    const { maxLifetimeS, audience, issuer } = this.jwtOptions;
+    const key = this.jwtKey;
+    if (!key) throw new UnauthenticatedError();
     let payload: unknown;
     try {
-      payload = jwt.verify(token, secret, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.clock.now().getTime() / 1000), ...(audience ? { audience } : {}), ...(issuer ? { issuer } : {}) });
+      payload = jwt.verify(token, key, { algorithms: ['HS256'], clockTimestamp: Math.floor(this.clock.now().getTime() / 1000), ...(audience ? { audience } : {}), ...(issuer ? { issuer } : {}) });
     } catch {
       throw new UnauthenticatedError();
     }
