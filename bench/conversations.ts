@@ -43,7 +43,8 @@ import { startApp } from '../src/app';
 import { createLogger } from '../src/logger';
 import { mintRelayToken } from '../src/services/telephony/relay-token';
 import { FakeRelay } from '../test/support/fake-relay';
-import { benchDatabase, freePort, inProcessConfig } from './database';
+import { benchDatabase, inProcessConfig } from './database';
+import { freePort } from '../test/support/net';
 import { SERVICE_NODE_FLAGS } from '../src/project';
 import { profilePhase } from './profiler';
 

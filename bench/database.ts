@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { type Config, loadConfig } from '../src/config';
 import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { freePort } from '../test/support/net';
 
 /**
  * Without DATABASE_URL, benchmarks run on an embedded PostgreSQL of their own (folder and
@@ -17,14 +17,6 @@ export interface BenchDatabase {
   /** Where it runs, for the report: `DATABASE_URL` or the embedded server. */
   kind: string;
   drop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as net.AddressInfo;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
 }
 
 /**

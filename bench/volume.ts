@@ -32,7 +32,8 @@ import { audienceCounts, audienceSample } from '../src/services/campaigns/campai
 import { encodeCursor } from '../src/services/shared/pagination';
 import { loadConfig } from '../src/config';
 import { logNewestProfile } from './cpu-profile';
-import { benchDatabase, freePort } from './database';
+import { benchDatabase } from './database';
+import { freePort } from '../test/support/net';
 import { type Measured, startProcess } from './processes';
 import { type Row, text, writeBlock, writeResults } from './report';
 import { DIALER_AIM_PER_S, fixed, signed } from './rows';
