@@ -5,7 +5,9 @@ import { killReplicas, listening, type Replica, signalGroup, spawnService } from
 
 // The real process (dist/src/main.js) on its embedded PostgreSQL, as `npm start` runs it on a
 // fresh machine, stopped the two usual ways: a clean stop logs nothing at error level (pino
-// level 50 or more) and exits 0 (docs/operations.md, "Stopping").
+// level 50 or more) and exits 0 (docs/operations.md, "Stopping"). Both starts use one data
+// folder, as a user's second `npm start` does: the first makes the cluster, the second
+// starts it again (and finds it stopped cleanly by the first).
 
 let dir: string;
 const started: Replica[] = [];
@@ -27,9 +29,9 @@ const linesOf = (r: Replica): { level: number; msg: string }[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
 
-/** Starts the service on an embedded PostgreSQL of its own, in a process group of its own, with jobs being worked. */
+/** Starts the service on the file's embedded PostgreSQL, in a process group of its own, with jobs being worked. */
 async function startEmbedded(name: string): Promise<Replica> {
-  const service = await spawnService(name, { EMBEDDED_PG_DIR: path.join(dir, name), EMBEDDED_PG_PORT: String(await freePort()), SEED_DEMO: '1', JOB_POLL_MS: '50' }, { ownProcessGroup: true });
+  const service = await spawnService(name, { EMBEDDED_PG_DIR: path.join(dir, 'postgres'), EMBEDDED_PG_PORT: String(await freePort()), SEED_DEMO: '1', JOB_POLL_MS: '50' }, { ownProcessGroup: true });
   started.push(service);
   await listening(service);
   return service;
