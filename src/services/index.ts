@@ -92,8 +92,8 @@ export function createServices(config: Config, infra: Infrastructure) {
   const outbound = new OutboundHttp(config.webhooks);
   const executor = new StepExecutor(outbound, infra.clock, config.webhooks.retryBackoffMs);
   const reads = viewReads(infra.orm, infra.sidePool, infra.onStatement);
-  const agents = new AgentService(reads);
-  const doNotCall = new DoNotCallService(phones);
+  const agents = new AgentService(reads, infra.clock);
+  const doNotCall = new DoNotCallService(phones, infra.clock);
   const { provider, simulated } = telephony(config);
   const phoneNumbers = new PhoneNumberService(phones, agents, provider);
   const flows = new FlowRunner({
@@ -127,9 +127,9 @@ export function createServices(config: Config, infra: Infrastructure) {
     flowEvents,
   );
   const executions = new WebhookExecutionService();
-  const calls = new CallService(phones, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads);
+  const calls = new CallService(phones, lifecycle, { provider: provider.name, priceUnit: config.priceUnit }, reads, infra.clock);
   const model = config.llm ? new OpenAiCompatibleModel(config.llm, infra.logger) : null;
-  const conversations = model ? new ConversationService(infra.orm, reads, model, infra.events, infra.logger, flows, config.prices) : null;
+  const conversations = model ? new ConversationService(infra.orm, reads, model, infra.events, infra.logger, flows, config.prices, infra.clock) : null;
   conversations?.listen(infra.events);
   const recordings = new RecordingService(
     infra.orm,
@@ -187,10 +187,10 @@ export function createServices(config: Config, infra: Infrastructure) {
     calls,
     campaigns: new CampaignService(dialer, infra.clock, reads, { audienceCountLimit: config.campaigns.audienceCountLimit }),
     dialer,
-    contacts: new ContactService(phones, reads),
+    contacts: new ContactService(phones, reads, infra.clock),
     analytics: new AnalyticsService(),
     doNotCall,
-    webhooks: new WebhookService(executions, infra.secrets),
+    webhooks: new WebhookService(executions, infra.secrets, infra.clock),
     executions,
     systemState: new SystemStateService(),
     flows,

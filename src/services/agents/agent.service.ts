@@ -7,6 +7,7 @@ import { type AgentCreateInput, type AgentListInput, type AgentUpdateInput, crea
 import { findOwned, parseId } from '../shared/records';
 import type { Caller } from '../shared/scope';
 import { ValidationError } from '../shared/errors';
+import type { Clock } from '../shared/clock';
 import { parseInput } from '../shared/validation';
 import { readableAgents, usableAgents } from './agent-ownership';
 
@@ -29,6 +30,7 @@ export class AgentService {
   constructor(
     /** Where `getMany` reads: the side pool (docs/performance.md, "Volume"). */
     private readonly reads: ViewReads,
+    private readonly clock: Clock,
   ) {}
 
   async list({ scope, em }: Caller, input: AgentListInput): Promise<AgentView[]> {
@@ -88,7 +90,7 @@ export class AgentService {
   /** Soft delete: the agent disappears from lists; calls made with it keep their link. */
   async delete(caller: Caller, id: string): Promise<void> {
     const agent = await this.getOwn(caller, parseId(id));
-    agent.deletedAt = new Date();
+    agent.deletedAt = this.clock.now();
     await caller.em.flush();
   }
 }

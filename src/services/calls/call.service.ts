@@ -22,6 +22,7 @@ import { createUnderKey } from '../platform/idempotency.service';
 import { page as pageInput } from '../shared/common.input';
 import { type ListCallsInput, listCallsInput, makeCallInput, type MakeCallInput, makeCallWrite } from './call.input';
 import { countPerParent, decodeCursor, encodeCursor, newestFirstPerParent, type Page, type PerParent } from '../shared/pagination';
+import type { Clock } from '../shared/clock';
 import type { PhoneParser } from '../shared/phone';
 import { findOwned, parseId } from '../shared/records';
 import { fieldsOfStored, viewOfStored } from '../shared/contract';
@@ -76,6 +77,7 @@ export class CallService {
     private readonly options: CallServiceOptions,
     /** Where `get` reads: the side pool (docs/performance.md, "by-id fast path"). */
     private readonly reads: ViewReads,
+    private readonly clock: Clock,
   ) {
     this.makeCallWrite = makeCallWrite(phones);
     this.makeCallInput = makeCallInput(phones);
@@ -97,7 +99,15 @@ export class CallService {
           on,
           this.reads,
           companyId,
-          { agentId: body.aiAgentId, version: body.aiAgentVersion ?? null, from: body.callFrom.e164, to: body.callTo.e164, workspace: body.workspace, dynamicVariables: body.dynamicVariables ?? [] },
+          {
+            at: this.clock.now(),
+            agentId: body.aiAgentId,
+            version: body.aiAgentVersion ?? null,
+            from: body.callFrom.e164,
+            to: body.callTo.e164,
+            workspace: body.workspace,
+            dynamicVariables: body.dynamicVariables ?? [],
+          },
           this.options,
         ),
       (result) => (result.call ? [result.call.id] : []),

@@ -250,12 +250,12 @@ export async function makeCall(
   on: Within,
   reads: ViewReads,
   companyId: string,
-  call: { agentId: string; version: number | null; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
+  call: { at: Date; agentId: string; version: number | null; from: string; to: string; workspace: string; dynamicVariables: DynamicVariable[] },
   options: CallServiceOptions,
 ): Promise<MadeCall> {
   const [row] = await MAKE_CALL(on, reads, companyId, {
     id: randomUUID(),
-    at: new Date(),
+    at: call.at,
     agent_id: call.agentId,
     version: call.version,
     call_from: call.from,

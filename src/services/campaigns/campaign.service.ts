@@ -198,7 +198,7 @@ export class CampaignService {
   /** Soft delete: `deleted_at` set, gone from lists and reads. */
   async delete(caller: Caller, id: unknown): Promise<void> {
     const campaign = await this.find(caller, id);
-    campaign.deletedAt = new Date();
+    campaign.deletedAt = this.clock.now();
     await caller.em.flush();
   }
 

@@ -24,6 +24,7 @@ import { findOwned, parseId } from '../shared/records';
 import { contactContract, type ContactView, toContactView } from './contact.contract';
 import { viewOfStored } from '../shared/contract';
 import type { Caller } from '../shared/scope';
+import type { Clock } from '../shared/clock';
 import { checkInput, parseInput } from '../shared/validation';
 
 /** Rows written per INSERT statement of a CSV import (19 columns: well under PostgreSQL's 65,535 parameters). */
@@ -123,6 +124,7 @@ export class ContactService {
   constructor(
     private readonly phones: PhoneParser,
     private readonly reads: ViewReads,
+    private readonly clock: Clock,
   ) {
     this.writes = contactWrites(phones);
     this.createInput = createContactInput(phones);
@@ -237,7 +239,7 @@ export class ContactService {
           em,
           company,
           updated.map(({ phoneNumber, ...row }) => ({ ...row, phoneNumber: phoneNumber.e164 })),
-          new Date(),
+          this.clock.now(),
         );
       });
       await refreshContactStatistics(caller.em, created.length);
@@ -270,7 +272,7 @@ export class ContactService {
 
   async delete(caller: Caller, id: string): Promise<void> {
     const contact = await this.find(caller, id);
-    contact.deletedAt = new Date();
+    contact.deletedAt = this.clock.now();
     await caller.em.flush();
   }
 

@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AiAgent, Call } from '../../entities';
 import { LIVE_STATUSES } from '../../entities/call.entity';
 import type { Logger } from '../../logger';
+import type { Clock } from '../shared/clock';
 import type { EventPublisher } from '../platform/events';
 import type { FlowRunner } from '../flows/flow-runner';
 import type { VoicemailAction } from '../../entities/ai-agent.entity';
@@ -137,6 +138,8 @@ export class ConversationService implements ConversationOpener {
     private readonly flows: FlowRunner,
     /** What a call's parts cost: each transcript write prices its model tokens. */
     private readonly prices: CallPrices,
+    /** When a caller's opt-out is listed. */
+    private readonly clock: Clock,
   ) {}
 
   async open(callId: string, sink: ConversationSink, opening: ConversationOpening = 'new', providerSid?: string): Promise<Conversation | null> {
@@ -158,7 +161,7 @@ export class ConversationService implements ConversationOpener {
     );
     const context = { call_id: call.id, contact_id: call.contactId, call_from: call.callFrom, call_to: call.callTo };
     const flows = new CompanyFlowInvoker(this.orm, this.flows, call.companyId, context);
-    const settings = { ...engineSettingsOf(agent, call, { flows, optOut: new CallOptOut(this.orm, this.logger, call) }), resumption: resumptionOf(opening, prior) };
+    const settings = { ...engineSettingsOf(agent, call, { flows, optOut: new CallOptOut(this.orm, this.logger, this.clock, call) }), resumption: resumptionOf(opening, prior) };
     const engine = new ConversationEngine(settings, {
       model: this.model,
       sink,

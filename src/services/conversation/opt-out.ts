@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../../logger';
+import type { Clock } from '../shared/clock';
 import { insertNumbers } from '../do-not-call/do-not-call.store';
 import type { OptOutList } from './call-tools';
 
@@ -18,6 +19,7 @@ export class CallOptOut implements OptOutList {
   constructor(
     private readonly orm: MikroORM,
     private readonly logger: Logger,
+    private readonly clock: Clock,
     private readonly call: { id: string; companyId: string; callDirection: string; callFrom: string; callTo: string },
   ) {}
 
@@ -26,7 +28,7 @@ export class CallOptOut implements OptOutList {
     const number = this.call.callDirection === 'incoming' ? this.call.callFrom : this.call.callTo;
     if (!E164.test(number)) return 'withheld';
     try {
-      await insertNumbers(this.orm.em.fork(), companyId, [number], CALLER_OPT_OUT);
+      await insertNumbers(this.orm.em.fork(), companyId, [number], CALLER_OPT_OUT, this.clock.now());
     } catch (err) {
       this.logger.error({ err, callId }, 'the number of a caller who opted out could not be put on the do-not-call list');
       throw err;

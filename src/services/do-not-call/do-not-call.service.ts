@@ -4,6 +4,7 @@ import { insertNumbers } from './do-not-call.store';
 import { NotFoundError } from '../shared/errors';
 import { addDoNotCallInput, type DoNotCallAddInput, type DoNotCallListInput, listDoNotCallInput, removeDoNotCallInput } from './do-not-call.input';
 import { newestFirst, type Page } from '../shared/pagination';
+import type { Clock } from '../shared/clock';
 import type { PhoneParser } from '../shared/phone';
 import type { Caller } from '../shared/scope';
 import { parseInput } from '../shared/validation';
@@ -16,7 +17,10 @@ export class DoNotCallService {
   readonly addInput;
   private readonly removeInput;
 
-  constructor(phones: PhoneParser) {
+  constructor(
+    phones: PhoneParser,
+    private readonly clock: Clock,
+  ) {
     this.addInput = addDoNotCallInput(phones);
     this.removeInput = removeDoNotCallInput(phones);
   }
@@ -29,7 +33,7 @@ export class DoNotCallService {
   async add({ scope, em }: Caller, input: DoNotCallAddInput): Promise<DoNotCallView[]> {
     const { numbers, reason } = parseInput(this.addInput, input);
     const wanted = [...new Set(numbers.map((n) => n.e164))];
-    await insertNumbers(em, scope.companyId, wanted, reason ?? null);
+    await insertNumbers(em, scope.companyId, wanted, reason ?? null, this.clock.now());
     const listed = await em.find(DoNotCallNumber, { company: scope.companyId, phoneNumber: { $in: wanted } });
     const byNumber = new Map(listed.map((entry) => [entry.phoneNumber, toDoNotCallView(entry)]));
     return wanted.flatMap((n) => byNumber.get(n) ?? []);

@@ -6,9 +6,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * stays as it was (its first reason and date). One JSON parameter rather than one bind per
  * value: 10,000 numbers stay one short statement.
  */
-export async function insertNumbers(em: EntityManager, companyId: string, numbers: readonly string[], reason: string | null): Promise<void> {
+export async function insertNumbers(em: EntityManager, companyId: string, numbers: readonly string[], reason: string | null, now: Date): Promise<void> {
   const rows = numbers.map((phone_number) => ({ id: randomUUID(), phone_number }));
-  const now = new Date();
   await em.execute(
     `INSERT INTO do_not_call_numbers (id, created_at, updated_at, company_id, phone_number, reason)
      SELECT r.id, ?, ?, ?, r.phone_number, ? FROM jsonb_to_recordset(?::jsonb) AS r(id uuid, phone_number varchar(20))

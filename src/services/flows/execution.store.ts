@@ -139,14 +139,14 @@ export async function insertExecution(
   on: Within,
   reads: ViewReads,
   fields: { companyId: string; flowId: string; variables: Record<string, unknown>; args: Record<string, unknown> | null; localGraceS: number | null },
-  /** When a local first step starts (the engine's clock). */
+  /** The engine's clock's now: when the execution is created, and when a local first step starts. */
   startedAt: Date,
 ): Promise<StartedExecution | null> {
   const sendsFirst = fields.localGraceS !== null;
   const [row] = await INSERT_EXECUTIONS(on, reads, fields.companyId, {
     id: randomUUID(),
     flow_id: fields.flowId,
-    created_at: new Date(),
+    created_at: startedAt,
     variables: fields.variables,
     arguments: fields.args,
     status: sendsFirst ? 'in_progress' : 'scheduled',
@@ -340,7 +340,7 @@ export async function finishStep(on: Within, reads: ViewReads, execution: Record
     run_id: run.id,
     run_version: run.version,
     execution_id: execution.id,
-    updated_at: new Date(),
+    updated_at: done.finishedAt,
     status: done.status,
     tries: done.tries,
     try_errors: done.tryErrors,
@@ -379,7 +379,7 @@ export async function failExecution(em: EntityManager, executionId: string, erro
   await em.execute(`UPDATE webhook_executions SET status = 'failed', finished_at = ?, error_message = ?, updated_at = ?, local_step = NULL, local_until = NULL WHERE id = ?`, [
     now,
     errorMessage,
-    new Date(),
+    now,
     executionId,
   ]);
 }

@@ -19,6 +19,7 @@ import { type EventFiltersWrite, storedPredefined, toFlowView, type WebhookFlowV
 import type { WebhookExecutionService } from './flow-execution.service';
 import { sealPredefined } from './flow-secrets';
 import type { SecretBox } from '../shared/secret-box';
+import type { Clock } from '../shared/clock';
 import { parseInput } from '../shared/validation';
 import { usableAgents } from '../agents/agent-ownership';
 
@@ -68,6 +69,7 @@ export class WebhookService {
     private readonly executions: WebhookExecutionService,
     /** Encrypts the signing secret and the secret variables as they are stored. */
     private readonly secrets: SecretBox,
+    private readonly clock: Clock,
   ) {}
 
   async list(caller: Caller, input: WebhookListInput): Promise<WebhookFlowView[]> {
@@ -178,7 +180,7 @@ export class WebhookService {
   async delete(caller: Caller, id: string): Promise<void> {
     const flow = await this.getOwn(caller, id);
     flow.status = 'deleted';
-    flow.deletedAt = new Date();
+    flow.deletedAt = this.clock.now();
     await caller.em.flush();
   }
 

@@ -17,7 +17,7 @@ const HANGUP = '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Respo
 const B_FROM = '+14155552672';
 
 /** A company's do-not-call list, as GET /v1/do-not-call pages it. */
-async function listed(t: TestApp, key: string): Promise<{ phone_number: string; reason: string | null }[]> {
+async function listed(t: TestApp, key: string): Promise<{ phone_number: string; reason: string | null; created_at: string }[]> {
   return okData(await t.request('GET', '/v1/do-not-call?limit=200', { token: key })).items;
 }
 
@@ -106,7 +106,9 @@ describe('do_not_call on the simulated provider', () => {
     const call = await ended(made.id);
     expect(call.disconnect_reason).toBe('agent_hangup');
     expect(call.transcript).toBe('Agent: Hello, this is Ava from Acme.\nUser: Please never call me again.\nAgent: Understood, you will not be called again. Goodbye.');
-    expect((await listed(t, a.key)).find((e) => e.phone_number === to)).toMatchObject({ reason: 'caller_opt_out' });
+    // Listed at the service's clock's time, as the make-call before it was stored.
+    expect((await listed(t, a.key)).find((e) => e.phone_number === to)).toMatchObject({ reason: 'caller_opt_out', created_at: '2026-11-23T15:00:00.000Z' });
+    expect(made.created_at).toBe('2026-11-23T15:00:00.000Z');
     expect((await listed(t, b.key)).map((e) => e.phone_number)).not.toContain(to);
 
     const api = campaignApi(t, a);
